@@ -1,0 +1,153 @@
+// Everything that happens in a session is one of these events. Durable events are the truth
+// (written to the session log, replayed on --resume); ephemeral ones only feed the UI and
+// stream-json. Zod schemas for the durable ones live in ./schema.ts.
+import type {
+  AssistantMessage,
+  ToolResultContent,
+  UserBlock,
+} from "../model/types.ts";
+import type { ToolDisplay, ToolOutcomeKind } from "../tools/types.ts";
+
+export type PermissionMode = "default" | "acceptEdits" | "plan" | "bypassPermissions";
+
+type Base = { id: string; ts: number };
+
+export type SessionHeader = Base & {
+  type: "session_header";
+  formatVersion: number;
+  khaelorVersion: string;
+  sessionId: string;
+  cwd: string;
+  model: string;
+  permissionMode: PermissionMode;
+  /** The session this one was forked from, if any. */
+  forkedFrom?: string;
+  git?: { root: string; branch: string | null; head: string | null; dirty: Array<{ path: string; hash: string | null }> } | null;
+};
+
+export type UserMessageEvent = Base & {
+  type: "user_message";
+  content: string | UserBlock[];
+  /** A message sent while the agent was working, delivered at a loop boundary. */
+  steering?: boolean;
+  /** A message injected by a policy (verification nudge, doom-loop nudge), not typed by the user. */
+  synthetic?: "verify" | "doom_loop" | "process_exit";
+};
+
+export type AssistantMessageEvent = Base & {
+  type: "assistant_message";
+  message: AssistantMessage;
+  /** null when the model has no known price. */
+  costUsd: number | null;
+  /** Stream stopped by the user; content is what had arrived. */
+  interrupted?: boolean;
+};
+
+export type ToolResultEvent = Base & {
+  type: "tool_result";
+  toolUseId: string;
+  name: string;
+  content: ToolResultContent;
+  isError: boolean;
+  kind: ToolOutcomeKind;
+  summary: string;
+  display?: ToolDisplay;
+  durationMs: number;
+};
+
+export type PermissionDecisionEvent = Base & {
+  type: "permission_decision";
+  toolUseId: string;
+  toolName: string;
+  decision: "allow" | "deny";
+  /** Who decided: a rule, the mode, the user, the hardline floor. */
+  source: string;
+  /** A rule the user chose to save ("allow always"), and where. */
+  savedRule?: { rule: string; scope: "session" | "local" | "project" | "user" };
+  message?: string;
+};
+
+export type CompactionEvent = Base & {
+  type: "compaction";
+  summary: string;
+  /** Events before this id are replaced by the summary in the model's view. */
+  firstKeptEventId: string;
+  tokensBefore: number;
+  tokensAfter: number;
+  trigger: "auto" | "manual" | "overflow";
+};
+
+export type InterruptionEvent = Base & {
+  type: "interruption";
+  reason: "user" | "sigint" | "sigterm" | "crash_recovery";
+};
+
+export type SettingChangeEvent = Base & {
+  type: "setting_change";
+  model?: string;
+  permissionMode?: PermissionMode;
+  title?: string;
+};
+
+export type ErrorEvent = Base & {
+  type: "error";
+  kind: string;
+  message: string;
+};
+
+export type UndoEvent = Base & {
+  type: "undo";
+  /** The snapshot restored to (tree id in the shadow repository). */
+  snapshot: string;
+  restored: string[];
+  skipped: Array<{ path: string; reason: string }>;
+};
+
+export type TurnEndEvent = Base & {
+  type: "turn_end";
+  /** How the user's turn ended. */
+  reason: TurnEndReason;
+  /** A shadow-repo tree id of the work tree at the end of the turn, when snapshots are on. */
+  snapshot?: string;
+};
+
+export type TurnEndReason =
+  | "finished"
+  | "max_turns"
+  | "max_budget"
+  | "wall_time"
+  | "cancelled"
+  | "doom_loop"
+  | "strikes"
+  | "error";
+
+export type DurableEvent =
+  | SessionHeader
+  | UserMessageEvent
+  | AssistantMessageEvent
+  | ToolResultEvent
+  | PermissionDecisionEvent
+  | CompactionEvent
+  | InterruptionEvent
+  | SettingChangeEvent
+  | ErrorEvent
+  | UndoEvent
+  | TurnEndEvent;
+
+/** Never written one by one: UI and stream-json only. */
+export type EphemeralEvent =
+  | { type: "text_delta"; index: number; text: string }
+  | { type: "thinking_delta"; index: number; thinking: string }
+  | { type: "tool_input_delta"; index: number; id: string; name: string; partialJson: string }
+  | { type: "block_done"; index: number }
+  | { type: "message_start"; id: string; model: string }
+  | { type: "api_retry"; attempt: number; delayMs: number; status: number | null; message: string }
+  | { type: "tool_start"; toolUseId: string; name: string; summary: string }
+  | { type: "tool_progress"; toolUseId: string; chunk: string }
+  | { type: "compacting"; trigger: CompactionEvent["trigger"] };
+
+export type AgentEvent = DurableEvent | EphemeralEvent;
+
+export const isDurable = (e: AgentEvent): e is DurableEvent => "id" in e && "ts" in e;
+
+export type EventSink = (e: AgentEvent) => void;

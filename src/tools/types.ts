@@ -1,0 +1,60 @@
+// The contract between the kernel and the tools. The kernel only sees ToolRuntime.
+import type { z } from "zod";
+import type { ImageBlock, TextBlock, ToolResultContent, ToolSpec } from "../model/types.ts";
+import type { Workspace } from "../workspace/types.ts";
+
+export type ToolCall = { id: string; name: string; input: unknown };
+
+export type ToolContext = {
+  workspace: Workspace;
+  signal: AbortSignal;
+  toolUseId: string;
+  /** Live output for the UI (bash and process tails). Ephemeral; never logged. */
+  onProgress?: (chunk: string) => void;
+};
+
+/** Optional data the UI shows beside a result; not sent to the model. */
+export type ToolDisplay = { diff?: string; path?: string };
+
+export type ToolResult = {
+  content: ToolResultContent;
+  isError?: boolean;
+  display?: ToolDisplay;
+};
+
+export interface Tool<I = any> {
+  name: string;
+  /** The model-facing description (kept beside the tool as <name>.md). */
+  description: string;
+  inputSchema: z.ZodType<I>;
+  /** Never changes anything (files, processes, the network). */
+  readOnly: boolean;
+  /** Can lose data that is not recoverable from the session (rm, overwrite). */
+  destructive: boolean;
+  /** One line for the UI, e.g. `edit src/app.ts (+3 -1)` or `bash: npm test`. */
+  summarize(input: I): string;
+  run(input: I, ctx: ToolContext): Promise<ToolResult>;
+}
+
+/** How a call ended, so the kernel can count strikes without parsing messages. */
+export type ToolOutcomeKind = "ok" | "error" | "unknown_tool" | "invalid_input";
+
+export type ToolOutcome = {
+  kind: ToolOutcomeKind;
+  content: ToolResultContent;
+  isError: boolean;
+  summary: string;
+  display?: ToolDisplay;
+  durationMs: number;
+};
+
+export interface ToolRuntime {
+  specs(): ToolSpec[];
+  names(): string[];
+  /** Never throws: unknown tools, invalid input and thrown errors come back as error outcomes. */
+  execute(call: ToolCall, ctx: Omit<ToolContext, "toolUseId">): Promise<ToolOutcome>;
+  /** For permissions and the UI: what kind of tool this is, and its one-line summary. */
+  describe(call: ToolCall): { readOnly: boolean; destructive: boolean; summary: string } | null;
+}
+
+export type { TextBlock, ImageBlock };
