@@ -22,3 +22,9 @@ export type Style = {
 export type Span = { text: string; style?: Style };
 /** One terminal row's worth of content (may be wider than the screen until laid out). */
 export type StyledLine = Span[];
+
+/**
+ * A laid-out screen row. `soft` marks a row that continues the previous one (a soft wrap): when
+ * committed to scrollback the two are written as one terminal line, so copying gives one line.
+ */
+export type Row = { spans: Span[]; soft?: boolean };

@@ -1,0 +1,61 @@
+// What the kernel needs from the world. Everything here is an interface; main.ts wires real ones.
+import type { Message, ModelClient, SystemBlock } from "../model/types.ts";
+import type { ToolCall, ToolRuntime } from "../tools/types.ts";
+import type { Workspace } from "../workspace/types.ts";
+import type { EventSink, TurnEndReason } from "../events/types.ts";
+
+/** The model's view of the conversation; a projection of the session's events (src/session). */
+export interface ConversationContext {
+  /** Valid Messages API messages (every tool_use answered), compaction applied. */
+  messages(): Message[];
+  /** Shrink the view (prune, then summarise). Returns false when nothing more can be freed. */
+  compact(trigger: "auto" | "manual" | "overflow", signal?: AbortSignal): Promise<boolean>;
+  /** True when the view is near the model's window and should be compacted before the next query. */
+  needsCompaction(): boolean;
+}
+
+export type GateDecision = { allow: true } | { allow: false; message: string };
+
+/** Decides whether a tool call may run (rules, mode, or asking the user). */
+export interface PermissionGate {
+  authorize(call: ToolCall, signal: AbortSignal): Promise<GateDecision>;
+}
+
+/** A service consulted at loop boundaries; it may inject a message or stop the run. */
+export type PolicyVerdict = { kind: "continue" } | { kind: "nudge"; text: string; tag: "verify" | "doom_loop" } | { kind: "stop"; reason: TurnEndReason; message: string };
+
+export interface LoopPolicy {
+  /** After the tool calls of one assistant message ran. */
+  afterTools?(calls: ToolCall[], results: { isError: boolean }[]): PolicyVerdict;
+  /** When the model ended its turn without tool calls. */
+  onStop?(): PolicyVerdict;
+  /** A new user turn starts. */
+  onUserTurn?(): void;
+}
+
+export type Budgets = {
+  maxTurns?: number;
+  maxBudgetUsd?: number;
+  wallTimeMs?: number;
+  /** Consecutive malformed tool calls (unknown tool or invalid input) before the run ends. */
+  maxStrikes?: number;
+};
+
+export type KernelDeps = {
+  model: ModelClient;
+  modelName: () => string;
+  system: () => SystemBlock[];
+  tools: ToolRuntime;
+  workspace: Workspace;
+  context: ConversationContext;
+  gate: PermissionGate;
+  emit: EventSink;
+  policies?: LoopPolicy[];
+  budgets?: Budgets;
+  /** Messages typed while the agent works; drained at each loop boundary. */
+  takeSteering?: () => string[];
+  /** Cost so far in this session, for --max-budget-usd. */
+  costSoFar?: () => number;
+  maxTokens?: number;
+  thinkingBudget?: number;
+};
