@@ -1,5 +1,5 @@
 // What the kernel needs from the world. Everything here is an interface; main.ts wires real ones.
-import type { Message, ModelClient, SystemBlock } from "../model/types.ts";
+import type { Message, ModelClient, SystemBlock, Usage } from "../model/types.ts";
 import type { ToolCall, ToolRuntime } from "../tools/types.ts";
 import type { Workspace } from "../workspace/types.ts";
 import type { EventSink, TurnEndReason } from "../events/types.ts";
@@ -54,8 +54,12 @@ export type KernelDeps = {
   budgets?: Budgets;
   /** Messages typed while the agent works; drained at each loop boundary. */
   takeSteering?: () => string[];
+  /** Notices for the model (e.g. "process dev exited with code 1"); drained at each loop boundary. */
+  takeNotices?: () => string[];
   /** Cost so far in this session, for --max-budget-usd. */
   costSoFar?: () => number;
+  /** Price of one call; null when the model has no known price. */
+  costOf?: (model: string, usage: Usage) => number | null;
   maxTokens?: number;
   thinkingBudget?: number;
 };

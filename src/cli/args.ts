@@ -1,0 +1,270 @@
+// Command-line parsing. Hand-written (no dependency) and strict: an unknown flag or a bad value is
+// a usage error naming the flag, never silently ignored.
+import type { PermissionMode } from "../events/types.ts";
+
+export type OutputFormat = "text" | "json" | "stream-json";
+
+export type CliOptions = {
+  command: "run" | "sessions" | "help" | "version";
+  print: boolean;
+  prompt: string | null;
+  outputFormat: OutputFormat;
+  includePartialMessages: boolean;
+  model: string | null;
+  maxTurns: number | null;
+  maxBudgetUsd: number | null;
+  maxTimeS: number | null;
+  permissionMode: PermissionMode | null;
+  allowedTools: string[];
+  disallowedTools: string[];
+  cwd: string | null;
+  verbose: boolean;
+  continue: boolean;
+  /** null: not resuming; "": resume without an id (picker / list); otherwise an id or prefix. */
+  resume: string | null;
+  forkSession: boolean;
+  demo: boolean;
+  verifyNudge: boolean;
+  doomLoop: boolean;
+  json: boolean;
+};
+
+export class UsageError extends Error {}
+
+export const EXIT = {
+  ok: 0,
+  error: 1,
+  usage: 2,
+  maxTurns: 3,
+  budget: 4,
+  doomLoop: 5,
+  sigint: 130,
+  sigterm: 143,
+} as const;
+
+const MODES: PermissionMode[] = ["default", "acceptEdits", "plan", "bypassPermissions"];
+const FORMATS: OutputFormat[] = ["text", "json", "stream-json"];
+
+export const HELP = `khaelor — a terminal-native coding agent
+
+Usage:
+  khaelor [options] [prompt]          interactive session (prompt optional)
+  khaelor -p [options] [prompt]       print mode: run to completion, print the answer
+  echo "task" | khaelor [options]     print mode with the task from stdin
+  khaelor sessions [--json]           list this project's sessions
+  khaelor --demo                      scripted demo on a built-in fake model (no API key needed)
+
+Options:
+  -p, --print                   Non-interactive: run the prompt (or stdin) and exit
+  --output-format <fmt>         text (default) | json (one result object) | stream-json (NDJSON events)
+  --include-partial-messages    stream-json: add stream_event deltas as they arrive
+  --model <name>                Model to use (default: config, then the newest Sonnet)
+  --max-turns <n>               Stop after n model turns (exit code 3)
+  --max-budget-usd <x>          Stop when the session's cost reaches x dollars (exit code 4)
+  --max-time <seconds>          Stop after this much wall time (exit code 4)
+  --permission-mode <mode>      default | acceptEdits | plan | bypassPermissions
+  --allowedTools <rules...>     Tools (or rules) allowed without asking, comma or space separated
+  --disallowedTools <rules...>  Tools (or rules) always denied
+  --cwd <dir>                   Work in this directory instead of the current one
+  -c, --continue                Continue the latest session of this project
+  -r, --resume [id]             Resume a session by id or unique prefix (no id: list / picker)
+  --fork-session                With --continue/--resume: continue in a new session, old one untouched
+  --no-verify-nudge             Do not remind the model to run checks after editing
+  --no-doom-loop                Do not stop the model when it repeats the same call
+  --verbose                     Diagnostics (tool calls, retries) on stderr
+  --json                        With 'sessions': machine-readable output
+  --demo                        Run the scripted demo (fake model over real HTTP, temp sample project)
+  -v, --version                 Print the version
+  -h, --help                    Print this help
+
+Print mode: stdout carries only the requested output; diagnostics go to stderr.
+In print mode, calls the permission mode would ask about are denied and listed in the result's
+permission_denials; allow them with --allowedTools or --permission-mode.
+
+Exit codes:
+  0    success
+  1    error (API error, invalid session, the model kept making malformed tool calls, ...)
+  2    usage error (unknown flag, bad value)
+  3    stopped by --max-turns
+  4    stopped by --max-budget-usd or --max-time
+  5    stopped because the model repeated the same tool call (doom loop)
+  130  interrupted (SIGINT)
+  143  terminated (SIGTERM)
+
+Environment:
+  ANTHROPIC_API_KEY    API key (required unless --demo)
+  ANTHROPIC_BASE_URL   API base URL (default https://api.anthropic.com)
+  KHAELOR_HOME         Data directory (sessions); default $XDG_DATA_HOME/khaelor
+  NO_COLOR             Disable colour
+`;
+
+export function parseArgs(argv: string[]): CliOptions {
+  const o: CliOptions = {
+    command: "run",
+    print: false,
+    prompt: null,
+    outputFormat: "text",
+    includePartialMessages: false,
+    model: null,
+    maxTurns: null,
+    maxBudgetUsd: null,
+    maxTimeS: null,
+    permissionMode: null,
+    allowedTools: [],
+    disallowedTools: [],
+    cwd: null,
+    verbose: false,
+    continue: false,
+    resume: null,
+    forkSession: false,
+    demo: false,
+    verifyNudge: true,
+    doomLoop: true,
+    json: false,
+  };
+  const positional: string[] = [];
+  let i = 0;
+  const value = (flag: string): string => {
+    const v = argv[++i];
+    if (v === undefined || (v.startsWith("-") && v.length > 1 && !/^-?\d/.test(v)))
+      throw new UsageError(`${flag} needs a value`);
+    return v;
+  };
+  const number = (flag: string, integer: boolean): number => {
+    const raw = value(flag);
+    const n = Number(raw);
+    if (!Number.isFinite(n) || n <= 0 || (integer && !Number.isInteger(n)))
+      throw new UsageError(`${flag} expects a positive ${integer ? "whole number" : "number"}, got "${raw}"`);
+    return n;
+  };
+  const list = (flag: string): string[] => {
+    // Accepts `--allowedTools a,b`, `--allowedTools "a b"` and `--allowedTools a b` (until the next flag).
+    const items: string[] = [];
+    const first = value(flag);
+    items.push(...splitRules(first));
+    while (argv[i + 1] !== undefined && !argv[i + 1]!.startsWith("-") && looksLikeRule(argv[i + 1]!)) items.push(...splitRules(argv[++i]!));
+    return items;
+  };
+  for (; i < argv.length; i++) {
+    const arg = argv[i]!;
+    const eq = arg.startsWith("--") ? arg.indexOf("=") : -1;
+    if (eq > 0) {
+      argv = [...argv.slice(0, i), arg.slice(0, eq), arg.slice(eq + 1), ...argv.slice(i + 1)];
+      i--;
+      continue;
+    }
+    switch (arg) {
+      case "-p":
+      case "--print":
+        o.print = true;
+        break;
+      case "--output-format": {
+        const f = value(arg);
+        if (!FORMATS.includes(f as OutputFormat)) throw new UsageError(`--output-format must be one of ${FORMATS.join(", ")}, got "${f}"`);
+        o.outputFormat = f as OutputFormat;
+        break;
+      }
+      case "--include-partial-messages":
+        o.includePartialMessages = true;
+        break;
+      case "--model":
+        o.model = value(arg);
+        break;
+      case "--max-turns":
+        o.maxTurns = number(arg, true);
+        break;
+      case "--max-budget-usd":
+        o.maxBudgetUsd = number(arg, false);
+        break;
+      case "--max-time":
+        o.maxTimeS = number(arg, false);
+        break;
+      case "--permission-mode": {
+        const m = value(arg);
+        if (!MODES.includes(m as PermissionMode)) throw new UsageError(`--permission-mode must be one of ${MODES.join(", ")}, got "${m}"`);
+        o.permissionMode = m as PermissionMode;
+        break;
+      }
+      case "--allowedTools":
+      case "--allowed-tools":
+        o.allowedTools.push(...list(arg));
+        break;
+      case "--disallowedTools":
+      case "--disallowed-tools":
+        o.disallowedTools.push(...list(arg));
+        break;
+      case "--cwd":
+        o.cwd = value(arg);
+        break;
+      case "--verbose":
+        o.verbose = true;
+        break;
+      case "-c":
+      case "--continue":
+        o.continue = true;
+        break;
+      case "-r":
+      case "--resume": {
+        const next = argv[i + 1];
+        o.resume = next !== undefined && /^[0-9a-f][0-9a-f-]*$/i.test(next) ? argv[++i]! : "";
+        break;
+      }
+      case "--fork-session":
+        o.forkSession = true;
+        break;
+      case "--demo":
+        o.demo = true;
+        break;
+      case "--no-verify-nudge":
+        o.verifyNudge = false;
+        break;
+      case "--no-doom-loop":
+        o.doomLoop = false;
+        break;
+      case "--json":
+        o.json = true;
+        break;
+      case "-v":
+      case "--version":
+        o.command = "version";
+        break;
+      case "-h":
+      case "--help":
+        o.command = "help";
+        break;
+      case "--":
+        positional.push(...argv.slice(i + 1));
+        i = argv.length;
+        break;
+      default:
+        if (arg.startsWith("-") && arg !== "-") throw new UsageError(`unknown option ${arg} (see khaelor --help)`);
+        positional.push(arg);
+    }
+  }
+  if (o.command === "run" && positional[0] === "sessions" && positional.length === 1) o.command = "sessions";
+  else if (positional.length > 0) o.prompt = positional.join(" ");
+  if (o.forkSession && !o.continue && o.resume === null) throw new UsageError("--fork-session needs --continue or --resume");
+  if (o.continue && o.resume !== null) throw new UsageError("use either --continue or --resume, not both");
+  return o;
+}
+
+function splitRules(s: string): string[] {
+  // Split on commas and spaces, but not inside parentheses: "Bash(npm run test *),Read".
+  const out: string[] = [];
+  let depth = 0;
+  let cur = "";
+  for (const ch of s) {
+    if (ch === "(") depth++;
+    if (ch === ")") depth = Math.max(0, depth - 1);
+    if (depth === 0 && (ch === "," || ch === " ")) {
+      if (cur.trim()) out.push(cur.trim());
+      cur = "";
+    } else cur += ch;
+  }
+  if (cur.trim()) out.push(cur.trim());
+  return out;
+}
+
+function looksLikeRule(s: string): boolean {
+  return /^[A-Za-z][A-Za-z0-9_]*(\(.*\))?(,[A-Za-z].*)?$/.test(s) && /^[A-Z]|^(read|write|edit|grep|glob|bash|process)\b/.test(s);
+}

@@ -1,0 +1,220 @@
+// The agent loop: query → execute → observe, until the model ends its turn without tool calls.
+// Non-linear endings (budget, cancel, doom loop, too many malformed calls) are one small family of
+// outcomes; recovery and nudging live in policies around the loop, not inside it.
+import { newEventId } from "../events/id.ts";
+import type { AgentEvent, DurableEvent, TurnEndReason, UserMessageEvent } from "../events/types.ts";
+import { ModelError, type AssistantMessage, type ToolUseBlock, type UserBlock } from "../model/types.ts";
+import type { ToolCall } from "../tools/types.ts";
+import type { KernelDeps, PolicyVerdict } from "./types.ts";
+
+export type TurnResult = {
+  reason: TurnEndReason;
+  /** Human-readable detail for anything but "finished". */
+  message?: string;
+  /** Assistant messages produced in this turn. */
+  steps: number;
+  /** The text of the last assistant message (the answer). */
+  lastText: string;
+};
+
+/** Ends the loop from anywhere inside it; carries why. */
+class TurnEnd extends Error {
+  constructor(
+    readonly reason: TurnEndReason,
+    message = "",
+  ) {
+    super(message);
+  }
+}
+
+const DEFAULT_STRIKES = 3;
+
+export async function runTurn(deps: KernelDeps, input: string | UserBlock[], signal: AbortSignal): Promise<TurnResult> {
+  const started = Date.now();
+  const policies = deps.policies ?? [];
+  const budgets = deps.budgets ?? {};
+  const durable: Durable = (e) => deps.emit({ ...e, id: newEventId(), ts: Date.now() } as AgentEvent);
+  const userMessage = (content: string | UserBlock[], extra: Pick<UserMessageEvent, "steering" | "synthetic"> = {}) =>
+    durable({ type: "user_message", content, ...extra });
+
+  let steps = 0;
+  let strikes = 0;
+  let lastText = "";
+
+  const checkBudgets = () => {
+    if (signal.aborted) throw new TurnEnd("cancelled", "cancelled by the user");
+    if (budgets.maxTurns !== undefined && steps >= budgets.maxTurns)
+      throw new TurnEnd("max_turns", `reached the limit of ${budgets.maxTurns} turns`);
+    const cost = deps.costSoFar?.() ?? 0;
+    if (budgets.maxBudgetUsd !== undefined && cost >= budgets.maxBudgetUsd)
+      throw new TurnEnd("max_budget", `spent $${cost.toFixed(4)} of the $${budgets.maxBudgetUsd} budget`);
+    if (budgets.wallTimeMs !== undefined && Date.now() - started >= budgets.wallTimeMs)
+      throw new TurnEnd("wall_time", `ran for longer than ${budgets.wallTimeMs} ms`);
+  };
+
+  const apply = (verdict: PolicyVerdict | undefined): boolean => {
+    if (!verdict || verdict.kind === "continue") return false;
+    if (verdict.kind === "stop") throw new TurnEnd(verdict.reason, verdict.message);
+    userMessage(verdict.text, { synthetic: verdict.tag });
+    return true;
+  };
+
+  /** Messages typed while we worked, and notices (a process exited): delivered at a boundary. */
+  const deliverQueued = (): boolean => {
+    const notices = deps.takeNotices?.() ?? [];
+    for (const n of notices) userMessage(n, { synthetic: "process_exit" });
+    const steering = deps.takeSteering?.() ?? [];
+    for (const s of steering) userMessage(s, { steering: true });
+    return notices.length + steering.length > 0;
+  };
+
+  userMessage(input);
+  for (const p of policies) p.onUserTurn?.();
+
+  let result: TurnResult;
+  try {
+    for (;;) {
+      checkBudgets();
+      if (deps.context.needsCompaction()) await deps.context.compact("auto", signal);
+      const message = await query(deps, signal, durable);
+      steps++;
+      lastText = textOf(message) || lastText;
+      const calls = message.content.filter((b): b is ToolUseBlock => b.type === "tool_use");
+      if (calls.length === 0) {
+        if (deliverQueued()) continue;
+        if (policies.some((p) => apply(p.onStop?.()))) continue;
+        break;
+      }
+      const outcomes = await executeAll(deps, calls, signal);
+      strikes = outcomes.every((o) => o.malformed) ? strikes + 1 : 0;
+      if (strikes >= (budgets.maxStrikes ?? DEFAULT_STRIKES))
+        throw new TurnEnd("strikes", `the model made ${strikes} malformed tool calls in a row`);
+      if (signal.aborted) throw new TurnEnd("cancelled", "cancelled by the user");
+      for (const p of policies) apply(p.afterTools?.(calls, outcomes));
+      deliverQueued();
+    }
+    result = { reason: "finished", steps, lastText };
+  } catch (e) {
+    if (e instanceof TurnEnd) result = { reason: e.reason, message: e.message, steps, lastText };
+    else {
+      const message = e instanceof Error ? e.message : String(e);
+      durable({ type: "error", kind: e instanceof ModelError ? e.kind : "internal", message });
+      result = { reason: "error", message, steps, lastText };
+    }
+  }
+  if (result.reason === "cancelled") durable({ type: "interruption", reason: "user" });
+  durable({ type: "turn_end", reason: result.reason });
+  return result;
+}
+
+/** A durable event before it is stamped with an id and time. */
+type NewEvent = DurableEvent extends infer E ? (E extends DurableEvent ? Omit<E, "id" | "ts"> : never) : never;
+type Durable = (e: NewEvent) => void;
+
+/** One model call, streamed. A context overflow is compacted and retried once. */
+async function query(deps: KernelDeps, signal: AbortSignal, durable: Durable): Promise<AssistantMessage> {
+  for (let attempt = 0; ; attempt++) {
+    try {
+      return await streamOnce(deps, signal, durable);
+    } catch (e) {
+      if (!(e instanceof ModelError)) throw e;
+      if (e.kind === "aborted") {
+        if (e.partial.length > 0) {
+          const model = deps.modelName();
+          durable({
+            type: "assistant_message",
+            interrupted: true,
+            costUsd: null,
+            message: { id: "", model, content: e.partial, stop_reason: null, usage: { input_tokens: 0, output_tokens: 0, cache_read_input_tokens: 0, cache_creation_input_tokens: 0 } },
+          });
+        }
+        throw new TurnEnd("cancelled", "cancelled by the user");
+      }
+      if (e.kind === "overflow" && attempt === 0 && (await deps.context.compact("overflow", signal))) continue;
+      throw e;
+    }
+  }
+}
+
+async function streamOnce(deps: KernelDeps, signal: AbortSignal, durable: Durable): Promise<AssistantMessage> {
+  const stream = deps.model.stream({
+    model: deps.modelName(),
+    system: deps.system(),
+    messages: deps.context.messages(),
+    tools: deps.tools.specs(),
+    maxTokens: deps.maxTokens,
+    thinkingBudget: deps.thinkingBudget,
+    signal,
+  });
+  for await (const ev of stream) {
+    switch (ev.type) {
+      case "message_done": {
+        const costUsd = deps.costOf?.(ev.message.model, ev.message.usage) ?? null;
+        durable({ type: "assistant_message", message: ev.message, costUsd });
+        return ev.message;
+      }
+      case "retry":
+        deps.emit({ type: "api_retry", attempt: ev.attempt, delayMs: ev.delayMs, status: ev.status, message: ev.message });
+        break;
+      case "block_done":
+        deps.emit({ type: "block_done", index: ev.index });
+        break;
+      default:
+        deps.emit(ev);
+    }
+  }
+  throw new ModelError("retryable", "the model stream ended without a complete message");
+}
+
+type Outcome = { isError: boolean; malformed: boolean };
+
+/** Runs every call of one assistant message in order; every tool_use gets exactly one result. */
+async function executeAll(deps: KernelDeps, calls: ToolUseBlock[], signal: AbortSignal): Promise<Outcome[]> {
+  const outcomes: Outcome[] = [];
+  for (const block of calls) {
+    const call: ToolCall = { id: block.id, name: block.name, input: block.input };
+    const summary = deps.tools.describe(call)?.summary ?? block.name;
+    const result = (content: string, isError: boolean, kind: "ok" | "error" | "unknown_tool" | "invalid_input", durationMs = 0) => ({
+      content,
+      isError,
+      kind,
+      summary,
+      durationMs,
+    });
+    let r;
+    if (signal.aborted) r = result("Cancelled by the user before this tool ran.", true, "error");
+    else {
+      deps.emit({ type: "tool_start", toolUseId: call.id, name: call.name, summary });
+      const decision = deps.tools.describe(call) ? await deps.gate.authorize(call, signal) : { allow: true as const };
+      if (!decision.allow) r = result(decision.message, true, "error");
+      else
+        r = await deps.tools.execute(call, {
+          workspace: deps.workspace,
+          signal,
+          onProgress: (chunk) => deps.emit({ type: "tool_progress", toolUseId: call.id, chunk }),
+        });
+    }
+    deps.emit({
+      type: "tool_result",
+      id: newEventId(),
+      ts: Date.now(),
+      toolUseId: call.id,
+      name: call.name,
+      content: r.content,
+      isError: r.isError,
+      kind: r.kind,
+      summary: r.summary,
+      ...("display" in r && r.display ? { display: r.display } : {}),
+      durationMs: r.durationMs,
+    });
+    outcomes.push({ isError: r.isError, malformed: r.kind === "unknown_tool" || r.kind === "invalid_input" });
+  }
+  return outcomes;
+}
+
+function textOf(message: AssistantMessage): string {
+  return message.content
+    .filter((b) => b.type === "text")
+    .map((b) => (b.type === "text" ? b.text : ""))
+    .join("");
+}
