@@ -75,6 +75,11 @@ export type CompactionEvent = Base & {
   tokensBefore: number;
   tokensAfter: number;
   trigger: "auto" | "manual" | "overflow";
+  /**
+   * Tool calls whose old output is replaced by a short stub in the model's view (cumulative over
+   * the session). A prune-only compaction carries the previous summary and firstKeptEventId over.
+   */
+  prunedToolUseIds?: string[];
 };
 
 export type InterruptionEvent = Base & {

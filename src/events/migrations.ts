@@ -1,0 +1,39 @@
+// The format-version chain. Every line of a session log carries the format version it was written
+// in (`"v"`), so a log that an older KHAELOR started and a newer one continued still reads line by
+// line. To change the format: bump by pushing one function onto MIGRATIONS (it receives a raw
+// event of the previous version and returns it in the next), and add test/fixtures/sessions/v<N>.jsonl.
+import { EventParseError } from "./parse-error.ts";
+
+export type RawEvent = Record<string, unknown>;
+
+/** MIGRATIONS[i] turns an event of format version i + 1 into version i + 2. */
+const MIGRATIONS: ReadonlyArray<(e: RawEvent) => RawEvent> = [];
+
+export const FORMAT_VERSION: number = MIGRATIONS.length + 1;
+
+/** The field that stamps each written line with its format version. */
+export const VERSION_FIELD = "v";
+
+/**
+ * Brings a raw event of any past version to today's shape. The line's own `v` wins; otherwise
+ * `fallbackVersion` (the header's), otherwise the event is taken to be current.
+ */
+export function migrateEvent(raw: RawEvent, fallbackVersion?: number): RawEvent {
+  const stamped = raw[VERSION_FIELD];
+  const headerVersion = raw.type === "session_header" ? raw.formatVersion : undefined;
+  const from =
+    typeof stamped === "number" ? stamped : typeof headerVersion === "number" ? headerVersion : (fallbackVersion ?? FORMAT_VERSION);
+  if (!Number.isInteger(from) || from < 1) throw new EventParseError(`unknown format version ${String(from)}`);
+  if (from > FORMAT_VERSION)
+    throw new EventParseError(
+      `written by a newer KHAELOR (format version ${from}, this one reads up to ${FORMAT_VERSION}); upgrade KHAELOR to resume this session`,
+    );
+  let e: RawEvent = { ...raw };
+  delete e[VERSION_FIELD];
+  for (let v = from; v < FORMAT_VERSION; v++) {
+    const step = MIGRATIONS[v - 1];
+    if (!step) throw new EventParseError(`no migration from format version ${v}`);
+    e = step(e);
+  }
+  return e;
+}

@@ -1,0 +1,208 @@
+// Zod schemas for the durable events: the session log on disk is a trust boundary (a crash, a
+// disk error or an older KHAELOR may have written it). `parseEventLine` reads one log line of any
+// past format version, migrates it forward, and validates it against today's types.
+import { z } from "zod";
+import type * as T from "./types.ts";
+import { migrateEvent, VERSION_FIELD, FORMAT_VERSION } from "./migrations.ts";
+import { EventParseError } from "./parse-error.ts";
+
+export { EventParseError };
+
+/** The format written today. Every bump comes with a migration in ./migrations.ts and a fixture in test/fixtures/sessions/. */
+export { FORMAT_VERSION };
+
+const base = { id: z.string().min(1), ts: z.number() };
+
+const textBlock = z.object({ type: z.literal("text"), text: z.string() });
+const thinkingBlock = z.object({ type: z.literal("thinking"), thinking: z.string(), signature: z.string() });
+const redactedThinkingBlock = z.object({ type: z.literal("redacted_thinking"), data: z.string() });
+const toolUseBlock = z.object({ type: z.literal("tool_use"), id: z.string(), name: z.string(), input: z.unknown() });
+const imageBlock = z.object({
+  type: z.literal("image"),
+  source: z.object({
+    type: z.literal("base64"),
+    media_type: z.enum(["image/png", "image/jpeg", "image/gif", "image/webp"]),
+    data: z.string(),
+  }),
+});
+const toolResultContent = z.union([z.string(), z.array(z.discriminatedUnion("type", [textBlock, imageBlock]))]);
+const toolResultBlock = z.object({
+  type: z.literal("tool_result"),
+  tool_use_id: z.string(),
+  content: toolResultContent,
+  is_error: z.boolean().optional(),
+});
+const assistantBlock = z.discriminatedUnion("type", [textBlock, thinkingBlock, redactedThinkingBlock, toolUseBlock]);
+const userBlock = z.discriminatedUnion("type", [textBlock, imageBlock, toolResultBlock]);
+const usage = z.object({
+  input_tokens: z.number(),
+  output_tokens: z.number(),
+  cache_read_input_tokens: z.number(),
+  cache_creation_input_tokens: z.number(),
+});
+const stopReason = z.enum(["end_turn", "max_tokens", "tool_use", "stop_sequence", "pause_turn", "refusal"]);
+const permissionMode = z.enum(["default", "acceptEdits", "plan", "bypassPermissions"]);
+
+export const sessionHeaderSchema = z.object({
+  ...base,
+  type: z.literal("session_header"),
+  formatVersion: z.number().int().positive(),
+  khaelorVersion: z.string(),
+  sessionId: z.string().min(1),
+  cwd: z.string(),
+  model: z.string(),
+  permissionMode,
+  forkedFrom: z.string().optional(),
+  git: z
+    .object({
+      root: z.string(),
+      branch: z.string().nullable(),
+      head: z.string().nullable(),
+      dirty: z.array(z.object({ path: z.string(), hash: z.string().nullable() })),
+    })
+    .nullable()
+    .optional(),
+});
+
+export const userMessageSchema = z.object({
+  ...base,
+  type: z.literal("user_message"),
+  content: z.union([z.string(), z.array(userBlock)]),
+  steering: z.boolean().optional(),
+  synthetic: z.enum(["verify", "doom_loop", "process_exit"]).optional(),
+});
+
+export const assistantMessageSchema = z.object({
+  ...base,
+  type: z.literal("assistant_message"),
+  message: z.object({
+    id: z.string(),
+    model: z.string(),
+    content: z.array(assistantBlock),
+    stop_reason: stopReason.nullable(),
+    usage,
+  }),
+  costUsd: z.number().nullable(),
+  interrupted: z.boolean().optional(),
+});
+
+export const toolResultSchema = z.object({
+  ...base,
+  type: z.literal("tool_result"),
+  toolUseId: z.string(),
+  name: z.string(),
+  content: toolResultContent,
+  isError: z.boolean(),
+  kind: z.enum(["ok", "error", "unknown_tool", "invalid_input"]),
+  summary: z.string(),
+  display: z.object({ diff: z.string().optional(), path: z.string().optional() }).optional(),
+  durationMs: z.number(),
+});
+
+export const permissionDecisionSchema = z.object({
+  ...base,
+  type: z.literal("permission_decision"),
+  toolUseId: z.string(),
+  toolName: z.string(),
+  decision: z.enum(["allow", "deny"]),
+  source: z.string(),
+  savedRule: z.object({ rule: z.string(), scope: z.enum(["session", "local", "project", "user"]) }).optional(),
+  message: z.string().optional(),
+});
+
+export const compactionSchema = z.object({
+  ...base,
+  type: z.literal("compaction"),
+  summary: z.string(),
+  firstKeptEventId: z.string(),
+  tokensBefore: z.number(),
+  tokensAfter: z.number(),
+  trigger: z.enum(["auto", "manual", "overflow"]),
+  prunedToolUseIds: z.array(z.string()).optional(),
+});
+
+export const interruptionSchema = z.object({
+  ...base,
+  type: z.literal("interruption"),
+  reason: z.enum(["user", "sigint", "sigterm", "crash_recovery"]),
+});
+
+export const settingChangeSchema = z.object({
+  ...base,
+  type: z.literal("setting_change"),
+  model: z.string().optional(),
+  permissionMode: permissionMode.optional(),
+  title: z.string().optional(),
+});
+
+export const errorSchema = z.object({ ...base, type: z.literal("error"), kind: z.string(), message: z.string() });
+
+export const undoSchema = z.object({
+  ...base,
+  type: z.literal("undo"),
+  snapshot: z.string(),
+  restored: z.array(z.string()),
+  skipped: z.array(z.object({ path: z.string(), reason: z.string() })),
+});
+
+export const turnEndSchema = z.object({
+  ...base,
+  type: z.literal("turn_end"),
+  reason: z.enum(["finished", "max_turns", "max_budget", "wall_time", "cancelled", "doom_loop", "strikes", "error"]),
+  snapshot: z.string().optional(),
+});
+
+export const durableEventSchema = z.discriminatedUnion("type", [
+  sessionHeaderSchema,
+  userMessageSchema,
+  assistantMessageSchema,
+  toolResultSchema,
+  permissionDecisionSchema,
+  compactionSchema,
+  interruptionSchema,
+  settingChangeSchema,
+  errorSchema,
+  undoSchema,
+  turnEndSchema,
+]);
+
+// Compile-time check: each schema's output has exactly the keys and the types of its TS event.
+// A field added to types.ts without a schema (or the reverse) fails `tsc`, so the log can never
+// silently drop a field on the way to disk and back.
+type SameKeys<A, B> = [keyof A] extends [keyof B] ? ([keyof B] extends [keyof A] ? true : false) : false;
+type Mutual<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
+type Same<A, B> = SameKeys<A, B> extends true ? Mutual<A, B> : false;
+type Parsed = z.output<typeof durableEventSchema>;
+type EveryVariantMatches = {
+  [K in T.DurableEvent["type"]]: Same<Extract<Parsed, { type: K }>, Extract<T.DurableEvent, { type: K }>>;
+};
+type AllTrue<B> = false extends B ? false : true;
+const schemasMatchTypes: AllTrue<EveryVariantMatches[T.DurableEvent["type"]]> = true;
+void schemasMatchTypes;
+
+/**
+ * One log line → today's event. `version` is the format version the log's header declared (a
+ * header line carries its own). Throws EventParseError for anything that is not a valid event.
+ */
+export function parseEventLine(line: string, version?: number): T.DurableEvent {
+  let raw: unknown;
+  try {
+    raw = JSON.parse(line);
+  } catch {
+    throw new EventParseError("not valid JSON (a torn or corrupted write)");
+  }
+  if (typeof raw !== "object" || raw === null || Array.isArray(raw)) throw new EventParseError("not a JSON object");
+  const migrated = migrateEvent(raw as Record<string, unknown>, version);
+  const result = durableEventSchema.safeParse(migrated);
+  if (!result.success) {
+    const issue = result.error.issues[0];
+    const where = issue && issue.path.length > 0 ? ` at ${issue.path.join(".")}` : "";
+    throw new EventParseError(`not a valid event${where}: ${issue?.message ?? "unknown problem"}`);
+  }
+  return result.data as T.DurableEvent;
+}
+
+/** One event as one log line (no newline), stamped with today's format version. */
+export function serializeEvent(e: T.DurableEvent): string {
+  return JSON.stringify({ [VERSION_FIELD]: FORMAT_VERSION, ...e });
+}
