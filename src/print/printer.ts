@@ -1,0 +1,183 @@
+// Print mode's outputs. Each printer sees every agent event and the final result object;
+// stdout carries only the requested format, diagnostics go to stderr.
+import { randomUUID } from "node:crypto";
+import type { AgentEvent } from "../events/types.ts";
+import type { buildResult } from "./result.ts";
+
+export type ResultObject = ReturnType<typeof buildResult>;
+export type Out = { write(s: string): void };
+
+export interface Printer {
+  init(info: { sessionId: string; model: string; tools: string[]; cwd: string; permissionMode: string }): void;
+  onEvent(e: AgentEvent): void;
+  finish(result: ResultObject): void;
+}
+
+/** Plain text: the answer streams as whole lines arrive, so `| tee log` shows progress. */
+export function textPrinter(stdout: Out, stderr: Out, verbose: boolean): Printer {
+  let line = "";
+  let wroteAny = false;
+  let needSeparator = false;
+  const flushLine = () => {
+    if (line) stdout.write(line);
+    line = "";
+  };
+  return {
+    init() {},
+    onEvent(e) {
+      switch (e.type) {
+        case "message_start":
+          if (needSeparator) {
+            line = "\n";
+            needSeparator = false;
+          }
+          break;
+        case "text_delta": {
+          line += e.text;
+          const nl = line.lastIndexOf("\n");
+          if (nl >= 0) {
+            stdout.write(line.slice(0, nl + 1));
+            line = line.slice(nl + 1);
+          }
+          wroteAny = true;
+          break;
+        }
+        case "assistant_message":
+          if (line) flushLine();
+          if (e.message.content.some((b) => b.type === "text")) {
+            const last = e.message.content.filter((b) => b.type === "text").at(-1);
+            if (last && last.type === "text" && !last.text.endsWith("\n")) stdout.write("\n");
+            needSeparator = true;
+          } else line = "";
+          if (e.interrupted) stderr.write("[interrupted]\n");
+          break;
+        case "api_retry":
+          if (verbose) stderr.write(`[retry ${e.attempt} in ${e.delayMs} ms: ${e.message}]\n`);
+          break;
+        case "tool_start":
+          if (verbose) stderr.write(`[${e.summary}]\n`);
+          break;
+        case "tool_result":
+          if (verbose && e.isError) stderr.write(`[${e.name} failed: ${firstLine(e.content)}]\n`);
+          break;
+        case "permission_decision":
+          if (e.decision === "deny") stderr.write(`[denied ${e.toolName}: ${e.message ?? e.source}]\n`);
+          break;
+        case "compacting":
+          if (verbose) stderr.write(`[compacting context]\n`);
+          break;
+      }
+    },
+    finish(result) {
+      flushLine();
+      if (result.is_error) stderr.write(`khaelor: ${result.error ?? result.subtype}\n`);
+      else if (!wroteAny && result.result) stdout.write(`${result.result}\n`);
+    },
+  };
+}
+
+/** `--output-format json`: the result object only, at the end. */
+export function jsonPrinter(stdout: Out, stderr: Out): Printer {
+  const diag = textPrinter({ write() {} }, stderr, false);
+  return {
+    init() {},
+    onEvent: (e) => diag.onEvent(e),
+    finish(result) {
+      stdout.write(`${JSON.stringify(result)}\n`);
+    },
+  };
+}
+
+/** `--output-format stream-json`: Claude Code's NDJSON schema, init first, result last. */
+export function streamJsonPrinter(stdout: Out, includePartial: boolean): Printer {
+  let sessionId = "";
+  const line = (o: object) => stdout.write(`${JSON.stringify({ ...o, session_id: sessionId, uuid: randomUUID() })}\n`);
+  const startedBlocks = new Set<number>();
+  return {
+    init(info) {
+      sessionId = info.sessionId;
+      line({
+        type: "system",
+        subtype: "init",
+        cwd: info.cwd,
+        session_id: info.sessionId,
+        tools: info.tools,
+        mcp_servers: [],
+        model: info.model,
+        permissionMode: info.permissionMode,
+        slash_commands: ["compact"],
+        apiKeySource: process.env.ANTHROPIC_API_KEY ? "ANTHROPIC_API_KEY" : "none",
+        output_style: "default",
+      });
+    },
+    onEvent(e) {
+      switch (e.type) {
+        case "assistant_message":
+          line({
+            type: "assistant",
+            message: { ...e.message, type: "message", role: "assistant", stop_sequence: null },
+            parent_tool_use_id: null,
+            ...(e.interrupted ? { interrupted: true } : {}),
+          });
+          break;
+        case "tool_result":
+          line({
+            type: "user",
+            message: { role: "user", content: [{ type: "tool_result", tool_use_id: e.toolUseId, content: e.content, is_error: e.isError }] },
+            parent_tool_use_id: null,
+          });
+          break;
+        case "user_message":
+          if (e.steering || e.synthetic)
+            line({ type: "user", message: { role: "user", content: typeof e.content === "string" ? [{ type: "text", text: e.content }] : e.content }, parent_tool_use_id: null });
+          break;
+        case "api_retry":
+          line({ type: "system", subtype: "api_retry", attempt: e.attempt, retry_delay_ms: e.delayMs, error_status: e.status, error: e.message });
+          break;
+        case "compaction":
+          line({ type: "system", subtype: "compact_boundary", compact_metadata: { trigger: e.trigger === "manual" ? "manual" : "auto", pre_tokens: e.tokensBefore, post_tokens: e.tokensAfter } });
+          break;
+        default:
+          if (includePartial) partial(e);
+      }
+    },
+    finish(result) {
+      stdout.write(`${JSON.stringify({ ...result, uuid: randomUUID() })}\n`);
+    },
+  };
+
+  function partial(e: AgentEvent) {
+    const event = (ev: object) => line({ type: "stream_event", event: ev, parent_tool_use_id: null });
+    const start = (index: number, block: object) => {
+      if (startedBlocks.has(index)) return;
+      startedBlocks.add(index);
+      event({ type: "content_block_start", index, content_block: block });
+    };
+    switch (e.type) {
+      case "message_start":
+        startedBlocks.clear();
+        event({ type: "message_start", message: { id: e.id, type: "message", role: "assistant", model: e.model, content: [] } });
+        break;
+      case "text_delta":
+        start(e.index, { type: "text", text: "" });
+        event({ type: "content_block_delta", index: e.index, delta: { type: "text_delta", text: e.text } });
+        break;
+      case "thinking_delta":
+        start(e.index, { type: "thinking", thinking: "" });
+        event({ type: "content_block_delta", index: e.index, delta: { type: "thinking_delta", thinking: e.thinking } });
+        break;
+      case "tool_input_delta":
+        start(e.index, { type: "tool_use", id: e.id, name: e.name, input: {} });
+        event({ type: "content_block_delta", index: e.index, delta: { type: "input_json_delta", partial_json: e.partialJson } });
+        break;
+      case "block_done":
+        event({ type: "content_block_stop", index: e.index });
+        break;
+    }
+  }
+}
+
+function firstLine(content: unknown): string {
+  const text = typeof content === "string" ? content : Array.isArray(content) ? content.map((b: { text?: string }) => b.text ?? "").join(" ") : "";
+  return text.split("\n")[0]?.slice(0, 200) ?? "";
+}
