@@ -153,6 +153,7 @@ export type EphemeralEvent =
 
 export type AgentEvent = DurableEvent | EphemeralEvent;
 
-export const isDurable = (e: AgentEvent): e is DurableEvent => "id" in e && "ts" in e;
+// Durable events carry a timestamp; ephemeral ones never do (message_start has an id, but no ts).
+export const isDurable = (e: AgentEvent): e is DurableEvent => "ts" in e;
 
 export type EventSink = (e: AgentEvent) => void;
