@@ -1,0 +1,174 @@
+// The composition root for one agent session, shared by print mode and the interactive app:
+// it opens (or resumes) the session log, builds the workspace, tools, model client, context and
+// permission gate, and wires them to the kernel through the event bus. No logic of its own.
+import { existsSync, mkdtempSync, statSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { dirname, join, resolve } from "node:path";
+import { buildSystemPrompt, gitStatusSummary, loadProjectInstructions } from "../context/system-prompt.ts";
+import { createEventBus, type EventBus } from "../events/bus.ts";
+import type { AgentEvent, DurableEvent, PermissionMode } from "../events/types.ts";
+import { runTurn, type TurnResult } from "../kernel/loop.ts";
+import type { LoopPolicy } from "../kernel/types.ts";
+import { createAnthropicClient } from "../model/anthropic-client.ts";
+import { costUsd, DEFAULT_MODEL, maxTokensFor } from "../model/models.ts";
+import type { ModelClient, SystemBlock } from "../model/types.ts";
+import { doomLoopPolicy } from "../policy/doom-loop.ts";
+import { verifyOnStopPolicy } from "../policy/verify-on-stop.ts";
+import { createConversationContext } from "../context/conversation.ts";
+import { createSession, forkSession, latestSession, openSession, resolveSession, SessionLockedError } from "../session/store.ts";
+import { builtinTools } from "../tools/builtin.ts";
+import { createToolRuntime } from "../tools/runtime.ts";
+import { createWorkspace } from "../workspace/local.ts";
+import { VERSION } from "../version.ts";
+import type { CliOptions } from "./args.ts";
+import { loadSettings } from "./config.ts";
+import { createGate, type Asker } from "./gate.ts";
+
+export class SessionOpenError extends Error {}
+
+export type AgentSession = Awaited<ReturnType<typeof openAgentSession>>;
+
+export async function openAgentSession(opts: CliOptions, io: { interactive: boolean; ask?: Asker; model?: ModelClient; cwd?: string }) {
+  const cwd = resolve(io.cwd ?? opts.cwd ?? process.cwd());
+  if (!existsSync(cwd) || !statSync(cwd).isDirectory()) throw new SessionOpenError(`--cwd ${cwd} is not a directory`);
+  const { settings, problems } = loadSettings(cwd);
+  for (const p of problems) process.stderr.write(`khaelor: ${p}\n`);
+
+  // Open the log first: resuming decides the model and the permission mode.
+  const opened = openLog(opts, cwd);
+  const replayed = opened.replayed;
+  let model = opts.model ?? replayed?.model ?? settings.model ?? DEFAULT_MODEL;
+  let permissionMode: PermissionMode = opts.permissionMode ?? replayed?.permissionMode ?? "default";
+  const writer =
+    opened.writer ??
+    createSession({ cwd, model, permissionMode, khaelorVersion: VERSION, forkedFrom: opened.forkedFrom, seed: opened.seedEvents });
+  const sessionId = writer.sessionId;
+
+  const apiKey = process.env.ANTHROPIC_API_KEY || settings.apiKey;
+  const client =
+    io.model ??
+    (() => {
+      if (!apiKey) throw new SessionOpenError("ANTHROPIC_API_KEY is not set: export it (or set apiKey in ~/.config/khaelor/settings.json), or try `khaelor --demo`");
+      return createAnthropicClient({ apiKey, baseURL: process.env.ANTHROPIC_BASE_URL || undefined });
+    })();
+
+  const workspace = createWorkspace({ root: cwd, spillDir: join(dirname(writer.path), `${sessionId}.spill`) });
+  const tools = createToolRuntime(builtinTools());
+  const bus: EventBus = createEventBus();
+  const context = createConversationContext({ model: () => model, client, events: replayed?.events ?? [] });
+
+  // The log hears every event first, so nothing is shown that is not on disk.
+  bus.subscribe((e: AgentEvent) => {
+    if ("ts" in e) {
+      writer.append(e as DurableEvent);
+      context.apply(e as DurableEvent);
+      if (e.type === "assistant_message" && e.costUsd !== null) cost += e.costUsd;
+      if (e.type === "setting_change") {
+        if (e.model) model = e.model;
+        if (e.permissionMode) permissionMode = e.permissionMode;
+      }
+    }
+  });
+  let cost = replayed?.costUsd ?? 0;
+
+  const gate = await createGate({
+    projectRoot: cwd,
+    mode: () => permissionMode,
+    allowed: opts.allowedTools,
+    disallowed: opts.disallowedTools,
+    tools,
+    emit: bus.emit,
+    ask: io.interactive ? io.ask : undefined,
+  });
+
+  const instructions = loadProjectInstructions(cwd);
+  const gitStatus = gitStatusSummary(cwd);
+  const system = buildSystemPrompt({ cwd, date: new Date(), gitStatus, instructions, toolNames: tools.names() });
+  const steering: string[] = [];
+  const policies: LoopPolicy[] = [];
+  if (opts.verifyNudge) policies.push(verifyOnStopPolicy(cwd));
+  if (opts.doomLoop) policies.push(doomLoopPolicy());
+
+  const kernelDeps = () => ({
+    model: client,
+    modelName: () => model,
+    system: (): SystemBlock[] => system,
+    tools,
+    workspace,
+    context,
+    gate,
+    emit: bus.emit,
+    policies,
+    budgets: {
+      maxTurns: opts.maxTurns ?? undefined,
+      maxBudgetUsd: opts.maxBudgetUsd ?? undefined,
+      wallTimeMs: opts.maxTimeS ? opts.maxTimeS * 1000 : undefined,
+    },
+    takeSteering: () => steering.splice(0),
+    takeNotices: () => workspace.processes.takeExitNotices(),
+    costSoFar: () => cost,
+    costOf: costUsd,
+    maxTokens: maxTokensFor(model),
+  });
+
+  let closed = false;
+  return {
+    sessionId,
+    cwd,
+    bus,
+    workspace,
+    toolNames: tools.names(),
+    replayed,
+    logPath: writer.path,
+    model: () => model,
+    permissionMode: () => permissionMode,
+    costSoFar: () => cost,
+    setModel(name: string) {
+      bus.emit({ type: "setting_change", id: newId(), ts: Date.now(), model: name });
+    },
+    setPermissionMode(mode: PermissionMode) {
+      bus.emit({ type: "setting_change", id: newId(), ts: Date.now(), permissionMode: mode });
+    },
+    queueSteering(text: string) {
+      steering.push(text);
+    },
+    runTurn(input: string, signal: AbortSignal): Promise<TurnResult> {
+      return runTurn(kernelDeps(), input, signal);
+    },
+    async compact(instructionsText: string | undefined, signal: AbortSignal): Promise<boolean> {
+      return context.compact("manual", signal, instructionsText);
+    },
+    async close() {
+      if (closed) return;
+      closed = true;
+      await workspace.processes.stopAll();
+      writer.close();
+    },
+  };
+
+  function openLog(o: CliOptions, dir: string) {
+    const wantResume = o.continue || (o.resume !== null && o.resume !== "");
+    if (!wantResume) return { writer: null, replayed: null, forkedFrom: undefined, seedEvents: undefined };
+    const path = o.continue ? latestSession(dir)?.path : resolveSession(dir, o.resume!).path;
+    if (!path) throw new SessionOpenError(`no session to continue in ${dir}: start one with khaelor -p "..."`);
+    try {
+      if (o.forkSession) {
+        const fork = forkSession(path);
+        return { writer: null, replayed: fork.replayed, forkedFrom: fork.forkedFrom, seedEvents: fork.events };
+      }
+      const s = openSession(path);
+      for (const w of s.warnings) process.stderr.write(`khaelor: ${w}\n`);
+      return { writer: s.writer, replayed: s.replayed, forkedFrom: undefined, seedEvents: undefined };
+    } catch (e) {
+      if (e instanceof SessionLockedError) throw new SessionOpenError(e.message);
+      throw e;
+    }
+  }
+}
+
+import { newEventId as newId } from "../events/id.ts";
+
+/** A temporary directory for --demo and tests. */
+export function makeTempDir(prefix: string): string {
+  return mkdtempSync(join(tmpdir(), prefix));
+}

@@ -1,0 +1,113 @@
+// Print mode: one task in (argument and/or stdin), the agent runs to completion, the answer (or
+// json / stream-json) comes out on stdout, and the exit code says how it ended.
+import type { TurnEndReason } from "../events/types.ts";
+import { buildResult, createTally } from "../print/result.ts";
+import { jsonPrinter, streamJsonPrinter, textPrinter, type Printer } from "../print/printer.ts";
+import { EXIT, type CliOptions } from "./args.ts";
+import { openAgentSession, SessionOpenError } from "./agent-session.ts";
+import { printSessionList } from "./sessions-command.ts";
+
+export async function runPrint(opts: CliOptions): Promise<number> {
+  const started = Date.now();
+  const stdout = { write: (s: string) => void process.stdout.write(s) };
+  const stderr = { write: (s: string) => void process.stderr.write(s) };
+
+  if (opts.resume === "") return printSessionList(opts, "Pass a session id (or a unique prefix) to --resume:");
+
+  let prompt = opts.prompt ?? "";
+  if (!process.stdin.isTTY) {
+    const piped = (await readStdin()).trimEnd();
+    prompt = prompt && piped ? `${prompt}\n\n${piped}` : prompt || piped;
+  }
+  if (!prompt.trim()) {
+    stderr.write("khaelor: no task: pass it after -p (khaelor -p \"fix the failing test\") or pipe it on stdin\n");
+    return EXIT.usage;
+  }
+
+  let session;
+  try {
+    session = await openAgentSession(opts, { interactive: false });
+  } catch (e) {
+    if (e instanceof SessionOpenError) {
+      stderr.write(`khaelor: ${e.message}\n`);
+      return EXIT.error;
+    }
+    throw e;
+  }
+
+  const printer: Printer =
+    opts.outputFormat === "json"
+      ? jsonPrinter(stdout, stderr)
+      : opts.outputFormat === "stream-json"
+        ? streamJsonPrinter(stdout, opts.includePartialMessages)
+        : textPrinter(stdout, stderr, opts.verbose);
+  const tally = createTally();
+  printer.init({ sessionId: session.sessionId, model: session.model(), tools: session.toolNames, cwd: session.cwd, permissionMode: session.permissionMode() });
+  session.bus.subscribe((e) => {
+    tally.observe(e);
+    printer.onEvent(e);
+  });
+
+  const controller = new AbortController();
+  let signalExit: number | null = null;
+  const onSignal = (code: number) => () => {
+    if (signalExit !== null) process.exit(code); // a second Ctrl-C: leave now
+    signalExit = code;
+    controller.abort();
+  };
+  const onInt = onSignal(EXIT.sigint);
+  const onTerm = onSignal(EXIT.sigterm);
+  process.on("SIGINT", onInt);
+  process.on("SIGTERM", onTerm);
+  process.on("SIGHUP", onTerm);
+
+  let reason: TurnEndReason;
+  let message: string | undefined;
+  let text = "";
+  try {
+    const compact = /^\/compact(\s+([\s\S]*))?$/.exec(prompt.trim());
+    if (compact) {
+      const ok = await session.compact(compact[2]?.trim() || undefined, controller.signal);
+      reason = ok ? "finished" : "error";
+      text = ok ? "Compacted the conversation." : "";
+      message = ok ? undefined : "nothing to compact";
+    } else {
+      const r = await session.runTurn(prompt, controller.signal);
+      reason = r.reason;
+      message = r.message;
+      text = r.lastText;
+    }
+  } finally {
+    process.off("SIGINT", onInt);
+    process.off("SIGTERM", onTerm);
+    process.off("SIGHUP", onTerm);
+    await session.close();
+  }
+  printer.finish(buildResult({ tally, reason, text, errorMessage: message, sessionId: session.sessionId, durationMs: Date.now() - started }));
+  if (signalExit !== null) return signalExit;
+  return exitCodeFor(reason);
+}
+
+export function exitCodeFor(reason: TurnEndReason): number {
+  switch (reason) {
+    case "finished":
+      return EXIT.ok;
+    case "max_turns":
+      return EXIT.maxTurns;
+    case "max_budget":
+    case "wall_time":
+      return EXIT.budget;
+    case "doom_loop":
+      return EXIT.doomLoop;
+    case "cancelled":
+      return EXIT.sigint;
+    default:
+      return EXIT.error;
+  }
+}
+
+async function readStdin(): Promise<string> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
+  return Buffer.concat(chunks).toString("utf8");
+}

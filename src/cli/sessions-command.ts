@@ -1,0 +1,28 @@
+// `khaelor sessions [--json]`, and the list print mode shows for `--resume` without an id.
+import { resolve } from "node:path";
+import { listSessions } from "../session/store.ts";
+import { EXIT, type CliOptions } from "./args.ts";
+
+export async function sessionsCommand(opts: CliOptions): Promise<number> {
+  return printSessionList(opts, null);
+}
+
+export function printSessionList(opts: CliOptions, heading: string | null): number {
+  const cwd = resolve(opts.cwd ?? process.cwd());
+  const sessions = listSessions(cwd);
+  if (opts.json) {
+    process.stdout.write(`${JSON.stringify(sessions.map((s) => ({ id: s.id, title: s.title, lastActivity: new Date(s.lastActivity).toISOString(), turns: s.turns, costUsd: s.costUsd, path: s.path })))}\n`);
+    return EXIT.ok;
+  }
+  if (sessions.length === 0) {
+    process.stdout.write(`No sessions for ${cwd} yet.\n`);
+    return EXIT.ok;
+  }
+  if (heading) process.stdout.write(`${heading}\n`);
+  for (const s of sessions) {
+    const when = new Date(s.lastActivity).toISOString().replace("T", " ").slice(0, 16);
+    const cost = s.costUsd === null ? "   ?   " : `$${s.costUsd.toFixed(4)}`;
+    process.stdout.write(`${s.id.slice(0, 8)}  ${when}  ${String(s.turns).padStart(3)} turns  ${cost}  ${s.title}\n`);
+  }
+  return EXIT.ok;
+}
