@@ -71,7 +71,12 @@ export type ModelEvent =
   | { type: "thinking_delta"; index: number; thinking: string }
   | { type: "tool_input_delta"; index: number; id: string; name: string; partialJson: string }
   | { type: "block_done"; index: number; block: AssistantBlock }
-  | { type: "retry"; attempt: number; delayMs: number; status: number | null; message: string }
+  /**
+   * The attempt failed and the client will try again after `delayMs`. Everything yielded since the
+   * last `message_start` is void: the next attempt starts over with a new `message_start`.
+   * `partialDiscarded` is true when deltas had already been yielded (the UI should drop them).
+   */
+  | { type: "retry"; attempt: number; delayMs: number; status: number | null; message: string; partialDiscarded?: boolean }
   | { type: "message_done"; message: AssistantMessage };
 
 export type ModelErrorKind =

@@ -1,0 +1,196 @@
+// ModelClient over @anthropic-ai/sdk streaming. We own the retry policy (the SDK's is off), so
+// every retry is a visible `retry` event and none is doubled.
+//
+// Retries and partial output: a retryable failure can happen after deltas were yielded (a stream
+// cut or an `error` event mid-message). We then yield `{type: "retry", partialDiscarded: true}` and
+// start over; the consumer must drop everything it got since the last `message_start`. The
+// finished message (`message_done`) only ever holds the blocks of the attempt that completed.
+import Anthropic from "@anthropic-ai/sdk";
+import type { MessageCreateParamsStreaming, RawMessageStreamEvent } from "@anthropic-ai/sdk/resources/messages/messages";
+import { applyCacheControl } from "./cache-control.ts";
+import { classifyError } from "./classify-error.ts";
+import { MessageAssembler } from "./message-assembler.ts";
+import { maxTokensFor, modelInfo } from "./models.ts";
+import { ModelError, type ModelClient, type ModelEvent, type ModelRequest } from "./types.ts";
+
+export type RetryOptions = { maxRetries?: number; baseDelayMs?: number; maxDelayMs?: number };
+
+export type AnthropicClientOptions = {
+  /** Defaults to ANTHROPIC_API_KEY; ANTHROPIC_AUTH_TOKEN is used when neither is set. */
+  apiKey?: string;
+  /** Defaults to ANTHROPIC_BASE_URL, then https://api.anthropic.com. */
+  baseURL?: string;
+  retry?: RetryOptions;
+  /** A stream silent for this long (no event, not even a ping) is treated as cut. Default 120 s. */
+  idleTimeoutMs?: number;
+};
+
+const DEFAULT_RETRY: Required<RetryOptions> = { maxRetries: 8, baseDelayMs: 500, maxDelayMs: 32_000 };
+
+/** Exponential backoff with up to 25% jitter below the capped value; the server's retry-after wins when given. */
+export function retryDelayMs(attempt: number, retry: Required<RetryOptions>, retryAfterMs: number | null): number {
+  if (retryAfterMs !== null) return retryAfterMs;
+  const capped = Math.min(retry.maxDelayMs, retry.baseDelayMs * 2 ** (attempt - 1));
+  return Math.round(capped * (1 - Math.random() * 0.25));
+}
+
+export function createAnthropicClient(opts: AnthropicClientOptions = {}): ModelClient {
+  const retry = { ...DEFAULT_RETRY, ...opts.retry };
+  const idleTimeoutMs = opts.idleTimeoutMs ?? 120_000;
+  const baseURL = opts.baseURL ?? process.env.ANTHROPIC_BASE_URL ?? "https://api.anthropic.com";
+  let sdk: Anthropic | null = null;
+
+  const client = (): Anthropic => {
+    if (sdk) return sdk;
+    const apiKey = opts.apiKey || process.env.ANTHROPIC_API_KEY || undefined;
+    const authToken = apiKey ? undefined : process.env.ANTHROPIC_AUTH_TOKEN || undefined;
+    if (!apiKey && !authToken)
+      throw new ModelError(
+        "fatal",
+        "No API key. Set ANTHROPIC_API_KEY (create one at https://console.anthropic.com/settings/keys), or ANTHROPIC_AUTH_TOKEN for a bearer token; or run `khaelor --demo` to see KHAELOR work without one.",
+      );
+    sdk = new Anthropic({ ...(apiKey ? { apiKey } : { authToken }), baseURL, maxRetries: 0 });
+    return sdk;
+  };
+
+  async function* stream(req: ModelRequest): AsyncGenerator<ModelEvent> {
+    const params = requestParams(req);
+    const ctx = { model: req.model, baseURL };
+    for (let attempt = 0; ; attempt++) {
+      const asm = new MessageAssembler();
+      try {
+        yield* streamOnce(client(), params, asm, req.signal, idleTimeoutMs);
+        return;
+      } catch (e) {
+        if (req.signal?.aborted) throw new ModelError("aborted", "Interrupted by the user.", null, asm.partial());
+        const { error, retryAfterMs } = classifyError(e, ctx);
+        if (error.kind !== "retryable") throw error;
+        if (attempt >= retry.maxRetries)
+          throw new ModelError("retryable", `${error.message} Gave up after ${retry.maxRetries} retries; try again later.`, error.status);
+        const delayMs = retryDelayMs(attempt + 1, retry, retryAfterMs);
+        yield { type: "retry", attempt: attempt + 1, delayMs, status: error.status, message: error.message, partialDiscarded: asm.yieldedDelta };
+        if (!(await sleep(delayMs, req.signal))) throw new ModelError("aborted", "Interrupted by the user.", null, []);
+      }
+    }
+  }
+
+  return { stream };
+}
+
+function requestParams(req: ModelRequest): MessageCreateParamsStreaming {
+  const { system, messages } = applyCacheControl(req.system, req.messages);
+  let maxTokens = req.maxTokens ?? maxTokensFor(req.model);
+  const params: MessageCreateParamsStreaming = {
+    model: req.model,
+    max_tokens: maxTokens,
+    // Our block types mirror the SDK's params structurally; the cast only bridges the nominal gap.
+    system: system as MessageCreateParamsStreaming["system"],
+    messages: messages as MessageCreateParamsStreaming["messages"],
+    stream: true,
+  };
+  if (req.tools.length > 0) params.tools = req.tools as MessageCreateParamsStreaming["tools"];
+  if (req.thinkingBudget !== undefined) {
+    if (modelInfo(req.model)?.thinking === "adaptive") {
+      // These models choose their own thinking length and reject a manual budget.
+      params.thinking = { type: "adaptive" };
+    } else {
+      // The API requires max_tokens > budget_tokens; make room rather than fail.
+      if (maxTokens <= req.thinkingBudget) params.max_tokens = maxTokens = req.thinkingBudget + 4096;
+      params.thinking = { type: "enabled", budget_tokens: req.thinkingBudget };
+    }
+  }
+  return params;
+}
+
+const ABORTED = Symbol("aborted");
+const IDLE = Symbol("idle");
+
+/** One attempt. Throws on any failure; the caller decides whether to retry. */
+async function* streamOnce(
+  sdk: Anthropic,
+  params: MessageCreateParamsStreaming,
+  asm: MessageAssembler,
+  signal: AbortSignal | undefined,
+  idleTimeoutMs: number,
+): AsyncGenerator<ModelEvent> {
+  // Our own controller, so a consumer that stops iterating also cancels the HTTP request.
+  const controller = new AbortController();
+  const onAbort = () => controller.abort();
+  signal?.addEventListener("abort", onAbort, { once: true });
+  if (signal?.aborted) controller.abort();
+  try {
+    const response = await promptly(sdk.messages.create(params, { signal: controller.signal }), controller.signal, idleTimeoutMs);
+    const it = response[Symbol.asyncIterator]();
+    try {
+      for (;;) {
+        const next = await promptly(it.next(), controller.signal, idleTimeoutMs);
+        if (next.done) break;
+        for (const ev of asm.push(next.value as RawMessageStreamEvent)) yield ev;
+        if (asm.stopped) return;
+      }
+    } finally {
+      void it.return?.().catch(() => {});
+    }
+    // The SDK ends quietly when its request is aborted; anything else without message_stop is a cut.
+    if (controller.signal.aborted) throw ABORTED;
+    throw new Error("the stream ended before message_stop");
+  } catch (e) {
+    if (e === IDLE) throw new Error(`no data for ${Math.round(idleTimeoutMs / 1000)} s`);
+    throw e;
+  } finally {
+    signal?.removeEventListener("abort", onAbort);
+    controller.abort();
+  }
+}
+
+/**
+ * Settles with `p`, or rejects as soon as `signal` aborts (the SDK may take its time to notice),
+ * or after `idleMs` without `p` settling.
+ */
+function promptly<T>(p: Promise<T>, signal: AbortSignal, idleMs: number): Promise<T> {
+  if (signal.aborted) {
+    p.catch(() => {});
+    return Promise.reject(ABORTED);
+  }
+  return new Promise<T>((resolve, reject) => {
+    const onAbort = () => {
+      cleanup();
+      reject(ABORTED);
+    };
+    const timer = setTimeout(() => {
+      cleanup();
+      reject(IDLE);
+    }, idleMs);
+    const cleanup = () => {
+      clearTimeout(timer);
+      signal.removeEventListener("abort", onAbort);
+    };
+    signal.addEventListener("abort", onAbort, { once: true });
+    p.then(
+      (v) => {
+        cleanup();
+        resolve(v);
+      },
+      (e) => {
+        cleanup();
+        reject(e);
+      },
+    );
+  });
+}
+
+/** Resolves true after `ms`, or false as soon as `signal` aborts. */
+function sleep(ms: number, signal: AbortSignal | undefined): Promise<boolean> {
+  if (signal?.aborted) return Promise.resolve(false);
+  return new Promise((resolve) => {
+    const onAbort = () => {
+      clearTimeout(timer);
+      resolve(false);
+    };
+    const timer = setTimeout(() => {
+      signal?.removeEventListener("abort", onAbort);
+      resolve(true);
+    }, ms);
+    signal?.addEventListener("abort", onAbort, { once: true });
+  });
+}

@@ -1,0 +1,96 @@
+// What we know about each model: window, output cap, thinking style and price. A model missing
+// from this table still works; it just has no price (cost shows as unknown, never a guess) and a
+// conservative max_tokens.
+import type { Usage } from "./types.ts";
+
+/** USD per million tokens. `cacheWrite` is the 5-minute write, the only TTL we request. */
+export type Price = { input: number; output: number; cacheWrite: number; cacheRead: number };
+
+export type ModelInfo = {
+  name: string;
+  contextWindow: number;
+  maxOutputTokens: number;
+  /**
+   * "adaptive": the model decides how long to think (`thinking: {type: "adaptive"}`); a manual
+   * budget is rejected by the API. "extended": `thinking: {type: "enabled", budget_tokens}`.
+   */
+  thinking: "adaptive" | "extended";
+  /** null: no published price we trust; cost is reported as unknown. */
+  price: Price | null;
+  /** Some models bill a whole request at higher rates once its prompt passes a threshold. */
+  longPrompt?: { thresholdTokens: number; price: Price };
+};
+
+/** The newest Sonnet in the SDK's `Model` list. */
+export const DEFAULT_MODEL = "claude-sonnet-5-5";
+
+const p = (input: number, output: number, cacheWrite: number, cacheRead: number): Price => ({ input, output, cacheWrite, cacheRead });
+
+// Prices: platform.claude.com pricing and model pages (checked for the SDK 1.14 model list).
+// Windows of models whose pages we could not read are the conservative 200K/64K.
+const TABLE: ModelInfo[] = [
+  { name: "claude-fable-5-2", contextWindow: 1_000_000, maxOutputTokens: 128_000, thinking: "adaptive", price: null },
+  { name: "claude-mythos-5-2", contextWindow: 1_000_000, maxOutputTokens: 128_000, thinking: "adaptive", price: null },
+  { name: "claude-fable-5-1", contextWindow: 1_000_000, maxOutputTokens: 128_000, thinking: "adaptive", price: p(10, 50, 12.5, 0.25) },
+  { name: "claude-mythos-5-1", contextWindow: 1_000_000, maxOutputTokens: 128_000, thinking: "adaptive", price: p(10, 50, 12.5, 0.25) },
+  { name: "claude-fable-5", contextWindow: 1_000_000, maxOutputTokens: 128_000, thinking: "adaptive", price: p(10, 50, 12.5, 1) },
+  { name: "claude-mythos-5", contextWindow: 1_000_000, maxOutputTokens: 128_000, thinking: "adaptive", price: p(10, 50, 12.5, 1) },
+  { name: "claude-opus-5-5", contextWindow: 1_000_000, maxOutputTokens: 128_000, thinking: "adaptive", price: p(4, 20, 5, 0.2) },
+  { name: "claude-opus-5", contextWindow: 1_000_000, maxOutputTokens: 128_000, thinking: "adaptive", price: p(5, 25, 6.25, 0.5) },
+  { name: "claude-sonnet-5-5", contextWindow: 1_000_000, maxOutputTokens: 128_000, thinking: "adaptive", price: p(2, 10, 2.5, 0.1) },
+  { name: "claude-sonnet-5", contextWindow: 1_000_000, maxOutputTokens: 128_000, thinking: "adaptive", price: p(2, 10, 2.5, 0.2) },
+  {
+    name: "claude-haiku-5-5",
+    contextWindow: 1_000_000,
+    maxOutputTokens: 128_000,
+    thinking: "adaptive",
+    price: p(0.1, 0.5, 0.125, 0.01),
+    longPrompt: { thresholdTokens: 100_000, price: p(0.5, 2.5, 0.625, 0.05) },
+  },
+  { name: "claude-opus-4-8", contextWindow: 200_000, maxOutputTokens: 64_000, thinking: "adaptive", price: p(5, 25, 6.25, 0.5) },
+  { name: "claude-opus-4-7", contextWindow: 200_000, maxOutputTokens: 64_000, thinking: "adaptive", price: p(5, 25, 6.25, 0.5) },
+  { name: "claude-opus-4-6", contextWindow: 200_000, maxOutputTokens: 128_000, thinking: "adaptive", price: p(5, 25, 6.25, 0.5) },
+  { name: "claude-sonnet-4-6", contextWindow: 200_000, maxOutputTokens: 64_000, thinking: "extended", price: p(3, 15, 3.75, 0.3) },
+  { name: "claude-opus-4-5", contextWindow: 200_000, maxOutputTokens: 64_000, thinking: "extended", price: p(5, 25, 6.25, 0.5) },
+  { name: "claude-sonnet-4-5", contextWindow: 200_000, maxOutputTokens: 64_000, thinking: "extended", price: p(3, 15, 3.75, 0.3) },
+  { name: "claude-haiku-4-5", contextWindow: 200_000, maxOutputTokens: 64_000, thinking: "extended", price: p(1, 5, 1.25, 0.1) },
+];
+
+/** Dated snapshot ids resolve to their family entry. */
+const ALIASES: Record<string, string> = {
+  "claude-opus-4-5-20251101": "claude-opus-4-5",
+  "claude-sonnet-4-5-20250929": "claude-sonnet-4-5",
+  "claude-haiku-4-5-20251001": "claude-haiku-4-5",
+};
+
+const BY_NAME = new Map(TABLE.map((m) => [m.name, m]));
+
+export const KNOWN_MODELS: readonly string[] = TABLE.map((m) => m.name);
+/** Named in error messages when a model id is wrong. */
+export const SUGGESTED_MODELS: readonly string[] = ["claude-sonnet-5-5", "claude-opus-5-5", "claude-haiku-5-5"];
+
+export function modelInfo(name: string): ModelInfo | null {
+  return BY_NAME.get(ALIASES[name] ?? name) ?? null;
+}
+
+/** max_tokens for a request. Capped at 32K: a larger cap buys nothing for an agent turn and counts against output rate limits. */
+export function maxTokensFor(model: string): number {
+  const info = modelInfo(model);
+  // 8192 is the smallest output cap of any Claude model still served, so an unknown model accepts it.
+  return info ? Math.min(info.maxOutputTokens, 32_000) : 8192;
+}
+
+/** Cost of one call in USD, or null when the model has no known price. */
+export function costUsd(model: string, usage: Usage): number | null {
+  const info = modelInfo(model);
+  if (!info?.price) return null;
+  const prompt = usage.input_tokens + usage.cache_read_input_tokens + usage.cache_creation_input_tokens;
+  const price = info.longPrompt && prompt > info.longPrompt.thresholdTokens ? info.longPrompt.price : info.price;
+  return (
+    (usage.input_tokens * price.input +
+      usage.output_tokens * price.output +
+      usage.cache_creation_input_tokens * price.cacheWrite +
+      usage.cache_read_input_tokens * price.cacheRead) /
+    1_000_000
+  );
+}
