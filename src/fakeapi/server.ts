@@ -10,6 +10,8 @@ import { errorBody, errorEvent, messageBody, streamEvents, type WireMessage } fr
 export type RecordedRequest = {
   /** 0-based arrival order. */
   seq: number;
+  /** Arrival time, `performance.now()` of the server's process. */
+  at: number;
   method: string;
   path: string;
   /** Lower-case names; credentials redacted. */
@@ -53,8 +55,8 @@ export async function startFakeApi(opts: FakeApiOptions): Promise<FakeApi> {
   let faultCursor = 0;
   let seq = 0;
 
-  const record = (r: Omit<RecordedRequest, "seq">): RecordedRequest => {
-    const full = { seq: seq++, ...r };
+  const record = (r: Omit<RecordedRequest, "seq" | "at">, at: number): RecordedRequest => {
+    const full = { seq: seq++, at, ...r };
     requests.push(full);
     opts.onRequest?.(full);
     return full;
@@ -65,12 +67,13 @@ export async function startFakeApi(opts: FakeApiOptions): Promise<FakeApi> {
     port: opts.port ?? 0,
     idleTimeout: 120,
     fetch: async (req) => {
+      const at = performance.now();
       const url = new URL(req.url);
       const headers = redact(req.headers);
       const base = { method: req.method, path: url.pathname, headers };
       const requestId = `req_fake_${seq}`;
       const fail = (status: number, type: string, message: string, extra: Partial<RecordedRequest> & { body: unknown }) => {
-        record({ ...base, turn: null, outcome: "rejected", status, error: message, ...extra });
+        record({ ...base, turn: null, outcome: "rejected", status, error: message, ...extra }, at);
         return Response.json(errorBody(type, message, requestId), { status, headers: { "request-id": requestId } });
       };
 
@@ -100,7 +103,7 @@ export async function startFakeApi(opts: FakeApiOptions): Promise<FakeApi> {
 
       if (isCount) {
         const u = cache.account(b, false);
-        record({ ...base, body, turn: null, outcome: "count_tokens", status: 200 });
+        record({ ...base, body, turn: null, outcome: "count_tokens", status: 200 }, at);
         return Response.json({ input_tokens: u.input_tokens + u.cache_read_input_tokens + u.cache_creation_input_tokens });
       }
 
@@ -112,7 +115,7 @@ export async function startFakeApi(opts: FakeApiOptions): Promise<FakeApi> {
         if (problem) {
           const message = `fake API: scenario "${scenario.name}" turn ${turnIndex}: request check failed: ${problem}`;
           checkFailures.push(message);
-          record({ ...base, body, turn: turnIndex, outcome: "check_failed", status: 400, error: message });
+          record({ ...base, body, turn: turnIndex, outcome: "check_failed", status: 400, error: message }, at);
           return Response.json(errorBody("invalid_request_error", message, requestId), { status: 400, headers: { "request-id": requestId } });
         }
       }
@@ -128,7 +131,7 @@ export async function startFakeApi(opts: FakeApiOptions): Promise<FakeApi> {
         const outcome = turnIndex === null ? "done" : "fault";
         const http = httpFault(fault);
         if (http) {
-          record({ ...base, body, turn: turnIndex, outcome, fault: fault.type, status: http.status, error: http.message });
+          record({ ...base, body, turn: turnIndex, outcome, fault: fault.type, status: http.status, error: http.message }, at);
           return Response.json(errorBody(http.type, http.message, requestId), {
             status: http.status,
             headers: { "request-id": requestId, ...http.headers },
@@ -137,19 +140,19 @@ export async function startFakeApi(opts: FakeApiOptions): Promise<FakeApi> {
         const f = fault as Extract<Fault, { type: "stream_error" | "cut" }>;
         if (!stream) {
           // A non-streaming client sees a mid-stream failure as a plain 500.
-          record({ ...base, body, turn: turnIndex, outcome, fault: f.type, status: 500, error: "Internal server error" });
+          record({ ...base, body, turn: turnIndex, outcome, fault: f.type, status: 500, error: "Internal server error" }, at);
           return Response.json(errorBody("api_error", "Internal server error", requestId), { status: 500, headers: { "request-id": requestId } });
         }
         const events = streamEvents(message, pacing).slice(0, f.afterEvents);
         const tail = f.type === "stream_error" ? { error: errorEvent(f.errorType, f.message) } : { cut: true as const };
         const error = f.type === "stream_error" ? f.message : "connection cut";
-        record({ ...base, body, turn: turnIndex, outcome, fault: f.type, status: 200, error });
+        record({ ...base, body, turn: turnIndex, outcome, fault: f.type, status: 200, error }, at);
         return sseResponse(events, pacing, tail, requestId);
       }
 
       faultCursor = 0;
       if (turnIndex !== null) cursor++;
-      record({ ...base, body, turn: turnIndex, outcome: turnIndex === null ? "done" : "served", status: 200 });
+      record({ ...base, body, turn: turnIndex, outcome: turnIndex === null ? "done" : "served", status: 200 }, at);
       if (!stream) return Response.json(messageBody(message), { headers: { "request-id": requestId } });
       return sseResponse(streamEvents(message, pacing), pacing, {}, requestId);
     },
