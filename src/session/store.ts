@@ -1,0 +1,306 @@
+// The sessions of a project: create, reopen for append, list, find by id prefix, fork.
+import { closeSync, existsSync, fsyncSync, ftruncateSync, mkdirSync, openSync, readdirSync, readFileSync, statSync, writeSync } from "node:fs";
+import { dirname, join, resolve } from "node:path";
+import { newEventId, newSessionId } from "../events/id.ts";
+import { FORMAT_VERSION } from "../events/schema.ts";
+import type { DurableEvent, PermissionMode, SessionHeader } from "../events/types.ts";
+import { VERSION } from "../version.ts";
+import { acquireSessionLock } from "./lock.ts";
+import { createWriter, parseSessionLog, readSessionLog, type SessionWriter, type WriterOptions } from "./log.ts";
+import { replaySession, type Replayed } from "./replay.ts";
+import { INTERRUPTED_RESULT } from "./view.ts";
+import { metaPathOf, projectSessionsDir, sessionIdOf, sessionPath, sessionsRoot } from "./paths.ts";
+import { createSummaryBuilder, type SessionSummary } from "./summary.ts";
+
+type Env = Record<string, string | undefined>;
+
+export type CreateSessionOptions = {
+  cwd: string;
+  model: string;
+  permissionMode: PermissionMode;
+  khaelorVersion?: string;
+  git?: SessionHeader["git"];
+  /** The session this one continues (--fork-session). */
+  forkedFrom?: string;
+  /** Events to copy in after the header (a fork's history). */
+  seed?: DurableEvent[];
+  sessionId?: string;
+  env?: Env;
+  onError?: WriterOptions["onError"];
+};
+
+function fsyncDir(dir: string) {
+  // The new file's directory entry must survive a power cut too.
+  try {
+    const fd = openSync(dir, "r");
+    try {
+      fsyncSync(fd);
+    } finally {
+      closeSync(fd);
+    }
+  } catch {
+    // Some file systems refuse fsync on directories; the file itself is synced.
+  }
+}
+
+/** Starts a new session log (header written and synced, seed events copied) and holds its writer lock. */
+export function createSession(opts: CreateSessionOptions): SessionWriter {
+  const sessionId = opts.sessionId ?? newSessionId();
+  const path = sessionPath(opts.cwd, sessionId, opts.env);
+  mkdirSync(dirname(path), { recursive: true });
+  const lock = acquireSessionLock(path);
+  let fd: number;
+  try {
+    fd = openSync(path, "wx");
+  } catch (e) {
+    lock.release();
+    throw e;
+  }
+  const writer = createWriter(path, fd, { existing: [], release: lock.release, onError: opts.onError });
+  const now = Date.now();
+  writer.append({
+    type: "session_header",
+    id: newEventId(now),
+    ts: now,
+    formatVersion: FORMAT_VERSION,
+    khaelorVersion: opts.khaelorVersion ?? VERSION,
+    sessionId,
+    cwd: resolve(opts.cwd),
+    model: opts.model,
+    permissionMode: opts.permissionMode,
+    ...(opts.forkedFrom ? { forkedFrom: opts.forkedFrom } : {}),
+    ...(opts.git !== undefined ? { git: opts.git } : {}),
+  });
+  for (const e of opts.seed ?? []) if (e.type !== "session_header") writer.append(e);
+  if (opts.seed?.length) writer.sync();
+  fsyncDir(dirname(path));
+  return writer;
+}
+
+type Appendable = { writer: SessionWriter; recoveredStaleLock: boolean; events: DurableEvent[]; warnings: string[] };
+
+function openForAppend(path: string, opts: { events?: DurableEvent[]; onError?: WriterOptions["onError"] }): Appendable {
+  if (!existsSync(path)) throw new SessionNotFoundError(`No session log at ${path}. Run \`khaelor sessions\` to list this project's sessions.`);
+  const lock = acquireSessionLock(path);
+  try {
+    const fd = openSync(path, "r+");
+    let events = opts.events;
+    let warnings: string[] = [];
+    try {
+      const text = readFileSync(fd, "utf8");
+      const log = parseSessionLog(text);
+      warnings = log.warnings.map((w) => w.message);
+      if (text.length > 0 && !text.endsWith("\n")) {
+        // A complete event whose newline never made it keeps its place; the partial line of a
+        // write that never finished holds nothing we can use and is cut off.
+        if (log.tornTail) ftruncateSync(fd, Buffer.byteLength(text.slice(0, text.lastIndexOf("\n") + 1), "utf8"));
+        else writeSync(fd, "\n", Buffer.byteLength(text, "utf8"));
+        fsyncSync(fd);
+      }
+      events ??= log.events;
+    } finally {
+      closeSync(fd);
+    }
+    const writer = createWriter(path, openSync(path, "a"), { existing: events, release: lock.release, onError: opts.onError });
+    return { writer, recoveredStaleLock: lock.recoveredStale, events, warnings };
+  } catch (e) {
+    lock.release();
+    throw e;
+  }
+}
+
+/**
+ * Reopens an existing log to continue it. Takes the lock (refused while another KHAELOR writes it;
+ * recovered when that one died), and repairs a torn last line so new events start on a clean line.
+ */
+export function openSessionForAppend(path: string, opts: { events?: DurableEvent[]; onError?: WriterOptions["onError"] } = {}): SessionWriter {
+  return openForAppend(path, opts).writer;
+}
+
+export type OpenedSession = {
+  writer: SessionWriter;
+  replayed: Replayed;
+  /** Torn or corrupt lines that were skipped, for the user. */
+  warnings: string[];
+  /** The previous run died (stale lock, or a turn without its end); crash recovery was recorded. */
+  crashed: boolean;
+  /** Processes the crashed run had started: they are no longer managed (and may still be running). */
+  lostProcesses: Replayed["lostProcesses"];
+};
+
+/**
+ * --resume / --continue: lock, read, replay, and record crash recovery so the log itself says what
+ * happened: a synthetic "interrupted" result for each tool call that never finished, then an
+ * interruption event. The returned replay includes those events.
+ */
+export function openSession(path: string, opts: { onError?: WriterOptions["onError"] } = {}): OpenedSession {
+  const opened = openForAppend(path, opts);
+  const replayed = replaySession(opened.events);
+  const crashed = opened.recoveredStaleLock || replayed.turnOpen;
+  if (crashed) {
+    const names = new Map<string, string>();
+    for (const e of opened.events)
+      if (e.type === "assistant_message") for (const b of e.message.content) if (b.type === "tool_use") names.set(b.id, b.name);
+    const recovery: DurableEvent[] = replayed.danglingToolUses.map((toolUseId) => ({
+      type: "tool_result",
+      id: newEventId(),
+      ts: Date.now(),
+      toolUseId,
+      name: names.get(toolUseId) ?? "unknown",
+      content: INTERRUPTED_RESULT,
+      isError: true,
+      kind: "error",
+      summary: "interrupted before it finished",
+      durationMs: 0,
+    }));
+    recovery.push({ type: "interruption", id: newEventId(), ts: Date.now(), reason: "crash_recovery" });
+    if (replayed.turnOpen) recovery.push({ type: "turn_end", id: newEventId(), ts: Date.now(), reason: "error" });
+    for (const e of recovery) {
+      opened.writer.append(e);
+      opened.events.push(e);
+      replayed.view.apply(e);
+    }
+    replayed.danglingToolUses = [];
+    replayed.turnOpen = false;
+    replayed.lastEventId = opened.events[opened.events.length - 1]!.id;
+  }
+  return { writer: opened.writer, replayed, warnings: opened.warnings, crashed, lostProcesses: crashed ? replayed.lostProcesses : [] };
+}
+
+function readSummaryCache(path: string, size: number): Omit<SessionSummary, "path"> | null {
+  try {
+    const meta = JSON.parse(readFileSync(metaPathOf(path), "utf8")) as Omit<SessionSummary, "path"> & { size?: number };
+    if (meta.size !== size || typeof meta.id !== "string") return null;
+    const { size: _size, ...summary } = meta;
+    return summary;
+  } catch {
+    return null;
+  }
+}
+
+/** The summary of one log: from its cache when the cache matches the log's size, else by reading it. */
+export function summarizeSession(path: string): SessionSummary | null {
+  let size: number;
+  let mtime: number;
+  try {
+    const st = statSync(path);
+    size = st.size;
+    mtime = st.mtimeMs;
+  } catch {
+    return null;
+  }
+  const cached = readSummaryCache(path, size);
+  if (cached) return { ...cached, path };
+  let log;
+  try {
+    log = readSessionLog(path);
+  } catch {
+    return null;
+  }
+  const b = createSummaryBuilder(sessionIdOf(path));
+  for (const e of log.events) b.add(e);
+  const s = b.result();
+  return { ...s, lastActivity: s.lastActivity || mtime, path };
+}
+
+/** This project's sessions, most recent first. Cheap: one stat and one small cache read per session. */
+export function listSessions(cwd: string, env?: Env): SessionSummary[] {
+  const dir = projectSessionsDir(cwd, env);
+  let names: string[];
+  try {
+    names = readdirSync(dir).filter((n) => n.endsWith(".jsonl"));
+  } catch {
+    return [];
+  }
+  const out: SessionSummary[] = [];
+  for (const n of names) {
+    const s = summarizeSession(join(dir, n));
+    if (s) out.push(s);
+  }
+  return out.sort((a, b) => b.lastActivity - a.lastActivity);
+}
+
+/** The session `--continue` picks: the most recently active one of this project. */
+export function latestSession(cwd: string, env?: Env): SessionSummary | null {
+  return listSessions(cwd, env)[0] ?? null;
+}
+
+export class SessionNotFoundError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = "SessionNotFoundError";
+  }
+}
+
+/** `--resume <id or unique prefix>` (or a path to a .jsonl log). Throws SessionNotFoundError with what to do. */
+export function resolveSession(cwd: string, idOrPrefix: string, env?: Env): SessionSummary {
+  const wanted = idOrPrefix.trim();
+  if (wanted === "") throw new SessionNotFoundError("No session id given. Run `khaelor sessions` to list this project's sessions.");
+  if (wanted.endsWith(".jsonl") && existsSync(wanted)) {
+    const s = summarizeSession(resolve(wanted));
+    if (s) return s;
+  }
+  const sessions = listSessions(cwd, env);
+  const exact = sessions.find((s) => s.id === wanted || sessionIdOf(s.path) === wanted);
+  if (exact) return exact;
+  const matches = sessions.filter((s) => sessionIdOf(s.path).startsWith(wanted));
+  if (matches.length === 1) return matches[0]!;
+  if (matches.length > 1) {
+    const shown = matches
+      .slice(0, 5)
+      .map((s) => `  ${sessionIdOf(s.path)}  ${s.title || "(untitled)"}`)
+      .join("\n");
+    const more = matches.length > 5 ? `\n  … and ${matches.length - 5} more` : "";
+    throw new SessionNotFoundError(`"${wanted}" matches ${matches.length} sessions; type more of the id:\n${shown}${more}`);
+  }
+  const elsewhere = findInOtherProjects(cwd, wanted, env);
+  if (elsewhere) {
+    throw new SessionNotFoundError(
+      `Session ${sessionIdOf(elsewhere.path)} belongs to another project (${elsewhere.cwd || dirname(elsewhere.path)}). Run KHAELOR from that directory (or pass --cwd) to resume it.`,
+    );
+  }
+  throw new SessionNotFoundError(
+    sessions.length === 0
+      ? `No sessions yet for ${resolve(cwd)}. Start one with \`khaelor\`.`
+      : `No session of ${resolve(cwd)} has an id starting with "${wanted}". Run \`khaelor sessions\` to list them.`,
+  );
+}
+
+function findInOtherProjects(cwd: string, prefix: string, env?: Env): SessionSummary | null {
+  const root = sessionsRoot(env);
+  const own = projectSessionsDir(cwd, env);
+  let dirs: string[];
+  try {
+    dirs = readdirSync(root);
+  } catch {
+    return null;
+  }
+  for (const d of dirs) {
+    const dir = join(root, d);
+    if (dir === own) continue;
+    let names: string[];
+    try {
+      names = readdirSync(dir);
+    } catch {
+      continue;
+    }
+    const hit = names.find((n) => n.endsWith(".jsonl") && n.startsWith(prefix));
+    if (hit) return summarizeSession(join(dir, hit));
+  }
+  return null;
+}
+
+/**
+ * --fork-session: the history of a session, to seed a new one (createSession({ forkedFrom, seed })).
+ * The old log is only read: never locked, never written.
+ */
+export function forkSession(sourcePath: string): { forkedFrom: string; events: DurableEvent[]; replayed: Replayed; warnings: string[] } {
+  const log = readSessionLog(sourcePath);
+  const replayed = replaySession(log.events);
+  return {
+    forkedFrom: replayed.header?.sessionId ?? sessionIdOf(sourcePath),
+    events: log.events.filter((e) => e.type !== "session_header"),
+    replayed,
+    warnings: log.warnings.map((w) => w.message),
+  };
+}

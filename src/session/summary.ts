@@ -1,0 +1,65 @@
+// What `khaelor sessions` shows about a session, folded from its events. The writer keeps it
+// current as it appends (and caches it beside the log); a listing rescans only logs whose cache
+// is stale.
+import type { DurableEvent, UserMessageEvent } from "../events/types.ts";
+
+export type SessionSummary = {
+  id: string;
+  path: string;
+  title: string;
+  /** ms since the epoch: the time of the last event. */
+  lastActivity: number;
+  /** User turns (messages the user typed, not steering or policy nudges). */
+  turns: number;
+  costUsd: number;
+  model: string;
+  cwd: string;
+  forkedFrom?: string;
+};
+
+const TITLE_MAX = 80;
+
+/** A session's title: the first thing the user asked, on one line. */
+export function titleFrom(content: UserMessageEvent["content"]): string {
+  const text = typeof content === "string" ? content : content.map((b) => (b.type === "text" ? b.text : "")).join(" ");
+  const oneLine = text.trim().replace(/\s+/g, " ");
+  return oneLine.length > TITLE_MAX ? `${oneLine.slice(0, TITLE_MAX - 1)}…` : oneLine;
+}
+
+export const isUserTurn = (e: DurableEvent): e is UserMessageEvent => e.type === "user_message" && !e.steering && !e.synthetic;
+
+export type SummaryBuilder = { add(e: DurableEvent): void; result(): Omit<SessionSummary, "path"> };
+
+export function createSummaryBuilder(fallbackId: string): SummaryBuilder {
+  const s: Omit<SessionSummary, "path"> = { id: fallbackId, title: "", lastActivity: 0, turns: 0, costUsd: 0, model: "", cwd: "" };
+  let titleSet = false;
+  return {
+    add(e) {
+      s.lastActivity = Math.max(s.lastActivity, e.ts);
+      switch (e.type) {
+        case "session_header":
+          s.id = e.sessionId;
+          s.model = e.model;
+          s.cwd = e.cwd;
+          if (e.forkedFrom) s.forkedFrom = e.forkedFrom;
+          break;
+        case "user_message":
+          if (!isUserTurn(e)) break;
+          s.turns++;
+          if (!titleSet && !s.title) s.title = titleFrom(e.content);
+          break;
+        case "assistant_message":
+          s.costUsd += e.costUsd ?? 0;
+          break;
+        case "setting_change":
+          if (e.model) s.model = e.model;
+          if (e.title !== undefined) {
+            s.title = e.title;
+            titleSet = true;
+          }
+          break;
+      }
+    },
+    result: () => ({ ...s }),
+  };
+}
