@@ -7,3 +7,27 @@ export interface Workspace {
   /** Absolute, normalised path for a model-supplied path (relative to cwd). */
   resolve(path: string): string;
 }
+
+// What the local workspace adds for the tools (createWorkspace in ./local.ts builds one).
+import type { EditJournal } from "./edit-journal.ts";
+import type { ProcessRegistry } from "./process-registry.ts";
+import type { ReadRecords } from "./read-records.ts";
+import type { SpillFiles } from "./spill.ts";
+
+export interface LocalWorkspace extends Workspace {
+  /** What the model has read (mtime, size, hash per absolute path), for stale-write checks. */
+  readonly reads: ReadRecords;
+  /** Files for outputs over the result budget. */
+  readonly spill: SpillFiles;
+  /** Every change write/edit made, for undo. */
+  readonly edits: EditJournal;
+  /** Processes from the process tool, and bash groups in flight. stopAll() on exit. */
+  readonly processes: ProcessRegistry;
+  /** The ripgrep executable. */
+  ripgrepPath(): string;
+}
+
+export function isLocalWorkspace(ws: Workspace): ws is LocalWorkspace {
+  const w = ws as Partial<LocalWorkspace>;
+  return !!w.reads && !!w.spill && !!w.edits && !!w.processes && typeof w.ripgrepPath === "function";
+}

@@ -1,0 +1,104 @@
+import { z } from "zod";
+import { readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { StringDecoder } from "node:string_decoder";
+import { commandEnv, groupAlive, signalGroup, spawnShellGroup } from "../workspace/process-group.ts";
+import { OutputCollector } from "./output-budget.ts";
+import { displayPath, localWorkspace, ok, fail } from "./results.ts";
+import type { Tool } from "./types.ts";
+import description from "./bash.md" with { type: "text" };
+
+export const DEFAULT_TIMEOUT_MS = 120_000;
+export const MAX_TIMEOUT_MS = 600_000;
+/** After TERM, how long a group may take to die before KILL (cancellation must finish in 200 ms). */
+const KILL_GRACE_MS = 100;
+
+const schema = z.object({
+  command: z.string().min(1).describe("The command to run"),
+  timeout: z.number().int().min(1).max(MAX_TIMEOUT_MS).optional().describe("Timeout in milliseconds (default 120000, max 600000)"),
+  description: z.string().optional().describe("What the command does, in a few words (shown to the user)"),
+});
+type Input = z.infer<typeof schema>;
+
+const shQuote = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`;
+let seq = 0;
+
+export const bashTool: Tool<Input> = {
+  name: "bash",
+  description,
+  inputSchema: schema,
+  readOnly: false,
+  destructive: true,
+  summarize: (i) => `bash: ${i.description ?? i.command.split("\n")[0]!.slice(0, 80)}`,
+  async run(input, ctx) {
+    const ws = localWorkspace(ctx);
+    const timeoutMs = input.timeout ?? DEFAULT_TIMEOUT_MS;
+    const cwdFile = join(tmpdir(), `khaelor-cwd-${process.pid}-${++seq}-${Date.now().toString(36)}`);
+    // The EXIT trap records where the command ended up, even after an explicit `exit N`.
+    const script = `trap '__khaelor_ec=$?; pwd -P > ${shQuote(cwdFile)} 2>/dev/null; exit $__khaelor_ec' EXIT\n${input.command}`;
+    if (ctx.signal.aborted) return fail("cancelled before it started");
+
+    const g = spawnShellGroup(script, { cwd: ws.cwd, env: commandEnv(), stdin: "ignore" });
+    const untrack = ws.processes.track(g.pid);
+    const out = new OutputCollector(ws.spill, "bash");
+    const decoder = new StringDecoder("utf8");
+    const stdoutClosed = new Promise<void>((r) => g.child.stdout!.on("close", () => r()));
+    g.child.stdout!.on("data", (b: Buffer) => {
+      const s = decoder.write(b);
+      out.push(s);
+      if (s) ctx.onProgress?.(s);
+    });
+
+    let ended: "timeout" | "cancelled" | null = null;
+    const kill = (why: "timeout" | "cancelled") => {
+      if (ended) return;
+      ended = why;
+      signalGroup(g.pid, "SIGTERM");
+      setTimeout(() => signalGroup(g.pid, "SIGKILL"), KILL_GRACE_MS).unref();
+    };
+    const timer = setTimeout(() => kill("timeout"), timeoutMs);
+    const onAbort = () => kill("cancelled");
+    ctx.signal.addEventListener("abort", onAbort, { once: true });
+
+    const started = Date.now();
+    const { code, signal } = await g.exited;
+    clearTimeout(timer);
+    ctx.signal.removeEventListener("abort", onAbort);
+    // Whatever the command left running in its group would be orphaned: stop it now.
+    const leftovers = groupAlive(g.pid);
+    if (leftovers) signalGroup(g.pid, "SIGKILL");
+    untrack();
+    // Output still in the pipe arrives after exit; a process outside the group (a daemon that
+    // called setsid) could hold the pipe open forever, so wait only briefly.
+    await Promise.race([stdoutClosed, new Promise((r) => setTimeout(r, 500))]);
+    out.push(decoder.end());
+    g.child.stdout!.destroy();
+
+    let newCwd: string | null = null;
+    try {
+      newCwd = readFileSync(cwdFile, "utf8").trim() || null;
+      rmSync(cwdFile, { force: true });
+    } catch {}
+    const cwdChanged = newCwd !== null && newCwd !== ws.cwd;
+    if (newCwd) ws.cwd = newCwd;
+
+    const r = out.finish();
+    const notes: string[] = [];
+    if (ended === "timeout") {
+      notes.push(`timed out after ${timeoutMs} ms: the command and everything it started were killed. For servers and watchers use the process tool; for long builds pass a larger timeout (at most ${MAX_TIMEOUT_MS})`);
+    } else if (ended === "cancelled") {
+      notes.push(`cancelled by the user after ${Date.now() - started} ms; the command and everything it started were killed`);
+    } else if (signal) {
+      notes.push(`killed by ${signal}`);
+    } else if (code !== 0) {
+      notes.push(`exit code ${code}`);
+    }
+    if (leftovers && !ended) notes.push("background processes the command left running were stopped; start long-running programs with the process tool");
+    notes.push(`cwd: ${displayPath(ws, ws.cwd)}${cwdChanged ? " (changed)" : ""}`);
+    const body = r.text === "" ? "(no output)" : r.text.replace(/\n$/, "");
+    const text = `${body}\n\n[${notes.join("; ")}]`;
+    const failed = ended !== null || signal !== null || code !== 0;
+    return failed ? fail(text) : ok(text);
+  },
+};

@@ -1,0 +1,129 @@
+import { z } from "zod";
+import { existsSync, statSync } from "node:fs";
+import { canEncode, encodeText } from "../workspace/encoding.ts";
+import { planEdit, type MatchStage } from "./edit-match.ts";
+import { commitChange, staleReason } from "./file-change.ts";
+import { clipDiff, diffTexts } from "./numbered-diff.ts";
+import { displayPath, fail, localWorkspace, ok } from "./results.ts";
+import { didYouMean } from "./suggest-paths.ts";
+import { encodingLabel, loadFile } from "./text-file.ts";
+import type { Tool } from "./types.ts";
+import description from "./edit.md" with { type: "text" };
+
+const schema = z.object({
+  file_path: z.string().min(1).describe("The file to change (absolute, or relative to the working directory)"),
+  old_string: z.string().describe("The exact text to replace (empty to create a new file)"),
+  new_string: z.string().describe("The text to put in its place (must differ from old_string)"),
+  replace_all: z.boolean().optional().describe("Replace every occurrence of old_string (default false)"),
+});
+type Input = z.infer<typeof schema>;
+
+const DIFF_CHARS = 12_000;
+
+const stageNote: Record<MatchStage, string> = {
+  exact: "",
+  "line-number-prefixes": "old_string carried read's line-number prefixes; they were ignored",
+  "indentation-flexible": "old_string matched with different indentation; new_string was re-indented to match the file",
+  "line-trimmed": "old_string matched ignoring indentation and trailing whitespace; new_string was re-indented to match the file",
+  "whitespace-normalised": "old_string matched ignoring differences in whitespace",
+  "escape-normalised": "old_string matched after un-escaping \\n, \\t or quotes written literally",
+  "trimmed-boundaries": "old_string matched without its leading/trailing whitespace",
+  "block-anchor": "old_string matched by its first and last lines; the lines between differed slightly from the file — check the diff",
+};
+
+/** Where each CR of a CRLF sat in the LF-normalised text, so spans can be mapped back. */
+function crlfIndex(raw: string): { text: string; rawOffset(n: number): number } {
+  const crs: number[] = [];
+  let text = "";
+  let last = 0;
+  for (let i = raw.indexOf("\r\n"); i !== -1; i = raw.indexOf("\r\n", i + 2)) {
+    text += raw.slice(last, i);
+    crs.push(text.length);
+    last = i + 1;
+  }
+  text += raw.slice(last);
+  return {
+    text,
+    rawOffset(n) {
+      let lo = 0;
+      let hi = crs.length;
+      while (lo < hi) {
+        const mid = (lo + hi) >> 1;
+        if (crs[mid]! < n) lo = mid + 1;
+        else hi = mid;
+      }
+      return n + lo;
+    },
+  };
+}
+
+export const editTool: Tool<Input> = {
+  name: "edit",
+  description,
+  inputSchema: schema,
+  readOnly: false,
+  destructive: false,
+  summarize: (i) => `edit ${i.file_path}${i.replace_all ? " (all)" : ""}`,
+  async run(input, ctx) {
+    const ws = localWorkspace(ctx);
+    const abs = ws.resolve(input.file_path);
+    const shown = displayPath(ws, abs);
+    const oldString = input.old_string.replace(/\r\n/g, "\n");
+    const newString = input.new_string.replace(/\r\n/g, "\n");
+
+    if (oldString === "") {
+      if (existsSync(abs) && statSync(abs).size > 0) {
+        return fail(`${shown} already exists. To change it, give old_string (the text to replace); to replace it whole, read it and use write.`);
+      }
+      const before = existsSync(abs) ? new Uint8Array() : null;
+      const bytes = Buffer.from(newString, "utf8");
+      commitChange(ws, abs, before, bytes, "edit", ctx.toolUseId);
+      const d = diffTexts(shown, "", newString);
+      return ok(`Created ${shown} (${d.added} lines).`, { path: abs, diff: d.unified });
+    }
+    if (oldString === newString) return fail("old_string and new_string are identical: there is nothing to change. Give the new text in new_string.");
+
+    let file;
+    try {
+      if (statSync(abs).isDirectory()) return fail(`${shown} is a directory; edit changes files.`);
+      file = loadFile(abs);
+    } catch (e) {
+      const err = e as NodeJS.ErrnoException;
+      if (err.code === "ENOENT" || err.code === "ENOTDIR") {
+        return fail(`File not found: ${shown}.${didYouMean(ws, abs)} To create a new file, use write (or edit with an empty old_string).`);
+      }
+      throw e;
+    }
+    if (file.binary) return fail(`${shown} is a binary file; edit changes text files only.`);
+    const stale = staleReason(ws, abs);
+    if (stale) return fail(stale);
+
+    const raw = file.text;
+    const norm = crlfIndex(raw);
+    const plan = planEdit(norm.text, oldString, newString, input.replace_all ?? false);
+    if (!plan.ok) return fail(`${plan.message.replace(/^old_string/, `In ${shown}, old_string`)}`);
+
+    let out = "";
+    let pos = 0;
+    for (const r of plan.replacements) {
+      const start = norm.rawOffset(r.start);
+      const end = norm.rawOffset(r.end);
+      out += raw.slice(pos, start) + (file.eol === "crlf" ? r.text.replace(/\n/g, "\r\n") : r.text);
+      pos = end;
+    }
+    out += raw.slice(pos);
+    if (raw.endsWith("\n") && out.length > 0 && !out.endsWith("\n")) out += file.eol === "crlf" ? "\r\n" : "\n";
+
+    if (!canEncode(out, file.encoding)) {
+      return fail(`${shown} is ${encodingLabel[file.encoding]} and new_string has characters it cannot hold. Use only Latin-1 characters, or convert the file to UTF-8 first (write it whole).`);
+    }
+    const bytes = encodeText(out, file.encoding);
+    commitChange(ws, abs, file.bytes, bytes, "edit", ctx.toolUseId);
+
+    const d = diffTexts(shown, norm.text, out.replace(/\r\n/g, "\n"));
+    const note = stageNote[plan.stage];
+    const count = plan.replacements.length > 1 ? ` (${plan.replacements.length} replacements)` : "";
+    const header = `Edited ${shown}${count}: +${d.added} -${d.removed} lines.${note ? ` Note: ${note}.` : ""}`;
+    return ok(`${header}\n${clipDiff(d.numbered, DIFF_CHARS)}`, { path: abs, diff: d.unified });
+  },
+};

@@ -1,0 +1,125 @@
+// One budget for every tool result. Past it, the model gets the head and the tail with a marker
+// saying what was cut, and the whole output is saved to a spill file it can read or grep. Long
+// outputs are usually boring in the middle: the command line and setup at the top, the error or
+// summary at the bottom.
+import type { SpillFiles } from "../workspace/spill.ts";
+
+export const RESULT_BUDGET_CHARS = 30_000;
+const HEAD_SHARE = 0.4;
+
+// CSI, OSC (terminated by BEL or ST), and the two-byte escapes.
+const ANSI = /\x1b\[[0-?]*[ -\/]*[@-~]|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)|\x1b[@-Z\\-_]/g;
+
+/** Text as the model should see it: no escape sequences, progress-bar redraws collapsed. */
+export function cleanOutput(text: string): string {
+  let s = text.replace(ANSI, "");
+  if (s.includes("\r")) {
+    s = s
+      .split("\n")
+      .map((line) => {
+        const l = line.endsWith("\r") ? line.slice(0, -1) : line;
+        const i = l.lastIndexOf("\r");
+        return i === -1 ? l : l.slice(i + 1);
+      })
+      .join("\n");
+  }
+  // Other C0 controls (except tab and newline) mean nothing to the model and could reach a terminal.
+  return s.replace(/[\x00-\x08\x0b-\x1f\x7f]/g, "");
+}
+
+/** Binary, as opposed to text with a stray byte: NULs, or many bytes that are not text. */
+export function looksBinaryOutput(sample: string): boolean {
+  if (sample.length === 0) return false;
+  if (sample.includes("\0")) return true;
+  let bad = 0;
+  const n = Math.min(sample.length, 8192);
+  for (let i = 0; i < n; i++) {
+    const c = sample.charCodeAt(i);
+    if (c === 0xfffd || (c < 32 && c !== 9 && c !== 10 && c !== 13 && c !== 27)) bad++;
+  }
+  return bad / n > 0.1;
+}
+
+export type Budgeted = { text: string; spillPath: string | null; cutChars: number };
+
+/** Fit `text` into the budget; `label` names the spill file (e.g. "bash"). */
+export function fitToBudget(text: string, spill: SpillFiles, label: string, budget = RESULT_BUDGET_CHARS): Budgeted {
+  if (text.length <= budget) return { text, spillPath: null, cutChars: 0 };
+  const spillPath = spill.write(label, text);
+  return { ...headAndTail(text, text.length, budget, spillPath), spillPath };
+}
+
+function headAndTail(textOrHead: string, total: number, budget: number, spillPath: string, tail?: string): { text: string; cutChars: number } {
+  const headBudget = Math.floor(budget * HEAD_SHARE);
+  const tailBudget = budget - headBudget;
+  let head = textOrHead.slice(0, headBudget);
+  let end = tail ?? textOrHead.slice(-tailBudget);
+  if (end.length > tailBudget) end = end.slice(-tailBudget);
+  // Cut at line boundaries when a line break is near, so no line is shown half.
+  const hn = head.lastIndexOf("\n");
+  if (hn > headBudget * 0.8) head = head.slice(0, hn + 1);
+  const tn = end.indexOf("\n");
+  if (tn !== -1 && tn < tailBudget * 0.2) end = end.slice(tn + 1);
+  const cut = total - head.length - end.length;
+  const marker = `\n[... ${cut.toLocaleString("en-US")} characters cut from the middle; the full output (${total.toLocaleString("en-US")} characters) is in ${spillPath} — read or grep it for the rest ...]\n`;
+  return { text: head + (head.endsWith("\n") ? marker.slice(1) : marker) + end, cutChars: cut };
+}
+
+/**
+ * Collects a stream (bash, process) in bounded memory: the whole stream until it passes the
+ * budget, then only head and tail in memory while everything goes to the spill file.
+ */
+export class OutputCollector {
+  private all = "";
+  private head = "";
+  private tail = "";
+  private total = 0;
+  private spillFile: { path: string; append(chunk: string): void } | null = null;
+
+  constructor(
+    private readonly spill: SpillFiles,
+    private readonly label: string,
+    private readonly budget = RESULT_BUDGET_CHARS,
+  ) {}
+
+  push(chunk: string): void {
+    if (!chunk) return;
+    this.total += chunk.length;
+    if (!this.spillFile) {
+      this.all += chunk;
+      if (this.all.length <= this.budget) return;
+      this.spillFile = this.spill.appender(this.label);
+      this.spillFile.append(this.all);
+      this.head = this.all.slice(0, this.budget);
+      this.tail = this.all.slice(-this.budget);
+      this.all = "";
+      return;
+    }
+    this.spillFile.append(chunk);
+    this.tail = (this.tail + chunk).slice(-this.budget);
+  }
+
+  get length(): number {
+    return this.total;
+  }
+
+  /** The result text (cleaned, within budget) and where the whole output went, if anywhere. */
+  finish(): Budgeted & { binary: boolean; totalChars: number } {
+    if (!this.spillFile) {
+      if (looksBinaryOutput(this.all)) {
+        const path = this.spill.write(this.label, this.all);
+        return { text: `[binary output: ${this.all.length} characters, saved to ${path}]`, spillPath: path, cutChars: this.all.length, binary: true, totalChars: this.total };
+      }
+      const clean = cleanOutput(this.all);
+      return { ...fitToBudget(clean, this.spill, this.label, this.budget), binary: false, totalChars: this.total };
+    }
+    const path = this.spillFile.path;
+    if (looksBinaryOutput(this.head)) {
+      return { text: `[binary output: ${this.total} characters, saved to ${path}]`, spillPath: path, cutChars: this.total, binary: true, totalChars: this.total };
+    }
+    const head = cleanOutput(this.head);
+    const tail = cleanOutput(this.tail);
+    const r = headAndTail(head, this.total, this.budget, path, tail);
+    return { ...r, spillPath: path, binary: false, totalChars: this.total };
+  }
+}

@@ -1,0 +1,128 @@
+import { z } from "zod";
+import { statSync } from "node:fs";
+import type { ProcessInfo } from "../workspace/process-registry.ts";
+import { RESULT_BUDGET_CHARS, cleanOutput, fitToBudget } from "./output-budget.ts";
+import { displayPath, fail, localWorkspace, ok } from "./results.ts";
+import type { Tool } from "./types.ts";
+import description from "./process.md" with { type: "text" };
+
+const MAX_WAIT_MS = 600_000;
+const SIGNALS = ["TERM", "KILL", "INT", "HUP", "QUIT", "USR1", "USR2"] as const;
+
+// One flat object (the Messages API wants an object schema at the top); which fields an action
+// needs is checked in run(), with an error naming the missing field.
+const schema = z.object({
+  action: z.enum(["start", "list", "read", "write", "stop"]).describe("What to do"),
+  command: z.string().min(1).optional().describe("start: the command to run"),
+  name: z.string().optional().describe("start: a name to refer to the process by"),
+  cwd: z.string().optional().describe("start: working directory (default: the current one)"),
+  id: z.string().optional().describe("read/write/stop: the process id or name"),
+  tail: z.number().int().min(1).optional().describe("read: only the last N lines"),
+  since: z.number().int().min(0).optional().describe("read: from this output offset (from an earlier read)"),
+  wait_for: z.string().optional().describe("read: wait until this regex appears in new output"),
+  timeout: z.number().int().min(1).max(MAX_WAIT_MS).optional().describe("read: how long wait_for may wait, in ms (default 30000)"),
+  input: z.string().optional().describe("write: text for the process's stdin"),
+  signal: z.enum(SIGNALS).optional().describe("stop: the signal to send first (default TERM)"),
+});
+type Input = z.infer<typeof schema>;
+
+function describeState(p: ProcessInfo): string {
+  if (p.state === "running") return "running";
+  return p.signal ? `killed by ${p.signal}` : `exited with code ${p.exitCode}`;
+}
+
+const uptime = (ms: number) => (ms < 60_000 ? `${(ms / 1000).toFixed(1)}s` : `${Math.floor(ms / 60_000)}m${Math.floor((ms % 60_000) / 1000)}s`);
+
+export const processTool: Tool<Input> = {
+  name: "process",
+  description,
+  inputSchema: schema,
+  readOnly: false,
+  destructive: true,
+  summarize: (i) => {
+    if (i.action === "start") return `process start${i.name ? ` ${i.name}` : ""}: ${i.command ?? ""}`.slice(0, 100);
+    if (i.action === "list") return "process list";
+    return `process ${i.action} ${i.id ?? ""}${i.wait_for ? ` (wait for /${i.wait_for}/)` : ""}`;
+  },
+  async run(input, ctx) {
+    const ws = localWorkspace(ctx);
+    const reg = ws.processes;
+    const need = <K extends keyof Input>(k: K): NonNullable<Input[K]> => {
+      const v = input[k];
+      if (v === undefined) throw new MissingField(String(k));
+      return v as NonNullable<Input[K]>;
+    };
+    try {
+      switch (input.action) {
+        case "start": {
+          const command = need("command");
+          const cwd = input.cwd ? ws.resolve(input.cwd) : ws.cwd;
+          try {
+            if (!statSync(cwd).isDirectory()) return fail(`cwd ${displayPath(ws, cwd)} is not a directory.`);
+          } catch {
+            return fail(`cwd ${displayPath(ws, cwd)} does not exist.`);
+          }
+          const p = reg.start({ command, cwd, ...(input.name !== undefined ? { name: input.name } : {}) });
+          return ok(`Started ${p.name ? `"${p.name}" as ` : ""}${p.id} (pid ${p.pid}) in ${displayPath(ws, cwd)}. Read its output with action=read id=${p.name ?? p.id} (wait_for a ready message), stop it with action=stop.`);
+        }
+        case "list": {
+          const all = reg.list();
+          if (all.length === 0) return ok("No processes. Start one with action=start.");
+          const rows = all.map((p) => `${p.id}\t${p.name ?? "-"}\tpid ${p.pid}\t${describeState(p)}\tup ${uptime(p.uptimeMs)}\t${p.bytes} bytes\t${p.command.split("\n")[0]!.slice(0, 80)}`);
+          return ok(`id\tname\tpid\tstate\tuptime\toutput\tcommand\n${rows.join("\n")}`);
+        }
+        case "read": {
+          const id = need("id");
+          let waitFor: RegExp | undefined;
+          if (input.wait_for !== undefined) {
+            try {
+              waitFor = new RegExp(input.wait_for, "m");
+            } catch (e) {
+              return fail(`wait_for is not a valid regex: ${(e as Error).message}`);
+            }
+          }
+          const r = await reg.read(id, {
+            ...(input.tail !== undefined ? { tail: input.tail } : {}),
+            ...(input.since !== undefined ? { since: input.since } : {}),
+            ...(waitFor ? { waitFor } : {}),
+            timeoutMs: input.timeout ?? 30_000,
+            signal: ctx.signal,
+          });
+          const label = r.info.name ? `${r.info.name} (${r.info.id})` : r.info.id;
+          const notes: string[] = [`${label} ${describeState(r.info)}`, `offset ${r.offset}`];
+          if (waitFor) {
+            if (r.matched) notes.unshift(`/${input.wait_for}/ appeared`);
+            else if (r.timedOut) notes.unshift(`/${input.wait_for}/ did not appear within ${input.timeout ?? 30_000} ms`);
+            else if (ctx.signal.aborted) notes.unshift("the wait was cancelled");
+            else notes.unshift(`/${input.wait_for}/ did not appear before the process ended`);
+          }
+          if (r.dropped > 0) notes.push(`${r.dropped} older characters were dropped from the buffer`);
+          const body = fitToBudget(cleanOutput(r.text), ws.spill, `process-${r.info.id}`, RESULT_BUDGET_CHARS);
+          const text = `${body.text === "" ? "(no new output)" : body.text.replace(/\n$/, "")}\n\n[${notes.join("; ")}]`;
+          return waitFor && !r.matched ? fail(text) : ok(text);
+        }
+        case "write": {
+          const id = need("id");
+          reg.write(id, need("input"));
+          return ok(`Wrote ${input.input!.length} characters to ${id}'s stdin. Read its answer with action=read.`);
+        }
+        case "stop": {
+          const id = need("id");
+          const before = reg.get(id);
+          const p = await reg.stop(id, `SIG${input.signal ?? "TERM"}` as NodeJS.Signals);
+          if (before && before.state !== "running") return ok(`${id} had already ${describeState(p)}.`);
+          return ok(`Stopped ${p.name ? `${p.name} (${p.id})` : p.id}: ${describeState(p)} after ${uptime(p.uptimeMs)}.`);
+        }
+      }
+    } catch (e) {
+      if (e instanceof MissingField) return fail(`action=${input.action} needs the field "${e.field}".`);
+      return fail((e as Error).message);
+    }
+  },
+};
+
+class MissingField extends Error {
+  constructor(readonly field: string) {
+    super(field);
+  }
+}

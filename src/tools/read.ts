@@ -1,0 +1,116 @@
+import { z } from "zod";
+import { readFileSync, statSync } from "node:fs";
+import { extname } from "node:path";
+import type { ImageMediaType } from "../model/types.ts";
+import { fail, localWorkspace, ok, displayPath } from "./results.ts";
+import { RESULT_BUDGET_CHARS } from "./output-budget.ts";
+import { didYouMean } from "./suggest-paths.ts";
+import { describeBinary, encodingLabel, loadFile } from "./text-file.ts";
+import type { Tool } from "./types.ts";
+import description from "./read.md" with { type: "text" };
+
+export const DEFAULT_LINE_LIMIT = 2000;
+export const MAX_LINE_CHARS = 2000;
+const MAX_FILE_BYTES = 50 * 1024 * 1024;
+const MAX_IMAGE_BYTES = 5 * 1024 * 1024;
+
+const IMAGE_TYPES: Record<string, ImageMediaType> = {
+  ".png": "image/png",
+  ".jpg": "image/jpeg",
+  ".jpeg": "image/jpeg",
+  ".gif": "image/gif",
+  ".webp": "image/webp",
+};
+
+const schema = z.object({
+  file_path: z.string().min(1).describe("The file to read (absolute, or relative to the working directory)"),
+  offset: z.number().int().min(0).optional().describe("The 1-based line number to start reading from"),
+  limit: z.number().int().min(1).optional().describe("How many lines to read"),
+});
+type Input = z.infer<typeof schema>;
+
+/** `cat -n` layout: the number right-aligned in six columns, a tab, the line. */
+export const numberLine = (n: number, line: string) => `${String(n).padStart(6)}\t${line}`;
+
+export const readTool: Tool<Input> = {
+  name: "read",
+  description,
+  inputSchema: schema,
+  readOnly: true,
+  destructive: false,
+  summarize: (i) => `read ${i.file_path}${i.offset || i.limit ? ` (lines ${i.offset ?? 1}${i.limit ? `-${(i.offset ?? 1) + i.limit - 1}` : "+"})` : ""}`,
+  async run(input, ctx) {
+    const ws = localWorkspace(ctx);
+    const abs = ws.resolve(input.file_path);
+    const shown = displayPath(ws, abs);
+    let file;
+    try {
+      const st = statSync(abs);
+      if (st.isDirectory()) {
+        return fail(`${shown} is a directory, not a file. Use glob to list its files (e.g. pattern "${shown === "." ? "" : shown + "/"}**/*").`);
+      }
+      if (st.size > MAX_FILE_BYTES && input.offset === undefined && input.limit === undefined) {
+        return fail(`${shown} is ${(st.size / 1048576).toFixed(0)} MB, too large to read whole. Use grep to find the part you need, or read with offset and limit.`);
+      }
+      const type = IMAGE_TYPES[extname(abs).toLowerCase()];
+      if (type) {
+        if (st.size > MAX_IMAGE_BYTES) return fail(`${shown} is an image of ${(st.size / 1048576).toFixed(1)} MB; images over 5 MB cannot be sent to the model.`);
+        const bytes = readFileSync(abs);
+        ws.reads.record(abs, bytes, st.mtimeMs);
+        return {
+          content: [
+            { type: "text", text: `Image ${shown} (${type}, ${bytes.length} bytes)` },
+            { type: "image", source: { type: "base64", media_type: type, data: bytes.toString("base64") } },
+          ],
+          display: { path: abs },
+        };
+      }
+      file = loadFile(abs);
+    } catch (e) {
+      const err = e as NodeJS.ErrnoException;
+      if (err.code === "ENOENT" || err.code === "ENOTDIR") return fail(`File not found: ${shown}.${didYouMean(ws, abs)}`);
+      if (err.code === "EACCES") return fail(`Permission denied reading ${shown}.`);
+      throw e;
+    }
+    ws.reads.record(abs, file.bytes, file.stat.mtimeMs);
+    if (file.binary) {
+      return ok(`${shown} is a binary file (${describeBinary(file.bytes)}, ${file.bytes.length} bytes); its contents are not shown. Use bash (e.g. file, xxd | head) if you need to inspect it.`, { path: abs });
+    }
+    if (file.text.length === 0) return ok(`[${shown} is empty]`, { path: abs });
+
+    const lines = file.text.split("\n");
+    if (lines[lines.length - 1] === "") lines.pop();
+    const total = lines.length;
+    const start = Math.max(1, input.offset ?? 1);
+    if (start > total) return ok(`[${shown} has only ${total} line${total === 1 ? "" : "s"}; offset ${start} is past the end]`, { path: abs });
+    const limit = input.limit ?? DEFAULT_LINE_LIMIT;
+    const end = Math.min(total, start + limit - 1);
+
+    const out: string[] = [];
+    let used = 0;
+    let last = start - 1;
+    let cutLines = 0;
+    for (let n = start; n <= end; n++) {
+      let line = lines[n - 1]!;
+      if (line.endsWith("\r")) line = line.slice(0, -1);
+      if (line.length > MAX_LINE_CHARS) {
+        line = `${line.slice(0, MAX_LINE_CHARS)}… [line cut: ${line.length - MAX_LINE_CHARS} more characters]`;
+        cutLines++;
+      }
+      const row = numberLine(n, line);
+      if (used + row.length + 1 > RESULT_BUDGET_CHARS && out.length > 0) break;
+      out.push(row);
+      used += row.length + 1;
+      last = n;
+    }
+    const notes: string[] = [];
+    if (last < total) {
+      notes.push(`showing lines ${start}-${last} of ${total}; continue with offset=${last + 1}`);
+    }
+    if (cutLines) notes.push(`${cutLines} long line${cutLines === 1 ? " was" : "s were"} cut; use grep or bash (cut -c) to see them whole`);
+    if (file.encoding !== "utf-8") notes.push(`encoding: ${encodingLabel[file.encoding]}`);
+    if (file.eol === "crlf") notes.push("line endings: CRLF (edits keep them)");
+    const text = out.join("\n") + (notes.length ? `\n\n[${notes.join("; ")}]` : "");
+    return ok(text, { path: abs });
+  },
+};

@@ -1,0 +1,43 @@
+// A text file as read, written and edited: its decoded text plus everything needed to write it back
+// the way it was (encoding, BOM, line endings).
+import { readFileSync, statSync, type Stats } from "node:fs";
+import { decodeText, dominantLineEnding, looksBinary, type LineEnding, type TextEncodingName } from "../workspace/encoding.ts";
+
+export type LoadedFile = {
+  bytes: Buffer;
+  stat: Stats;
+  text: string;
+  encoding: TextEncodingName;
+  eol: LineEnding;
+  binary: boolean;
+};
+
+export function loadFile(abs: string): LoadedFile {
+  const stat = statSync(abs);
+  const bytes = readFileSync(abs);
+  const binary = looksBinary(bytes);
+  const { text, encoding } = binary ? { text: "", encoding: "utf-8" as const } : decodeText(bytes);
+  return { bytes, stat, text, encoding, eol: dominantLineEnding(text), binary };
+}
+
+export const encodingLabel: Record<TextEncodingName, string> = {
+  "utf-8": "UTF-8",
+  "utf-8-bom": "UTF-8 with BOM",
+  "utf-16le": "UTF-16 LE",
+  "utf-16be": "UTF-16 BE",
+  latin1: "Latin-1 (not valid UTF-8)",
+};
+
+/** A short description of what a binary file is, from its magic bytes. */
+export function describeBinary(bytes: Uint8Array): string {
+  const b = Buffer.from(bytes.subarray(0, 8));
+  const hex = b.toString("hex");
+  if (hex.startsWith("7f454c46")) return "ELF executable";
+  if (hex.startsWith("504b0304")) return "zip archive (also jar, docx, xlsx)";
+  if (hex.startsWith("1f8b")) return "gzip data";
+  if (hex.startsWith("25504446")) return "PDF document";
+  if (hex.startsWith("0061736d")) return "WebAssembly module";
+  if (hex.startsWith("53514c69")) return "SQLite database";
+  if (hex.startsWith("cafebabe")) return "Java class or Mach-O fat binary";
+  return "binary data";
+}

@@ -1,0 +1,35 @@
+// The workspace on the local machine: paths, file reads and writes with their bookkeeping, spill
+// files, ripgrep and child processes. Tools reach the world only through this object.
+import { homedir } from "node:os";
+import { isAbsolute, normalize, resolve as resolvePath } from "node:path";
+import { ripgrepPath } from "../assets/embedded.ts";
+import { EditJournal } from "./edit-journal.ts";
+import { ProcessRegistry } from "./process-registry.ts";
+import { ReadRecords } from "./read-records.ts";
+import { SpillFiles } from "./spill.ts";
+import type { LocalWorkspace } from "./types.ts";
+
+export type WorkspaceOptions = {
+  /** Project root; also the first cwd. */
+  root: string;
+  /** Where over-budget outputs are saved (a per-session directory). */
+  spillDir: string;
+};
+
+export function createWorkspace(opts: WorkspaceOptions): LocalWorkspace {
+  const root = normalize(resolvePath(opts.root));
+  return {
+    root,
+    cwd: root,
+    resolve(path: string): string {
+      let p = path.trim();
+      if (p === "~" || p.startsWith("~/")) p = homedir() + p.slice(1);
+      return normalize(isAbsolute(p) ? p : resolvePath(this.cwd, p));
+    },
+    reads: new ReadRecords(),
+    spill: new SpillFiles(opts.spillDir),
+    edits: new EditJournal(),
+    processes: new ProcessRegistry(),
+    ripgrepPath,
+  };
+}

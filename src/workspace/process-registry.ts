@@ -1,0 +1,317 @@
+// Long-running processes the model starts (dev servers, watchers, REPLs) plus the groups of bash
+// commands in flight, so that one call stops them all when KHAELOR exits. Output goes into a
+// rolling buffer per process; each read returns what is new since the previous read.
+import { StringDecoder } from "node:string_decoder";
+import type { Writable } from "node:stream";
+import { commandEnv, groupAlive, signalGroup, spawnShellGroup } from "./process-group.ts";
+
+export const PROCESS_BUFFER_CHARS = 1_000_000;
+const STOP_GRACE_MS = 2000;
+
+export type ProcessState = "running" | "exited";
+
+export type ProcessInfo = {
+  id: string;
+  name: string | null;
+  pid: number;
+  command: string;
+  cwd: string;
+  state: ProcessState;
+  exitCode: number | null;
+  signal: string | null;
+  startedAt: number;
+  endedAt: number | null;
+  uptimeMs: number;
+  /** Total bytes of output produced, including any dropped from the buffer. */
+  bytes: number;
+};
+
+export type ReadOptions = {
+  /** Only the last N lines (of everything still buffered). */
+  tail?: number;
+  /** From this output offset (as reported by an earlier read) instead of the read cursor. */
+  since?: number;
+  /** Wait until this pattern appears in new output (or the process exits, or the timeout). */
+  waitFor?: RegExp;
+  timeoutMs?: number;
+  signal?: AbortSignal;
+};
+
+export type ReadResult = {
+  text: string;
+  /** Offset just after the returned text; pass as `since` to read from here again. */
+  offset: number;
+  /** Characters lost to the rolling buffer before the requested start. */
+  dropped: number;
+  matched: boolean | null;
+  timedOut: boolean;
+  info: ProcessInfo;
+};
+
+class ManagedProcess {
+  buffer = "";
+  /** Absolute offset of buffer[0] in everything the process ever printed. */
+  bufferStart = 0;
+  cursor = 0;
+  bytes = 0;
+  state: ProcessState = "running";
+  exitCode: number | null = null;
+  signal: string | null = null;
+  endedAt: number | null = null;
+  stoppedByUs = false;
+  readonly startedAt = Date.now();
+  private waiters = new Set<() => void>();
+
+  constructor(
+    readonly id: string,
+    readonly name: string | null,
+    readonly pid: number,
+    readonly command: string,
+    readonly cwd: string,
+    readonly stdin: Writable | null,
+    readonly exited: Promise<unknown>,
+  ) {}
+
+  get end(): number {
+    return this.bufferStart + this.buffer.length;
+  }
+
+  append(text: string, byteLength: number): void {
+    this.bytes += byteLength;
+    this.buffer += text;
+    if (this.buffer.length > PROCESS_BUFFER_CHARS) {
+      // Drop whole lines where we can, so a read never starts mid-line.
+      let cut = this.buffer.length - PROCESS_BUFFER_CHARS;
+      const nl = this.buffer.indexOf("\n", cut);
+      if (nl !== -1 && nl - cut < 4096) cut = nl + 1;
+      this.buffer = this.buffer.slice(cut);
+      this.bufferStart += cut;
+    }
+    this.wake();
+  }
+
+  wake(): void {
+    for (const w of this.waiters) w();
+  }
+
+  /** Resolves on the next output or state change. */
+  changed(): { promise: Promise<void>; cancel(): void } {
+    let fn!: () => void;
+    const promise = new Promise<void>((resolve) => {
+      fn = () => {
+        this.waiters.delete(fn);
+        resolve();
+      };
+      this.waiters.add(fn);
+    });
+    return { promise, cancel: () => fn() };
+  }
+
+  info(): ProcessInfo {
+    return {
+      id: this.id,
+      name: this.name,
+      pid: this.pid,
+      command: this.command,
+      cwd: this.cwd,
+      state: this.state,
+      exitCode: this.exitCode,
+      signal: this.signal,
+      startedAt: this.startedAt,
+      endedAt: this.endedAt,
+      uptimeMs: (this.endedAt ?? Date.now()) - this.startedAt,
+      bytes: this.bytes,
+    };
+  }
+
+  label(): string {
+    return this.name ? `${this.name} (${this.id})` : this.id;
+  }
+}
+
+export class ProcessRegistry {
+  private readonly procs = new Map<string, ManagedProcess>();
+  /** Groups of bash commands in flight: not listed, but stopped with everything else. */
+  private readonly transient = new Set<number>();
+  private notices: string[] = [];
+  private seq = 0;
+
+  start(opts: { command: string; cwd: string; name?: string }): ProcessInfo {
+    if (opts.name !== undefined) {
+      if (!/^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$/.test(opts.name)) {
+        throw new Error(`invalid process name "${opts.name}": use letters, digits, "-", "_" or "." (at most 64)`);
+      }
+      const clash = this.find(opts.name);
+      if (clash && clash.state === "running") {
+        throw new Error(`a process named "${opts.name}" is already running (${clash.id}); stop it first or pick another name`);
+      }
+      if (/^p\d+$/.test(opts.name)) throw new Error(`"${opts.name}" looks like a process id; pick another name`);
+    }
+    const id = `p${++this.seq}`;
+    const g = spawnShellGroup(opts.command, { cwd: opts.cwd, env: commandEnv(), stdin: "pipe" });
+    const p = new ManagedProcess(id, opts.name ?? null, g.pid, opts.command, opts.cwd, g.child.stdin, g.exited);
+    // A REPL that exits while we write to it would otherwise throw EPIPE at the top level.
+    g.child.stdin?.on("error", () => {});
+    const decoder = new StringDecoder("utf8");
+    g.child.stdout?.on("data", (chunk: Buffer) => p.append(decoder.write(chunk), chunk.length));
+    g.child.stdout?.on("end", () => p.append(decoder.end(), 0));
+    void g.exited.then(({ code, signal }) => {
+      p.state = "exited";
+      p.exitCode = code;
+      p.signal = signal;
+      p.endedAt = Date.now();
+      // The leader is gone; anything it left in the group would be an orphan.
+      signalGroup(p.pid, "SIGKILL");
+      if (!p.stoppedByUs) {
+        const how = signal ? `was killed by ${signal}` : `exited with code ${code}`;
+        this.notices.push(`process ${p.label()} ${how} (process read id=${p.id} shows its last output)`);
+      }
+      p.wake();
+    });
+    this.procs.set(id, p);
+    return p.info();
+  }
+
+  /** A process by id, or by name (the most recent one with that name). */
+  private find(idOrName: string): ManagedProcess | undefined {
+    const byId = this.procs.get(idOrName);
+    if (byId) return byId;
+    let found: ManagedProcess | undefined;
+    for (const p of this.procs.values()) if (p.name === idOrName) found = p;
+    return found;
+  }
+
+  private require(idOrName: string): ManagedProcess {
+    const p = this.find(idOrName);
+    if (!p) {
+      const known = [...this.procs.values()].map((q) => q.label());
+      throw new Error(`no process "${idOrName}"${known.length ? `; known: ${known.join(", ")}` : "; start one with action=start"}`);
+    }
+    return p;
+  }
+
+  get(idOrName: string): ProcessInfo | undefined {
+    return this.find(idOrName)?.info();
+  }
+
+  list(): ProcessInfo[] {
+    return [...this.procs.values()].map((p) => p.info());
+  }
+
+  async read(idOrName: string, opts: ReadOptions = {}): Promise<ReadResult> {
+    const p = this.require(idOrName);
+    let matched: boolean | null = null;
+    let timedOut = false;
+    const from = opts.since ?? p.cursor;
+    if (opts.waitFor) {
+      const re = opts.waitFor;
+      const deadline = Date.now() + (opts.timeoutMs ?? 30_000);
+      for (;;) {
+        const start = Math.max(from, p.bufferStart);
+        if (re.test(p.buffer.slice(start - p.bufferStart))) {
+          matched = true;
+          break;
+        }
+        if (p.state === "exited" || opts.signal?.aborted) {
+          matched = false;
+          break;
+        }
+        const left = deadline - Date.now();
+        if (left <= 0) {
+          matched = false;
+          timedOut = true;
+          break;
+        }
+        const ch = p.changed();
+        const timer = setTimeout(ch.cancel, left);
+        const onAbort = () => ch.cancel();
+        opts.signal?.addEventListener("abort", onAbort, { once: true });
+        await ch.promise;
+        clearTimeout(timer);
+        opts.signal?.removeEventListener("abort", onAbort);
+      }
+    }
+    const start = Math.max(from, p.bufferStart);
+    const dropped = start - from;
+    let text = p.buffer.slice(start - p.bufferStart);
+    if (opts.tail !== undefined) {
+      const lines = text.split("\n");
+      if (lines[lines.length - 1] === "") lines.pop();
+      text = lines.slice(-opts.tail).join("\n") + (lines.length ? "\n" : "");
+    }
+    p.cursor = p.end;
+    return { text, offset: p.end, dropped: Math.max(0, dropped), matched, timedOut, info: p.info() };
+  }
+
+  write(idOrName: string, input: string): void {
+    const p = this.require(idOrName);
+    if (p.state !== "running" || !p.stdin || p.stdin.destroyed) {
+      throw new Error(`process ${p.label()} is not running; its stdin is closed`);
+    }
+    p.stdin.write(input);
+  }
+
+  /** TERM (or `signal`) to the whole group, then KILL after the grace period. */
+  async stop(idOrName: string, signal: NodeJS.Signals = "SIGTERM", graceMs = STOP_GRACE_MS): Promise<ProcessInfo> {
+    const p = this.require(idOrName);
+    if (p.state === "running") {
+      p.stoppedByUs = true;
+      await stopGroup(p.pid, p.exited, signal, graceMs);
+    }
+    return p.info();
+  }
+
+  /** Register a bash command's group so stopAll() reaches it; call the returned function when it ended. */
+  track(pgid: number): () => void {
+    this.transient.add(pgid);
+    return () => this.transient.delete(pgid);
+  }
+
+  /** Drain "process X exited" lines for the model's next turn. */
+  takeExitNotices(): string[] {
+    const out = this.notices;
+    this.notices = [];
+    return out;
+  }
+
+  /**
+   * Stop everything: TERM to every group now (synchronously, so a signal handler that exits right
+   * after still delivered them), KILL to whatever is left after the grace period.
+   */
+  async stopAll(graceMs = 1000): Promise<void> {
+    const running = [...this.procs.values()].filter((p) => p.state === "running");
+    for (const p of running) p.stoppedByUs = true;
+    await Promise.all([
+      ...running.map((p) => stopGroup(p.pid, p.exited, "SIGTERM", graceMs)),
+      ...[...this.transient].map((pgid) => stopGroup(pgid, null, "SIGTERM", graceMs)),
+    ]);
+  }
+
+  /** For process.on("exit"), where nothing asynchronous runs any more. */
+  killAllSync(): void {
+    for (const p of this.procs.values()) {
+      if (p.state === "running") {
+        p.stoppedByUs = true;
+        signalGroup(p.pid, "SIGKILL");
+      }
+    }
+    for (const pgid of this.transient) signalGroup(pgid, "SIGKILL");
+  }
+}
+
+/**
+ * Signal the group, wait for the leader (or the group) to go, KILL if it outlives the grace.
+ * The signal is sent before the first await so callers on their way out still reach it.
+ */
+export async function stopGroup(pgid: number, leaderExited: Promise<unknown> | null, signal: NodeJS.Signals, graceMs: number): Promise<void> {
+  if (!signalGroup(pgid, signal)) return;
+  const deadline = Date.now() + graceMs;
+  if (leaderExited) {
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    await Promise.race([leaderExited, new Promise((r) => (timer = setTimeout(r, graceMs)))]);
+    clearTimeout(timer);
+  }
+  // Members other than the leader may linger; poll briefly (they die within ms of TERM normally).
+  while (groupAlive(pgid) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 10));
+  signalGroup(pgid, "SIGKILL");
+}
