@@ -117,6 +117,8 @@ export function openSessionForAppend(path: string, opts: { events?: DurableEvent
   return openForAppend(path, opts).writer;
 }
 
+export { SessionLockedError } from "./lock.ts";
+
 export type OpenedSession = {
   writer: SessionWriter;
   replayed: Replayed;
