@@ -1,0 +1,162 @@
+// The system prompt: a static block (identity, how to work, tool guidance) that is byte-identical
+// for every session in every directory, marked for the prompt cache so all sessions share it; then
+// a dynamic block (date, cwd, git status, project instructions) that is stable within a session.
+// Build it once per session, not per turn: anything that changed between turns here would sit in
+// front of every message and void the conversation's cache.
+import { existsSync, readFileSync, statSync } from "node:fs";
+import { homedir } from "node:os";
+import { dirname, join } from "node:path";
+import type { SystemBlock } from "../model/types.ts";
+
+export type ProjectInstructions = Array<{ path: string; content: string }>;
+
+export type SystemPromptOptions = {
+  cwd: string;
+  date: Date;
+  gitStatus: string | null;
+  instructions: ProjectInstructions;
+  toolNames: string[];
+};
+
+const IDENTITY = `You are KHAELOR, a coding agent working in the user's terminal. You read, change and run code in the user's project with the tools you are given, and you finish the task you are asked to do.`;
+
+const HOW_TO_WORK = `# How to work
+- Understand before you change: read the relevant code, search for callers and tests, and follow the project's existing conventions (style, libraries, structure).
+- Make the smallest change that fully solves the task. Do not refactor, rename or reformat unrelated code.
+- After changing code, verify it: run the project's tests, type checker, linter or build, whichever applies. If something fails, fix it and run it again. Say so plainly if you could not verify.
+- Never claim to have done something you did not do. If you are blocked, say what blocks you and what you need.
+- Be careful with anything destructive or hard to undo (deleting files, force-pushing, dropping data); prefer reversible steps and explain them first.
+- Do not commit, push or publish unless the user asks you to.
+
+# How to answer
+- Be brief and direct; the user sees your text in a terminal, rendered as Markdown. Use code blocks for code and commands.
+- Refer to code as \`path/to/file.ts:42\` so the user can jump to it.
+- When you finish, summarise what you changed and how you verified it, in a few lines.`;
+
+/** Guidance per tool, in a fixed order so the same tool set always yields the same bytes. */
+const TOOL_GUIDANCE: Array<[string, string]> = [
+  ["read", "Use read to look at files (not cat, head or tail). Read a file before you edit or overwrite it."],
+  ["grep", "Use grep to search file contents and glob to find files by name, rather than shell find or grep."],
+  ["glob", ""],
+  ["edit", "Use edit for changes to existing files: old_string must match the file exactly, including indentation, and be unique unless replace_all is set."],
+  ["write", "Use write only to create new files or to replace a file entirely."],
+  ["bash", "Use bash for commands that finish: tests, builds, git, package managers. Pass non-interactive flags; stdin is closed."],
+  ["process", "Use process for programs that keep running (dev servers, watchers): start them, read their output with wait_for, stop them when done."],
+];
+
+function toolSection(toolNames: string[]): string {
+  const have = new Set(toolNames);
+  const lines = TOOL_GUIDANCE.filter(([name, text]) => have.has(name) && text !== "").map(([, text]) => `- ${text}`);
+  if (lines.length === 0) return "";
+  return `# Tools\n- When several tool calls do not depend on each other, make them in the same turn.\n${lines.join("\n")}`;
+}
+
+export function buildSystemPrompt(opts: SystemPromptOptions): SystemBlock[] {
+  const staticText = [IDENTITY, HOW_TO_WORK, toolSection(opts.toolNames)].filter((s) => s !== "").join("\n\n");
+  return [
+    { type: "text", text: staticText, cache_control: { type: "ephemeral" } },
+    { type: "text", text: dynamicText(opts) },
+  ];
+}
+
+function dynamicText(opts: SystemPromptOptions): string {
+  const parts = [
+    `# Environment\n- Working directory: ${opts.cwd}\n- Today's date: ${isoDate(opts.date)}\n- Platform: ${process.platform}`,
+  ];
+  if (opts.gitStatus) parts.push(`# Git status at session start (it may have changed since)\n${opts.gitStatus}`);
+  else parts.push("# Git\nThe working directory is not inside a git repository.");
+  for (const i of opts.instructions)
+    parts.push(`# Instructions from ${i.path}\nThe user wrote these for this project; follow them unless the user says otherwise.\n\n${i.content.trim()}`);
+  return parts.join("\n\n");
+}
+
+/** The local calendar date: the day is what matters, and the time would change every call. */
+function isoDate(d: Date): string {
+  const pad = (n: number) => String(n).padStart(2, "0");
+  return `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())}`;
+}
+
+const INSTRUCTION_FILES = ["AGENTS.md", "CLAUDE.md"];
+const MAX_INSTRUCTION_BYTES = 40_000;
+
+/**
+ * AGENTS.md and CLAUDE.md from the git root down to `cwd` (outermost first, so the nearest file
+ * speaks last), after the user's own ~/.config/khaelor/AGENTS.md. Outside a git repository only
+ * `cwd` itself is searched: walking up to / would pick up files from unrelated projects.
+ */
+export function loadProjectInstructions(cwd: string, opts: { configDir?: string } = {}): ProjectInstructions {
+  const configDir = opts.configDir ?? join(process.env.XDG_CONFIG_HOME || join(homedir(), ".config"), "khaelor");
+  const dirs: string[] = [];
+  const root = gitRoot(cwd);
+  for (let d = cwd; ; d = dirname(d)) {
+    dirs.unshift(d);
+    if (root === null || d === root || dirname(d) === d) break;
+  }
+  const out: ProjectInstructions = [];
+  const seen = new Set<string>();
+  const add = (path: string) => {
+    const content = readBounded(path);
+    if (content === null || content.trim() === "" || seen.has(content)) return;
+    seen.add(content);
+    out.push({ path, content });
+  };
+  add(join(configDir, "AGENTS.md"));
+  for (const d of dirs) for (const f of INSTRUCTION_FILES) add(join(d, f));
+  return out;
+}
+
+function gitRoot(cwd: string): string | null {
+  for (let d = cwd; ; d = dirname(d)) {
+    if (existsSync(join(d, ".git"))) return d;
+    if (dirname(d) === d) return null;
+  }
+}
+
+function readBounded(path: string): string | null {
+  try {
+    if (!statSync(path).isFile()) return null;
+    const text = readFileSync(path, "utf8");
+    if (Buffer.byteLength(text) <= MAX_INSTRUCTION_BYTES) return text;
+    return `${text.slice(0, MAX_INSTRUCTION_BYTES)}\n\n[... ${path} is longer; the rest was left out. Read the file for more.]`;
+  } catch {
+    return null;
+  }
+}
+
+const MAX_STATUS_LINES = 30;
+const GIT_TIMEOUT_MS = 3000;
+
+/** Branch, changed files and recent commits, bounded; null outside a repository or without git. */
+export async function gitStatusSummary(cwd: string): Promise<string | null> {
+  const status = await git(cwd, ["status", "--porcelain=v1", "--branch", "--untracked-files=normal"]);
+  if (status === null) return null;
+  const [head = "", ...changes] = status.split("\n").filter((l) => l !== "");
+  const branch = head.replace(/^## /, "").replace(/^No commits yet on /, "") || "(unknown)";
+  const lines = [`Branch: ${branch}`];
+  if (changes.length === 0) lines.push("Working tree clean.");
+  else {
+    lines.push(`Changed files (${changes.length}):`);
+    lines.push(...changes.slice(0, MAX_STATUS_LINES));
+    if (changes.length > MAX_STATUS_LINES) lines.push(`... and ${changes.length - MAX_STATUS_LINES} more`);
+  }
+  const log = await git(cwd, ["log", "--oneline", "--no-decorate", "-n", "5"]);
+  if (log) lines.push("Recent commits:", ...log.split("\n").filter((l) => l !== "").map((l) => l.slice(0, 120)));
+  return lines.join("\n");
+}
+
+async function git(cwd: string, args: string[]): Promise<string | null> {
+  try {
+    const proc = Bun.spawn(["git", "-C", cwd, "--no-optional-locks", ...args], {
+      stdout: "pipe",
+      stderr: "ignore",
+      stdin: "ignore",
+      env: { ...process.env, GIT_TERMINAL_PROMPT: "0", LC_ALL: "C" },
+    });
+    const timer = setTimeout(() => proc.kill(), GIT_TIMEOUT_MS);
+    const [out, code] = await Promise.all([new Response(proc.stdout).text(), proc.exited]);
+    clearTimeout(timer);
+    return code === 0 ? out.slice(0, 16_000) : null;
+  } catch {
+    return null;
+  }
+}
