@@ -11,15 +11,18 @@ const ALWAYS_SECRET = new Set(["ANTHROPIC_API_KEY", "ANTHROPIC_AUTH_TOKEN"]);
 /** Shorter values are too likely to occur by chance ("1", "true", "dev") to be replaced everywhere. */
 const MIN_SECRET_LENGTH = 8;
 
-/** Token shapes that are secrets wherever they appear. */
+/**
+ * Token shapes that are secrets wherever they appear. No leading \b: the text is JSON, where a token
+ * right after a newline follows the "n" of its "\n" escape.
+ */
 const TOKEN_PATTERNS: RegExp[] = [
   /sk-ant-[A-Za-z0-9_-]{8,}/g, // Anthropic API and OAuth keys
-  /\bsk-(?:proj-)?[A-Za-z0-9_-]{20,}/g, // OpenAI-style keys
-  /\bgh[pousr]_[A-Za-z0-9]{30,}/g, // GitHub tokens
-  /\bgithub_pat_[A-Za-z0-9_]{30,}/g,
-  /\bxox[abprs]-[A-Za-z0-9-]{10,}/g, // Slack
-  /\bAKIA[0-9A-Z]{16}\b/g, // AWS access key ids
-  /\bglpat-[A-Za-z0-9_-]{20,}/g, // GitLab
+  /sk-(?:proj-)?[A-Za-z0-9_-]{20,}/g, // OpenAI-style keys
+  /gh[pousr]_[A-Za-z0-9]{30,}/g, // GitHub tokens
+  /github_pat_[A-Za-z0-9_]{30,}/g,
+  /xox[abprs]-[A-Za-z0-9-]{10,}/g, // Slack
+  /AKIA[0-9A-Z]{16}\b/g, // AWS access key ids
+  /glpat-[A-Za-z0-9_-]{20,}/g, // GitLab
   /-----BEGIN [A-Z ]*PRIVATE KEY-----[\s\S]*?-----END [A-Z ]*PRIVATE KEY-----/g,
 ];
 
