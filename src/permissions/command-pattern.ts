@@ -1,0 +1,32 @@
+// Bash(...) and Process(...) specifiers, matched against a command's words joined by single spaces
+// (quotes removed, wrappers stripped), so `git  push` and `"git" push` meet the same rules.
+//   `git push:*`  legacy prefix form: `git push` alone or followed by arguments
+//   `git push *`  a trailing ` *` also matches no arguments (`git push`) but never `git pushx`
+//   `npm run *:ci` `*` anywhere else matches any text, spaces included
+//   `npm test`    no wildcard: that exact command only
+
+export type CommandMatcher = (command: string) => boolean;
+
+export function compileCommandPattern(spec: string): CommandMatcher {
+  const s = spec.trim().replace(/\s+/g, " ");
+  if (s.endsWith(":*")) {
+    const prefix = s.slice(0, -2).trimEnd();
+    return (cmd) => cmd === prefix || cmd.startsWith(prefix + " ");
+  }
+  let source = "";
+  for (let i = 0; i < s.length; i++) {
+    const c = s[i] as string;
+    if (c === "\\" && s[i + 1] === "*") {
+      source += "\\*";
+      i++;
+    } else if (c === "*") {
+      const trailingWord = i === s.length - 1 && s[i - 1] === " ";
+      if (trailingWord) source = source.slice(0, -1) + "(?: .*)?";
+      else source += ".*";
+    } else {
+      source += c.replace(/[.+?^${}()|[\]\\]/g, "\\$&");
+    }
+  }
+  const re = new RegExp(`^${source}$`, "s");
+  return (cmd) => re.test(cmd);
+}

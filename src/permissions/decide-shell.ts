@@ -1,0 +1,193 @@
+// The decision for a shell command line (the bash tool, and `process start`): every simple command
+// and every redirection is judged on its own, and the line runs without asking only if all of them
+// may. One deny anywhere denies the whole line.
+import type { Parser } from "web-tree-sitter";
+import { resolve } from "node:path";
+import { suggestCommandRule } from "./command-arity.ts";
+import { unwrapCommand } from "./command-wrappers.ts";
+import { writtenPaths } from "./command-writes.ts";
+import { decidePath, type JudgeContext } from "./decide-path.ts";
+import { hardlineReason } from "./hardline.ts";
+import { isBlockDevice, isHarmlessDevice, isInside, protectedWriteReason, realPath, sensitiveReason } from "./path-facts.ts";
+import { classifyReadOnly } from "./read-only-commands.ts";
+import { ruleSource } from "./rule-set.ts";
+import { analyzeShell, type CommandPart, type RedirectPart } from "./shell-analysis.ts";
+import type { ShellWord } from "./shell-words.ts";
+import type { Decision, RuleTool } from "./types.ts";
+
+export type ShellTool = "Bash" | "Process";
+
+/** Environment variables that make an otherwise read-only command load or run other code. */
+const CODE_VARS = /^(PATH|LD_\w+|DYLD_\w+|BASH_ENV|ENV|IFS|PS4|PROMPT_COMMAND|SHELLOPTS|BASHOPTS|GIT_\w+|PAGER|MANPAGER|LESSOPEN|LESSCLOSE|EDITOR|VISUAL|NODE_OPTIONS|PYTHONSTARTUP|PYTHONPATH|RUBYOPT|PERL5OPT)$/;
+/** Commands that only create, copy or move files: acceptEdits runs them inside the project. */
+const FILE_COMMANDS = new Set(["mkdir", "touch", "cp", "mv"]);
+
+export function decideShell(ctx: JudgeContext, parser: Parser, tool: ShellTool, command: string, cwd: string): Decision {
+  if (command.trim() === "") return { behavior: "allow", reason: "empty command", source: "read-only" };
+  const analysis = analyzeShell(parser, command, { cwd, home: ctx.home });
+  if (analysis.forkBomb) return { behavior: "deny", reason: "this looks like a fork bomb; it is never allowed", source: "hardline" };
+  const decisions: Decision[] = [];
+  for (const part of analysis.parts) {
+    decisions.push(part.kind === "command" ? decideCommand(ctx, tool, part) : decideRedirect(ctx, part));
+  }
+  if (analysis.parseError) {
+    decisions.push(
+      ctx.mode === "bypassPermissions"
+        ? { behavior: "allow", reason: "bypassPermissions mode", source: "mode:bypassPermissions" }
+        : ctx.mode === "plan"
+          ? { behavior: "deny", reason: `plan mode runs only commands it can verify as read-only; ${analysis.parseError}`, source: "parse-error" }
+          : { behavior: "ask", reason: analysis.parseError, source: "parse-error" },
+    );
+  }
+  return combine(decisions);
+}
+
+function combine(decisions: Decision[]): Decision {
+  const deny = decisions.find((d) => d.behavior === "deny");
+  if (deny) return deny;
+  const asks = decisions.filter((d) => d.behavior === "ask");
+  if (asks.length === 0) {
+    const byRule = decisions.find((d) => d.source.includes(":") && !d.source.startsWith("mode:"));
+    return byRule ?? decisions[0] ?? { behavior: "allow", reason: "nothing to run", source: "read-only" };
+  }
+  const first = asks[0] as Decision;
+  const reasons = [...new Set(asks.map((a) => a.reason))];
+  const out: Decision = { behavior: "ask", reason: reasons.join("; "), source: first.source };
+  if (asks.every((a) => a.suggestion)) {
+    const rules = [...new Set(asks.flatMap((a) => a.suggestion!.rules))];
+    const descriptions = [...new Set(asks.map((a) => a.suggestion!.description))];
+    out.suggestion = { rule: rules[0] as string, rules, description: descriptions.join("; ") };
+  }
+  return out;
+}
+
+const join = (words: ShellWord[]) => words.map((w) => w.text.replace(/\0/g, "$?")).join(" ");
+
+/** git's global options (`-C dir`, `-c k=v`, `--no-pager`) do not change which action runs. */
+function withoutGitGlobals(words: ShellWord[]): ShellWord[] | null {
+  if (words[0]?.text !== "git") return null;
+  let i = 1;
+  while (i < words.length && (words[i] as ShellWord).text.startsWith("-")) {
+    const t = (words[i] as ShellWord).text;
+    i += t === "-C" || t === "-c" || t === "--git-dir" || t === "--work-tree" || t === "--namespace" ? 2 : 1;
+  }
+  return i === 1 ? null : [words[0] as ShellWord, ...words.slice(i)];
+}
+
+function decideCommand(ctx: JudgeContext, tool: ShellTool, part: CommandPart): Decision {
+  const hard = hardlineReason(part.words, part.cwd, ctx);
+  if (hard) return { behavior: "deny", reason: hard, source: "hardline" };
+  const runs = unwrapCommand(part.words, { throughSudo: false });
+  const elevated = unwrapCommand(part.words, { throughSudo: true });
+  for (const w of writtenPaths(elevated.argv) ?? []) {
+    if (w.dynamic || (part.cwd === null && !w.text.startsWith("/"))) continue;
+    const reason = protectedWriteReason(realPath(resolve(part.cwd ?? "/", w.text)), { root: ctx.root, configDir: ctx.configDir });
+    if (reason) return { behavior: "deny", reason, source: "protected-path" };
+  }
+  const ruleTools: RuleTool[] = tool === "Process" ? ["Process", "Bash"] : ["Bash"];
+  const forms = [join(part.words), join(runs.argv), join(elevated.argv)];
+  const gitForm = withoutGitGlobals(elevated.argv);
+  if (gitForm) forms.push(join(gitForm));
+  const deny = ctx.rules.matchCommand("deny", ruleTools, forms);
+  if (deny) return { behavior: "deny", reason: `\`${part.text}\` is denied by ${deny.rule} (${deny.scope} settings)`, source: ruleSource(deny) };
+  const ask = ctx.rules.matchCommand("ask", ruleTools, forms);
+  if (ask && ctx.mode !== "bypassPermissions") {
+    return { behavior: "ask", reason: `\`${part.text}\` asks because of ${ask.rule} (${ask.scope} settings)`, source: ruleSource(ask) };
+  }
+  if (ctx.mode === "bypassPermissions") return { behavior: "allow", reason: "bypassPermissions mode", source: "mode:bypassPermissions" };
+  const name = runs.argv[0];
+  if (!name || name.dynamic) {
+    if (ctx.mode === "plan") return { behavior: "deny", reason: `plan mode cannot tell what \`${part.text}\` runs`, source: "mode:plan" };
+    return { behavior: "ask", reason: `cannot tell which command \`${part.text}\` runs`, source: "parse-error" };
+  }
+  const codeVars = [...part.assignments, ...runs.envNames].filter((n) => CODE_VARS.test(n));
+  const ro = tool === "Bash" && !runs.elevated && codeVars.length === 0 ? classifyReadOnly(runs.argv) : { readOnly: false as const };
+  if (ro.readOnly) return decideReads(ctx, part, ro.reads, ro.readsCwd);
+  if (ctx.mode === "plan") {
+    return { behavior: "deny", reason: `plan mode runs read-only commands only; \`${part.text}\` may change things. Present the plan instead`, source: "mode:plan" };
+  }
+  const allowTools: RuleTool[] = tool === "Process" ? ["Process"] : ["Bash"];
+  const allow = ctx.rules.matchCommand("allow", allowTools, [join(runs.argv)]);
+  if (allow) return { behavior: "allow", reason: `allowed by ${allow.rule}`, source: ruleSource(allow) };
+  if (tool === "Bash" && ctx.mode === "acceptEdits" && FILE_COMMANDS.has(name.text) && !runs.elevated && fileCommandStaysInProject(ctx, part, runs.argv)) {
+    return { behavior: "allow", reason: "acceptEdits mode allows file commands inside the project", source: "mode:acceptEdits" };
+  }
+  const words = runs.argv.map((w) => w.text);
+  const dynamicPrefix = runs.argv.slice(0, 3).some((w) => w.dynamic);
+  const decision: Decision = { behavior: "ask", reason: `running \`${part.text}\``, source: `mode:${ctx.mode}` };
+  if (!dynamicPrefix) {
+    const rule = suggestCommandRule(tool, words);
+    decision.suggestion = { rule, rules: [rule], description: `always allow ${rule.slice(tool.length + 1, -1)}` };
+  }
+  return decision;
+}
+
+function decideReads(ctx: JudgeContext, part: CommandPart, reads: ShellWord[], readsCwd: boolean): Decision {
+  const targets: Array<{ abs: string; directory: boolean }> = [];
+  for (const w of reads) {
+    if (w.dynamic) return { behavior: "ask", reason: `cannot tell which file \`${part.text}\` reads`, source: "parse-error" };
+    if (part.cwd === null && !w.text.startsWith("/")) return { behavior: "ask", reason: `cannot tell which directory \`${part.text}\` runs in`, source: "parse-error" };
+    const abs = resolve(part.cwd ?? "/", w.text);
+    if (w.glob) {
+      // judge the directory the glob lists, and any secret file it would pick up
+      const base = globDirectory(w, part.cwd ?? "/");
+      targets.push({ abs: realPath(base), directory: true });
+      for (const m of expandGlob(w.pattern, part.cwd ?? "/")) targets.push({ abs: realPath(m), directory: false });
+    } else targets.push({ abs: realPath(abs), directory: false });
+  }
+  if (readsCwd) {
+    if (part.cwd === null) return { behavior: "ask", reason: `cannot tell which directory \`${part.text}\` runs in`, source: "parse-error" };
+    targets.push({ abs: realPath(part.cwd), directory: true });
+  }
+  for (const t of targets) {
+    const d = decidePath(ctx, "read", t.abs, ["Read"], { directory: t.directory });
+    if (d.behavior !== "allow") return d;
+  }
+  return { behavior: "allow", reason: "read-only command", source: "read-only" };
+}
+
+function globDirectory(w: ShellWord, cwd: string): string {
+  const segments = w.pattern.split("/");
+  const first = segments.findIndex((s) => /(^|[^\\])[*?[]/.test(s));
+  const dir = segments.slice(0, Math.max(first, 0)).join("/").replace(/\\(.)/g, "$1");
+  return resolve(cwd, dir === "" && w.pattern.startsWith("/") ? "/" : dir || ".");
+}
+
+function expandGlob(pattern: string, cwd: string): string[] {
+  try {
+    const out: string[] = [];
+    const glob = new Bun.Glob(pattern);
+    for (const m of glob.scanSync({ cwd, dot: pattern.split("/").some((s) => s.startsWith(".")), onlyFiles: false, absolute: true })) {
+      out.push(m);
+      if (out.length >= 500) break;
+    }
+    return out;
+  } catch {
+    return [];
+  }
+}
+
+function fileCommandStaysInProject(ctx: JudgeContext, part: CommandPart, argv: ShellWord[]): boolean {
+  if (part.cwd === null) return false;
+  const paths = argv.slice(1).filter((w) => w.dynamic || !w.text.startsWith("-"));
+  return paths.every((w) => {
+    if (w.dynamic) return false;
+    const abs = realPath(resolve(part.cwd as string, w.text));
+    return isInside(abs, ctx.root) && !sensitiveReason(abs, ctx.home) && !protectedWriteReason(abs, { root: ctx.root, configDir: ctx.configDir });
+  });
+}
+
+function decideRedirect(ctx: JudgeContext, part: RedirectPart): Decision {
+  const t = part.target;
+  if (t.dynamic || (part.cwd === null && !t.text.startsWith("/"))) {
+    if (ctx.mode === "bypassPermissions") return { behavior: "allow", reason: "bypassPermissions mode", source: "mode:bypassPermissions" };
+    if (ctx.mode === "plan" && part.access === "write") return { behavior: "deny", reason: "plan mode changes no files", source: "mode:plan" };
+    return { behavior: "ask", reason: `cannot tell which file \`${part.text}\` ${part.access === "write" ? "writes" : "reads"}`, source: "parse-error" };
+  }
+  const lexical = resolve(part.cwd ?? "/", t.text);
+  if (isHarmlessDevice(lexical)) return { behavior: "allow", reason: "redirection to a standard stream", source: "read-only" };
+  if (part.access === "write" && isBlockDevice(lexical)) {
+    return { behavior: "deny", reason: `writing to the block device ${lexical} is never allowed`, source: "hardline" };
+  }
+  return decidePath(ctx, part.access, realPath(lexical), part.access === "write" ? ["Edit"] : ["Read"]);
+}

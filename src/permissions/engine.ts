@@ -1,0 +1,276 @@
+// The permission engine: rules from every scope, the current mode, and decide() for one tool call.
+// See ./index.ts for the contract.
+import type { Parser } from "web-tree-sitter";
+import { homedir } from "node:os";
+import { resolve } from "node:path";
+import { createParser } from "../assets/tree-sitter.ts";
+import { decidePath, type JudgeContext } from "./decide-path.ts";
+import { decideShell } from "./decide-shell.ts";
+import { realPath, resolveToolPath } from "./path-facts.ts";
+import { RuleSet } from "./rule-set.ts";
+import { parseRule } from "./rule-syntax.ts";
+import {
+  excludeFromGit,
+  loadSettingsFile,
+  settingsLocations,
+  updateRuleInFile,
+  userConfigDir,
+  type SettingsLocation,
+} from "./settings-files.ts";
+import type {
+  Behavior,
+  Decision,
+  DecisionRequest,
+  GrantScope,
+  PermissionMode,
+  Problem,
+  RuleEntry,
+  RuleScope,
+  RuleTool,
+} from "./types.ts";
+
+export type PermissionEngineOptions = {
+  projectRoot: string;
+  /** Home directory (tests point it at a temp dir). Default: os.homedir(). */
+  home?: string;
+  /** Replaces $XDG_CONFIG_HOME / ~/.config for the user settings file. */
+  configHome?: string;
+  /** --permission-mode; when absent, the settings' defaultMode (local, project, user), else "default". */
+  mode?: PermissionMode;
+  /** --allowedTools / --disallowedTools rules. */
+  cliAllow?: string[];
+  cliDeny?: string[];
+};
+
+export type GrantResult = { ok: true; rule: string; file?: string } | { ok: false; error: string };
+
+export interface PermissionEngine {
+  /** Synchronous and never throws; an internal failure asks. */
+  decide(req: DecisionRequest): Decision;
+  readonly mode: PermissionMode;
+  setMode(mode: PermissionMode): void;
+  /** Save an allow rule ("allow always"). Takes effect at once; never outranks a deny or ask. */
+  grant(rule: string, scope: GrantScope): GrantResult;
+  /** Every rule in force, with its scope and file. */
+  rules(): RuleEntry[];
+  /** Remove one rule (as listed by rules()); from its file too. Takes effect at once. */
+  removeRule(entry: Pick<RuleEntry, "rule" | "behavior" | "scope">): GrantResult;
+  /** Bad rules and unreadable settings files, with file and position. */
+  problems(): Problem[];
+  /** Re-read the settings files (after the user edited them). */
+  reload(): void;
+}
+
+export async function createPermissionEngine(opts: PermissionEngineOptions): Promise<PermissionEngine> {
+  const parser = await createParser("bash");
+  return new Engine(parser, opts);
+}
+
+class Engine implements PermissionEngine {
+  private ctx: JudgeContext;
+  private locations: SettingsLocation[];
+  private fileProblems: Problem[] = [];
+  private cliProblems: Problem[] = [];
+  private memoryRules: RuleEntry[] = [];
+
+  constructor(
+    private parser: Parser,
+    opts: PermissionEngineOptions,
+  ) {
+    const home = realPath(resolve(opts.home ?? homedir()));
+    const root = realPath(resolve(opts.projectRoot));
+    const configDir = userConfigDir(home, opts.configHome);
+    this.locations = settingsLocations(root, configDir);
+    this.ctx = { rules: new RuleSet({ root, home }), mode: "default", root, home, configDir };
+    this.addCli(opts.cliAllow ?? [], "allow", "--allowedTools");
+    this.addCli(opts.cliDeny ?? [], "deny", "--disallowedTools");
+    const defaultMode = this.loadFiles();
+    this.ctx.mode = opts.mode ?? defaultMode ?? "default";
+  }
+
+  get mode(): PermissionMode {
+    return this.ctx.mode;
+  }
+
+  setMode(mode: PermissionMode): void {
+    this.ctx.mode = mode;
+  }
+
+  decide(req: DecisionRequest): Decision {
+    try {
+      return this.decideUnsafe(req);
+    } catch (e) {
+      return { behavior: "ask", reason: `the permission check failed (${(e as Error).message}); asking instead`, source: "error" };
+    }
+  }
+
+  private decideUnsafe(req: DecisionRequest): Decision {
+    const input = (req.input ?? {}) as Record<string, unknown>;
+    const str = (k: string) => (typeof input[k] === "string" ? (input[k] as string) : undefined);
+    const cwd = realPath(resolve(this.ctx.root, req.cwd || this.ctx.root));
+    const path = (p: string) => resolveToolPath(p, cwd, this.ctx.home);
+    switch (req.tool) {
+      case "read":
+      case "write":
+      case "edit": {
+        const file = str("file_path");
+        if (!file) return this.malformed(req.tool, "file_path");
+        return decidePath(this.ctx, req.tool === "read" ? "read" : "write", path(file), req.tool === "read" ? ["Read"] : ["Edit"]);
+      }
+      case "grep":
+        return decidePath(this.ctx, "read", path(str("path") ?? "."), ["Grep", "Read"], { directory: true });
+      case "glob": {
+        const base = path(str("path") ?? ".");
+        // an absolute or `..` pattern reaches past `path`: judge the directory it really lists
+        const pattern = str("pattern") ?? "";
+        const literal = pattern.split("/").filter((_, i, all) => all.slice(0, i + 1).every((s) => !/[*?[{]/.test(s))).join("/");
+        const target = literal && (pattern.startsWith("/") || pattern.startsWith("~") || literal.split("/").includes("..")) ? resolveToolPath(literal, base, this.ctx.home) : base;
+        return decidePath(this.ctx, "read", target, ["Glob", "Read"], { directory: true });
+      }
+      case "bash": {
+        const command = str("command");
+        if (command === undefined) return this.malformed(req.tool, "command");
+        return decideShell(this.ctx, this.parser, "Bash", command, cwd);
+      }
+      case "process":
+        return this.decideProcess(input, cwd);
+      default:
+        return this.decideOtherTool(req.tool);
+    }
+  }
+
+  private decideProcess(input: Record<string, unknown>, cwd: string): Decision {
+    const action = input.action;
+    if (action === "start") {
+      const command = typeof input.command === "string" ? input.command : undefined;
+      if (command === undefined) return this.malformed("process", "command");
+      const dir = typeof input.cwd === "string" ? resolveToolPath(input.cwd, cwd, this.ctx.home) : cwd;
+      return decideShell(this.ctx, this.parser, "Process", command, dir);
+    }
+    if (action === "write") {
+      // input to a running REPL or server is as powerful as a command
+      return this.decideOtherTool("Process");
+    }
+    // list, read, stop: only look at or end processes the agent itself started
+    return { behavior: "allow", reason: `process ${String(action)} only touches processes started in this session`, source: "read-only" };
+  }
+
+  private decideOtherTool(name: string): Decision {
+    const known: Record<string, RuleTool> = { Process: "Process", webfetch: "WebFetch", WebFetch: "WebFetch" };
+    const ruleTool = known[name];
+    if (ruleTool) {
+      const deny = this.ctx.rules.matchTool("deny", ruleTool);
+      if (deny) return { behavior: "deny", reason: `${name} is denied by ${deny.rule} (${deny.scope} settings)`, source: `${deny.scope}:${deny.rule}` };
+      const ask = this.ctx.rules.matchTool("ask", ruleTool);
+      if (ask && this.ctx.mode !== "bypassPermissions") return { behavior: "ask", reason: `${name} asks because of ${ask.rule}`, source: `${ask.scope}:${ask.rule}` };
+    }
+    if (this.ctx.mode === "bypassPermissions") return { behavior: "allow", reason: "bypassPermissions mode", source: "mode:bypassPermissions" };
+    if (this.ctx.mode === "plan") return { behavior: "deny", reason: `plan mode does not run ${name}`, source: "mode:plan" };
+    const allow = ruleTool ? this.ctx.rules.matchTool("allow", ruleTool) : undefined;
+    if (allow) return { behavior: "allow", reason: `allowed by ${allow.rule}`, source: `${allow.scope}:${allow.rule}` };
+    const suggestion = ruleTool ? { rule: ruleTool, rules: [ruleTool], description: `always allow ${ruleTool}` } : undefined;
+    return { behavior: "ask", reason: `using ${name}`, source: `mode:${this.ctx.mode}`, ...(suggestion ? { suggestion } : {}) };
+  }
+
+  private malformed(tool: string, field: string): Decision {
+    // The tool's own validation reports this to the model; nothing will run.
+    return { behavior: "allow", reason: `${tool} input has no ${field}; the tool will reject it`, source: "invalid-input" };
+  }
+
+  grant(rule: string, scope: GrantScope): GrantResult {
+    const parsed = parseRule(rule);
+    if (!parsed.ok) return { ok: false, error: parsed.message };
+    const entry: RuleEntry = { rule, behavior: "allow", scope };
+    if (scope !== "session") {
+      const loc = this.location(scope);
+      try {
+        updateRuleInFile(loc.file, "allow", rule, "add");
+        if (scope === "local") excludeFromGit(loc.file);
+      } catch (e) {
+        return { ok: false, error: (e as Error).message };
+      }
+      entry.file = loc.file;
+    } else this.memoryRules.push(entry);
+    this.ctx.rules.add(entry);
+    return entry.file ? { ok: true, rule, file: entry.file } : { ok: true, rule };
+  }
+
+  rules(): RuleEntry[] {
+    return this.ctx.rules.all().map(({ rule, behavior, scope, file }) => (file ? { rule, behavior, scope, file } : { rule, behavior, scope }));
+  }
+
+  removeRule(entry: Pick<RuleEntry, "rule" | "behavior" | "scope">): GrantResult {
+    const same = (r: RuleEntry) => r.rule === entry.rule && r.behavior === entry.behavior && r.scope === entry.scope;
+    const found = this.ctx.rules.all().find(same);
+    if (!found) return { ok: false, error: `no ${entry.behavior} rule ${entry.rule} in ${entry.scope} scope` };
+    if (found.file) {
+      try {
+        updateRuleInFile(found.file, entry.behavior, entry.rule, "remove");
+      } catch (e) {
+        return { ok: false, error: (e as Error).message };
+      }
+    }
+    this.memoryRules = this.memoryRules.filter((r) => !same(r));
+    this.ctx.rules.remove(same);
+    return found.file ? { ok: true, rule: entry.rule, file: found.file } : { ok: true, rule: entry.rule };
+  }
+
+  problems(): Problem[] {
+    return [...this.cliProblems, ...this.fileProblems];
+  }
+
+  reload(): void {
+    this.loadFiles();
+  }
+
+  private location(scope: "user" | "project" | "local"): SettingsLocation {
+    return this.locations.find((l) => l.scope === scope) as SettingsLocation;
+  }
+
+  /** Load the three files; returns the most local defaultMode. */
+  private loadFiles(): PermissionMode | undefined {
+    const fileScopes: RuleScope[] = ["user", "project", "local"];
+    this.ctx.rules.remove((r) => fileScopes.includes(r.scope));
+    this.fileProblems = [];
+    let mode: PermissionMode | undefined;
+    for (const loc of this.locations) {
+      const loaded = loadSettingsFile(loc);
+      this.fileProblems.push(...loaded.problems);
+      for (const r of loaded.rules) this.ctx.rules.add(r);
+      mode = loaded.defaultMode ?? mode;
+    }
+    for (const r of this.memoryRules) this.ctx.rules.add(r);
+    return mode;
+  }
+
+  private addCli(values: string[], behavior: Behavior, flag: string): void {
+    splitRuleList(values).forEach((rule, index) => {
+      const parsed = parseRule(rule);
+      if (!parsed.ok) this.cliProblems.push({ file: flag, position: `${index}`, rule, message: `${parsed.message}; the rule is ignored` });
+      else {
+        const entry: RuleEntry = { rule, behavior, scope: "cli" };
+        this.memoryRules.push(entry);
+        this.ctx.rules.add(entry);
+      }
+    });
+  }
+}
+
+/** `--allowedTools "Bash(git log *) Edit,Read"`: rules separated by commas or spaces outside parentheses. */
+export function splitRuleList(values: string[]): string[] {
+  const out: string[] = [];
+  for (const v of values) {
+    let depth = 0;
+    let current = "";
+    for (const c of v) {
+      if (c === "(") depth++;
+      if (c === ")") depth = Math.max(0, depth - 1);
+      if (depth === 0 && (c === "," || /\s/.test(c))) {
+        if (current.trim()) out.push(current.trim());
+        current = "";
+      } else current += c;
+    }
+    if (current.trim()) out.push(current.trim());
+  }
+  return out;
+}

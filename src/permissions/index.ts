@@ -1,0 +1,39 @@
+/**
+ * Permissions: may this tool call run, ask the user first, or never run?
+ *
+ *   const engine = await createPermissionEngine({ projectRoot, mode?, home?, configHome?, cliAllow?, cliDeny? });
+ *   engine.decide({ tool: "bash", input: { command: "git push origin main" }, cwd })
+ *     → { behavior: "ask", reason, source: "mode:default",
+ *         suggestion: { rule: "Bash(git push *)", rules: ["Bash(git push *)"], description } }
+ *
+ * - Creation is async (the tree-sitter bash grammar loads once); decide() is then synchronous and
+ *   never throws (an internal failure asks).
+ * - Tools: read/write/edit use file_path, grep/glob path (+ pattern), bash command, process
+ *   action + command (+ cwd). Rules use Claude Code's names: read→Read, write/edit→Edit,
+ *   grep→Grep and Read, glob→Glob and Read, bash→Bash, process start→Process (Bash deny/ask rules
+ *   apply to it too).
+ * - Order: hardline floor and protected paths (.git/, .khaelor/, KHAELOR's user settings) deny in
+ *   every mode; then deny rules; then ask rules (ignored in bypassPermissions); then the mode.
+ *   Deny beats ask beats allow from any scope; an allow rule (including every grant) never
+ *   outranks a deny or an ask.
+ * - "Allow always": show suggestion.description, then grant() every rule in suggestion.rules to
+ *   the scope the user picked ("session" | "local" | "user"). No suggestion is offered where an
+ *   allow rule could not help (configured asks, parse errors, unknowable commands).
+ * - Settings: user ($XDG_CONFIG_HOME or ~/.config)/khaelor/settings.json, project
+ *   .khaelor/settings.json, local .khaelor/settings.local.json (added to .git/info/exclude when we
+ *   write it). Bad rules are listed by problems() with file and position, and ignored.
+ */
+export { createPermissionEngine, splitRuleList } from "./engine.ts";
+export type { GrantResult, PermissionEngine, PermissionEngineOptions } from "./engine.ts";
+export type {
+  Behavior,
+  Decision,
+  DecisionRequest,
+  GrantScope,
+  PermissionMode,
+  Problem,
+  RuleEntry,
+  RuleScope,
+  Suggestion,
+} from "./types.ts";
+export { PERMISSION_MODES } from "./types.ts";

@@ -1,0 +1,61 @@
+// Plain data shared by the permission modules. The engine's public surface is in ./index.ts.
+import type { PermissionMode } from "../events/types.ts";
+
+export type { PermissionMode };
+
+export const PERMISSION_MODES = ["default", "acceptEdits", "plan", "bypassPermissions"] as const;
+
+export type Behavior = "allow" | "ask" | "deny";
+
+/** Where a rule came from. `cli` rules live for the process; `session` rules are grants kept in memory. */
+export type RuleScope = "user" | "project" | "local" | "session" | "cli";
+
+/** Scopes "allow always" can save into. */
+export type GrantScope = "session" | "local" | "user";
+
+/** Claude Code's tool names, which rules are written with. */
+export type RuleTool = "Read" | "Edit" | "Bash" | "Grep" | "Glob" | "Process" | "WebFetch";
+
+export type ParsedRule = {
+  tool: RuleTool;
+  /** The text inside the parentheses; undefined for a bare tool rule (`Bash`). */
+  specifier?: string;
+  /** The rule as written, normalised (`Bash( ls * )` → `Bash(ls *)`). */
+  text: string;
+};
+
+export type RuleEntry = {
+  rule: string;
+  behavior: Behavior;
+  scope: RuleScope;
+  /** The settings file it was read from; absent for session and CLI rules. */
+  file?: string;
+};
+
+export type Problem = {
+  file: string;
+  /** e.g. `permissions.allow[2]`; absent when the whole file is unreadable. */
+  position?: string;
+  rule?: string;
+  message: string;
+};
+
+export type Suggestion = {
+  /** The first (usually only) rule to save. */
+  rule: string;
+  /** Every rule needed for this call to run without asking; save them all on "allow always". */
+  rules: string[];
+  description: string;
+};
+
+export type Decision = {
+  behavior: Behavior;
+  /** One sentence for the user and, on deny, for the model. */
+  reason: string;
+  /** Who decided: `rule:<scope>:<rule>`, `mode:<mode>`, `hardline`, `protected-path`, `sensitive-path`, `external-path`, `read-only`, `parse-error`. */
+  source: string;
+  /** Offered for asks that an allow rule could settle; never for configured asks or the floor. */
+  suggestion?: Suggestion;
+};
+
+export type DecisionRequest = { tool: string; input: unknown; cwd: string };
