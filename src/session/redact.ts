@@ -12,19 +12,20 @@ const ALWAYS_SECRET = new Set(["ANTHROPIC_API_KEY", "ANTHROPIC_AUTH_TOKEN"]);
 const MIN_SECRET_LENGTH = 8;
 
 /**
- * Token shapes that are secrets wherever they appear. No leading \b: the text is JSON, where a token
- * right after a newline follows the "n" of its "\n" escape.
+ * Token shapes that are secrets wherever they appear. They must start a word; the text is JSON, so
+ * a token right after a newline follows the "\n" escape, which counts as a word start too.
  */
+const START = String.raw`(?<=^|[^A-Za-z0-9_]|\\[nrt])`;
 const TOKEN_PATTERNS: RegExp[] = [
-  /sk-ant-[A-Za-z0-9_-]{8,}/g, // Anthropic API and OAuth keys
-  /sk-(?:proj-)?[A-Za-z0-9_-]{20,}/g, // OpenAI-style keys
-  /gh[pousr]_[A-Za-z0-9]{30,}/g, // GitHub tokens
-  /github_pat_[A-Za-z0-9_]{30,}/g,
-  /xox[abprs]-[A-Za-z0-9-]{10,}/g, // Slack
-  /AKIA[0-9A-Z]{16}\b/g, // AWS access key ids
-  /glpat-[A-Za-z0-9_-]{20,}/g, // GitLab
-  /-----BEGIN [A-Z ]*PRIVATE KEY-----[\s\S]*?-----END [A-Z ]*PRIVATE KEY-----/g,
-];
+  String.raw`sk-ant-[A-Za-z0-9_-]{8,}`, // Anthropic API and OAuth keys
+  String.raw`sk-(?:proj-)?[A-Za-z0-9_-]{20,}`, // OpenAI-style keys
+  String.raw`gh[pousr]_[A-Za-z0-9]{30,}`, // GitHub tokens
+  String.raw`github_pat_[A-Za-z0-9_]{30,}`,
+  String.raw`xox[abprs]-[A-Za-z0-9-]{10,}`, // Slack
+  String.raw`AKIA[0-9A-Z]{16}(?![A-Za-z0-9])`, // AWS access key ids
+  String.raw`glpat-[A-Za-z0-9_-]{20,}`, // GitLab
+  String.raw`-----BEGIN [A-Z ]*PRIVATE KEY-----[\s\S]*?-----END [A-Z ]*PRIVATE KEY-----`,
+].map((p) => new RegExp(START + p, "g"));
 
 export type Redactor = (text: string) => string;
 

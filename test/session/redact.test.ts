@@ -29,7 +29,7 @@ describe("redaction", () => {
     w.append(
       toolResult(
         "t1",
-        `GITHUB_TOKEN=${env.GITHUB_TOKEN}\nSTRIPE=${env.STRIPE_SECRET}\naws=${env.AWS_SECRET_ACCESS_KEY}\nfound sk-ant-oat01-ZZZZZZZZZZZZZZZZ in ~/.config\nghp_${"a".repeat(36)}\n-----BEGIN RSA PRIVATE KEY-----\nMIIE\n-----END RSA PRIVATE KEY-----\nEDITOR=${env.EDITOR} HOME=/home/dev SHORT=1`,
+        `GITHUB_TOKEN=${env.GITHUB_TOKEN}\nSTRIPE=${env.STRIPE_SECRET}\naws=${env.AWS_SECRET_ACCESS_KEY}\nfound sk-ant-oat01-ZZZZZZZZZZZZZZZZ in ~/.config\nghp_${"a".repeat(36)}\n-----BEGIN RSA PRIVATE KEY-----\nMIIE\n-----END RSA PRIVATE KEY-----\nEDITOR=${env.EDITOR} HOME=/home/dev SHORT=1 src/task-management-service-backend.ts`,
       ),
     );
     w.close();
@@ -40,6 +40,6 @@ describe("redaction", () => {
     const { events, warnings } = readSessionLog(path);
     expect(warnings).toEqual([]);
     expect(JSON.stringify(events)).toContain(REDACTED);
-    expect(JSON.stringify(events)).toContain(`EDITOR=${env.EDITOR} HOME=/home/dev SHORT=1`);
+    expect(JSON.stringify(events)).toContain(`EDITOR=${env.EDITOR} HOME=/home/dev SHORT=1 src/task-management-service-backend.ts`);
   });
 });
