@@ -124,11 +124,15 @@ function readBounded(path: string): string | null {
 }
 
 const MAX_STATUS_LINES = 30;
-const GIT_TIMEOUT_MS = 3000;
+/** Bounded so a huge or slow repository cannot stall startup for long. */
+const GIT_TIMEOUT_MS = 2000;
 
-/** Branch, changed files and recent commits, bounded; null outside a repository or without git. */
-export async function gitStatusSummary(cwd: string): Promise<string | null> {
-  const status = await git(cwd, ["status", "--porcelain=v1", "--branch", "--untracked-files=normal"]);
+/**
+ * Branch, changed files and recent commits, bounded; null outside a repository or without git.
+ * Synchronous: it runs once per session, before the first request needs the prompt.
+ */
+export function gitStatusSummary(cwd: string): string | null {
+  const status = git(cwd, ["status", "--porcelain=v1", "--branch", "--untracked-files=normal"]);
   if (status === null) return null;
   const [head = "", ...changes] = status.split("\n").filter((l) => l !== "");
   const branch = head.replace(/^## /, "").replace(/^No commits yet on /, "") || "(unknown)";
@@ -139,23 +143,21 @@ export async function gitStatusSummary(cwd: string): Promise<string | null> {
     lines.push(...changes.slice(0, MAX_STATUS_LINES));
     if (changes.length > MAX_STATUS_LINES) lines.push(`... and ${changes.length - MAX_STATUS_LINES} more`);
   }
-  const log = await git(cwd, ["log", "--oneline", "--no-decorate", "-n", "5"]);
+  const log = git(cwd, ["log", "--oneline", "--no-decorate", "-n", "5"]);
   if (log) lines.push("Recent commits:", ...log.split("\n").filter((l) => l !== "").map((l) => l.slice(0, 120)));
   return lines.join("\n");
 }
 
-async function git(cwd: string, args: string[]): Promise<string | null> {
+function git(cwd: string, args: string[]): string | null {
   try {
-    const proc = Bun.spawn(["git", "-C", cwd, "--no-optional-locks", ...args], {
+    const r = Bun.spawnSync(["git", "-C", cwd, "--no-optional-locks", ...args], {
       stdout: "pipe",
       stderr: "ignore",
       stdin: "ignore",
+      timeout: GIT_TIMEOUT_MS,
       env: { ...process.env, GIT_TERMINAL_PROMPT: "0", LC_ALL: "C" },
     });
-    const timer = setTimeout(() => proc.kill(), GIT_TIMEOUT_MS);
-    const [out, code] = await Promise.all([new Response(proc.stdout).text(), proc.exited]);
-    clearTimeout(timer);
-    return code === 0 ? out.slice(0, 16_000) : null;
+    return r.exitCode === 0 ? r.stdout.toString().slice(0, 16_000) : null;
   } catch {
     return null;
   }

@@ -44,10 +44,10 @@ describe("the cached prefix", () => {
     const a = gitRepo({ "AGENTS.md": "Use tabs.", "src/x.ts": "x" });
     const b = gitRepo({ "CLAUDE.md": "Never use tabs.", "lib/y.py": "y" });
     writeFileSync(join(b, "lib/y.py"), "changed");
-    const sessionPrompt = async (cwd: string, date: Date) =>
-      buildSystemPrompt({ cwd, date, gitStatus: await gitStatusSummary(cwd), instructions: loadProjectInstructions(cwd, { configDir: tempDir() }), toolNames: TOOLS });
-    const pa = await sessionPrompt(a, new Date(2026, 0, 5));
-    const pb = await sessionPrompt(b, new Date(2026, 6, 9));
+    const sessionPrompt = (cwd: string, date: Date) =>
+      buildSystemPrompt({ cwd, date, gitStatus: gitStatusSummary(cwd), instructions: loadProjectInstructions(cwd, { configDir: tempDir() }), toolNames: TOOLS });
+    const pa = sessionPrompt(a, new Date(2026, 0, 5));
+    const pb = sessionPrompt(b, new Date(2026, 6, 9));
     expect(pa[1]!.text).not.toBe(pb[1]!.text);
 
     const api = await startFakeApi({ scenario: { turns: [{ content: [{ type: "text", text: "a" }] }, { content: [{ type: "text", text: "b" }] }] } });
@@ -112,11 +112,11 @@ describe("project instructions", () => {
 });
 
 describe("git status summary", () => {
-  test("names the branch, the changed files (bounded) and recent commits", async () => {
+  test("names the branch, the changed files (bounded) and recent commits", () => {
     const repo = gitRepo({ "a.txt": "a" });
     writeFileSync(join(repo, "a.txt"), "changed");
     for (let i = 0; i < 40; i++) writeFileSync(join(repo, `new${String(i).padStart(2, "0")}.txt`), "n");
-    const s = await gitStatusSummary(repo);
+    const s = gitStatusSummary(repo);
     expect(s).toContain("Branch: main");
     expect(s).toContain(" M a.txt");
     expect(s).toContain("Changed files (41):");
@@ -124,7 +124,7 @@ describe("git status summary", () => {
     expect(s).toContain("initial commit");
   });
 
-  test("is null outside a repository", async () => {
-    expect(await gitStatusSummary(tempDir())).toBeNull();
+  test("is null outside a repository", () => {
+    expect(gitStatusSummary(tempDir())).toBeNull();
   });
 });
