@@ -5,6 +5,7 @@
 // never allowed to pick between several candidates.
 //
 // Works on LF text; the edit tool maps spans back onto CRLF files.
+import { replayEdit } from "./line-merge.ts";
 import { reindent } from "./reindent.ts";
 import { editDistance } from "./suggest-paths.ts";
 
@@ -81,7 +82,10 @@ function lineRegionReplacement(L: Lines, first: number, last: number, oldS: Shap
   for (let i = 0; i < oldS.leadBlank && a < b && isBlank(newLines[a]!); i++) a++;
   for (let i = 0; i < oldS.trailBlank && b > a && isBlank(newLines[b - 1]!); i++) b--;
   const fileLines = L.lines.slice(first, last + 1);
-  const body = reindent(oldS.core, fileLines, newLines.slice(a, b));
+  let body = reindent(oldS.core, fileLines, newLines.slice(a, b));
+  // The region holds lines old_string lacks (or lacks lines it has): replay the change instead
+  // of overwriting the region, so the file's own lines survive.
+  if (fileLines.length !== oldS.core.length) body = replayEdit(oldS.core, fileLines, body) ?? body;
   let start = L.starts[first]!;
   let end = L.endOf(last);
   if (body.length === 0) {
@@ -118,7 +122,8 @@ function spanReplacement(L: Lines, start: number, end: number, oldString: string
 function allIndexes(haystack: string, needle: string): number[] {
   const out: number[] = [];
   if (!needle) return out;
-  for (let i = haystack.indexOf(needle); i !== -1; i = haystack.indexOf(needle, i + needle.length)) out.push(i);
+  // Overlapping occurrences count too ("pass\npass" twice in three "pass" lines is ambiguous).
+  for (let i = haystack.indexOf(needle); i !== -1; i = haystack.indexOf(needle, i + 1)) out.push(i);
   return out;
 }
 
@@ -129,10 +134,7 @@ function lineWindows(L: Lines, core: string[], eq: (fileLines: string[], core: s
   if (k === 0) return out;
   for (let i = 0; i + k <= L.lines.length; i++) {
     if (L.lines[i]!.trim() !== core[0]!.trim()) continue;
-    if (eq(L.lines.slice(i, i + k), core)) {
-      out.push(i);
-      i += k - 1;
-    }
+    if (eq(L.lines.slice(i, i + k), core)) out.push(i);
   }
   return out;
 }
@@ -240,7 +242,7 @@ function withoutLinePrefixes(s: string): string | null {
 }
 
 const ESCAPE_SETS: Array<[RegExp, (m: string) => string]> = [
-  [/\\(["'`])/g, (m) => m.slice(1)],
+  [/\\(["'`\\])/g, (m) => m.slice(1)],
   [/\\[ntr]/g, (m) => ({ "\\n": "\n", "\\t": "\t", "\\r": "" })[m]!],
   [/\\(["'`\\$])|\\[ntr]/g, (m) => ({ "\\n": "\n", "\\t": "\t", "\\r": "" })[m] ?? m.slice(1)],
 ];
@@ -303,8 +305,9 @@ export function planEdit(content: string, oldString: string, newString: string, 
   }
   const L = new Lines(content);
   for (const stage of stages) {
-    const found = nonOverlapping(stage.find(L, oldString, newString));
-    if (found.length === 0) continue;
+    const all = stage.find(L, oldString, newString);
+    if (all.length === 0) continue;
+    const found = replaceAll ? nonOverlapping(all) : all;
     if (found.length > 1 && !replaceAll) {
       const lines = found.map((r) => L.lineAt(r.start) + 1);
       return {

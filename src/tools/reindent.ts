@@ -37,10 +37,10 @@ export function reindent(oldLines: string[], fileLines: string[], newLines: stri
   if (o.length === 0 || f.length === 0) return newLines;
   const pairs: Array<[string, string]> = o.length === f.length ? o.map((x, i) => [x, f[i]!]) : [[o[0]!, f[0]!]];
   if (pairs.every(([a, b]) => a === b)) return newLines;
-  const m = findMapping(pairs);
-  if (!m) return newLines;
   const fileUsesTabs = f.some((x) => x.includes("\t"));
   const fileUsesSpaces = f.some((x) => x.includes(" "));
+  const m = findMapping(pairs);
+  if (!m) return o.length === f.length ? reindentByLines(oldLines, fileLines, newLines, fileUsesTabs) : newLines;
   return newLines.map((line) => {
     if (isBlank(line)) return line.length ? "" : line;
     const ind = indentOf(line);
@@ -48,5 +48,35 @@ export function reindent(oldLines: string[], fileLines: string[], newLines: stri
     const tabs = fileUsesTabs || (!fileUsesSpaces && ind.includes("\t"));
     const rendered = tabs ? "\t".repeat(Math.floor(col / m.tab)) + " ".repeat(col % m.tab) : " ".repeat(col);
     return rendered + line.slice(ind.length);
+  });
+}
+
+/**
+ * No single mapping fits (the model's relative indentation was wrong too, e.g. everything flush
+ * left). Lines of new_string that repeat a line of old_string take the indentation of the file
+ * line it matched; other lines keep their offset from the line before them.
+ */
+function reindentByLines(oldLines: string[], fileLines: string[], newLines: string[], tabs: boolean): string[] {
+  const TAB = 4;
+  const o = oldLines.filter((l) => !isBlank(l));
+  const f = fileLines.filter((l) => !isBlank(l));
+  const render = (col: number) => (tabs ? "\t".repeat(Math.floor(col / TAB)) + " ".repeat(col % TAB) : " ".repeat(col));
+  let next = 0;
+  let prev: { modelCol: number; fileCol: number } = { modelCol: width(indentOf(o[0]!), TAB), fileCol: width(indentOf(f[0]!), TAB) };
+  return newLines.map((line) => {
+    if (isBlank(line)) return line.length ? "" : line;
+    const body = line.trimStart();
+    const modelCol = width(indentOf(line), TAB);
+    let j = next;
+    while (j < o.length && o[j]!.trim() !== body.trimEnd()) j++;
+    let fileCol: number;
+    if (j < o.length) {
+      fileCol = width(indentOf(f[j]!), TAB);
+      next = j + 1;
+    } else {
+      fileCol = Math.max(0, prev.fileCol + modelCol - prev.modelCol);
+    }
+    prev = { modelCol, fileCol };
+    return render(fileCol) + body;
   });
 }
