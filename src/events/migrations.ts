@@ -2,7 +2,7 @@
 // in (`"v"`), so a log that an older KHAELOR started and a newer one continued still reads line by
 // line. To change the format: bump by pushing one function onto MIGRATIONS (it receives a raw
 // event of the previous version and returns it in the next), and add test/fixtures/sessions/v<N>.jsonl.
-import { EventParseError } from "./parse-error.ts";
+import { EventParseError, NewerFormatError } from "./parse-error.ts";
 
 export type RawEvent = Record<string, unknown>;
 
@@ -24,10 +24,7 @@ export function migrateEvent(raw: RawEvent, fallbackVersion?: number): RawEvent 
   const from =
     typeof stamped === "number" ? stamped : typeof headerVersion === "number" ? headerVersion : (fallbackVersion ?? FORMAT_VERSION);
   if (!Number.isInteger(from) || from < 1) throw new EventParseError(`unknown format version ${String(from)}`);
-  if (from > FORMAT_VERSION)
-    throw new EventParseError(
-      `written by a newer KHAELOR (format version ${from}, this one reads up to ${FORMAT_VERSION}); upgrade KHAELOR to resume this session`,
-    );
+  if (from > FORMAT_VERSION) throw new NewerFormatError(from, FORMAT_VERSION);
   let e: RawEvent = { ...raw };
   delete e[VERSION_FIELD];
   for (let v = from; v < FORMAT_VERSION; v++) {

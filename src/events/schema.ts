@@ -4,9 +4,9 @@
 import { z } from "zod";
 import type * as T from "./types.ts";
 import { migrateEvent, VERSION_FIELD, FORMAT_VERSION } from "./migrations.ts";
-import { EventParseError } from "./parse-error.ts";
+import { EventParseError, NewerFormatError } from "./parse-error.ts";
 
-export { EventParseError };
+export { EventParseError, NewerFormatError };
 
 /** The format written today. Every bump comes with a migration in ./migrations.ts and a fixture in test/fixtures/sessions/. */
 export { FORMAT_VERSION };
@@ -192,6 +192,7 @@ export function parseEventLine(line: string, version?: number): T.DurableEvent {
     throw new EventParseError("not valid JSON (a torn or corrupted write)");
   }
   if (typeof raw !== "object" || raw === null || Array.isArray(raw)) throw new EventParseError("not a JSON object");
+  // NewerFormatError passes through: the caller must not read on as if nothing happened.
   const migrated = migrateEvent(raw as Record<string, unknown>, version);
   const result = durableEventSchema.safeParse(migrated);
   if (!result.success) {
