@@ -1,0 +1,131 @@
+// Collects laid-out rows and decorates them with the prefixes of the containers they sit in
+// (block-quote bars, list markers and their indentation).
+//
+// Copying from the terminal decides the shape of wrapped text: a row that merely continues the
+// previous one is emitted `soft` and WITHOUT any prefix, so the renderer can write it as a
+// continuation of the same terminal line and a copy yields the paragraph as one line with nothing
+// inserted. Hard rows (new paragraphs, list items, code lines, table rows) carry their prefixes.
+// With `hangingIndent` (for views where copy does not matter) continuations are indented instead.
+import type { Row, Span, Style } from "../render/style.ts";
+import { displayWidth } from "./width.ts";
+
+type Level = { first: Span[]; rest: Span[]; pending: boolean };
+
+export class RowSink {
+  readonly rows: Row[] = [];
+  private readonly stack: Level[] = [];
+
+  constructor(
+    readonly width: number,
+    readonly hangingIndent: boolean,
+  ) {}
+
+  push(first: Span[], rest: Span[]): void {
+    this.stack.push({ first, rest, pending: true });
+  }
+
+  pop(): void {
+    this.stack.pop();
+  }
+
+  /** Columns available on the next hard row. */
+  nextAvail(): number {
+    let w = 0;
+    for (const l of this.stack) w += spansWidth(l.pending ? l.first : l.rest);
+    return Math.max(1, this.width - w);
+  }
+
+  /** Columns available on hard rows after the next one. */
+  restAvail(): number {
+    let w = 0;
+    for (const l of this.stack) w += spansWidth(l.rest);
+    return Math.max(1, this.width - w);
+  }
+
+  /** Columns available on a continuation (soft) row. */
+  softAvail(): number {
+    return this.hangingIndent ? this.restAvail() : this.width;
+  }
+
+  private takePrefix(): Span[] {
+    const out: Span[] = [];
+    for (const l of this.stack) {
+      for (const s of l.pending ? l.first : l.rest) out.push(s);
+      l.pending = false;
+    }
+    return out;
+  }
+
+  hard(spans: Span[]): void {
+    this.rows.push({ spans: this.fit(concatSpans(this.takePrefix(), spans)) });
+  }
+
+  soft(spans: Span[]): void {
+    if (this.hangingIndent) {
+      this.hard(spans);
+      return;
+    }
+    this.rows.push({ spans: this.fit(spans), soft: true });
+  }
+
+  /** A separator row: only the visible part of the container prefixes (a quote's bar), no trailing spaces. */
+  blank(): void {
+    const prefix = this.takePrefix();
+    const out: Span[] = [];
+    for (const s of prefix) out.push(s);
+    while (out.length > 0) {
+      const last = out[out.length - 1]!;
+      const trimmed = last.text.trimEnd();
+      if (trimmed === "") out.pop();
+      else {
+        out[out.length - 1] = { ...last, text: trimmed };
+        break;
+      }
+    }
+    this.rows.push({ spans: out });
+  }
+
+  /** Never hand the renderer a row wider than the screen: only extreme nesting at tiny widths gets here. */
+  private fit(spans: Span[]): Span[] {
+    if (spansWidth(spans) <= this.width) return spans;
+    return clipSpans(spans, this.width);
+  }
+}
+
+export function spansWidth(spans: readonly Span[]): number {
+  let w = 0;
+  for (const s of spans) w += displayWidth(s.text);
+  return w;
+}
+
+function concatSpans(a: Span[], b: Span[]): Span[] {
+  if (a.length === 0) return b;
+  return a.concat(b);
+}
+
+function clipSpans(spans: Span[], width: number): Span[] {
+  const out: Span[] = [];
+  let w = 0;
+  for (const s of spans) {
+    const sw = displayWidth(s.text);
+    if (w + sw <= width) {
+      out.push(s);
+      w += sw;
+      continue;
+    }
+    let text = "";
+    for (const ch of s.text) {
+      const cw = displayWidth(ch);
+      if (w + cw > width) break;
+      text += ch;
+      w += cw;
+    }
+    if (text) out.push({ text, style: s.style });
+    break;
+  }
+  return out;
+}
+
+export function styled(text: string, style: Style | undefined): Span {
+  return style && Object.keys(style).length > 0 ? { text, style } : { text };
+}

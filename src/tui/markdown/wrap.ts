@@ -1,0 +1,169 @@
+// Word wrapping of styled text into rows. The one rule that matters for copying: the text of a
+// paragraph's rows, concatenated, is exactly the paragraph's text. A break happens at a space, and
+// the space stays at the end of the row it broke (or starts the next row when the row is full), so
+// nothing is dropped; a word longer than a row (a URL, a path) is cut between characters with
+// nothing inserted.
+import type { Span, Style } from "../render/style.ts";
+
+/** Where wrapped rows go: the document's RowSink, or a table cell's line collector. */
+export type RowTarget = {
+  nextAvail(): number;
+  restAvail(): number;
+  softAvail(): number;
+  hard(spans: Span[]): void;
+  soft(spans: Span[]): void;
+};
+import { displayWidth, graphemes } from "./width.ts";
+
+/** A hard line break inside a paragraph, in a piece list (pieces never contain newlines otherwise). */
+export const HARD_BREAK: Span = { text: "\n" };
+
+type Word = { spans: Span[]; width: number };
+
+/** Lay out pieces as one paragraph: first row hard (with the containers' prefixes), then soft continuations. */
+export function wrapPieces(pieces: readonly Span[], sink: RowTarget): void {
+  let row: Span[] = [];
+  let rowW = 0;
+  let limit = sink.nextAvail();
+  let nextIsSoft = false;
+  let spaces: Span[] = [];
+  let word: Word = { spans: [], width: 0 };
+
+  const emit = (soft: boolean) => {
+    if (soft) sink.soft(row);
+    else sink.hard(row);
+    row = [];
+    rowW = 0;
+  };
+  const breakRow = (kind: "soft" | "hard") => {
+    emit(nextIsSoft);
+    nextIsSoft = kind === "soft";
+    limit = kind === "soft" ? sink.softAvail() : sink.restAvail();
+  };
+  const put = (s: Span, w: number) => {
+    const last = row[row.length - 1];
+    if (last && last.style === s.style) row[row.length - 1] = { text: last.text + s.text, style: s.style };
+    else row.push(s);
+    rowW += w;
+  };
+  const putSplitting = (s: Span) => {
+    const w = displayWidth(s.text);
+    if (rowW + w <= limit) {
+      put(s, w);
+      return;
+    }
+    let chunk = "";
+    let chunkW = 0;
+    for (const g of graphemes(s.text)) {
+      const gw = displayWidth(g);
+      if (rowW + chunkW + gw > limit && (rowW + chunkW > 0)) {
+        if (chunk) put({ text: chunk, style: s.style }, chunkW);
+        chunk = "";
+        chunkW = 0;
+        breakRow("soft");
+      }
+      chunk += g;
+      chunkW += gw;
+    }
+    if (chunk) put({ text: chunk, style: s.style }, chunkW);
+  };
+  const flushWord = () => {
+    if (word.spans.length === 0) return;
+    const spaceW = spansWidth(spaces);
+    if (rowW + spaceW + word.width <= limit) {
+      for (const s of spaces) put(s, displayWidth(s.text));
+    } else if (rowW > 0 || spaceW > 0) {
+      // Break before the word. Spaces stay at the end of this row as far as they fit.
+      const carry: Span[] = [];
+      for (const s of spaces) {
+        const w = displayWidth(s.text);
+        if (rowW + w <= limit) put(s, w);
+        else carry.push(s);
+      }
+      breakRow("soft");
+      for (const s of carry) putSplitting(s);
+    }
+    spaces = [];
+    for (const s of word.spans) putSplitting(s);
+    word = { spans: [], width: 0 };
+  };
+
+  for (const piece of pieces) {
+    if (piece === HARD_BREAK) {
+      flushWord();
+      spaces = [];
+      breakRow("hard");
+      continue;
+    }
+    // Split into space runs and non-space runs; a word may continue across styled pieces.
+    const parts = piece.text.split(/( +)/);
+    for (let i = 0; i < parts.length; i++) {
+      const part = parts[i]!;
+      if (part === "") continue;
+      if (i % 2 === 1) {
+        flushWord();
+        spaces.push({ text: part, style: piece.style });
+      } else {
+        word.spans.push({ text: part, style: piece.style });
+        word.width += displayWidth(part);
+      }
+    }
+  }
+  flushWord();
+  for (const s of spaces) putSplitting(s);
+  emit(nextIsSoft);
+}
+
+function spansWidth(spans: readonly Span[]): number {
+  let w = 0;
+  for (const s of spans) w += displayWidth(s.text);
+  return w;
+}
+
+/** Cut one line of text (code, raw HTML) into rows of at most `limit` columns: hard first, soft after. */
+export function splitLine(spans: readonly Span[], sink: RowTarget): void {
+  let row: Span[] = [];
+  let rowW = 0;
+  let limit = sink.nextAvail();
+  let soft = false;
+  const emit = () => {
+    if (soft) sink.soft(row);
+    else sink.hard(row);
+    row = [];
+    rowW = 0;
+    soft = true;
+    limit = sink.softAvail();
+  };
+  for (const s of spans) {
+    const w = displayWidth(s.text);
+    if (rowW + w <= limit) {
+      row.push(s);
+      rowW += w;
+      continue;
+    }
+    let chunk = "";
+    let chunkW = 0;
+    for (const g of graphemes(s.text)) {
+      const gw = displayWidth(g);
+      if (rowW + chunkW + gw > limit && rowW + chunkW > 0) {
+        if (chunk) row.push({ text: chunk, style: s.style });
+        emit();
+        chunk = "";
+        chunkW = 0;
+      }
+      chunk += g;
+      chunkW += gw;
+    }
+    if (chunk) {
+      row.push({ text: chunk, style: s.style });
+      rowW += chunkW;
+    }
+  }
+  emit();
+}
+
+export function mergeStyle(base: Style | undefined, add: Style | undefined): Style | undefined {
+  if (!add) return base;
+  if (!base) return add;
+  return { ...base, ...add };
+}
