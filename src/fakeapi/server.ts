@@ -54,6 +54,12 @@ export async function startFakeApi(opts: FakeApiOptions): Promise<FakeApi> {
   let cursor = 0;
   let faultCursor = 0;
   let seq = 0;
+  /**
+   * A served turn whose stream the client dropped before the end. The same request again is a
+   * retry (the client gave up on a stalled stream), and the real API would answer it afresh, so
+   * the turn is served again instead of the next one.
+   */
+  let abandoned: { turnIndex: number; body: string } | null = null;
 
   const record = (r: Omit<RecordedRequest, "seq" | "at">, at: number): RecordedRequest => {
     const full = { seq: seq++, at, ...r };
@@ -107,7 +113,9 @@ export async function startFakeApi(opts: FakeApiOptions): Promise<FakeApi> {
         return Response.json({ input_tokens: u.input_tokens + u.cache_read_input_tokens + u.cache_creation_input_tokens });
       }
 
-      const turnIndex = cursor < scenario.turns.length ? cursor : null;
+      const replay = abandoned !== null && abandoned.body === text ? abandoned.turnIndex : null;
+      abandoned = null;
+      const turnIndex = replay ?? (cursor < scenario.turns.length ? cursor : null);
       const turn: Turn = turnIndex !== null ? scenario.turns[turnIndex]! : afterScenario(scenario);
 
       if (turn.expect) {
@@ -122,7 +130,7 @@ export async function startFakeApi(opts: FakeApiOptions): Promise<FakeApi> {
 
       const pacing: Pacing = { ...DEFAULT_PACING, ...scenario.pacing, ...turn.pacing };
       // After the scenario, its closing fault (if any) answers every request.
-      const fault = turnIndex === null ? turn.faults[0] : turn.faults[faultCursor];
+      const fault = replay !== null ? undefined : turnIndex === null ? turn.faults[0] : turn.faults[faultCursor];
       const message = buildMessage(turn, turnIndex, model, requestId, b, cache, fault === undefined);
       const stream = b.stream === true;
 
@@ -151,10 +159,11 @@ export async function startFakeApi(opts: FakeApiOptions): Promise<FakeApi> {
       }
 
       faultCursor = 0;
-      if (turnIndex !== null) cursor++;
+      if (turnIndex !== null && replay === null) cursor++;
       record({ ...base, body, turn: turnIndex, outcome: turnIndex === null ? "done" : "served", status: 200 }, at);
       if (!stream) return Response.json(messageBody(message), { headers: { "request-id": requestId } });
-      return sseResponse(streamEvents(message, pacing), pacing, {}, requestId);
+      const onAbandon = turnIndex === null ? undefined : () => (abandoned = { turnIndex, body: text });
+      return sseResponse(streamEvents(message, pacing), pacing, { onAbandon }, requestId);
     },
   });
 
@@ -251,7 +260,12 @@ const encoder = new TextEncoder();
  * Streams `events` paced as asked, then either ends normally, sends an error event, or drops the
  * connection (`controller.error(undefined)` makes Bun reset the socket without logging).
  */
-function sseResponse(events: string[], pacing: Pacing, tail: { error?: string; cut?: true }, requestId: string): Response {
+function sseResponse(
+  events: string[],
+  pacing: Pacing,
+  tail: { error?: string; cut?: true; onAbandon?: () => void },
+  requestId: string,
+): Response {
   const all = tail.error ? [...events, tail.error] : events;
   const pieces: Uint8Array[] = [];
   if (pacing.byteChunk > 0) {
@@ -279,6 +293,7 @@ function sseResponse(events: string[], pacing: Pacing, tail: { error?: string; c
     },
     cancel() {
       cancelled = true;
+      if (i < pieces.length) tail.onAbandon?.();
     },
   });
   return new Response(stream, {

@@ -119,7 +119,7 @@ async function* streamOnce(
   signal?.addEventListener("abort", onAbort, { once: true });
   if (signal?.aborted) controller.abort();
   try {
-    const response = await promptly(sdk.messages.create(params, { signal: controller.signal }), controller.signal, idleTimeoutMs);
+    const response = await promptly(createQuietly(sdk, params, controller.signal), controller.signal, idleTimeoutMs);
     const it = response[Symbol.asyncIterator]();
     try {
       for (;;) {
@@ -135,11 +135,26 @@ async function* streamOnce(
     if (controller.signal.aborted) throw ABORTED;
     throw new Error("the stream ended before message_stop");
   } catch (e) {
-    if (e === IDLE) throw new Error(`no data for ${Math.round(idleTimeoutMs / 1000)} s`);
+    if (e === IDLE) throw new Error(`no data for ${idleTimeoutMs} ms`);
     throw e;
   } finally {
     signal?.removeEventListener("abort", onAbort);
     controller.abort();
+  }
+}
+
+/**
+ * The SDK prints model-deprecation notices straight to console.warn inside create(), which would
+ * land in the middle of the TUI. create() warns synchronously, so muting it for that call alone is
+ * enough; `deprecationNotice()` in models.ts gives callers the same news to show properly.
+ */
+function createQuietly(sdk: Anthropic, params: MessageCreateParamsStreaming, signal: AbortSignal) {
+  const warn = console.warn;
+  console.warn = () => {};
+  try {
+    return sdk.messages.create(params, { signal });
+  } finally {
+    console.warn = warn;
   }
 }
 

@@ -19,6 +19,8 @@ export type ModelInfo = {
   price: Price | null;
   /** Some models bill a whole request at higher rates once its prompt passes a threshold. */
   longPrompt?: { thresholdTokens: number; price: Price };
+  /** Announced end of life (ISO date), for a notice; the SDK's deprecation list. */
+  retiresOn?: string;
 };
 
 /** The newest Sonnet in the SDK's `Model` list. */
@@ -51,8 +53,8 @@ const TABLE: ModelInfo[] = [
   { name: "claude-opus-4-7", contextWindow: 200_000, maxOutputTokens: 64_000, thinking: "adaptive", price: p(5, 25, 6.25, 0.5) },
   { name: "claude-opus-4-6", contextWindow: 200_000, maxOutputTokens: 128_000, thinking: "adaptive", price: p(5, 25, 6.25, 0.5) },
   { name: "claude-sonnet-4-6", contextWindow: 200_000, maxOutputTokens: 64_000, thinking: "extended", price: p(3, 15, 3.75, 0.3) },
-  { name: "claude-opus-4-5", contextWindow: 200_000, maxOutputTokens: 64_000, thinking: "extended", price: p(5, 25, 6.25, 0.5) },
-  { name: "claude-sonnet-4-5", contextWindow: 200_000, maxOutputTokens: 64_000, thinking: "extended", price: p(3, 15, 3.75, 0.3) },
+  { name: "claude-opus-4-5", contextWindow: 200_000, maxOutputTokens: 64_000, thinking: "extended", price: p(5, 25, 6.25, 0.5), retiresOn: "2027-01-22" },
+  { name: "claude-sonnet-4-5", contextWindow: 200_000, maxOutputTokens: 64_000, thinking: "extended", price: p(3, 15, 3.75, 0.3), retiresOn: "2026-11-30" },
   { name: "claude-haiku-4-5", contextWindow: 200_000, maxOutputTokens: 64_000, thinking: "extended", price: p(1, 5, 1.25, 0.1) },
 ];
 
@@ -78,6 +80,13 @@ export function maxTokensFor(model: string): number {
   const info = modelInfo(model);
   // 8192 is the smallest output cap of any Claude model still served, so an unknown model accepts it.
   return info ? Math.min(info.maxOutputTokens, 32_000) : 8192;
+}
+
+/** A one-line notice for a model with an announced end of life, or null. */
+export function deprecationNotice(model: string): string | null {
+  const info = modelInfo(model);
+  if (!info?.retiresOn) return null;
+  return `${model} is deprecated and reaches end of life on ${info.retiresOn}; switch with --model (e.g. ${DEFAULT_MODEL}).`;
 }
 
 /** Cost of one call in USD, or null when the model has no known price. */

@@ -193,6 +193,19 @@ describe("retryable failures", () => {
     });
   }
 
+  test("a stream that goes silent is treated as cut and retried", async () => {
+    api = await startFakeApi({
+      scenario: { turns: [{ content: [{ type: "text", text: "slow" }], pacing: { delayMs: 400 } }, { content: [{ type: "text", text: "x" }] }] },
+    });
+    const client = createAnthropicClient({ apiKey: "k", baseURL: api.url, retry: { maxRetries: 1, baseDelayMs: 1 }, idleTimeoutMs: 60 });
+    const { events, error } = await collect(client.stream(request()));
+    expect(events.find((e) => e.type === "retry")).toMatchObject({ message: expect.stringContaining("no data for 60 ms"), partialDiscarded: false });
+    expect(error).toMatchObject({ kind: "retryable" });
+    expect(error?.message).toContain("Gave up after 1 retries");
+    // The same request again is a retry: the fake serves the abandoned turn again, not the next one.
+    expect(api.requests.map((r) => r.turn)).toEqual([0, 0]);
+  });
+
   test("after maxRetries the error is retryable and says it gave up", async () => {
     const { client, api } = await setup(
       { turns: [{ content: [{ type: "text", text: "never" }], faults: [{ type: "overloaded" }, { type: "overloaded" }, { type: "overloaded" }] }] },
@@ -378,6 +391,20 @@ describe("request shape", () => {
     // Everything the first request wrote is read back; only the new turn is written.
     expect(second.usage.cache_read_input_tokens).toBe(first.usage.cache_creation_input_tokens + first.usage.cache_read_input_tokens);
     expect(second.usage.cache_creation_input_tokens).toBeGreaterThan(1000);
+  });
+
+  test("the SDK's deprecation notice does not leak to the terminal", async () => {
+    const { client } = await setup({ turns: [{ content: [{ type: "text", text: "a" }] }] });
+    const warned: unknown[] = [];
+    const warn = console.warn;
+    console.warn = (...args: unknown[]) => warned.push(args);
+    try {
+      const { error } = await collect(client.stream(request({ model: "claude-sonnet-4-5" })));
+      expect(error).toBeNull();
+    } finally {
+      console.warn = warn;
+    }
+    expect(warned).toEqual([]);
   });
 
   test("a thinking budget becomes extended thinking on older models and adaptive thinking on adaptive ones", async () => {

@@ -1,6 +1,6 @@
 import { describe, expect, test } from "bun:test";
 import Anthropic from "@anthropic-ai/sdk";
-import { DEFAULT_MODEL, KNOWN_MODELS, costUsd, maxTokensFor, modelInfo } from "../../src/model/models.ts";
+import { DEFAULT_MODEL, KNOWN_MODELS, costUsd, deprecationNotice, maxTokensFor, modelInfo } from "../../src/model/models.ts";
 import type { Usage } from "../../src/model/types.ts";
 
 const usage = (u: Partial<Usage>): Usage => ({ input_tokens: 0, output_tokens: 0, cache_read_input_tokens: 0, cache_creation_input_tokens: 0, ...u });
@@ -35,5 +35,11 @@ describe("models", () => {
     expect(maxTokensFor("claude-sonnet-5-5")).toBe(32_000);
     expect(maxTokensFor("some-other-model")).toBe(8192);
     expect(modelInfo("claude-haiku-4-5-20251001")?.name).toBe("claude-haiku-4-5");
+  });
+
+  test("deprecated models carry a notice naming the date and a replacement", () => {
+    expect(deprecationNotice("claude-sonnet-4-5")).toContain("2026-11-30");
+    expect(deprecationNotice("claude-sonnet-4-5")).toContain(DEFAULT_MODEL);
+    expect(deprecationNotice(DEFAULT_MODEL)).toBeNull();
   });
 });
