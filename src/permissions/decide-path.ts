@@ -53,7 +53,8 @@ export function decidePath(
       suggestion: single(`${access === "read" ? "Read" : "Edit"}(${ruleLocation(ctx, abs)})`, `always allow ${what} this file`),
     };
   }
-  const allow = ctx.rules.matchPath("allow", allowTools, [abs]);
+  // a rule on a directory's contents (`Read(//usr/share/**)`) covers searching the directory
+  const allow = ctx.rules.matchPath("allow", allowTools, probes);
   if (!isInside(abs, ctx.root)) {
     if (allow) return { behavior: "allow", reason: `allowed by ${allow.rule}`, source: ruleSource(allow) };
     const dir = opts.directory ? abs : dirname(abs);

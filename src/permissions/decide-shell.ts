@@ -2,6 +2,7 @@
 // and every redirection is judged on its own, and the line runs without asking only if all of them
 // may. One deny anywhere denies the whole line.
 import type { Parser } from "web-tree-sitter";
+import { statSync } from "node:fs";
 import { resolve } from "node:path";
 import { suggestCommandRule } from "./command-arity.ts";
 import { unwrapCommand } from "./command-wrappers.ts";
@@ -90,21 +91,26 @@ function decideCommand(ctx: JudgeContext, tool: ShellTool, part: CommandPart): D
   if (gitForm) forms.push(join(gitForm));
   const deny = ctx.rules.matchCommand("deny", ruleTools, forms);
   if (deny) return { behavior: "deny", reason: `\`${part.text}\` is denied by ${deny.rule} (${deny.scope} settings)`, source: ruleSource(deny) };
-  const ask = ctx.rules.matchCommand("ask", ruleTools, forms);
-  if (ask && ctx.mode !== "bypassPermissions") {
-    return { behavior: "ask", reason: `\`${part.text}\` asks because of ${ask.rule} (${ask.scope} settings)`, source: ruleSource(ask) };
-  }
-  if (ctx.mode === "bypassPermissions") return { behavior: "allow", reason: "bypassPermissions mode", source: "mode:bypassPermissions" };
   const name = runs.argv[0];
-  if (!name || name.dynamic) {
-    if (ctx.mode === "plan") return { behavior: "deny", reason: `plan mode cannot tell what \`${part.text}\` runs`, source: "mode:plan" };
-    return { behavior: "ask", reason: `cannot tell which command \`${part.text}\` runs`, source: "parse-error" };
-  }
   const codeVars = [...part.assignments, ...runs.envNames].filter((n) => CODE_VARS.test(n));
-  const ro = tool === "Bash" && !runs.elevated && codeVars.length === 0 ? classifyReadOnly(runs.argv) : { readOnly: false as const };
-  if (ro.readOnly) return decideReads(ctx, part, ro.reads, ro.readsCwd);
-  if (ctx.mode === "plan") {
-    return { behavior: "deny", reason: `plan mode runs read-only commands only; \`${part.text}\` may change things. Present the plan instead`, source: "mode:plan" };
+  const known = !!name && !name.dynamic;
+  const ro = known && tool === "Bash" && !runs.elevated && codeVars.length === 0 ? classifyReadOnly(runs.argv) : { readOnly: false as const };
+  // bypass still honours Read deny rules for the files a read-only command reads
+  if (ctx.mode === "bypassPermissions") {
+    return ro.readOnly ? decideReads(ctx, part, ro.reads, ro.readsCwd) : { behavior: "allow", reason: "bypassPermissions mode", source: "mode:bypassPermissions" };
+  }
+  // plan mode's "nothing that writes" comes before configured asks: there is nothing to ask about
+  if (ctx.mode === "plan" && !ro.readOnly) {
+    const why = known ? `\`${part.text}\` may change things` : `cannot tell what \`${part.text}\` runs`;
+    return { behavior: "deny", reason: `plan mode runs read-only commands only; ${why}. Present the plan instead`, source: "mode:plan" };
+  }
+  const ask = ctx.rules.matchCommand("ask", ruleTools, forms);
+  if (ask) return { behavior: "ask", reason: `\`${part.text}\` asks because of ${ask.rule} (${ask.scope} settings)`, source: ruleSource(ask) };
+  if (!known) return { behavior: "ask", reason: `cannot tell which command \`${part.text}\` runs`, source: "parse-error" };
+  if (ro.readOnly) {
+    // xargs appends file names read from stdin: unknowable
+    const reads = runs.extraArgsFromStdin && !isEchoLike(runs.argv) ? [...ro.reads, { text: "\0", pattern: "\0", dynamic: true, glob: false }] : ro.reads;
+    return decideReads(ctx, part, reads, ro.readsCwd && !runs.extraArgsFromStdin);
   }
   const allowTools: RuleTool[] = tool === "Process" ? ["Process"] : ["Bash"];
   const allow = ctx.rules.matchCommand("allow", allowTools, [join(runs.argv)]);
@@ -122,21 +128,27 @@ function decideCommand(ctx: JudgeContext, tool: ShellTool, part: CommandPart): D
   return decision;
 }
 
+function isEchoLike(argv: ShellWord[]): boolean {
+  return ["echo", "printf", "true", "basename", "dirname"].includes(argv[0]?.text ?? "");
+}
+
 function decideReads(ctx: JudgeContext, part: CommandPart, reads: ShellWord[], readsCwd: boolean): Decision {
   const targets: Array<{ abs: string; directory: boolean }> = [];
+  const unknowable = (reason: string): Decision =>
+    ctx.mode === "bypassPermissions" ? { behavior: "allow", reason: "bypassPermissions mode", source: "mode:bypassPermissions" } : { behavior: "ask", reason, source: "parse-error" };
   for (const w of reads) {
-    if (w.dynamic) return { behavior: "ask", reason: `cannot tell which file \`${part.text}\` reads`, source: "parse-error" };
-    if (part.cwd === null && !w.text.startsWith("/")) return { behavior: "ask", reason: `cannot tell which directory \`${part.text}\` runs in`, source: "parse-error" };
+    if (w.dynamic) return unknowable(`cannot tell which file \`${part.text}\` reads`);
+    if (part.cwd === null && !w.text.startsWith("/")) return unknowable(`cannot tell which directory \`${part.text}\` runs in`);
     const abs = resolve(part.cwd ?? "/", w.text);
     if (w.glob) {
       // judge the directory the glob lists, and any secret file it would pick up
       const base = globDirectory(w, part.cwd ?? "/");
       targets.push({ abs: realPath(base), directory: true });
       for (const m of expandGlob(w.pattern, part.cwd ?? "/")) targets.push({ abs: realPath(m), directory: false });
-    } else targets.push({ abs: realPath(abs), directory: false });
+    } else targets.push({ abs: realPath(abs), directory: isDirectory(abs) });
   }
   if (readsCwd) {
-    if (part.cwd === null) return { behavior: "ask", reason: `cannot tell which directory \`${part.text}\` runs in`, source: "parse-error" };
+    if (part.cwd === null) return unknowable(`cannot tell which directory \`${part.text}\` runs in`);
     targets.push({ abs: realPath(part.cwd), directory: true });
   }
   for (const t of targets) {
@@ -144,6 +156,14 @@ function decideReads(ctx: JudgeContext, part: CommandPart, reads: ShellWord[], r
     if (d.behavior !== "allow") return d;
   }
   return { behavior: "allow", reason: "read-only command", source: "read-only" };
+}
+
+function isDirectory(abs: string): boolean {
+  try {
+    return statSync(abs).isDirectory();
+  } catch {
+    return false;
+  }
 }
 
 function globDirectory(w: ShellWord, cwd: string): string {

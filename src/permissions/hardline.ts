@@ -42,6 +42,9 @@ export function hardlineReason(words: ShellWord[], cwd: string | null, anchors: 
   if (name === "find") {
     const deletes = args.some((w) => w.text === "-delete") || args.some((w, i) => /^-(exec|execdir|ok|okdir)$/.test(w.text) && /^(rm|shred|unlink)$/.test(args[i + 1]?.text ?? ""));
     if (!deletes) return null;
+    // `find . -name '*.pyc' -delete` picks files by name; without such a filter it takes everything
+    const picks = args.some((w, i) => /^-(i?name|i?path|i?regex|i?wholename)$/.test(w.text) && /[A-Za-z0-9]/.test(args[i + 1]?.text ?? ""));
+    if (picks) return null;
     const starts: ShellWord[] = [];
     for (const w of args) {
       if (w.text.startsWith("-") || w.text === "(" || w.text === "!") break;

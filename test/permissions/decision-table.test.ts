@@ -1,0 +1,212 @@
+// The decision suite: each row is a tool call and the expected decision in every mode, in the order
+// default / acceptEdits / plan / bypassPermissions (a = allow, ? = ask, d = deny), decided through
+// the public engine with settings in all three files and CLI rules.
+import { afterAll, beforeAll, expect, test } from "bun:test";
+import { createPermissionEngine, type PermissionEngine, type PermissionMode } from "../../src/permissions/index.ts";
+import { makeFixture, type Fixture } from "./fixture.ts";
+
+const MODES: PermissionMode[] = ["default", "acceptEdits", "plan", "bypassPermissions"];
+const LETTER = { allow: "a", ask: "?", deny: "d" } as const;
+
+let fx: Fixture;
+let engine: PermissionEngine;
+
+beforeAll(async () => {
+  fx = makeFixture({
+    user: { permissions: { allow: ["Bash(npm run test *)", "Read(//usr/share/**)"], deny: ["Bash(curl:*)"] } },
+    project: {
+      permissions: {
+        deny: ["Read(./secrets/**)", "Edit(./locked/**)", "Bash(git push --force *)"],
+        ask: ["Bash(npm publish *)", "Read(./private/**)"],
+      },
+    },
+    local: { permissions: { allow: ["Edit(./docs/**)", "Bash(make *)", "Process(npm run dev *)"] } },
+  });
+  engine = await createPermissionEngine({
+    projectRoot: fx.root,
+    home: fx.home,
+    configHome: fx.configHome,
+    cliAllow: ["Bash(git log:*)"],
+    cliDeny: ["Bash(terraform destroy *)"],
+  });
+});
+afterAll(() => fx.cleanup());
+
+type Row = [expected: string, input: string];
+
+function run(tool: string, rows: Row[], toInput: (s: string) => unknown): void {
+  const wrong: string[] = [];
+  for (const [expected, raw] of rows) {
+    const text = raw.replaceAll("{root}", fx.root).replaceAll("{home}", fx.home).replaceAll("{out}", fx.outside);
+    let got = "";
+    const reasons: string[] = [];
+    for (const mode of MODES) {
+      engine.setMode(mode);
+      const d = engine.decide({ tool, input: toInput(text), cwd: fx.root });
+      got += LETTER[d.behavior];
+      reasons.push(`${mode}: ${d.source} ${d.reason}`);
+    }
+    if (got !== expected) wrong.push(`${tool} ${JSON.stringify(raw)}: expected ${expected}, got ${got}\n    ${reasons.join("\n    ")}`);
+  }
+  expect(wrong.join("\n")).toBe("");
+  count += rows.length;
+}
+let count = 0;
+
+const file = (s: string) => ({ file_path: s });
+const command = (s: string) => ({ command: s });
+
+test("read", () => {
+  run("read", [
+    ["aaaa", "src/a.ts"], ["aaaa", "./src/../src/a.ts"], ["aaaa", "{root}/src/a.ts"], ["aaaa", ".env.example"],
+    ["???a", ".env"], ["???a", ".env.local"], ["???a", "config/prod.pem"], ["???a", "~/.ssh/id_rsa"],
+    ["???a", "{home}/.aws/credentials"], ["???a", "~/.bashrc"], ["???a", "/etc/hosts"], ["???a", "/etc/shadow"],
+    ["aaaa", "/usr/share/dict/words"], ["???a", "../outside.txt"], ["???a", "link-out/notes.txt"], ["dddd", "secrets/key.txt"],
+    ["dddd", "./src/../secrets/key.txt"], ["???a", "private/notes.md"], ["aaaa", "locked/x.txt"], ["aaaa", ".git/config"],
+    ["aaaa", "docs/readme.md"], ["???a", "{out}/notes.txt"],
+  ], file);
+});
+
+test("write and edit", () => {
+  const rows: Row[] = [
+    ["?ada", "src/a.ts"], ["?ada", "src/new/file.ts"], ["aada", "docs/readme.md"], ["dddd", "locked/x.txt"],
+    ["??da", ".env"], ["dddd", ".git/config"], ["dddd", ".git/hooks/pre-commit"], ["dddd", "link-git-config"],
+    ["dddd", "sub/.git/HEAD"], ["dddd", ".khaelor/settings.json"], ["dddd", ".khaelor/settings.local.json"],
+    ["dddd", "~/.config/khaelor/settings.json"], ["??da", "/tmp/x.txt"], ["??da", "{out}/notes.txt"], ["??da", "link-out/new.txt"],
+    ["??da", "~/.bashrc"], ["??da", "~/.ssh/authorized_keys"], ["?ada", ".gitignore"], ["?ada", ".github/workflows/ci.yml"],
+    ["??da", "../sibling/file.txt"],
+  ];
+  run("write", rows, file);
+  run("edit", [["?ada", "src/b.ts"], ["dddd", ".git/HEAD"], ["?ada", "secrets/key.txt"], ["dddd", "./locked/../locked/x.txt"]], file);
+});
+
+test("grep and glob", () => {
+  run("grep", [
+    ["aaaa", "."], ["aaaa", "src"], ["dddd", "secrets"], ["???a", "private"], ["???a", "/etc"], ["???a", "~/.ssh"],
+    ["aaaa", "/usr/share"], ["???a", "{out}"], ["???a", ".."],
+  ], (p) => ({ pattern: "TODO", path: p }));
+  run("glob", [["aaaa", "**/*.ts@."], ["???a", "*@/etc"], ["???a", "/etc/*@."], ["???a", "../**@."], ["aaaa", "*.ts@src"]], (s) => {
+    const [pattern, path] = s.split("@");
+    return { pattern, path };
+  });
+});
+
+test("bash: the read-only set", () => {
+  run("bash", [
+    ["aaaa", "ls"], ["aaaa", "ls -la src"], ["aaaa", "cat src/a.ts"], ["aaaa", "head -n 5 src/a.ts"], ["aaaa", "tail -f src/a.ts"],
+    ["aaaa", "wc -l src/*.ts"], ["aaaa", "pwd"], ["aaaa", "echo hello"], ["aaaa", "echo $HOME"], ["aaaa", "grep -rn TODO src"],
+    ["aaaa", "rg -n foo"], ["aaaa", "find . -name '*.ts'"], ["??da", "find src -delete"],
+    ["???a", "find . -type f -print0 | xargs -0 wc -l"], ["aaaa", "stat src/a.ts"], ["aaaa", "du -sh ."], ["aaaa", "diff src/a.ts src/b.ts"],
+    ["aaaa", "which node"], ["aaaa", "git status"], ["aaaa", "git log --oneline -5"], ["aaaa", "git diff HEAD~1"],
+    ["aaaa", "git show HEAD:src/a.ts"], ["aaaa", "git branch"], ["aaaa", "git branch -a"], ["aaaa", "git rev-parse HEAD"],
+    ["??da", "git branch -D old"], ["??da", "git branch newbranch"], ["??da", "git tag v1.0"], ["aaaa", "git config --get user.name"],
+    ["??da", "git config user.name x"], ["??da", "git -c core.pager=evil log"], ["??da", "git diff --output=/tmp/x"], ["??da", "git stash"],
+    ["aaaa", "git stash list"], ["??da", "sort -o out.txt src/a.ts"], ["aaaa", "sort src/a.ts"], ["aaaa", "date"], ["??da", "date -s 2020-01-01"],
+    ["??da", "tree -o out.txt"], ["??da", "rg --pre cat foo"], ["??da", "uniq src/a.ts out.txt"], ["aaaa", "echo rm -rf /"],
+    ["aaaa", "grep -r 'rm -rf /' ."], ["aaaa", "cat .env.example"],
+  ], command);
+});
+
+test("bash: what read-only commands read", () => {
+  run("bash", [
+    ["???a", "cat /etc/passwd"], ["???a", "ls ~"], ["???a", "ls ~/.ssh"], ["???a", "cat ~/.ssh/id_rsa"], ["???a", "head .env"],
+    ["???a", "grep TOKEN .env"], ["???a", "cat .e*"], ["???a", "cat src/../../x"], ["???a", "cat link-out/notes.txt"],
+    ["aaaa", "cat /usr/share/dict/words"], ["dddd", "cat secrets/key.txt"], ["dddd", "grep -r k secrets"], ["dddd", "ls secrets"],
+    ["???a", "cat private/notes.md"], ["???a", "cd .. && ls"], ["aaaa", "cd src && cat a.ts"], ["???a", "cat < .env"], ["???a", "cat $FILE"],
+    ["???a", "echo ~/.ssh/id_rsa | xargs cat"], ["???a", "git -C /etc status"], ["???a", "cd /tmp; ls"], ["???a", "cat \"$HOME/.aws/credentials\""],
+    ["??da", "PATH=/tmp/evil ls"], ["??da", "LD_PRELOAD=x.so cat src/a.ts"], ["aaaa", "FOO=1 ls"], ["aaaa", "env FOO=1 ls"],
+    ["aaaa", "timeout 5 ls"], ["aaaa", "time git status"], ["aaaa", "nice -n 10 cat src/a.ts"], ["aaaa", "nohup ls"], ["aaaa", "command ls"],
+    ["aaaa", "command -v git"], ["aaaa", "builtin cd src"], ["??da", "sudo ls"], ["??da", "sudo cat /etc/shadow"],
+  ], command);
+});
+
+test("bash: rules, wrappers and spellings", () => {
+  run("bash", [
+    ["??da", "npm install"], ["??da", "npm run build"], ["aada", "npm run test"], ["aada", "npm run test -- --watch"],
+    ["aada", "timeout 60 npm run test"], ["??da", "npm run test:unit"], ["??da", "npm publish"], ["??da", "env npm publish --tag beta"],
+    ["aada", "make"], ["aada", "make build"], ["??da", "makefoo"], ["??da", "git push origin main"], ["dddd", "git push --force origin main"],
+    ["dddd", "git  push  --force"], ["dddd", "git -C . push --force origin"], ["dddd", "sudo git push --force x"], ["dddd", "\"git\" push --force"],
+    ["dddd", "curl https://example.com"], ["dddd", "curl"], ["dddd", "timeout 5 curl x"], ["dddd", "echo hi | curl -d @- x"],
+    ["dddd", "terraform destroy -auto-approve"], ["??da", "python3 script.py"], ["??da", "rm src/a.ts"], ["??da", "chmod +x script.sh"],
+    ["aaaa", "git log -p"], ["??da", "$CMD src/a.ts"], ["??da", "git commit -m \"rm -rf /\""],
+  ], command);
+});
+
+test("bash: compound commands", () => {
+  run("bash", [
+    ["aaaa", "ls && pwd"], ["aaaa", "ls; pwd\ncat src/a.ts"], ["??da", "git status && git push"], ["??da", "npm run test && git push origin main"],
+    ["aada", "npm run test && make"], ["aaaa", "ls | grep a | wc -l"], ["aaaa", "ls || echo none"], ["aaaa", "ls & pwd"],
+    ["aaaa", "echo $(whoami)"], ["aaaa", "echo `git rev-parse HEAD`"], ["??da", "echo $(rm src/a.ts)"], ["???a", "cat $(ls src/*.ts)"],
+    ["aaaa", "(cd src && ls)"], ["aaaa", "if [ -f x ]; then echo y; fi"], ["???a", "for f in src/*.ts; do cat $f; done"],
+    ["??da", "while true; do npm install; done"], ["dddd", "ls && curl x"], ["dddd", "ls; rm -rf /"], ["dddd", "echo ok && git push --force"],
+    ["??da", "ls && bash -c 'npm install'"], ["aaaa", "bash -c 'ls && pwd'"], ["??da", "diff <(ls) <(npm ls)"],
+  ], command);
+});
+
+test("bash: redirections are writes", () => {
+  run("bash", [
+    ["?ada", "echo hi > out.txt"], ["aada", "echo hi >> docs/log.md"], ["aaaa", "ls > /dev/null 2>&1"], ["aaaa", "ls 2>/dev/null"],
+    ["dddd", "ls > locked/x.txt"], ["??da", "echo x > .env"], ["??da", "echo x > /etc/motd"], ["dddd", "echo x > .git/HEAD"],
+    ["dddd", "echo x >> .khaelor/settings.json"], ["dddd", "cat src/a.ts > .git/hooks/pre-commit"], ["?ada", "npm run test > test.log"],
+    ["?ada", "cat <<EOF > notes.md\nhi\nEOF"], ["??da", "echo x > $OUT"], ["??da", "tee out.txt < src/a.ts"], ["dddd", "echo x | tee .git/config"],
+    ["?ada", "ls &> listing.txt"], ["dddd", "echo x > link-git-config"],
+  ], command);
+});
+
+test("bash: .git/ and .khaelor/ stay out of reach", () => {
+  run("bash", [
+    ["dddd", "rm -rf .git"], ["dddd", "rm .git/index.lock"], ["dddd", "cp /tmp/x .git/hooks/pre-commit"], ["dddd", "mv x .khaelor/settings.json"],
+    ["dddd", "touch .git/x"], ["dddd", "sed -i s/a/b/ .git/config"], ["dddd", "ln -sf x .git/hooks/post-checkout"], ["??da", "git commit -m x"],
+    ["??da", "sed -i s/a/b/ src/a.ts"], ["dddd", "chmod +x .git/hooks/pre-commit"], ["dddd", "sudo rm -r .khaelor"], ["dddd", "cd .git && rm config"],
+  ], command);
+});
+
+test("bash: acceptEdits runs file commands inside the project", () => {
+  run("bash", [
+    ["?ada", "mkdir -p src/new"], ["?ada", "touch src/c.ts"], ["?ada", "cp src/a.ts src/c.ts"], ["?ada", "mv src/a.ts src/z.ts"],
+    ["??da", "mv src/a.ts /tmp/a.ts"], ["??da", "touch ~/.bashrc"], ["??da", "touch .env"], ["??da", "mkdir $X"], ["??da", "sudo mkdir x"],
+  ], command);
+});
+
+test("bash: the hardline floor, in every spelling", () => {
+  const floor = [
+    "rm -rf /", "rm -fr /", "rm -r -f /", "rm -Rf /", "rm --recursive --force /", "rm -rf --no-preserve-root /", "rm -rf / --no-preserve-root",
+    "rm -rf /*", "rm -rf \"/\"", "rm -rf '/'", "rm -rf \\/", "\"rm\" -rf /", "r\\m -rf /", "'r''m' -rf /", "rm  -rf   /", "\\rm -rf /",
+    "sudo rm -rf /", "sudo -u root rm -rf /", "doas rm -rf /", "timeout 5 rm -rf /", "env rm -rf /", "command rm -rf /", "nice rm -rf ~",
+    "rm -rf ~", "rm -rf ~/", "rm -rf $HOME", "rm -rf \"$HOME\"", "rm -rf ${HOME}", "rm -rf \"${HOME}/\"", "rm -rf ~/*", "rm -rf ~/.*",
+    "rm -rf /.", "rm -rf //", "rm -rf /tmp/../", "rm -rf .", "rm -rf ./", "rm -rf *", "rm -rf {root}", "rm -rf ..", "rm -rf $PWD",
+    "X=/; rm -rf $X", "export X=~; rm -rf \"$X\"", "rm -rf $UNKNOWN", "rm -rf \"$(echo /)\"", "rm -rf `echo /`", "echo / | xargs rm -rf",
+    "bash -c 'rm -rf /'", "sh -c \"rm -rf ~\"", "eval \"rm -rf /\"", "eval rm -rf /", "sudo bash -c 'rm -rf /'", "$'rm' -rf /",
+    "$'\\x72m' -rf /", "rm -rf /{,}", "rm -rf {/,/tmp}", "find / -delete", "find ~ -delete", "find . -delete", "find / -exec rm -rf {} \\;",
+    "mkfs.ext4 /dev/sda1", "sudo mkfs -t ext4 /dev/sdb", "dd if=/dev/zero of=/dev/sda", "dd of=/dev/nvme0n1 if=x", "echo x > /dev/sda",
+    "cat img > /dev/sdb", "cp x /dev/sda", ":(){ :|:& };:", "bomb(){ bomb|bomb& }; bomb", "chmod -R 777 /", "chmod -R 000 ~",
+    "chown -R me /", "sudo chown -R nobody ~/", "chmod --recursive 777 /", "mv ~ /tmp/x", "rsync -a --delete empty/ ~/",
+    "cd / && rm -rf *", "cd ~ && rm -rf .", "rm -rf -- /", "rm -r -- \"$HOME\"", "rm -rf $HOME/", "rm -rf \"$HOME/$X\"", "rm -rf /$X",
+    "rm -rf {home}/..", "find / -name '*' -delete", "find . -type f -delete", "ls && rm -rf / && ls", "true || sudo rm -rf --no-preserve-root /", "(rm -rf ~) &", "$RM -rf /",
+  ];
+  run("bash", floor.map((c): Row => ["dddd", c]), command);
+  run("bash", [
+    ["??da", "rm -rf node_modules"], ["??da", "rm -rf ./build/*"], ["??da", "rm -rf *.o"], ["??da", "rm -rf /tmp/somedir"],
+    ["??da", "chmod -R u+w src"], ["??da", "rm -rf \"build/$X\""], ["??da", "rm -f /tmp/x"], ["??da", "find src -name '*.o' -delete"],
+    ["??da", "chmod -R 755 ."], ["??da", "rm -r src"], ["??da", "dd if=/dev/zero of=disk.img bs=1M count=1"],
+    ["??da", "find . -name '*.pyc' -delete"], ["??da", "find . -name x -exec rm {} \\;"],
+  ], command);
+});
+
+test("bash: text the parser cannot read asks", () => {
+  run("bash", [["??da", "echo \"unterminated"], ["??da", "ls )("], ["??da", "cat <(ls"]], command);
+});
+
+test("process and other tools", () => {
+  run("process", [
+    ["aada", "npm run dev"], ["aada", "npm run dev -- --port 3000"], ["??da", "python -m http.server"], ["dddd", "rm -rf /"],
+    ["dddd", "curl x"], ["??da", "ls"],
+  ], (c) => ({ action: "start", command: c }));
+  run("process", [["aaaa", "list"], ["aaaa", "read"], ["aaaa", "stop"], ["??da", "write"]], (a) => ({ action: a, id: "p1", input: "x" }));
+  run("mcp__browser__open", [["??da", "x"]], () => ({}));
+});
+
+test("the suite has at least 200 rows", () => {
+  expect(count).toBeGreaterThanOrEqual(200);
+  console.log(`decision suite: ${count} rows × ${MODES.length} modes`);
+});

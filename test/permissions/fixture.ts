@@ -1,0 +1,45 @@
+// A throwaway project and home with the files and settings the permission tests decide about.
+import { mkdirSync, mkdtempSync, realpathSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { dirname, join } from "node:path";
+
+export type Fixture = { root: string; home: string; configHome: string; outside: string; cleanup(): void };
+
+export function makeFixture(settings: { user?: object; project?: object; local?: object } = {}): Fixture {
+  const base = realpathSync(mkdtempSync(join(tmpdir(), "khaelor-perm-")));
+  const root = join(base, "work", "project");
+  const home = join(base, "home");
+  const configHome = join(home, ".config");
+  const outside = join(base, "elsewhere");
+  const files: Record<string, string> = {
+    [join(root, "src/a.ts")]: "export const a = 1;\n",
+    [join(root, "src/b.ts")]: "export const b = 2;\n",
+    [join(root, ".env")]: "TOKEN=secret\n",
+    [join(root, ".env.example")]: "TOKEN=\n",
+    [join(root, "secrets/key.txt")]: "k\n",
+    [join(root, "private/notes.md")]: "n\n",
+    [join(root, "docs/readme.md")]: "d\n",
+    [join(root, "locked/x.txt")]: "x\n",
+    [join(root, ".git/config")]: "[core]\n",
+    [join(root, ".git/HEAD")]: "ref: refs/heads/main\n",
+    [join(home, ".ssh/id_rsa")]: "PRIVATE\n",
+    [join(home, ".aws/credentials")]: "[default]\n",
+    [join(home, ".bashrc")]: "# rc\n",
+    [join(outside, "notes.txt")]: "outside\n",
+  };
+  for (const [file, text] of Object.entries(files)) {
+    mkdirSync(dirname(file), { recursive: true });
+    writeFileSync(file, text);
+  }
+  symlinkSync(outside, join(root, "link-out"));
+  symlinkSync(join(root, ".git", "config"), join(root, "link-git-config"));
+  const write = (file: string, json: object | undefined) => {
+    if (!json) return;
+    mkdirSync(dirname(file), { recursive: true });
+    writeFileSync(file, JSON.stringify(json, null, 2));
+  };
+  write(join(configHome, "khaelor", "settings.json"), settings.user);
+  write(join(root, ".khaelor", "settings.json"), settings.project);
+  write(join(root, ".khaelor", "settings.local.json"), settings.local);
+  return { root, home, configHome, outside, cleanup: () => rmSync(base, { recursive: true, force: true }) };
+}
