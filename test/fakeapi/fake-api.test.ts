@@ -191,6 +191,26 @@ describe("scenario", () => {
   });
 });
 
+describe("pacing", () => {
+  test("bursts arrive as whole groups of events, never split", async () => {
+    await start({ turns: [{ content: [{ type: "text", text: "abcdefghijklmnopqrstuvwxyz" }], pacing: { textChunk: 1, burst: 3, delayMs: 5 } }] });
+    const res = await post("/v1/messages", body({ stream: true }));
+    const reader = res.body!.getReader();
+    const decoder = new TextDecoder();
+    const perRead: number[] = [];
+    for (;;) {
+      const { value, done } = await reader.read();
+      if (done) break;
+      const text = decoder.decode(value, { stream: true });
+      expect(text.endsWith("\n\n")).toBe(true);
+      perRead.push(text.split("\n\n").length - 1);
+    }
+    // A slow reader may get several bursts at once, but each read holds whole bursts.
+    for (const n of perRead.slice(0, -1)) expect(n % 3).toBe(0);
+    expect(perRead.reduce((a, b) => a + b, 0)).toBe(26 + 6);
+  });
+});
+
 describe("request validation", () => {
   const v = (messages: unknown[], over: Record<string, unknown> = {}) => validateMessagesRequest(body({ messages, ...over }));
   const use = (id: string) => ({ type: "tool_use", id, name: "read", input: {} });
@@ -230,6 +250,20 @@ describe("request validation", () => {
     expect(await res.json()).toMatchObject({ type: "error", error: { type: "invalid_request_error" } });
     expect(a.requests[0]!.outcome).toBe("invalid");
     expect(a.turnsServed()).toBe(0);
+  });
+});
+
+describe("scenario files", () => {
+  test("every scenario file shipped for CI parses", async () => {
+    const { parseScenario } = await import("../../src/fakeapi/scenario.ts");
+    const glob = new Bun.Glob("*.json");
+    const dir = join(import.meta.dir, "scenarios");
+    let n = 0;
+    for await (const f of glob.scan(dir)) {
+      expect(() => parseScenario(JSON.parse(readFileSync(join(dir, f), "utf8")))).not.toThrow();
+      n++;
+    }
+    expect(n).toBeGreaterThan(0);
   });
 });
 
