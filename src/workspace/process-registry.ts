@@ -305,13 +305,15 @@ export class ProcessRegistry {
  */
 export async function stopGroup(pgid: number, leaderExited: Promise<unknown> | null, signal: NodeJS.Signals, graceMs: number): Promise<void> {
   if (!signalGroup(pgid, signal)) return;
-  const deadline = Date.now() + graceMs;
-  if (leaderExited) {
+  const wait = (p: Promise<unknown>, ms: number) => {
     let timer: ReturnType<typeof setTimeout> | undefined;
-    await Promise.race([leaderExited, new Promise((r) => (timer = setTimeout(r, graceMs)))]);
-    clearTimeout(timer);
-  }
-  // Members other than the leader may linger; poll briefly (they die within ms of TERM normally).
+    return Promise.race([p, new Promise((r) => (timer = setTimeout(r, ms)))]).finally(() => clearTimeout(timer));
+  };
+  if (leaderExited) await wait(leaderExited, graceMs);
+  // Other members normally die with the leader. Those that do not get a short moment, then KILL.
+  // (A killed member can stay a zombie when no init reaps orphans, so "alive" is not awaited long.)
+  const deadline = Date.now() + (leaderExited ? 100 : graceMs);
   while (groupAlive(pgid) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 10));
   signalGroup(pgid, "SIGKILL");
+  if (leaderExited) await wait(leaderExited, 1000);
 }
