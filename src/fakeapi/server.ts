@@ -54,6 +54,7 @@ export async function startFakeApi(opts: FakeApiOptions): Promise<FakeApi> {
   let cursor = 0;
   let faultCursor = 0;
   let seq = 0;
+  let requestCounter = 0;
   /**
    * A served turn whose stream the client dropped before the end. The same request again is a
    * retry (the client gave up on a stalled stream), and the real API would answer it afresh, so
@@ -77,7 +78,7 @@ export async function startFakeApi(opts: FakeApiOptions): Promise<FakeApi> {
       const url = new URL(req.url);
       const headers = redact(req.headers);
       const base = { method: req.method, path: url.pathname, headers };
-      const requestId = `req_fake_${seq}`;
+      const requestId = `req_fake_${requestCounter++}`;
       const fail = (status: number, type: string, message: string, extra: Partial<RecordedRequest> & { body: unknown }) => {
         record({ ...base, turn: null, outcome: "rejected", status, error: message, ...extra }, at);
         return Response.json(errorBody(type, message, requestId), { status, headers: { "request-id": requestId } });

@@ -37,7 +37,7 @@ export function retryDelayMs(attempt: number, retry: Required<RetryOptions>, ret
 export function createAnthropicClient(opts: AnthropicClientOptions = {}): ModelClient {
   const retry = { ...DEFAULT_RETRY, ...opts.retry };
   const idleTimeoutMs = opts.idleTimeoutMs ?? 120_000;
-  const baseURL = opts.baseURL ?? process.env.ANTHROPIC_BASE_URL ?? "https://api.anthropic.com";
+  const baseURL = opts.baseURL || process.env.ANTHROPIC_BASE_URL || "https://api.anthropic.com";
   let sdk: Anthropic | null = null;
 
   const client = (): Anthropic => {

@@ -260,7 +260,7 @@ describe("non-retryable failures", () => {
       const client = createAnthropicClient({ baseURL: api.url });
       const { error } = await collect(client.stream(request()));
       expect(error?.kind).toBe("fatal");
-      expect(error?.message).toContain("set ANTHROPIC_API_KEY".replace("set", "Set"));
+      expect(error?.message).toContain("Set ANTHROPIC_API_KEY");
       expect(api.requests.length).toBe(0);
     } finally {
       if (saved.key !== undefined) process.env.ANTHROPIC_API_KEY = saved.key;
