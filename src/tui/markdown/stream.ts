@@ -47,6 +47,13 @@ export type MarkdownStream = {
 /** Control characters would reach the terminal raw; tab and newline are handled by the parser. */
 const reControl = /[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f]/g;
 
+function sanitize(text: string): string {
+  return text
+    .replace(/\r\n?/g, "\n")
+    .replace(reControl, "\uFFFD")
+    .replace(/[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g, "\uFFFD");
+}
+
 const wholeTokens = new WeakMap<CodeBlock, Token[][] | null>();
 
 function settledCodeTokens(block: CodeBlock): Token[][] | null {
@@ -64,7 +71,8 @@ class Stream implements MarkdownStream {
   private readonly theme: MarkdownTheme;
   private width: number;
   private partial = "";
-  private pendingCR = false;
+  /** End of the last delta that may join the next one: a CR (of CRLF) or half a surrogate pair. */
+  private carry = "";
   private finished = false;
   /** Complete lines from `tailStart` on (the unsettled ones). */
   private tailLines: string[] = [];
@@ -82,10 +90,11 @@ class Stream implements MarkdownStream {
   append(delta: string): void {
     if (this.finished) throw new Error("markdown stream: append() after finish()");
     if (delta === "") return;
-    let text = (this.pendingCR ? "\r" : "") + delta;
-    this.pendingCR = text.endsWith("\r");
-    if (this.pendingCR) text = text.slice(0, -1);
-    text = text.replace(/\r\n?/g, "\n").replace(reControl, "\uFFFD");
+    let text = this.carry + delta;
+    const last = text.charCodeAt(text.length - 1);
+    const held = last === 13 || (last >= 0xd800 && last <= 0xdbff) ? 1 : 0;
+    this.carry = text.slice(text.length - held);
+    text = sanitize(text.slice(0, text.length - held));
     const lines = (this.partial + text).split("\n");
     this.partial = lines.pop()!;
     for (const line of lines) {
@@ -98,11 +107,13 @@ class Stream implements MarkdownStream {
 
   finish(): void {
     if (this.finished) return;
-    if (this.pendingCR || this.partial !== "") {
-      this.parser.addLine(this.partial);
-      this.tailLines.push(this.partial);
-      this.partial = "";
-      this.pendingCR = false;
+    const rest = (this.partial + sanitize(this.carry)).split("\n");
+    this.carry = "";
+    this.partial = "";
+    if (rest[rest.length - 1] === "") rest.pop();
+    for (const line of rest) {
+      this.parser.addLine(line);
+      this.tailLines.push(line);
     }
     this.parser.finish();
     this.settle(true);
