@@ -38,26 +38,30 @@ export const globTool: Tool<Input> = {
     if (!scope.isDir) return fail(`${displayPath(ws, scope.abs)} is a file, not a directory: give its directory as path.`);
 
     const hidden = namesHidden(pattern, path);
-    const search = (glob: string) =>
-      runRipgrep(ws.ripgrepPath(), [...baseArgs(hidden), "--files", "--glob", glob, scope.abs], {
-        cwd: ws.cwd,
-        timeoutMs: SEARCH_TIMEOUT_MS,
-        signal: ctx.signal,
-      });
-    // Standard glob meaning: a pattern without "/" matches at the top level only ("**/" for any
-    // depth). ripgrep would match it at any depth, so anchor it.
-    const anchored = pattern.includes("/") ? pattern.replace(/^\.\//, "") : `/${pattern}`;
-    let r = await search(anchored);
+    // ripgrep lists the files (honouring .gitignore, .ignore, hidden); the glob is matched here,
+    // because a ripgrep --glob would override the ignore rules for the files it names.
+    const r = await runRipgrep(ws.ripgrepPath(), [...baseArgs(hidden), "--files", scope.abs], {
+      cwd: ws.cwd,
+      timeoutMs: SEARCH_TIMEOUT_MS,
+      signal: ctx.signal,
+    });
+    const listed = r.stdout.split("\n").filter(Boolean);
+    const base = scope.abs.endsWith("/") ? scope.abs : scope.abs + "/";
+    const matching = (glob: string) => {
+      const g = new Bun.Glob(glob);
+      return listed.filter((f) => g.match(f.startsWith(base) ? f.slice(base.length) : f));
+    };
+    // Standard glob meaning: "*.ts" is the top level only, "**/*.ts" any depth. When the top level
+    // has none, the deeper matches are more useful than nothing.
+    const clean = pattern.replace(/^\.\//, "");
+    let found = matching(clean);
     let note = "";
-    if (r.stdout === "" && !pattern.includes("/") && !r.timedOut) {
-      const deep = await search(`**/${pattern}`);
-      if (deep.stdout !== "") {
-        r = deep;
-        note = `No file matched "${pattern}" directly in ${displayPath(ws, scope.abs)}; these match "**/${pattern}" (any depth).\n`;
-      }
+    if (found.length === 0 && !clean.includes("/")) {
+      found = matching(`**/${clean}`);
+      if (found.length) note = `No file matched "${pattern}" directly in ${displayPath(ws, scope.abs)}; these match "**/${clean}" (any depth).\n`;
     }
     if (r.code === 2 && r.stdout === "") return fail(`glob failed: ${r.stderr.trim() || "ripgrep error"}`);
-    const files = byMtimeDesc(r.stdout.split("\n").filter(Boolean));
+    const files = byMtimeDesc(found);
     const where = displayPath(ws, scope.abs);
     if (files.length === 0) {
       return ok(`No files match "${pattern}" in ${where}${r.timedOut ? " (the search timed out; narrow the path)" : ""}. Ignored and hidden files are skipped.`);
