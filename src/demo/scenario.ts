@@ -1,6 +1,7 @@
 // The script `khaelor --demo` replays through the fake API while the real tools work on the sample
 // project: stream markdown (a table, a code block), read, edit, run the tests, start, read and stop
 // a background server, then sum up. Every answer says plainly that it is scripted.
+// No `expect` checks: a user who denies a tool in the demo should see the script go on, not a 400.
 import type { Scenario } from "../fakeapi/scenario.ts";
 import { parseScenario } from "../fakeapi/scenario.ts";
 import { SLUGIFY_BUGGY_LINES, SLUGIFY_FIXED_LINES } from "./sample-project.ts";
@@ -59,14 +60,12 @@ export const demoScenario: Scenario = parseScenario({
       ],
     },
     {
-      expect: { lastHasToolResult: { isError: false } },
       content: [
         { type: "text", text: DIAGNOSIS },
         { type: "tool_use", name: "edit", input: { file_path: "src/slugify.js", old_string: SLUGIFY_BUGGY_LINES, new_string: SLUGIFY_FIXED_LINES } },
       ],
     },
     {
-      expect: { lastHasToolResult: { isError: false } },
       content: [
         { type: "text", text: "Edited. Now the tests:" },
         { type: "tool_use", name: "bash", input: { command: "sh run-js.sh test/slugify.test.js", description: "Run the slugify tests" } },
