@@ -1,0 +1,79 @@
+// The live tail looks finished while it streams: unclosed inline syntax is healed, and syntax that
+// cannot be shown correctly yet is held back until its line completes.
+import { expect, test } from "bun:test";
+import type { Row, Span } from "../../../src/tui/render/style.ts";
+import { createMarkdownStream } from "../../../src/tui/markdown/index.ts";
+
+/** What the screen shows mid-stream: settled rows, then the live tail. */
+function tail(text: string, links = true): Row[] {
+  const s = createMarkdownStream({ width: 80, links });
+  s.append(text);
+  return [...s.settledRows(), ...s.tailRows()];
+}
+const text = (rows: Row[]) => rows.map((r) => r.spans.map((s) => s.text).join("")).join("\n");
+const spanWith = (rows: Row[], t: string): Span | undefined => rows.flatMap((r) => r.spans).find((s) => s.text.includes(t));
+
+test("an unclosed **bold renders bold without its asterisks", () => {
+  const rows = tail("Some **bold wor");
+  expect(text(rows)).toBe("Some bold wor");
+  expect(spanWith(rows, "bold wor")?.style?.bold).toBe(true);
+});
+
+test("nested unclosed emphasis closes innermost first", () => {
+  const rows = tail("a **strong and *both");
+  expect(text(rows)).toBe("a strong and both");
+  const both = spanWith(rows, "both")!;
+  expect(both.style?.bold && both.style?.italic).toBe(true);
+});
+
+test("a delimiter run just typed after a space is hidden until it means something", () => {
+  expect(text(tail("wait for it **"))).toBe("wait for it");
+  expect(text(tail("closing soon: **done**"))).toBe("closing soon: done");
+});
+
+test("a half-written code span shows as code; a lone backtick is hidden", () => {
+  const rows = tail("run `npm inst");
+  expect(text(rows)).toBe("run npm inst");
+  expect(spanWith(rows, "npm inst")?.style?.fg).toBeDefined();
+  expect(text(tail("run `"))).toBe("run");
+});
+
+test("a half-written link shows its text as a link, never the bracket syntax", () => {
+  const rows = tail("see [the docs](https://exa");
+  expect(text(rows)).toBe("see the docs");
+  expect(spanWith(rows, "the docs")?.style?.link).toBe("https://exa");
+  expect(text(tail("see [the do"))).toBe("see the do");
+});
+
+test("a lone list marker, quote marker or heading hash is held back until its line has content", () => {
+  expect(text(tail("para\n\n- "))).toBe("para");
+  expect(text(tail("para\n\n12."))).toBe("para");
+  expect(text(tail("para\n\n- [ ]"))).toBe("para");
+  expect(text(tail("para\n\n#"))).toBe("para");
+  expect(text(tail("para\n\n- it"))).toBe("para\n\n• it");
+});
+
+test("a table header is held back until its delimiter row completes, then shows as a table", () => {
+  expect(text(tail("Intro\n\n| a | b |\n"))).toBe("Intro");
+  expect(text(tail("Intro\n\n| a | b |\n|---|-"))).toBe("Intro");
+  const rows = tail("Intro\n\n| a | b |\n|---|---|\n");
+  expect(text(rows)).toContain("│ a │ b │");
+  expect(text(rows)).not.toContain("|");
+});
+
+test("a fence being typed is held back; a closing fence being typed is not shown as code", () => {
+  expect(text(tail("x\n\n```pyth"))).toBe("x");
+  expect(text(tail("x\n\n```python\nprint(1)\n``"))).toBe("x\n\nprint(1)");
+});
+
+test("a streaming code line shows as it is written", () => {
+  expect(text(tail("```\nline one\nline tw"))).toBe("line one\nline tw");
+});
+
+test("healing never reaches settled rows or the finished document", () => {
+  const s = createMarkdownStream({ width: 80, links: true });
+  s.append("Some **bold\n\nnext");
+  s.append("\n");
+  s.finish();
+  expect(text(s.settledRows().slice())).toBe("Some **bold\n\nnext");
+});
