@@ -55,7 +55,7 @@ export async function openAgentSession(opts: CliOptions, io: { interactive: bool
   const workspace = createWorkspace({ root: cwd, spillDir: join(dirname(writer.path), `${sessionId}.spill`) });
   const tools = createToolRuntime(builtinTools());
   const bus: EventBus = createEventBus();
-  const context = createConversationContext({ model: () => model, client, events: replayed?.events ?? [] });
+  const context = createConversationContext({ model: () => model, client, emit: bus.emit, events: replayed?.events ?? [] });
 
   // The log hears every event first, so nothing is shown that is not on disk.
   bus.subscribe((e: AgentEvent) => {

@@ -146,7 +146,8 @@ export type EphemeralEvent =
   | { type: "tool_input_delta"; index: number; id: string; name: string; partialJson: string }
   | { type: "block_done"; index: number }
   | { type: "message_start"; id: string; model: string }
-  | { type: "api_retry"; attempt: number; delayMs: number; status: number | null; message: string }
+  /** partialDiscarded: deltas shown since the last message_start are void; the retry streams anew. */
+  | { type: "api_retry"; attempt: number; delayMs: number; status: number | null; message: string; partialDiscarded?: boolean }
   | { type: "tool_start"; toolUseId: string; name: string; summary: string }
   | { type: "tool_progress"; toolUseId: string; chunk: string }
   | { type: "compacting"; trigger: CompactionEvent["trigger"] };

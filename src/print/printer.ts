@@ -53,6 +53,11 @@ export function textPrinter(stdout: Out, stderr: Out, verbose: boolean): Printer
           break;
         case "api_retry":
           if (verbose) stderr.write(`[retry ${e.attempt} in ${e.delayMs} ms: ${e.message}]\n`);
+          if (e.partialDiscarded) {
+            // Whole lines already on stdout cannot be taken back; the unfinished one can.
+            line = "";
+            stderr.write("[the stream was cut and restarts; lines above may repeat]\n");
+          }
           break;
         case "tool_start":
           if (verbose) stderr.write(`[${e.summary}]\n`);

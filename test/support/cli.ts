@@ -1,0 +1,53 @@
+// Runs the real CLI (from source, or dist/khaelor when KHAELOR_BIN is set) as a child process
+// against a fake Messages API, with an isolated data directory.
+import { mkdtempSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+
+const ROOT = join(import.meta.dir, "..", "..");
+export const MAIN = join(ROOT, "src", "main.ts");
+
+export type CliRun = { code: number; stdout: string; stderr: string };
+
+export function cliCommand(args: string[]): string[] {
+  const bin = process.env.KHAELOR_BIN;
+  return bin ? [bin, ...args] : [process.execPath, MAIN, ...args];
+}
+
+export function isolatedEnv(baseURL: string | null, extra: Record<string, string> = {}): Record<string, string> {
+  const home = mkdtempSync(join(tmpdir(), "khaelor-home-"));
+  const env: Record<string, string> = {
+    PATH: process.env.PATH ?? "/usr/bin:/bin",
+    HOME: home,
+    KHAELOR_HOME: join(home, "data"),
+    XDG_CONFIG_HOME: join(home, "config"),
+    XDG_CACHE_HOME: join(home, "cache"),
+    ANTHROPIC_API_KEY: "sk-ant-test-key-0123456789",
+    ...extra,
+  };
+  if (baseURL) env.ANTHROPIC_BASE_URL = baseURL;
+  return env;
+}
+
+export async function runCli(args: string[], opts: { cwd: string; env: Record<string, string>; stdin?: string }): Promise<CliRun> {
+  const proc = Bun.spawn(cliCommand(args), {
+    cwd: opts.cwd,
+    env: opts.env,
+    stdin: opts.stdin === undefined ? "ignore" : new TextEncoder().encode(opts.stdin),
+    stdout: "pipe",
+    stderr: "pipe",
+  });
+  const [stdout, stderr, code] = await Promise.all([new Response(proc.stdout).text(), new Response(proc.stderr).text(), proc.exited]);
+  return { code, stdout, stderr };
+}
+
+export function parseNdjson(text: string): Array<Record<string, unknown>> {
+  return text
+    .split("\n")
+    .filter((l) => l.trim())
+    .map((l) => JSON.parse(l) as Record<string, unknown>);
+}
+
+export function tempProject(prefix = "khaelor-proj-"): string {
+  return mkdtempSync(join(tmpdir(), prefix));
+}
