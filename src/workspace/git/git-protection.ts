@@ -1,0 +1,209 @@
+// Turn-by-turn protection of the work tree: a snapshot before and after every agent turn, /diff
+// against the session start (or any snapshot), and /undo that puts back what the last turn changed,
+// by any means (tools or bash), while leaving alone what the user changed since.
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmdirSync, rmSync, writeFileSync } from "node:fs";
+import { dirname, join, resolve } from "node:path";
+import { recordBaseline, type GitBaseline } from "./baseline.ts";
+import { findUserRepository, ShadowRepo } from "./shadow-repo.ts";
+import type { TreeChange } from "./tree-changes.ts";
+
+export type GitProtectionOptions = {
+  projectRoot: string;
+  /** KHAELOR's data directory for this project; the shadow repository lives here. */
+  dataDir: string;
+  /** Continue the turn history saved in dataDir (for --resume) instead of starting afresh. */
+  resume?: boolean;
+};
+
+export type FileChange = { path: string; status: TreeChange["status"] };
+
+export type UndoResult = {
+  /** The snapshot the work tree was restored to (UndoEvent.snapshot). */
+  snapshot: string;
+  /** Paths put back (rewritten, recreated or removed). */
+  restored: string[];
+  /** Paths left as they are, and why (the user changed them after the turn, or the write failed). */
+  skipped: Array<{ path: string; reason: string }>;
+};
+
+export interface GitProtection {
+  /** The directory snapshots cover: the repository root, or the project directory outside git. */
+  readonly workTree: string;
+  /** Null outside a git repository. */
+  readonly baseline: GitBaseline | null;
+  /** The tree recorded when the session started. */
+  readonly sessionStart: string;
+  /** Record the work tree now; returns the tree id. */
+  snapshot(): Promise<string>;
+  /** Call before an agent turn runs; returns the snapshot. */
+  beginTurn(): Promise<string>;
+  /** Call when the agent turn ends (TurnEndEvent.snapshot). */
+  endTurn(): Promise<string>;
+  /** What changed since `from` (default: the session start) up to now. */
+  diff(from?: string): Promise<{ patch: string; files: FileChange[] }>;
+  /** Undo the last agent turn not yet undone; null when there is none. */
+  undo(): Promise<UndoResult | null>;
+  /** How many turns /undo can still go back. */
+  undoableTurns(): number;
+}
+
+type Turn = { before: string; after: string | null };
+type State = { sessionStart: string; turns: Turn[] };
+
+export async function createGitProtection(opts: GitProtectionOptions): Promise<GitProtection> {
+  const projectRoot = resolve(opts.projectRoot);
+  const user = await findUserRepository(projectRoot);
+  const workTree = user?.root ?? projectRoot;
+  mkdirSync(opts.dataDir, { recursive: true });
+  const shadow = await ShadowRepo.open({ workTree, user, gitDir: join(opts.dataDir, "shadow.git") });
+  const stateFile = join(opts.dataDir, "turns.json");
+  let state: State | null = null;
+  if (opts.resume && existsSync(stateFile)) {
+    try {
+      state = JSON.parse(readFileSync(stateFile, "utf8")) as State;
+    } catch {
+      state = null;
+    }
+  }
+  const start = state?.sessionStart ?? (await shadow.snapshot());
+  state ??= { sessionStart: start, turns: [] };
+  const baseline = user ? await recordBaseline(user, shadow, start) : null;
+  return new Protection(shadow, baseline, state, stateFile);
+}
+
+class Protection implements GitProtection {
+  /** Snapshots and undo run one at a time: each reads and rewrites the shadow index. */
+  private queue: Promise<unknown> = Promise.resolve();
+
+  constructor(
+    private shadow: ShadowRepo,
+    readonly baseline: GitBaseline | null,
+    private state: State,
+    private stateFile: string,
+  ) {
+    this.save();
+  }
+
+  get workTree(): string {
+    return this.shadow.workTree;
+  }
+
+  get sessionStart(): string {
+    return this.state.sessionStart;
+  }
+
+  private serial<T>(fn: () => Promise<T>): Promise<T> {
+    const next = this.queue.then(fn, fn);
+    this.queue = next.catch(() => undefined);
+    return next;
+  }
+
+  private save(): void {
+    writeFileSync(this.stateFile, JSON.stringify(this.state));
+  }
+
+  snapshot(): Promise<string> {
+    return this.serial(() => this.shadow.snapshot());
+  }
+
+  beginTurn(): Promise<string> {
+    return this.serial(async () => {
+      const before = await this.shadow.snapshot();
+      this.state.turns.push({ before, after: null });
+      this.save();
+      return before;
+    });
+  }
+
+  endTurn(): Promise<string> {
+    return this.serial(async () => {
+      const after = await this.shadow.snapshot();
+      const turn = this.state.turns.at(-1);
+      if (turn && turn.after === null) {
+        turn.after = after;
+        // a turn that changed nothing is not worth an /undo step
+        if (turn.before === after) this.state.turns.pop();
+        this.save();
+      }
+      return after;
+    });
+  }
+
+  diff(from?: string): Promise<{ patch: string; files: FileChange[] }> {
+    return this.serial(async () => {
+      const now = await this.shadow.snapshot();
+      const base = from ?? this.state.sessionStart;
+      const [patch, changes] = await Promise.all([this.shadow.patch(base, now), this.shadow.changes(base, now)]);
+      return { patch, files: changes.map((c) => ({ path: c.path, status: c.status })) };
+    });
+  }
+
+  undoableTurns(): number {
+    return this.state.turns.length;
+  }
+
+  undo(): Promise<UndoResult | null> {
+    return this.serial(async () => {
+      const turn = this.state.turns.at(-1);
+      if (!turn) return null;
+      const now = await this.shadow.snapshot();
+      // an interrupted turn never got its end snapshot: everything since it began is the agent's
+      const after = turn.after ?? now;
+      const agent = await this.shadow.changes(turn.before, after);
+      const sinceTurn = new Map((await this.shadow.changes(after, now, agent.map((c) => c.path))).map((c) => [c.path, c]));
+      const toCheckout: string[] = [];
+      const toRemove: string[] = [];
+      const skipped: UndoResult["skipped"] = [];
+      for (const change of agent) {
+        const later = sinceTurn.get(change.path);
+        if (later) {
+          const current = later.after;
+          const already = current === null ? change.before === null : change.before !== null && current.id === change.before.id && current.mode === change.before.mode;
+          if (!already) skipped.push({ path: change.path, reason: "changed again after the agent's turn; left as you have it" });
+          continue;
+        }
+        if (change.before) toCheckout.push(change.path);
+        else toRemove.push(change.path);
+      }
+      const restored: string[] = [];
+      for (const path of toRemove) {
+        try {
+          rmSync(join(this.workTree, path), { force: true });
+          removeEmptyParents(this.workTree, dirname(path));
+          restored.push(path);
+        } catch (e) {
+          skipped.push({ path, reason: `could not remove: ${(e as Error).message}` });
+        }
+      }
+      try {
+        await this.shadow.checkout(turn.before, toCheckout);
+        restored.push(...toCheckout);
+      } catch {
+        // one bad path fails the batch: retry one by one to say which
+        for (const path of toCheckout) {
+          try {
+            await this.shadow.checkout(turn.before, [path]);
+            restored.push(path);
+          } catch (e) {
+            skipped.push({ path, reason: `could not restore: ${(e as Error).message}` });
+          }
+        }
+      }
+      this.state.turns.pop();
+      this.save();
+      return { snapshot: turn.before, restored: restored.sort(), skipped };
+    });
+  }
+}
+
+function removeEmptyParents(root: string, rel: string): void {
+  for (let dir = rel; dir !== "." && dir !== "" && dir !== "/"; dir = dirname(dir)) {
+    const abs = join(root, dir);
+    try {
+      if (readdirSync(abs).length > 0) return;
+      rmdirSync(abs);
+    } catch {
+      return;
+    }
+  }
+}

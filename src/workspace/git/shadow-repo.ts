@@ -1,0 +1,135 @@
+// A git repository of KHAELOR's own that records the user's work tree as tree objects, without ever
+// writing to the user's .git: its GIT_DIR and index live under KHAELOR's data directory, and it
+// borrows the user's objects through alternates, so unchanged files cost nothing to store. Seeding
+// its index from a copy of the user's index lets the first snapshot of a large repository reuse the
+// stat data git already has, hashing only files that changed.
+import { copyFileSync, existsSync, mkdirSync, readFileSync, rmSync, unlinkSync, writeFileSync } from "node:fs";
+import { isAbsolute, join, relative, resolve } from "node:path";
+import { git, gitMaybe } from "./run-git.ts";
+import { parseRawDiff, type TreeChange } from "./tree-changes.ts";
+
+export type ShadowRepoOptions = {
+  /** The directory recorded: the user's repository root, or the project directory outside git. */
+  workTree: string;
+  /** The user's repository, when there is one: objects are borrowed from it, its index copied once. */
+  user: UserRepository | null;
+  gitDir: string;
+};
+
+const SHADOW_CONFIG: Array<[string, string]> = [
+  ["core.bare", "false"],
+  ["core.autocrlf", "false"],
+  ["core.safecrlf", "false"],
+  ["core.fsmonitor", "false"],
+  ["core.quotepath", "false"],
+  ["core.symlinks", "true"],
+  ["gc.auto", "0"], // snapshot trees are unreferenced; never let gc prune them
+  ["advice.addEmbeddedRepo", "false"],
+  ["advice.addIgnoredFile", "false"],
+];
+
+export class ShadowRepo {
+  private constructor(private opts: ShadowRepoOptions) {}
+
+  static async open(opts: ShadowRepoOptions): Promise<ShadowRepo> {
+    const repo = new ShadowRepo(opts);
+    if (!existsSync(join(opts.gitDir, "HEAD"))) {
+      mkdirSync(opts.gitDir, { recursive: true });
+      await git(["init", "-q"], { cwd: opts.workTree, env: { GIT_DIR: opts.gitDir } });
+      for (const [k, v] of SHADOW_CONFIG) await git(["config", k, v], { cwd: opts.workTree, env: { GIT_DIR: opts.gitDir } });
+    }
+    repo.linkUserRepository();
+    return repo;
+  }
+
+  private get env(): Record<string, string> {
+    return { GIT_DIR: this.opts.gitDir, GIT_WORK_TREE: this.opts.workTree, GIT_INDEX_FILE: join(this.opts.gitDir, "index") };
+  }
+
+  private run(args: string[], extra: { env?: Record<string, string>; stdin?: string } = {}): Promise<string> {
+    return git(args, { cwd: this.opts.workTree, env: { ...this.env, ...extra.env }, ...(extra.stdin !== undefined ? { stdin: extra.stdin } : {}) });
+  }
+
+  /** Alternates, the user's excludes, and a first index copied from the user's (read, never written). */
+  private linkUserRepository(): void {
+    const info = join(this.opts.gitDir, "info");
+    mkdirSync(info, { recursive: true });
+    const excludes: string[] = [];
+    const user = this.opts.user;
+    if (user) {
+      writeFileSync(join(this.opts.gitDir, "objects", "info", "alternates"), join(user.commonDir, "objects") + "\n");
+      const userExclude = join(user.commonDir, "info", "exclude");
+      if (existsSync(userExclude)) excludes.push(readFileSync(userExclude, "utf8"));
+      const shadowIndex = join(this.opts.gitDir, "index");
+      const userIndex = join(user.gitDir, "index");
+      if (!existsSync(shadowIndex) && existsSync(userIndex)) {
+        try {
+          copyFileSync(userIndex, shadowIndex);
+        } catch {
+          // the user's index is being rewritten right now; the first snapshot just hashes more
+        }
+      }
+    }
+    const rel = relative(this.opts.workTree, this.opts.gitDir);
+    if (rel !== "" && !rel.startsWith("..") && !isAbsolute(rel)) excludes.push(`/${rel.split("\\").join("/")}/`);
+    writeFileSync(join(info, "exclude"), excludes.join("\n") + "\n");
+  }
+
+  /** Record the work tree as it is now; returns the tree id. */
+  async snapshot(): Promise<string> {
+    try {
+      await this.run(["add", "-A", "--ignore-errors", "--", "."]);
+    } catch (e) {
+      // A copied index git cannot use (split index, newer format): start from an empty one.
+      const index = join(this.opts.gitDir, "index");
+      if (!existsSync(index)) throw e;
+      unlinkSync(index);
+      await this.run(["add", "-A", "--ignore-errors", "--", "."]);
+    }
+    return (await this.run(["write-tree"])).trim();
+  }
+
+  async changes(from: string, to: string, paths?: string[]): Promise<TreeChange[]> {
+    const args = ["diff-tree", "-r", "-z", "--raw", "--no-renames", "--no-commit-id", from, to];
+    if (paths) {
+      if (paths.length === 0) return [];
+      return parseRawDiff(await this.run([...args, "--", ...paths], { env: { GIT_LITERAL_PATHSPECS: "1" } }));
+    }
+    return parseRawDiff(await this.run(args));
+  }
+
+  /** A unified diff between two trees (renames detected), for /diff. */
+  patch(from: string, to: string): Promise<string> {
+    return this.run(["diff-tree", "-p", "-M", "--no-color", "--no-commit-id", from, to]);
+  }
+
+  /**
+   * Write the given paths into the work tree exactly as they are in `tree` (content, mode, symlinks),
+   * through a throwaway index so neither our snapshot index nor the user's is involved.
+   */
+  async checkout(tree: string, paths: string[]): Promise<void> {
+    if (paths.length === 0) return;
+    const tmpIndex = join(this.opts.gitDir, `undo-index-${process.pid}`);
+    try {
+      await this.run(["read-tree", tree], { env: { GIT_INDEX_FILE: tmpIndex } });
+      await this.run(["checkout-index", "-f", "-z", "--stdin"], { env: { GIT_INDEX_FILE: tmpIndex }, stdin: paths.join("\0") + "\0" });
+    } finally {
+      rmSync(tmpIndex, { force: true });
+    }
+  }
+
+  get workTree(): string {
+    return this.opts.workTree;
+  }
+}
+
+export type UserRepository = { root: string; gitDir: string; commonDir: string };
+
+/** The user's repository around `dir` (top level, git dir, common dir for worktrees), or null outside git. */
+export async function findUserRepository(dir: string): Promise<UserRepository | null> {
+  const out = await gitMaybe(["rev-parse", "--show-toplevel", "--absolute-git-dir", "--git-common-dir"], { cwd: dir });
+  if (!out) return null;
+  const [root, gitDir, common] = out.split("\n");
+  if (!root || !gitDir || !common) return null;
+  return { root, gitDir, commonDir: resolve(dir, common) };
+}

@@ -1,0 +1,206 @@
+// Snapshots and /undo against real git repositories (and a plain directory) in temp dirs. The agent's
+// changes are made the two ways tools make them: direct file writes and a real bash process.
+import { afterEach, expect, test } from "bun:test";
+import { chmodSync, existsSync, lstatSync, mkdirSync, mkdtempSync, readFileSync, readlinkSync, realpathSync, rmSync, statSync, symlinkSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { createGitProtection } from "../../../src/workspace/git/index.ts";
+
+const temps: string[] = [];
+afterEach(() => {
+  for (const t of temps.splice(0)) rmSync(t, { recursive: true, force: true });
+});
+
+function tempDir(): string {
+  const d = realpathSync(mkdtempSync(join(tmpdir(), "khaelor-git-")));
+  temps.push(d);
+  return d;
+}
+
+function sh(cwd: string, script: string): string {
+  const env: Record<string, string> = { PATH: process.env.PATH ?? "/usr/bin:/bin", HOME: cwd, GIT_CONFIG_NOSYSTEM: "1", GIT_AUTHOR_NAME: "t", GIT_AUTHOR_EMAIL: "t@t", GIT_COMMITTER_NAME: "t", GIT_COMMITTER_EMAIL: "t@t" };
+  const r = Bun.spawnSync(["bash", "-c", script], { cwd, env });
+  if (r.exitCode !== 0) throw new Error(`${script}: ${r.stderr.toString()}`);
+  return r.stdout.toString().trim();
+}
+
+function write(root: string, rel: string, text: string): void {
+  mkdirSync(join(root, rel, ".."), { recursive: true });
+  writeFileSync(join(root, rel), text);
+}
+const read = (root: string, rel: string) => readFileSync(join(root, rel), "utf8");
+
+/** Everything a user could notice about their repository's git state. */
+function userGitState(root: string) {
+  return {
+    index: readFileSync(join(root, ".git", "index")).toString("base64"),
+    indexMtime: statSync(join(root, ".git", "index")).mtimeMs,
+    refs: sh(root, "git for-each-ref --format='%(refname) %(objectname)'; git rev-parse HEAD; git symbolic-ref HEAD"),
+    stash: sh(root, "git stash list"),
+    objects: sh(root, "git rev-list --all | wc -l"),
+    // optional locks off, or this very `git status` would refresh the index it is checking
+    status: sh(root, "GIT_OPTIONAL_LOCKS=0 git status --porcelain=v1 --untracked-files=all"),
+  };
+}
+
+function makeRepo(): string {
+  const root = tempDir();
+  sh(root, "git init -q -b main . && git config user.name t && git config user.email t@t");
+  write(root, "a.txt", "a1\n");
+  write(root, "b.txt", "b1\n");
+  write(root, "dir/c.txt", "c1\n");
+  write(root, "run.sh", "#!/bin/sh\necho hi\n");
+  chmodSync(join(root, "run.sh"), 0o755);
+  write(root, ".gitignore", "node_modules/\n");
+  sh(root, "git add -A && git commit -q -m init");
+  // the user's own uncommitted work: one staged edit, one untracked file
+  write(root, "a.txt", "a1 staged\n");
+  sh(root, "git add a.txt");
+  write(root, "notes.md", "mine\n");
+  return root;
+}
+
+test("in a repository: baseline, then undo puts back a write, a bash delete and bash-created files, leaving git alone", async () => {
+  const root = makeRepo();
+  const data = tempDir();
+  const before = userGitState(root);
+  const protection = await createGitProtection({ projectRoot: join(root, "dir"), dataDir: data });
+
+  expect(protection.workTree).toBe(root);
+  const b = protection.baseline!;
+  expect(b.root).toBe(root);
+  expect(b.branch).toBe("main");
+  expect(b.head).toBe(sh(root, "git rev-parse HEAD"));
+  expect(b.dirty).toEqual([
+    { path: "a.txt", hash: sh(root, "git hash-object a.txt") },
+    { path: "notes.md", hash: sh(root, "git hash-object notes.md") },
+  ]);
+
+  await protection.beginTurn();
+  write(root, "a.txt", "agent rewrote a\n"); // like the write tool
+  write(root, "dir/c.txt", "c edited\n"); // like the edit tool
+  sh(root, "rm b.txt run.sh && echo new > new.txt && mkdir -p gen/deep && echo x > gen/deep/y.txt");
+  await protection.endTurn();
+
+  const diff = await protection.diff();
+  expect(diff.files.map((f) => `${f.status} ${f.path}`).sort()).toEqual([
+    "added gen/deep/y.txt", "added new.txt", "deleted b.txt", "deleted run.sh", "modified a.txt", "modified dir/c.txt",
+  ]);
+  expect(diff.patch).toContain("+agent rewrote a");
+
+  const result = await protection.undo();
+  expect(result).toEqual({
+    snapshot: expect.any(String),
+    restored: ["a.txt", "b.txt", "dir/c.txt", "gen/deep/y.txt", "new.txt", "run.sh"],
+    skipped: [],
+  });
+  expect(read(root, "a.txt")).toBe("a1 staged\n");
+  expect(read(root, "b.txt")).toBe("b1\n");
+  expect(read(root, "dir/c.txt")).toBe("c1\n");
+  expect(statSync(join(root, "run.sh")).mode & 0o111).not.toBe(0);
+  expect(existsSync(join(root, "new.txt"))).toBe(false);
+  expect(existsSync(join(root, "gen"))).toBe(false);
+  expect(read(root, "notes.md")).toBe("mine\n");
+  expect(userGitState(root)).toEqual(before);
+  expect((await protection.diff()).files).toEqual([]);
+  expect(await protection.undo()).toBeNull();
+});
+
+test("undo goes back turn by turn", async () => {
+  const root = makeRepo();
+  const protection = await createGitProtection({ projectRoot: root, dataDir: tempDir() });
+  await protection.beginTurn();
+  write(root, "a.txt", "turn 1\n");
+  await protection.endTurn();
+  await protection.beginTurn();
+  await protection.endTurn(); // a turn that changed nothing is no undo step
+  await protection.beginTurn();
+  write(root, "a.txt", "turn 2\n");
+  sh(root, "echo two > two.txt");
+  await protection.endTurn();
+  expect(protection.undoableTurns()).toBe(2);
+
+  await protection.undo();
+  expect(read(root, "a.txt")).toBe("turn 1\n");
+  expect(existsSync(join(root, "two.txt"))).toBe(false);
+  await protection.undo();
+  expect(read(root, "a.txt")).toBe("a1 staged\n");
+  expect(await protection.undo()).toBeNull();
+});
+
+test("the user's own changes after the turn are kept, and reported where they collide", async () => {
+  const root = makeRepo();
+  const protection = await createGitProtection({ projectRoot: root, dataDir: tempDir() });
+  await protection.beginTurn();
+  write(root, "a.txt", "agent a\n");
+  write(root, "b.txt", "agent b\n");
+  sh(root, "rm dir/c.txt");
+  await protection.endTurn();
+  // the user, between the turn and /undo
+  write(root, "b.txt", "user b\n");
+  write(root, "dir/c.txt", "user recreated c\n");
+  write(root, "user.txt", "user file\n");
+
+  const result = await protection.undo();
+  expect(result?.restored).toEqual(["a.txt"]);
+  expect(result?.skipped.map((s) => s.path)).toEqual(["b.txt", "dir/c.txt"]);
+  expect(result?.skipped[0]?.reason).toContain("changed again after the agent's turn");
+  expect(read(root, "a.txt")).toBe("a1 staged\n");
+  expect(read(root, "b.txt")).toBe("user b\n");
+  expect(read(root, "dir/c.txt")).toBe("user recreated c\n");
+  expect(read(root, "user.txt")).toBe("user file\n");
+});
+
+test("outside git: snapshots and undo work in a plain directory, symlinks included", async () => {
+  const root = tempDir();
+  write(root, "keep.txt", "keep\n");
+  write(root, "doomed.txt", "doomed\n");
+  symlinkSync("keep.txt", join(root, "link"));
+  const protection = await createGitProtection({ projectRoot: root, dataDir: tempDir() });
+  expect(protection.baseline).toBeNull();
+  expect(existsSync(join(root, ".git"))).toBe(false);
+
+  await protection.beginTurn();
+  write(root, "keep.txt", "changed\n");
+  sh(root, "rm doomed.txt link && echo fresh > fresh.txt");
+  await protection.endTurn();
+  const result = await protection.undo();
+  expect(result?.restored).toEqual(["doomed.txt", "fresh.txt", "keep.txt", "link"]);
+  expect(read(root, "keep.txt")).toBe("keep\n");
+  expect(read(root, "doomed.txt")).toBe("doomed\n");
+  expect(lstatSync(join(root, "link")).isSymbolicLink()).toBe(true);
+  expect(readlinkSync(join(root, "link"))).toBe("keep.txt");
+  expect(existsSync(join(root, "fresh.txt"))).toBe(false);
+  expect(existsSync(join(root, ".git"))).toBe(false);
+});
+
+test("an interrupted turn (no end snapshot) is undone up to now; history survives a restart", async () => {
+  const root = makeRepo();
+  const data = tempDir();
+  const first = await createGitProtection({ projectRoot: root, dataDir: data });
+  await first.beginTurn();
+  write(root, "a.txt", "done\n");
+  await first.endTurn();
+  await first.beginTurn();
+  sh(root, "echo partial > partial.txt");
+  // crash: no endTurn
+  const second = await createGitProtection({ projectRoot: root, dataDir: data, resume: true });
+  expect(second.sessionStart).toBe(first.sessionStart);
+  expect(second.undoableTurns()).toBe(2);
+  expect((await second.undo())?.restored).toEqual(["partial.txt"]);
+  expect((await second.undo())?.restored).toEqual(["a.txt"]);
+  expect(read(root, "a.txt")).toBe("a1 staged\n");
+});
+
+test("diff from a given snapshot shows only what came after it", async () => {
+  const root = makeRepo();
+  const protection = await createGitProtection({ projectRoot: root, dataDir: tempDir() });
+  await protection.beginTurn();
+  write(root, "a.txt", "one\n");
+  const mid = await protection.endTurn();
+  await protection.beginTurn();
+  write(root, "b.txt", "two\n");
+  await protection.endTurn();
+  expect((await protection.diff(mid)).files).toEqual([{ path: "b.txt", status: "modified" }]);
+  expect((await protection.diff()).files.map((f) => f.path)).toEqual(["a.txt", "b.txt"]);
+});
