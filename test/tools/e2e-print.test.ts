@@ -14,7 +14,7 @@ afterEach(async () => {
   api = null;
 });
 
-const use = (name: string, input: unknown, expect?: TurnInput["expect"]): TurnInput => ({
+const use = (name: string, input: Record<string, unknown>, expect?: TurnInput["expect"]): TurnInput => ({
   content: [{ type: "tool_use", name, input }],
   ...(expect ? { expect } : {}),
 });
