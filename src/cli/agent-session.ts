@@ -11,7 +11,7 @@ import { runTurn, type TurnResult } from "../kernel/loop.ts";
 import type { LoopPolicy } from "../kernel/types.ts";
 import { createAnthropicClient } from "../model/anthropic-client.ts";
 import { costUsd, DEFAULT_MODEL, maxTokensFor } from "../model/models.ts";
-import type { ModelClient, SystemBlock } from "../model/types.ts";
+import type { SystemBlock } from "../model/types.ts";
 import { doomLoopPolicy } from "../policy/doom-loop.ts";
 import { verifyOnStopPolicy } from "../policy/verify-on-stop.ts";
 import { createConversationContext } from "../context/conversation.ts";
@@ -28,7 +28,15 @@ export class SessionOpenError extends Error {}
 
 export type AgentSession = Awaited<ReturnType<typeof openAgentSession>>;
 
-export async function openAgentSession(opts: CliOptions, io: { interactive: boolean; ask?: Asker; model?: ModelClient; cwd?: string }) {
+export type SessionIo = {
+  interactive: boolean;
+  ask?: Asker;
+  /** Overrides for --demo: its own API endpoint, key and project directory. */
+  api?: { baseURL: string; apiKey: string };
+  cwd?: string;
+};
+
+export async function openAgentSession(opts: CliOptions, io: SessionIo) {
   const cwd = resolve(io.cwd ?? opts.cwd ?? process.cwd());
   if (!existsSync(cwd) || !statSync(cwd).isDirectory()) throw new SessionOpenError(`--cwd ${cwd} is not a directory`);
   const { settings, problems } = loadSettings(cwd);
@@ -44,13 +52,9 @@ export async function openAgentSession(opts: CliOptions, io: { interactive: bool
     createSession({ cwd, model, permissionMode, khaelorVersion: VERSION, forkedFrom: opened.forkedFrom, seed: opened.seedEvents });
   const sessionId = writer.sessionId;
 
-  const apiKey = process.env.ANTHROPIC_API_KEY || settings.apiKey;
-  const client =
-    io.model ??
-    (() => {
-      if (!apiKey) throw new SessionOpenError("ANTHROPIC_API_KEY is not set: export it (or set apiKey in ~/.config/khaelor/settings.json), or try `khaelor --demo`");
-      return createAnthropicClient({ apiKey, baseURL: process.env.ANTHROPIC_BASE_URL || undefined });
-    })();
+  const apiKey = io.api?.apiKey ?? (process.env.ANTHROPIC_API_KEY || settings.apiKey);
+  if (!apiKey) throw new SessionOpenError("ANTHROPIC_API_KEY is not set: export it (or set apiKey in ~/.config/khaelor/settings.json), or try `khaelor --demo`");
+  const client = createAnthropicClient({ apiKey, baseURL: io.api?.baseURL ?? (process.env.ANTHROPIC_BASE_URL || undefined) });
 
   const workspace = createWorkspace({ root: cwd, spillDir: join(dirname(writer.path), `${sessionId}.spill`) });
   const tools = createToolRuntime(builtinTools());

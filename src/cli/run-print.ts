@@ -6,6 +6,7 @@ import { jsonPrinter, streamJsonPrinter, textPrinter, type Printer } from "../pr
 import { EXIT, type CliOptions } from "./args.ts";
 import { openAgentSession, SessionOpenError } from "./agent-session.ts";
 import { printSessionList } from "./sessions-command.ts";
+import { DEMO_BANNER, DEMO_PROMPT, startDemo } from "./demo.ts";
 
 export async function runPrint(opts: CliOptions): Promise<number> {
   const started = Date.now();
@@ -14,8 +15,13 @@ export async function runPrint(opts: CliOptions): Promise<number> {
 
   if (opts.resume === "") return printSessionList(opts, "Pass a session id (or a unique prefix) to --resume:");
 
-  let prompt = opts.prompt ?? "";
-  if (!process.stdin.isTTY) {
+  const demo = opts.demo ? await startDemo() : null;
+  if (demo) {
+    stderr.write(`${DEMO_BANNER}\nSample project: ${demo.dir}\n\n`);
+    opts = { ...opts, permissionMode: opts.permissionMode ?? "bypassPermissions" };
+  }
+  let prompt = opts.prompt ?? (demo ? DEMO_PROMPT : "");
+  if (!process.stdin.isTTY && !demo) {
     const piped = (await readStdin()).trimEnd();
     prompt = prompt && piped ? `${prompt}\n\n${piped}` : prompt || piped;
   }
@@ -26,7 +32,7 @@ export async function runPrint(opts: CliOptions): Promise<number> {
 
   let session;
   try {
-    session = await openAgentSession(opts, { interactive: false });
+    session = await openAgentSession(opts, { interactive: false, ...(demo ? { api: { baseURL: demo.api.url, apiKey: demo.apiKey }, cwd: demo.dir } : {}) });
   } catch (e) {
     if (e instanceof SessionOpenError) {
       stderr.write(`khaelor: ${e.message}\n`);
@@ -82,6 +88,7 @@ export async function runPrint(opts: CliOptions): Promise<number> {
     process.off("SIGTERM", onTerm);
     process.off("SIGHUP", onTerm);
     await session.close();
+    await demo?.close();
   }
   printer.finish(buildResult({ tally, reason, text, errorMessage: message, sessionId: session.sessionId, durationMs: Date.now() - started }));
   if (signalExit !== null) return signalExit;
