@@ -38,7 +38,8 @@ export function createSummaryBuilder(fallbackId: string): SummaryBuilder {
       s.lastActivity = Math.max(s.lastActivity, e.ts);
       switch (e.type) {
         case "session_header":
-          s.id = e.sessionId;
+          // The file name is the id (what --resume matches); a copied log keeps its old header.
+          s.id ||= e.sessionId;
           s.model = e.model;
           s.cwd = e.cwd;
           if (e.forkedFrom) s.forkedFrom = e.forkedFrom;
