@@ -6,6 +6,10 @@ import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { buildSystemPrompt, gitStatusSummary, loadProjectInstructions } from "../context/system-prompt.ts";
 import { createEventBus, type EventBus } from "../events/bus.ts";
+import { newEventId as newId, newSessionId } from "../events/id.ts";
+import { createPermissionEngine, splitRuleList, type Problem } from "../permissions/index.ts";
+import { projectSessionsDir } from "../session/paths.ts";
+import { createGitProtection } from "../workspace/git/index.ts";
 import type { AgentEvent, DurableEvent, PermissionMode } from "../events/types.ts";
 import { runTurn, type TurnResult } from "../kernel/loop.ts";
 import type { LoopPolicy } from "../kernel/types.ts";
@@ -23,6 +27,10 @@ import { VERSION } from "../version.ts";
 import type { CliOptions } from "./args.ts";
 import { loadSettings } from "./config.ts";
 import { createGate, type Asker } from "./gate.ts";
+
+function formatProblem(p: Problem): string {
+  return `${p.file}${p.position ? ` ${p.position}` : ""}: ${p.rule ? `"${p.rule}": ` : ""}${p.message} (ignored)`;
+}
 
 export class SessionOpenError extends Error {}
 
@@ -46,11 +54,20 @@ export async function openAgentSession(opts: CliOptions, io: SessionIo) {
   const opened = openLog(opts, cwd);
   const replayed = opened.replayed;
   let model = opts.model ?? replayed?.model ?? settings.model ?? DEFAULT_MODEL;
-  let permissionMode: PermissionMode = opts.permissionMode ?? replayed?.permissionMode ?? "default";
+  const engine = await createPermissionEngine({
+    projectRoot: cwd,
+    mode: opts.permissionMode ?? replayed?.permissionMode ?? undefined,
+    cliAllow: opts.allowedTools,
+    cliDeny: opts.disallowedTools,
+  });
+  for (const p of engine.problems()) process.stderr.write(`khaelor: ${formatProblem(p)}\n`);
+  for (const g of replayed?.grants ?? []) if (g.decision === "allow") for (const rule of splitRuleList([g.rule])) engine.grant(rule, "session");
+
+  const sessionId = opened.writer?.sessionId ?? newSessionId();
+  const git = await createGitProtection({ projectRoot: cwd, dataDir: join(projectSessionsDir(cwd), `${sessionId}.git`), resume: opened.writer !== null });
   const writer =
     opened.writer ??
-    createSession({ cwd, model, permissionMode, khaelorVersion: VERSION, forkedFrom: opened.forkedFrom, seed: opened.seedEvents });
-  const sessionId = writer.sessionId;
+    createSession({ sessionId, cwd, model, permissionMode: engine.mode, khaelorVersion: VERSION, git: git.baseline, forkedFrom: opened.forkedFrom, seed: opened.seedEvents });
 
   const apiKey = io.api?.apiKey ?? (process.env.ANTHROPIC_API_KEY || settings.apiKey);
   if (!apiKey) throw new SessionOpenError("ANTHROPIC_API_KEY is not set: export it (or set apiKey in ~/.config/khaelor/settings.json), or try `khaelor --demo`");
@@ -69,21 +86,13 @@ export async function openAgentSession(opts: CliOptions, io: SessionIo) {
       if (e.type === "assistant_message" && e.costUsd !== null) cost += e.costUsd;
       if (e.type === "setting_change") {
         if (e.model) model = e.model;
-        if (e.permissionMode) permissionMode = e.permissionMode;
+        if (e.permissionMode) engine.setMode(e.permissionMode);
       }
     }
   });
   let cost = replayed?.costUsd ?? 0;
 
-  const gate = await createGate({
-    projectRoot: cwd,
-    mode: () => permissionMode,
-    allowed: opts.allowedTools,
-    disallowed: opts.disallowedTools,
-    tools,
-    emit: bus.emit,
-    ask: io.interactive ? io.ask : undefined,
-  });
+  const gate = createGate({ engine, tools, workspace, emit: bus.emit, ask: io.interactive ? io.ask : undefined });
 
   const instructions = loadProjectInstructions(cwd);
   const gitStatus = gitStatusSummary(cwd);
@@ -115,6 +124,9 @@ export async function openAgentSession(opts: CliOptions, io: SessionIo) {
     maxTokens: maxTokensFor(model),
   });
 
+  // A crash or a plain process.exit must not leave the model's processes running.
+  const killOnExit = () => workspace.processes.killAllSync();
+  process.on("exit", killOnExit);
   let closed = false;
   return {
     sessionId,
@@ -125,7 +137,9 @@ export async function openAgentSession(opts: CliOptions, io: SessionIo) {
     replayed,
     logPath: writer.path,
     model: () => model,
-    permissionMode: () => permissionMode,
+    permissionMode: (): PermissionMode => engine.mode,
+    permissions: engine,
+    git,
     costSoFar: () => cost,
     setModel(name: string) {
       bus.emit({ type: "setting_change", id: newId(), ts: Date.now(), model: name });
@@ -136,8 +150,19 @@ export async function openAgentSession(opts: CliOptions, io: SessionIo) {
     queueSteering(text: string) {
       steering.push(text);
     },
-    runTurn(input: string, signal: AbortSignal): Promise<TurnResult> {
-      return runTurn(kernelDeps(), input, signal);
+    async runTurn(input: string, signal: AbortSignal): Promise<TurnResult> {
+      await git.beginTurn();
+      try {
+        return await runTurn(kernelDeps(), input, signal);
+      } finally {
+        await git.endTurn();
+      }
+    },
+    /** /undo: restore the work tree to before the last agent turn; recorded in the log. */
+    async undo() {
+      const r = await git.undo();
+      if (r) bus.emit({ type: "undo", id: newId(), ts: Date.now(), snapshot: r.snapshot, restored: r.restored, skipped: r.skipped });
+      return r;
     },
     async compact(instructionsText: string | undefined, signal: AbortSignal): Promise<boolean> {
       return context.compact("manual", signal, instructionsText);
@@ -146,6 +171,7 @@ export async function openAgentSession(opts: CliOptions, io: SessionIo) {
       if (closed) return;
       closed = true;
       await workspace.processes.stopAll();
+      process.off("exit", killOnExit);
       writer.close();
     },
   };
@@ -170,7 +196,6 @@ export async function openAgentSession(opts: CliOptions, io: SessionIo) {
   }
 }
 
-import { newEventId as newId } from "../events/id.ts";
 
 /** A temporary directory for --demo and tests. */
 export function makeTempDir(prefix: string): string {

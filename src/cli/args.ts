@@ -138,11 +138,10 @@ export function parseArgs(argv: string[]): CliOptions {
     return n;
   };
   const list = (flag: string): string[] => {
-    // Accepts `--allowedTools a,b`, `--allowedTools "a b"` and `--allowedTools a b` (until the next flag).
-    const items: string[] = [];
-    const first = value(flag);
-    items.push(...splitRules(first));
-    while (argv[i + 1] !== undefined && !argv[i + 1]!.startsWith("-") && looksLikeRule(argv[i + 1]!)) items.push(...splitRules(argv[++i]!));
+    // Accepts `--allowedTools a,b`, `--allowedTools "a b"` and `--allowedTools a b` (until the next
+    // flag or a word that is not a rule); the permissions engine splits and validates the rules.
+    const items = [value(flag)];
+    while (argv[i + 1] !== undefined && !argv[i + 1]!.startsWith("-") && looksLikeRule(argv[i + 1]!)) items.push(argv[++i]!);
     return items;
   };
   for (; i < argv.length; i++) {
@@ -246,23 +245,6 @@ export function parseArgs(argv: string[]): CliOptions {
   if (o.forkSession && !o.continue && o.resume === null) throw new UsageError("--fork-session needs --continue or --resume");
   if (o.continue && o.resume !== null) throw new UsageError("use either --continue or --resume, not both");
   return o;
-}
-
-function splitRules(s: string): string[] {
-  // Split on commas and spaces, but not inside parentheses: "Bash(npm run test *),Read".
-  const out: string[] = [];
-  let depth = 0;
-  let cur = "";
-  for (const ch of s) {
-    if (ch === "(") depth++;
-    if (ch === ")") depth = Math.max(0, depth - 1);
-    if (depth === 0 && (ch === "," || ch === " ")) {
-      if (cur.trim()) out.push(cur.trim());
-      cur = "";
-    } else cur += ch;
-  }
-  if (cur.trim()) out.push(cur.trim());
-  return out;
 }
 
 function looksLikeRule(s: string): boolean {

@@ -1,33 +1,32 @@
 // The kernel's PermissionGate: asks the rules engine, turns "ask" into a question for the user
-// (interactive) or a denial (print mode), and records every decision as an event.
+// (interactive) or a denial (print mode), saves "allow always" grants, and records every
+// decision that was not a plain allow as an event.
 import { newEventId } from "../events/id.ts";
-import type { EventSink, PermissionMode } from "../events/types.ts";
+import type { EventSink } from "../events/types.ts";
 import type { GateDecision, PermissionGate } from "../kernel/types.ts";
+import type { Decision, GrantScope, PermissionEngine, Suggestion } from "../permissions/index.ts";
 import type { ToolCall, ToolRuntime } from "../tools/types.ts";
+import type { Workspace } from "../workspace/types.ts";
 
 export type AskAnswer =
-  | { allow: true; always?: { rule: string; scope: "session" | "local" | "project" | "user" } }
+  | { allow: true; always?: { scope: GrantScope } }
   | { allow: false; message?: string };
 
-export type AskRequest = { call: ToolCall; summary: string; reason: string; suggestion?: { rule: string; description: string } };
+export type AskRequest = { call: ToolCall; summary: string; reason: string; suggestion?: Suggestion };
 /** Shows the permission panel; resolves with the user's choice. */
 export type Asker = (req: AskRequest, signal: AbortSignal) => Promise<AskAnswer>;
 
-export type Decision = { behavior: "allow" | "ask" | "deny"; reason: string; source: string; suggestion?: { rule: string; description: string } };
-
 export type GateOptions = {
-  projectRoot: string;
-  mode: () => PermissionMode;
-  allowed: string[];
-  disallowed: string[];
+  engine: PermissionEngine;
   tools: ToolRuntime;
+  workspace: Workspace;
   emit: EventSink;
   ask?: Asker;
 };
 
-export async function createGate(opts: GateOptions): Promise<PermissionGate & { decide(call: ToolCall): Decision }> {
-  const decide = (call: ToolCall): Decision => decideByMode(call, opts);
-  const record = (call: ToolCall, decision: "allow" | "deny", source: string, extra: { message?: string; savedRule?: { rule: string; scope: "session" | "local" | "project" | "user" } } = {}) =>
+export function createGate(opts: GateOptions): PermissionGate & { decide(call: ToolCall): Decision } {
+  const decide = (call: ToolCall): Decision => opts.engine.decide({ tool: call.name, input: call.input, cwd: opts.workspace.cwd });
+  const record = (call: ToolCall, decision: "allow" | "deny", source: string, extra: { message?: string; savedRule?: { rule: string; scope: GrantScope } } = {}) =>
     opts.emit({ type: "permission_decision", id: newEventId(), ts: Date.now(), toolUseId: call.id, toolName: call.name, decision, source, ...extra });
 
   return {
@@ -38,15 +37,16 @@ export async function createGate(opts: GateOptions): Promise<PermissionGate & { 
       if (d.behavior === "deny" || !opts.ask) {
         const message =
           d.behavior === "deny"
-            ? `Permission denied: ${d.reason}.`
-            : `Permission denied: ${d.reason}, and there is no one to ask in print mode (allow it with --allowedTools or --permission-mode).`;
+            ? `Permission denied: ${d.reason}`
+            : `Permission denied: ${d.reason} There is no one to ask in print mode; the user can allow it with --allowedTools or --permission-mode.`;
         record(call, "deny", d.source, { message });
         return { allow: false, message };
       }
       const summary = opts.tools.describe(call)?.summary ?? call.name;
       const answer = await opts.ask({ call, summary, reason: d.reason, suggestion: d.suggestion }, signal);
       if (answer.allow) {
-        record(call, "allow", "user", answer.always ? { savedRule: answer.always } : {});
+        const saved = answer.always && d.suggestion ? saveGrant(opts.engine, d.suggestion, answer.always.scope) : undefined;
+        record(call, "allow", "user", saved ? { savedRule: saved } : {});
         return { allow: true };
       }
       const message = answer.message ? `The user denied this call and said: ${answer.message}` : "The user denied this call.";
@@ -56,18 +56,7 @@ export async function createGate(opts: GateOptions): Promise<PermissionGate & { 
   };
 }
 
-const EDIT_TOOLS = new Set(["edit", "write"]);
-
-/** Until the rules engine is wired: what the mode names, plus --allowedTools/--disallowedTools by tool name. */
-function decideByMode(call: ToolCall, opts: GateOptions): Decision {
-  const named = (list: string[]) => list.some((r) => r.toLowerCase() === call.name.toLowerCase());
-  if (named(opts.disallowed)) return { behavior: "deny", reason: `${call.name} is disallowed (--disallowedTools)`, source: "cli" };
-  if (named(opts.allowed)) return { behavior: "allow", reason: "allowed by --allowedTools", source: "cli" };
-  const info = opts.tools.describe(call);
-  const mode = opts.mode();
-  if (!info || info.readOnly) return { behavior: "allow", reason: "read-only", source: "mode" };
-  if (mode === "bypassPermissions") return { behavior: "allow", reason: "bypassPermissions mode", source: "mode" };
-  if (mode === "plan") return { behavior: "deny", reason: `plan mode allows no ${call.name}`, source: "mode" };
-  if (mode === "acceptEdits" && EDIT_TOOLS.has(call.name)) return { behavior: "allow", reason: "acceptEdits mode", source: "mode" };
-  return { behavior: "ask", reason: `${call.name} needs permission in ${mode} mode`, source: "mode" };
+function saveGrant(engine: PermissionEngine, suggestion: Suggestion, scope: GrantScope) {
+  for (const rule of suggestion.rules) engine.grant(rule, scope);
+  return { rule: suggestion.rules.join(", "), scope };
 }
