@@ -67,10 +67,13 @@ export function wrapPieces(pieces: readonly Span[], sink: RowTarget): void {
     }
     if (chunk) put({ text: chunk, style: s.style }, chunkW);
   };
-  const flushWord = () => {
+  const flushWord = (followedBySpace: boolean) => {
     if (word.spans.length === 0) return;
     const spaceW = spansWidth(spaces);
-    if (rowW + spaceW + word.width <= limit) {
+    const end = rowW + spaceW + word.width;
+    // A word that would fill the row exactly, with a space after it, moves to the next row, so the
+    // space lands at the end of a row rather than at the start of the next one.
+    if (end < limit || (end === limit && !(followedBySpace && rowW > 0))) {
       for (const s of spaces) put(s, displayWidth(s.text));
     } else if (rowW > 0 || spaceW > 0) {
       // Break before the word. Spaces stay at the end of this row as far as they fit.
@@ -90,7 +93,7 @@ export function wrapPieces(pieces: readonly Span[], sink: RowTarget): void {
 
   for (const piece of pieces) {
     if (piece === HARD_BREAK) {
-      flushWord();
+      flushWord(false);
       spaces = [];
       breakRow("hard");
       continue;
@@ -101,7 +104,7 @@ export function wrapPieces(pieces: readonly Span[], sink: RowTarget): void {
       const part = parts[i]!;
       if (part === "") continue;
       if (i % 2 === 1) {
-        flushWord();
+        flushWord(true);
         spaces.push({ text: part, style: piece.style });
       } else {
         word.spans.push({ text: part, style: piece.style });
@@ -109,7 +112,7 @@ export function wrapPieces(pieces: readonly Span[], sink: RowTarget): void {
       }
     }
   }
-  flushWord();
+  flushWord(false);
   for (const s of spaces) putSplitting(s);
   emit(nextIsSoft);
 }
