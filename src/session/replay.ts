@@ -26,6 +26,8 @@ export type Replayed = {
   /** The last user turn has no turn_end: KHAELOR stopped in the middle of it. */
   turnOpen: boolean;
   lastEventId: string | null;
+  /** Every tool the model called in this session: the resume contract is that none of them may be missing now. */
+  toolNamesUsed: string[];
 };
 
 const PROCESS_TOOL = "process";
@@ -89,6 +91,7 @@ export function replaySession(events: DurableEvent[]): Replayed {
     danglingToolUses: view.unansweredToolUses(),
     turnOpen,
     lastEventId: events.length > 0 ? events[events.length - 1]!.id : null,
+    toolNamesUsed: [...new Set([...toolUses.values()].map((b) => b.name))].sort(),
   };
 }
 

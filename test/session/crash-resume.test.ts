@@ -16,7 +16,7 @@ import { startFakeApi, type ScenarioInput } from "../support/fake-api.ts";
 
 const KILLS = Number(process.env.CRASH_KILLS ?? 100);
 const PARALLEL = 2;
-const ARGS = ["-p", "--output-format", "stream-json", "--include-partial-messages", "--permission-mode", "bypassPermissions", "--verbose"];
+const ARGS = ["-p", "--output-format", "stream-json", "--include-partial-messages", "--permission-mode", "bypassPermissions"];
 
 const firstTurn: ScenarioInput = {
   turns: [

@@ -31,6 +31,7 @@ describe("format versions", () => {
       expect(r.grants).toEqual([{ rule: "Edit(./src/**)", decision: "allow" }]);
       expect(r.danglingToolUses).toEqual([]);
       expect(r.turnOpen).toBe(false);
+      expect(r.toolNamesUsed).toEqual(["bash", "edit", "read"]);
       const ms = r.view.messages();
       expect(messageProblems(ms)).toEqual([]);
       // The compaction kept "Now run the tests" onwards, behind the summary.
