@@ -17,6 +17,8 @@ export type TailContext = {
   inFence: boolean;
   /** The open leaf is a paragraph whose last line could be a table header row. */
   paragraphLastLineHasPipe: boolean;
+  /** The open leaf is a table: a row just begun would show as a row of empty cells. */
+  inTable: boolean;
 };
 
 /**
@@ -27,6 +29,7 @@ export function holdBack(partial: string, ctx: TailContext): { dropComplete: num
   let dropPartial = false;
   if (partial !== "") {
     if (ctx.inFence) dropPartial = reClosingFencePrefix.test(partial);
+    else if (ctx.inTable) dropPartial = /^\s*\|?\s*$/.test(partial);
     else
       dropPartial =
         reLoneMarker.test(partial) ||

@@ -203,6 +203,7 @@ class Stream implements MarkdownStream {
     const { dropComplete, dropPartial } = holdBack(this.partial, {
       inFence: tip.type === "code_block" && tip.fenced && tip.open,
       paragraphLastLineHasPipe: tip.type === "paragraph" && lastLine !== undefined && hasUnescapedPipe(lastLine),
+      inTable: tip.type === "table",
     });
     const lines = this.tailLines.slice(0, this.tailLines.length - dropComplete);
     const partial = dropPartial ? "" : this.partial;

@@ -77,3 +77,8 @@ test("healing never reaches settled rows or the finished document", () => {
   s.finish();
   expect(text(s.settledRows().slice())).toBe("Some **bold\n\nnext");
 });
+
+test("a table row just begun is held back rather than shown as empty cells", () => {
+  const rows = tail("| a | b |\n|---|---|\n| 1 | 2 |\n| ");
+  expect(text(rows).split("\n").filter((l) => l.startsWith("│"))).toEqual(["│ a │ b │", "│ 1 │ 2 │"]);
+});
