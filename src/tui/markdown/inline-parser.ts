@@ -168,7 +168,7 @@ class InlineParser {
     return root;
   }
 
-  /** Openers still on the stack after parsing (call before processEmphasis(null) clears them). */
+  /** Like parse, but report what stayed open: the first unclosed backtick run and unmatched openers. */
   parseForHealing(content: string): Unclosed {
     const root = new N("root");
     this.subject = content.trim();
@@ -185,7 +185,8 @@ class InlineParser {
     return { backticks: this.unclosedTicks, openers };
   }
 
-  leftovers: Delimiter | null = null;
+  /** Delimiters left after processEmphasis(…, keepLeftovers): openers nothing closed. */
+  private leftovers: Delimiter | null = null;
 
   parseInline(block: N): boolean {
     const c = this.peek();
@@ -619,7 +620,7 @@ class InlineParser {
   }
 
   /** Parse a link reference definition at the start of `s`; returns characters consumed (0: none). */
-  parseReference(s: string, seq: (label: string, def: { href: string; title: string }) => void): number {
+  parseReference(s: string, define: (label: string, def: { href: string; title: string }) => void): number {
     this.subject = s;
     this.pos = 0;
     const startpos = 0;
@@ -648,7 +649,7 @@ class InlineParser {
     if (!atLineEnd) return 0;
     const normlabel = normalizeReference(rawlabel);
     if (normlabel === "") return 0;
-    seq(normlabel, { href: dest, title: title ?? "" });
+    define(normlabel, { href: dest, title: title ?? "" });
     return this.pos - startpos;
   }
 }

@@ -7,7 +7,7 @@ import { displayWidth } from "../../../src/tui/markdown/width.ts";
 import { chunk, genDoc, prng } from "./gen-doc.ts";
 
 beforeAll(async () => {
-  await preloadHighlighting(["python", "typescript", "bash"]);
+  await preloadHighlighting(["py", "ts", "sh"]);
 });
 
 function rowWidth(r: Row): number {

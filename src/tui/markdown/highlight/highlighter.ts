@@ -7,7 +7,7 @@
 // with the parsed block and the theme is applied at layout time.
 import { Query, type Language, type QueryCapture, type Tree } from "web-tree-sitter";
 import { createParser, loadGrammar, type GrammarName, type Parser } from "../../../assets/tree-sitter.ts";
-import { highlightQueries } from "./queries.ts";
+import { grammarForInfo, highlightQueries } from "./queries.ts";
 
 export type Token = { text: string; capture: string | null };
 export type LanguageReport = {
@@ -26,11 +26,17 @@ const reports = new Map<GrammarName, Promise<LanguageReport>>();
 export const allGrammars = Object.keys(highlightQueries) as GrammarName[];
 
 /**
- * Load grammars and compile their highlight queries (all by default). Resolves with one report per
- * language; never rejects: a language that fails to load stays plain and says why in its report.
+ * Load grammars and compile their highlight queries (all by default). `langs` are grammar names or
+ * fence names (`py`, `c`, `sh`, …); unknown names are ignored. Resolves with one report per grammar;
+ * never rejects: a language that fails to load stays plain and says why in its report.
  */
-export function preloadHighlighting(langs: readonly GrammarName[] = allGrammars): Promise<LanguageReport[]> {
-  return Promise.all(langs.map(loadLanguage));
+export function preloadHighlighting(langs: readonly string[] = allGrammars): Promise<LanguageReport[]> {
+  const names = new Set<GrammarName>();
+  for (const l of langs) {
+    const g = (allGrammars as readonly string[]).includes(l) ? (l as GrammarName) : grammarForInfo(l);
+    if (g) names.add(g);
+  }
+  return Promise.all([...names].map(loadLanguage));
 }
 
 function loadLanguage(name: GrammarName): Promise<LanguageReport> {
