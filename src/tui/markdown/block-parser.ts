@@ -57,11 +57,6 @@ export class BNode {
   get lastChild(): BNode | undefined {
     return this.children[this.children.length - 1];
   }
-  nextSibling(): BNode | undefined {
-    const sibs = this.parent?.children;
-    if (!sibs) return undefined;
-    return sibs[sibs.indexOf(this) + 1];
-  }
 }
 
 const reHtmlBlockOpen: RegExp[] = [

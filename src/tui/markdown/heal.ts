@@ -11,6 +11,8 @@ const reFenceOpening = /^\s*(?:>\s*)*(?:`{3,}[^`]*|~{3,}.*|`{1,2}|~{1,2})$/;
 const reBlockSyntaxOnly = /^\s{0,3}(?:>\s*)*(?:#{1,6}|=+|(?:[-*_][ \t]*)+)\s*$/;
 const reDelimiterRowPrefix = /^\s*\|?\s*:?-*:?\s*(?:\|\s*:?-*:?\s*)*$/;
 const reClosingFencePrefix = /^\s{0,3}(?:`+|~+)\s*$/;
+/** A line starting with a pipe is almost surely a table row: wait for the line (and the table). */
+const reTableRowStart = /^\s{0,3}(?:>\s*)*\|/;
 
 export type TailContext = {
   /** The open leaf after the complete lines is a fenced code block. */
@@ -35,6 +37,7 @@ export function holdBack(partial: string, ctx: TailContext): { dropComplete: num
         reLoneMarker.test(partial) ||
         reFenceOpening.test(partial) ||
         reBlockSyntaxOnly.test(partial) ||
+        reTableRowStart.test(partial) ||
         (ctx.paragraphLastLineHasPipe && reDelimiterRowPrefix.test(partial));
   }
   // A header row shows as a paragraph until its delimiter row is complete: hold it back instead.

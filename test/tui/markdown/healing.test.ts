@@ -82,3 +82,7 @@ test("a table row just begun is held back rather than shown as empty cells", () 
   const rows = tail("| a | b |\n|---|---|\n| 1 | 2 |\n| ");
   expect(text(rows).split("\n").filter((l) => l.startsWith("│"))).toEqual(["│ a │ b │", "│ 1 │ 2 │"]);
 });
+
+test("a header row still being written is held back too", () => {
+  expect(text(tail("Intro\n\n| a | b"))).toBe("Intro");
+});
