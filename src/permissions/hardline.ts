@@ -19,6 +19,7 @@ export function hardlineReason(words: ShellWord[], cwd: string | null, anchors: 
   const args = argv.slice(1);
   const deletesEverything = (p: string) => p === "/" || isAncestorOrSelf(p, anchors.root) || isAncestorOrSelf(p, anchors.home);
   const homeOrRoot = (p: string) => p === "/" || isAncestorOrSelf(p, anchors.home);
+  const floorNames = new Set([...anchors.root.split("/"), ...anchors.home.split("/")].filter(Boolean));
 
   for (const w of argv) {
     const value = w.text.includes("=") && !w.text.startsWith("/") ? w.text.slice(w.text.indexOf("=") + 1) : w.text;
@@ -28,7 +29,7 @@ export function hardlineReason(words: ShellWord[], cwd: string | null, anchors: 
   }
   if (head.dynamic) {
     // `$RM -rf /`: the command is unknowable, so judge its arguments as if it deleted
-    if (hasRecursiveFlag(args)) return deletionReason(args, cwd, deletesEverything, "delete");
+    if (hasRecursiveFlag(args)) return deletionReason(args, cwd, deletesEverything, "delete", floorNames);
     return null;
   }
   const name = head.text;
@@ -37,7 +38,7 @@ export function hardlineReason(words: ShellWord[], cwd: string | null, anchors: 
     if (args.some((w) => w.text === "--no-preserve-root")) return "rm --no-preserve-root is never allowed";
     if (!hasRecursiveFlag(args)) return null;
     if (extraArgsFromStdin) return "rm -r with paths read from stdin (xargs) could delete anything; list the paths explicitly";
-    return deletionReason(positionals(args), cwd, deletesEverything, "delete");
+    return deletionReason(positionals(args), cwd, deletesEverything, "delete", floorNames);
   }
   if (name === "find") {
     const deletes = args.some((w) => w.text === "-delete") || args.some((w, i) => /^-(exec|execdir|ok|okdir)$/.test(w.text) && /^(rm|shred|unlink)$/.test(args[i + 1]?.text ?? ""));
@@ -51,21 +52,21 @@ export function hardlineReason(words: ShellWord[], cwd: string | null, anchors: 
       starts.push(w);
     }
     if (starts.length === 0) starts.push({ text: ".", pattern: ".", dynamic: false, glob: false });
-    return deletionReason(starts, cwd, deletesEverything, "delete");
+    return deletionReason(starts, cwd, deletesEverything, "delete", floorNames);
   }
   if (name === "chmod" || name === "chown" || name === "chgrp") {
     if (!args.some((w) => /^-[a-zA-Z]*R/.test(w.text) || w.text === "--recursive")) return null;
-    return deletionReason(positionals(args).slice(1), cwd, homeOrRoot, `${name} -R`);
+    return deletionReason(positionals(args).slice(1), cwd, homeOrRoot, `${name} -R`, floorNames);
   }
   if (name === "mv") {
     const ps = positionals(args);
-    return deletionReason(ps.slice(0, -1), cwd, deletesEverything, "move away");
+    return deletionReason(ps.slice(0, -1), cwd, deletesEverything, "move away", floorNames);
   }
   if (name === "rsync" && args.some((w) => w.text.startsWith("--delete"))) {
-    return deletionReason(positionals(args).slice(-1), cwd, deletesEverything, "rsync --delete onto");
+    return deletionReason(positionals(args).slice(-1), cwd, deletesEverything, "rsync --delete onto", floorNames);
   }
   if (name === "shred" && args.some((w) => /^-[a-zA-Z]*u/.test(w.text))) {
-    return deletionReason(positionals(args), cwd, deletesEverything, "shred");
+    return deletionReason(positionals(args), cwd, deletesEverything, "shred", floorNames);
   }
   return null;
 }
@@ -88,11 +89,14 @@ function positionals(args: ShellWord[]): ShellWord[] {
  * Whether any target is (or could expand to) a protected place. Unknowable targets are refused
  * when nothing before the unknown part pins them below a harmless directory.
  */
-function deletionReason(targets: ShellWord[], cwd: string | null, isFloor: (p: string) => boolean, verb: string): string | null {
+function deletionReason(targets: ShellWord[], cwd: string | null, isFloor: (p: string) => boolean, verb: string, floorNames: Set<string>): string | null {
   for (const w of targets) {
     if (w.dynamic) {
       const literal = w.text.split("\0")[0] as string;
       const unknown = `cannot tell what the ${verb} target "${displayWord(w)}" expands to, and it could be /, ~ or the project; spell the path out`;
+      // `$TMPDIR/build`: whatever comes first, it ends in a name no protected directory has
+      const tail = /\/([^/\0]+)\/*$/.exec(w.text.slice(w.text.lastIndexOf("\0") + 1))?.[1];
+      if (tail && !w.glob && tail !== "." && tail !== ".." && !floorNames.has(tail)) continue;
       if (literal === "") return unknown;
       // `out$X`, `build/x$X`: a name below a known directory; `/$X`, `$HOME/$X`: anything in it
       if (!literal.endsWith("/")) continue;

@@ -182,14 +182,14 @@ test("bash: the hardline floor, in every spelling", () => {
     "cat img > /dev/sdb", "cp x /dev/sda", ":(){ :|:& };:", "bomb(){ bomb|bomb& }; bomb", "chmod -R 777 /", "chmod -R 000 ~",
     "chown -R me /", "sudo chown -R nobody ~/", "chmod --recursive 777 /", "mv ~ /tmp/x", "rsync -a --delete empty/ ~/",
     "cd / && rm -rf *", "cd ~ && rm -rf .", "rm -rf -- /", "rm -r -- \"$HOME\"", "rm -rf $HOME/", "rm -rf \"$HOME/$X\"", "rm -rf /$X",
-    "rm -rf {home}/..", "find / -name '*' -delete", "find . -type f -delete", "ls && rm -rf / && ls", "true || sudo rm -rf --no-preserve-root /", "(rm -rf ~) &", "$RM -rf /",
+    "rm -rf {home}/..", "rm -rf \"$X/project\"", "rm -rf $X/..", "rm -rf $X/*", "find / -name '*' -delete", "find . -type f -delete", "ls && rm -rf / && ls", "true || sudo rm -rf --no-preserve-root /", "(rm -rf ~) &", "$RM -rf /",
   ];
   run("bash", floor.map((c): Row => ["dddd", c]), command);
   run("bash", [
     ["??da", "rm -rf node_modules"], ["??da", "rm -rf ./build/*"], ["??da", "rm -rf *.o"], ["??da", "rm -rf /tmp/somedir"],
     ["??da", "chmod -R u+w src"], ["??da", "rm -rf \"build/$X\""], ["??da", "rm -f /tmp/x"], ["??da", "find src -name '*.o' -delete"],
     ["??da", "chmod -R 755 ."], ["??da", "rm -r src"], ["??da", "dd if=/dev/zero of=disk.img bs=1M count=1"],
-    ["??da", "find . -name '*.pyc' -delete"], ["??da", "find . -name x -exec rm {} \\;"],
+    ["??da", "find . -name '*.pyc' -delete"], ["??da", "rm -rf \"$TMPDIR/build\""], ["??da", "rm -rf $OUT/cache/"], ["??da", "find . -name x -exec rm {} \\;"],
   ], command);
 });
 
