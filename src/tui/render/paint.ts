@@ -1,0 +1,379 @@
+// The frame diff: turns "what the terminal shows" into "what we want" with as few bytes as we can.
+//
+// The painter owns a zone of rows starting at a row we never address absolutely (the top of the
+// live zone on the main screen, or row 0 of the alternate screen). It keeps a copy of what the
+// terminal shows there (`term`), where the terminal's cursor is, which SGR pen is active, and which
+// rows the terminal has marked as soft-wrapped continuations. Invariants the code relies on:
+//
+// - Rows are painted top to bottom, and the cursor only moves relatively (CUU/CUD/CUF/CUB/CHA/CR),
+//   so the zone may sit anywhere on screen. Rows past `extent` do not exist yet: they are reached
+//   with CR LF, which scrolls the screen (and pushes its top row into scrollback) at the bottom.
+// - Printing into the last column leaves the cursor "pending wrap" at cols-1. The next printed
+//   character wraps and the terminal marks the new line as a continuation (copy and reflow then
+//   treat both rows as one line); that is how a soft row is produced. Any cursor move cancels it.
+// - Trailing blanks are never printed: they are erased with EL, so the terminal's idea of a row's
+//   length (what it reflows and copies) equals ours. EL runs with a pen without background, since
+//   terminals erase with the current background colour.
+// - Overwriting half of a wide grapheme leaves terminal-specific debris, so a changed run is
+//   widened until it covers whole wide graphemes on both sides (ours and the terminal's).
+// - Hyperlinks (OSC 8) are closed before the cursor moves, so no link spans a line end.
+import { CellBuffer } from "./cells.ts";
+import { GraphemeTable, SPACE } from "./graphemes.ts";
+import { DEFAULT_STYLE, StyleTable } from "./styles.ts";
+
+export type PaintOptions = {
+  /** Soft rows are realised as terminal soft wraps (main screen). Off for the alternate screen. */
+  wraps: boolean;
+  /** Rows of `term` past the painted height are erased (ED 0). */
+  eraseBelow: boolean;
+  /** How many of the painted rows become history after this paint (row `dropTop` must start a line). */
+  dropTop: number;
+};
+
+/** A copy of the row just above the zone (the last history row), for joining a soft commit to it. */
+export type RowAbove = { cells: CellBuffer; termLen: number };
+
+const GAP_MERGE = 3;
+
+export class ZonePainter {
+  /** What the terminal shows in the zone. */
+  readonly term: CellBuffer;
+  /** Per row: the terminal marked this row as a continuation of the previous one. */
+  wrapped: Uint8Array;
+  /** Per row: the terminal's own idea of the row length (last written cell), which it reflows by. */
+  termLen: Int32Array;
+  /** Rows that exist on screen below the zone top (row 0 always exists: the cursor is on it). */
+  extent = 1;
+  cy = 0;
+  cx = 0;
+  pending = false;
+  pen = DEFAULT_STYLE;
+  above: RowAbove | null = null;
+  out = "";
+  cellsChanged = 0;
+
+  constructor(
+    public cols: number,
+    private readonly graphemes: GraphemeTable,
+    private readonly styles: StyleTable,
+  ) {
+    this.term = new CellBuffer(cols, 64);
+    this.wrapped = new Uint8Array(64);
+    this.termLen = new Int32Array(64);
+  }
+
+  /** Forget everything: the zone is a single blank row with the cursor at its start. */
+  reset(cols: number): void {
+    this.cols = cols;
+    this.term.reset(cols);
+    this.wrapped.fill(0);
+    this.termLen.fill(0);
+    this.extent = 1;
+    this.cy = 0;
+    this.cx = 0;
+    this.pending = false;
+  }
+
+  private ensureRows(n: number): void {
+    this.term.ensure(n + 1);
+    if (this.wrapped.length <= n) {
+      const w = new Uint8Array(Math.max(n + 1, this.wrapped.length * 2));
+      w.set(this.wrapped);
+      this.wrapped = w;
+      const l = new Int32Array(w.length);
+      l.set(this.termLen);
+      this.termLen = l;
+    }
+  }
+
+  /** Paints rows [0, want.height) of `want` over the zone. Appends bytes to `out`. */
+  paint(want: CellBuffer, opts: PaintOptions): void {
+    const H = want.height;
+    this.ensureRows(Math.max(H, this.extent) + 1);
+    for (let y = 0; y < H; y++) {
+      const soft = opts.wraps && want.soft[y] === 1 && (y > 0 ? y !== opts.dropTop : this.above !== null && opts.dropTop > 0);
+      if (soft && this.wrapped[y] !== 1) this.establishWrap(want, y);
+      else if (!soft && this.wrapped[y] === 1) this.breakWrap(want, y);
+      else if (y >= this.extent) this.newRow(y);
+      this.paintRow(want, y);
+    }
+    if (this.term.height < H) this.term.height = H;
+    if (opts.eraseBelow && this.extent > H) {
+      if (this.anyContentFrom(H)) {
+        this.moveTo(H, 0);
+        this.cleanPen();
+        this.out += "\x1b[J";
+      }
+      for (let y = H; y < this.extent; y++) this.blankTermRow(y);
+      this.extent = Math.max(H, 1);
+      this.term.height = H;
+    }
+    if (opts.dropTop > 0) this.dropTop(opts.dropTop);
+  }
+
+  private anyContentFrom(y0: number): boolean {
+    for (let y = y0; y < this.extent; y++) if ((this.term.len[y] ?? 0) > 0 || (this.termLen[y] ?? 0) > 0 || this.wrapped[y] === 1) return true;
+    return false;
+  }
+
+  private blankTermRow(y: number): void {
+    this.term.clearRow(y);
+    this.wrapped[y] = 0;
+    this.termLen[y] = 0;
+  }
+
+  /** The first `k` rows became history: the zone now starts below them. */
+  dropTop(k: number): void {
+    const last = k - 1;
+    const cells = new CellBuffer(this.cols, 1);
+    cells.copyRowFrom(this.term, last, 0);
+    cells.height = 1;
+    this.above = { cells, termLen: this.termLen[last] ?? 0 };
+    const h = Math.max(this.term.height, this.extent);
+    this.term.height = h;
+    this.term.dropTop(k);
+    this.wrapped.copyWithin(0, k, h);
+    this.termLen.copyWithin(0, k, h);
+    for (let y = Math.max(0, h - k); y < h; y++) { this.wrapped[y] = 0; this.termLen[y] = 0; }
+    this.cy -= k;
+    this.extent = Math.max(1, this.extent - k);
+    if (this.cy < 0) {
+      // The cursor sat in a committed row. CR LF (not CUD) reaches the zone top: it may not exist yet.
+      this.cleanPen();
+      this.out += "\r\n".repeat(-this.cy);
+      this.cy = 0;
+      this.cx = 0;
+      this.pending = false;
+    }
+  }
+
+  private newRow(y: number): void {
+    // Reach row y-1 first (it exists), then CR LF creates row y, scrolling if at the bottom.
+    if (this.cy < y - 1) this.moveTo(y - 1, 0);
+    this.cleanPen(); // a scrolling LF fills the new line with the current background
+    this.out += "\r\n";
+    this.cy = y;
+    this.cx = 0;
+    this.pending = false;
+    this.extent = y + 1;
+    this.blankTermRow(y);
+  }
+
+  /** Makes the terminal treat row y as the continuation of row y-1 by printing across the edge. */
+  private establishWrap(want: CellBuffer, y: number): void {
+    const W = this.cols;
+    const prev = y === 0 ? this.above!.cells : this.term;
+    const py = y === 0 ? 0 : y - 1;
+    const nextWide = want.width[y * W] === 2;
+    const alreadyAtEdge = this.cy === y - 1 && this.pending;
+    if (!alreadyAtEdge) {
+      const lastW = prev.width[py * W + W - 1] ?? 1;
+      const lastBlank = prev.glyph[py * W + W - 1] === SPACE && prev.style[py * W + W - 1] === DEFAULT_STYLE;
+      if (lastW === 0) {
+        this.moveTo(y - 1, W - 2);
+        this.printCell(prev, py, W - 2, y - 1);
+      } else if (lastBlank && nextWide) {
+        this.moveTo(y - 1, W - 1);
+      } else {
+        this.moveTo(y - 1, W - 1);
+        this.printCell(prev, py, W - 1, y - 1);
+      }
+    }
+    if (y >= this.extent) {
+      this.extent = y + 1;
+      this.blankTermRow(y);
+      // If this wrap scrolls, the terminal fills the new line with the pen's background: erase it later.
+      if (!this.styles.erasesClean(want.style[y * W] ?? 0)) this.term.len[y] = W;
+    }
+    if (!this.pending && nextWide && y > 0) {
+      // The terminal wraps a wide grapheme that does not fit in the last column and blanks that cell.
+      this.termLen[y - 1] = Math.min(this.termLen[y - 1] ?? 0, W - 1);
+    }
+    // Print the first grapheme of row y (a space if blank): this is the print that wraps.
+    this.printCell(want, y, 0, y, true);
+    this.wrapped[y] = 1;
+  }
+
+  /** Row y must start its own line but the terminal has it as a continuation: erase it from column 0. */
+  private breakWrap(want: CellBuffer, y: number): void {
+    if (y > 0) {
+      const wl = want.len[y - 1] ?? 0;
+      if ((this.termLen[y - 1] ?? 0) > wl) {
+        // A padding cell printed only to force the wrap would now count as content on reflow.
+        this.moveTo(y - 1, wl);
+        this.cleanPen();
+        this.out += "\x1b[K";
+        this.termLen[y - 1] = wl;
+      }
+    }
+    this.moveTo(y, 0);
+    this.cleanPen();
+    this.out += "\x1b[K"; // EL from column 0 also clears the line's wrapped flag
+    this.blankTermRow(y);
+  }
+
+  private paintRow(want: CellBuffer, y: number): void {
+    const W = this.cols;
+    const term = this.term;
+    const o = y * W;
+    const wl = want.len[y] ?? 0;
+    const tg = term.glyph, ts = term.style, tw = term.width;
+    const wg = want.glyph, ws = want.style, ww = want.width;
+    let x = 0;
+    while (x < wl) {
+      const i = o + x;
+      if (tg[i] === wg[i] && ts[i] === ws[i] && tw[i] === ww[i]) { x++; continue; }
+      let start = x;
+      while (start > 0 && (ww[o + start] === 0 || tw[o + start] === 0)) start--;
+      let end = x + 1;
+      for (;;) {
+        while (end < W && (ww[o + end] === 0 || tw[o + end] === 0)) end++;
+        if (end >= wl) break;
+        // Merge a short run of equal cells if another change follows: printing beats a cursor move.
+        let g = end;
+        while (g < wl && g - end <= GAP_MERGE && tg[o + g] === wg[o + g] && ts[o + g] === ws[o + g] && tw[o + g] === ww[o + g]) g++;
+        if (g >= wl || g - end > GAP_MERGE) break;
+        end = g + 1;
+      }
+      this.moveTo(y, start);
+      for (let cx = start; cx < end; ) {
+        const w = ww[o + cx] ?? 1;
+        if (w === 0) { cx++; continue; }
+        this.printCell(want, y, cx, y, false, cx + w < end);
+        this.cellsChanged++;
+        cx += w;
+      }
+      x = end;
+    }
+    const tl = term.len[y] ?? 0;
+    const wrappedRow = this.wrapped[y] === 1;
+    if (wrappedRow && wl === 0 && tl > 0) {
+      // EL from column 0 would also undo the soft wrap: blank column 0 by printing, erase from 1.
+      this.moveTo(y, 0);
+      this.printCell(want, y, 0, y);
+    }
+    const padOnly = this.wrapped[y + 1] === 1; // a printed pad in the last column keeps row y+1 wrapped
+    if (tl > wl || ((this.termLen[y] ?? 0) > Math.max(wl, wrappedRow ? 1 : 0) && !padOnly)) {
+      const from = wrappedRow ? Math.max(wl, 1) : wl;
+      if (from < W) {
+        this.moveTo(y, from);
+        this.cleanPen();
+        this.out += "\x1b[K";
+        this.cellsChanged += Math.max(0, tl - wl);
+        term.glyph.fill(SPACE, o + from, o + W); term.style.fill(0, o + from, o + W); term.width.fill(1, o + from, o + W);
+        this.termLen[y] = Math.min(this.termLen[y] ?? 0, from);
+      }
+    }
+    term.len[y] = wl;
+    term.soft[y] = want.soft[y] ?? 0;
+  }
+
+  /**
+   * Prints cell (sy, sx) of `src` at the cursor, which is on zone row `ty`. `wraps` marks the print
+   * that crosses the right edge into row ty (the cursor then lands on ty).
+   */
+  private printCell(src: CellBuffer, sy: number, sx: number, ty: number, wraps = false, more = false): void {
+    const W = this.cols;
+    const si = sy * W + sx;
+    const g = src.glyph[si] ?? SPACE;
+    const s = src.style[si] ?? 0;
+    const w = src.width[si] || 1;
+    if (this.pen !== s) {
+      this.out += this.styles.transition(this.pen, s);
+      this.pen = s;
+    }
+    this.out += g < 0x80 ? String.fromCharCode(g) : this.graphemes.text(g);
+    let x: number;
+    if (wraps) {
+      this.cy = ty;
+      x = 0;
+    } else {
+      x = sx;
+    }
+    const term = this.term;
+    if (ty >= 0) {
+      const ti = ty * W + x;
+      term.glyph[ti] = g; term.style[ti] = s; term.width[ti] = w;
+      if (w === 2) { term.glyph[ti + 1] = 0; term.style[ti + 1] = s; term.width[ti + 1] = 0; }
+      if (x + w > (this.termLen[ty] ?? 0)) this.termLen[ty] = x + w;
+      if (g !== SPACE || s !== DEFAULT_STYLE) { if (x + w > (term.len[ty] ?? 0)) term.len[ty] = x + w; }
+    } else if (this.above) {
+      if (x + w > this.above.termLen) this.above.termLen = x + w;
+    }
+    x += w;
+    if (x >= W) { this.cx = W - 1; this.pending = true; }
+    else {
+      this.cx = x;
+      this.pending = false;
+      // The terminal may measure a multi-code-point grapheme differently: pin the column again.
+      if (more && g >= 0x80 && this.graphemes.isComplex(g)) this.out += `\x1b[${x + 1}G`;
+    }
+  }
+
+  private closeLink(): void {
+    if (this.styles.hasLink(this.pen)) {
+      const to = this.styles.unlinked(this.pen);
+      this.out += this.styles.transition(this.pen, to);
+      this.pen = to;
+    }
+  }
+
+  private cleanPen(): void {
+    if (!this.styles.erasesClean(this.pen) || this.styles.hasLink(this.pen)) {
+      this.out += this.styles.transition(this.pen, DEFAULT_STYLE);
+      this.pen = DEFAULT_STYLE;
+    }
+  }
+
+  /** Cheapest relative move to (ty, tx); both must exist on screen. */
+  moveTo(ty: number, tx: number): void {
+    if (this.cy === ty && this.cx === tx && !this.pending) return;
+    this.closeLink();
+    this.moveToRaw(ty, tx);
+  }
+
+  private moveToRaw(ty: number, tx: number): void {
+    let out = "";
+    let col = this.cx; // a pending wrap sits at cols-1 for every relative move
+    const dy = ty - this.cy;
+    if (dy < 0) out += dy === -1 ? "\x1b[A" : `\x1b[${-dy}A`;
+    else if (dy > 0) {
+      if (tx === 0) {
+        const crlf = "\r\n".repeat(dy);
+        const cud = (col === 0 && !this.pending ? "" : "\r") + (dy === 1 ? "\x1b[B" : `\x1b[${dy}B`);
+        out += crlf.length <= cud.length ? crlf : cud;
+        col = 0;
+      } else out += dy === 1 ? "\x1b[B" : `\x1b[${dy}B`;
+    }
+    if (col !== tx || (this.pending && dy === 0 && tx === this.cols - 1)) {
+      if (tx === 0) out += "\r";
+      else {
+        const cha = `\x1b[${tx + 1}G`;
+        const d = tx - col;
+        let rel: string;
+        if (d > 0) rel = d === 1 ? "\x1b[C" : `\x1b[${d}C`;
+        else if (d < 0 && -d <= 2 && !this.pending) rel = "\b".repeat(-d);
+        else if (d < 0) rel = d === -1 ? "\x1b[D" : `\x1b[${-d}D`;
+        else rel = ""; // pending wrap at cols-1: any move clears it; CHA is the safest
+        if (rel === "") rel = cha;
+        const viaCr = "\r" + (tx === 1 ? "\x1b[C" : `\x1b[${tx}C`);
+        out += rel.length <= cha.length ? (rel.length <= viaCr.length ? rel : viaCr) : cha.length <= viaCr.length ? cha : viaCr;
+      }
+    }
+    this.out += out;
+    this.cy = ty;
+    this.cx = tx;
+    this.pending = false;
+  }
+
+  /** Puts the cursor where the app wants it (or leaves it) at the end of a frame. */
+  placeCursor(ty: number, tx: number): void {
+    this.moveTo(Math.min(ty, this.extent - 1), Math.min(tx, this.cols - 1));
+  }
+
+  take(): string {
+    const s = this.out;
+    this.out = "";
+    return s;
+  }
+}

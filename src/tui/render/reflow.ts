@@ -1,0 +1,117 @@
+// What the terminal does to the live zone when its width changes, worked out before we redraw.
+//
+// A terminal with reflow (xterm.js, VTE, kitty, iTerm2, WezTerm, Windows Terminal) re-wraps
+// soft-wrapped lines, and lines longer than the new width, the moment it is resized: before we
+// hear of it. To erase exactly the old live zone we must know how far above the cursor its top
+// row now is. The model here is xterm.js's (what our tests run against, and what VS Code uses):
+// - a line group (a row plus the rows the terminal marked as its continuations) is re-chopped at
+//   the new width; a wide grapheme that would straddle the edge starts the next line instead;
+// - the group that holds the cursor is left alone (xterm.js `reflowCursorLine: false`);
+// - the cursor's line index moves by the total number of lines added or removed, wherever they
+//   were added. Lines above the zone shift the zone and the cursor alike, so only the zone counts.
+import type { CellBuffer } from "./cells.ts";
+
+/** The flattened cell widths of one group, as the terminal reflows it. */
+function groupLength(term: CellBuffer, termLen: Int32Array, a: number, b: number, W: number, widths: number[]): void {
+  widths.length = 0;
+  for (let r = a; r <= b; r++) {
+    let len: number;
+    if (r === b) len = termLen[r] ?? 0;
+    else {
+      const lastEmpty = (termLen[r] ?? 0) < W;
+      const nextWide = term.width[(r + 1) * W] === 2;
+      len = lastEmpty && nextWide ? W - 1 : W;
+    }
+    for (let x = 0; x < len; x++) widths.push(term.width[r * W + x] ?? 1);
+  }
+}
+
+/** Lines a flattened group takes at `cols`, with wide graphemes never split. */
+export function chopCount(widths: ArrayLike<number>, n: number, cols: number): number {
+  let pos = 0;
+  let count = 0;
+  while (pos < n) {
+    count++;
+    let end = pos + cols;
+    if (end >= n) break;
+    if (widths[end - 1] === 2) end--;
+    pos = end;
+  }
+  return Math.max(1, count);
+}
+
+export type ZoneShape = {
+  term: CellBuffer;
+  wrapped: Uint8Array;
+  termLen: Int32Array;
+  extent: number;
+  cy: number;
+  cols: number;
+};
+
+/** Rows between the zone's top and the cursor after the terminal reflows from `z.cols` to `cols`. */
+export function zoneTopAfterReflow(z: ZoneShape, cols: number): number {
+  const W0 = z.cols;
+  if (cols === W0) return z.cy;
+  let delta = 0;
+  const widths: number[] = [];
+  let a = 0;
+  while (a < z.extent) {
+    let b = a;
+    while (b + 1 < z.extent && z.wrapped[b + 1] === 1) b++;
+    const holdsCursor = z.cy >= a && z.cy <= b;
+    const single = a === b;
+    const eligible = cols < W0 ? !single || (z.termLen[a] ?? 0) > cols : !single;
+    if (!holdsCursor && eligible) {
+      groupLength(z.term, z.termLen, a, b, W0, widths);
+      delta += chopCount(widths, widths.length, cols) - (b - a + 1);
+    }
+    a = b + 1;
+  }
+  return Math.max(0, z.cy + delta);
+}
+
+/**
+ * Re-chops rows [0, n) of `src` (laid out at src.cols) at dst.cols, appending to `dst`: the same
+ * re-wrap the terminal applies to history, used for committed rows still shown in the live zone.
+ */
+export function rechopRows(src: CellBuffer, n: number, dst: CellBuffer): void {
+  const W0 = src.cols, W1 = dst.cols;
+  let a = 0;
+  const g: number[] = [], s: number[] = [], w: number[] = [];
+  while (a < n) {
+    let b = a;
+    while (b + 1 < n && src.soft[b + 1] === 1) b++;
+    g.length = 0; s.length = 0; w.length = 0;
+    for (let r = a; r <= b; r++) {
+      let len: number;
+      if (r === b) len = src.len[r] ?? 0;
+      else {
+        const i = r * W0 + W0 - 1;
+        const lastBlank = src.glyph[i] === 0x20 && src.style[i] === 0;
+        len = lastBlank && src.width[(r + 1) * W0] === 2 ? W0 - 1 : W0;
+      }
+      for (let x = 0; x < len; x++) { g.push(src.glyph[r * W0 + x] ?? 0x20); s.push(src.style[r * W0 + x] ?? 0); w.push(src.width[r * W0 + x] ?? 1); }
+    }
+    let pos = 0;
+    let first = true;
+    do {
+      let end = Math.min(pos + W1, g.length);
+      if (end < g.length && w[end - 1] === 2) end--;
+      const y = dst.height++;
+      dst.ensure(dst.height);
+      dst.clearRow(y);
+      let last = 0;
+      for (let x = 0; x < end - pos; x++) {
+        const i = y * W1 + x;
+        dst.glyph[i] = g[pos + x] ?? 0x20; dst.style[i] = s[pos + x] ?? 0; dst.width[i] = w[pos + x] ?? 1;
+        if (dst.glyph[i] !== 0x20 || dst.style[i] !== 0) last = x + (dst.width[i] === 2 ? 2 : 1);
+      }
+      dst.len[y] = last;
+      dst.soft[y] = first ? (src.soft[a] ?? 0) : 1;
+      first = false;
+      pos = end;
+    } while (pos < g.length);
+    a = b + 1;
+  }
+}

@@ -1,0 +1,436 @@
+// The two-zone screen: history goes into the terminal's own scrollback exactly once; the live zone
+// below it is repainted cell by cell. Read "The screen: two zones" in shared/design/ARCHITECTURE.md.
+//
+//   const screen = createScreen({ output: process.stdout, caps, cols, rows });
+//   screen.commit(rows);            // finished rows, laid out at screen.cols: written once, never again
+//   screen.setLive(rows, cursor);   // the live zone (≤ rows-1 tall), replaced wholesale each time
+//   screen.resize(cols, rows);      // then lay out and setLive again at the new width
+//   const view = screen.openFullView(); view.draw(rows); view.close();  // alternate-screen pager
+//   screen.frame();                 // render now (tests, benches); otherwise frames are scheduled
+//
+// Frames are coalesced: every call above only marks the screen dirty; at most one frame per 16 ms
+// (slower over SSH or when stdout backs up) renders the latest state with a single write(). With
+// nothing dirty no timer runs. Committing rows that the live zone already shows costs no bytes.
+// Rows with `soft: true` continue the previous row; they are printed across the right edge so the
+// terminal records a soft wrap (copying yields one line, and the terminal reflows them on resize).
+// While a committed line is still being continued by the live zone (its last row is followed by
+// a soft live row), its rows stay in the zone (the "carry") until the line is finished.
+import { appendFileSync } from "node:fs";
+import { CellBuffer, writeRow } from "../render/cells.ts";
+import type { ColorDepth } from "../render/colors.ts";
+import { GraphemeTable } from "../render/graphemes.ts";
+import { ZonePainter } from "../render/paint.ts";
+import { rechopRows, zoneTopAfterReflow } from "../render/reflow.ts";
+import type { Row } from "../render/style.ts";
+import { StyleTable } from "../render/styles.ts";
+
+/** Where output goes: a TTY stream, a pipe, or a test sink. `write` returns false when backed up. */
+export type ScreenOutput = {
+  write(data: string): boolean;
+  once?(event: "drain", listener: () => void): unknown;
+};
+
+export type ScreenCaps = {
+  colorDepth: ColorDepth;
+  /** DEC 2026 synchronized output: frames are wrapped so the terminal shows them atomically. */
+  syncOutput: boolean;
+  /** Over SSH frames are spaced further apart. */
+  remote?: boolean;
+};
+
+export type Cursor = { row: number; col: number };
+
+export type FrameStats = {
+  frame: number;
+  bytes: number;
+  cellsChanged: number;
+  buildMs: number;
+  diffMs: number;
+  /** Why the whole live zone was redrawn, when it was. */
+  repaint: string | null;
+};
+
+export type ScreenStats = {
+  frames: number;
+  bytes: number;
+  fullRepaints: number;
+  last: FrameStats | null;
+};
+
+export type FullView = {
+  readonly cols: number;
+  readonly rows: number;
+  /** Replaces the full-screen content (rows past the screen height are ignored). */
+  draw(rows: Row[], cursor?: Cursor | null): void;
+  /** Leaves the alternate screen: the main screen comes back exactly as it was. */
+  close(): void;
+};
+
+export type ScreenOptions = {
+  output: ScreenOutput;
+  caps: ScreenCaps;
+  cols: number;
+  rows: number;
+  /** Schedule frames automatically (default true). Tests and benches call frame() themselves. */
+  schedule?: boolean;
+  /** Called with a line for every full repaint and every broken invariant (a row wider than the screen). */
+  log?: (line: string) => void;
+  /** Records every byte written (default: $KHAELOR_WRITE_LOG). */
+  writeLogPath?: string;
+  /** Minimum milliseconds between frames (default 16; 33 when remote). */
+  frameIntervalMs?: number;
+  /** Whether the first frame starts at column 0 of a fresh line (default true). */
+  startsOnFreshLine?: boolean;
+};
+
+export type Screen = {
+  readonly cols: number;
+  readonly rows: number;
+  commit(rows: Row[]): void;
+  setLive(rows: Row[], cursor?: Cursor | null): void;
+  resize(cols: number, rows: number): void;
+  openFullView(): FullView;
+  /** Renders now if anything changed; returns the frame's stats or null when nothing was dirty. */
+  frame(): FrameStats | null;
+  /** Marks everything dirty (e.g. after Ctrl-Z resume), optionally with a new size. */
+  invalidate(): void;
+  readonly stats: ScreenStats;
+  dispose(): void;
+};
+
+const SYNC_BEGIN = "\x1b[?2026h";
+const SYNC_END = "\x1b[?2026l";
+
+export function createScreen(opts: ScreenOptions): Screen {
+  return new TwoZoneScreen(opts);
+}
+
+class TwoZoneScreen implements Screen {
+  cols: number;
+  rows: number;
+  readonly stats: ScreenStats = { frames: 0, bytes: 0, fullRepaints: 0, last: null };
+  private readonly graphemes = new GraphemeTable();
+  private readonly styles: StyleTable;
+  private readonly painter: ZonePainter;
+  private readonly want: CellBuffer;
+  private carry: CellBuffer;
+  private pendingCommits: Row[] = [];
+  private live: Row[] = [];
+  private cursor: Cursor | null = null;
+  private dirty = true;
+  private started = false;
+  private resizeFrom: number | null = null;
+  private cursorShown = true;
+  private full: FullViewState | null = null;
+  private timer: ReturnType<typeof setTimeout> | null = null;
+  private waitingDrain = false;
+  private lastFrameAt = -Infinity;
+  private interval: number;
+  private readonly baseInterval: number;
+  private readonly writeLog: string | undefined;
+  private disposed = false;
+
+  constructor(private readonly opts: ScreenOptions) {
+    this.cols = opts.cols;
+    this.rows = opts.rows;
+    this.styles = new StyleTable(opts.caps.colorDepth);
+    this.painter = new ZonePainter(opts.cols, this.graphemes, this.styles);
+    this.want = new CellBuffer(opts.cols, 64);
+    this.carry = new CellBuffer(opts.cols, 8);
+    this.baseInterval = opts.frameIntervalMs ?? (opts.caps.remote ? 33 : 16);
+    this.interval = this.baseInterval;
+    this.writeLog = opts.writeLogPath ?? process.env.KHAELOR_WRITE_LOG ?? undefined;
+    if (opts.startsOnFreshLine === false) this.started = false;
+  }
+
+  commit(rows: Row[]): void {
+    if (rows.length === 0) return;
+    for (const r of rows) this.pendingCommits.push(r);
+    this.invalidateSoon();
+  }
+
+  setLive(rows: Row[], cursor: Cursor | null = null): void {
+    this.live = rows;
+    this.cursor = cursor;
+    this.invalidateSoon();
+  }
+
+  resize(cols: number, rows: number): void {
+    if (cols === this.cols && rows === this.rows) return;
+    if (this.resizeFrom === null) this.resizeFrom = this.painter.cols;
+    this.cols = cols;
+    this.rows = rows;
+    this.invalidateSoon();
+  }
+
+  invalidate(): void {
+    this.dirty = true;
+    if (this.full) this.full.dirty = true;
+    this.schedule();
+  }
+
+  private invalidateSoon(): void {
+    this.dirty = true;
+    this.schedule();
+  }
+
+  openFullView(): FullView {
+    if (this.full) throw new Error("a full-screen view is already open: close it before opening another");
+    // Bring the main screen up to date first, so leaving the view restores the latest state.
+    this.frame();
+    const state: FullViewState = {
+      painter: new ZonePainter(this.cols, this.graphemes, this.styles),
+      want: new CellBuffer(this.cols, this.rows),
+      rows: [],
+      cursor: null,
+      dirty: true,
+      opened: false,
+      cols: this.cols,
+      height: this.rows,
+      mainCols: this.painter.cols,
+    };
+    this.full = state;
+    this.schedule();
+    const screen = this;
+    return {
+      get cols() { return screen.cols; },
+      get rows() { return screen.rows; },
+      draw(rows, cursor = null) {
+        state.rows = rows;
+        state.cursor = cursor;
+        state.dirty = true;
+        screen.schedule();
+      },
+      close() {
+        if (screen.full !== state) return;
+        screen.full = null;
+        if (state.opened) {
+          // 1049l restores the main screen and the cursor (and pen) saved on entry.
+          screen.emit("\x1b[?1049l", null);
+          if (screen.painter.cols !== screen.cols && screen.resizeFrom === null) screen.resizeFrom = screen.painter.cols;
+        }
+        screen.dirty = true;
+        screen.schedule();
+      },
+    };
+  }
+
+  frame(): FrameStats | null {
+    if (this.disposed) return null;
+    if (this.timer) { clearTimeout(this.timer); this.timer = null; }
+    if (this.full) return this.frameFull(this.full);
+    if (!this.dirty) return null;
+    this.dirty = false;
+    const t0 = performance.now();
+    const p = this.painter;
+    let repaint: string | null = null;
+    let pre = "";
+    if (!this.started) {
+      this.started = true;
+      // The zone starts on the cursor's line; clear from there down in case something is below.
+      pre += "\r\x1b[J";
+    }
+    if (this.resizeFrom !== null) {
+      const from = this.resizeFrom;
+      this.resizeFrom = null;
+      if (from !== this.cols || p.cols !== this.cols) {
+        const up = zoneTopAfterReflow(p, this.cols);
+        pre += p.take();
+        if (this.styles.hasLink(p.pen) || !this.styles.erasesClean(p.pen)) { pre += this.styles.transition(p.pen, 0); p.pen = 0; }
+        pre += (up > 0 ? (up === 1 ? "\x1b[A" : `\x1b[${up}A`) : "") + "\r\x1b[J";
+        const newCarry = new CellBuffer(this.cols, Math.max(8, this.carry.height * 2));
+        rechopRows(this.carry, this.carry.height, newCarry);
+        this.carry = newCarry;
+        p.reset(this.cols);
+        p.above = null; // history has been reflowed by the terminal: never join onto it again
+        this.want.reset(this.cols);
+        repaint = `resize ${from}→${this.cols} cols (live zone top was ${up} rows above the cursor)`;
+      }
+    }
+    // Lay out: carry rows, then newly committed rows, then the live rows.
+    const want = this.want;
+    const W = this.cols;
+    const commits = this.pendingCommits;
+    this.pendingCommits = [];
+    let live = this.live;
+    const maxLive = Math.max(1, this.rows - 1);
+    if (live.length > maxLive) {
+      this.log(`live zone of ${live.length} rows clipped to ${maxLive} (viewport ${this.rows} rows): commit finished rows sooner`);
+      live = live.slice(live.length - maxLive);
+    }
+    const nCarry = this.carry.height;
+    const nCommit = nCarry + commits.length;
+    const total = nCommit + live.length;
+    want.ensure(total + 1);
+    want.height = total;
+    for (let y = 0; y < nCarry; y++) want.copyRowFrom(this.carry, y, y);
+    let y = nCarry;
+    for (const row of commits) this.layRow(want, y++, row, W);
+    for (const row of live) this.layRow(want, y++, row, W);
+    // The line the live zone continues stays in the zone until it is finished.
+    let drop = nCommit;
+    if (live.length > 0 && live[0]!.soft && nCommit > 0) {
+      let g = nCommit - 1;
+      while (g > 0 && want.soft[g] === 1) g--;
+      drop = g;
+    }
+    const overflow = nCommit - drop + live.length - maxLive;
+    if (overflow > 0) drop += overflow; // a line taller than the screen: commit its top, break it there
+    const t1 = performance.now();
+    p.cellsChanged = 0;
+    p.paint(want, { wraps: true, eraseBelow: true, dropTop: drop });
+    // Keep the rows that stayed in the zone as the new carry.
+    const keep = nCommit - drop;
+    this.carry.reset(W);
+    this.carry.ensure(keep + 1);
+    for (let i = 0; i < keep; i++) this.carry.copyRowFrom(want, drop + i, i);
+    this.carry.height = keep;
+    // Cursor: shown where the app wants it (IME and screen readers follow it), hidden otherwise.
+    let tail = "";
+    if (this.cursor) {
+      p.placeCursor(keep + Math.max(0, this.cursor.row - (this.live.length - live.length)), this.cursor.col);
+      if (!this.cursorShown) { tail = "\x1b[?25h"; this.cursorShown = true; }
+    } else if (this.cursorShown) {
+      pre = "\x1b[?25l" + pre;
+      this.cursorShown = false;
+    }
+    const body = pre + p.take() + tail;
+    const t2 = performance.now();
+    const stats: FrameStats = {
+      frame: this.stats.frames + 1,
+      bytes: 0,
+      cellsChanged: p.cellsChanged,
+      buildMs: t1 - t0,
+      diffMs: t2 - t1,
+      repaint,
+    };
+    if (repaint) this.log(`full repaint: ${repaint}`);
+    this.emit(body, stats);
+    return stats;
+  }
+
+  private layRow(buf: CellBuffer, y: number, row: Row, W: number): void {
+    if (!writeRow(buf, y, row, this.graphemes, this.styles)) {
+      const text = row.spans.map((s) => s.text).join("");
+      this.log(`row wider than the screen (${W} cols), clipped: ${JSON.stringify(text.slice(0, 80))}`);
+    }
+  }
+
+  private frameFull(state: FullViewState): FrameStats | null {
+    if (!state.dirty && state.opened && state.cols === this.cols && state.height === this.rows) return null;
+    state.dirty = false;
+    const t0 = performance.now();
+    let pre = "";
+    const fp = state.painter;
+    let repaint: string | null = null;
+    if (!state.opened) {
+      state.opened = true;
+      pre += (this.styles.hasLink(this.painter.pen) ? this.styles.transition(this.painter.pen, 0) : "") + "\x1b[?1049h\x1b[H";
+      fp.reset(this.cols);
+      fp.extent = this.rows;
+      repaint = "full view opened";
+    } else if (state.cols !== this.cols || state.height !== this.rows) {
+      pre += this.styles.transition(fp.pen, 0) + "\x1b[H\x1b[J";
+      fp.pen = 0;
+      fp.reset(this.cols);
+      fp.extent = this.rows;
+      repaint = "full view resized";
+    }
+    state.cols = this.cols;
+    state.height = this.rows;
+    const want = state.want;
+    if (want.cols !== this.cols) want.reset(this.cols);
+    want.ensure(this.rows + 1);
+    const n = Math.min(this.rows, state.rows.length);
+    for (let y = 0; y < this.rows; y++) {
+      const row = state.rows[y];
+      if (y < n && row) this.layRow(want, y, { spans: row.spans }, this.cols);
+      else want.clearRow(y);
+    }
+    want.height = this.rows;
+    const t1 = performance.now();
+    fp.cellsChanged = 0;
+    fp.paint(want, { wraps: false, eraseBelow: false, dropTop: 0 });
+    let tail = "";
+    if (state.cursor) {
+      fp.placeCursor(state.cursor.row, state.cursor.col);
+      if (!this.cursorShown) { tail = "\x1b[?25h"; this.cursorShown = true; }
+    } else if (this.cursorShown) {
+      pre = "\x1b[?25l" + pre;
+      this.cursorShown = false;
+    }
+    const body = pre + fp.take() + tail;
+    const stats: FrameStats = { frame: this.stats.frames + 1, bytes: 0, cellsChanged: fp.cellsChanged, buildMs: t1 - t0, diffMs: performance.now() - t1, repaint };
+    this.emit(body, stats);
+    return stats;
+  }
+
+  /** One write() per frame, wrapped in synchronized output when the terminal has it. */
+  private emit(body: string, stats: FrameStats | null): void {
+    if (body.length === 0) {
+      if (stats) { this.stats.frames++; this.stats.last = stats; }
+      return;
+    }
+    const data = this.opts.caps.syncOutput ? SYNC_BEGIN + body + SYNC_END : body;
+    if (this.writeLog) {
+      try { appendFileSync(this.writeLog, data); } catch { /* debugging aid only */ }
+    }
+    const ok = this.opts.output.write(data);
+    this.lastFrameAt = performance.now();
+    const bytes = Buffer.byteLength(data);
+    this.stats.bytes += bytes;
+    if (stats) {
+      stats.bytes = bytes;
+      this.stats.frames++;
+      if (stats.repaint) this.stats.fullRepaints++;
+      this.stats.last = stats;
+    }
+    if (!ok && this.opts.output.once) {
+      // stdout is backed up: no frame until it drains, then the latest state only; space frames out.
+      this.waitingDrain = true;
+      this.interval = Math.min(250, this.interval * 2);
+      this.opts.output.once("drain", () => {
+        this.waitingDrain = false;
+        if (this.dirty || (this.full && this.full.dirty)) this.schedule();
+      });
+    } else if (this.interval > this.baseInterval) {
+      this.interval = Math.max(this.baseInterval, Math.floor(this.interval * 0.75));
+    }
+  }
+
+  private schedule(): void {
+    if (this.opts.schedule === false || this.disposed) return;
+    if (this.timer || this.waitingDrain) return;
+    const delay = Math.max(0, this.lastFrameAt + this.interval - performance.now());
+    this.timer = setTimeout(() => {
+      this.timer = null;
+      this.frame();
+    }, delay);
+  }
+
+  private log(line: string): void {
+    this.opts.log?.(line);
+    const file = process.env.KHAELOR_RENDER_LOG;
+    if (file) {
+      try { appendFileSync(file, `${new Date().toISOString()} ${line}\n`); } catch { /* debugging aid only */ }
+    }
+  }
+
+  dispose(): void {
+    this.disposed = true;
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = null;
+  }
+}
+
+type FullViewState = {
+  painter: ZonePainter;
+  want: CellBuffer;
+  rows: Row[];
+  cursor: Cursor | null;
+  dirty: boolean;
+  opened: boolean;
+  cols: number;
+  height: number;
+  mainCols: number;
+};

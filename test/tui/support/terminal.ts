@@ -1,0 +1,154 @@
+// A real terminal emulator for tests: @xterm/headless with reflow, fed the exact bytes we write.
+// Reusable by any TUI test: `const t = createTestTerminal({ cols, rows }); await t.write(bytes);`
+//
+// xterm.js measures characters one code point at a time (an emoji is 1 cell, a ZWJ family three
+// glyphs). Real terminals differ here; our renderer measures graphemes with string-width. So the
+// harness registers a Unicode provider that clusters graphemes (Intl.Segmenter) and measures them
+// with string-width, making the emulator agree with the width model under test. Without it every
+// comparison involving emoji would test xterm.js's width tables, not our renderer.
+import { Terminal, type IBufferCell, type IUnicodeVersionProvider } from "@xterm/headless";
+import stringWidth from "string-width";
+
+const segmenter = new Intl.Segmenter(undefined, { granularity: "grapheme" });
+
+class GraphemeWidthProvider implements IUnicodeVersionProvider {
+  readonly version = "khaelor-graphemes";
+  private readonly clusters: string[] = [];
+  private readonly ids = new Map<string, number>();
+  private readonly widthCache = new Map<string, number>();
+
+  private width(s: string): number {
+    let w = this.widthCache.get(s);
+    if (w === undefined) {
+      w = Math.min(2, stringWidth(s));
+      this.widthCache.set(s, w);
+    }
+    return w;
+  }
+
+  private intern(s: string): number {
+    if (s.length === 1 && s.charCodeAt(0) < 0x80) return s.charCodeAt(0);
+    let id = this.ids.get(s);
+    if (id === undefined) {
+      id = 0x80 + this.clusters.length;
+      this.clusters.push(s);
+      this.ids.set(s, id);
+    }
+    return id;
+  }
+
+  private text(id: number): string {
+    return id < 0x80 ? String.fromCharCode(id) : (this.clusters[id - 0x80] ?? "");
+  }
+
+  wcwidth(codepoint: number): 0 | 1 | 2 {
+    return this.width(String.fromCodePoint(codepoint)) as 0 | 1 | 2;
+  }
+
+  // Property value layout (xterm.js UnicodeService): state << 3 | width << 1 | shouldJoin.
+  charProperties(codepoint: number, preceding: number): number {
+    const ch = String.fromCodePoint(codepoint);
+    if (codepoint >= 0x20 && codepoint < 0x7f) return (codepoint << 3) | (1 << 1);
+    const prevState = preceding >>> 3;
+    if (preceding !== 0 && prevState !== 0) {
+      const combined = this.text(prevState) + ch;
+      let n = 0;
+      for (const _ of segmenter.segment(combined)) if (++n > 1) break;
+      if (n === 1) return (this.intern(combined) << 3) | (Math.max(1, this.width(combined)) << 1) | 1;
+    }
+    return (this.intern(ch) << 3) | (this.width(ch) << 1);
+  }
+}
+
+export type CellStyle = { bold: boolean; italic: boolean; underline: boolean; inverse: boolean; strike: boolean; dim: boolean; fg: string; bg: string };
+
+export type TestTerminal = {
+  readonly term: Terminal;
+  write(data: string): Promise<void>;
+  resize(cols: number, rows: number): void;
+  /** Every buffer line (scrollback then screen), trailing blanks trimmed. */
+  lines(): string[];
+  /** Buffer lines joined where the terminal soft-wrapped them; trailing empty lines dropped. */
+  logicalLines(): string[];
+  /** Screen rows only (what is visible), trailing blanks trimmed. */
+  screen(): string[];
+  /** Absolute buffer line of the cursor and its column. */
+  cursor(): { line: number; col: number };
+  isWrapped(line: number): boolean;
+  cellStyle(line: number, col: number): CellStyle | null;
+  cellText(line: number, col: number): string;
+  readonly cols: number;
+  readonly rows: number;
+  dispose(): void;
+};
+
+export function createTestTerminal(opts: { cols: number; rows: number; scrollback?: number }): TestTerminal {
+  const term = new Terminal({ cols: opts.cols, rows: opts.rows, scrollback: opts.scrollback ?? 100_000, allowProposedApi: true });
+  term.unicode.register(new GraphemeWidthProvider());
+  term.unicode.activeVersion = "khaelor-graphemes";
+  const buf = () => term.buffer.active;
+  const colorOf = (cell: IBufferCell, fg: boolean): string => {
+    if (fg ? cell.isFgDefault() : cell.isBgDefault()) return "default";
+    const v = fg ? cell.getFgColor() : cell.getBgColor();
+    if (fg ? cell.isFgRGB() : cell.isBgRGB()) return `rgb:${v.toString(16).padStart(6, "0")}`;
+    return `index:${v}`;
+  };
+  return {
+    term,
+    get cols() { return term.cols; },
+    get rows() { return term.rows; },
+    write: (data) => new Promise<void>((resolve) => term.write(data, resolve)),
+    resize: (cols, rows) => term.resize(cols, rows),
+    lines() {
+      const b = buf();
+      const out: string[] = [];
+      for (let i = 0; i < b.length; i++) out.push(b.getLine(i)?.translateToString(true) ?? "");
+      return out;
+    },
+    logicalLines() {
+      const b = buf();
+      const out: string[] = [];
+      for (let i = 0; i < b.length; i++) {
+        const line = b.getLine(i);
+        if (!line) continue;
+        const next = b.getLine(i + 1);
+        let text: string;
+        if (next?.isWrapped) {
+          text = line.translateToString(false);
+          // A wide grapheme that did not fit left the last cell empty: not part of the text.
+          const last = line.getCell(term.cols - 1);
+          const first = next.getCell(0);
+          if (last && last.getChars() === "" && last.getWidth() === 1 && first?.getWidth() === 2) text = text.slice(0, -1);
+        } else text = line.translateToString(true);
+        if (line.isWrapped && out.length > 0) out[out.length - 1] += text;
+        else out.push(text);
+      }
+      // Content inside a soft-wrapped group keeps its spaces; only the line's end is trimmed.
+      for (let i = 0; i < out.length; i++) out[i] = out[i]!.replace(/ +$/, "");
+      while (out.length > 0 && out[out.length - 1] === "") out.pop();
+      return out;
+    },
+    screen() {
+      const b = buf();
+      const out: string[] = [];
+      for (let i = 0; i < term.rows; i++) out.push(b.getLine(b.baseY + i)?.translateToString(true) ?? "");
+      return out;
+    },
+    cursor() {
+      const b = buf();
+      return { line: b.baseY + b.cursorY, col: b.cursorX };
+    },
+    isWrapped: (line) => buf().getLine(line)?.isWrapped ?? false,
+    cellText: (line, col) => buf().getLine(line)?.getCell(col)?.getChars() ?? "",
+    cellStyle(line, col) {
+      const cell = buf().getLine(line)?.getCell(col);
+      if (!cell) return null;
+      return {
+        bold: cell.isBold() !== 0, italic: cell.isItalic() !== 0, underline: cell.isUnderline() !== 0,
+        inverse: cell.isInverse() !== 0, strike: cell.isStrikethrough() !== 0, dim: cell.isDim() !== 0,
+        fg: colorOf(cell, true), bg: colorOf(cell, false),
+      };
+    },
+    dispose: () => term.dispose(),
+  };
+}
