@@ -1,8 +1,7 @@
 // The composition root for one agent session, shared by print mode and the interactive app:
 // it opens (or resumes) the session log, builds the workspace, tools, model client, context and
 // permission gate, and wires them to the kernel through the event bus. No logic of its own.
-import { existsSync, mkdtempSync, statSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { existsSync, statSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { buildSystemPrompt, gitStatusSummary, loadProjectInstructions } from "../context/system-prompt.ts";
 import { createEventBus, type EventBus } from "../events/bus.ts";
@@ -19,7 +18,7 @@ import type { SystemBlock } from "../model/types.ts";
 import { doomLoopPolicy } from "../policy/doom-loop.ts";
 import { verifyOnStopPolicy } from "../policy/verify-on-stop.ts";
 import { createConversationContext } from "../context/conversation.ts";
-import { createSession, forkSession, latestSession, openSession, resolveSession, SessionLockedError } from "../session/store.ts";
+import { createSession, forkSession, latestSession, openSession, resolveSession, SessionLockedError, SessionNotFoundError } from "../session/store.ts";
 import { builtinTools } from "../tools/builtin.ts";
 import { createToolRuntime } from "../tools/runtime.ts";
 import { createWorkspace } from "../workspace/local.ts";
@@ -48,7 +47,13 @@ export async function openAgentSession(opts: CliOptions, io: SessionIo) {
   const cwd = resolve(io.cwd ?? opts.cwd ?? process.cwd());
   if (!existsSync(cwd) || !statSync(cwd).isDirectory()) throw new SessionOpenError(`--cwd ${cwd} is not a directory`);
   const { settings, problems } = loadSettings(cwd);
-  for (const p of problems) process.stderr.write(`khaelor: ${p}\n`);
+  /** Things the user should read before the session starts (print mode: stderr; the app: shown). */
+  const notices: string[] = [...problems];
+
+  // Checked before anything is written, so a missing key leaves no empty session behind.
+  const apiKey = io.api?.apiKey ?? (process.env.ANTHROPIC_API_KEY || settings.apiKey);
+  if (!apiKey) throw new SessionOpenError("ANTHROPIC_API_KEY is not set: export it (or set apiKey in ~/.config/khaelor/settings.json), or try `khaelor --demo`");
+  const client = createAnthropicClient({ apiKey, baseURL: io.api?.baseURL ?? (process.env.ANTHROPIC_BASE_URL || undefined) });
 
   // Open the log first: resuming decides the model and the permission mode.
   const opened = openLog(opts, cwd);
@@ -60,7 +65,7 @@ export async function openAgentSession(opts: CliOptions, io: SessionIo) {
     cliAllow: opts.allowedTools,
     cliDeny: opts.disallowedTools,
   });
-  for (const p of engine.problems()) process.stderr.write(`khaelor: ${formatProblem(p)}\n`);
+  notices.push(...engine.problems().map(formatProblem));
   for (const g of replayed?.grants ?? []) if (g.decision === "allow") for (const rule of splitRuleList([g.rule])) engine.grant(rule, "session");
 
   const sessionId = opened.writer?.sessionId ?? newSessionId();
@@ -69,15 +74,15 @@ export async function openAgentSession(opts: CliOptions, io: SessionIo) {
     opened.writer ??
     createSession({ sessionId, cwd, model, permissionMode: engine.mode, khaelorVersion: VERSION, git: git.baseline, forkedFrom: opened.forkedFrom, seed: opened.seedEvents });
 
-  const apiKey = io.api?.apiKey ?? (process.env.ANTHROPIC_API_KEY || settings.apiKey);
-  if (!apiKey) throw new SessionOpenError("ANTHROPIC_API_KEY is not set: export it (or set apiKey in ~/.config/khaelor/settings.json), or try `khaelor --demo`");
-  const client = createAnthropicClient({ apiKey, baseURL: io.api?.baseURL ?? (process.env.ANTHROPIC_BASE_URL || undefined) });
-
-  const workspace = createWorkspace({ root: cwd, spillDir: join(dirname(writer.path), `${sessionId}.spill`) });
   const tools = createToolRuntime(builtinTools());
+  // Resume contract: tools may be added between versions, never silently removed.
+  const missing = (replayed?.toolNamesUsed ?? []).filter((t) => !tools.names().includes(t));
+  if (missing.length > 0) notices.push(`this session used tools this version does not have (${missing.join(", ")}); calls to them will fail`);
+  const workspace = createWorkspace({ root: cwd, spillDir: join(dirname(writer.path), `${sessionId}.spill`) });
   const bus: EventBus = createEventBus();
   const context = createConversationContext({ model: () => model, client, emit: bus.emit, events: replayed?.events ?? [] });
 
+  let cost = replayed?.costUsd ?? 0;
   // The log hears every event first, so nothing is shown that is not on disk.
   bus.subscribe((e: AgentEvent) => {
     if ("ts" in e) {
@@ -90,7 +95,11 @@ export async function openAgentSession(opts: CliOptions, io: SessionIo) {
       }
     }
   });
-  let cost = replayed?.costUsd ?? 0;
+  // A resumed session started with other flags records the change, so replay sees it too.
+  if (replayed && (model !== replayed.model || engine.mode !== replayed.permissionMode)) {
+    const change = { ...(model !== replayed.model ? { model } : {}), ...(engine.mode !== replayed.permissionMode ? { permissionMode: engine.mode } : {}) };
+    bus.emit({ type: "setting_change", id: newId(), ts: Date.now(), ...change });
+  }
 
   const gate = createGate({ engine, tools, workspace, emit: bus.emit, ask: io.interactive ? io.ask : undefined });
 
@@ -135,6 +144,7 @@ export async function openAgentSession(opts: CliOptions, io: SessionIo) {
     workspace,
     toolNames: tools.names(),
     replayed,
+    notices,
     logPath: writer.path,
     model: () => model,
     permissionMode: (): PermissionMode => engine.mode,
@@ -179,25 +189,24 @@ export async function openAgentSession(opts: CliOptions, io: SessionIo) {
   function openLog(o: CliOptions, dir: string) {
     const wantResume = o.continue || (o.resume !== null && o.resume !== "");
     if (!wantResume) return { writer: null, replayed: null, forkedFrom: undefined, seedEvents: undefined };
-    const path = o.continue ? latestSession(dir)?.path : resolveSession(dir, o.resume!).path;
-    if (!path) throw new SessionOpenError(`no session to continue in ${dir}: start one with khaelor -p "..."`);
     try {
+      const path = o.continue ? latestSession(dir)?.path : resolveSession(dir, o.resume!).path;
+      if (!path) throw new SessionOpenError(`no session to continue in ${dir}: start one with khaelor -p "..."`);
       if (o.forkSession) {
         const fork = forkSession(path);
+        notices.push(...fork.warnings);
         return { writer: null, replayed: fork.replayed, forkedFrom: fork.forkedFrom, seedEvents: fork.events };
       }
       const s = openSession(path);
-      for (const w of s.warnings) process.stderr.write(`khaelor: ${w}\n`);
+      notices.push(...s.warnings);
+      if (s.crashed) notices.push("the previous run of this session stopped unexpectedly; unfinished tool calls were marked as interrupted");
+      for (const p of s.lostProcesses) notices.push(`process ${p.name ?? p.toolUseId} (${p.command}) was started by the previous run and is no longer managed; it may still be running`);
       return { writer: s.writer, replayed: s.replayed, forkedFrom: undefined, seedEvents: undefined };
     } catch (e) {
-      if (e instanceof SessionLockedError) throw new SessionOpenError(e.message);
+      if (e instanceof SessionLockedError || e instanceof SessionNotFoundError) throw new SessionOpenError(e.message);
       throw e;
     }
   }
 }
 
 
-/** A temporary directory for --demo and tests. */
-export function makeTempDir(prefix: string): string {
-  return mkdtempSync(join(tmpdir(), prefix));
-}

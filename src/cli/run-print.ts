@@ -41,6 +41,7 @@ export async function runPrint(opts: CliOptions): Promise<number> {
     throw e;
   }
 
+  for (const n of session.notices) stderr.write(`khaelor: ${n}\n`);
   const printer: Printer =
     opts.outputFormat === "json"
       ? jsonPrinter(stdout, stderr)
