@@ -130,7 +130,8 @@ export function createConversationContext(opts: ConversationContextOptions): Ses
 
     // 2. Summarise everything before a verbatim tail.
     const items = view.retained();
-    const cut = chooseCut(items, keepTail());
+    // /compact asks to shrink now: keep only the current turn verbatim, summarise the rest.
+    const cut = chooseCut(items, trigger === "manual" ? 0 : keepTail());
     if (cut === null) {
       if (prunable.length === 0) {
         trip(before, before);
@@ -171,7 +172,8 @@ export function createConversationContext(opts: ConversationContextOptions): Ses
     record({ ...e, tokensAfter: after });
     if (after <= target()) failedInARow = 0;
     else trip(before, after);
-    return after < before;
+    // A short conversation can grow by its summary; /compact still did what it was asked.
+    return trigger === "manual" || after < before;
   }
 
   return {
