@@ -4,7 +4,8 @@
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 work=$(mktemp -d)
-trap 'kill $api_pid 2>/dev/null || true; rm -rf "$work"' EXIT
+api_pid=""
+trap '[ -n "$api_pid" ] && kill "$api_pid" 2>/dev/null; rm -rf "$work"' EXIT
 mkdir -p "$work/bin" "$work/project" "$work/home"
 cp "$root/dist/khaelor" "$work/bin/khaelor"
 export HOME="$work/home" XDG_CACHE_HOME="$work/home/cache" KHAELOR_HOME="$work/home/data"
