@@ -105,7 +105,8 @@ export class ZonePainter {
         this.out += "\x1b[J";
       }
       for (let y = H; y < this.extent; y++) this.blankTermRow(y);
-      this.extent = Math.max(H, 1);
+      // The cursor may now rest on the (blank) row below the zone: that row still exists.
+      this.extent = Math.max(H, 1, this.cy + 1);
       this.term.height = H;
     }
     if (opts.dropTop > 0) this.dropTop(opts.dropTop);
@@ -130,6 +131,7 @@ export class ZonePainter {
     cells.height = 1;
     this.above = { cells, termLen: this.termLen[last] ?? 0 };
     const h = Math.max(this.term.height, this.extent);
+    const oldExtent = this.extent;
     this.term.height = h;
     this.term.dropTop(k);
     this.wrapped.copyWithin(0, k, h);
@@ -138,9 +140,14 @@ export class ZonePainter {
     this.cy -= k;
     this.extent = Math.max(1, this.extent - k);
     if (this.cy < 0) {
-      // The cursor sat in a committed row. CR LF (not CUD) reaches the zone top: it may not exist yet.
+      // The cursor sat in a committed row. Rows that exist are crossed with CUD (an LF landing on a
+      // soft-wrapped row makes xterm forget the wrap); rows that do not exist yet are made by CR LF.
       this.cleanPen();
-      this.out += "\r\n".repeat(-this.cy);
+      const existing = Math.min(-this.cy, oldExtent - 1 - (this.cy + k));
+      let s = "\r";
+      if (existing > 0) s += existing === 1 ? "\x1b[B" : `\x1b[${existing}B`;
+      s += "\n".repeat(-this.cy - Math.max(0, existing));
+      this.out += s;
       this.cy = 0;
       this.cx = 0;
       this.pending = false;
@@ -338,7 +345,7 @@ export class ZonePainter {
     const dy = ty - this.cy;
     if (dy < 0) out += dy === -1 ? "\x1b[A" : `\x1b[${-dy}A`;
     else if (dy > 0) {
-      if (tx === 0) {
+      if (tx === 0 && !this.crossesWrapped(this.cy + 1, ty)) {
         const crlf = "\r\n".repeat(dy);
         const cud = (col === 0 && !this.pending ? "" : "\r") + (dy === 1 ? "\x1b[B" : `\x1b[${dy}B`);
         out += crlf.length <= cud.length ? crlf : cud;
@@ -364,6 +371,12 @@ export class ZonePainter {
     this.cy = ty;
     this.cx = tx;
     this.pending = false;
+  }
+
+  /** True when any row in [from, to] is a soft-wrapped continuation (an LF there would unwrap it). */
+  private crossesWrapped(from: number, to: number): boolean {
+    for (let r = Math.max(0, from); r <= to; r++) if (this.wrapped[r] === 1) return true;
+    return false;
   }
 
   /** Puts the cursor where the app wants it (or leaves it) at the end of a frame. */

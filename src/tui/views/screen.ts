@@ -95,6 +95,8 @@ export type Screen = {
   /** Marks everything dirty (e.g. after Ctrl-Z resume), optionally with a new size. */
   invalidate(): void;
   readonly stats: ScreenStats;
+  /** For tests and debugging: the cursor's row within the zone, and how the zone is made up. */
+  debugZone(): { cursorRow: number; carryRows: number; liveRows: number };
   dispose(): void;
 };
 
@@ -158,6 +160,14 @@ class TwoZoneScreen implements Screen {
   resize(cols: number, rows: number): void {
     if (cols === this.cols && rows === this.rows) return;
     if (this.resizeFrom === null) this.resizeFrom = this.painter.cols;
+    if (this.pendingCommits.length > 0 && cols !== this.cols) {
+      // Committed rows not yet written were laid out at the old width and cannot be laid out again
+      // by the app: keep them as cells, to be re-wrapped at the new width as the terminal would.
+      if (this.carry.cols !== this.cols) this.carry = this.rechopped(this.carry, this.cols);
+      this.carry.ensure(this.carry.height + this.pendingCommits.length + 1);
+      for (const row of this.pendingCommits) this.layRow(this.carry, this.carry.height++, row, this.cols);
+      this.pendingCommits = [];
+    }
     this.cols = cols;
     this.rows = rows;
     this.invalidateSoon();
@@ -206,7 +216,8 @@ class TwoZoneScreen implements Screen {
         screen.full = null;
         if (state.opened) {
           // 1049l restores the main screen and the cursor (and pen) saved on entry.
-          screen.emit("\x1b[?1049l", null);
+          screen.emit(screen.styles.transition(state.painter.pen, 0) + "\x1b[?1049l\x1b[m", null);
+          screen.painter.pen = 0;
           if (screen.painter.cols !== screen.cols && screen.resizeFrom === null) screen.resizeFrom = screen.painter.cols;
         }
         screen.dirty = true;
@@ -238,15 +249,13 @@ class TwoZoneScreen implements Screen {
         pre += p.take();
         if (this.styles.hasLink(p.pen) || !this.styles.erasesClean(p.pen)) { pre += this.styles.transition(p.pen, 0); p.pen = 0; }
         pre += (up > 0 ? (up === 1 ? "\x1b[A" : `\x1b[${up}A`) : "") + "\r\x1b[J";
-        const newCarry = new CellBuffer(this.cols, Math.max(8, this.carry.height * 2));
-        rechopRows(this.carry, this.carry.height, newCarry);
-        this.carry = newCarry;
         p.reset(this.cols);
         p.above = null; // history has been reflowed by the terminal: never join onto it again
         this.want.reset(this.cols);
         repaint = `resize ${from}→${this.cols} cols (live zone top was ${up} rows above the cursor)`;
       }
     }
+    if (this.carry.cols !== this.cols) this.carry = this.rechopped(this.carry, this.cols);
     // Lay out: carry rows, then newly committed rows, then the live rows.
     const want = this.want;
     const W = this.cols;
@@ -281,6 +290,7 @@ class TwoZoneScreen implements Screen {
     p.paint(want, { wraps: true, eraseBelow: true, dropTop: drop });
     // Keep the rows that stayed in the zone as the new carry.
     const keep = nCommit - drop;
+    if (this.carry.cols !== W) this.carry = new CellBuffer(W, keep + 1);
     this.carry.reset(W);
     this.carry.ensure(keep + 1);
     for (let i = 0; i < keep; i++) this.carry.copyRowFrom(want, drop + i, i);
@@ -309,6 +319,12 @@ class TwoZoneScreen implements Screen {
     return stats;
   }
 
+  private rechopped(src: CellBuffer, cols: number): CellBuffer {
+    const dst = new CellBuffer(cols, Math.max(8, src.height * 2));
+    rechopRows(src, src.height, dst);
+    return dst;
+  }
+
   private layRow(buf: CellBuffer, y: number, row: Row, W: number): void {
     if (!writeRow(buf, y, row, this.graphemes, this.styles)) {
       const text = row.spans.map((s) => s.text).join("");
@@ -325,7 +341,9 @@ class TwoZoneScreen implements Screen {
     let repaint: string | null = null;
     if (!state.opened) {
       state.opened = true;
-      pre += (this.styles.hasLink(this.painter.pen) ? this.styles.transition(this.painter.pen, 0) : "") + "\x1b[?1049h\x1b[H";
+      // Enter with a plain pen (DECSC saves it; terminals differ on restoring it, so close resets too).
+      pre += this.styles.transition(this.painter.pen, 0) + "\x1b[?1049h\x1b[H";
+      this.painter.pen = 0;
       fp.reset(this.cols);
       fp.extent = this.rows;
       repaint = "full view opened";
@@ -414,6 +432,10 @@ class TwoZoneScreen implements Screen {
     if (file) {
       try { appendFileSync(file, `${new Date().toISOString()} ${line}\n`); } catch { /* debugging aid only */ }
     }
+  }
+
+  debugZone(): { cursorRow: number; carryRows: number; liveRows: number } {
+    return { cursorRow: this.painter.cy, carryRows: this.carry.height, liveRows: Math.min(this.live.length, Math.max(1, this.rows - 1)) };
   }
 
   dispose(): void {

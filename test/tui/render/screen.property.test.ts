@@ -1,0 +1,228 @@
+// Invariant 3 (ARCHITECTURE.md): after every frame, a real terminal emulator fed our bytes shows
+// exactly the committed history in order, then the live zone; nothing lost, doubled or re-wrapped.
+// Random edits (wide chars, ZWJ emoji, VS16, combining marks, CJK, styles), commits (whole and
+// partial lines), cursor moves, resizes with reflow, and alternate-screen round trips. The same
+// scenario against a naive full-repaint renderer proves the oracle accepts a correct renderer, and
+// a subtly broken one proves it can fail.
+import { describe, expect, test } from "bun:test";
+import type { Row, Style } from "../../../src/tui/render/style.ts";
+import { createScreen, type Cursor } from "../../../src/tui/views/screen.ts";
+import { STYLES, WORDS, graphemesOf, layoutLine, lineText, prng, rowText, type Line } from "../support/model.ts";
+import { createTestTerminal, type TestTerminal } from "../support/terminal.ts";
+
+type Subject = {
+  commit(rows: Row[]): void;
+  setLive(rows: Row[], cursor: Cursor | null): void;
+  resize(cols: number, rows: number): void;
+  frame(): string;
+  /** Buffer line where the live rows start. */
+  liveTop(t: TestTerminal): number;
+  fullView?: { open(): void; draw(rows: Row[]): void; close(): void };
+};
+
+function screenSubject(cols: number, rows: number): Subject {
+  let out = "";
+  const s = createScreen({ output: { write: (d) => { out += d; return true; } }, caps: { colorDepth: "truecolor", syncOutput: true }, cols, rows, schedule: false });
+  let view: ReturnType<typeof s.openFullView> | null = null;
+  const take = () => { const o = out; out = ""; return o; };
+  return {
+    commit: (r) => s.commit(r),
+    setLive: (r, c) => s.setLive(r, c),
+    resize: (c, r) => s.resize(c, r),
+    frame: () => { s.frame(); return take(); },
+    liveTop: (t) => { const d = s.debugZone(); return t.cursor().line - d.cursorRow + d.carryRows; },
+    fullView: {
+      open: () => { view = s.openFullView(); },
+      draw: (r) => view!.draw(r),
+      close: () => { view!.close(); view = null; },
+    },
+  };
+}
+
+/** Clears everything and prints all history (re-laid out at the current width), then the live rows. */
+function naiveSubject(cols: number, rows: number, clearScrollback = true): Subject {
+  const history: Row[][] = []; // committed rows grouped into logical lines
+  let live: Row[] = [];
+  let cursor: Cursor | null = null;
+  let top = 0;
+  const sgr = (st: Style | undefined) => {
+    if (!st) return "\x1b[0m";
+    const p = ["0"];
+    if (st.bold) p.push("1"); if (st.dim) p.push("2"); if (st.italic) p.push("3"); if (st.underline) p.push("4");
+    if (st.inverse) p.push("7"); if (st.strikethrough) p.push("9");
+    for (const [c, base] of [[st.fg, 38], [st.bg, 48]] as const) {
+      if (!c) continue;
+      if (c.kind === "rgb") p.push(`${base};2;${c.r};${c.g};${c.b}`);
+      else if (c.n < 8) p.push(String(base - 8 + c.n)); else if (c.n < 16) p.push(String(base + 52 + c.n - 8)); else p.push(`${base};5;${c.n}`);
+    }
+    return `\x1b[${p.join(";")}m`;
+  };
+  return {
+    commit(r) { for (const row of r) { if (row.soft && history.length > 0) history[history.length - 1]!.push(row); else history.push([row]); } },
+    setLive(r, c) { live = r; cursor = c; },
+    resize(c, r) { cols = c; rows = r; },
+    frame() {
+      const all: Row[] = [];
+      for (const group of history) all.push(...layoutLine(group.flatMap((row) => row.spans), cols));
+      top = all.length;
+      all.push(...live);
+      let out = "\x1b[H\x1b[2J" + (clearScrollback ? "\x1b[3J" : "");
+      let x = 0;
+      all.forEach((row, i) => {
+        const first = graphemesOf(row.spans)[0];
+        if (i > 0) {
+          if (row.soft) { const target = first && first.w === 2 && x === cols - 1 ? cols - 1 : cols; while (x < target) { out += "\x1b[0m "; x++; } }
+          else out += "\r\n";
+        }
+        x = 0;
+        for (const s of row.spans) { out += sgr(s.style) + s.text; }
+        for (const g of graphemesOf(row.spans)) x += g.w;
+      });
+      out += "\x1b[0m";
+      if (cursor) {
+        const baseY = Math.max(0, all.length - rows);
+        out += `\x1b[${top + cursor.row - baseY + 1};${cursor.col + 1}H`;
+      }
+      return out;
+    },
+    liveTop: () => top,
+  };
+}
+
+const expectedStyle = (st: Style | undefined) => {
+  const color = (c: Style["fg"]) => (!c ? "default" : c.kind === "rgb" ? `rgb:${((c.r << 16) | (c.g << 8) | c.b).toString(16).padStart(6, "0")}` : `index:${c.n}`);
+  return { bold: !!st?.bold, italic: !!st?.italic, underline: !!st?.underline, inverse: !!st?.inverse, strike: !!st?.strikethrough, dim: !!st?.dim, fg: color(st?.fg), bg: color(st?.bg) };
+};
+
+function checkTerminal(t: TestTerminal, history: string[], liveLines: string[], liveRows: Row[], top: number, where: string): void {
+  const want = [...history, ...liveLines].map((l) => l.replace(/ +$/, ""));
+  while (want.length > 0 && want[want.length - 1] === "") want.pop();
+  const got = t.logicalLines();
+  if (JSON.stringify(got) !== JSON.stringify(want)) {
+    throw new Error(`${where}: terminal lines differ from history + live\nwant ${JSON.stringify(want)}\ngot  ${JSON.stringify(got)}`);
+  }
+  const lines = t.lines();
+  liveRows.forEach((row, i) => {
+    const g = (lines[top + i] ?? "").replace(/ +$/, "");
+    if (g !== rowText(row).replace(/ +$/, "")) throw new Error(`${where}: live row ${i} shows ${JSON.stringify(g)}, want ${JSON.stringify(rowText(row))}`);
+    let x = 0;
+    for (const c of graphemesOf(row.spans)) {
+      const got = t.cellStyle(top + i, x);
+      const exp = expectedStyle(c.style);
+      if (c.g !== " " && JSON.stringify(got) !== JSON.stringify(exp)) throw new Error(`${where}: live row ${i} col ${x} style ${JSON.stringify(got)}, want ${JSON.stringify(exp)}`);
+      x += c.w;
+    }
+  });
+}
+
+async function runScenario(seed: number, make: (cols: number, rows: number) => Subject, steps: number): Promise<void> {
+  const rnd = prng(seed);
+  let cols = 16 + rnd.int(50);
+  let rows = 12 + rnd.int(10);
+  const t = createTestTerminal({ cols, rows });
+  const subject = make(cols, rows);
+  const history: string[] = [];
+  const live: Line[] = [[]];
+  let k = 0; // graphemes of live[0] already committed (a partial commit)
+  let cursorOn = false;
+  const restOf0 = (): Line => graphemesOf(live[0] ?? []).slice(k).map((c) => (c.style ? { text: c.g, style: c.style } : { text: c.g }));
+  const linesRows = (i: number): Row[] => (i === 0 && k > 0 ? layoutLine(restOf0(), cols, true) : layoutLine(live[i]!, cols));
+  const liveRows = (): Row[] => live.flatMap((_, i) => linesRows(i));
+  const commitLines = (m: number) => {
+    const rowsOut: Row[] = [];
+    for (let i = 0; i < m; i++) { rowsOut.push(...linesRows(0)); history.push(lineText(live.shift()!)); k = 0; }
+    subject.commit(rowsOut);
+  };
+  const word = () => ({ text: rnd.pick(WORDS) + (rnd.int(3) === 0 ? "" : " "), style: rnd.pick(STYLES) });
+  try {
+    for (let step = 0; step < steps; step++) {
+      const ops = 1 + rnd.int(3);
+      for (let o = 0; o < ops; o++) {
+        const r = rnd.int(100);
+        if (r < 40) {
+          if (live.length === 0) live.push([]);
+          const i = live.length - 1;
+          if (layoutLine(live[i]!, cols).length >= 3) live.push([word()]);
+          else live[i]!.push(word());
+        } else if (r < 50) live.push([]);
+        else if (r < 60) {
+          const i = rnd.int(live.length);
+          if (live.length > 0 && !(i === 0 && k > 0)) live[i] = Array.from({ length: 1 + rnd.int(5) }, word);
+        } else if (r < 65) {
+          const i = rnd.int(live.length);
+          if (live.length > 1 && !(i === 0 && k > 0)) live.splice(i, 1);
+        } else if (r < 80) {
+          if (live.length > 0) commitLines(1 + rnd.int(live.length));
+        } else if (r < 88) {
+          const first = live.length > 0 ? linesRows(0) : [];
+          if (first.length >= 2) {
+            const j = 1 + rnd.int(first.length - 1);
+            const part = first.slice(0, j);
+            subject.commit(part);
+            k += part.reduce((n, row) => n + graphemesOf(row.spans).length, 0);
+          }
+        } else if (r < 94) {
+          // A partly committed line is finished first: re-laid out at a new width, its live part would
+          // start a fresh row after the re-wrapped committed part, leaving a gap inside the line.
+          if (k > 0) commitLines(1);
+          cols = Math.max(10, Math.min(100, Math.ceil(cols / 2) + rnd.int(cols * 2 - Math.ceil(cols / 2))));
+          rows = 12 + rnd.int(12);
+          t.resize(cols, rows);
+          subject.resize(cols, rows);
+        } else if (r < 98) cursorOn = !cursorOn;
+        else if (subject.fullView && step > 2) {
+          subject.fullView.open();
+          const drawn = [{ spans: [{ text: "PAGER " + step, style: { bold: true } }] }, { spans: [{ text: "中文 ❤️ e\u0301" }] }];
+          subject.fullView.draw(drawn);
+          await t.write(subject.frame());
+          const sc = t.screen();
+          expect(sc.slice(0, 2)).toEqual(drawn.map(rowText));
+          expect(sc.slice(2).every((l) => l === "")).toBe(true);
+          subject.fullView.close();
+        }
+      }
+      // Keep the live zone short enough that a resize's reflow cannot push it off the screen.
+      while (live.length > 1 && liveRows().length + (k > 0 ? 3 : 0) > 5) commitLines(1);
+      const lr = liveRows();
+      const last = lr[lr.length - 1];
+      const cursor = cursorOn && last ? { row: lr.length - 1, col: Math.min(cols - 1, graphemesOf(last.spans).reduce((n, c) => n + c.w, 0)) } : null;
+      subject.setLive(lr, cursor);
+      const bytes = subject.frame();
+      if (bytes.includes("\x1b[2J") && make === screenSubjectMaker) throw new Error("full clear (CSI 2J) emitted");
+      if (bytes.includes("\x1b[3J") && make === screenSubjectMaker) throw new Error("scrollback wipe (CSI 3J) emitted");
+      if (process.env.KHAELOR_PROPERTY_DEBUG && step >= Number(process.env.KHAELOR_PROPERTY_DEBUG)) console.log(step, JSON.stringify(bytes), JSON.stringify(lr.map(rowText)), lr.map((r) => r.soft ? 1 : 0).join(""));
+      await t.write(bytes);
+      const liveLines = live.map(lineText);
+      const hist = k > 0 ? [...history] : history;
+      checkTerminal(t, hist, liveLines, lr, subject.liveTop(t), `step ${step}`);
+      if (cursor && make === screenSubjectMaker) expect(t.cursor().col).toBe(cursor.col);
+    }
+  } catch (e) {
+    if (process.env.KHAELOR_PROPERTY_DEBUG) console.log(JSON.stringify(t.lines()));
+    throw new Error(`seed ${seed}: ${(e as Error).message}`);
+  } finally {
+    t.dispose();
+  }
+}
+
+const screenSubjectMaker = (c: number, r: number) => screenSubject(c, r);
+const BASE_SEED = Number(process.env.KHAELOR_PROPERTY_SEED ?? 20260521);
+const RUNS = Number(process.env.KHAELOR_PROPERTY_RUNS ?? 30);
+
+describe("two-zone screen replayed into @xterm/headless", () => {
+  test(`history then live zone, exactly, after every frame (${RUNS} seeded runs)`, async () => {
+    for (let i = 0; i < RUNS; i++) await runScenario(BASE_SEED + i, screenSubjectMaker, 60);
+  });
+
+  test("the oracle accepts a naive full-repaint renderer", async () => {
+    for (let i = 0; i < 8; i++) await runScenario(BASE_SEED + i, (c, r) => naiveSubject(c, r), 40);
+  });
+
+  test("the oracle rejects a renderer that leaves stale copies in scrollback", async () => {
+    let failures = 0;
+    for (let i = 0; i < 8; i++) {
+      try { await runScenario(BASE_SEED + i, (c, r) => naiveSubject(c, r, false), 40); } catch { failures++; }
+    }
+    expect(failures).toBeGreaterThan(0);
+  });
+});

@@ -1,0 +1,80 @@
+// Test-side layout and random content, independent of the renderer's own layout code: a logical
+// line of styled segments is char-wrapped at a width into Rows (soft rows continue the line).
+import stringWidth from "string-width";
+import type { Row, Span, Style } from "../../../src/tui/render/style.ts";
+
+const segmenter = new Intl.Segmenter(undefined, { granularity: "grapheme" });
+
+export type Line = Span[];
+
+export function graphemesOf(line: Line): Array<{ g: string; w: number; style: Style | undefined }> {
+  const out: Array<{ g: string; w: number; style: Style | undefined }> = [];
+  for (const span of line) {
+    for (const { segment } of segmenter.segment(span.text)) {
+      const w = Math.min(2, stringWidth(segment));
+      if (w > 0) out.push({ g: segment, w, style: span.style });
+    }
+  }
+  return out;
+}
+
+export function lineText(line: Line): string {
+  return graphemesOf(line).map((c) => c.g).join("");
+}
+
+/** Char-wraps a line at `cols`; a wide grapheme that does not fit starts the next row. */
+export function layoutLine(line: Line, cols: number, firstSoft = false): Row[] {
+  const rows: Row[] = [];
+  let spans: Span[] = [];
+  let x = 0;
+  let soft = firstSoft;
+  const push = (g: string, style: Style | undefined) => {
+    const last = spans[spans.length - 1];
+    if (last && last.style === style) last.text += g;
+    else spans.push(style ? { text: g, style } : { text: g });
+  };
+  for (const c of graphemesOf(line)) {
+    if (x + c.w > cols) {
+      rows.push({ spans, soft });
+      spans = [];
+      x = 0;
+      soft = true;
+    }
+    push(c.g, c.style);
+    x += c.w;
+  }
+  rows.push({ spans, soft });
+  return rows;
+}
+
+export function rowText(row: Row): string {
+  return row.spans.map((s) => s.text).join("");
+}
+
+/** Deterministic PRNG (mulberry32): a failing seed replays exactly. */
+export function prng(seed: number): { next(): number; int(n: number): number; pick<T>(a: readonly T[]): T } {
+  let a = seed >>> 0;
+  const next = () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+  return { next, int: (n) => Math.floor(next() * n), pick: (arr) => arr[Math.floor(next() * arr.length)]! };
+}
+
+export const WORDS = [
+  "hello", "world", "the", "renderer", "diff", "a", "streaming", "x", "commit", "scrollback",
+  "中文", "字符宽度", "한국어", "👨‍👩‍👧", "❤️", "☺️", "é", "naïve", "🇫🇷", "👍🏽", "∑", "ｱｲｳ", "🙂", "e\u0301\u0302",
+];
+
+export const STYLES: ReadonlyArray<Style | undefined> = [
+  undefined, undefined, undefined,
+  { bold: true },
+  { italic: true, fg: { kind: "rgb", r: 200, g: 120, b: 40 } },
+  { underline: true, bg: { kind: "index", n: 4 } },
+  { fg: { kind: "index", n: 203 }, dim: true },
+  { inverse: true },
+  { link: "https://example.com/x", underline: true },
+];
