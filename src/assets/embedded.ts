@@ -57,9 +57,12 @@ const isBundled = (p: string) => p.startsWith("/$bunfs/") || p.includes("~BUN");
  */
 export function unpackExecutable(embedded: string, name: string): string {
   if (!isBundled(embedded)) return embedded;
-  const bytes = readFileSync(embedded);
+  return unpackBytes(readFileSync(embedded), join(cacheDir(), "bin"), name);
+}
+
+/** Writes `bytes` as an executable named by its hash under `dir`, unless a verified copy is there. */
+export function unpackBytes(bytes: Uint8Array, dir: string, name: string): string {
   const hash = createHash("sha256").update(bytes).digest("hex").slice(0, 16);
-  const dir = join(cacheDir(), "bin");
   const target = join(dir, `${name}-${hash}`);
   if (existsSync(target)) {
     const onDisk = readFileSync(target);
