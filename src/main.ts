@@ -1,1 +1,40 @@
-console.log("khaelor")
+// Entry point: parse argv, pick a mode, hand over. Kept tiny so `--version` and `--help` start
+// fast; every mode is imported only when it runs. (No top-level await: it breaks --bytecode.)
+import { EXIT, HELP, parseArgs, UsageError } from "./cli/args.ts";
+import { VERSION } from "./version.ts";
+
+async function main(): Promise<number> {
+  let opts;
+  try {
+    opts = parseArgs(process.argv.slice(2));
+  } catch (e) {
+    if (e instanceof UsageError) {
+      process.stderr.write(`khaelor: ${e.message}\n`);
+      return EXIT.usage;
+    }
+    throw e;
+  }
+  switch (opts.command) {
+    case "version":
+      process.stdout.write(`${VERSION} (khaelor)\n`);
+      return EXIT.ok;
+    case "help":
+      process.stdout.write(HELP);
+      return EXIT.ok;
+    case "sessions":
+      return (await import("./cli/sessions-command.ts")).sessionsCommand(opts);
+    case "run": {
+      const interactive = !opts.print && process.stdin.isTTY && process.stdout.isTTY && process.env.TERM !== "dumb";
+      if (interactive) return (await import("./cli/run-interactive.ts")).runInteractive(opts);
+      return (await import("./cli/run-print.ts")).runPrint(opts);
+    }
+  }
+}
+
+main().then(
+  (code) => process.exit(code),
+  (e) => {
+    process.stderr.write(`khaelor: ${e instanceof Error ? (e.stack ?? e.message) : String(e)}\n`);
+    process.exit(EXIT.error);
+  },
+);
