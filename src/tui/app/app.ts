@@ -1,0 +1,941 @@
+// The interactive app: folds agent events into the transcript, decides what is history and what
+// is live, lays both out, and routes keys to the composer, the permission panel or the pager.
+//
+// Frames: agent events only mark the app dirty; the layout runs at most every 16 ms (a streamed
+// answer re-parses its markdown tail once per frame, not once per delta). A keystroke lays out at
+// once, so it echoes in the next screen frame. Nothing runs while idle: the spinner ticks only
+// while the agent works.
+//
+// History: entries are committed to the terminal's scrollback in order, each exactly once, as soon
+// as they stop changing; a streaming answer commits its settled markdown blocks as they settle.
+// Everything after the first unsettled entry stays in the live zone.
+import type { AgentSession } from "../../cli/agent-session.ts";
+import type { AskAnswer, AskRequest } from "../../cli/gate.ts";
+import type { AgentEvent, PermissionMode } from "../../events/types.ts";
+import { modelInfo } from "../../model/models.ts";
+import { createMarkdownStream, type MarkdownStream } from "../markdown/index.ts";
+import type { Row } from "../render/style.ts";
+import type { FullView, Screen } from "../views/screen.ts";
+import { renderComposer } from "../views/composer-view.ts";
+import { needsGap, renderEntry } from "../views/entry-view.ts";
+import { TranscriptPager, type PagerSource } from "../views/pager.ts";
+import { PERMISSION_KEYS, renderPermissionPanel, type PermissionPanelState } from "../views/permission-panel.ts";
+import { movePicker, renderPicker, type PickerState } from "../views/picker.ts";
+import { renderStatusLine, type StatusInfo } from "../views/status-line.ts";
+import { clipSpans, span, wrapSpans, cleanText } from "../views/text.ts";
+import { ui } from "../views/theme.ts";
+import { renderToolCall, SPINNER } from "../views/tool-row.ts";
+import { runSlashCommand } from "./commands.ts";
+import { Composer } from "./composer.ts";
+import { mentionAt, type FileFinder } from "./file-finder.ts";
+import type { PromptHistory } from "./history.ts";
+import type { InputEvent, Key } from "./input.ts";
+import { buildPermissionPrompt } from "./permission-prompt.ts";
+import { completeSlash, parseSlash, isKnownCommand } from "./slash-commands.ts";
+import { entryText, isSettled, Transcript, type Entry } from "./transcript.ts";
+
+export type AppDeps = {
+  session: AgentSession;
+  screen: Screen;
+  history: PromptHistory;
+  finder: FileFinder;
+  /** The terminal shows OSC 8 hyperlinks. */
+  links: boolean;
+  gitBranch: string | null;
+  /** Opens another session (null: a new one) for /clear and /resume. */
+  reopen(resume: string | null): Promise<AgentSession>;
+  /** Mouse reporting on while the pager is open (wheel scrolling), off otherwise. */
+  setMouse(on: boolean): void;
+  /** Everything is cleaned up; the process may end with this code. */
+  onExit(code: number, line: string): void;
+  now?: () => number;
+  /** Entries of earlier turns printed when resuming (the rest is in the pager). */
+  resumeTurns?: number;
+};
+
+type Picker =
+  | ({ kind: "slash" } & PickerState<string>)
+  | ({ kind: "file"; start: number } & PickerState<string>)
+  | ({ kind: "choose"; onPick: (value: string) => void } & PickerState<string>);
+
+type PermissionAsk = { panel: PermissionPanelState; resolve: (a: AskAnswer) => void; toolUseId: string; suggestion: boolean };
+
+const SPIN_MS = 100;
+const FRAME_MS = 16;
+const MODES: PermissionMode[] = ["default", "acceptEdits", "plan"];
+
+export class App {
+  session: AgentSession;
+  transcript = new Transcript();
+  readonly composer = new Composer();
+  readonly screen: Screen;
+  private readonly now: () => number;
+
+  // History commit state.
+  private committed = 0;
+  private headRows = 0;
+  private headGapDone = false;
+  private streams = new Map<number, { md: MarkdownStream; fed: number }>();
+  private width: number;
+
+  // Work in flight.
+  busy: null | { abort: AbortController; kind: "turn" | "compact" | "command"; startedAt: number } = null;
+  private turnDone: Promise<unknown> = Promise.resolve();
+  queued: string[] = [];
+  private ask: PermissionAsk | null = null;
+  private picker: Picker | null = null;
+  private pager: { view: FullView; pager: TranscriptPager } | null = null;
+  private hint: { text: string; until: number } | null = null;
+  private hintTimer: ReturnType<typeof setTimeout> | null = null;
+  private ctrlCAt = 0;
+  private unsubscribe: () => void = () => {};
+  private renderTimer: ReturnType<typeof setTimeout> | null = null;
+  private spinTimer: ReturnType<typeof setInterval> | null = null;
+  private frameNo = 0;
+  private exiting = false;
+  private allowBypassCycle: boolean;
+  private pagerDirty = false;
+
+  constructor(readonly deps: AppDeps) {
+    this.session = deps.session;
+    this.screen = deps.screen;
+    this.width = deps.screen.cols;
+    this.now = deps.now ?? Date.now;
+    this.allowBypassCycle = deps.session.permissionMode() === "bypassPermissions";
+    this.attach(deps.session);
+  }
+
+  // ── lifecycle ──────────────────────────────────────────────────────────────────────────────
+
+  private attach(session: AgentSession): void {
+    this.session = session;
+    this.transcript = new Transcript();
+    this.transcript.onRemoved = (from) => this.onEntriesRemoved(from);
+    this.committed = 0;
+    this.headRows = 0;
+    this.headGapDone = false;
+    this.streams.clear();
+    if (session.replayed) this.showResumed(session.replayed.events);
+    this.unsubscribe = session.bus.subscribe((e) => this.onEvent(e));
+  }
+
+  /** The first frame: a banner line, then (on --resume) the last few turns; optionally a first prompt. */
+  start(banner: string[], firstPrompt: string | null): void {
+    if (banner.length) this.screen.commit(banner.flatMap((b) => wrapSpans([span(cleanText(b), ui.dim)], this.width)));
+    this.renderNow();
+    if (firstPrompt) this.submit(firstPrompt);
+  }
+
+  private showResumed(events: readonly import("../../events/types.ts").DurableEvent[]): void {
+    this.transcript.applyAll(events);
+    const entries = this.transcript.entries;
+    const keep = this.deps.resumeTurns ?? 3;
+    let seen = 0;
+    let from = entries.length;
+    for (let i = entries.length - 1; i >= 0; i--) {
+      const e = entries[i]!;
+      if (e.kind === "user" && !e.steering && ++seen === keep) {
+        from = i;
+        break;
+      }
+      from = i;
+    }
+    // Earlier entries are in the pager only: mark them as written without writing them.
+    if (from > 0) {
+      this.committed = from;
+      this.headGapDone = true;
+      this.screen.commit([
+        { spans: [span(`… ${from} earlier entr${from === 1 ? "y" : "ies"} of this session: Ctrl-T shows the whole transcript`, ui.dim)] },
+      ]);
+    }
+  }
+
+  private onEntriesRemoved(from: number): void {
+    if (from < this.committed) {
+      this.committed = from;
+      this.headRows = 0;
+      this.headGapDone = false;
+      this.screen.commit([{ spans: [span("(the partial answer above was discarded: the request is being retried)", ui.warn)] }]);
+    } else if (from === this.committed) {
+      if (this.headRows > 0) this.screen.commit([{ spans: [span("(the partial answer above was discarded: the request is being retried)", ui.warn)] }]);
+      this.headRows = 0;
+      this.headGapDone = false;
+    }
+    for (const key of [...this.streams.keys()]) if (!this.transcript.entries.some((e) => e.key === key)) this.streams.delete(key);
+  }
+
+  private onEvent(e: AgentEvent): void {
+    this.transcript.apply(e, this.now());
+    if (e.type === "user_message" && e.steering) {
+      const text = typeof e.content === "string" ? e.content : "";
+      const i = this.queued.indexOf(text);
+      if (i >= 0) this.queued.splice(i, 1);
+    }
+    if (e.type === "tool_result" && e.display?.path) this.deps.finder.touch(relativeTo(this.session.cwd, e.display.path));
+    if (this.pager) this.pagerDirty = true;
+    this.requestRender();
+  }
+
+  // ── work ───────────────────────────────────────────────────────────────────────────────────
+
+  /** Enter: a command, a message queued for the running turn, or a new turn. */
+  submit(text: string): void {
+    const trimmed = text.trim();
+    if (!trimmed) return;
+    this.deps.history.add(text);
+    for (const m of text.matchAll(/(?:^|\s)@(\S+)/g)) if (m[1]) this.deps.finder.touch(m[1]);
+    const cmd = parseSlash(trimmed);
+    if (cmd && isKnownCommand(cmd.name)) {
+      void runSlashCommand(this, cmd.name, cmd.arg);
+      return;
+    }
+    if (this.busy) {
+      if (this.busy.kind !== "turn") {
+        this.flash("wait for the current command to finish");
+        return;
+      }
+      this.queued.push(text);
+      this.session.queueSteering(text);
+      this.requestRender();
+      return;
+    }
+    this.runTurn(text);
+  }
+
+  private runTurn(text: string): void {
+    const abort = new AbortController();
+    this.busy = { abort, kind: "turn", startedAt: this.now() };
+    this.startSpinner();
+    this.turnDone = this.session
+      .runTurn(text, abort.signal)
+      .catch((e: unknown) => this.transcript.notice(`Error: ${e instanceof Error ? e.message : String(e)}`, "error"))
+      .finally(() => {
+        if (this.busy?.abort === abort) this.busy = null;
+        this.stopSpinnerIfIdle();
+        this.renderNow();
+      });
+    this.renderNow();
+  }
+
+  /** Runs a command's async work with Esc able to abort it and the spinner showing. */
+  async runBusy(kind: "compact" | "command", work: (signal: AbortSignal) => Promise<void>): Promise<void> {
+    if (this.busy) {
+      this.flash("the agent is working: wait, or press Esc to interrupt it first");
+      return;
+    }
+    const abort = new AbortController();
+    this.busy = { abort, kind, startedAt: this.now() };
+    this.startSpinner();
+    this.renderNow();
+    const done = work(abort.signal)
+      .catch((e: unknown) => this.transcript.notice(`Error: ${e instanceof Error ? e.message : String(e)}`, "error"))
+      .finally(() => {
+        if (this.busy?.abort === abort) this.busy = null;
+        this.stopSpinnerIfIdle();
+        this.renderNow();
+      });
+    this.turnDone = done;
+    await done;
+  }
+
+  interrupt(): void {
+    if (!this.busy) return;
+    this.busy.abort.abort();
+    this.flash("interrupting…");
+  }
+
+  /** The permission panel (the session's Asker). */
+  askPermission(req: AskRequest, signal: AbortSignal): Promise<AskAnswer> {
+    return new Promise<AskAnswer>((resolve) => {
+      const prompt = buildPermissionPrompt(req, this.session.workspace.cwd, this.session.cwd);
+      const finish = (a: AskAnswer) => {
+        if (this.ask?.resolve !== finish) return;
+        this.ask = null;
+        signal.removeEventListener("abort", onAbort);
+        resolve(a);
+        this.renderNow();
+      };
+      const onAbort = () => finish({ allow: false });
+      signal.addEventListener("abort", onAbort, { once: true });
+      this.ask = { panel: { prompt, message: null }, resolve: finish, toolUseId: req.call.id, suggestion: !!req.suggestion };
+      if (this.pager) this.closePager();
+      this.renderNow();
+    });
+  }
+
+  /** /clear and /resume: close this session and continue in another. */
+  async switchSession(resume: string | null): Promise<void> {
+    if (this.busy) {
+      this.flash("the agent is working: press Esc to interrupt it first");
+      return;
+    }
+    this.unsubscribe();
+    const old = this.session;
+    let next: AgentSession;
+    try {
+      next = await this.deps.reopen(resume);
+    } catch (e) {
+      this.unsubscribe = old.bus.subscribe((ev) => this.onEvent(ev));
+      this.transcript.notice(`Could not open the session: ${e instanceof Error ? e.message : String(e)}`, "error");
+      this.renderNow();
+      return;
+    }
+    await old.close();
+    this.queued = [];
+    this.screen.commit([
+      { spans: [] },
+      { spans: [span(resume ? `Resumed session ${next.sessionId}` : `New session ${next.sessionId} (the previous one: khaelor --resume ${old.sessionId})`, ui.accent)] },
+    ]);
+    this.attach(next);
+    this.renderNow();
+  }
+
+  async exit(code = 0): Promise<void> {
+    if (this.exiting) return;
+    this.exiting = true;
+    if (this.pager) this.closePager();
+    this.ask?.resolve({ allow: false });
+    this.busy?.abort.abort();
+    this.stopTimers();
+    await this.turnDone;
+    this.unsubscribe();
+    // Finish what is on screen: the rest of the transcript goes to history, the live zone empties.
+    this.layout(true);
+    this.screen.setLive([], null);
+    this.screen.frame();
+    this.screen.dispose();
+    const cost = this.session.costSoFar();
+    const priced = modelInfo(this.session.model())?.price !== null;
+    await this.session.close();
+    const line = `Resume this session with: khaelor --resume ${this.session.sessionId}  (cost ${priced ? `$${cost.toFixed(cost < 1 ? 4 : 2)}` : "unknown"})`;
+    this.deps.onExit(code, line);
+  }
+
+  // ── input ──────────────────────────────────────────────────────────────────────────────────
+
+  onInput(events: InputEvent[]): void {
+    for (const ev of events) {
+      if (this.exiting) return;
+      if (this.pager) this.pagerInput(ev);
+      else if (this.ask) this.permissionInput(ev, this.ask);
+      else this.composerInput(ev);
+    }
+    this.renderNow();
+  }
+
+  private permissionInput(ev: InputEvent, ask: PermissionAsk): void {
+    const panel = ask.panel;
+    if (panel.message !== null) {
+      if (ev.type === "text" || ev.type === "paste") panel.message += ev.text.replace(/[\r\n]+/g, " ");
+      else if (ev.type === "key" && ev.name === "backspace") panel.message = panel.message.slice(0, -1);
+      else if (ev.type === "key" && ev.name === "enter") ask.resolve({ allow: false, message: panel.message.trim() || undefined });
+      else if (ev.type === "key" && ev.name === "escape") panel.message = null;
+      else if (ev.type === "key" && ev.ctrl && ev.name === "c") panel.message = null;
+      return;
+    }
+    if (ev.type === "key" && (ev.name === "escape" || (ev.ctrl && ev.name === "c"))) {
+      ask.resolve({ allow: false });
+      return;
+    }
+    const k = ev.type === "text" ? ev.text.toLowerCase() : ev.type === "key" && !ev.ctrl && !ev.alt ? ev.name : "";
+    const choice = PERMISSION_KEYS[k];
+    if (choice === "once") ask.resolve({ allow: true });
+    else if (choice === "always" && ask.suggestion) ask.resolve({ allow: true, always: { scope: "local" } });
+    else if (choice === "deny") ask.resolve({ allow: false });
+    else if (choice === "deny_message") panel.message = "";
+  }
+
+  private composerInput(ev: InputEvent): void {
+    const c = this.composer;
+    if (ev.type === "text") {
+      c.insert(ev.text);
+      this.afterEdit();
+      return;
+    }
+    if (ev.type === "paste") {
+      c.paste(ev.text);
+      this.afterEdit();
+      return;
+    }
+    if (ev.type === "wheel") return;
+    if (ev.name !== "c" || !ev.ctrl) this.ctrlCAt = 0;
+    if (this.pickerKey(ev)) return;
+    const { name, ctrl, alt, shift } = ev;
+    const k = (ctrl ? "C-" : "") + (alt ? "M-" : "") + (shift ? "S-" : "") + name;
+    switch (k) {
+      case "enter": {
+        const text = c.submitText();
+        if (!text.trim()) return;
+        c.setText("");
+        this.submit(text);
+        return;
+      }
+      case "S-enter":
+      case "M-enter":
+      case "C-j":
+        c.newline();
+        break;
+      case "backspace":
+      case "S-backspace":
+        c.backspace();
+        break;
+      case "M-backspace":
+      case "C-w":
+      case "C-backspace":
+        c.killWordBack();
+        break;
+      case "delete":
+        c.deleteForward();
+        break;
+      case "left":
+      case "C-b":
+        c.left();
+        break;
+      case "right":
+      case "C-f":
+        c.right();
+        break;
+      case "M-left":
+      case "C-left":
+      case "M-b":
+        c.wordLeft();
+        break;
+      case "M-right":
+      case "C-right":
+      case "M-f":
+        c.wordRight();
+        break;
+      case "home":
+      case "C-a":
+        c.lineStart();
+        break;
+      case "end":
+      case "C-e":
+        c.lineEnd();
+        break;
+      case "C-home":
+        c.textStart();
+        break;
+      case "C-end":
+        c.textEnd();
+        break;
+      case "up":
+      case "C-p":
+        if (!c.up()) {
+          const prev = this.deps.history.prev(c.text);
+          if (prev !== null) c.setText(prev);
+        }
+        return;
+      case "down":
+      case "C-n":
+        if (!c.down()) {
+          const next = this.deps.history.next();
+          if (next !== null) c.setText(next);
+        }
+        return;
+      case "C-k":
+        c.killToLineEnd();
+        break;
+      case "C-u":
+        c.killToLineStart();
+        break;
+      case "M-d":
+        c.killWordForward();
+        break;
+      case "C-y":
+        c.yank();
+        break;
+      case "C-_":
+      case "C-z":
+        c.undo();
+        break;
+      case "S-tab":
+        this.cycleMode();
+        return;
+      case "tab":
+        return;
+      case "escape":
+        if (this.busy) this.interrupt();
+        return;
+      case "C-t":
+        this.openPager();
+        return;
+      case "C-l":
+        this.screen.invalidate();
+        return;
+      case "C-c":
+        this.ctrlC();
+        return;
+      case "C-d":
+        if (c.isEmpty()) void this.exit(0);
+        else c.deleteForward();
+        break;
+      default:
+        return;
+    }
+    this.afterEdit();
+  }
+
+  private ctrlC(): void {
+    const c = this.composer;
+    const now = this.now();
+    if (!c.isEmpty()) {
+      c.clear();
+      this.ctrlCAt = 0;
+      this.picker = null;
+      return;
+    }
+    if (this.busy) this.interrupt();
+    if (this.ctrlCAt && now - this.ctrlCAt < 2000) {
+      void this.exit(0);
+      return;
+    }
+    this.ctrlCAt = now;
+    this.flash("press Ctrl-C again to exit");
+  }
+
+  private cycleMode(): void {
+    const modes = this.allowBypassCycle ? [...MODES, "bypassPermissions" as const] : MODES;
+    const cur = this.session.permissionMode();
+    const next = modes[(modes.indexOf(cur) + 1) % modes.length] ?? "default";
+    this.session.setPermissionMode(next);
+  }
+
+  /** Keys the open picker takes; true when handled. */
+  private pickerKey(ev: Key): boolean {
+    const p = this.picker;
+    if (!p) return false;
+    const k = (ev.ctrl ? "C-" : "") + ev.name;
+    if (k === "up" || k === "C-p") movePicker(p, -1);
+    else if (k === "down" || k === "C-n") movePicker(p, 1);
+    else if (k === "escape") this.picker = null;
+    else if (k === "tab" || (k === "enter" && !ev.shift && !ev.alt)) {
+      const item = p.items[p.selected];
+      if (!item) {
+        this.picker = null;
+        return k === "tab";
+      }
+      this.acceptPick(p, item.value, k === "enter");
+    } else return false;
+    return true;
+  }
+
+  private acceptPick(p: Picker, value: string, enter: boolean): void {
+    const c = this.composer;
+    this.picker = null;
+    if (p.kind === "choose") {
+      p.onPick(value);
+      return;
+    }
+    if (p.kind === "slash") {
+      c.setText(`/${value}`);
+      if (enter) {
+        c.setText("");
+        this.submit(`/${value}`);
+      } else c.insert(" ");
+      return;
+    }
+    // A file: replace "@query" with "@path ".
+    const text = c.text;
+    const end = c.cursor;
+    c.setText(`${text.slice(0, p.start)}@${value} ${text.slice(end)}`, p.start + value.length + 2);
+    this.deps.finder.touch(value);
+  }
+
+  /** Pickers follow the text: "/…" completes commands, "@…" completes files. */
+  private afterEdit(): void {
+    const c = this.composer;
+    this.deps.history.resetWalk();
+    if (this.picker?.kind === "choose") return;
+    const slash = !c.text.includes("\n") && /^\/\S*$/.test(c.text) ? completeSlash(c.text) : [];
+    if (slash.length > 0) {
+      const prev = this.picker?.kind === "slash" ? this.picker.selected : 0;
+      this.picker = {
+        kind: "slash",
+        items: slash.map((s) => ({ label: `/${s.name}${s.args ? ` ${s.args}` : ""}`, detail: s.help, value: s.name })),
+        selected: Math.min(prev, slash.length - 1),
+      };
+      return;
+    }
+    const m = mentionAt(c.text, c.cursor);
+    if (m) {
+      const f = this.deps.finder;
+      if (!f.ready) void f.load().then(() => this.refreshMention());
+      const matches = f.search(m.query);
+      this.picker = {
+        kind: "file",
+        start: m.start,
+        title: f.ready ? undefined : "listing files…",
+        items: matches.map((x) => ({ label: x.path, marks: x.positions, value: x.path })),
+        selected: 0,
+      };
+      return;
+    }
+    this.picker = null;
+  }
+
+  private refreshMention(): void {
+    if (this.picker?.kind === "file") {
+      this.afterEdit();
+      this.renderNow();
+    }
+  }
+
+  /** A chooser (sessions, models) in the picker slot. */
+  choose(title: string, items: Array<{ label: string; detail?: string; value: string }>, onPick: (v: string) => void): void {
+    this.picker = { kind: "choose", title, items, selected: 0, onPick };
+    this.renderNow();
+  }
+
+  /** A short message in the status line, for a couple of seconds. */
+  flash(text: string, ms = 2500): void {
+    this.hint = { text, until: this.now() + ms };
+    if (this.hintTimer) clearTimeout(this.hintTimer);
+    this.hintTimer = setTimeout(() => {
+      this.hintTimer = null;
+      this.requestRender();
+    }, ms + 5);
+    this.requestRender();
+  }
+
+  // ── pager ──────────────────────────────────────────────────────────────────────────────────
+
+  openPager(source?: PagerSource): void {
+    if (this.pager) return;
+    const src = source ?? this.transcriptSource();
+    const view = this.screen.openFullView();
+    const pager = new TranscriptPager(src, this.screen.cols, this.screen.rows);
+    pager.end();
+    this.pager = { view, pager };
+    this.deps.setMouse(true);
+    view.draw(pager.render());
+  }
+
+  closePager(): void {
+    if (!this.pager) return;
+    this.pager.view.close();
+    this.pager = null;
+    this.deps.setMouse(false);
+    this.renderNow();
+  }
+
+  private transcriptSource(): PagerSource {
+    const t = () => this.transcript;
+    return {
+      count: () => t().entries.length,
+      text: (i) => {
+        const e = t().entries[i];
+        return e ? entryText(e) : "";
+      },
+      layout: (i, width) => {
+        const entries = t().entries;
+        const e = entries[i];
+        if (!e) return [];
+        const rows = renderEntry(e, { width, links: false, full: true });
+        return needsGap(entries[i - 1], e) ? [{ spans: [] }, ...rows] : rows;
+      },
+    };
+  }
+
+  private pagerInput(ev: InputEvent): void {
+    const { pager } = this.pager!;
+    const s = pager.search;
+    if (s?.editing) {
+      if (ev.type === "text" || ev.type === "paste") s.query += ev.text.replace(/[\r\n]+/g, " ");
+      else if (ev.type === "key" && ev.name === "backspace") s.query = s.query.slice(0, -1);
+      else if (ev.type === "key" && ev.name === "enter") pager.runSearch(s.query);
+      else if (ev.type === "key" && (ev.name === "escape" || (ev.ctrl && ev.name === "c"))) pager.search = null;
+      return;
+    }
+    if (ev.type === "wheel") {
+      pager.scrollBy(ev.delta * 3);
+      return;
+    }
+    if (ev.type === "paste") return;
+    const name = ev.type === "text" ? ev.text : ev.ctrl ? `C-${ev.name}` : ev.name;
+    pager.message = null;
+    switch (name) {
+      case "escape":
+      case "q":
+      case "C-t":
+      case "C-c":
+        this.closePager();
+        return;
+      case "up":
+      case "k":
+        pager.scrollBy(-1);
+        break;
+      case "down":
+      case "j":
+      case "enter":
+        pager.scrollBy(1);
+        break;
+      case "pageup":
+      case "b":
+      case "C-b":
+        pager.pageUp();
+        break;
+      case "pagedown":
+      case " ":
+      case "space":
+      case "C-f":
+        pager.pageDown();
+        break;
+      case "home":
+      case "g":
+        pager.home();
+        break;
+      case "end":
+      case "G":
+        pager.end();
+        break;
+      case "/":
+        pager.startSearch();
+        break;
+      case "n":
+        pager.nextMatch(1);
+        break;
+      case "N":
+        pager.nextMatch(-1);
+        break;
+    }
+  }
+
+  // ── layout ─────────────────────────────────────────────────────────────────────────────────
+
+  onResize(cols: number, rows: number): void {
+    this.screen.resize(cols, rows);
+    this.width = cols;
+    // Settled rows already in history stay as the terminal reflowed them; the streaming answer
+    // continues at the new width from the first block not yet written.
+    for (const [key, s] of this.streams) {
+      s.md.setWidth(cols);
+      const head = this.transcript.entries[this.committed];
+      if (head?.key === key) this.headRows = s.md.settledRows().length;
+    }
+    if (this.pager) this.pager.pager.resize(cols, rows);
+    this.renderNow();
+  }
+
+  requestRender(): void {
+    if (this.renderTimer || this.exiting) return;
+    this.renderTimer = setTimeout(() => {
+      this.renderTimer = null;
+      this.renderNow();
+    }, FRAME_MS);
+  }
+
+  renderNow(): void {
+    if (this.renderTimer) {
+      clearTimeout(this.renderTimer);
+      this.renderTimer = null;
+    }
+    if (this.exiting) return;
+    if (this.pager) {
+      if (this.pagerDirty) {
+        this.pagerDirty = false;
+        this.pager.pager.refresh();
+      }
+      this.pager.view.draw(this.pager.pager.render());
+      this.layout(false);
+      return;
+    }
+    this.layout(false);
+  }
+
+  /** Commits what has settled, then sets the live zone. `final`: everything is history now. */
+  private layout(final: boolean): void {
+    const width = this.width;
+    const entries = this.transcript.entries;
+    const out: Row[] = [];
+    while (this.committed < entries.length) {
+      const e = entries[this.committed]!;
+      const prev = entries[this.committed - 1];
+      const streaming = e.kind === "assistant" && (!e.done || this.streams.has(e.key));
+      if (!isSettled(e) && !streaming && !final) break;
+      if (!this.headGapDone && needsGap(prev, e)) out.push({ spans: [] });
+      this.headGapDone = true;
+      if (e.kind === "assistant" && streaming) {
+        const s = this.streamFor(e);
+        if (e.done || final) s.md.finish();
+        const settled = s.md.settledRows();
+        for (let i = this.headRows; i < settled.length; i++) out.push(settled[i]!);
+        this.headRows = settled.length;
+        if (!e.done && !final) break;
+        if (e.interrupted) out.push({ spans: [span("⎿ interrupted", ui.warn)] });
+        this.streams.delete(e.key);
+      } else {
+        out.push(...renderEntry(e, { width, links: this.deps.links, full: false }));
+      }
+      this.committed++;
+      this.headRows = 0;
+      this.headGapDone = false;
+    }
+    if (out.length) this.screen.commit(out);
+    if (final) return;
+    this.setLive(width);
+  }
+
+  private streamFor(e: Extract<Entry, { kind: "assistant" }>): { md: MarkdownStream; fed: number } {
+    let s = this.streams.get(e.key);
+    if (!s) {
+      s = { md: createMarkdownStream({ width: this.width, links: this.deps.links }), fed: 0 };
+      this.streams.set(e.key, s);
+    }
+    if (s.fed < e.text.length) {
+      s.md.append(e.text.slice(s.fed));
+      s.fed = e.text.length;
+    }
+    return s;
+  }
+
+  private setLive(width: number): void {
+    const height = this.screen.rows;
+    const maxLive = Math.max(1, height - 1);
+    const entries = this.transcript.entries;
+    const top: Row[] = [];
+    const now = this.now();
+    for (let i = this.committed; i < entries.length; i++) {
+      const e = entries[i]!;
+      if ((i > this.committed || !this.headGapDone) && needsGap(entries[i - 1], e)) top.push({ spans: [] });
+      if (e.kind === "assistant") {
+        const s = this.streamFor(e);
+        const settled = s.md.settledRows();
+        const from = i === this.committed ? this.headRows : 0;
+        for (let r = from; r < settled.length; r++) top.push(settled[r]!);
+        top.push(...s.md.tailRows());
+      } else if (e.kind === "thinking" && !e.done) {
+        top.push({ spans: clipSpans([span(`${SPINNER[this.frameNo % SPINNER.length]} Thinking…`, ui.thinking)], width, true) });
+        const lines = e.text.trimEnd().split("\n").slice(-3);
+        for (const l of lines) top.push(...wrapSpans([span(cleanText(l), ui.thinking)], width, [span("  ")], [span("  ")]).slice(-3));
+      } else if (e.kind === "tool") {
+        const rows = renderToolCall(e.view, { width, frame: this.frameNo, now });
+        if (this.ask?.toolUseId === e.view.id) rows[0]?.spans.push(span("  waiting for your answer", ui.warn));
+        top.push(...rows);
+      } else top.push(...renderEntry(e, { width, links: this.deps.links, full: false }));
+    }
+    if (this.busy && !this.ask && !this.hasActiveRow()) {
+      const label = this.busy.kind === "compact" ? "Compacting…" : this.busy.kind === "command" ? "Working…" : "Working…";
+      top.push({ spans: [] });
+      top.push({ spans: clipSpans([span(`${SPINNER[this.frameNo % SPINNER.length]} ${label}`, ui.accent), span("  Esc to interrupt", ui.dim)], width, true) });
+    }
+
+    const bottom: Row[] = [];
+    for (const q of this.queued) bottom.push({ spans: clipSpans([span("  queued: ", ui.queued), span(cleanText(q.split("\n")[0] ?? ""), ui.queued)], width, true) });
+    let cursor: { row: number; col: number } | null = null;
+    if (this.ask) {
+      bottom.push({ spans: [] });
+      const room = Math.max(3, maxLive - 2);
+      const panel = { ...this.ask.panel, prompt: this.ask.suggestion ? this.ask.panel.prompt : { ...this.ask.panel.prompt } };
+      const rows = renderPermissionPanel(panel, width, room);
+      if (!this.ask.suggestion) {
+        // No rule could settle this ask: "always" is not offered.
+        const i = rows.findIndex((r) => r.spans.some((s) => s.text === "[a]"));
+        if (i >= 0) rows.splice(i, 1);
+      }
+      bottom.push(...rows);
+    } else {
+      bottom.push({ spans: [] });
+      if (this.picker) bottom.push(...renderPicker(this.picker, width, Math.min(8, Math.max(1, maxLive - 4))));
+      const composerRows = Math.max(1, Math.min(10, maxLive - bottom.length - 1));
+      const v = renderComposer({
+        text: this.composer.text,
+        cursor: this.composer.cursor,
+        width,
+        maxRows: composerRows,
+        hint: this.busy ? "type to queue a message · Esc interrupts" : "ask anything · / for commands · @ for files",
+        busy: this.busy !== null,
+      });
+      cursor = { row: bottom.length + v.cursor.row, col: v.cursor.col };
+      bottom.push(...v.rows);
+    }
+    bottom.push(this.statusRow(width));
+
+    // The live zone never exceeds the screen: the transcript part gives way first (its top rows).
+    let rows: Row[];
+    if (bottom.length >= maxLive) {
+      const cut = bottom.length - maxLive;
+      rows = bottom.slice(cut);
+      if (cursor) cursor = cursor.row - cut >= 0 ? { row: cursor.row - cut, col: cursor.col } : null;
+    } else {
+      const roomTop = maxLive - bottom.length;
+      const shownTop = top.length > roomTop ? top.slice(top.length - roomTop) : top;
+      rows = [...shownTop, ...bottom];
+      if (cursor) cursor = { row: shownTop.length + cursor.row, col: Math.min(cursor.col, width - 1) };
+    }
+    this.screen.setLive(rows, cursor);
+  }
+
+  private hasActiveRow(): boolean {
+    const entries = this.transcript.entries;
+    for (let i = this.committed; i < entries.length; i++) {
+      const e = entries[i]!;
+      if ((e.kind === "assistant" && !e.done) || (e.kind === "thinking" && !e.done) || (e.kind === "tool" && e.view.status === "running")) return true;
+    }
+    return false;
+  }
+
+  statusInfo(): StatusInfo {
+    const s = this.session;
+    const info = modelInfo(s.model());
+    const u = this.transcript.usage;
+    const prompt = u.input + u.cacheRead + u.cacheWrite;
+    let running = 0;
+    try {
+      running = s.workspace.processes.list().filter((p) => p.state === "running").length;
+    } catch {
+      running = 0;
+    }
+    return {
+      model: s.model(),
+      mode: s.permissionMode(),
+      contextTokens: u.lastContext,
+      contextWindow: info?.contextWindow ?? null,
+      inputTokens: prompt,
+      outputTokens: u.output,
+      cacheHitRate: prompt > 0 ? u.cacheRead / prompt : null,
+      costUsd: info && info.price === null ? null : s.costSoFar(),
+      runningProcesses: running,
+      gitBranch: this.deps.gitBranch,
+      activity: this.hint && this.hint.until > this.now() ? this.hint.text : null,
+    };
+  }
+
+  private statusRow(width: number): Row {
+    return renderStatusLine(this.statusInfo(), width);
+  }
+
+  // ── timers ─────────────────────────────────────────────────────────────────────────────────
+
+  private startSpinner(): void {
+    if (this.spinTimer) return;
+    this.spinTimer = setInterval(() => {
+      this.frameNo++;
+      this.requestRender();
+    }, SPIN_MS);
+  }
+
+  private stopSpinnerIfIdle(): void {
+    if (this.busy || !this.spinTimer) return;
+    clearInterval(this.spinTimer);
+    this.spinTimer = null;
+  }
+
+  private stopTimers(): void {
+    if (this.spinTimer) clearInterval(this.spinTimer);
+    this.spinTimer = null;
+    if (this.renderTimer) clearTimeout(this.renderTimer);
+    this.renderTimer = null;
+    if (this.hintTimer) clearTimeout(this.hintTimer);
+    this.hintTimer = null;
+  }
+
+  /** For tests: the composer picker shown, if any. */
+  pickerItems(): string[] {
+    return this.picker ? this.picker.items.map((i) => i.label) : [];
+  }
+}
+
+function relativeTo(root: string, path: string): string {
+  return path.startsWith(root + "/") ? path.slice(root.length + 1) : path;
+}

@@ -1,0 +1,179 @@
+// What each slash command does. Commands that need something agent-session does not expose say so
+// instead of reaching around it.
+import { KNOWN_MODELS, modelInfo, SUGGESTED_MODELS } from "../../model/models.ts";
+import { listSessions } from "../../session/store.ts";
+import { renderDiff } from "../views/diff-view.ts";
+import { formatCost, formatTokens } from "../views/status-line.ts";
+import { span } from "../views/text.ts";
+import { ui } from "../views/theme.ts";
+import type { App } from "./app.ts";
+import { SLASH_COMMANDS } from "./slash-commands.ts";
+
+const KEYS_HELP = [
+  "Enter send · Shift+Enter / Alt+Enter / Ctrl-J newline · Up/Down history · Tab completes",
+  "Ctrl-A/E line start/end · Alt-B/F word jumps · Ctrl-K/U/W kill · Ctrl-Y yank · Ctrl-Z undo",
+  "@ mentions a file · / runs a command · Shift+Tab permission mode · Ctrl-T transcript",
+  "Esc interrupts the agent · Ctrl-C clears, twice exits · Ctrl-D on an empty prompt exits",
+  "Messages sent while the agent works are queued and delivered at its next step.",
+];
+
+function ago(ms: number): string {
+  const s = Math.max(0, Math.round(ms / 1000));
+  if (s < 90) return `${s}s ago`;
+  if (s < 5400) return `${Math.round(s / 60)}m ago`;
+  if (s < 129_600) return `${Math.round(s / 3600)}h ago`;
+  return `${Math.round(s / 86_400)}d ago`;
+}
+
+export async function runSlashCommand(app: App, name: string, arg: string): Promise<void> {
+  const t = app.transcript;
+  const s = app.session;
+  switch (name) {
+    case "help":
+      t.notice(["Commands:", ...SLASH_COMMANDS.map((c) => `  /${c.name}${c.args ? ` ${c.args}` : ""} — ${c.help}`), "Keys:", ...KEYS_HELP.map((k) => `  ${k}`)].join("\n"));
+      break;
+    case "exit":
+      await app.exit(0);
+      return;
+    case "clear":
+      await app.switchSession(null);
+      return;
+    case "transcript":
+      app.openPager();
+      return;
+    case "compact":
+      await app.runBusy("compact", async (signal) => {
+        const ok = await s.compact(arg || undefined, signal);
+        if (!ok) t.notice("Nothing to compact yet.", "info");
+      });
+      return;
+    case "cost": {
+      const info = app.statusInfo();
+      const u = t.usage;
+      t.notice(
+        [
+          `Cost: ${formatCost(info.costUsd)} (${s.model()})`,
+          `Tokens: ${formatTokens(u.input)} input, ${formatTokens(u.cacheRead)} cache reads, ${formatTokens(u.cacheWrite)} cache writes, ${formatTokens(u.output)} output`,
+          info.cacheHitRate !== null ? `Cache hit rate: ${Math.round(info.cacheHitRate * 100)}%` : "No requests yet.",
+        ].join("\n"),
+      );
+      break;
+    }
+    case "model": {
+      if (arg) {
+        if (!modelInfo(arg) && !KNOWN_MODELS.includes(arg)) t.notice(`${arg} is not a model KHAELOR knows: it will be tried as is, with no known price.`, "warn");
+        s.setModel(arg);
+        break;
+      }
+      const names = [...new Set([s.model(), ...SUGGESTED_MODELS])];
+      app.choose(
+        "Model (Enter switches, Esc keeps the current one):",
+        names.map((n) => ({ label: n, detail: n === s.model() ? "current" : windowOf(n), value: n })),
+        (v) => {
+          if (v !== s.model()) s.setModel(v);
+        },
+      );
+      return;
+    }
+    case "sessions": {
+      const list = listSessions(s.cwd);
+      if (list.length === 0) t.notice("No sessions in this project yet.");
+      else
+        t.notice(
+          [`Sessions of ${s.cwd} (newest first; /resume <id> switches):`, ...list.slice(0, 20).map((x) => `  ${x.id.slice(0, 8)}  ${ago(Date.now() - x.lastActivity).padEnd(8)} ${String(x.turns).padStart(3)} turns  ${formatCost(x.costUsd).padStart(7)}  ${x.title || "(untitled)"}${x.id === s.sessionId ? "  ← this one" : ""}`)].join("\n"),
+        );
+      break;
+    }
+    case "resume": {
+      if (arg) {
+        await app.switchSession(arg);
+        return;
+      }
+      const list = listSessions(s.cwd).filter((x) => x.id !== s.sessionId);
+      if (list.length === 0) {
+        t.notice("No other session in this project to resume.");
+        break;
+      }
+      app.choose(
+        "Resume which session? (Enter resumes, Esc cancels)",
+        list.slice(0, 50).map((x) => ({ label: x.title || "(untitled)", detail: `${x.id.slice(0, 8)} · ${ago(Date.now() - x.lastActivity)} · ${x.turns} turns`, value: x.id })),
+        (id) => void app.switchSession(id),
+      );
+      return;
+    }
+    case "permissions": {
+      const engine = (s as { permissions?: { rules(): Array<{ rule: string; behavior: string; scope: string; file?: string }>; mode: string } }).permissions;
+      if (!engine) {
+        t.notice("/permissions is not available yet: this build's session exposes no permission rules.", "warn");
+        break;
+      }
+      const rules = engine.rules();
+      t.notice(
+        [
+          `Permission mode: ${s.permissionMode()} (Shift+Tab cycles)`,
+          rules.length === 0 ? "No rules: every write and command asks." : "Rules (deny beats ask beats allow, from any scope):",
+          ...rules.map((r) => `  ${r.behavior.padEnd(5)} ${r.rule}  (${r.scope}${r.file ? `: ${r.file}` : ""})`),
+        ].join("\n"),
+      );
+      break;
+    }
+    case "diff": {
+      const git = (s as { git?: { diff(from?: string): Promise<{ patch: string; files: Array<{ path: string; status: string }> }> } }).git;
+      if (!git) {
+        t.notice("/diff is not available yet: this build's session exposes no work-tree snapshots.", "warn");
+        break;
+      }
+      await app.runBusy("command", async () => {
+        const d = await git.diff();
+        if (d.files.length === 0) {
+          t.notice("No changes since the session started.");
+          return;
+        }
+        const patches = splitPatch(d.patch);
+        app.openPager({
+          count: () => patches.length + 1,
+          text: (i) => (i === 0 ? d.files.map((f) => f.path).join("\n") : (patches[i - 1] ?? "")),
+          layout: (i, width) =>
+            i === 0
+              ? [
+                  { spans: [span(`Changes since the session started: ${d.files.length} file${d.files.length === 1 ? "" : "s"}`, ui.bold)] },
+                  ...d.files.map((f) => ({ spans: [span(`  ${f.status.padEnd(9)} ${f.path}`, ui.dim)] })),
+                ]
+              : [{ spans: [] }, { spans: [span(patchPath(patches[i - 1] ?? ""), ui.accentBold)] }, ...renderDiff(patches[i - 1] ?? "", { width })],
+        });
+      });
+      return;
+    }
+    case "undo": {
+      const undo = (s as { undo?: () => Promise<unknown> }).undo;
+      if (!undo) {
+        t.notice("/undo is not available yet: this build's session cannot restore snapshots.", "warn");
+        break;
+      }
+      await app.runBusy("command", async () => {
+        const r = await undo.call(s);
+        if (r === null) t.notice("Nothing to undo: no agent turn has changed files (or every one is undone).");
+      });
+      return;
+    }
+    default:
+      t.notice(`Unknown command /${name}: /help lists them.`, "warn");
+  }
+  app.renderNow();
+}
+
+function windowOf(model: string): string {
+  const i = modelInfo(model);
+  return i ? `${Math.round(i.contextWindow / 1000)}k context` : "";
+}
+
+/** A multi-file patch split per file ("diff --git" headers). */
+function splitPatch(patch: string): string[] {
+  const parts = patch.split(/^(?=diff --git )/m).filter((p) => p.trim() !== "");
+  return parts.length ? parts : [patch];
+}
+
+function patchPath(p: string): string {
+  const m = /^diff --git a\/(.*?) b\//m.exec(p) ?? /^\+\+\+ (?:b\/)?(.*)$/m.exec(p);
+  return m?.[1] ?? "diff";
+}

@@ -1,0 +1,40 @@
+// The slash commands: their names and one-line help, and completion while typing "/…". What each
+// command does lives in the controller; this is the table the composer and /help read.
+
+export type SlashCommand = { name: string; args?: string; help: string };
+
+export const SLASH_COMMANDS: readonly SlashCommand[] = [
+  { name: "help", help: "keys and commands" },
+  { name: "clear", help: "start a new session (this one stays resumable)" },
+  { name: "compact", args: "[instructions]", help: "summarise the conversation to free context" },
+  { name: "resume", args: "[id]", help: "switch to another session of this project" },
+  { name: "sessions", help: "list this project's sessions" },
+  { name: "model", args: "[name]", help: "show or switch the model" },
+  { name: "cost", help: "tokens and cost of this session" },
+  { name: "permissions", help: "rules in force and where they come from" },
+  { name: "diff", help: "what changed in the work tree since the session started" },
+  { name: "undo", help: "put back what the last agent turn changed" },
+  { name: "transcript", help: "the whole session in a pager (Ctrl-T)" },
+  { name: "exit", help: "leave (Ctrl-D on an empty prompt)" },
+];
+
+/** Commands matching what follows "/" (prefix matches first, then substring). */
+export function completeSlash(text: string): SlashCommand[] {
+  const m = /^\/(\S*)$/.exec(text);
+  if (!m) return [];
+  const q = (m[1] ?? "").toLowerCase();
+  const prefix = SLASH_COMMANDS.filter((c) => c.name.startsWith(q));
+  const inner = SLASH_COMMANDS.filter((c) => !c.name.startsWith(q) && c.name.includes(q));
+  return [...prefix, ...inner];
+}
+
+/** Splits "/model opus" into its command and argument; null when the text is not a command. */
+export function parseSlash(text: string): { name: string; arg: string } | null {
+  const m = /^\/([a-z-]+)(?:\s+([\s\S]*))?$/.exec(text.trim());
+  if (!m) return null;
+  return { name: m[1] ?? "", arg: (m[2] ?? "").trim() };
+}
+
+export function isKnownCommand(name: string): boolean {
+  return SLASH_COMMANDS.some((c) => c.name === name);
+}

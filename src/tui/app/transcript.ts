@@ -1,0 +1,300 @@
+// The session as the UI knows it: an ordered list of entries (user prompts, assistant answers,
+// thinking, tool calls, notices) folded from AgentEvents, live or replayed. The live zone, the
+// history commit and the transcript pager all read this one list, so what scrolls into history is
+// exactly what the pager shows later.
+import type { AgentEvent, DurableEvent } from "../../events/types.ts";
+import type { AssistantBlock, ToolResultContent } from "../../model/types.ts";
+import type { ToolCallView } from "../views/tool-row.ts";
+import { appendTail } from "../views/tool-row.ts";
+
+export type NoticeLevel = "info" | "warn" | "error";
+
+export type Entry =
+  | { kind: "user"; key: number; text: string; steering: boolean }
+  | { kind: "assistant"; key: number; text: string; done: boolean; interrupted: boolean }
+  | { kind: "thinking"; key: number; text: string; done: boolean; startedAt: number; durationMs: number | null }
+  | { kind: "tool"; key: number; view: ToolCallView; input: unknown }
+  | { kind: "notice"; key: number; text: string; level: NoticeLevel };
+
+/** True once an entry will not change any more (it may be committed to history). */
+export function isSettled(e: Entry): boolean {
+  switch (e.kind) {
+    case "assistant":
+    case "thinking":
+      return e.done;
+    case "tool":
+      return e.view.status !== "running" && e.view.status !== "pending";
+    default:
+      return true;
+  }
+}
+
+/** Plain text of an entry, for search. */
+export function entryText(e: Entry): string {
+  switch (e.kind) {
+    case "user":
+    case "assistant":
+    case "thinking":
+    case "notice":
+      return e.text;
+    case "tool":
+      return [e.view.summary, e.view.error ?? "", e.view.diff ?? ""].join("\n");
+  }
+}
+
+export type UsageTotals = { input: number; output: number; cacheRead: number; cacheWrite: number; lastContext: number | null };
+
+export class Transcript {
+  readonly entries: Entry[] = [];
+  private nextKey = 1;
+  /** Entries of the message being streamed, by content-block index. */
+  private blocks = new Map<number, Entry>();
+  /** Entries created since the last message_start (voided when a retry discards a partial). */
+  private sinceStart: Entry[] = [];
+  private tools = new Map<string, Extract<Entry, { kind: "tool" }>>();
+  private denied = new Map<string, string>();
+  readonly usage: UsageTotals = { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, lastContext: null };
+  /** Bumped on every change, so views know when to recompute. */
+  version = 0;
+  /** Called when entries are removed (a discarded partial), so the history commit can rewind. */
+  onRemoved: (fromIndex: number) => void = () => {};
+
+  apply(e: AgentEvent, now = Date.now()): void {
+    this.version++;
+    switch (e.type) {
+      case "user_message": {
+        const text = userText(e.content);
+        if (e.synthetic === "process_exit") this.push({ kind: "notice", text, level: "info" });
+        else if (e.synthetic) this.push({ kind: "notice", text: `(${e.synthetic === "verify" ? "verification nudge" : "loop nudge"}) ${firstLine(text)}`, level: "info" });
+        else if (text !== "" || typeof e.content === "string") this.push({ kind: "user", text, steering: e.steering === true });
+        break;
+      }
+      case "message_start":
+        this.blocks.clear();
+        this.sinceStart = [];
+        break;
+      case "thinking_delta": {
+        const b = this.block(e.index, () => ({ kind: "thinking", text: "", done: false, startedAt: now, durationMs: null }));
+        if (b.kind === "thinking") b.text += e.thinking;
+        break;
+      }
+      case "text_delta": {
+        const b = this.block(e.index, () => ({ kind: "assistant", text: "", done: false, interrupted: false }));
+        if (b.kind === "assistant") b.text += e.text;
+        break;
+      }
+      case "tool_input_delta": {
+        if (!this.tools.has(e.id)) {
+          const t = this.block(e.index, () => toolEntry(e.id, e.name, e.name, {}));
+          if (t.kind === "tool") this.tools.set(e.id, t);
+        }
+        break;
+      }
+      case "block_done": {
+        const b = this.blocks.get(e.index);
+        if (b?.kind === "thinking" && !b.done) {
+          b.done = true;
+          b.durationMs = now - b.startedAt;
+        } else if (b?.kind === "assistant") b.done = true;
+        break;
+      }
+      case "api_retry":
+        if (e.partialDiscarded) this.discardPartial();
+        this.push({ kind: "notice", text: `API: ${e.message}; retrying in ${Math.ceil(e.delayMs / 1000)}s (attempt ${e.attempt})`, level: "warn" });
+        break;
+      case "assistant_message":
+        this.applyAssistant(e, now);
+        break;
+      case "tool_start": {
+        const t = this.tools.get(e.toolUseId) ?? this.addTool(e.toolUseId, e.name, {});
+        t.view.summary = e.summary;
+        t.view.status = "running";
+        t.view.startedAt = now;
+        break;
+      }
+      case "tool_progress": {
+        const t = this.tools.get(e.toolUseId);
+        if (t) t.view.outputTail = appendTail(t.view.outputTail, e.chunk);
+        break;
+      }
+      case "tool_result": {
+        const t = this.tools.get(e.toolUseId) ?? this.addTool(e.toolUseId, e.name, {});
+        const deniedMessage = this.denied.get(e.toolUseId);
+        t.view.summary = e.summary || t.view.summary;
+        t.view.durationMs = e.durationMs;
+        t.view.outputTail = [];
+        if (e.display?.diff) t.view.diff = e.display.diff;
+        if (e.display?.path) t.view.path = e.display.path;
+        if (deniedMessage !== undefined) {
+          t.view.status = "denied";
+          t.view.error = deniedMessage;
+        } else if (e.isError) {
+          const text = resultText(e.content);
+          t.view.status = /^Cancelled by the user|cancelled by the user|interrupted/i.test(text) ? "interrupted" : "error";
+          t.view.error = text;
+        } else t.view.status = "ok";
+        break;
+      }
+      case "permission_decision":
+        if (e.decision === "deny") this.denied.set(e.toolUseId, e.message ?? "denied");
+        if (e.savedRule) this.push({ kind: "notice", text: `Saved rule: allow ${e.savedRule.rule} (${e.savedRule.scope})`, level: "info" });
+        break;
+      case "compaction":
+        this.push({
+          kind: "notice",
+          text: `Conversation compacted (${e.trigger}): ${Math.round(e.tokensBefore / 1000)}k → ${Math.round(e.tokensAfter / 1000)}k tokens`,
+          level: "info",
+        });
+        break;
+      case "compacting":
+        this.push({ kind: "notice", text: "Compacting the conversation…", level: "info" });
+        break;
+      case "interruption":
+        this.markInterrupted();
+        this.push({ kind: "notice", text: e.reason === "crash_recovery" ? "Interrupted: KHAELOR stopped during this turn" : "Interrupted", level: "warn" });
+        break;
+      case "error":
+        this.push({ kind: "notice", text: `Error: ${e.message}`, level: "error" });
+        break;
+      case "undo":
+        this.push({
+          kind: "notice",
+          text: `Undid the last turn: restored ${e.restored.length} file${e.restored.length === 1 ? "" : "s"}${e.skipped.length ? `; left ${e.skipped.map((s) => `${s.path} (${s.reason})`).join(", ")}` : ""}`,
+          level: "info",
+        });
+        break;
+      case "setting_change":
+        if (e.model) this.push({ kind: "notice", text: `Model: ${e.model}`, level: "info" });
+        break;
+      case "turn_end":
+        this.markInterruptedIfOpen(e.reason !== "finished");
+        if (e.reason !== "finished" && e.reason !== "cancelled" && e.reason !== "error") this.push({ kind: "notice", text: `Stopped: ${e.reason.replace(/_/g, " ")}`, level: "warn" });
+        break;
+      default:
+        break;
+    }
+  }
+
+  /** Replayed durable events (--resume): no deltas, whole messages. */
+  applyAll(events: readonly DurableEvent[]): void {
+    for (const e of events) this.apply(e, e.ts);
+  }
+
+  notice(text: string, level: NoticeLevel = "info"): void {
+    this.version++;
+    this.push({ kind: "notice", text, level });
+  }
+
+  /** Entries still streaming or running (for the spinner and the "working" state). */
+  hasRunningTool(): boolean {
+    for (const t of this.tools.values()) if (t.view.status === "running") return true;
+    return false;
+  }
+
+  private applyAssistant(e: Extract<DurableEvent, { type: "assistant_message" }>, now: number): void {
+    const u = e.message.usage;
+    this.usage.input += u.input_tokens;
+    this.usage.output += u.output_tokens;
+    this.usage.cacheRead += u.cache_read_input_tokens;
+    this.usage.cacheWrite += u.cache_creation_input_tokens;
+    const ctx = u.input_tokens + u.cache_read_input_tokens + u.cache_creation_input_tokens + u.output_tokens;
+    if (ctx > 0) this.usage.lastContext = ctx;
+    const streamed = this.blocks.size > 0;
+    e.message.content.forEach((block: AssistantBlock, index) => {
+      const existing = this.blocks.get(index);
+      if (existing) {
+        if (existing.kind === "assistant") {
+          existing.done = true;
+          if (block.type === "text") existing.text = block.text;
+          if (e.interrupted) existing.interrupted = true;
+        } else if (existing.kind === "thinking" && !existing.done) {
+          existing.done = true;
+          existing.durationMs = now - existing.startedAt;
+        } else if (existing.kind === "tool" && block.type === "tool_use") existing.input = block.input;
+        return;
+      }
+      if (streamed && block.type !== "tool_use") return;
+      if (block.type === "text" && block.text !== "") this.push({ kind: "assistant", text: block.text, done: true, interrupted: e.interrupted === true });
+      else if (block.type === "thinking") this.push({ kind: "thinking", text: block.thinking, done: true, startedAt: now, durationMs: null });
+      else if (block.type === "tool_use" && !this.tools.has(block.id)) this.addTool(block.id, block.name, block.input);
+    });
+    this.blocks.clear();
+  }
+
+  private markInterrupted(): void {
+    for (const e of this.entries) {
+      if (e.kind === "assistant" && !e.done) {
+        e.done = true;
+        e.interrupted = true;
+      } else if (e.kind === "thinking" && !e.done) e.done = true;
+      else if (e.kind === "tool" && (e.view.status === "running" || e.view.status === "pending")) {
+        e.view.status = "interrupted";
+        e.view.outputTail = [];
+      }
+    }
+  }
+
+  private markInterruptedIfOpen(any: boolean): void {
+    if (any) this.markInterrupted();
+    else for (const e of this.entries) if ((e.kind === "assistant" || e.kind === "thinking") && !e.done) e.done = true;
+  }
+
+  private discardPartial(): void {
+    const drop = new Set(this.sinceStart);
+    const first = this.entries.findIndex((e) => drop.has(e));
+    if (first < 0) return;
+    for (const e of this.sinceStart) if (e.kind === "tool") this.tools.delete(e.view.id);
+    const kept = this.entries.filter((e) => !drop.has(e));
+    this.entries.length = 0;
+    this.entries.push(...kept);
+    this.blocks.clear();
+    this.sinceStart = [];
+    this.onRemoved(first);
+  }
+
+  private block(index: number, make: () => DistributiveOmit<Entry, "key">): Entry {
+    let b = this.blocks.get(index);
+    if (!b) {
+      b = this.push(make());
+      this.blocks.set(index, b);
+      this.sinceStart.push(b);
+    }
+    return b;
+  }
+
+  private addTool(id: string, name: string, input: unknown): Extract<Entry, { kind: "tool" }> {
+    const t = this.push(toolEntry(id, name, name, input)) as Extract<Entry, { kind: "tool" }>;
+    this.tools.set(id, t);
+    return t;
+  }
+
+  private push(e: DistributiveOmit<Entry, "key">): Entry {
+    const entry = { ...e, key: this.nextKey++ } as Entry;
+    this.entries.push(entry);
+    return entry;
+  }
+}
+
+type DistributiveOmit<T, K extends keyof any> = T extends unknown ? Omit<T, K> : never;
+
+function toolEntry(id: string, name: string, summary: string, input: unknown): DistributiveOmit<Entry, "key"> {
+  return { kind: "tool", input, view: { id, name, summary, status: "pending", startedAt: null, durationMs: null, outputTail: [] } };
+}
+
+function userText(content: string | Array<{ type: string; text?: string }>): string {
+  if (typeof content === "string") return content;
+  return content
+    .filter((b) => b.type === "text")
+    .map((b) => b.text ?? "")
+    .join("\n");
+}
+
+function resultText(content: ToolResultContent): string {
+  if (typeof content === "string") return content;
+  return content.map((b) => (b.type === "text" ? b.text : "[image]")).join("\n");
+}
+
+function firstLine(s: string): string {
+  const l = s.split("\n", 1)[0] ?? "";
+  return l.length > 200 ? `${l.slice(0, 200)}…` : l;
+}

@@ -1,0 +1,131 @@
+// A unified diff (as the edit and write tools hand the UI in display.diff) shown the way a reviewer
+// reads it: old and new line numbers in a gutter, removed lines red, added lines green, the code
+// itself syntax-highlighted by the file's language, long lines wrapped under the gutter.
+import { extname } from "node:path";
+import { highlightCode, type Token } from "../markdown/highlight/highlighter.ts";
+import { grammarForInfo } from "../markdown/highlight/queries.ts";
+import { defaultTheme, syntaxStyle } from "../markdown/theme.ts";
+import type { Row, Span, Style } from "../render/style.ts";
+import { cleanText, span, wrapSpans } from "./text.ts";
+import { ui } from "./theme.ts";
+
+export type DiffLine =
+  | { kind: "hunk"; text: string }
+  | { kind: "context" | "added" | "removed"; oldNo: number | null; newNo: number | null; text: string };
+
+export type ParsedDiff = { path: string | null; lines: DiffLine[]; added: number; removed: number };
+
+/** Parses `diff -u` / jsdiff createTwoFilesPatch output. File headers are skipped; hunks kept. */
+export function parseUnifiedDiff(diff: string): ParsedDiff {
+  const lines: DiffLine[] = [];
+  let path: string | null = null;
+  let oldNo = 0;
+  let newNo = 0;
+  let inHunk = false;
+  let added = 0;
+  let removed = 0;
+  for (const raw of diff.split("\n")) {
+    const hunk = /^@@ -(\d+)(?:,\d+)? \+(\d+)(?:,\d+)? @@(.*)$/.exec(raw);
+    if (hunk) {
+      oldNo = Number(hunk[1]);
+      newNo = Number(hunk[2]);
+      inHunk = true;
+      lines.push({ kind: "hunk", text: raw });
+      continue;
+    }
+    if (!inHunk) {
+      const m = /^\+\+\+ (?:b\/)?(\S.*?)(?:\t.*)?$/.exec(raw);
+      if (m) path = m[1] ?? null;
+      continue;
+    }
+    const mark = raw[0];
+    const text = raw.slice(1);
+    if (mark === "+") {
+      lines.push({ kind: "added", oldNo: null, newNo: newNo++, text });
+      added++;
+    } else if (mark === "-") {
+      lines.push({ kind: "removed", oldNo: oldNo++, newNo: null, text });
+      removed++;
+    } else if (mark === " ") {
+      lines.push({ kind: "context", oldNo: oldNo++, newNo: newNo++, text });
+    } else if (mark === "\\") {
+      continue;
+    } else if (raw === "") {
+      continue;
+    } else {
+      inHunk = /^(Index:|===|---|diff )/.test(raw) ? false : inHunk;
+    }
+  }
+  return { path, lines, added, removed };
+}
+
+export type DiffViewOptions = {
+  width: number;
+  /** Show at most this many diff lines; the rest is summarised in one row. */
+  maxLines?: number;
+  /** Overrides the language guessed from the diff's path. */
+  path?: string;
+};
+
+/** Rows for a diff. The gutter is `  old  new ± `; code wraps under itself, never under the gutter. */
+export function renderDiff(diff: string | ParsedDiff, opts: DiffViewOptions): Row[] {
+  const parsed = typeof diff === "string" ? parseUnifiedDiff(diff) : diff;
+  const shown = opts.maxLines !== undefined ? parsed.lines.slice(0, opts.maxLines) : parsed.lines;
+  const numW = Math.max(3, String(Math.max(0, ...parsed.lines.map((l) => (l.kind === "hunk" ? 0 : Math.max(l.oldNo ?? 0, l.newNo ?? 0))))).length);
+  const tokens = highlightLines(shown, opts.path ?? parsed.path);
+  const rows: Row[] = [];
+  const narrow = opts.width < numW * 2 + 12;
+  shown.forEach((l, i) => {
+    if (l.kind === "hunk") {
+      rows.push({ spans: [span(cleanText(l.text).slice(0, Math.max(0, opts.width)), ui.diffHunk)] });
+      return;
+    }
+    const sign = l.kind === "added" ? "+" : l.kind === "removed" ? "-" : " ";
+    const signStyle = l.kind === "added" ? ui.diffAdded : l.kind === "removed" ? ui.diffRemoved : ui.lineNo;
+    const num = (n: number | null) => (n === null ? " ".repeat(numW) : String(n).padStart(numW));
+    const gutter: Span[] = narrow
+      ? [span(`${num(l.newNo ?? l.oldNo)}${sign}`, signStyle)]
+      : [span(`${num(l.oldNo)} ${num(l.newNo)} `, ui.lineNo), span(`${sign} `, signStyle)];
+    const gutterW = narrow ? numW + 1 : numW * 2 + 4;
+    const code = codeSpans(l, tokens[i] ?? null);
+    rows.push(...wrapSpans(code, opts.width, gutter, [span(" ".repeat(gutterW))]));
+  });
+  const hidden = parsed.lines.length - shown.length;
+  if (hidden > 0) rows.push({ spans: [span(`… ${hidden} more diff line${hidden === 1 ? "" : "s"} (/diff shows everything)`, ui.dim)] });
+  return rows;
+}
+
+function codeSpans(l: Extract<DiffLine, { oldNo: number | null }>, toks: Token[] | null): Span[] {
+  const base: Style | undefined = l.kind === "added" ? ui.diffAdded : l.kind === "removed" ? ui.diffRemoved : undefined;
+  // Removed lines stay plain red: old code, read only to compare. Added and context lines are
+  // highlighted; on an added line, text the grammar does not colour stays green, so the line
+  // still reads as added at a glance.
+  if (!toks || l.kind === "removed") return [span(cleanText(l.text), base)];
+  return toks.map((t) => span(cleanText(t.text), (t.capture ? syntaxStyle(defaultTheme, t.capture) : undefined) ?? base));
+}
+
+/**
+ * Highlights the diff's lines as one piece of code per side. A hunk is a fragment, so the parse is
+ * approximate, but tree-sitter recovers well, and fragments are what every diff viewer colours.
+ */
+function highlightLines(lines: DiffLine[], path: string | null): Array<Token[] | null> {
+  const out: Array<Token[] | null> = lines.map(() => null);
+  if (!path) return out;
+  const grammar = grammarForInfo(extname(path).slice(1));
+  if (!grammar) return out;
+  const idx: number[] = [];
+  const code: string[] = [];
+  lines.forEach((l, i) => {
+    if (l.kind === "context" || l.kind === "added") {
+      idx.push(i);
+      code.push(l.text);
+    }
+  });
+  if (code.length === 0) return out;
+  const toks = highlightCode(grammar, code.join("\n") + "\n");
+  if (!toks) return out;
+  idx.forEach((lineIndex, k) => {
+    out[lineIndex] = toks[k] ?? null;
+  });
+  return out;
+}

@@ -1,0 +1,56 @@
+// A small list under (or over) the composer: slash-command completion, @file matches, sessions,
+// models. Up/Down move the selection, Tab or Enter take it, Esc closes; the list scrolls to keep
+// the selection visible.
+import type { Row, Span } from "../render/style.ts";
+import { clipSpans, span } from "./text.ts";
+import { ui } from "./theme.ts";
+
+export type PickerItem = { label: string; detail?: string; /** Indices in label to emphasise (fuzzy matches). */ marks?: number[] };
+
+export type PickerState<T> = { title?: string; items: Array<PickerItem & { value: T }>; selected: number };
+
+export function movePicker<T>(p: PickerState<T>, delta: number): void {
+  if (p.items.length === 0) return;
+  p.selected = (p.selected + delta + p.items.length) % p.items.length;
+}
+
+export function renderPicker<T>(p: PickerState<T>, width: number, maxRows: number): Row[] {
+  const rows: Row[] = [];
+  if (p.title) rows.push({ spans: clipSpans([span(p.title, ui.dim)], width, true) });
+  const room = Math.max(1, maxRows - rows.length);
+  if (p.items.length === 0) {
+    rows.push({ spans: [span("  (nothing matches)", ui.dim)] });
+    return rows;
+  }
+  const start = Math.max(0, Math.min(p.selected - room + 1, p.items.length - room));
+  const top = Math.max(0, Math.min(start, p.selected));
+  for (let i = top; i < Math.min(p.items.length, top + room); i++) {
+    const it = p.items[i]!;
+    const sel = i === p.selected;
+    const label = markLabel(it, sel);
+    const spans: Span[] = [span(sel ? "❯ " : "  ", sel ? ui.accentBold : undefined), ...label];
+    if (it.detail) spans.push(span(`  ${it.detail}`, ui.dim));
+    rows.push({ spans: clipSpans(spans, width, true) });
+  }
+  return rows;
+}
+
+function markLabel(it: PickerItem, selected: boolean): Span[] {
+  const base = selected ? ui.bold : undefined;
+  if (!it.marks || it.marks.length === 0) return [span(it.label, base)];
+  const set = new Set(it.marks);
+  const out: Span[] = [];
+  let cur = "";
+  let curMarked = false;
+  for (let i = 0; i < it.label.length; i++) {
+    const m = set.has(i);
+    if (m !== curMarked && cur) {
+      out.push(span(cur, curMarked ? ui.accentBold : base));
+      cur = "";
+    }
+    curMarked = m;
+    cur += it.label[i];
+  }
+  if (cur) out.push(span(cur, curMarked ? ui.accentBold : base));
+  return out;
+}

@@ -1,0 +1,86 @@
+// The status line under the composer. Width-responsive: every segment has a priority, and when
+// the line does not fit the least important segments drop out whole (a half-cut "claude-son…"
+// helps nobody), never the ones a user acts on (permission mode, cost).
+import type { PermissionMode } from "../../events/types.ts";
+import type { Row, Span } from "../render/style.ts";
+import { displayWidth, span } from "./text.ts";
+import { ui } from "./theme.ts";
+
+export type StatusInfo = {
+  model: string;
+  mode: PermissionMode;
+  /** Tokens in the context at the last request (input + cache + output), null before the first. */
+  contextTokens: number | null;
+  contextWindow: number | null;
+  inputTokens: number;
+  outputTokens: number;
+  /** Cache reads ÷ all prompt tokens over the session, null before the first request. */
+  cacheHitRate: number | null;
+  /** null: the model has no known price. */
+  costUsd: number | null;
+  runningProcesses: number;
+  gitBranch: string | null;
+  /** Shown first while the agent works ("working", "compacting", "retrying in 3s"). */
+  activity?: string | null;
+};
+
+const MODE_LABEL: Record<PermissionMode, string> = {
+  default: "ask before edits",
+  acceptEdits: "accept edits",
+  plan: "plan mode",
+  bypassPermissions: "bypass permissions",
+};
+
+type Segment = { priority: number; spans: Span[] };
+
+export function formatTokens(n: number): string {
+  if (n < 1000) return String(n);
+  if (n < 1_000_000) return `${(n / 1000).toFixed(n < 10_000 ? 1 : 0)}k`;
+  return `${(n / 1_000_000).toFixed(1)}M`;
+}
+
+export function formatCost(usd: number | null): string {
+  if (usd === null) return "cost unknown";
+  return usd < 0.995 && usd > 0 ? `$${usd.toFixed(usd < 0.1 ? 3 : 2)}` : `$${usd.toFixed(2)}`;
+}
+
+/** Higher priority survives longer. */
+function segments(s: StatusInfo): Segment[] {
+  const out: Segment[] = [];
+  if (s.activity) out.push({ priority: 95, spans: [span(s.activity, ui.accent)] });
+  out.push({ priority: 100, spans: [span(`⏵ ${MODE_LABEL[s.mode]}`, ui.mode[s.mode])] });
+  out.push({ priority: 70, spans: [span(s.model, ui.dim)] });
+  if (s.contextTokens !== null && s.contextWindow) {
+    const pct = Math.min(100, Math.round((s.contextTokens / s.contextWindow) * 100));
+    out.push({ priority: 80, spans: [span(`ctx ${pct}%`, pct >= 80 ? ui.warn : ui.dim)] });
+  }
+  if (s.inputTokens + s.outputTokens > 0) {
+    out.push({ priority: 40, spans: [span(`↑${formatTokens(s.inputTokens)} ↓${formatTokens(s.outputTokens)}`, ui.dim)] });
+  }
+  if (s.cacheHitRate !== null) out.push({ priority: 30, spans: [span(`cache ${Math.round(s.cacheHitRate * 100)}%`, ui.dim)] });
+  out.push({ priority: 90, spans: [span(formatCost(s.costUsd), ui.dim)] });
+  if (s.runningProcesses > 0) {
+    out.push({ priority: 60, spans: [span(`${s.runningProcesses} process${s.runningProcesses === 1 ? "" : "es"}`, ui.warn)] });
+  }
+  if (s.gitBranch) out.push({ priority: 20, spans: [span(`⎇ ${s.gitBranch}`, ui.dim)] });
+  return out;
+}
+
+const SEP = " · ";
+
+export function renderStatusLine(s: StatusInfo, width: number): Row {
+  const segs = segments(s);
+  const widthOf = (list: Segment[]) =>
+    list.reduce((w, g) => w + g.spans.reduce((a, sp) => a + displayWidth(sp.text), 0), 0) + Math.max(0, list.length - 1) * SEP.length;
+  let kept = segs;
+  while (kept.length > 0 && widthOf(kept) > width) {
+    const lowest = kept.reduce((a, b) => (b.priority < a.priority ? b : a));
+    kept = kept.filter((g) => g !== lowest);
+  }
+  const spans: Span[] = [];
+  kept.forEach((g, i) => {
+    if (i > 0) spans.push(span(SEP, ui.border));
+    spans.push(...g.spans);
+  });
+  return { spans };
+}

@@ -1,0 +1,112 @@
+// One tool call as the user sees it: a single summary line (spinner while running, ✓ or ✗ when
+// done, the duration), then what matters about it: the live tail of a running command's output,
+// the diff of an edit or write, or the reason it failed. A finished row is committed to history.
+import type { Row, Span } from "../render/style.ts";
+import { renderDiff } from "./diff-view.ts";
+import { cleanText, clipSpans, span, wrapText } from "./text.ts";
+import { ui } from "./theme.ts";
+
+export type ToolStatus = "pending" | "running" | "ok" | "error" | "denied" | "interrupted";
+
+export type ToolCallView = {
+  id: string;
+  name: string;
+  summary: string;
+  status: ToolStatus;
+  startedAt: number | null;
+  durationMs: number | null;
+  /** The last lines of live output (bash, process), already capped by the model. */
+  outputTail: string[];
+  diff?: string;
+  path?: string;
+  /** Why it failed or was denied, shown in red. */
+  error?: string;
+};
+
+export const SPINNER = ["⠋", "⠙", "⠹", "⠸", "⠼", "⠴", "⠦", "⠧", "⠇", "⠏"];
+/** Live output lines shown under a running command. */
+export const TAIL_LINES = 5;
+/** Diff lines shown under an edit in the live zone and history (the pager and /diff show all). */
+export const DIFF_LINES = 40;
+const ERROR_LINES = 4;
+const MAX_LINE = 2000;
+
+export function formatDuration(ms: number): string {
+  if (ms < 1000) return `${Math.max(0, Math.round(ms))}ms`;
+  if (ms < 60_000) return `${(ms / 1000).toFixed(1)}s`;
+  const m = Math.floor(ms / 60_000);
+  return `${m}m${String(Math.round((ms % 60_000) / 1000)).padStart(2, "0")}s`;
+}
+
+function mark(t: ToolCallView, frame: number): Span {
+  switch (t.status) {
+    case "pending":
+      return span("○", ui.dim);
+    case "running":
+      return span(SPINNER[frame % SPINNER.length] ?? "·", ui.accent);
+    case "ok":
+      return span("✓", ui.ok);
+    case "interrupted":
+      return span("✗", ui.warn);
+    default:
+      return span("✗", ui.error);
+  }
+}
+
+export type ToolRowOptions = { width: number; frame: number; now: number; diffLines?: number };
+
+export function renderToolCall(t: ToolCallView, opts: ToolRowOptions): Row[] {
+  const { width } = opts;
+  const elapsed = t.durationMs ?? (t.startedAt !== null && t.status === "running" ? opts.now - t.startedAt : null);
+  const tail: Span[] = [];
+  if (elapsed !== null && (t.status !== "running" || elapsed >= 1000)) tail.push(span(` ${formatDuration(elapsed)}`, ui.dim));
+  if (t.status === "denied") tail.push(span(" denied", ui.error));
+  if (t.status === "interrupted") tail.push(span(" interrupted", ui.warn));
+  const head: Span[] = [mark(t, opts.frame), span(" "), span(cleanText(t.summary), t.status === "pending" ? ui.dim : ui.bold)];
+  const tailW = tail.reduce((w, s) => w + s.text.length, 0);
+  const rows: Row[] = [{ spans: [...clipSpans(head, Math.max(1, width - tailW), true), ...tail] }];
+  const indent = "  ";
+  if (t.status === "running" && t.outputTail.length > 0) {
+    for (const line of visibleTail(t.outputTail).slice(-TAIL_LINES)) {
+      rows.push({ spans: clipSpans([span(`${indent}│ `, ui.border), span(cleanText(line), ui.dim)], width, true) });
+    }
+  }
+  if (t.diff && (t.status === "ok" || t.status === "pending" || t.status === "running")) {
+    const diffRows = renderDiff(t.diff, { width: Math.max(1, width - indent.length), maxLines: opts.diffLines ?? DIFF_LINES, path: t.path });
+    for (const r of diffRows) rows.push({ spans: [span(indent), ...r.spans], soft: r.soft });
+  }
+  if (t.error && t.status !== "ok") {
+    const lines = t.error.split("\n").filter((l) => l.trim() !== "");
+    const shown = lines.slice(0, ERROR_LINES).join("\n");
+    rows.push(...wrapText(shown, Math.max(1, width), t.status === "interrupted" ? ui.warn : ui.error, indent));
+    if (lines.length > ERROR_LINES) rows.push({ spans: [span(`${indent}… ${lines.length - ERROR_LINES} more lines`, ui.dim)] });
+  }
+  return rows;
+}
+
+/** Keeps the last `max` complete-or-partial lines of a stream of output chunks. */
+export function appendTail(lines: string[], chunk: string, max = TAIL_LINES * 4): string[] {
+  const parts = chunk.replace(/\r\n/g, "\n").split("\n");
+  const out = lines.slice();
+  const first = parts.shift() ?? "";
+  if (out.length === 0) out.push(first);
+  else out[out.length - 1] = (out[out.length - 1] ?? "") + first;
+  out.push(...parts);
+  // A carriage return (progress bars) rewrites the line: keep what follows the last one.
+  for (let i = 0; i < out.length; i++) {
+    const l = out[i] ?? "";
+    const cr = l.lastIndexOf("\r");
+    if (cr >= 0) out[i] = l.slice(cr + 1);
+  }
+  const trimmed = out.length > max ? out.slice(out.length - max) : out;
+  // Only the start of a huge line can ever be shown; keep memory flat under minified output.
+  for (let i = 0; i < trimmed.length; i++) if ((trimmed[i] ?? "").length > MAX_LINE) trimmed[i] = (trimmed[i] ?? "").slice(0, MAX_LINE);
+  return trimmed;
+}
+
+/** The tail without the empty line a final newline leaves open. */
+export function visibleTail(lines: string[]): string[] {
+  const l = lines.slice();
+  while (l.length > 0 && (l[l.length - 1] ?? "") === "") l.pop();
+  return l;
+}

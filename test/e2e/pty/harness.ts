@@ -1,0 +1,138 @@
+// Drives the real CLI in a pseudo-terminal and reads the screen through a real terminal emulator
+// (@xterm/headless, via the TUI test harness). The pty is Bun's own (Bun.spawn with `terminal`):
+// under Bun 1.4.5 on this machine @lydell/node-pty's children get SIGHUP within a few hundred
+// milliseconds of starting, while Bun.Terminal runs them reliably. Tests wait on what the screen
+// shows, never on time; every wait has a deadline that fails with the screen's contents.
+import { createTestTerminal, type TestTerminal } from "../../tui/support/terminal.ts";
+import { cliCommand } from "../../support/cli.ts";
+
+export type PtySession = {
+  readonly term: TestTerminal;
+  readonly pid: number;
+  /** Every byte the app wrote, in order. */
+  output(): string;
+  bytes(): number;
+  type(text: string): void;
+  /** Sends raw bytes (keys as escape sequences). */
+  send(data: string): void;
+  paste(text: string): void;
+  resize(cols: number, rows: number): void;
+  /** Resolves when `pred` holds for the screen (checked after every write from the app). */
+  waitFor(pred: (screen: string) => boolean, what: string, timeoutMs?: number): Promise<void>;
+  waitForText(text: string, timeoutMs?: number): Promise<void>;
+  /** The visible screen joined by newlines. */
+  screen(): string;
+  /** Scrollback and screen, joined where the terminal soft-wrapped. */
+  all(): string;
+  exited: Promise<number>;
+  kill(): void;
+};
+
+export const KEY = {
+  enter: "\r",
+  esc: "\x1b",
+  up: "\x1b[A",
+  down: "\x1b[B",
+  right: "\x1b[C",
+  left: "\x1b[D",
+  tab: "\t",
+  shiftTab: "\x1b[Z",
+  backspace: "\x7f",
+  ctrlC: "\x03",
+  ctrlD: "\x04",
+  ctrlT: "\x14",
+  ctrlA: "\x01",
+  ctrlE: "\x05",
+  ctrlK: "\x0b",
+  ctrlY: "\x19",
+  ctrlU: "\x15",
+  altEnter: "\x1b\r",
+  pageUp: "\x1b[5~",
+  pageDown: "\x1b[6~",
+  home: "\x1b[H",
+  end: "\x1b[F",
+};
+
+export function startPty(args: string[], opts: { cwd: string; env: Record<string, string>; cols?: number; rows?: number }): PtySession {
+  const cols = opts.cols ?? 100;
+  const rows = opts.rows ?? 30;
+  const term = createTestTerminal({ cols, rows });
+  const [file, ...rest] = cliCommand(args);
+  let out = "";
+  let byteCount = 0;
+  const waiters = new Set<() => void>();
+  let pending = Promise.resolve();
+  const decoder = new TextDecoder();
+  const proc = Bun.spawn([file!, ...rest], {
+    cwd: opts.cwd,
+    env: { TERM: "xterm-256color", ...opts.env },
+    terminal: {
+      cols,
+      rows,
+      name: "xterm-256color",
+      data(_t, bytes) {
+        const d = decoder.decode(bytes, { stream: true });
+        out += d;
+        byteCount += bytes.byteLength;
+        pending = pending.then(() => term.write(d)).then(() => {
+          for (const w of [...waiters]) w();
+        });
+      },
+    },
+  });
+  const pty = proc.terminal!;
+  const exited = proc.exited.then(async (code) => {
+    await pending;
+    for (const w of [...waiters]) w();
+    return code;
+  });
+  let done = false;
+  void exited.then(() => (done = true));
+  const screen = () => term.screen().join("\n");
+  const s: PtySession = {
+    term,
+    pid: proc.pid,
+    output: () => out,
+    bytes: () => byteCount,
+    type: (text) => pty.write(text),
+    send: (data) => pty.write(data),
+    paste: (text) => pty.write(`\x1b[200~${text}\x1b[201~`),
+    resize(c, r) {
+      pty.resize(c, r);
+      term.resize(c, r);
+    },
+    screen,
+    all: () => term.logicalLines().join("\n"),
+    waitFor(pred, what, timeoutMs = 15_000) {
+      return new Promise<void>((resolve, reject) => {
+        const check = () => {
+          if (pred(screen())) {
+            waiters.delete(check);
+            clearTimeout(timer);
+            resolve();
+          } else if (done) {
+            waiters.delete(check);
+            clearTimeout(timer);
+            reject(new Error(`the app exited while waiting for ${what}; screen:\n${screen()}`));
+          }
+        };
+        const timer = setTimeout(() => {
+          waiters.delete(check);
+          reject(new Error(`timed out waiting for ${what}; screen:\n${screen()}`));
+        }, timeoutMs);
+        waiters.add(check);
+        void pending.then(check);
+      });
+    },
+    waitForText(text, timeoutMs) {
+      return s.waitFor((sc) => sc.includes(text), JSON.stringify(text), timeoutMs);
+    },
+    exited,
+    kill() {
+      if (!done) proc.kill("SIGKILL");
+      pty.close();
+      term.dispose();
+    },
+  };
+  return s;
+}
