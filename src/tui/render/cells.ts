@@ -14,6 +14,8 @@ export class CellBuffer {
   soft: Uint8Array;
   /** Per row: one past the last non-blank cell. */
   len: Int32Array;
+  /** Per row: cells the content covers, trailing spaces included (a blank inside it is a real space, not a gap). */
+  ext: Int32Array;
   height = 0;
 
   constructor(public cols: number, private capacity: number) {
@@ -22,6 +24,7 @@ export class CellBuffer {
     this.width = new Uint8Array(cols * capacity).fill(1);
     this.soft = new Uint8Array(capacity);
     this.len = new Int32Array(capacity);
+    this.ext = new Int32Array(capacity);
   }
 
   /** Makes room for `rows` rows; keeps content when the width is unchanged. */
@@ -39,6 +42,7 @@ export class CellBuffer {
     this.width = grow(this.width, this.cols * cap, 1);
     this.soft = grow(this.soft, cap, 0);
     this.len = grow(this.len, cap, 0);
+    this.ext = grow(this.ext, cap, 0);
     this.capacity = cap;
   }
 
@@ -55,6 +59,7 @@ export class CellBuffer {
     this.width.fill(1);
     this.soft.fill(0);
     this.len.fill(0);
+    this.ext.fill(0);
     this.height = 0;
   }
 
@@ -65,6 +70,7 @@ export class CellBuffer {
     this.width.fill(1, o, o + this.cols);
     this.soft[y] = 0;
     this.len[y] = 0;
+    this.ext[y] = 0;
   }
 
   copyRowFrom(src: CellBuffer, sy: number, dy: number): void {
@@ -74,6 +80,7 @@ export class CellBuffer {
     this.width.set(src.width.subarray(sy * n, sy * n + n), dy * n);
     this.soft[dy] = src.soft[sy] ?? 0;
     this.len[dy] = src.len[sy] ?? 0;
+    this.ext[dy] = src.ext[sy] ?? 0;
   }
 
   /** Removes the first `k` rows, moving the rest up. */
@@ -86,6 +93,7 @@ export class CellBuffer {
     this.width.copyWithin(0, k * n, h * n);
     this.soft.copyWithin(0, k, h);
     this.len.copyWithin(0, k, h);
+    this.ext.copyWithin(0, k, h);
     const nh = Math.max(0, h - k);
     for (let y = nh; y < h; y++) this.clearRow(y);
     this.height = nh;
@@ -139,5 +147,6 @@ export function writeRow(buf: CellBuffer, y: number, row: Row, graphemes: Graphe
   width.fill(1, o + x, o + cols);
   buf.soft[y] = row.soft ? 1 : 0;
   buf.len[y] = last;
+  buf.ext[y] = x;
   return fits;
 }

@@ -95,7 +95,7 @@ export class ZonePainter {
       if (soft && this.wrapped[y] !== 1) this.establishWrap(want, y);
       else if (!soft && this.wrapped[y] === 1) this.breakWrap(want, y);
       else if (y >= this.extent) this.newRow(y);
-      this.paintRow(want, y);
+      this.paintRow(want, y, opts.wraps && y + 1 < H && want.soft[y + 1] === 1 && y + 1 !== opts.dropTop);
     }
     if (this.term.height < H) this.term.height = H;
     if (opts.eraseBelow && this.extent > H) {
@@ -175,7 +175,9 @@ export class ZonePainter {
     const alreadyAtEdge = this.cy === y - 1 && this.pending;
     if (!alreadyAtEdge) {
       const lastW = prev.width[py * W + W - 1] ?? 1;
-      const lastBlank = prev.glyph[py * W + W - 1] === SPACE && prev.style[py * W + W - 1] === DEFAULT_STYLE;
+      // A blank last cell before a wide grapheme is the gap the wide grapheme left (not printed, so
+      // copy and reflow skip it), unless the row's content really reached the edge with a space.
+      const lastBlank = prev.glyph[py * W + W - 1] === SPACE && prev.style[py * W + W - 1] === DEFAULT_STYLE && (prev.ext[py] ?? 0) < W;
       if (lastW === 0) {
         this.moveTo(y - 1, W - 2);
         this.printCell(prev, py, W - 2, y - 1);
@@ -219,17 +221,19 @@ export class ZonePainter {
     this.blankTermRow(y);
   }
 
-  private paintRow(want: CellBuffer, y: number): void {
+  private paintRow(want: CellBuffer, y: number, continued: boolean): void {
     const W = this.cols;
     const term = this.term;
     const o = y * W;
-    const wl = want.len[y] ?? 0;
+    // A row continued by a soft row prints its trailing spaces too: a cell never printed is "empty"
+    // to the terminal, and reflow drops an empty last cell before a wide grapheme as a wrap gap.
+    const wl = continued ? Math.max(want.len[y] ?? 0, want.ext[y] ?? 0) : (want.len[y] ?? 0);
     const tg = term.glyph, ts = term.style, tw = term.width;
     const wg = want.glyph, ws = want.style, ww = want.width;
     let x = 0;
     while (x < wl) {
       const i = o + x;
-      if (tg[i] === wg[i] && ts[i] === ws[i] && tw[i] === ww[i]) { x++; continue; }
+      if (tg[i] === wg[i] && ts[i] === ws[i] && tw[i] === ww[i] && !(continued && x >= (this.termLen[y] ?? 0))) { x++; continue; }
       let start = x;
       while (start > 0 && (ww[o + start] === 0 || tw[o + start] === 0)) start--;
       let end = x + 1;
@@ -271,8 +275,9 @@ export class ZonePainter {
         this.termLen[y] = Math.min(this.termLen[y] ?? 0, from);
       }
     }
-    term.len[y] = wl;
+    term.len[y] = want.len[y] ?? 0;
     term.soft[y] = want.soft[y] ?? 0;
+    term.ext[y] = want.ext[y] ?? 0;
   }
 
   /**

@@ -88,7 +88,7 @@ export function rechopRows(src: CellBuffer, n: number, dst: CellBuffer): void {
       if (r === b) len = src.len[r] ?? 0;
       else {
         const i = r * W0 + W0 - 1;
-        const lastBlank = src.glyph[i] === 0x20 && src.style[i] === 0;
+        const lastBlank = src.glyph[i] === 0x20 && src.style[i] === 0 && (src.ext[r] ?? 0) < W0;
         len = lastBlank && src.width[(r + 1) * W0] === 2 ? W0 - 1 : W0;
       }
       for (let x = 0; x < len; x++) { g.push(src.glyph[r * W0 + x] ?? 0x20); s.push(src.style[r * W0 + x] ?? 0); w.push(src.width[r * W0 + x] ?? 1); }
@@ -108,6 +108,7 @@ export function rechopRows(src: CellBuffer, n: number, dst: CellBuffer): void {
         if (dst.glyph[i] !== 0x20 || dst.style[i] !== 0) last = x + (dst.width[i] === 2 ? 2 : 1);
       }
       dst.len[y] = last;
+      dst.ext[y] = end - pos;
       dst.soft[y] = first ? (src.soft[a] ?? 0) : 1;
       first = false;
       pos = end;

@@ -212,11 +212,11 @@ const RUNS = Number(process.env.KHAELOR_PROPERTY_RUNS ?? 30);
 describe("two-zone screen replayed into @xterm/headless", () => {
   test(`history then live zone, exactly, after every frame (${RUNS} seeded runs)`, async () => {
     for (let i = 0; i < RUNS; i++) await runScenario(BASE_SEED + i, screenSubjectMaker, 60);
-  });
+  }, 600_000);
 
   test("the oracle accepts a naive full-repaint renderer", async () => {
     for (let i = 0; i < 8; i++) await runScenario(BASE_SEED + i, (c, r) => naiveSubject(c, r), 40);
-  });
+  }, 60_000);
 
   test("the oracle rejects a renderer that leaves stale copies in scrollback", async () => {
     let failures = 0;
@@ -224,5 +224,5 @@ describe("two-zone screen replayed into @xterm/headless", () => {
       try { await runScenario(BASE_SEED + i, (c, r) => naiveSubject(c, r, false), 40); } catch { failures++; }
     }
     expect(failures).toBeGreaterThan(0);
-  });
+  }, 60_000);
 });

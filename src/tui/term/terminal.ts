@@ -1,0 +1,174 @@
+// The terminal session: raw mode, the modes we push (bracketed paste, focus events, kitty keyboard
+// or modifyOtherKeys), and a restore that always runs: normal exit, error, SIGINT, SIGTERM, SIGHUP,
+// uncaught exceptions and unhandled rejections. Ctrl-Z (which arrives as a key in raw mode, or as
+// SIGTSTP from `kill`) restores the terminal, stops the process, and on SIGCONT puts everything
+// back and re-reads the size, since the window may have changed while we were stopped.
+import { applyReplies, capsFromEnv, probeCaps, type Caps } from "./caps.ts";
+import { createInputDecoder, ESC_TIMEOUT_MS, type InputEvent } from "./decoder.ts";
+
+export type TerminalInput = NodeJS.ReadableStream & { isTTY?: boolean; setRawMode?(mode: boolean): unknown };
+export type TerminalOutputStream = NodeJS.WritableStream & { columns?: number; rows?: number; on(event: "resize", l: () => void): unknown };
+
+export type TerminalSession = {
+  caps: Caps;
+  readonly cols: number;
+  readonly rows: number;
+  /** Writes to the terminal; false when the stream is backed up (wait for "drain"). */
+  write(data: string): boolean;
+  once(event: "drain", listener: () => void): unknown;
+  onInput(listener: (events: InputEvent[]) => void): () => void;
+  onResize(listener: (cols: number, rows: number) => void): () => void;
+  /** After Ctrl-Z and `fg`: repaint everything (the shell may have drawn over us). */
+  onResume(listener: () => void): () => void;
+  /** Set while the app shows the alternate screen, so a restore leaves it. */
+  altScreen: boolean;
+  /** Ctrl-Z: give the terminal back to the shell and stop. */
+  suspend(): void;
+  /** Undo everything we changed. Idempotent; runs by itself on exit, signals and crashes. */
+  restore(): void;
+  /** Restore, then discard input still in flight (key releases, late replies) so it never reaches the shell. */
+  close(): Promise<void>;
+};
+
+export type OpenTerminalOptions = {
+  stdin?: TerminalInput;
+  stdout?: TerminalOutputStream;
+  env?: Record<string, string | undefined>;
+  /** Ask the terminal about DEC 2026 and the kitty protocol (default true). */
+  probe?: boolean;
+  probeTimeoutMs?: number;
+  /** Install process-wide signal/exit/crash handlers (default true). */
+  handleSignals?: boolean;
+};
+
+const SIGNALS = ["SIGINT", "SIGTERM", "SIGHUP"] as const;
+
+export async function openTerminal(opts: OpenTerminalOptions = {}): Promise<TerminalSession> {
+  const stdin = opts.stdin ?? (process.stdin as TerminalInput);
+  const stdout = opts.stdout ?? (process.stdout as unknown as TerminalOutputStream);
+  const env = opts.env ?? process.env;
+  let caps = capsFromEnv(env);
+  const decoder = createInputDecoder();
+  const inputListeners = new Set<(e: InputEvent[]) => void>();
+  const resizeListeners = new Set<(c: number, r: number) => void>();
+  const resumeListeners = new Set<() => void>();
+  let escTimer: ReturnType<typeof setTimeout> | null = null;
+  let active = false;
+  let restored = false;
+
+  const dispatch = (events: InputEvent[]) => {
+    if (events.length === 0) return;
+    for (const l of inputListeners) l(events);
+  };
+  const onData = (chunk: Buffer | string) => {
+    if (escTimer) { clearTimeout(escTimer); escTimer = null; }
+    dispatch(decoder.feed(typeof chunk === "string" ? chunk : new Uint8Array(chunk)));
+    if (decoder.pending) escTimer = setTimeout(() => { escTimer = null; dispatch(decoder.flush()); }, ESC_TIMEOUT_MS);
+  };
+  const onResize = () => {
+    for (const l of resizeListeners) l(stdout.columns ?? 80, stdout.rows ?? 24);
+  };
+
+  const enterSequence = () =>
+    (caps.bracketedPaste ? "\x1b[?2004h" : "") + (caps.focusEvents ? "\x1b[?1004h" : "") + (caps.kittyKeyboard ? "\x1b[>1u" : "\x1b[>4;2m");
+  const leaveSequence = () =>
+    "\x1b[?2026l" + (session.altScreen ? "\x1b[?1049l" : "") + "\x1b[m" + (caps.kittyKeyboard ? "\x1b[<u" : "\x1b[>4;0m") +
+    (caps.focusEvents ? "\x1b[?1004l" : "") + (caps.bracketedPaste ? "\x1b[?2004l" : "") + "\x1b[?25h";
+
+  const enter = () => {
+    stdin.setRawMode?.(true);
+    stdin.resume();
+    stdout.write(enterSequence());
+    active = true;
+  };
+  const leave = () => {
+    if (!active) return;
+    active = false;
+    if (escTimer) { clearTimeout(escTimer); escTimer = null; }
+    try { stdout.write(leaveSequence()); } catch { /* the terminal may be gone (SIGHUP) */ }
+    try { stdin.setRawMode?.(false); } catch { /* same */ }
+  };
+
+  const onSignal = (sig: NodeJS.Signals) => {
+    session.restore();
+    // Re-raise with the default action so the exit status says which signal ended us.
+    process.kill(process.pid, sig);
+  };
+  const onExit = () => session.restore();
+  const onCrash = (err: unknown) => {
+    session.restore();
+    process.stderr.write(`khaelor crashed: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`);
+    process.exit(1);
+  };
+  const onTstp = () => session.suspend();
+  const onCont = () => {
+    if (restored) return;
+    enter();
+    onResize();
+    for (const l of resumeListeners) l();
+  };
+
+  const session: TerminalSession = {
+    get caps() { return caps; },
+    set caps(c: Caps) { caps = c; },
+    get cols() { return stdout.columns ?? 80; },
+    get rows() { return stdout.rows ?? 24; },
+    altScreen: false,
+    write: (data) => stdout.write(data),
+    once: (event, listener) => stdout.once(event, listener),
+    onInput(l) { inputListeners.add(l); return () => inputListeners.delete(l); },
+    onResize(l) { resizeListeners.add(l); return () => resizeListeners.delete(l); },
+    onResume(l) { resumeListeners.add(l); return () => resumeListeners.delete(l); },
+    suspend() {
+      leave();
+      process.kill(process.pid, "SIGSTOP");
+    },
+    restore() {
+      if (restored) return;
+      restored = true;
+      leave();
+      stdin.off("data", onData);
+      stdout.off?.("resize", onResize);
+      if (opts.handleSignals !== false) {
+        for (const s of SIGNALS) process.off(s, onSignal);
+        process.off("exit", onExit);
+        process.off("uncaughtException", onCrash);
+        process.off("unhandledRejection", onCrash);
+        process.off("SIGTSTP", onTstp);
+        process.off("SIGCONT", onCont);
+      }
+    },
+    async close() {
+      const wasRestored = restored;
+      session.restore();
+      if (wasRestored) return;
+      const swallow = () => {};
+      stdin.on("data", swallow);
+      await new Promise((r) => setTimeout(r, 50));
+      stdin.off("data", swallow);
+      stdin.pause();
+    },
+  };
+
+  if (opts.handleSignals !== false) {
+    for (const s of SIGNALS) process.on(s, onSignal);
+    process.on("exit", onExit);
+    process.on("uncaughtException", onCrash);
+    process.on("unhandledRejection", onCrash);
+    process.on("SIGTSTP", onTstp);
+    process.on("SIGCONT", onCont);
+  }
+  stdin.on("data", onData);
+  stdout.on("resize", onResize);
+  stdin.setRawMode?.(true);
+  stdin.resume();
+  if (opts.probe !== false && stdin.isTTY) {
+    const probed = await probeCaps(caps, {
+      write: (d) => void stdout.write(d),
+      onEvents: (l) => session.onInput(l),
+    }, opts.probeTimeoutMs ?? 150);
+    caps = applyReplies(probed.caps, []);
+  }
+  enter();
+  return session;
+}
