@@ -337,7 +337,7 @@ export class App {
       ask.resolve({ allow: false });
       return;
     }
-    const k = ev.type === "text" ? ev.text.toLowerCase() : ev.type === "key" && !ev.ctrl && !ev.alt ? ev.name : "";
+    const k = ev.type === "text" ? (ev.text[0] ?? "").toLowerCase() : ev.type === "key" && !ev.ctrl && !ev.alt ? ev.name : "";
     const choice = PERMISSION_KEYS[k];
     if (choice === "once") ask.resolve({ allow: true });
     else if (choice === "always" && ask.suggestion) ask.resolve({ allow: true, always: { scope: "local" } });
@@ -639,6 +639,11 @@ export class App {
 
   private pagerInput(ev: InputEvent): void {
     const { pager } = this.pager!;
+    // Typed ahead, several keys arrive as one text event: each is a command here.
+    if (ev.type === "text" && !pager.search?.editing && ev.text.length > 1) {
+      for (const ch of ev.text) if (this.pager) this.pagerInput({ type: "text", text: ch });
+      return;
+    }
     const s = pager.search;
     if (s?.editing) {
       if (ev.type === "text" || ev.type === "paste") s.query += ev.text.replace(/[\r\n]+/g, " ");

@@ -132,7 +132,11 @@ export class Transcript {
           const text = resultText(e.content);
           t.view.status = /^Cancelled by the user|cancelled by the user|interrupted/i.test(text) ? "interrupted" : "error";
           t.view.error = text;
-        } else t.view.status = "ok";
+        } else {
+          t.view.status = "ok";
+          // A command's output is what the user wants to see of it: its last lines stay under the row.
+          if (e.name === "bash") t.view.resultTail = lastLines(resultText(e.content).replace(/\n*\[[^\]]*\]$/, ""), RESULT_LINES);
+        }
         break;
       }
       case "permission_decision":
@@ -292,6 +296,14 @@ function userText(content: string | Array<{ type: string; text?: string }>): str
 function resultText(content: ToolResultContent): string {
   if (typeof content === "string") return content;
   return content.map((b) => (b.type === "text" ? b.text : "[image]")).join("\n");
+}
+
+const RESULT_LINES = 4;
+
+function lastLines(text: string, n: number): string[] {
+  const lines = text.split("\n");
+  while (lines.length > 0 && (lines[lines.length - 1] ?? "").trim() === "") lines.pop();
+  return lines.length > n ? [`… ${lines.length - n} earlier lines`, ...lines.slice(-n)] : lines;
 }
 
 function firstLine(s: string): string {

@@ -19,6 +19,8 @@ export type ToolCallView = {
   outputTail: string[];
   diff?: string;
   path?: string;
+  /** The last lines of a finished command's output. */
+  resultTail?: string[];
   /** Why it failed or was denied, shown in red. */
   error?: string;
 };
@@ -70,6 +72,9 @@ export function renderToolCall(t: ToolCallView, opts: ToolRowOptions): Row[] {
     for (const line of visibleTail(t.outputTail).slice(-TAIL_LINES)) {
       rows.push({ spans: clipSpans([span(`${indent}│ `, ui.border), span(cleanText(line), ui.dim)], width, true) });
     }
+  }
+  if (t.status === "ok" && t.resultTail && t.resultTail.length > 0) {
+    for (const line of t.resultTail) rows.push({ spans: clipSpans([span(`${indent}│ `, ui.border), span(cleanText(line), ui.dim)], width, true) });
   }
   if (t.diff && (t.status === "ok" || t.status === "pending" || t.status === "running")) {
     const diffRows = renderDiff(t.diff, { width: Math.max(1, width - indent.length), maxLines: opts.diffLines ?? DIFF_LINES, path: t.path });

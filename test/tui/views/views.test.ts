@@ -1,0 +1,136 @@
+// The app's views as rows: what each shows, and that nothing is ever wider than the screen.
+import { describe, expect, test } from "bun:test";
+import { createTwoFilesPatch } from "diff";
+import { renderDiff } from "../../../src/tui/views/diff-view.ts";
+import { renderPermissionPanel } from "../../../src/tui/views/permission-panel.ts";
+import { renderStatusLine, type StatusInfo } from "../../../src/tui/views/status-line.ts";
+import { displayWidth, rowText } from "../../../src/tui/views/text.ts";
+import { renderToolCall, appendTail, type ToolCallView } from "../../../src/tui/views/tool-row.ts";
+import { renderComposer } from "../../../src/tui/views/composer-view.ts";
+import type { Row } from "../../../src/tui/render/style.ts";
+
+const widest = (rows: Row[]) => Math.max(0, ...rows.map((r) => displayWidth(rowText(r))));
+
+const status: StatusInfo = {
+  model: "claude-sonnet-5-5",
+  mode: "acceptEdits",
+  contextTokens: 50_000,
+  contextWindow: 200_000,
+  inputTokens: 120_000,
+  outputTokens: 3_400,
+  cacheHitRate: 0.82,
+  costUsd: 0.4321,
+  runningProcesses: 2,
+  gitBranch: "feature/x",
+};
+
+describe("status line", () => {
+  test("wide: every segment", () => {
+    const t = rowText(renderStatusLine(status, 200));
+    for (const part of ["accept edits", "claude-sonnet-5-5", "ctx 25%", "↑120k ↓3.4k", "cache 82%", "$0.43", "2 processes", "⎇ feature/x"]) expect(t).toContain(part);
+  });
+
+  test("narrow: segments drop whole, least important first, and the mode and cost stay", () => {
+    let prev = Infinity;
+    for (const w of [120, 80, 60, 40, 30]) {
+      const t = rowText(renderStatusLine(status, w));
+      expect(displayWidth(t)).toBeLessThanOrEqual(w);
+      expect(t).not.toContain("…");
+      expect(t.length).toBeLessThanOrEqual(prev);
+      prev = t.length;
+    }
+    const t40 = rowText(renderStatusLine(status, 40));
+    expect(t40).toContain("accept edits");
+    expect(t40).toContain("$0.43");
+    expect(t40).not.toContain("feature/x");
+    expect(rowText(renderStatusLine({ ...status, costUsd: null }, 200))).toContain("cost unknown");
+  });
+});
+
+const tool = (over: Partial<ToolCallView>): ToolCallView => ({ id: "t1", name: "bash", summary: "bash: npm test", status: "running", startedAt: 0, durationMs: null, outputTail: [], ...over });
+
+describe("tool rows", () => {
+  test("spinner while running with the live output tail; ✓ and duration when done; ✗ and the reason on error", () => {
+    const running = renderToolCall(tool({ outputTail: appendTail([], "one\ntwo\nprogress 10%\rprogress 90%\n") }), { width: 60, frame: 1, now: 2500 });
+    expect(rowText(running[0]!)).toBe("⠙ bash: npm test 2.5s");
+    expect(running.slice(1).map(rowText)).toEqual(["  │ one", "  │ two", "  │ progress 90%"]);
+    const ok = renderToolCall(tool({ status: "ok", durationMs: 1234 }), { width: 60, frame: 0, now: 0 });
+    expect(ok.map(rowText)).toEqual(["✓ bash: npm test 1.2s"]);
+    const err = renderToolCall(tool({ status: "error", durationMs: 40, error: "exit code 1\nnpm ERR! missing script" }), { width: 60, frame: 0, now: 0 });
+    expect(rowText(err[0]!)).toBe("✗ bash: npm test 40ms");
+    expect(err.slice(1).map(rowText).join("\n")).toContain("npm ERR! missing script");
+    expect(err[1]!.spans[0]!.style?.fg).toEqual({ kind: "index", n: 1 });
+  });
+
+  test("a long summary is cut to the width; the duration stays visible", () => {
+    const rows = renderToolCall(tool({ status: "ok", durationMs: 5000, summary: `bash: ${"x".repeat(200)}` }), { width: 40, frame: 0, now: 0 });
+    expect(displayWidth(rowText(rows[0]!))).toBeLessThanOrEqual(40);
+    expect(rowText(rows[0]!).endsWith("… 5.0s")).toBe(true);
+  });
+});
+
+describe("diffs", () => {
+  const before = "const a = 1;\nconst b = 2;\nconst c = 3;\n";
+  const after = "const a = 1;\nconst b = 20;\nconst c = 3;\nconst d = 4;\n";
+  const patch = createTwoFilesPatch("src/x.ts", "src/x.ts", before, after);
+
+  test("old and new line numbers, signs and colours", () => {
+    const rows = renderDiff(patch, { width: 60 });
+    const text = rows.map(rowText);
+    expect(text[0]).toMatch(/^@@ -1,3 \+1,4 @@/);
+    expect(text).toContain("  2     - const b = 2;");
+    expect(text).toContain("      2 + const b = 20;");
+    expect(text).toContain("      4 + const d = 4;");
+    const removed = rows.find((r) => rowText(r).includes("const b = 2;"))!;
+    expect(removed.spans.some((s) => s.style?.fg && "n" in s.style.fg && s.style.fg.n === 1)).toBe(true);
+  });
+
+  test("long code lines wrap under the code, not under the gutter; never wider than the screen", () => {
+    const long = createTwoFilesPatch("a.txt", "a.txt", "x\n", `${"word ".repeat(40)}\n`);
+    const rows = renderDiff(long, { width: 30 });
+    expect(widest(rows)).toBeLessThanOrEqual(30);
+    const cont = rows.filter((r) => rowText(r).startsWith("        ") && rowText(r).includes("word"));
+    expect(cont.length).toBeGreaterThan(3);
+  });
+});
+
+describe("permission panel", () => {
+  test("shows the command, one key per choice, and where an always-rule is saved", () => {
+    const rows = renderPermissionPanel(
+      { prompt: { toolName: "bash", summary: "bash: git push", reason: "bash needs permission", detail: { label: "command", text: "git push origin main" }, alwaysRule: "Bash(git push *)", alwaysWhere: ".khaelor/settings.local.json" }, message: null },
+      80,
+      20,
+    );
+    const text = rows.map(rowText).join("\n");
+    expect(text).toContain("command: git push origin main");
+    expect(text).toContain("[y] allow once");
+    expect(text).toContain("[n] deny");
+    expect(text).toContain("[m] deny with a message");
+    expect(text).toContain("[a] always allow Bash(git push *) → .khaelor/settings.local.json");
+    expect(widest(rows)).toBeLessThanOrEqual(80);
+  });
+
+  test("a tall diff is cut to fit the rows it is given; the choices always show", () => {
+    const big = createTwoFilesPatch("f.ts", "f.ts", "", Array.from({ length: 200 }, (_, i) => `line ${i}`).join("\n"));
+    const rows = renderPermissionPanel({ prompt: { toolName: "write", summary: "write f.ts", reason: "r", diff: big, alwaysRule: "Edit(f.ts)", alwaysWhere: "x" }, message: null }, 50, 15);
+    expect(rows.length).toBeLessThanOrEqual(15);
+    expect(rows.map(rowText).join("\n")).toContain("[y] allow once");
+    expect(rows.map(rowText).join("\n")).toMatch(/more rows of diff/);
+  });
+});
+
+describe("composer view", () => {
+  test("wraps at the width with a hanging indent; the cursor lands after wide characters", () => {
+    const v = renderComposer({ text: "漢字漢字漢字", cursor: 6, width: 10, maxRows: 5 });
+    expect(v.rows.map(rowText)).toEqual(["› 漢字漢字", "  漢字"]);
+    expect(v.cursor).toEqual({ row: 1, col: 6 });
+  });
+
+  test("a tall prompt scrolls to keep the cursor row in view", () => {
+    const text = Array.from({ length: 20 }, (_, i) => `l${i}`).join("\n");
+    const v = renderComposer({ text, cursor: 0, width: 20, maxRows: 4 });
+    expect(v.rows.length).toBe(4);
+    expect(rowText(v.rows[0]!)).toBe("› l0");
+    expect(v.cursor.row).toBe(0);
+  });
+});
