@@ -79,8 +79,8 @@ export type ScreenOptions = {
   writeLogPath?: string;
   /** Minimum milliseconds between frames (default 16; 33 when remote). */
   frameIntervalMs?: number;
-  /** Whether the first frame starts at column 0 of a fresh line (default true). */
-  startsOnFreshLine?: boolean;
+  /** Frames shorter than this are not wrapped in DEC 2026 (default 64 bytes). */
+  syncMinBytes?: number;
 };
 
 export type Screen = {
@@ -142,7 +142,6 @@ class TwoZoneScreen implements Screen {
     this.baseInterval = opts.frameIntervalMs ?? (opts.caps.remote ? 33 : 16);
     this.interval = this.baseInterval;
     this.writeLog = opts.writeLogPath ?? process.env.KHAELOR_WRITE_LOG ?? undefined;
-    if (opts.startsOnFreshLine === false) this.started = false;
   }
 
   commit(rows: Row[]): void {
@@ -389,7 +388,9 @@ class TwoZoneScreen implements Screen {
       if (stats) { this.stats.frames++; this.stats.last = stats; }
       return;
     }
-    const data = this.opts.caps.syncOutput ? SYNC_BEGIN + body + SYNC_END : body;
+    // A small frame reaches the terminal in one read and cannot tear: the 16 bytes of DEC 2026
+    // would more than double a keystroke's echo. Anything larger is wrapped.
+    const data = this.opts.caps.syncOutput && body.length > (this.opts.syncMinBytes ?? 64) ? SYNC_BEGIN + body + SYNC_END : body;
     if (this.writeLog) {
       try { appendFileSync(this.writeLog, data); } catch { /* debugging aid only */ }
     }
