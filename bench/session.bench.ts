@@ -1,6 +1,6 @@
 // Session log at scale: write, replay and resume a generated 10,000-event session. Replay runs in
 // a fresh child process so its peak RSS (getrusage maxrss) is the resume's, not the bench runner's.
-import { mkdtempSync, rmSync, statSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { newEventId } from "../src/events/id.ts";
@@ -10,6 +10,16 @@ import { replaySession } from "../src/session/replay.ts";
 import { createSession, listSessions } from "../src/session/store.ts";
 
 const EVENTS = 10_000;
+
+/**
+ * This process's own peak RSS. Not getrusage's maxrss: Linux carries that across execve, so a
+ * child spawned by a big bench runner would report the runner's peak. VmHWM belongs to the new
+ * address space.
+ */
+function peakRssMb(): number {
+  const m = /VmHWM:\s+(\d+) kB/.exec(readFileSync("/proc/self/status", "utf8"));
+  return m ? Number(m[1]) / 1024 : process.resourceUsage().maxRSS / 1024;
+}
 
 /** A plausible agent session: turns of 1–6 tool calls, outputs of 200 B – 6 KB, a compaction every ~2,500 events. */
 function* generate(count: number, compact = true): Generator<DurableEvent> {
@@ -53,7 +63,7 @@ async function child(path: string) {
   const again = r.view.messages();
   const t4 = performance.now();
   process.stdout.write(
-    JSON.stringify({ events: log.events.length, readMs: t1 - t0, replayMs: t2 - t1, firstMessagesMs: t3 - t2, messagesMs: t4 - t3, messages: messages.length + again.length * 0, maxRssMb: process.resourceUsage().maxRSS / 1024 }),
+    JSON.stringify({ events: log.events.length, readMs: t1 - t0, replayMs: t2 - t1, firstMessagesMs: t3 - t2, messagesMs: t4 - t3, messages: messages.length + again.length * 0, maxRssMb: peakRssMb() }),
   );
 }
 
@@ -124,6 +134,6 @@ export async function run(_opts: { json: boolean }) {
 if (import.meta.main) {
   const [flag, path] = process.argv.slice(2);
   if (flag === "--child") await child(path!);
-  else if (flag === "--child-baseline") process.stdout.write(JSON.stringify({ maxRssMb: process.resourceUsage().maxRSS / 1024 }));
+  else if (flag === "--child-baseline") process.stdout.write(JSON.stringify({ maxRssMb: peakRssMb() }));
   else console.log(await run({ json: false }));
 }
