@@ -38,6 +38,7 @@ export const EXIT = {
   maxTurns: 3,
   budget: 4,
   doomLoop: 5,
+  sighup: 129,
   sigint: 130,
   sigterm: 143,
 } as const;
@@ -88,6 +89,7 @@ Exit codes:
   3    stopped by --max-turns
   4    stopped by --max-budget-usd or --max-time
   5    stopped because the model repeated the same tool call (doom loop)
+  129  hung up (SIGHUP: the terminal went away)
   130  interrupted (SIGINT)
   143  terminated (SIGTERM)
 

@@ -64,9 +64,10 @@ export async function runPrint(opts: CliOptions): Promise<number> {
   };
   const onInt = onSignal(EXIT.sigint);
   const onTerm = onSignal(EXIT.sigterm);
+  const onHup = onSignal(EXIT.sighup);
   process.on("SIGINT", onInt);
   process.on("SIGTERM", onTerm);
-  process.on("SIGHUP", onTerm);
+  process.on("SIGHUP", onHup);
 
   let reason: TurnEndReason;
   let message: string | undefined;
@@ -87,7 +88,7 @@ export async function runPrint(opts: CliOptions): Promise<number> {
   } finally {
     process.off("SIGINT", onInt);
     process.off("SIGTERM", onTerm);
-    process.off("SIGHUP", onTerm);
+    process.off("SIGHUP", onHup);
     await session.close();
     await demo?.close();
   }
