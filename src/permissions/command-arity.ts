@@ -12,6 +12,8 @@ const ARITY: Record<string, number> = {
   docker: 2, "docker compose": 3, "docker container": 3, "docker image": 3, podman: 2, kubectl: 2,
   "kubectl get": 3, "kubectl describe": 3, "kubectl apply": 3, "kubectl delete": 3, helm: 2, terraform: 2,
   gh: 3, "gh api": 2, brew: 2, apt: 2, "apt-get": 2, systemctl: 2, tsc: 1, jest: 1, vitest: 2, pytest: 1,
+  // Interpreters: the script is the action (`sh run.sh *`, never `sh *`, which would allow anything).
+  sh: 2, bash: 2, zsh: 2, dash: 2, perl: 2, php: 2, lua: 2, Rscript: 2, java: 2, "java -jar": 3,
 };
 
 /**

@@ -115,6 +115,8 @@ test("suggestions are the narrowest useful rule, and granting them stops the ask
     ["python -m pytest -x", ["Bash(python -m pytest *)"]],
     ["git --version", ["Bash(git --version)"]],
     ["./scripts/deploy.sh staging", ["Bash(./scripts/deploy.sh *)"]],
+    ["sh run-js.sh test/a.test.js", ["Bash(sh run-js.sh *)"]],
+    ["bash -c 'make all'", ["Bash(make all *)"]],
     ["npm install && git commit -m wip", ["Bash(npm install *)", "Bash(git commit *)"]],
     ["echo done > build.log", ["Edit(./build.log)"]],
     ["cat ~/notes/todo.txt", ["Read(~/notes/**)"]],
