@@ -1,28 +1,70 @@
 // Interactive mode: the terminal app. Sets the terminal up (raw keys, bracketed paste), opens the
 // agent session with the permission panel as its Asker, and hands keys, resizes and agent events
 // to the app. Leaves the terminal as it found it, with one line saying how to resume.
+//
+// The first frame comes before anything slow: only the screen is imported up front; the agent
+// session (tree-sitter, permissions, git snapshots) and the app load behind a "starting" line.
 import { spawnSync } from "node:child_process";
-import { preloadHighlighting } from "../tui/markdown/index.ts";
 import type { ColorDepth } from "../tui/render/colors.ts";
 import { createScreen } from "../tui/views/screen.ts";
-import { App } from "../tui/app/app.ts";
-import { FileFinder } from "../tui/app/file-finder.ts";
-import { historyPath, PromptHistory } from "../tui/app/history.ts";
-import { InputDecoder } from "../tui/app/input.ts";
+import type { App } from "../tui/app/app.ts";
 import { VERSION } from "../version.ts";
 import { EXIT, type CliOptions } from "./args.ts";
-import { openAgentSession, SessionOpenError, type AgentSession } from "./agent-session.ts";
-import { DEMO_BANNER, DEMO_PROMPT, startDemo } from "./demo.ts";
+import type { AgentSession } from "./agent-session.ts";
 import type { Asker } from "./gate.ts";
-import { printSessionList } from "./sessions-command.ts";
 
 /** A lone ESC is the Escape key once no more bytes follow within this time. */
 const ESC_WAIT_MS = 30;
 
 export async function runInteractive(opts: CliOptions): Promise<number> {
-  if (opts.resume === "") return printSessionList(opts, "Pass a session id (or a unique prefix) to --resume:");
+  if (opts.resume === "") return (await import("./sessions-command.ts")).printSessionList(opts, "Pass a session id (or a unique prefix) to --resume:");
   const stdin = process.stdin;
   const stdout = process.stdout;
+
+  const cols = Math.max(1, stdout.columns || 80);
+  const rows = Math.max(1, stdout.rows || 24);
+  const screen = createScreen({ output: stdout, caps: { colorDepth: colorDepth(process.env), syncOutput: true, remote: !!process.env.SSH_CONNECTION }, cols, rows });
+  let mouse = false;
+  const restore = () => {
+    let s = "\x1b[?2004l\x1b[?25h";
+    if (mouse) s += "\x1b[?1000l\x1b[?1006l";
+    stdout.write(s);
+    if (stdin.isTTY) stdin.setRawMode(false);
+    stdin.pause();
+  };
+  // Raw mode first: keys typed while starting wait for the composer instead of echoing.
+  if (stdin.isTTY) stdin.setRawMode(true);
+  stdout.write("\x1b[?2004h"); // bracketed paste
+  screen.setLive([{ spans: [{ text: `KHAELOR ${VERSION} starting…`, style: { dim: true } }] }], null);
+  screen.frame();
+  const crash = (e: unknown) => {
+    restore();
+    process.stderr.write(`\nkhaelor: ${e instanceof Error ? (e.stack ?? e.message) : String(e)}\n`);
+    process.exit(EXIT.error);
+  };
+  process.on("uncaughtException", crash);
+  process.on("unhandledRejection", crash);
+  const giveUp = (message: string) => {
+    process.off("uncaughtException", crash);
+    process.off("unhandledRejection", crash);
+    screen.setLive([], null);
+    screen.frame();
+    screen.dispose();
+    restore();
+    process.stderr.write(`khaelor: ${message}\n`);
+    return EXIT.error;
+  };
+
+  const [{ openAgentSession, SessionOpenError }, { DEMO_BANNER, DEMO_PROMPT, startDemo }, { preloadHighlighting }, { App: AppClass }, { FileFinder }, { historyPath, PromptHistory }, { InputDecoder }] =
+    await Promise.all([
+      import("./agent-session.ts"),
+      import("./demo.ts"),
+      import("../tui/markdown/index.ts"),
+      import("../tui/app/app.ts"),
+      import("../tui/app/file-finder.ts"),
+      import("../tui/app/history.ts"),
+      import("../tui/app/input.ts"),
+    ]);
 
   const demo = opts.demo ? await startDemo() : null;
   // The demo shows the permission panel: it runs in the default mode unless told otherwise.
@@ -38,38 +80,12 @@ export async function runInteractive(opts: CliOptions): Promise<number> {
     session = await openAgentSession(opts, io);
   } catch (e) {
     await demo?.close();
-    if (e instanceof SessionOpenError) {
-      process.stderr.write(`khaelor: ${e.message}\n`);
-      return EXIT.error;
-    }
-    throw e;
+    if (e instanceof SessionOpenError) return giveUp(e.message);
+    giveUp(e instanceof Error ? (e.stack ?? e.message) : String(e));
+    return EXIT.error;
   }
   // A resumed session's history is laid out once: wait for highlighting so it is laid out right.
   if (session.replayed) await highlighting;
-
-  const cols = Math.max(1, stdout.columns || 80);
-  const rows = Math.max(1, stdout.rows || 24);
-  const screen = createScreen({ output: stdout, caps: { colorDepth: colorDepth(process.env), syncOutput: true, remote: !!process.env.SSH_CONNECTION }, cols, rows });
-
-  const setup = "\x1b[?2004h"; // bracketed paste
-  let mouse = false;
-  const restore = () => {
-    let s = "\x1b[?2004l\x1b[?25h";
-    if (mouse) s += "\x1b[?1000l\x1b[?1006l";
-    stdout.write(s);
-    if (stdin.isTTY) stdin.setRawMode(false);
-    stdin.pause();
-  };
-  if (stdin.isTTY) stdin.setRawMode(true);
-  stdout.write(setup);
-
-  const crash = (e: unknown) => {
-    restore();
-    process.stderr.write(`\nkhaelor: ${e instanceof Error ? (e.stack ?? e.message) : String(e)}\n`);
-    process.exit(EXIT.error);
-  };
-  process.on("uncaughtException", crash);
-  process.on("unhandledRejection", crash);
 
   return new Promise<number>((resolveExit) => {
     const decoder = new InputDecoder();
@@ -92,7 +108,7 @@ export async function runInteractive(opts: CliOptions): Promise<number> {
     const onResize = () => app?.onResize(Math.max(1, stdout.columns || 80), Math.max(1, stdout.rows || 24));
     const onTerm = () => void app?.exit(EXIT.sigterm);
 
-    app = new App({
+    app = new AppClass({
       session,
       screen,
       history: new PromptHistory(historyPath(session.cwd)),

@@ -51,8 +51,9 @@ function segments(s: StatusInfo): Segment[] {
   out.push({ priority: 100, spans: [span(`⏵ ${MODE_LABEL[s.mode]}`, ui.mode[s.mode])] });
   out.push({ priority: 70, spans: [span(s.model, ui.dim)] });
   if (s.contextTokens !== null && s.contextWindow) {
-    const pct = Math.min(100, Math.round((s.contextTokens / s.contextWindow) * 100));
-    out.push({ priority: 80, spans: [span(`ctx ${pct}%`, pct >= 80 ? ui.warn : ui.dim)] });
+    const exact = (s.contextTokens / s.contextWindow) * 100;
+    const pct = Math.min(100, Math.round(exact));
+    out.push({ priority: 80, spans: [span(exact > 0 && exact < 1 ? "ctx <1%" : `ctx ${pct}%`, pct >= 80 ? ui.warn : ui.dim)] });
   }
   if (s.inputTokens + s.outputTokens > 0) {
     out.push({ priority: 40, spans: [span(`↑${formatTokens(s.inputTokens)} ↓${formatTokens(s.outputTokens)}`, ui.dim)] });
