@@ -156,6 +156,34 @@ describe("working while the agent works", () => {
   }, 60_000);
 });
 
+describe("composer helpers", () => {
+  test("slash completion runs /help; Shift+Tab cycles the mode; @ completes a file from ripgrep's list", async () => {
+    const fake = await api({ turns: [] });
+    const dir = tempProject();
+    await Bun.write(`${dir}/README.md`, "# hi\n");
+    await Bun.write(`${dir}/src/main.ts`, "export {};\n");
+    const s = pty([], isolatedEnv(fake.url), dir);
+    await s.waitFor(idle, "the composer");
+    s.type("/he");
+    await s.waitFor((sc) => sc.includes("❯ /help"), "the command picker");
+    s.send(KEY.enter);
+    await s.waitForText("Commands:");
+    expect(s.all()).toContain("/undo — put back what the last agent turn changed");
+    s.send(KEY.shiftTab);
+    await s.waitForText("⏵ accept edits");
+    s.send(KEY.shiftTab);
+    await s.waitForText("⏵ plan mode");
+    s.type("look at @mai");
+    await s.waitFor((sc) => sc.includes("❯ src/main.ts"), "the file picker");
+    s.send(KEY.tab);
+    await s.waitForText("› look at @src/main.ts");
+    s.send(KEY.ctrlC);
+    await s.waitFor((sc) => !sc.includes("look at"), "the composer cleared");
+    s.send(KEY.ctrlD);
+    expect(await s.exited).toBe(0);
+  }, 60_000);
+});
+
 describe("robustness", () => {
   test("a 20×6 terminal with CJK, emoji and long lines; resizing mid-stream", async () => {
     const fake = await api({
