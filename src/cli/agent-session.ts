@@ -70,6 +70,7 @@ export async function openAgentSession(opts: CliOptions, io: SessionIo) {
 
   const sessionId = opened.writer?.sessionId ?? newSessionId();
   const git = await createGitProtection({ projectRoot: cwd, dataDir: join(projectSessionsDir(cwd), `${sessionId}.git`), resume: opened.writer !== null });
+  if (git.unavailable) notices.push(`/undo and /diff are off: ${git.unavailable}`);
   const writer =
     opened.writer ??
     createSession({ sessionId, cwd, model, permissionMode: engine.mode, khaelorVersion: VERSION, git: git.baseline, forkedFrom: opened.forkedFrom, seed: opened.seedEvents });
@@ -170,6 +171,7 @@ export async function openAgentSession(opts: CliOptions, io: SessionIo) {
     },
     /** /undo: restore the work tree to before the last agent turn; recorded in the log. */
     async undo() {
+      if (git.unavailable) throw new Error(`/undo is off: ${git.unavailable}`);
       const r = await git.undo();
       if (r) bus.emit({ type: "undo", id: newId(), ts: Date.now(), snapshot: r.snapshot, restored: r.restored, skipped: r.skipped });
       return r;

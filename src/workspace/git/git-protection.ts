@@ -2,6 +2,7 @@
 // against the session start (or any snapshot), and /undo that puts back what the last turn changed,
 // by any means (tools or bash), while leaving alone what the user changed since.
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmdirSync, rmSync, writeFileSync } from "node:fs";
+import { homedir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { recordBaseline, type GitBaseline } from "./baseline.ts";
 import { findUserRepository, ShadowRepo } from "./shadow-repo.ts";
@@ -27,6 +28,8 @@ export type UndoResult = {
 };
 
 export interface GitProtection {
+  /** Why snapshots are off (a huge directory outside git, the home directory); null when they work. */
+  readonly unavailable: string | null;
   /** The directory snapshots cover: the repository root, or the project directory outside git. */
   readonly workTree: string;
   /** Null outside a git repository. */
@@ -50,9 +53,20 @@ export interface GitProtection {
 type Turn = { before: string; after: string | null };
 type State = { sessionStart: string; turns: Turn[] };
 
+/**
+ * Outside git every file is hashed on the first snapshot (~130 µs each) and nothing is ignored, so
+ * a session started in ~ or a directory of build outputs would stall. Above this many files we
+ * switch snapshots off and say so, rather than make the user wait.
+ */
+export const PLAIN_DIRECTORY_FILE_LIMIT = 5_000;
+
 export async function createGitProtection(opts: GitProtectionOptions): Promise<GitProtection> {
   const projectRoot = resolve(opts.projectRoot);
   const user = await findUserRepository(projectRoot);
+  if (!user) {
+    const why = plainDirectoryProblem(projectRoot);
+    if (why) return new NoProtection(projectRoot, why);
+  }
   const workTree = user?.root ?? projectRoot;
   mkdirSync(opts.dataDir, { recursive: true });
   const shadow = await ShadowRepo.open({ workTree, user, gitDir: join(opts.dataDir, "shadow.git") });
@@ -72,6 +86,7 @@ export async function createGitProtection(opts: GitProtectionOptions): Promise<G
 }
 
 class Protection implements GitProtection {
+  readonly unavailable = null;
   /** Snapshots and undo run one at a time: each reads and rewrites the shadow index. */
   private queue: Promise<unknown> = Promise.resolve();
 
@@ -194,6 +209,49 @@ class Protection implements GitProtection {
       return { snapshot: turn.before, restored: restored.sort(), skipped };
     });
   }
+}
+
+/** Snapshots are off, for the reason given; every call is a cheap no-op. */
+class NoProtection implements GitProtection {
+  readonly baseline = null;
+  readonly sessionStart = "";
+  constructor(
+    readonly workTree: string,
+    readonly unavailable: string,
+  ) {}
+  snapshot = async () => "";
+  beginTurn = async () => "";
+  endTurn = async () => "";
+  diff = async () => ({ patch: "", files: [] });
+  undo = async () => null;
+  undoableTurns = () => 0;
+}
+
+function plainDirectoryProblem(dir: string): string | null {
+  if (dir === resolve(homedir()) || dir === "/") return `${dir} is not a git repository and is too broad to snapshot`;
+  const count = countFiles(dir, PLAIN_DIRECTORY_FILE_LIMIT + 1);
+  if (count > PLAIN_DIRECTORY_FILE_LIMIT) return `${dir} is not a git repository and holds more than ${PLAIN_DIRECTORY_FILE_LIMIT.toLocaleString("en-US")} files (run git init to get undo)`;
+  return null;
+}
+
+/** Files below `dir`, counting stops at `limit` so a huge tree costs no more than a small one. */
+function countFiles(dir: string, limit: number): number {
+  let count = 0;
+  const stack = [dir];
+  while (stack.length > 0 && count < limit) {
+    let entries;
+    try {
+      entries = readdirSync(stack.pop()!, { withFileTypes: true });
+    } catch {
+      continue;
+    }
+    for (const e of entries) {
+      if (e.isDirectory()) {
+        if (e.name !== ".git") stack.push(join(e.parentPath, e.name));
+      } else if (++count >= limit) break;
+    }
+  }
+  return count;
 }
 
 function removeEmptyParents(root: string, rel: string): void {

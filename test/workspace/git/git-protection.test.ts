@@ -204,3 +204,19 @@ test("diff from a given snapshot shows only what came after it", async () => {
   expect((await protection.diff(mid)).files).toEqual([{ path: "b.txt", status: "modified" }]);
   expect((await protection.diff()).files.map((f) => f.path)).toEqual(["a.txt", "b.txt"]);
 });
+
+test("outside git, a directory too big to snapshot turns protection off with a reason instead of stalling", async () => {
+  const dir = mkdtempSync(join(tmpdir(), "khaelor-big-"));
+  for (let d = 0; d < 51; d++) {
+    mkdirSync(join(dir, `d${d}`));
+    for (let f = 0; f < 100; f++) writeFileSync(join(dir, `d${d}`, `f${f}`), "x");
+  }
+  const data = mkdtempSync(join(tmpdir(), "khaelor-big-data-"));
+  const p = await createGitProtection({ projectRoot: dir, dataDir: data });
+  expect(p.unavailable).toContain("more than 5,000 files");
+  expect(await p.beginTurn()).toBe("");
+  expect(await p.undo()).toBeNull();
+  expect(existsSync(join(data, "shadow.git"))).toBe(false);
+  rmSync(dir, { recursive: true, force: true });
+  rmSync(data, { recursive: true, force: true });
+});
