@@ -161,6 +161,10 @@ export async function openAgentSession(opts: CliOptions, io: SessionIo) {
     queueSteering(text: string) {
       steering.push(text);
     },
+    /** Takes back messages queued but not yet delivered (after Esc, the composer gets them back). */
+    takeQueuedSteering(): string[] {
+      return steering.splice(0);
+    },
     async runTurn(input: string, signal: AbortSignal): Promise<TurnResult> {
       await git.beginTurn();
       try {
