@@ -73,10 +73,33 @@ function status(n: number): Row[] {
   return [{ spans: [] }, { spans: [{ text: "> " }] }, { spans: [{ text: `claude-opus · ${n} tokens · $0.0${n % 10}`, style: { dim: true } }] }];
 }
 
-async function stream(cols: number, rows: number, deltasPerFrame: number): Promise<Result> {
+/** What the app shows under a streaming answer: a gap, the composer (busy hint, cursor on it), the status line. */
+function appBottom(): Row[] {
+  return [
+    { spans: [] },
+    { spans: [{ text: "» ", style: { fg: { kind: "index", n: 3 } } }, { text: "type to queue a message · Esc interrupts", style: { dim: true } }] },
+    { spans: [{ text: "working", style: { fg: { kind: "index", n: 6 } } }, { text: "  ⏵ ask before edits", style: { fg: { kind: "index", n: 4 } } }, { text: "  claude-opus-5-5  ctx 12%  $0.042", style: { dim: true } }] },
+  ];
+}
+
+type StreamCase = {
+  cols: number; rows: number;
+  /** 4-character deltas per frame: 1 is the worst case, 4 is ~1,000 chars/s at the 16 ms cadence. */
+  deltasPerFrame: number;
+  /** "none": the old bench (no composer cursor); otherwise the app's bottom rows with the composer cursor. */
+  cursor: "none" | "hardware" | "auto";
+  name: string;
+};
+
+async function stream(c: StreamCase): Promise<Result> {
+  const { cols, rows, deltasPerFrame } = c;
   const text = answer(200 * 1024);
   const o = sink();
-  const screen = createScreen({ output: o.out, caps: { colorDepth: "truecolor", syncOutput: true }, cols, rows, schedule: false });
+  const screen = createScreen({
+    output: o.out, caps: { colorDepth: "truecolor", syncOutput: true }, cols, rows, schedule: false,
+    ...(c.cursor === "none" ? {} : { cursorStyle: c.cursor === "auto" ? "auto" : "hardware" }),
+  } as Parameters<typeof createScreen>[0]);
+  const bottom = c.cursor === "none" ? status(0) : appBottom();
   const times: number[] = [];
   const base = { bytes: 0, times: [] as number[], height: 1 };
   const cpu0 = process.cpuUsage();
@@ -95,11 +118,10 @@ async function stream(cols: number, rows: number, deltasPerFrame: number): Promi
       done += upto.slice(0, nl + 1);
     }
     const tail = text.slice(done.length, pos);
-    let liveRows = wrap(tail, cols);
-    // Finished rows of the streaming line are committed too (all but the last row).
-    const live = [...liveRows, ...status(0)];
+    const liveRows = wrap(tail, cols);
+    const live = [...liveRows, ...bottom];
     screen.commit(commits);
-    screen.setLive(live);
+    screen.setLive(live, c.cursor === "none" ? null : { row: liveRows.length + 1, col: 2 });
     screen.frame();
     times.push(performance.now() - t0);
     const b0 = performance.now();
@@ -108,14 +130,14 @@ async function stream(cols: number, rows: number, deltasPerFrame: number): Promi
     base.height = live.length;
     base.times.push(performance.now() - b0);
     frames++;
-    liveRows = [];
   }
   const cpu = process.cpuUsage(cpu0);
   const textBytes = Buffer.byteLength(text);
   return {
-    name: `render.stream.${cols}x${rows}.${deltasPerFrame === 1 ? "frame_per_delta" : `${deltasPerFrame}_deltas_per_frame`}`, cols, rows, frames, p50_ms: pct(times, 0.5), p99_ms: pct(times, 0.99),
+    name: `render.stream.${cols}x${rows}.${c.name}`, cols, rows, frames, p50_ms: pct(times, 0.5), p99_ms: pct(times, 0.99),
     bytes: o.bytes, text_bytes: textBytes, amplification: +(o.bytes / textBytes).toFixed(3), full_clears: o.clears,
     cpu_ms: +((cpu.user + cpu.system) / 1000).toFixed(1), full_repaints: screen.stats.fullRepaints,
+    bytes_per_frame: +(o.bytes / frames).toFixed(1),
     baseline: { bytes: base.bytes, amplification: +(base.bytes / textBytes).toFixed(3), p50_ms: pct(base.times, 0.5), p99_ms: pct(base.times, 0.99) },
   };
 }
@@ -204,6 +226,17 @@ async function idle(): Promise<Result> {
 
 export async function run(_opts: { json: boolean }): Promise<Result[]> {
   // One frame per 4-char delta is the worst case; 4 deltas per frame is 16 chars per 16 ms frame
-  // (~1000 chars/s, a fast model) with the scheduler coalescing.
-  return [await stream(120, 40, 1), await stream(200, 60, 1), await stream(120, 40, 4), await stream(200, 60, 4), await keystroke(), await resize(), await idle()];
+  // (~1,000 chars/s, a fast model) with the scheduler coalescing. The "none" rows keep the old
+  // bench's live zone (no composer cursor) so figures stay comparable across commits.
+  const out: Result[] = [];
+  for (const [cols, rows] of [[120, 40], [200, 60]] as const) {
+    out.push(await stream({ cols, rows, deltasPerFrame: 1, cursor: "none", name: "frame_per_delta" }));
+    out.push(await stream({ cols, rows, deltasPerFrame: 4, cursor: "none", name: "4_deltas_per_frame" }));
+    // The app's live zone: composer and status line under the tail, the composer's cursor shown.
+    out.push(await stream({ cols, rows, deltasPerFrame: 4, cursor: "hardware", name: "app_16ms.cursor_hardware" }));
+    out.push(await stream({ cols, rows, deltasPerFrame: 4, cursor: "auto", name: "app_16ms.cursor_auto" }));
+    out.push(await stream({ cols, rows, deltasPerFrame: 1, cursor: "auto", name: "app_frame_per_delta.cursor_auto" }));
+  }
+  out.push(await keystroke(), await resize(), await idle());
+  return out;
 }

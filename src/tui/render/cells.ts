@@ -99,6 +99,20 @@ export class CellBuffer {
     this.height = nh;
   }
 
+  /** Inserts `n` blank rows at row `at`, moving rows [at, height) down; rows pushed past `height` are dropped. */
+  insertRows(at: number, n: number, height: number): void {
+    if (n <= 0 || at >= height) return;
+    const c = this.cols;
+    const to = Math.min(height, at + n);
+    this.glyph.copyWithin(to * c, at * c, (height - (to - at)) * c);
+    this.style.copyWithin(to * c, at * c, (height - (to - at)) * c);
+    this.width.copyWithin(to * c, at * c, (height - (to - at)) * c);
+    this.soft.copyWithin(to, at, height - (to - at));
+    this.len.copyWithin(to, at, height - (to - at));
+    this.ext.copyWithin(to, at, height - (to - at));
+    for (let y = at; y < to; y++) this.clearRow(y);
+  }
+
   rowEquals(y: number, other: CellBuffer, oy: number): boolean {
     if (this.len[y] !== other.len[oy] || this.soft[y] !== other.soft[oy]) return false;
     const n = this.cols, a = y * n, b = oy * n, l = this.len[y] ?? 0;

@@ -34,6 +34,8 @@ export type PaintOptions = {
 export type RowAbove = { cells: CellBuffer; termLen: number };
 
 const GAP_MERGE = 3;
+/** Below this many cells, printing the moved rows again is about as cheap as IL and its cursor trips. */
+const SHIFT_MIN_CELLS = 12;
 
 export class ZonePainter {
   /** What the terminal shows in the zone. */
@@ -90,6 +92,7 @@ export class ZonePainter {
   paint(want: CellBuffer, opts: PaintOptions): void {
     const H = want.height;
     this.ensureRows(Math.max(H, this.extent) + 1);
+    if (opts.wraps) this.shiftRowsDown(want);
     for (let y = 0; y < H; y++) {
       const soft = opts.wraps && want.soft[y] === 1 && (y > 0 ? y !== opts.dropTop : this.above !== null && opts.dropTop > 0);
       if (soft && this.wrapped[y] !== 1) this.establishWrap(want, y);
@@ -110,6 +113,41 @@ export class ZonePainter {
       this.term.height = H;
     }
     if (opts.dropTop > 0) this.dropTop(opts.dropTop);
+  }
+
+  /**
+   * The zone grew by n rows in its middle while the rows below the growth point stayed the same:
+   * the composer and status line under a streaming answer, every time the answer takes a new row.
+   * IL (insert line) moves them down for a dozen bytes instead of printing them again. IL drops the
+   * screen's bottom row, so the rows the zone needs are made first with LF, which scrolls the top
+   * screen row into scrollback exactly as printing them would. Only rows that start their own line
+   * are moved (and the inserted rows are blank and unwrapped), so nothing here depends on how a
+   * terminal treats soft-wrap flags under IL. IL also homes the cursor to column 0 (VT102).
+   */
+  private shiftRowsDown(want: CellBuffer): void {
+    const T = this.term.height;
+    const n = want.height - T;
+    if (n <= 0 || T < 2) return;
+    let i = T;
+    let content = 0;
+    while (i > 1 && want.soft[i - 1 + n] === 0 && this.wrapped[i - 1] !== 1 && want.rowEquals(i - 1 + n, this.term, i - 1)) {
+      i--;
+      content += this.term.len[i] ?? 0;
+    }
+    if (i === T || content < SHIFT_MIN_CELLS || this.anyContentFrom(T)) return;
+    for (let y = this.extent; y < T + n; y++) this.newRow(y);
+    this.moveTo(i, 0);
+    this.cleanPen(); // inserted lines take the current background
+    this.out += n === 1 ? "\x1b[L" : `\x1b[${n}L`;
+    const E = this.extent;
+    this.term.insertRows(i, n, E);
+    this.wrapped.copyWithin(i + n, i, E - n);
+    this.termLen.copyWithin(i + n, i, E - n);
+    this.wrapped.fill(0, i, i + n);
+    this.termLen.fill(0, i, i + n);
+    this.term.height = T + n;
+    this.cx = 0;
+    this.pending = false;
   }
 
   private anyContentFrom(y0: number): boolean {
@@ -158,7 +196,7 @@ export class ZonePainter {
     // Reach row y-1 first (it exists), then CR LF creates row y, scrolling if at the bottom.
     if (this.cy < y - 1) this.moveTo(y - 1, 0);
     this.cleanPen(); // a scrolling LF fills the new line with the current background
-    this.out += "\r\n";
+    this.out += this.cx === 0 && !this.pending ? "\n" : "\r\n";
     this.cy = y;
     this.cx = 0;
     this.pending = false;
@@ -246,6 +284,9 @@ export class ZonePainter {
         if (g >= wl || g - end > GAP_MERGE) break;
         end = g + 1;
       }
+      // Just behind the cursor's column (a space the last frame did not print yet): printing the
+      // few cells in between again is cheaper than any cursor move.
+      if (this.cy === y && !this.pending && this.cx < start && start - this.cx <= GAP_MERGE && this.reprintable(y, this.cx, start)) start = this.cx;
       this.moveTo(y, start);
       for (let cx = start; cx < end; ) {
         const w = ww[o + cx] ?? 1;
@@ -278,6 +319,17 @@ export class ZonePainter {
     term.len[y] = want.len[y] ?? 0;
     term.soft[y] = want.soft[y] ?? 0;
     term.ext[y] = want.ext[y] ?? 0;
+  }
+
+  /** Cells [a, b) of row y show what we want, in narrow ASCII and in the current pen: printing them changes nothing. */
+  private reprintable(y: number, a: number, b: number): boolean {
+    const o = y * this.cols;
+    const t = this.term;
+    for (let x = a; x < b; x++) {
+      const g = t.glyph[o + x] ?? 0;
+      if (g < 0x20 || g >= 0x7f || t.width[o + x] !== 1 || t.style[o + x] !== this.pen) return false;
+    }
+    return true;
   }
 
   /**

@@ -23,6 +23,7 @@ export class StyleTable {
   private readonly byObject = new WeakMap<Style, number>();
   private readonly transitions = new Map<number, string>();
   private readonly withoutLink: number[] = [0];
+  private readonly invertedIds: number[] = [];
 
   constructor(readonly depth: ColorDepth) {}
 
@@ -57,6 +58,21 @@ export class StyleTable {
     this.byKey.set(key, id);
     this.withoutLink[id] = link === "" ? id : this.internRecord(flags, fg, bg, "");
     return id;
+  }
+
+  /**
+   * The same style with foreground and background swapped, as a block cursor shows a cell; null
+   * when the terminal has no attributes at all (TERM=dumb).
+   */
+  inverted(id: number): number | null {
+    if (this.depth === "plain") return null;
+    let v = this.invertedIds[id];
+    if (v === undefined) {
+      const r = this.records[id] ?? this.records[0]!;
+      v = this.internRecord(r.flags ^ INVERSE, r.fg, r.bg, r.link);
+      this.invertedIds[id] = v;
+    }
+    return v;
   }
 
   /** The same look without the hyperlink: links are closed before the cursor leaves a run. */

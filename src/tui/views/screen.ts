@@ -40,6 +40,18 @@ export type ScreenCaps = {
 
 export type Cursor = { row: number; col: number };
 
+/**
+ * How the live zone's cursor is shown.
+ * - "hardware": the terminal's own cursor, moved there at the end of every frame. Every frame that
+ *   changes a row above it (a streaming answer over the composer) pays a cursor trip there and back.
+ * - "cell": the cursor's cell is drawn inverted and the terminal's cursor stays hidden wherever the
+ *   last write ended, so the next streamed characters follow with no cursor move at all.
+ * - "auto": "cell" while frames change rows other than the cursor's (streaming, spinners), the
+ *   hardware cursor for frames that only touch its row (typing: IME and screen readers follow
+ *   the hardware cursor) and again once frames stop for a moment.
+ */
+export type CursorStyle = "hardware" | "cell" | "auto";
+
 export type FrameStats = {
   frame: number;
   bytes: number;
@@ -48,6 +60,8 @@ export type FrameStats = {
   diffMs: number;
   /** Why the whole live zone was redrawn, when it was. */
   repaint: string | null;
+  /** How the cursor was shown in this frame (null: no cursor). */
+  cursor?: "hardware" | "cell" | null;
 };
 
 export type ScreenStats = {
@@ -81,6 +95,10 @@ export type ScreenOptions = {
   frameIntervalMs?: number;
   /** Frames shorter than this are not wrapped in DEC 2026 (default 64 bytes). */
   syncMinBytes?: number;
+  /** How the cursor given to setLive is shown (default "hardware"). */
+  cursorStyle?: CursorStyle;
+  /** "auto": after this long without a frame the hardware cursor comes back (default 150 ms). */
+  cursorSettleMs?: number;
 };
 
 export type Screen = {
@@ -122,6 +140,8 @@ class TwoZoneScreen implements Screen {
   private dirty = true;
   private started = false;
   private resizeFrom: number | null = null;
+  /** The viewport's height changed since the last frame. */
+  private heightChanged = false;
   private cursorShown = true;
   private full: FullViewState | null = null;
   private timer: ReturnType<typeof setTimeout> | null = null;
@@ -131,6 +151,10 @@ class TwoZoneScreen implements Screen {
   private readonly baseInterval: number;
   private readonly writeLog: string | undefined;
   private disposed = false;
+  /** "auto": the last frame drew the cursor as a cell. */
+  private cellCursor = false;
+  private settleTimer: ReturnType<typeof setTimeout> | null = null;
+  private settled = false;
 
   constructor(private readonly opts: ScreenOptions) {
     this.cols = opts.cols;
@@ -159,6 +183,7 @@ class TwoZoneScreen implements Screen {
   resize(cols: number, rows: number): void {
     if (cols === this.cols && rows === this.rows) return;
     if (this.resizeFrom === null) this.resizeFrom = this.painter.cols;
+    if (rows !== this.rows) this.heightChanged = true;
     if (this.pendingCommits.length > 0 && cols !== this.cols) {
       // Committed rows not yet written were laid out at the old width and cannot be laid out again
       // by the app: keep them as cells, to be re-wrapped at the new width as the terminal would.
@@ -243,15 +268,24 @@ class TwoZoneScreen implements Screen {
     if (this.resizeFrom !== null) {
       const from = this.resizeFrom;
       this.resizeFrom = null;
-      if (from !== this.cols || p.cols !== this.cols) {
+      const heightChanged = this.heightChanged;
+      this.heightChanged = false;
+      // A shorter window makes xterm.js (VS Code's terminal) drop the lines below the cursor,
+      // blank or not: rows of the zone under the cursor (the status line under the composer) may
+      // be gone. Other terminals keep them. Either way, redrawing the zone leaves no doubt.
+      const below = heightChanged && p.cy < p.extent - 1;
+      if (from !== this.cols || p.cols !== this.cols || below) {
+        const widthChanged = from !== this.cols || p.cols !== this.cols;
         const up = zoneTopAfterReflow(p, this.cols);
+        repaint = widthChanged
+          ? `resize ${from}→${this.cols} cols (live zone top was ${up} rows above the cursor)`
+          : `resize to ${this.rows} rows with ${p.extent - 1 - p.cy} live rows below the cursor`;
         pre += p.take();
         if (this.styles.hasLink(p.pen) || !this.styles.erasesClean(p.pen)) { pre += this.styles.transition(p.pen, 0); p.pen = 0; }
         pre += (up > 0 ? (up === 1 ? "\x1b[A" : `\x1b[${up}A`) : "") + "\r\x1b[J";
         p.reset(this.cols);
-        p.above = null; // history has been reflowed by the terminal: never join onto it again
+        if (widthChanged) p.above = null; // history has been reflowed by the terminal: never join onto it again
         this.want.reset(this.cols);
-        repaint = `resize ${from}→${this.cols} cols (live zone top was ${up} rows above the cursor)`;
       }
     }
     if (this.carry.cols !== this.cols) this.carry = this.rechopped(this.carry, this.cols);
@@ -284,6 +318,8 @@ class TwoZoneScreen implements Screen {
     }
     const overflow = nCommit - drop + live.length - maxLive;
     if (overflow > 0) drop += overflow; // a line taller than the screen: commit its top, break it there
+    const cursorRow = this.cursor ? nCommit + Math.max(0, this.cursor.row - (this.live.length - live.length)) : -1;
+    const cellCursor = cursorRow >= 0 && cursorRow < total && this.drawsCursorCell(cursorRow, Math.min(W - 1, Math.max(0, this.cursor!.col)), drop);
     const t1 = performance.now();
     p.cellsChanged = 0;
     p.paint(want, { wraps: true, eraseBelow: true, dropTop: drop });
@@ -296,13 +332,15 @@ class TwoZoneScreen implements Screen {
     this.carry.height = keep;
     // Cursor: shown where the app wants it (IME and screen readers follow it), hidden otherwise.
     let tail = "";
-    if (this.cursor) {
+    if (this.cursor && !cellCursor) {
       p.placeCursor(keep + Math.max(0, this.cursor.row - (this.live.length - live.length)), this.cursor.col);
       if (!this.cursorShown) { tail = "\x1b[?25h"; this.cursorShown = true; }
     } else if (this.cursorShown) {
       pre = "\x1b[?25l" + pre;
       this.cursorShown = false;
     }
+    this.cellCursor = cellCursor;
+    if (cellCursor) this.armSettle();
     const body = pre + p.take() + tail;
     const t2 = performance.now();
     const stats: FrameStats = {
@@ -312,10 +350,68 @@ class TwoZoneScreen implements Screen {
       buildMs: t1 - t0,
       diffMs: t2 - t1,
       repaint,
+      cursor: this.cursor ? (cellCursor ? "cell" : "hardware") : null,
     };
     if (repaint) this.log(`full repaint: ${repaint}`);
     this.emit(body, stats);
     return stats;
+  }
+
+  /**
+   * Whether this frame shows the cursor as an inverted cell (see CursorStyle); when it does, the
+   * cell is drawn into `want` here.
+   */
+  private drawsCursorCell(y: number, x: number, drop: number): boolean {
+    const mode = this.opts.caps.colorDepth === "plain" ? "hardware" : (this.opts.cursorStyle ?? "hardware");
+    if (mode === "hardware") return false;
+    if (mode === "cell") return this.invertCell(y, x);
+    if (this.settled) { this.settled = false; return false; }
+    const p = this.painter;
+    const want = this.want;
+    // Anything but the cursor's row changes (or rows become history): the cursor would have to
+    // travel there and back. A frame that changes only the cursor's row is typing.
+    let others = drop > 0 || want.height !== p.term.height;
+    for (let y2 = 0; !others && y2 < want.height; y2++) others = y2 !== y && !want.rowEquals(y2, p.term, y2);
+    if (others) return this.invertCell(y, x);
+    // Nothing changed at all (the cell cursor already shows, in the same place): keep it, so a
+    // pause in a stream does not flip the cursor back and forth.
+    if (!this.cellCursor) return false;
+    const W = want.cols;
+    const o = y * W;
+    const saved = { style: want.style.slice(o, o + W), len: want.len[y] ?? 0, ext: want.ext[y] ?? 0 };
+    if (this.invertCell(y, x) && want.rowEquals(y, p.term, y)) return true;
+    want.style.set(saved.style, o);
+    want.len[y] = saved.len;
+    want.ext[y] = saved.ext;
+    return false;
+  }
+
+  /** Draws the cursor into row y of `want` at column x: the cell (or the wide grapheme covering it) inverted. */
+  private invertCell(y: number, x: number): boolean {
+    const buf = this.want;
+    const W = buf.cols;
+    if (buf.width[y * W + x] === 0 && x > 0) x--;
+    const i = y * W + x;
+    const inv = this.styles.inverted(buf.style[i] ?? 0);
+    if (inv === null) return false;
+    buf.style[i] = inv;
+    const w = buf.width[i] === 2 ? 2 : 1;
+    if (w === 2) buf.style[i + 1] = inv;
+    if ((buf.len[y] ?? 0) < x + w) buf.len[y] = x + w;
+    if ((buf.ext[y] ?? 0) < x + w) buf.ext[y] = x + w;
+    return true;
+  }
+
+  /** "auto": once frames stop, bring the hardware cursor back where the cell cursor is. */
+  private armSettle(): void {
+    if (this.opts.cursorStyle !== "auto" || this.opts.schedule === false || this.disposed) return;
+    if (this.settleTimer) clearTimeout(this.settleTimer);
+    this.settleTimer = setTimeout(() => {
+      this.settleTimer = null;
+      if (!this.cellCursor || this.full) return;
+      this.settled = true;
+      this.invalidateSoon();
+    }, this.opts.cursorSettleMs ?? 150);
   }
 
   private rechopped(src: CellBuffer, cols: number): CellBuffer {
@@ -443,6 +539,8 @@ class TwoZoneScreen implements Screen {
     this.disposed = true;
     if (this.timer) clearTimeout(this.timer);
     this.timer = null;
+    if (this.settleTimer) clearTimeout(this.settleTimer);
+    this.settleTimer = null;
   }
 }
 

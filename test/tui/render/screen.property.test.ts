@@ -6,7 +6,7 @@
 // a subtly broken one proves it can fail.
 import { describe, expect, test } from "bun:test";
 import type { Row, Style } from "../../../src/tui/render/style.ts";
-import { createScreen, type Cursor } from "../../../src/tui/views/screen.ts";
+import { createScreen, type Cursor, type CursorStyle } from "../../../src/tui/views/screen.ts";
 import { STYLES, WORDS, graphemesOf, layoutLine, lineText, prng, rowText, type Line } from "../support/model.ts";
 import { createTestTerminal, type TestTerminal } from "../support/terminal.ts";
 
@@ -15,14 +15,16 @@ type Subject = {
   setLive(rows: Row[], cursor: Cursor | null): void;
   resize(cols: number, rows: number): void;
   frame(): string;
+  /** How the last frame showed the cursor (the naive renderer always uses the hardware cursor). */
+  cursorShown?(): "hardware" | "cell" | null;
   /** Buffer line where the live rows start. */
   liveTop(t: TestTerminal): number;
   fullView?: { open(): void; draw(rows: Row[]): void; close(): void };
 };
 
-function screenSubject(cols: number, rows: number): Subject {
+function screenSubject(cols: number, rows: number, cursorStyle: CursorStyle = "hardware"): Subject {
   let out = "";
-  const s = createScreen({ output: { write: (d) => { out += d; return true; } }, caps: { colorDepth: "truecolor", syncOutput: true }, cols, rows, schedule: false });
+  const s = createScreen({ output: { write: (d) => { out += d; return true; } }, caps: { colorDepth: "truecolor", syncOutput: true }, cols, rows, schedule: false, cursorStyle });
   let view: ReturnType<typeof s.openFullView> | null = null;
   const take = () => { const o = out; out = ""; return o; };
   return {
@@ -30,6 +32,7 @@ function screenSubject(cols: number, rows: number): Subject {
     setLive: (r, c) => s.setLive(r, c),
     resize: (c, r) => s.resize(c, r),
     frame: () => { s.frame(); return take(); },
+    cursorShown: () => s.stats.last?.cursor ?? null,
     liveTop: (t) => { const d = s.debugZone(); return t.cursor().line - d.cursorRow + d.carryRows; },
     fullView: {
       open: () => { view = s.openFullView(); },
@@ -94,7 +97,10 @@ const expectedStyle = (st: Style | undefined) => {
   return { bold: !!st?.bold, italic: !!st?.italic, underline: !!st?.underline, inverse: !!st?.inverse, strike: !!st?.strikethrough, dim: !!st?.dim, fg: color(st?.fg), bg: color(st?.bg) };
 };
 
-function checkTerminal(t: TestTerminal, history: string[], liveLines: string[], liveRows: Row[], top: number, where: string): void {
+/** The cell the screen draws as the cursor (inverted), as the grapheme that covers `col`. */
+type CellCursor = { row: number; col: number };
+
+function checkTerminal(t: TestTerminal, history: string[], liveLines: string[], liveRows: Row[], top: number, where: string, cell: CellCursor | null = null): void {
   const want = [...history, ...liveLines].map((l) => l.replace(/ +$/, ""));
   while (want.length > 0 && want[want.length - 1] === "") want.pop();
   const got = t.logicalLines();
@@ -106,21 +112,37 @@ function checkTerminal(t: TestTerminal, history: string[], liveLines: string[], 
     const g = (lines[top + i] ?? "").replace(/ +$/, "");
     if (g !== rowText(row).replace(/ +$/, "")) throw new Error(`${where}: live row ${i} shows ${JSON.stringify(g)}, want ${JSON.stringify(rowText(row))}`);
     let x = 0;
+    let covered = false;
     for (const c of graphemesOf(row.spans)) {
       const got = t.cellStyle(top + i, x);
       const exp = expectedStyle(c.style);
-      if (c.g !== " " && JSON.stringify(got) !== JSON.stringify(exp)) throw new Error(`${where}: live row ${i} col ${x} style ${JSON.stringify(got)}, want ${JSON.stringify(exp)}`);
+      const isCursor = cell !== null && cell.row === i && cell.col >= x && cell.col < x + c.w;
+      if (isCursor) { exp.inverse = !exp.inverse; covered = true; }
+      if ((c.g !== " " || isCursor) && JSON.stringify(got) !== JSON.stringify(exp)) throw new Error(`${where}: live row ${i} col ${x} style ${JSON.stringify(got)}, want ${JSON.stringify(exp)}${isCursor ? " (the cursor cell)" : ""}`);
       x += c.w;
     }
+    if (cell && cell.row === i && !covered && !t.cellStyle(top + i, cell.col)?.inverse) throw new Error(`${where}: the cursor cell (row ${i} col ${cell.col}, past the text) is not drawn inverted`);
   });
 }
 
-async function runScenario(seed: number, make: (cols: number, rows: number) => Subject, steps: number): Promise<void> {
+/** Fixed rows under the live lines, like the app's composer and status line (at most 9 cells wide). */
+const FOOTERS: Row[][] = [
+  [],
+  [{ spans: [{ text: "» ", style: { bold: true } }, { text: "ask", style: { dim: true } }] }],
+  [{ spans: [] }, { spans: [{ text: "» ", style: { bold: true } }, { text: "中文 x", style: { dim: true } }] }, { spans: [{ text: "status", style: { fg: { kind: "index", n: 6 } } }, { text: " 1" }] }],
+  [{ spans: [{ text: "❤️ ok" }] }, { spans: [{ text: "st", style: { inverse: true } }, { text: "atus" }] }],
+];
+
+async function runScenario(seed: number, make: (cols: number, rows: number, cursorStyle: CursorStyle) => Subject, steps: number): Promise<void> {
   const rnd = prng(seed);
+  // Drawn from their own stream, so the edits a seed makes stay the same whatever is added here.
+  const extra = prng(seed ^ 0x5bd1e995);
+  const footer = FOOTERS[extra.int(FOOTERS.length)]!;
+  const cursorStyle = extra.pick(["hardware", "auto", "cell"] as const);
   let cols = 16 + rnd.int(50);
   let rows = 12 + rnd.int(10);
   const t = createTestTerminal({ cols, rows });
-  const subject = make(cols, rows);
+  const subject = make(cols, rows, cursorStyle);
   const history: string[] = [];
   const live: Line[] = [[]];
   let k = 0; // graphemes of live[0] already committed (a partial commit)
@@ -183,19 +205,26 @@ async function runScenario(seed: number, make: (cols: number, rows: number) => S
       }
       // Keep the live zone short enough that a resize's reflow cannot push it off the screen.
       while (live.length > 1 && liveRows().length + (k > 0 ? 3 : 0) > 5) commitLines(1);
-      const lr = liveRows();
-      const last = lr[lr.length - 1];
-      const cursor = cursorOn && last ? { row: lr.length - 1, col: Math.min(cols - 1, graphemesOf(last.spans).reduce((n, c) => n + c.w, 0)) } : null;
+      const lr = [...liveRows(), ...footer];
+      // The cursor sits in the footer's last-but-one row (the composer) when there is one.
+      const cr = footer.length > 0 ? lr.length - Math.min(2, footer.length) : lr.length - 1;
+      const onRow = lr[cr];
+      const onRowWidth = onRow ? graphemesOf(onRow.spans).reduce((n, c) => n + c.w, 0) : 0;
+      // In the footer anywhere on the text or just past it (also on a wide grapheme's second cell).
+      const cursor = cursorOn && onRow ? { row: cr, col: Math.min(cols - 1, footer.length > 0 ? extra.int(onRowWidth + 1) : onRowWidth) } : null;
       subject.setLive(lr, cursor);
       const bytes = subject.frame();
       if (bytes.includes("\x1b[2J") && make === screenSubjectMaker) throw new Error("full clear (CSI 2J) emitted");
       if (bytes.includes("\x1b[3J") && make === screenSubjectMaker) throw new Error("scrollback wipe (CSI 3J) emitted");
       if (process.env.KHAELOR_PROPERTY_DEBUG && step >= Number(process.env.KHAELOR_PROPERTY_DEBUG)) console.log(step, JSON.stringify(bytes), JSON.stringify(lr.map(rowText)), lr.map((r) => r.soft ? 1 : 0).join(""));
       await t.write(bytes);
-      const liveLines = live.map(lineText);
+      if (process.env.KHAELOR_PROPERTY_DEBUG && step >= Number(process.env.KHAELOR_PROPERTY_DEBUG)) console.log(JSON.stringify(t.screen()), t.cursor(), t.rows);
+      const liveLines = [...live.map(lineText), ...footer.map(rowText)];
       const hist = k > 0 ? [...history] : history;
-      checkTerminal(t, hist, liveLines, lr, subject.liveTop(t), `step ${step}`);
-      if (cursor && make === screenSubjectMaker) expect(t.cursor().col).toBe(cursor.col);
+      const shown = subject.cursorShown?.() ?? (cursor ? "hardware" : null);
+      checkTerminal(t, hist, liveLines, lr, subject.liveTop(t), `step ${step}`, shown === "cell" && cursor ? cursor : null);
+      if (cursor && shown === "hardware" && make === screenSubjectMaker) expect(t.cursor().col).toBe(cursor.col);
+      if (cursor && cursorStyle === "hardware") expect(shown).toBe("hardware");
     }
   } catch (e) {
     if (process.env.KHAELOR_PROPERTY_DEBUG) console.log(JSON.stringify(t.lines()));
@@ -205,7 +234,7 @@ async function runScenario(seed: number, make: (cols: number, rows: number) => S
   }
 }
 
-const screenSubjectMaker = (c: number, r: number) => screenSubject(c, r);
+const screenSubjectMaker = (c: number, r: number, style: CursorStyle) => screenSubject(c, r, style);
 const BASE_SEED = Number(process.env.KHAELOR_PROPERTY_SEED ?? 20260521);
 const RUNS = Number(process.env.KHAELOR_PROPERTY_RUNS ?? 30);
 
