@@ -58,7 +58,7 @@ async function withApp<T>(opts: { answer: string; cols: number; rows: number; pa
     links: false,
     gitBranch: null,
     reopen: () => Promise.reject(new Error("no")),
-    setMouse: () => {},
+    onPager: () => {},
     onExit: () => void (exited = true),
   });
   app.start([], null);

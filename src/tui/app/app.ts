@@ -9,6 +9,7 @@
 // History: entries are committed to the terminal's scrollback in order, each exactly once, as soon
 // as they stop changing; a streaming answer commits its settled markdown blocks as they settle.
 // Everything after the first unsettled entry stays in the live zone.
+import { extname } from "node:path";
 import type { AgentSession } from "../../cli/agent-session.ts";
 import type { AskAnswer, AskRequest } from "../../cli/gate.ts";
 import type { AgentEvent, PermissionMode } from "../../events/types.ts";
@@ -29,9 +30,10 @@ import { runSlashCommand } from "./commands.ts";
 import { Composer } from "./composer.ts";
 import { mentionAt, type FileFinder } from "./file-finder.ts";
 import type { PromptHistory } from "./history.ts";
-import type { InputEvent, Key } from "./input.ts";
+import type { InputEvent, Key } from "./app-input.ts";
 import { buildPermissionPrompt } from "./permission-prompt.ts";
 import { completeSlash, parseSlash, isKnownCommand } from "./slash-commands.ts";
+import { LazyGrammars } from "./lazy-grammars.ts";
 import { entryText, isSettled, Transcript, type Entry } from "./transcript.ts";
 
 export type AppDeps = {
@@ -44,8 +46,10 @@ export type AppDeps = {
   gitBranch: string | null;
   /** Opens another session (null: a new one) for /clear and /resume. */
   reopen(resume: string | null): Promise<AgentSession>;
-  /** Mouse reporting on while the pager is open (wheel scrolling), off otherwise. */
-  setMouse(on: boolean): void;
+  /** The pager opened or closed: the alternate screen, and mouse reporting for the wheel while it shows. */
+  onPager(open: boolean): void;
+  /** Ctrl-Z: give the terminal back to the shell until `fg` (absent: Ctrl-Z does nothing). */
+  suspend?(): void;
   /** Everything is cleaned up; the process may end with this code. */
   onExit(code: number, line: string): void;
   now?: () => number;
@@ -95,12 +99,14 @@ export class App {
   private exiting = false;
   private allowBypassCycle: boolean;
   private pagerDirty = false;
+  private readonly grammars: LazyGrammars;
 
   constructor(readonly deps: AppDeps) {
     this.session = deps.session;
     this.screen = deps.screen;
     this.width = deps.screen.cols;
     this.now = deps.now ?? Date.now;
+    this.grammars = new LazyGrammars(() => this.requestRender(), this.now);
     this.allowBypassCycle = deps.session.permissionMode() === "bypassPermissions";
     this.attach(deps.session);
   }
@@ -116,6 +122,8 @@ export class App {
     this.headGapDone = false;
     this.streams.clear();
     if (session.replayed) this.showResumed(session.replayed.events);
+    // Crash recovery, lost processes, settings problems, snapshots off: read before the first prompt.
+    for (const n of session.notices) this.transcript.notice(n, "warn");
     this.unsubscribe = session.bus.subscribe((e) => this.onEvent(e));
   }
 
@@ -248,6 +256,7 @@ export class App {
   askPermission(req: AskRequest, signal: AbortSignal): Promise<AskAnswer> {
     return new Promise<AskAnswer>((resolve) => {
       const prompt = buildPermissionPrompt(req, this.session.workspace.cwd, this.session.cwd);
+      if (prompt.diffPath) this.grammars.waitingFor(extname(prompt.diffPath).slice(1));
       const finish = (a: AskAnswer) => {
         if (this.ask?.resolve !== finish) return;
         this.ask = null;
@@ -316,7 +325,8 @@ export class App {
   onInput(events: InputEvent[]): void {
     for (const ev of events) {
       if (this.exiting) return;
-      if (this.pager) this.pagerInput(ev);
+      if (ev.type === "key" && ev.ctrl && ev.name === "z" && !ev.alt) this.suspend();
+      else if (this.pager) this.pagerInput(ev);
       else if (this.ask) this.permissionInput(ev, this.ask);
       else this.composerInput(ev);
     }
@@ -446,7 +456,6 @@ export class App {
         c.yank();
         break;
       case "C-_":
-      case "C-z":
         c.undo();
         break;
       case "S-tab":
@@ -474,6 +483,24 @@ export class App {
         return;
     }
     this.afterEdit();
+  }
+
+  /**
+   * Ctrl-Z: the live zone is cleared first, so the shell's "Stopped" line lands where it was and
+   * nothing of the composer is left above the prompt; `fg` draws it again (see onResume).
+   */
+  suspend(): void {
+    if (!this.deps.suspend) return;
+    if (this.pager) this.closePager();
+    this.screen.setLive([], null);
+    this.screen.frame();
+    this.deps.suspend();
+  }
+
+  /** After `fg`: the shell may have written below us; draw the live zone afresh. */
+  onResume(): void {
+    this.screen.invalidate();
+    this.renderNow();
   }
 
   private ctrlC(): void {
@@ -607,7 +634,7 @@ export class App {
     const pager = new TranscriptPager(src, this.screen.cols, this.screen.rows);
     pager.end();
     this.pager = { view, pager };
-    this.deps.setMouse(true);
+    this.deps.onPager(true);
     view.draw(pager.render());
   }
 
@@ -615,7 +642,7 @@ export class App {
     if (!this.pager) return;
     this.pager.view.close();
     this.pager = null;
-    this.deps.setMouse(false);
+    this.deps.onPager(false);
     this.renderNow();
   }
 
@@ -757,16 +784,18 @@ export class App {
       const e = entries[this.committed]!;
       const prev = entries[this.committed - 1];
       const streaming = e.kind === "assistant" && (!e.done || this.streams.has(e.key));
-      if (!isSettled(e) && !streaming && !final) break;
+      if (!final && !streaming && (!isSettled(e) || this.grammars.holds(e))) break;
       if (!this.headGapDone && needsGap(prev, e)) out.push({ spans: [] });
       this.headGapDone = true;
       if (e.kind === "assistant" && streaming) {
-        const s = this.streamFor(e);
-        if (e.done || final) s.md.finish();
+        const s = this.streamFor(e, final);
+        // Done means all of it reached the stream (a fence may still wait for its grammar).
+        const done = final || (e.done && s.fed === e.text.length);
+        if (done) s.md.finish();
         const settled = s.md.settledRows();
         for (let i = this.headRows; i < settled.length; i++) out.push(settled[i]!);
         this.headRows = settled.length;
-        if (!e.done && !final) break;
+        if (!done) break;
         if (e.interrupted) out.push({ spans: [span("⎿ interrupted", ui.warn)] });
         this.streams.delete(e.key);
       } else {
@@ -781,15 +810,18 @@ export class App {
     this.setLive(width);
   }
 
-  private streamFor(e: Extract<Entry, { kind: "assistant" }>): { md: MarkdownStream; fed: number } {
+  private streamFor(e: Extract<Entry, { kind: "assistant" }>, all = false): { md: MarkdownStream; fed: number } {
     let s = this.streams.get(e.key);
     if (!s) {
       s = { md: createMarkdownStream({ width: this.width, links: this.deps.links }), fed: 0 };
       this.streams.set(e.key, s);
     }
     if (s.fed < e.text.length) {
-      s.md.append(e.text.slice(s.fed));
-      s.fed = e.text.length;
+      const limit = all ? e.text.length : this.grammars.feedLimit(e.text, s.fed);
+      if (limit > s.fed) {
+        s.md.append(e.text.slice(s.fed, limit));
+        s.fed = limit;
+      }
     }
     return s;
   }

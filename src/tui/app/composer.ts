@@ -192,7 +192,7 @@ export class Composer {
     this.lastWasKill = false;
   }
 
-  /** Ctrl-_ / Ctrl-Z: back to the state before the last edit (typing undoes a word at a time). */
+  /** Ctrl-_: back to the state before the last edit (typing undoes a word at a time). */
   undo(): boolean {
     const s = this.undoStack.pop();
     if (!s) return false;

@@ -81,6 +81,9 @@ export function startPty(args: string[], opts: { cwd: string; env: Record<string
     },
   });
   const pty = proc.terminal!;
+  // The emulator answers the app's queries (DA1, DECRQM for synchronized output) as a real
+  // terminal would, so capability probing finishes on the answer, not on its timeout.
+  term.term.onData((reply) => pty.write(reply));
   const exited = proc.exited.then(async (code) => {
     await pending;
     for (const w of [...waiters]) w();
