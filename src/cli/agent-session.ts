@@ -7,6 +7,7 @@ import { buildSystemPrompt, gitStatusSummary, loadProjectInstructions } from "..
 import { createEventBus, type EventBus } from "../events/bus.ts";
 import { newEventId as newId, newSessionId } from "../events/id.ts";
 import { createPermissionEngine, splitRuleList, type Problem } from "../permissions/index.ts";
+import { SessionWriteError } from "../session/log.ts";
 import { projectSessionsDir } from "../session/paths.ts";
 import { createGitProtection } from "../workspace/git/index.ts";
 import type { AgentEvent, DurableEvent, PermissionMode } from "../events/types.ts";
@@ -27,11 +28,24 @@ import type { CliOptions } from "./args.ts";
 import { loadSettings } from "./config.ts";
 import { createGate, type Asker } from "./gate.ts";
 
-function formatProblem(p: Problem): string {
-  return `${p.file}${p.position ? ` ${p.position}` : ""}: ${p.rule ? `"${p.rule}": ` : ""}${p.message} (ignored)`;
+function writeFailureMessage(e: SessionWriteError): string {
+  const cause = e.cause instanceof Error ? e.cause.message : String(e.cause);
+  return `cannot write the session log ${e.path} (${cause}); stopped so no work is lost unrecorded. Free some space, then continue with --continue`;
 }
 
-export class SessionOpenError extends Error {}
+function formatProblem(p: Problem): string {
+  return `${p.file}${p.position ? ` ${p.position}` : ""}: ${p.message}`;
+}
+
+/** The session cannot start; `usage` when the cause is how KHAELOR was invoked (exit code 2). */
+export class SessionOpenError extends Error {
+  constructor(
+    message: string,
+    readonly usage = false,
+  ) {
+    super(message);
+  }
+}
 
 export type AgentSession = Awaited<ReturnType<typeof openAgentSession>>;
 
@@ -65,15 +79,27 @@ export async function openAgentSession(opts: CliOptions, io: SessionIo) {
     cliAllow: opts.allowedTools,
     cliDeny: opts.disallowedTools,
   });
+  // A rule typed on the command line that does not parse is a usage error: silently dropping a
+  // --disallowedTools rule would let through what the user meant to forbid.
+  const cliProblems = engine.problems().filter((p) => p.file.startsWith("--"));
+  if (cliProblems.length > 0) throw new SessionOpenError(cliProblems.map(formatProblem).join("\n"), true);
   notices.push(...engine.problems().map(formatProblem));
   for (const g of replayed?.grants ?? []) if (g.decision === "allow") for (const rule of splitRuleList([g.rule])) engine.grant(rule, "session");
 
   const sessionId = opened.writer?.sessionId ?? newSessionId();
+  // The log is the truth: when it cannot be written (a full disk), the turn stops at once with
+  // that error instead of going on with work that would not survive a restart.
+  let writeFailure: SessionWriteError | null = null;
+  let stopTurn: (() => void) | null = null;
+  const onWriteError = (e: SessionWriteError) => {
+    writeFailure ??= e;
+    stopTurn?.();
+  };
   const git = await createGitProtection({ projectRoot: cwd, dataDir: join(projectSessionsDir(cwd), `${sessionId}.git`), resume: opened.writer !== null });
   if (git.unavailable) notices.push(`/undo and /diff are off: ${git.unavailable}`);
   const writer =
     opened.writer ??
-    createSession({ sessionId, cwd, model, permissionMode: engine.mode, khaelorVersion: VERSION, git: git.baseline, forkedFrom: opened.forkedFrom, seed: opened.seedEvents });
+    createSession({ sessionId, cwd, model, permissionMode: engine.mode, khaelorVersion: VERSION, git: git.baseline, forkedFrom: opened.forkedFrom, seed: opened.seedEvents, onError: onWriteError });
 
   const tools = createToolRuntime(builtinTools());
   // Resume contract: tools may be added between versions, never silently removed.
@@ -166,10 +192,18 @@ export async function openAgentSession(opts: CliOptions, io: SessionIo) {
       return steering.splice(0);
     },
     async runTurn(input: string, signal: AbortSignal): Promise<TurnResult> {
+      if (writeFailure) return { reason: "error", message: writeFailureMessage(writeFailure), steps: 0, lastText: "" };
+      const turn = new AbortController();
+      const follow = () => turn.abort();
+      signal.addEventListener("abort", follow, { once: true });
+      stopTurn = follow;
       await git.beginTurn();
       try {
-        return await runTurn(kernelDeps(), input, signal);
+        const r = await runTurn(kernelDeps(), input, turn.signal);
+        return writeFailure ? { ...r, reason: "error", message: writeFailureMessage(writeFailure) } : r;
       } finally {
+        stopTurn = null;
+        signal.removeEventListener("abort", follow);
         await git.endTurn();
       }
     },
@@ -203,7 +237,7 @@ export async function openAgentSession(opts: CliOptions, io: SessionIo) {
         notices.push(...fork.warnings);
         return { writer: null, replayed: fork.replayed, forkedFrom: fork.forkedFrom, seedEvents: fork.events };
       }
-      const s = openSession(path);
+      const s = openSession(path, { onError: (e) => onWriteError(e) });
       notices.push(...s.warnings);
       if (s.crashed) notices.push("the previous run of this session stopped unexpectedly; unfinished tool calls were marked as interrupted");
       for (const p of s.lostProcesses) notices.push(`process ${p.name ?? p.toolUseId} (${p.command}) was started by the previous run and is no longer managed; it may still be running`);

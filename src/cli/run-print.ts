@@ -1,5 +1,6 @@
 // Print mode: one task in (argument and/or stdin), the agent runs to completion, the answer (or
 // json / stream-json) comes out on stdout, and the exit code says how it ended.
+import { fstatSync } from "node:fs";
 import type { TurnEndReason } from "../events/types.ts";
 import { buildResult, createTally } from "../print/result.ts";
 import { jsonPrinter, streamJsonPrinter, textPrinter, type Printer } from "../print/printer.ts";
@@ -22,7 +23,7 @@ export async function runPrint(opts: CliOptions): Promise<number> {
   }
   let prompt = opts.prompt ?? (demo ? DEMO_PROMPT : "");
   if (!process.stdin.isTTY && !demo) {
-    const piped = (await readStdin()).trimEnd();
+    const piped = (await readStdin(prompt !== "")).trimEnd();
     prompt = prompt && piped ? `${prompt}\n\n${piped}` : prompt || piped;
   }
   if (!prompt.trim()) {
@@ -36,7 +37,8 @@ export async function runPrint(opts: CliOptions): Promise<number> {
   } catch (e) {
     if (e instanceof SessionOpenError) {
       stderr.write(`khaelor: ${e.message}\n`);
-      return EXIT.error;
+      await demo?.close();
+      return e.usage ? EXIT.usage : EXIT.error;
     }
     throw e;
   }
@@ -115,8 +117,43 @@ export function exitCodeFor(reason: TurnEndReason): number {
   }
 }
 
-async function readStdin(): Promise<string> {
+/** How long a pipe may stay silent before we decide nothing is coming, when the task was given as an argument. */
+const STDIN_GRACE_MS = 1500;
+
+/**
+ * The task (or extra input) from stdin. With a task already on the command line, stdin is only
+ * extra context, and a parent that leaves an empty pipe open (CI runners, ssh, spawn) must not
+ * hang us: a pipe that sends nothing within a grace period is ignored. Files are read whole.
+ */
+async function readStdin(optional: boolean): Promise<string> {
+  let kind: "file" | "pipe" | "other" = "other";
+  try {
+    const st = fstatSync(0);
+    kind = st.isFile() ? "file" : st.isFIFO() || st.isSocket() ? "pipe" : "other";
+  } catch {
+    return "";
+  }
+  if (kind === "other") return "";
   const chunks: Buffer[] = [];
-  for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
+  const done = new Promise<void>((resolve) => {
+    process.stdin.on("data", (c: Buffer) => chunks.push(c));
+    process.stdin.on("end", resolve);
+    process.stdin.on("error", () => resolve());
+  });
+  if (!optional || kind === "file") {
+    await done;
+  } else {
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const first = new Promise<void>((resolve) => process.stdin.once("data", () => resolve()));
+    const silent = new Promise<"silent">((resolve) => (timer = setTimeout(() => resolve("silent"), STDIN_GRACE_MS)));
+    const outcome = await Promise.race([first, done, silent]);
+    clearTimeout(timer);
+    if (outcome === "silent") {
+      process.stdin.pause();
+      process.stdin.destroy();
+      return "";
+    }
+    await done;
+  }
   return Buffer.concat(chunks).toString("utf8");
 }

@@ -24,7 +24,9 @@ export function parseRule(raw: string): RuleParse {
     return { ok: false, message: `"${raw}" is not a rule; write Tool or Tool(specifier), e.g. Bash(npm test *) or Read(./src/**)` };
   }
   const name = m[1] as string;
-  const tool = TOOLS[name];
+  // Our tools are lowercase (`--disallowedTools bash` names what system/init lists); rules are
+  // written with Claude Code's names. Accept either spelling.
+  const tool = TOOLS[name] ?? TOOLS[name.charAt(0).toUpperCase() + name.slice(1).toLowerCase()] ?? (name.toLowerCase() === "webfetch" ? "WebFetch" : name.toLowerCase() === "multiedit" ? "Edit" : undefined);
   if (!tool) {
     return { ok: false, message: `unknown tool "${name}" in "${raw}"; use one of ${Object.keys(TOOLS).join(", ")}` };
   }

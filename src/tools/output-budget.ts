@@ -46,10 +46,15 @@ export type Budgeted = { text: string; spillPath: string | null; cutChars: numbe
 export function fitToBudget(text: string, spill: SpillFiles, label: string, budget = RESULT_BUDGET_CHARS): Budgeted {
   if (text.length <= budget) return { text, spillPath: null, cutChars: 0 };
   const spillPath = spill.write(label, text);
-  return { ...headAndTail(text, text.length, budget, spillPath), spillPath };
+  return { ...headAndTail(text, text.length, budget, whereSaved(spill, spillPath)), spillPath };
 }
 
-function headAndTail(textOrHead: string, total: number, budget: number, spillPath: string, tail?: string): { text: string; cutChars: number } {
+/** Where the full output is, for the model: a file to read, or why there is none. */
+function whereSaved(spill: SpillFiles, path: string | null): string {
+  return path ? `is in ${path} — read or grep it for the rest` : `could not be saved (${spill.lastError ?? "unknown error"}) — narrow the command's output instead`;
+}
+
+function headAndTail(textOrHead: string, total: number, budget: number, where: string, tail?: string): { text: string; cutChars: number } {
   const headBudget = Math.floor(budget * HEAD_SHARE);
   const tailBudget = budget - headBudget;
   let head = textOrHead.slice(0, headBudget);
@@ -61,7 +66,7 @@ function headAndTail(textOrHead: string, total: number, budget: number, spillPat
   const tn = end.indexOf("\n");
   if (tn !== -1 && tn < tailBudget * 0.2) end = end.slice(tn + 1);
   const cut = total - head.length - end.length;
-  const marker = `\n[... ${cut.toLocaleString("en-US")} characters cut from the middle; the full output (${total.toLocaleString("en-US")} characters) is in ${spillPath} — read or grep it for the rest ...]\n`;
+  const marker = `\n[... ${cut.toLocaleString("en-US")} characters cut from the middle; the full output (${total.toLocaleString("en-US")} characters) ${where} ...]\n`;
   return { text: head + (head.endsWith("\n") ? marker.slice(1) : marker) + end, cutChars: cut };
 }
 
@@ -74,7 +79,7 @@ export class OutputCollector {
   private head = "";
   private tail = "";
   private total = 0;
-  private spillFile: { path: string; append(chunk: string): void } | null = null;
+  private spillFile: { readonly path: string | null; append(chunk: string): void } | null = null;
 
   constructor(
     private readonly spill: SpillFiles,
@@ -108,18 +113,18 @@ export class OutputCollector {
     if (!this.spillFile) {
       if (looksBinaryOutput(this.all)) {
         const path = this.spill.write(this.label, this.all);
-        return { text: `[binary output: ${this.all.length} characters, saved to ${path}]`, spillPath: path, cutChars: this.all.length, binary: true, totalChars: this.total };
+        return { text: `[binary output: ${this.all.length} characters; the full output ${whereSaved(this.spill, path)}]`, spillPath: path, cutChars: this.all.length, binary: true, totalChars: this.total };
       }
       const clean = cleanOutput(this.all);
       return { ...fitToBudget(clean, this.spill, this.label, this.budget), binary: false, totalChars: this.total };
     }
     const path = this.spillFile.path;
     if (looksBinaryOutput(this.head)) {
-      return { text: `[binary output: ${this.total} characters, saved to ${path}]`, spillPath: path, cutChars: this.total, binary: true, totalChars: this.total };
+      return { text: `[binary output: ${this.total} characters; the full output ${whereSaved(this.spill, path)}]`, spillPath: path, cutChars: this.total, binary: true, totalChars: this.total };
     }
     const head = cleanOutput(this.head);
     const tail = cleanOutput(this.tail);
-    const r = headAndTail(head, this.total, this.budget, path, tail);
+    const r = headAndTail(head, this.total, this.budget, whereSaved(this.spill, path), tail);
     return { ...r, spillPath: path, binary: false, totalChars: this.total };
   }
 }

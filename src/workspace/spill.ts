@@ -6,6 +6,9 @@ import { join } from "node:path";
 let counter = 0;
 
 export class SpillFiles {
+  /** Why the last save failed (a full disk, say); saving never throws, a tool result must still come back. */
+  lastError: string | null = null;
+
   constructor(readonly dir: string) {}
 
   /** A fresh path under the spill directory; `label` says where the output came from. */
@@ -16,16 +19,34 @@ export class SpillFiles {
     return join(this.dir, `${safe}-${Date.now().toString(36)}-${process.pid}-${counter}.txt`);
   }
 
-  write(label: string, text: string | Uint8Array): string {
-    const path = this.newPath(label);
-    writeFileSync(path, text);
-    return path;
+  /** The saved file's path, or null when it could not be written (see lastError). */
+  write(label: string, text: string | Uint8Array): string | null {
+    try {
+      const path = this.newPath(label);
+      writeFileSync(path, text);
+      return path;
+    } catch (e) {
+      this.lastError = (e as Error).message;
+      return null;
+    }
   }
 
-  /** For streams: the file is created on the first chunk and grows with each later one. */
-  appender(label: string): { path: string; append(chunk: string): void } {
-    const path = this.newPath(label);
-    writeFileSync(path, "");
-    return { path, append: (chunk) => appendFileSync(path, chunk) };
+  /** For streams: the file is created on the first chunk and grows with each later one. `path` turns null if a write fails. */
+  appender(label: string): { readonly path: string | null; append(chunk: string): void } {
+    let path = this.write(label, "");
+    return {
+      get path() {
+        return path;
+      },
+      append: (chunk) => {
+        if (path === null) return;
+        try {
+          appendFileSync(path, chunk);
+        } catch (e) {
+          this.lastError = (e as Error).message;
+          path = null;
+        }
+      },
+    };
   }
 }

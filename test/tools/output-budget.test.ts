@@ -1,5 +1,5 @@
 import { afterAll, describe, expect, test } from "bun:test";
-import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { OutputCollector, cleanOutput, fitToBudget } from "../../src/tools/output-budget.ts";
@@ -49,4 +49,22 @@ describe("output budget", () => {
     expect(r.text.trimEnd().endsWith("chunk 9999")).toBe(true);
     expect(readFileSync(r.spillPath!, "utf8")).toBe(all);
   });
+});
+
+test("when the spill file cannot be written (a full disk), the result still comes back and says so", () => {
+  const dir = mkdtempSync(join(tmpdir(), "khaelor-spill-"));
+  // A directory under a regular file cannot be created: every save fails, as on a full disk.
+  writeFileSync(join(dir, "file"), "");
+  const spill = new SpillFiles(join(dir, "file", "spill"));
+  const big = "line\n".repeat(20_000);
+  const fitted = fitToBudget(big, spill, "grep", 1000);
+  expect(fitted.spillPath).toBeNull();
+  expect(fitted.text).toContain("could not be saved");
+  const c = new OutputCollector(spill, "bash", 1000);
+  c.push(big);
+  c.push("more\n");
+  const r = c.finish();
+  expect(r.spillPath).toBeNull();
+  expect(r.text).toContain("could not be saved");
+  rmSync(dir, { recursive: true, force: true });
 });

@@ -61,6 +61,16 @@ type State = { sessionStart: string; turns: Turn[] };
 export const PLAIN_DIRECTORY_FILE_LIMIT = 5_000;
 
 export async function createGitProtection(opts: GitProtectionOptions): Promise<GitProtection> {
+  try {
+    return await openProtection(opts);
+  } catch (e) {
+    // No git on this machine, or a shadow repository git cannot use: work on, without undo.
+    const why = e instanceof Error ? e.message.split("\n")[0] : String(e);
+    return new NoProtection(resolve(opts.projectRoot), `snapshots need git, and it failed: ${why}`);
+  }
+}
+
+async function openProtection(opts: GitProtectionOptions): Promise<GitProtection> {
   const projectRoot = resolve(opts.projectRoot);
   const user = await findUserRepository(projectRoot);
   if (!user) {
