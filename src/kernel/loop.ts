@@ -68,6 +68,9 @@ export async function runTurn(deps: KernelDeps, input: string | UserBlock[], sig
     return notices.length + steering.length > 0;
   };
 
+  // What happened while the user was away (a process exited) comes first, so the model's answer
+  // is to the user's message, not to the notice.
+  for (const n of deps.takeNotices?.() ?? []) userMessage(n, { synthetic: "process_exit" });
   userMessage(input);
   for (const p of policies) p.onUserTurn?.();
 
@@ -85,7 +88,9 @@ export async function runTurn(deps: KernelDeps, input: string | UserBlock[], sig
         if (policies.some((p) => apply(p.onStop?.()))) continue;
         break;
       }
-      const outcomes = await executeAll(deps, calls, signal);
+      // Output cut at max_tokens ends inside the last call's input: it must not run half-written.
+      const truncated = message.stop_reason === "max_tokens" ? calls.at(-1)?.id : undefined;
+      const outcomes = await executeAll(deps, calls, signal, truncated);
       strikes = outcomes.every((o) => o.malformed) ? strikes + 1 : 0;
       if (strikes >= (budgets.maxStrikes ?? DEFAULT_STRIKES))
         throw new TurnEnd("strikes", `the model made ${strikes} malformed tool calls in a row`);
@@ -169,11 +174,12 @@ async function streamOnce(deps: KernelDeps, signal: AbortSignal, durable: Durabl
 type Outcome = { isError: boolean; malformed: boolean };
 
 /** Runs every call of one assistant message in order; every tool_use gets exactly one result. */
-async function executeAll(deps: KernelDeps, calls: ToolUseBlock[], signal: AbortSignal): Promise<Outcome[]> {
+async function executeAll(deps: KernelDeps, calls: ToolUseBlock[], signal: AbortSignal, truncatedId?: string): Promise<Outcome[]> {
   const outcomes: Outcome[] = [];
   for (const block of calls) {
     const call: ToolCall = { id: block.id, name: block.name, input: block.input };
-    const summary = deps.tools.describe(call)?.summary ?? block.name;
+    const info = deps.tools.describe(call);
+    const summary = info?.summary ?? block.name;
     const result = (content: string, isError: boolean, kind: "ok" | "error" | "unknown_tool" | "invalid_input", durationMs = 0) => ({
       content,
       isError,
@@ -183,9 +189,16 @@ async function executeAll(deps: KernelDeps, calls: ToolUseBlock[], signal: Abort
     });
     let r;
     if (signal.aborted) r = result("Cancelled by the user before this tool ran.", true, "error");
+    else if (call.id === truncatedId)
+      r = result(
+        `Your response reached the output limit (max_tokens) while writing this ${call.name} call, so its input is incomplete and it was not run. Make the call again with less input: for a large file, write the first part, then add the rest with edit.`,
+        true,
+        "invalid_input",
+      );
     else {
       deps.emit({ type: "tool_start", toolUseId: call.id, name: call.name, summary });
-      const decision = deps.tools.describe(call) ? await deps.gate.authorize(call, signal) : { allow: true as const };
+      // Unknown tools and invalid input are answered by the runtime without asking anyone.
+      const decision = info?.valid ? await deps.gate.authorize(call, signal) : { allow: true as const };
       if (!decision.allow) r = result(decision.message, true, "error");
       else
         r = await deps.tools.execute(call, {

@@ -58,7 +58,7 @@ export function createToolRuntime(tools: Tool[]): ToolRuntime {
       if (!tool) return null;
       const p = parse(tool, call.input);
       const summary = p.success ? safeSummary(tool, p.data) : `${tool.name} (invalid input)`;
-      return { readOnly: tool.readOnly, destructive: tool.destructive, summary };
+      return { readOnly: tool.readOnly, destructive: tool.destructive, summary, valid: p.success };
     },
 
     async execute(call: ToolCall, ctx: Omit<ToolContext, "toolUseId">): Promise<ToolOutcome> {

@@ -53,8 +53,11 @@ export interface ToolRuntime {
   names(): string[];
   /** Never throws: unknown tools, invalid input and thrown errors come back as error outcomes. */
   execute(call: ToolCall, ctx: Omit<ToolContext, "toolUseId">): Promise<ToolOutcome>;
-  /** For permissions and the UI: what kind of tool this is, and its one-line summary. */
-  describe(call: ToolCall): { readOnly: boolean; destructive: boolean; summary: string } | null;
+  /**
+   * For permissions and the UI: what kind of tool this is, its one-line summary, and whether the
+   * input is valid (invalid calls are answered without asking anyone). Null for an unknown tool.
+   */
+  describe(call: ToolCall): { readOnly: boolean; destructive: boolean; summary: string; valid: boolean } | null;
 }
 
 export type { TextBlock, ImageBlock };

@@ -24,7 +24,7 @@ function testRuntime(log: string[] = []): ToolRuntime {
   return {
     specs: () => Object.keys(schemas).map((name) => ({ name, description: name, input_schema: { type: "object" } })),
     names: () => Object.keys(schemas),
-    describe: (call) => (schemas[call.name] ? { readOnly: call.name === "echo", destructive: false, summary: `${call.name}` } : null),
+    describe: (call) => (schemas[call.name] ? { readOnly: call.name === "echo", destructive: false, summary: `${call.name}`, valid: schemas[call.name]!.safeParse(call.input).success } : null),
     async execute(call: ToolCall): Promise<ToolOutcome> {
       const base = { summary: call.name, durationMs: 1 };
       const schema = schemas[call.name];
@@ -217,6 +217,41 @@ describe("kernel loop", () => {
     await runTurn(deps, "go", new AbortController().signal);
     expect(toolLog).toEqual([]);
     expect(JSON.stringify(model.requests[1]!.messages.at(-1))).toContain("denied: not in plan mode");
+  });
+
+  test("a call cut off at max_tokens is not run; the model is told to send less", async () => {
+    const model = scriptedModel([]);
+    const { deps, toolLog } = setup([]);
+    deps.model = {
+      async *stream(req) {
+        model.requests.push(req);
+        const n = model.requests.length;
+        const content: AssistantBlock[] = n === 1 ? [use("edit", { file_path: "big.ts" })] : text("ok");
+        yield { type: "message_done", message: { id: `m${n}`, model: "m", content, stop_reason: n === 1 ? "max_tokens" : "end_turn", usage: { input_tokens: 1, output_tokens: 1, cache_read_input_tokens: 0, cache_creation_input_tokens: 0 } } };
+      },
+    };
+    await runTurn(deps, "write it", new AbortController().signal);
+    expect(toolLog).toEqual([]);
+    expect(JSON.stringify(model.requests[1]!.messages.at(-1))).toContain("output limit (max_tokens)");
+  });
+
+  test("invalid input is answered without asking the gate", async () => {
+    let asked = 0;
+    const gate: PermissionGate = { authorize: async () => (asked++, { allow: false, message: "no" }) };
+    const { deps, model } = setup([[use("edit", { path: 3 })], text("ok")], { gate });
+    await runTurn(deps, "go", new AbortController().signal);
+    expect(asked).toBe(0);
+    expect(JSON.stringify(model.requests[1]!.messages.at(-1))).toContain("Invalid input");
+  });
+
+  test("notices (a process exited) come before the user's message, so the answer is to the user", async () => {
+    const notices = ["process web exited with code 1"];
+    const { deps, model } = setup([text("4")], { takeNotices: () => notices.splice(0) });
+    const r = await runTurn(deps, "what is 2+2?", new AbortController().signal);
+    expect(r.lastText).toBe("4");
+    expect(model.requests.length).toBe(1);
+    const first = JSON.stringify(model.requests[0]!.messages.at(-1));
+    expect(first.indexOf("process web exited")).toBeLessThan(first.indexOf("what is 2+2?"));
   });
 
   test("auto compaction runs before a query when the context is near its window", async () => {

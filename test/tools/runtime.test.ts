@@ -31,9 +31,9 @@ describe("tool runtime", () => {
 
   test("describe() gives kind and summary for permissions and the UI", () => {
     const rt = createToolRuntime(builtinTools());
-    expect(rt.describe({ id: "1", name: "read", input: { file_path: "a.ts" } })).toEqual({ readOnly: true, destructive: false, summary: "read a.ts" });
+    expect(rt.describe({ id: "1", name: "read", input: { file_path: "a.ts" } })).toEqual({ readOnly: true, destructive: false, summary: "read a.ts", valid: true });
     expect(rt.describe({ id: "1", name: "bash", input: { command: "npm test", description: "Run tests" } })!.summary).toBe("bash: Run tests");
-    expect(rt.describe({ id: "1", name: "write", input: {} })!.summary).toBe("write (invalid input)");
+    expect(rt.describe({ id: "1", name: "write", input: {} })).toMatchObject({ summary: "write (invalid input)", valid: false });
     expect(rt.describe({ id: "1", name: "nope", input: {} })).toBeNull();
   });
 
