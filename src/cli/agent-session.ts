@@ -66,16 +66,20 @@ export async function openAgentSession(opts: CliOptions, io: SessionIo) {
 
   // Checked before anything is written, so a missing key leaves no empty session behind.
   const apiKey = io.api?.apiKey ?? (process.env.ANTHROPIC_API_KEY || settings.apiKey);
-  if (!apiKey) throw new SessionOpenError("ANTHROPIC_API_KEY is not set: export it (or set apiKey in ~/.config/khaelor/settings.json), or try `khaelor --demo`");
+  if (!apiKey && !process.env.ANTHROPIC_AUTH_TOKEN)
+    throw new SessionOpenError("ANTHROPIC_API_KEY is not set: export it (or ANTHROPIC_AUTH_TOKEN, or set apiKey in ~/.config/khaelor/settings.json), or try `khaelor --demo`");
+  // Without a key the client falls back to ANTHROPIC_AUTH_TOKEN (a bearer token).
   const client = createAnthropicClient({ apiKey, baseURL: io.api?.baseURL ?? (process.env.ANTHROPIC_BASE_URL || undefined) });
 
   // Open the log first: resuming decides the model and the permission mode.
   const opened = openLog(opts, cwd);
   const replayed = opened.replayed;
   let model = opts.model ?? replayed?.model ?? settings.model ?? DEFAULT_MODEL;
+  // The mode comes from this run's flags or settings, never silently from the resumed session:
+  // a session once run with bypassPermissions must not stay in it.
   const engine = await createPermissionEngine({
     projectRoot: cwd,
-    mode: opts.permissionMode ?? replayed?.permissionMode ?? undefined,
+    mode: opts.permissionMode ?? undefined,
     cliAllow: opts.allowedTools,
     cliDeny: opts.disallowedTools,
   });
@@ -84,6 +88,8 @@ export async function openAgentSession(opts: CliOptions, io: SessionIo) {
   const cliProblems = engine.problems().filter((p) => p.file.startsWith("--"));
   if (cliProblems.length > 0) throw new SessionOpenError(cliProblems.map(formatProblem).join("\n"), true);
   notices.push(...engine.problems().map(formatProblem));
+  if (replayed && replayed.permissionMode !== engine.mode)
+    notices.push(`this session last ran in ${replayed.permissionMode} mode; it now runs in ${engine.mode} mode (pass --permission-mode ${replayed.permissionMode} to keep it)`);
   for (const g of replayed?.grants ?? []) if (g.decision === "allow") for (const rule of splitRuleList([g.rule])) engine.grant(rule, "session");
 
   const sessionId = opened.writer?.sessionId ?? newSessionId();
@@ -110,12 +116,14 @@ export async function openAgentSession(opts: CliOptions, io: SessionIo) {
   const context = createConversationContext({ model: () => model, client, emit: bus.emit, events: replayed?.events ?? [] });
 
   let cost = replayed?.costUsd ?? 0;
+  // --max-budget-usd limits what this run spends, not what earlier runs of the session spent.
+  const costAtOpen = cost;
   // The log hears every event first, so nothing is shown that is not on disk.
   bus.subscribe((e: AgentEvent) => {
     if ("ts" in e) {
       writer.append(e as DurableEvent);
       context.apply(e as DurableEvent);
-      if (e.type === "assistant_message" && e.costUsd !== null) cost += e.costUsd;
+      if ((e.type === "assistant_message" || e.type === "compaction") && e.costUsd) cost += e.costUsd;
       if (e.type === "setting_change") {
         if (e.model) model = e.model;
         if (e.permissionMode) engine.setMode(e.permissionMode);
@@ -155,7 +163,7 @@ export async function openAgentSession(opts: CliOptions, io: SessionIo) {
     },
     takeSteering: () => steering.splice(0),
     takeNotices: () => workspace.processes.takeExitNotices(),
-    costSoFar: () => cost,
+    costSoFar: () => cost - costAtOpen,
     costOf: costUsd,
     maxTokens: maxTokensFor(model),
   });

@@ -206,8 +206,10 @@ export function parseArgs(argv: string[]): CliOptions {
         break;
       case "-r":
       case "--resume": {
+        // An id-like word (no spaces, not a flag) is the id, even if it matches nothing: better
+        // "no session zzz" than a typo silently becoming the prompt.
         const next = argv[i + 1];
-        o.resume = next !== undefined && /^[0-9a-f][0-9a-f-]*$/i.test(next) ? argv[++i]! : "";
+        o.resume = next !== undefined && /^[\w][\w.-]*$/.test(next) ? argv[++i]! : "";
         break;
       }
       case "--fork-session":
@@ -250,5 +252,6 @@ export function parseArgs(argv: string[]): CliOptions {
 }
 
 function looksLikeRule(s: string): boolean {
-  return /^[A-Za-z][A-Za-z0-9_]*(\(.*\))?(,[A-Za-z].*)?$/.test(s) && /^[A-Z]|^(read|write|edit|grep|glob|bash|process)\b/.test(s);
+  // Only names of tools that exist, so `--allowedTools Read Summarize` leaves "Summarize" as the prompt.
+  return /^(read|write|edit|multiedit|grep|glob|bash|process|webfetch)(\(.*\))?(,.*)?$/i.test(s);
 }

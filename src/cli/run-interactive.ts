@@ -8,6 +8,7 @@
 // capability queries; keys typed from then on are kept and handed to the composer as soon as it
 // exists. Grammars load when an answer first needs them (src/tui/app/lazy-grammars.ts).
 import { spawnSync } from "node:child_process";
+import { resolve } from "node:path";
 import type { InputEvent } from "../tui/term/decoder.ts";
 import { capsFromEnv } from "../tui/term/caps.ts";
 import { openTerminal } from "../tui/term/terminal.ts";
@@ -50,93 +51,89 @@ export async function runInteractive(opts: CliOptions): Promise<number> {
   };
   process.on("exit", mouseOffAtExit);
 
-  const giveUp = (message: string) => {
-    screen.setLive([], null);
-    screen.frame();
-    screen.dispose();
-    offEarly();
-    term.restore();
-    process.off("exit", mouseOffAtExit);
-    process.stderr.write(`khaelor: ${message}\n`);
-    return EXIT.error;
-  };
-
-  const [{ openAgentSession, SessionOpenError }, demoModule, { App: AppClass }, { toAppInput }, { FileFinder }, { historyPath, PromptHistory }] = await Promise.all([
-    import("./agent-session.ts"),
-    opts.demo ? import("./demo.ts") : null,
+  // The app (composer first) before the session: keys typed from here on edit the prompt while the
+  // session opens (permissions, snapshots, the log); what is sent meanwhile runs once it is open.
+  const [{ App: AppClass }, { toAppInput }, { FileFinder }, { historyPath, PromptHistory }, demoModule] = await Promise.all([
     import("../tui/app/app.ts"),
     import("../tui/app/app-input.ts"),
     import("../tui/app/file-finder.ts"),
     import("../tui/app/history.ts"),
+    opts.demo ? import("./demo.ts") : null,
   ]);
-
   const demo = demoModule ? await demoModule.startDemo() : null;
   // The demo shows the permission panel: it runs in the default mode unless told otherwise.
   if (demo) opts = { ...opts, permissionMode: opts.permissionMode ?? "default" };
+  const cwd = resolve(demo?.dir ?? opts.cwd ?? process.cwd());
 
-  let app: App | null = null;
-  const ask: Asker = (req, signal) => (app ? app.askPermission(req, signal) : Promise.resolve({ allow: false }));
+  let resolveExit: (code: number) => void = () => {};
+  const exited = new Promise<number>((r) => (resolveExit = r));
+  const unsubscribe: Array<() => void> = [];
+  // SIGTERM/SIGHUP/SIGINT: the terminal layer restores the terminal at once and re-raises; this
+  // listener (still installed) then ends the session properly: processes stopped, log closed.
+  const signals = ["SIGTERM", "SIGHUP", "SIGINT"] as const;
+  const onSignal = (sig: NodeJS.Signals) => void app.exit(sig === "SIGHUP" ? EXIT.sighup : sig === "SIGINT" ? EXIT.sigint : EXIT.sigterm);
+  const leave = async (line: string | null, toStderr: string | null) => {
+    for (const off of unsubscribe) off();
+    for (const s of signals) process.off(s, onSignal);
+    await term.close();
+    process.off("exit", mouseOffAtExit);
+    if (line !== null) stdout.write(`${line}\n`);
+    if (toStderr !== null) process.stderr.write(`khaelor: ${toStderr}\n`);
+    await demo?.close();
+  };
+
+  const app: App = new AppClass({
+    session: null,
+    screen,
+    history: new PromptHistory(historyPath(cwd)),
+    finder: new FileFinder(cwd),
+    links: supportsLinks(process.env),
+    reopen: async (resume) => (await import("./agent-session.ts")).openAgentSession({ ...opts, resume, continue: false, forkSession: false, prompt: null }, io),
+    onPager(open) {
+      term.altScreen = open;
+      if (open === mouse) return;
+      mouse = open;
+      // Wheel events only while the pager is up: on the main screen the terminal keeps its own
+      // scrolling and selection.
+      term.write(open ? MOUSE_ON : MOUSE_OFF);
+    },
+    suspend: () => term.suspend(),
+    onExit(code, line) {
+      void leave(line, null).then(() => resolveExit(code));
+    },
+  });
+  offEarly();
+  unsubscribe.push(
+    term.onInput((evs) => app.onInput(toAppInput(evs))),
+    term.onResize((c, r) => app.onResize(Math.max(1, c), Math.max(1, r))),
+    term.onResume(() => app.onResume()),
+  );
+  for (const s of signals) process.on(s, onSignal);
+  app.showStarting();
+  const typed = toAppInput(early ?? []);
+  early = null;
+  if (typed.length) app.onInput(typed);
+
+  const ask: Asker = (req, signal) => app.askPermission(req, signal);
   const io = { interactive: true, ask, ...(demo ? { api: { baseURL: demo.api.url, apiKey: demo.apiKey }, cwd: demo.dir } : {}) };
-
   let session: AgentSession;
   try {
+    const { openAgentSession } = await import("./agent-session.ts");
     session = await openAgentSession(opts, io);
   } catch (e) {
-    await demo?.close();
-    return giveUp(e instanceof SessionOpenError ? e.message : e instanceof Error ? (e.stack ?? e.message) : String(e));
+    app.abandon();
+    const { SessionOpenError } = await import("./agent-session.ts");
+    await leave(null, e instanceof SessionOpenError ? e.message : e instanceof Error ? (e.stack ?? e.message) : String(e));
+    return EXIT.error;
   }
-
-  return new Promise<number>((resolveExit) => {
-    const unsubscribe: Array<() => void> = [];
-    // SIGTERM/SIGHUP/SIGINT: the terminal layer restores the terminal at once and re-raises; this
-    // listener (still installed) then ends the session properly: processes stopped, log closed.
-    const onSignal = (sig: NodeJS.Signals) => void app?.exit(sig === "SIGHUP" ? EXIT.sighup : sig === "SIGINT" ? EXIT.sigint : EXIT.sigterm);
-    const signals = ["SIGTERM", "SIGHUP", "SIGINT"] as const;
-
-    app = new AppClass({
-      session,
-      screen,
-      history: new PromptHistory(historyPath(session.cwd)),
-      finder: new FileFinder(session.cwd),
-      links: supportsLinks(process.env),
-      gitBranch: session.replayed?.header?.git?.branch ?? currentBranch(session.cwd),
-      reopen: (resume) => openAgentSession({ ...opts, resume, continue: false, forkSession: false, prompt: null }, io),
-      onPager(open) {
-        term.altScreen = open;
-        if (open === mouse) return;
-        mouse = open;
-        // Wheel events only while the pager is up: on the main screen the terminal keeps its own
-        // scrolling and selection.
-        term.write(open ? MOUSE_ON : MOUSE_OFF);
-      },
-      suspend: () => term.suspend(),
-      onExit(code, line) {
-        for (const off of unsubscribe) off();
-        for (const s of signals) process.off(s, onSignal);
-        void term.close().then(async () => {
-          process.off("exit", mouseOffAtExit);
-          stdout.write(`${line}\n`);
-          await demo?.close();
-          resolveExit(code);
-        });
-      },
-    });
-    const a = app;
-    offEarly();
-    unsubscribe.push(
-      term.onInput((evs) => a.onInput(toAppInput(evs))),
-      term.onResize((c, r) => a.onResize(Math.max(1, c), Math.max(1, r))),
-      term.onResume(() => a.onResume()),
-    );
-    for (const s of signals) process.on(s, onSignal);
-
-    const banner = [`KHAELOR ${VERSION} · ${session.model()} · ${session.cwd}`];
-    if (demo && demoModule) banner.push(demoModule.DEMO_BANNER, `Sample project: ${demo.dir}`);
-    a.start(banner, opts.prompt ?? (demoModule ? demoModule.DEMO_PROMPT : null));
-    const typed = toAppInput(early ?? []);
-    early = null;
-    if (typed.length) a.onInput(typed);
+  const banner = [`KHAELOR ${VERSION} · ${session.model()} · ${session.cwd}`];
+  if (demo && demoModule) banner.push(demoModule.DEMO_BANNER, `Sample project: ${demo.dir}`);
+  app.sessionOpened(session, {
+    banner,
+    firstPrompt: opts.prompt ?? (demoModule ? demoModule.DEMO_PROMPT : null),
+    gitBranch: session.replayed?.header?.git?.branch ?? currentBranch(session.cwd),
   });
+  return exited;
 }
 
 /**

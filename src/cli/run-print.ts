@@ -14,7 +14,13 @@ export async function runPrint(opts: CliOptions): Promise<number> {
   const stdout = { write: (s: string) => void process.stdout.write(s) };
   const stderr = { write: (s: string) => void process.stderr.write(s) };
 
-  if (opts.resume === "") return printSessionList(opts, "Pass a session id (or a unique prefix) to --resume:");
+  if (opts.resume === "") {
+    if (opts.prompt) {
+      stderr.write("khaelor: --resume needs a session id in print mode (khaelor sessions lists them), or use --continue\n");
+      return EXIT.usage;
+    }
+    return printSessionList(opts, "Pass a session id (or a unique prefix) to --resume:");
+  }
 
   const demo = opts.demo ? await startDemo() : null;
   if (demo) {
@@ -28,6 +34,11 @@ export async function runPrint(opts: CliOptions): Promise<number> {
   }
   if (!prompt.trim()) {
     stderr.write("khaelor: no task: pass it after -p (khaelor -p \"fix the failing test\") or pipe it on stdin\n");
+    return EXIT.usage;
+  }
+
+  if (/^\/compact\b/.test(prompt.trim()) && !opts.continue && opts.resume === null) {
+    stderr.write("khaelor: /compact works on an existing session: add --continue or --resume <id>\n");
     return EXIT.usage;
   }
 

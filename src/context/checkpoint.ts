@@ -4,7 +4,7 @@
 // The transcript is sent as plain text in one user message rather than as the original messages:
 // no tool definitions are needed, no tool_use/tool_result pairing can break, and long tool outputs
 // are cut to their head and tail so the request itself cannot overflow.
-import type { AssistantBlock, Message, ModelClient, UserBlock } from "../model/types.ts";
+import { zeroUsage, type AssistantBlock, type Message, type ModelClient, type ModelEvent, type Usage, type UserBlock } from "../model/types.ts";
 
 export const CHECKPOINT_SECTIONS = [
   "Objective",
@@ -90,17 +90,21 @@ export type SummariseRequest = {
   /** From `/compact <instructions>`. */
   instructions?: string;
   signal?: AbortSignal;
+  /** Retries of the summarising call, so the user sees them like any other. */
+  onRetry?: (ev: Extract<ModelEvent, { type: "retry" }>) => void;
 };
 
 /** Room left in the window for the checkpoint itself and the prompt around the transcript. */
 const SUMMARY_MAX_TOKENS = 8_000;
 
-export async function summarise(req: SummariseRequest): Promise<string> {
+export async function summarise(req: SummariseRequest): Promise<{ text: string; usage: Usage; model: string }> {
   const budgetTokens = Math.max(4_000, req.contextWindow - SUMMARY_MAX_TOKENS - 4_000);
   const transcript = transcriptOf(req.messages, Math.floor(budgetTokens * 3));
   const focus = req.instructions ? `\n\nThe user asked the checkpoint to focus on: ${req.instructions}` : "";
   const prompt = `Here is the part of the session to checkpoint:\n\n<transcript>\n${transcript}\n</transcript>\n\nWrite the checkpoint now.${focus}`;
   let text = "";
+  let usage: Usage = zeroUsage();
+  let model = req.model;
   for await (const ev of req.client.stream({
     model: req.model,
     system: [{ type: "text", text: SYSTEM }],
@@ -109,13 +113,17 @@ export async function summarise(req: SummariseRequest): Promise<string> {
     maxTokens: SUMMARY_MAX_TOKENS,
     signal: req.signal,
   })) {
-    if (ev.type === "message_done")
+    if (ev.type === "retry") req.onRetry?.(ev);
+    if (ev.type === "message_done") {
+      usage = ev.message.usage;
+      model = ev.message.model;
       text = ev.message.content
         .filter((b) => b.type === "text")
         .map((b) => (b.type === "text" ? b.text : ""))
         .join("")
         .trim();
+    }
   }
   if (!text) throw new Error("the model returned an empty checkpoint");
-  return text;
+  return { text, usage, model };
 }

@@ -3,7 +3,8 @@
 import { newEventId } from "../events/id.ts";
 import type { AgentEvent, CompactionEvent, DurableEvent } from "../events/types.ts";
 import type { ConversationContext } from "../kernel/types.ts";
-import { ModelError, type Message, type ModelClient } from "../model/types.ts";
+import { costUsd } from "../model/models.ts";
+import { ModelError, type Message, type ModelClient, type Usage } from "../model/types.ts";
 import { createConversationView, type ConversationView } from "../session/view.ts";
 import { summarise } from "./checkpoint.ts";
 import { chooseCut, isRealUserMessage } from "./cut.ts";
@@ -147,8 +148,20 @@ export function createConversationContext(opts: ConversationContextOptions): Ses
 
     const cutMessages = messagesBefore(view, cut);
     let summary: string;
+    let call: { usage: Usage; costUsd: number | null };
     try {
-      summary = await summarise({ client: opts.client, model: opts.model(), messages: cutMessages, contextWindow: windowOf(), instructions, signal });
+      const r = await summarise({
+        client: opts.client,
+        model: opts.model(),
+        messages: cutMessages,
+        contextWindow: windowOf(),
+        instructions,
+        signal,
+        onRetry: (ev) => opts.emit({ type: "api_retry", attempt: ev.attempt, delayMs: ev.delayMs, status: ev.status, message: ev.message }),
+      });
+      summary = r.text;
+      // The checkpoint costs money like any other call: it is billed in the session's totals.
+      call = { usage: r.usage, costUsd: costUsd(r.model, r.usage) };
     } catch (err) {
       if (err instanceof ModelError && err.kind === "aborted") return false;
       throw err;
@@ -167,6 +180,7 @@ export function createConversationContext(opts: ConversationContextOptions): Ses
       firstKeptEventId: items[cut]!.id,
       prunedToolUseIds: prunable,
       tokensAfter: 0,
+      ...call,
     };
     const after = tokensAfter(e);
     record({ ...e, tokensAfter: after });

@@ -119,6 +119,8 @@ export const compactionSchema = z.object({
   tokensAfter: z.number(),
   trigger: z.enum(["auto", "manual", "overflow"]),
   prunedToolUseIds: z.array(z.string()).optional(),
+  usage: usage.optional(),
+  costUsd: z.number().nullable().optional(),
 });
 
 export const interruptionSchema = z.object({

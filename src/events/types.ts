@@ -3,6 +3,7 @@
 // stream-json. Zod schemas for the durable ones live in ./schema.ts.
 import type {
   AssistantMessage,
+  Usage,
   ToolResultContent,
   UserBlock,
 } from "../model/types.ts";
@@ -80,6 +81,9 @@ export type CompactionEvent = Base & {
    * the session). A prune-only compaction carries the previous summary and firstKeptEventId over.
    */
   prunedToolUseIds?: string[];
+  /** The summarising call's own usage and price (null price: unknown model); absent for a prune. */
+  usage?: Usage;
+  costUsd?: number | null;
 };
 
 export type InterruptionEvent = Base & {

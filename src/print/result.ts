@@ -19,6 +19,14 @@ export type RunTally = {
 export function createTally(): RunTally & { observe(e: AgentEvent): void } {
   const tally: RunTally = { usage: zeroUsage(), costUsd: 0, costKnown: true, numTurns: 0, apiMs: 0, denials: [], toolInputs: new Map() };
   let requestStarted: number | null = null;
+  const addCall = (u: Usage, cost: number | null) => {
+    tally.usage.input_tokens += u.input_tokens;
+    tally.usage.output_tokens += u.output_tokens;
+    tally.usage.cache_read_input_tokens += u.cache_read_input_tokens;
+    tally.usage.cache_creation_input_tokens += u.cache_creation_input_tokens;
+    if (cost === null) tally.costKnown = false;
+    else tally.costUsd += cost;
+  };
   return Object.assign(tally, {
     observe(e: AgentEvent) {
       switch (e.type) {
@@ -28,18 +36,14 @@ export function createTally(): RunTally & { observe(e: AgentEvent): void } {
         case "tool_result":
           requestStarted = Date.now();
           break;
+        case "compaction":
+          if (e.usage) addCall(e.usage, e.costUsd ?? null);
+          break;
         case "assistant_message": {
           if (requestStarted !== null) tally.apiMs += Date.now() - requestStarted;
           requestStarted = Date.now();
           tally.numTurns++;
-          const u = e.message.usage;
-          tally.usage.input_tokens += u.input_tokens;
-          tally.usage.output_tokens += u.output_tokens;
-          tally.usage.cache_read_input_tokens += u.cache_read_input_tokens;
-          tally.usage.cache_creation_input_tokens += u.cache_creation_input_tokens;
-          if (e.costUsd === null) {
-            if (!e.interrupted) tally.costKnown = false;
-          } else tally.costUsd += e.costUsd;
+          if (e.costUsd !== null || !e.interrupted) addCall(e.message.usage, e.costUsd);
           for (const b of e.message.content) if (b.type === "tool_use") tally.toolInputs.set(b.id, { name: b.name, input: b.input });
           break;
         }

@@ -50,6 +50,7 @@ export function createSummaryBuilder(fallbackId: string): SummaryBuilder {
           if (!titleSet && !s.title) s.title = titleFrom(e.content);
           break;
         case "assistant_message":
+        case "compaction":
           s.costUsd += e.costUsd ?? 0;
           break;
         case "setting_change":

@@ -101,6 +101,8 @@ describe("print mode across runs", () => {
     expect(compact.code).toBe(0);
     const lines = parseNdjson(compact.stdout);
     expect(lines.some((l) => l.type === "system" && l.subtype === "compact_boundary")).toBe(true);
+    // The summarising call is billed like any other.
+    expect(lines.at(-1)!.total_cost_usd as number).toBeGreaterThan(0);
     expect(JSON.stringify(bodyOf(api, 2))).toContain("keep the style decisions");
     await runCli(["--continue", "-p", "which style?"], { cwd: dir, env });
     const after = bodyOf(api, 3).messages;
