@@ -37,13 +37,14 @@ import { LazyGrammars } from "./lazy-grammars.ts";
 import { entryText, isSettled, Transcript, type Entry } from "./transcript.ts";
 
 export type AppDeps = {
-  session: AgentSession;
+  /** null: the session is still opening; the composer works meanwhile (see sessionOpened). */
+  session: AgentSession | null;
   screen: Screen;
   history: PromptHistory;
   finder: FileFinder;
   /** The terminal shows OSC 8 hyperlinks. */
   links: boolean;
-  gitBranch: string | null;
+  gitBranch?: string | null;
   /** Opens another session (null: a new one) for /clear and /resume. */
   reopen(resume: string | null): Promise<AgentSession>;
   /** The pager opened or closed: the alternate screen, and mouse reporting for the wheel while it shows. */
@@ -69,7 +70,13 @@ const FRAME_MS = 16;
 const MODES: PermissionMode[] = ["default", "acceptEdits", "plan"];
 
 export class App {
-  session: AgentSession;
+  /** Set once the session is open (always, outside the first moments of startup). */
+  session!: AgentSession;
+  private ready = false;
+  /** Sent before the session was open: run, in order, as soon as it is. */
+  private sentEarly: string[] = [];
+  private exitWhenReady: number | null = null;
+  private gitBranch: string | null;
   transcript = new Transcript();
   readonly composer = new Composer();
   readonly screen: Screen;
@@ -97,24 +104,23 @@ export class App {
   private spinTimer: ReturnType<typeof setInterval> | null = null;
   private frameNo = 0;
   private exiting = false;
-  private allowBypassCycle: boolean;
+  private allowBypassCycle = false;
   private pagerDirty = false;
   private readonly grammars: LazyGrammars;
 
   constructor(readonly deps: AppDeps) {
-    this.session = deps.session;
     this.screen = deps.screen;
     this.width = deps.screen.cols;
     this.now = deps.now ?? Date.now;
+    this.gitBranch = deps.gitBranch ?? null;
     this.grammars = new LazyGrammars(() => this.requestRender(), this.now);
-    this.allowBypassCycle = deps.session.permissionMode() === "bypassPermissions";
-    this.attach(deps.session);
   }
 
   // ── lifecycle ──────────────────────────────────────────────────────────────────────────────
 
   private attach(session: AgentSession): void {
     this.session = session;
+    this.ready = true;
     this.transcript = new Transcript();
     this.transcript.onRemoved = (from) => this.onEntriesRemoved(from);
     this.committed = 0;
@@ -127,11 +133,44 @@ export class App {
     this.unsubscribe = session.bus.subscribe((e) => this.onEvent(e));
   }
 
-  /** The first frame: a banner line, then (on --resume) the last few turns; optionally a first prompt. */
+  /** With the session given to the constructor: a banner line, (on --resume) the last few turns, optionally a first prompt. */
   start(banner: string[], firstPrompt: string | null): void {
-    if (banner.length) this.screen.commit(banner.flatMap((b) => wrapSpans([span(cleanText(b), ui.dim)], this.width)));
+    if (!this.deps.session) throw new Error("App.start needs a session: use showStarting() and sessionOpened()");
+    this.sessionOpened(this.deps.session, { banner, firstPrompt, gitBranch: this.gitBranch });
+  }
+
+  /** Before the session is open: the composer, already taking keys, and a "starting" status. */
+  showStarting(): void {
     this.renderNow();
-    if (firstPrompt) this.submit(firstPrompt);
+  }
+
+  /**
+   * The session is open: the banner goes to history, then (on --resume) the last few turns and
+   * the session's notices; then the first prompt and whatever was sent while it was opening.
+   */
+  sessionOpened(session: AgentSession, opts: { banner: string[]; firstPrompt: string | null; gitBranch: string | null }): void {
+    if (opts.banner.length) this.screen.commit(opts.banner.flatMap((b) => wrapSpans([span(cleanText(b), ui.dim)], this.width)));
+    this.gitBranch = opts.gitBranch;
+    this.allowBypassCycle = session.permissionMode() === "bypassPermissions";
+    this.attach(session);
+    this.renderNow();
+    if (this.exitWhenReady !== null) {
+      void this.exit(this.exitWhenReady);
+      return;
+    }
+    const early = this.sentEarly.splice(0);
+    this.queued = [];
+    if (opts.firstPrompt) this.submit(opts.firstPrompt);
+    for (const text of early) this.submit(text);
+  }
+
+  /** The session could not be opened: stop everything; the caller reports why. */
+  abandon(): void {
+    this.exiting = true;
+    this.stopTimers();
+    this.screen.setLive([], null);
+    this.screen.frame();
+    this.screen.dispose();
   }
 
   private showResumed(events: readonly import("../../events/types.ts").DurableEvent[]): void {
@@ -190,6 +229,12 @@ export class App {
   submit(text: string): void {
     const trimmed = text.trim();
     if (!trimmed) return;
+    if (!this.ready) {
+      this.sentEarly.push(text);
+      this.queued.push(text);
+      this.requestRender();
+      return;
+    }
     this.deps.history.add(text);
     for (const m of text.matchAll(/(?:^|\s)@(\S+)/g)) if (m[1]) this.deps.finder.touch(m[1]);
     const cmd = parseSlash(trimmed);
@@ -300,6 +345,12 @@ export class App {
   }
 
   async exit(code = 0): Promise<void> {
+    if (!this.ready) {
+      // Nothing to close yet: leave as soon as the session is open (and closed again).
+      this.exitWhenReady = code;
+      this.flash("leaving as soon as the session is open…");
+      return;
+    }
     if (this.exiting) return;
     this.exiting = true;
     if (this.pager) this.closePager();
@@ -350,9 +401,9 @@ export class App {
     const k = ev.type === "text" ? (ev.text[0] ?? "").toLowerCase() : ev.type === "key" && !ev.ctrl && !ev.alt ? ev.name : "";
     const choice = PERMISSION_KEYS[k];
     if (choice === "once") ask.resolve({ allow: true });
-    else if (choice === "always" && ask.suggestion) ask.resolve({ allow: true, always: { scope: "local" } });
     else if (choice === "deny") ask.resolve({ allow: false });
     else if (choice === "deny_message") panel.message = "";
+    else if (choice && ask.suggestion) ask.resolve({ allow: true, always: { scope: choice.always } });
   }
 
   private composerInput(ev: InputEvent): void {
@@ -464,7 +515,10 @@ export class App {
       case "tab":
         return;
       case "escape":
-        if (this.busy) this.interrupt();
+        if (this.busy) {
+          this.takeBackQueued();
+          this.interrupt();
+        }
         return;
       case "C-t":
         this.openPager();
@@ -503,6 +557,28 @@ export class App {
     this.renderNow();
   }
 
+  /**
+   * Esc while messages wait for the next step: they would otherwise start the next turn on their
+   * own. They go back into the composer (before what is being typed), to be sent again or not.
+   */
+  private takeBackQueued(): void {
+    const back = this.session.takeQueuedSteering();
+    this.queued = [];
+    if (back.length === 0) return;
+    const c = this.composer;
+    const typed = c.text;
+    c.setText("");
+    back.forEach((m, i) => {
+      if (i > 0) c.newline();
+      c.paste(m); // a big message collapses again, as when it was pasted
+    });
+    if (typed) {
+      c.newline();
+      c.insert(typed);
+    }
+    this.flash(`${back.length === 1 ? "the queued message is" : `${back.length} queued messages are`} back in the prompt`);
+  }
+
   private ctrlC(): void {
     const c = this.composer;
     const now = this.now();
@@ -522,6 +598,10 @@ export class App {
   }
 
   private cycleMode(): void {
+    if (!this.ready) {
+      this.flash("the session is still opening");
+      return;
+    }
     const modes = this.allowBypassCycle ? [...MODES, "bypassPermissions" as const] : MODES;
     const cur = this.session.permissionMode();
     const next = modes[(modes.indexOf(cur) + 1) % modes.length] ?? "default";
@@ -863,14 +943,7 @@ export class App {
     if (this.ask) {
       bottom.push({ spans: [] });
       const room = Math.max(3, maxLive - 2);
-      const panel = { ...this.ask.panel, prompt: this.ask.suggestion ? this.ask.panel.prompt : { ...this.ask.panel.prompt } };
-      const rows = renderPermissionPanel(panel, width, room);
-      if (!this.ask.suggestion) {
-        // No rule could settle this ask: "always" is not offered.
-        const i = rows.findIndex((r) => r.spans.some((s) => s.text === "[a]"));
-        if (i >= 0) rows.splice(i, 1);
-      }
-      bottom.push(...rows);
+      bottom.push(...renderPermissionPanel(this.ask.panel, width, room));
     } else {
       bottom.push({ spans: [] });
       if (this.picker) bottom.push(...renderPicker(this.picker, width, Math.min(8, Math.max(1, maxLive - 4))));
@@ -880,7 +953,7 @@ export class App {
         cursor: this.composer.cursor,
         width,
         maxRows: composerRows,
-        hint: this.busy ? "type to queue a message · Esc interrupts" : "ask anything · / for commands · @ for files",
+        hint: !this.ready ? "starting… type ahead, Enter sends once ready" : this.busy ? "type to queue a message · Esc interrupts" : "ask anything · / for commands · @ for files",
         busy: this.busy !== null,
       });
       cursor = { row: bottom.length + v.cursor.row, col: v.cursor.col };
@@ -933,12 +1006,16 @@ export class App {
       cacheHitRate: prompt > 0 ? u.cacheRead / prompt : null,
       costUsd: info && info.price === null ? null : s.costSoFar(),
       runningProcesses: running,
-      gitBranch: this.deps.gitBranch,
+      gitBranch: this.gitBranch,
       activity: this.hint && this.hint.until > this.now() ? this.hint.text : null,
     };
   }
 
   private statusRow(width: number): Row {
+    if (!this.ready) {
+      const note = this.hint && this.hint.until > this.now() ? this.hint.text : "starting the session…";
+      return { spans: clipSpans([span(`⏵ ${note}`, ui.dim)], width, true) };
+    }
     return renderStatusLine(this.statusInfo(), width);
   }
 

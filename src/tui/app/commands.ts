@@ -1,5 +1,4 @@
-// What each slash command does. Commands that need something agent-session does not expose say so
-// instead of reaching around it.
+// What each slash command does, on the session's own API (src/cli/agent-session.ts).
 import { KNOWN_MODELS, modelInfo, SUGGESTED_MODELS } from "../../model/models.ts";
 import { listSessions } from "../../session/store.ts";
 import { renderDiff } from "../views/diff-view.ts";
@@ -102,29 +101,35 @@ export async function runSlashCommand(app: App, name: string, arg: string): Prom
       return;
     }
     case "permissions": {
-      const engine = (s as { permissions?: { rules(): Array<{ rule: string; behavior: string; scope: string; file?: string }>; mode: string } }).permissions;
-      if (!engine) {
-        t.notice("/permissions is not available yet: this build's session exposes no permission rules.", "warn");
-        break;
-      }
-      const rules = engine.rules();
+      const rules = s.permissions.rules();
       t.notice(
         [
           `Permission mode: ${s.permissionMode()} (Shift+Tab cycles)`,
           rules.length === 0 ? "No rules: every write and command asks." : "Rules (deny beats ask beats allow, from any scope):",
-          ...rules.map((r) => `  ${r.behavior.padEnd(5)} ${r.rule}  (${r.scope}${r.file ? `: ${r.file}` : ""})`),
+          ...rules.map((r) => `  ${r.behavior.padEnd(5)} ${r.rule}  (${describeScope(r)})`),
         ].join("\n"),
       );
-      break;
+      if (rules.length === 0) break;
+      app.choose(
+        "Remove a rule? (Enter removes it, also from its file; Esc keeps them all)",
+        rules.map((r, i) => ({ label: `${r.behavior} ${r.rule}`, detail: describeScope(r), value: String(i) })),
+        (v) => {
+          const r = rules[Number(v)];
+          if (!r) return;
+          const done = s.permissions.removeRule(r);
+          if (done.ok) t.notice(`Removed ${r.behavior} rule ${r.rule}${done.file ? ` from ${done.file}` : ""}.`);
+          else t.notice(`Could not remove ${r.rule}: ${done.error}`, "error");
+        },
+      );
+      return;
     }
     case "diff": {
-      const git = (s as { git?: { diff(from?: string): Promise<{ patch: string; files: Array<{ path: string; status: string }> }> } }).git;
-      if (!git) {
-        t.notice("/diff is not available yet: this build's session exposes no work-tree snapshots.", "warn");
+      if (s.git.unavailable) {
+        t.notice(`/diff is off: ${s.git.unavailable}`, "warn");
         break;
       }
       await app.runBusy("command", async () => {
-        const d = await git.diff();
+        const d = await s.git.diff();
         if (d.files.length === 0) {
           t.notice("No changes since the session started.");
           return;
@@ -145,13 +150,16 @@ export async function runSlashCommand(app: App, name: string, arg: string): Prom
       return;
     }
     case "undo": {
-      const undo = (s as { undo?: () => Promise<unknown> }).undo;
-      if (!undo) {
-        t.notice("/undo is not available yet: this build's session cannot restore snapshots.", "warn");
-        break;
-      }
       await app.runBusy("command", async () => {
-        const r = await undo.call(s);
+        let r: Awaited<ReturnType<typeof s.undo>>;
+        try {
+          r = await s.undo();
+        } catch (e) {
+          // Snapshots are off (e.g. a big directory outside git): the session says why.
+          t.notice(e instanceof Error ? e.message : String(e), "warn");
+          return;
+        }
+        // A restore is an event in the log; the transcript shows it from there.
         if (r === null) t.notice("Nothing to undo: no agent turn has changed files (or every one is undone).");
       });
       return;
@@ -160,6 +168,11 @@ export async function runSlashCommand(app: App, name: string, arg: string): Prom
       t.notice(`Unknown command /${name}: /help lists them.`, "warn");
   }
   app.renderNow();
+}
+
+function describeScope(r: { scope: string; file?: string }): string {
+  const names: Record<string, string> = { user: "user settings", project: "project settings", local: "project-local settings", session: "this session only", cli: "command line" };
+  return `${names[r.scope] ?? r.scope}${r.file ? `: ${r.file}` : ""}`;
 }
 
 function windowOf(model: string): string {

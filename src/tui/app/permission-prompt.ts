@@ -3,10 +3,11 @@
 // on disk now (the tool will refuse a stale write anyway); for a command, the command; for a read
 // outside the project, the path.
 import { existsSync, readFileSync, statSync } from "node:fs";
+import { homedir } from "node:os";
 import { isAbsolute, join, relative, resolve } from "node:path";
 import { createTwoFilesPatch } from "diff";
 import type { AskRequest } from "../../cli/gate.ts";
-import { settingsLocations } from "../../permissions/settings-files.ts";
+import { settingsLocations, userConfigDir } from "../../permissions/settings-files.ts";
 import type { PermissionPrompt } from "../views/permission-panel.ts";
 
 /** Files bigger than this get no preview diff (the tool's own result still shows one). */
@@ -20,7 +21,7 @@ export function buildPermissionPrompt(req: AskRequest, cwd: string, projectRoot:
     summary: req.summary,
     reason: req.reason,
     alwaysRule: req.suggestion ? req.suggestion.rules.join(", ") : "",
-    alwaysWhere: alwaysWhere(projectRoot),
+    alwaysFiles: alwaysFiles(projectRoot),
   };
   const name = req.call.name;
   if (name === "bash" && str("command")) prompt.detail = { label: "command", text: str("command")! };
@@ -51,10 +52,16 @@ export function buildPermissionPrompt(req: AskRequest, cwd: string, projectRoot:
   return prompt;
 }
 
-/** Where "allow always" saves: the project's local settings file (not committed to git). */
-export function alwaysWhere(projectRoot: string): string {
-  const local = settingsLocations(projectRoot, "").find((l) => l.scope === "local");
-  return local ? relative(projectRoot, local.file) || local.file : join(".khaelor", "settings.local.json");
+/**
+ * The files "allow always" can save to, as the permission engine finds them (agent-session opens
+ * it with the default home and config directory): the project's local settings (relative to the
+ * project) and the user's (with ~ for the home directory).
+ */
+export function alwaysFiles(projectRoot: string, home = homedir()): { local: string; user: string } {
+  const locs = settingsLocations(projectRoot, userConfigDir(home));
+  const local = locs.find((l) => l.scope === "local")?.file ?? join(projectRoot, ".khaelor", "settings.local.json");
+  const user = locs.find((l) => l.scope === "user")?.file ?? join(userConfigDir(home), "settings.json");
+  return { local: relative(projectRoot, local) || local, user: user.startsWith(home + "/") ? `~/${user.slice(home.length + 1)}` : user };
 }
 
 function readSmall(abs: string): string | null {

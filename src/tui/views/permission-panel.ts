@@ -1,12 +1,14 @@
 // The permission panel: what exactly will happen (the command, the diff of an edit, the path of a
 // read outside the project), then one key per choice. "Always" shows the rule that will be saved
-// and the file it goes to, so nobody grants more than they read.
+// and, one key each, where it goes: this session only, the project's local settings file, or the
+// user's settings file, so nobody grants more (or for longer) than they read.
 import type { Row } from "../render/style.ts";
 import { renderDiff } from "./diff-view.ts";
 import { cleanText, clipSpans, span, wrapSpans, wrapText } from "./text.ts";
 import { ui } from "./theme.ts";
 
-export type PermissionChoice = "once" | "always" | "deny" | "deny_message";
+export type AlwaysScope = "session" | "local" | "user";
+export type PermissionChoice = "once" | "deny" | "deny_message" | { always: AlwaysScope };
 
 export type PermissionPrompt = {
   toolName: string;
@@ -17,9 +19,10 @@ export type PermissionPrompt = {
   /** A unified diff preview for edits and writes. */
   diff?: string;
   diffPath?: string;
-  /** The rule "allow always" saves, and where (a path, or "this session only"). */
+  /** The rule "allow always" saves ("" when no rule can settle this ask: "always" is not offered). */
   alwaysRule: string;
-  alwaysWhere: string;
+  /** The files "always" writes to, as shown to the user. */
+  alwaysFiles: { local: string; user: string };
 };
 
 export type PermissionPanelState = {
@@ -28,7 +31,14 @@ export type PermissionPanelState = {
   message: string | null;
 };
 
-export const PERMISSION_KEYS: Record<string, PermissionChoice> = { y: "once", a: "always", n: "deny", m: "deny_message" };
+export const PERMISSION_KEYS: Record<string, PermissionChoice> = {
+  y: "once",
+  n: "deny",
+  m: "deny_message",
+  a: { always: "local" },
+  s: { always: "session" },
+  u: { always: "user" },
+};
 
 /** Diff rows shown in the panel; the panel must leave room for the composer and status line. */
 export function renderPermissionPanel(s: PermissionPanelState, width: number, maxRows: number): Row[] {
@@ -68,15 +78,14 @@ function choiceRows(s: PermissionPanelState, width: number): Row[] {
     ];
   }
   const k = (key: string, label: string) => [span(`[${key}]`, ui.key), span(` ${label}`)];
-  return [
-    { spans: clipSpans([...k("y", "allow once"), span("   "), ...k("n", "deny"), span("   "), ...k("m", "deny with a message")], width, true) },
-    ...wrapSpans(
-      [...k("a", "always allow "), span(cleanText(p(s).alwaysRule), ui.accent), span(" → ", ui.dim), span(cleanText(p(s).alwaysWhere), ui.dim)],
-      width,
-      [],
-      [span("    ")],
-    ),
-  ];
+  const rows: Row[] = [{ spans: clipSpans([...k("y", "allow once"), span("   "), ...k("n", "deny"), span("   "), ...k("m", "deny with a message")], width, true) }];
+  const { alwaysRule, alwaysFiles } = s.prompt;
+  if (!alwaysRule) return rows;
+  rows.push(...wrapSpans([span("always allow ", ui.dim), span(cleanText(alwaysRule), ui.accent), span(", saved…", ui.dim)], width, [], [span("  ")]));
+  const where = (key: string, label: string, note: string) =>
+    wrapSpans([span("  "), ...k(key, label), span(note ? `  ${note}` : "", ui.dim)], width, [], [span("      ")]);
+  rows.push(...where("a", `in ${cleanText(alwaysFiles.local)}`, "this project, not committed"));
+  rows.push(...where("s", "for this session only", ""));
+  rows.push(...where("u", `in ${cleanText(alwaysFiles.user)}`, "every project"));
+  return rows;
 }
-
-const p = (s: PermissionPanelState) => s.prompt;

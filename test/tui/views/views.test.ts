@@ -2,7 +2,7 @@
 import { describe, expect, test } from "bun:test";
 import { createTwoFilesPatch } from "diff";
 import { renderDiff } from "../../../src/tui/views/diff-view.ts";
-import { renderPermissionPanel } from "../../../src/tui/views/permission-panel.ts";
+import { PERMISSION_KEYS, renderPermissionPanel } from "../../../src/tui/views/permission-panel.ts";
 import { renderStatusLine, type StatusInfo } from "../../../src/tui/views/status-line.ts";
 import { displayWidth, rowText } from "../../../src/tui/views/text.ts";
 import { renderToolCall, appendTail, type ToolCallView } from "../../../src/tui/views/tool-row.ts";
@@ -95,9 +95,11 @@ describe("diffs", () => {
 });
 
 describe("permission panel", () => {
-  test("shows the command, one key per choice, and where an always-rule is saved", () => {
+  const files = { local: ".khaelor/settings.local.json", user: "~/.config/khaelor/settings.json" };
+
+  test("shows the command, one key per choice, the always-rule and each place it can be saved", () => {
     const rows = renderPermissionPanel(
-      { prompt: { toolName: "bash", summary: "bash: git push", reason: "bash needs permission", detail: { label: "command", text: "git push origin main" }, alwaysRule: "Bash(git push *)", alwaysWhere: ".khaelor/settings.local.json" }, message: null },
+      { prompt: { toolName: "bash", summary: "bash: git push", reason: "bash needs permission", detail: { label: "command", text: "git push origin main" }, alwaysRule: "Bash(git push *)", alwaysFiles: files }, message: null },
       80,
       20,
     );
@@ -106,13 +108,28 @@ describe("permission panel", () => {
     expect(text).toContain("[y] allow once");
     expect(text).toContain("[n] deny");
     expect(text).toContain("[m] deny with a message");
-    expect(text).toContain("[a] always allow Bash(git push *) → .khaelor/settings.local.json");
+    expect(text).toContain("always allow Bash(git push *)");
+    expect(text).toContain("[a] in .khaelor/settings.local.json");
+    expect(text).toContain("[s] for this session only");
+    expect(text).toContain("[u] in ~/.config/khaelor/settings.json");
     expect(widest(rows)).toBeLessThanOrEqual(80);
+    // Each key names one choice.
+    expect(PERMISSION_KEYS.a).toEqual({ always: "local" });
+    expect(PERMISSION_KEYS.s).toEqual({ always: "session" });
+    expect(PERMISSION_KEYS.u).toEqual({ always: "user" });
+  });
+
+  test("with no rule to save, 'always' is not offered", () => {
+    const rows = renderPermissionPanel({ prompt: { toolName: "bash", summary: "s", reason: "r", alwaysRule: "", alwaysFiles: files }, message: null }, 80, 20);
+    const text = rows.map(rowText).join("\n");
+    expect(text).toContain("[y] allow once");
+    expect(text).not.toContain("always allow");
+    expect(text).not.toContain("[a]");
   });
 
   test("a tall diff is cut to fit the rows it is given; the choices always show", () => {
     const big = createTwoFilesPatch("f.ts", "f.ts", "", Array.from({ length: 200 }, (_, i) => `line ${i}`).join("\n"));
-    const rows = renderPermissionPanel({ prompt: { toolName: "write", summary: "write f.ts", reason: "r", diff: big, alwaysRule: "Edit(f.ts)", alwaysWhere: "x" }, message: null }, 50, 15);
+    const rows = renderPermissionPanel({ prompt: { toolName: "write", summary: "write f.ts", reason: "r", diff: big, alwaysRule: "Edit(f.ts)", alwaysFiles: files }, message: null }, 50, 15);
     expect(rows.length).toBeLessThanOrEqual(15);
     expect(rows.map(rowText).join("\n")).toContain("[y] allow once");
     expect(rows.map(rowText).join("\n")).toMatch(/more rows of diff/);
