@@ -1,6 +1,7 @@
 // A unified diff (as the edit and write tools hand the UI in display.diff) shown the way a reviewer
 // reads it: old and new line numbers in a gutter, removed lines red, added lines green, the code
-// itself syntax-highlighted by the file's language, long lines wrapped under the gutter.
+// itself syntax-highlighted by the file's language (removed lines too, dimmed, so old code is
+// still readable but never mistaken for new), long lines wrapped under the gutter.
 import { extname } from "node:path";
 import { highlightCode, type Token } from "../markdown/highlight/highlighter.ts";
 import { grammarForInfo } from "../markdown/highlight/queries.ts";
@@ -97,35 +98,44 @@ export function renderDiff(diff: string | ParsedDiff, opts: DiffViewOptions): Ro
 
 function codeSpans(l: Extract<DiffLine, { oldNo: number | null }>, toks: Token[] | null): Span[] {
   const base: Style | undefined = l.kind === "added" ? ui.diffAdded : l.kind === "removed" ? ui.diffRemoved : undefined;
-  // Removed lines stay plain red: old code, read only to compare. Added and context lines are
-  // highlighted; on an added line, text the grammar does not colour stays green, so the line
-  // still reads as added at a glance.
-  if (!toks || l.kind === "removed") return [span(cleanText(l.text), base)];
-  return toks.map((t) => span(cleanText(t.text), (t.capture ? syntaxStyle(defaultTheme, t.capture) : undefined) ?? base));
+  // Text the grammar does not colour keeps the line's colour (green added, red removed), so the
+  // line reads as added or removed at a glance; a removed line's syntax colours are dimmed.
+  if (!toks) return [span(cleanText(l.text), base)];
+  return toks.map((t) => {
+    const syntax = t.capture ? syntaxStyle(defaultTheme, t.capture) : undefined;
+    return span(cleanText(t.text), syntax ? (l.kind === "removed" ? { ...syntax, dim: true } : syntax) : base);
+  });
 }
 
 /**
- * Highlights the diff's lines as one piece of code per side. A hunk is a fragment, so the parse is
- * approximate, but tree-sitter recovers well, and fragments are what every diff viewer colours.
+ * Highlights the diff's lines as one piece of code per side: the new side (context and added
+ * lines) and the old side (context and removed lines), each parsed in its own order, so a removed
+ * line is coloured as it read in the old file. A hunk is a fragment, so the parse is approximate,
+ * but tree-sitter recovers well, and fragments are what every diff viewer colours.
  */
 function highlightLines(lines: DiffLine[], path: string | null): Array<Token[] | null> {
   const out: Array<Token[] | null> = lines.map(() => null);
   if (!path) return out;
   const grammar = grammarForInfo(extname(path).slice(1));
   if (!grammar) return out;
-  const idx: number[] = [];
-  const code: string[] = [];
-  lines.forEach((l, i) => {
-    if (l.kind === "context" || l.kind === "added") {
-      idx.push(i);
-      code.push(l.text);
-    }
-  });
-  if (code.length === 0) return out;
-  const toks = highlightCode(grammar, code.join("\n") + "\n");
-  if (!toks) return out;
-  idx.forEach((lineIndex, k) => {
-    out[lineIndex] = toks[k] ?? null;
-  });
+  const side = (kind: "added" | "removed") => {
+    const idx: number[] = [];
+    const code: string[] = [];
+    lines.forEach((l, i) => {
+      if (l.kind === "context" || l.kind === kind) {
+        idx.push(i);
+        code.push(l.text);
+      }
+    });
+    if (!idx.some((i) => lines[i]!.kind === kind) && kind === "removed") return;
+    const toks = code.length ? highlightCode(grammar, code.join("\n") + "\n") : null;
+    if (!toks) return;
+    idx.forEach((lineIndex, k) => {
+      // Context lines take the new side's colours.
+      if (kind === "added" || lines[lineIndex]!.kind === "removed") out[lineIndex] = toks[k] ?? null;
+    });
+  };
+  side("added");
+  side("removed");
   return out;
 }

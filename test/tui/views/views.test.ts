@@ -8,6 +8,7 @@ import { displayWidth, rowText } from "../../../src/tui/views/text.ts";
 import { renderToolCall, appendTail, type ToolCallView } from "../../../src/tui/views/tool-row.ts";
 import { renderComposer } from "../../../src/tui/views/composer-view.ts";
 import type { Row } from "../../../src/tui/render/style.ts";
+import { preloadHighlighting } from "../../../src/tui/markdown/index.ts";
 
 const widest = (rows: Row[]) => Math.max(0, ...rows.map((r) => displayWidth(rowText(r))));
 
@@ -83,6 +84,21 @@ describe("diffs", () => {
     expect(text).toContain("      4 + const d = 4;");
     const removed = rows.find((r) => rowText(r).includes("const b = 2;"))!;
     expect(removed.spans.some((s) => s.style?.fg && "n" in s.style.fg && s.style.fg.n === 1)).toBe(true);
+  });
+
+  test("removed lines are syntax-highlighted too, in the old file's colours, dimmed; the rest of the line stays red", async () => {
+    await preloadHighlighting(["typescript"]);
+    const rows = renderDiff(patch, { width: 60 });
+    const row = (t: string) => rows.find((r) => rowText(r).endsWith(t))!;
+    const kw = (r: Row) => r.spans.find((s) => s.text === "const")!;
+    const removed = row("- const b = 2;");
+    const added = row("+ const b = 20;");
+    expect(kw(added).style?.fg).toBeDefined();
+    // Same colour as the keyword on the added line, dimmed.
+    expect(kw(removed).style).toEqual({ ...kw(added).style, dim: true });
+    // Text the grammar leaves alone keeps the removed colour.
+    expect(removed.spans.filter((s) => s.text.trim() && s.style?.fg && "n" in s.style.fg && s.style.fg.n === 1).length).toBeGreaterThan(0);
+    expect(removed.spans.length).toBeGreaterThan(4);
   });
 
   test("long code lines wrap under the code, not under the gutter; never wider than the screen", () => {
