@@ -1,7 +1,7 @@
 // The composition root for one agent session, shared by print mode and the interactive app:
 // it opens (or resumes) the session log, builds the workspace, tools, model client, context and
 // permission gate, and wires them to the kernel through the event bus. No logic of its own.
-import { existsSync, statSync } from "node:fs";
+import { existsSync, readFileSync, statSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { buildSystemPrompt, gitStatusSummary, loadProjectInstructions } from "../context/system-prompt.ts";
 import { createEventBus, type EventBus } from "../events/bus.ts";
@@ -23,10 +23,34 @@ import { createSession, forkSession, latestSession, openSession, resolveSession,
 import { builtinTools } from "../tools/builtin.ts";
 import { createToolRuntime } from "../tools/runtime.ts";
 import { createWorkspace } from "../workspace/local.ts";
+import type { LocalWorkspace } from "../workspace/types.ts";
 import { VERSION } from "../version.ts";
 import type { CliOptions } from "./args.ts";
 import { loadSettings } from "./config.ts";
 import { createGate, type Asker } from "./gate.ts";
+
+/**
+ * A resumed session picks up where the model was: in the directory its last bash command left,
+ * and knowing the files it read or wrote, as long as they have not changed on disk since (then
+ * the stale-write check asks it to read them again, as it would have live).
+ */
+function restoreWorkspace(ws: LocalWorkspace, events: DurableEvent[]) {
+  for (const e of events) {
+    if (e.type !== "tool_result" || e.isError) continue;
+    const path = e.display?.path;
+    if (path && (e.name === "read" || e.name === "write" || e.name === "edit")) {
+      try {
+        const st = statSync(path);
+        // +1: the event time is whole milliseconds, the file time finer.
+        if (st.isFile() && st.mtimeMs <= e.ts + 1) ws.reads.record(path, readFileSync(path), st.mtimeMs);
+      } catch {
+        // Gone since: the model will find out when it uses the file.
+      }
+    }
+    const cwd = e.display?.cwd;
+    if (cwd && e.name === "bash" && existsSync(cwd)) ws.cwd = cwd;
+  }
+}
 
 function writeFailureMessage(e: SessionWriteError): string {
   const cause = e.cause instanceof Error ? e.cause.message : String(e.cause);
@@ -112,6 +136,7 @@ export async function openAgentSession(opts: CliOptions, io: SessionIo) {
   const missing = (replayed?.toolNamesUsed ?? []).filter((t) => !tools.names().includes(t));
   if (missing.length > 0) notices.push(`this session used tools this version does not have (${missing.join(", ")}); calls to them will fail`);
   const workspace = createWorkspace({ root: cwd, spillDir: join(dirname(writer.path), `${sessionId}.spill`) });
+  if (replayed) restoreWorkspace(workspace, replayed.events);
   const bus: EventBus = createEventBus();
   const context = createConversationContext({ model: () => model, client, emit: bus.emit, events: replayed?.events ?? [] });
 

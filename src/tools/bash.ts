@@ -99,6 +99,6 @@ export const bashTool: Tool<Input> = {
     const body = r.text === "" ? "(no output)" : r.text.replace(/\n$/, "");
     const text = `${body}\n\n[${notes.join("; ")}]`;
     const failed = ended !== null || signal !== null || code !== 0;
-    return failed ? fail(text) : ok(text);
+    return failed ? fail(text, { cwd: ws.cwd }) : ok(text, { cwd: ws.cwd });
   },
 };

@@ -14,7 +14,13 @@ export type ToolContext = {
 };
 
 /** Optional data the UI shows beside a result; not sent to the model. */
-export type ToolDisplay = { diff?: string; path?: string };
+export type ToolDisplay = {
+  diff?: string;
+  /** The file a read, write or edit touched (absolute). */
+  path?: string;
+  /** bash: the working directory after the command (absolute), so a resume can go on from there. */
+  cwd?: string;
+};
 
 export type ToolResult = {
   content: ToolResultContent;

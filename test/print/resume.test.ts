@@ -1,7 +1,8 @@
 // Carrying a conversation across print-mode runs: --continue, --resume, --fork-session,
 // `khaelor sessions`, /compact — the real CLI against the fake Messages API.
 import { afterEach, describe, expect, test } from "bun:test";
-import { readFileSync } from "node:fs";
+import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
 import { startFakeApi, type FakeApi, type ScenarioInput } from "../support/fake-api.ts";
 import { cliCommand, isolatedEnv, parseNdjson, runCli, tempProject } from "../support/cli.ts";
 
@@ -108,5 +109,31 @@ describe("print mode across runs", () => {
     const after = bodyOf(api, 3).messages;
     expect(JSON.stringify(after)).toContain("Keep tabs.");
     expect(JSON.stringify(after)).not.toContain("we use tabs, remember");
+  });
+});
+
+describe("the workspace on resume", () => {
+  test("files the model read stay read and a cd carries over; a file changed since must be read again", async () => {
+    const dir = tempProject();
+    mkdirSync(join(dir, "sub"));
+    writeFileSync(join(dir, "a.txt"), "alpha\n");
+    writeFileSync(join(dir, "b.txt"), "beta\n");
+    const api = await serve({
+      turns: [
+        { content: [{ type: "tool_use", id: "r1", name: "read", input: { file_path: "a.txt" } }, { type: "tool_use", id: "r2", name: "read", input: { file_path: "b.txt" } }, { type: "tool_use", id: "c1", name: "bash", input: { command: "cd sub" } }] },
+        say("read them"),
+        { content: [{ type: "tool_use", id: "e1", name: "edit", input: { file_path: "../a.txt", old_string: "alpha", new_string: "ALPHA" } }, { type: "tool_use", id: "e2", name: "edit", input: { file_path: "../b.txt", old_string: "beta", new_string: "BETA" } }, { type: "tool_use", id: "p1", name: "bash", input: { command: "pwd" } }] },
+        say("done"),
+      ],
+    });
+    const env = isolatedEnv(api.url);
+    await runCli(["-p", "read", "--permission-mode", "bypassPermissions", "--no-verify-nudge"], { cwd: dir, env });
+    writeFileSync(join(dir, "b.txt"), "beta changed by the user\n");
+    await runCli(["--continue", "-p", "edit", "--permission-mode", "bypassPermissions", "--no-verify-nudge"], { cwd: dir, env });
+    expect(readFileSync(join(dir, "a.txt"), "utf8")).toBe("ALPHA\n");
+    expect(readFileSync(join(dir, "b.txt"), "utf8")).toBe("beta changed by the user\n");
+    const results = JSON.stringify(bodyOf(api, 3).messages.at(-1));
+    expect(results).toContain("sub\\n");
+    expect(results).toMatch(/b\.txt.*(changed|read it)/);
   });
 });
