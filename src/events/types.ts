@@ -2,6 +2,7 @@
 // (written to the session log, replayed on --resume); ephemeral ones only feed the UI and
 // stream-json. Zod schemas for the durable ones live in ./schema.ts.
 import type {
+  AssistantBlock,
   AssistantMessage,
   Usage,
   ToolResultContent,
@@ -148,7 +149,7 @@ export type EphemeralEvent =
   | { type: "text_delta"; index: number; text: string }
   | { type: "thinking_delta"; index: number; thinking: string }
   | { type: "tool_input_delta"; index: number; id: string; name: string; partialJson: string }
-  | { type: "block_done"; index: number }
+  | { type: "block_done"; index: number; block: AssistantBlock }
   | { type: "message_start"; id: string; model: string }
   /** partialDiscarded: deltas shown since the last message_start are void; the retry streams anew. */
   | { type: "api_retry"; attempt: number; delayMs: number; status: number | null; message: string; partialDiscarded?: boolean }

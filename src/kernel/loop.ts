@@ -161,9 +161,6 @@ async function streamOnce(deps: KernelDeps, signal: AbortSignal, durable: Durabl
       case "retry":
         deps.emit({ type: "api_retry", attempt: ev.attempt, delayMs: ev.delayMs, status: ev.status, message: ev.message, partialDiscarded: ev.partialDiscarded });
         break;
-      case "block_done":
-        deps.emit({ type: "block_done", index: ev.index });
-        break;
       default:
         deps.emit(ev);
     }

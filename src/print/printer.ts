@@ -2,6 +2,7 @@
 // stdout carries only the requested format, diagnostics go to stderr.
 import { randomUUID } from "node:crypto";
 import type { AgentEvent } from "../events/types.ts";
+import type { AssistantBlock } from "../model/types.ts";
 import type { buildResult } from "./result.ts";
 
 export type ResultObject = ReturnType<typeof buildResult>;
@@ -118,6 +119,10 @@ export function streamJsonPrinter(stdout: Out, includePartial: boolean): Printer
     onEvent(e) {
       switch (e.type) {
         case "assistant_message":
+          if (includePartial && !e.interrupted) {
+            line({ type: "stream_event", event: { type: "message_delta", delta: { stop_reason: e.message.stop_reason, stop_sequence: null }, usage: e.message.usage }, parent_tool_use_id: null });
+            line({ type: "stream_event", event: { type: "message_stop" }, parent_tool_use_id: null });
+          }
           line({
             type: "assistant",
             message: { ...e.message, type: "message", role: "assistant", stop_sequence: null },
@@ -176,9 +181,24 @@ export function streamJsonPrinter(stdout: Out, includePartial: boolean): Printer
         event({ type: "content_block_delta", index: e.index, delta: { type: "input_json_delta", partial_json: e.partialJson } });
         break;
       case "block_done":
+        // A block with no deltas (redacted thinking, a tool call with empty input) still starts.
+        start(e.index, startOf(e.block));
         event({ type: "content_block_stop", index: e.index });
         break;
     }
+  }
+}
+
+function startOf(block: AssistantBlock): object {
+  switch (block.type) {
+    case "text":
+      return { type: "text", text: "" };
+    case "thinking":
+      return { type: "thinking", thinking: "", signature: "" };
+    case "tool_use":
+      return { type: "tool_use", id: block.id, name: block.name, input: {} };
+    default:
+      return block;
   }
 }
 

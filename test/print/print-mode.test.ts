@@ -56,6 +56,34 @@ describe("print mode", () => {
     expect(JSON.stringify(body.messages[0]!.content)).toContain("say two lines");
   });
 
+  test("--include-partial-messages streams Anthropic's event sequence before each assistant message", async () => {
+    const server = await serve({
+      turns: [
+        { content: [{ type: "text", text: "Let me look." }, { type: "tool_use", name: "glob", input: { pattern: "*.md" } }] },
+        { content: [{ type: "redacted_thinking", data: "abc" }, { type: "text", text: "None." }] },
+      ],
+    });
+    const r = await runCli(["-p", "look", "--output-format", "stream-json", "--include-partial-messages"], { cwd: tempProject(), env: isolatedEnv(server.url) });
+    const lines = parseNdjson(r.stdout);
+    const seq = lines.map((l) => (l.type === "stream_event" ? (l.event as { type: string }).type : String(l.type))).filter((t, i, a) => t !== a[i - 1]);
+    expect(seq.slice(0, 12)).toEqual([
+      "system",
+      "message_start",
+      "content_block_start",
+      "content_block_delta",
+      "content_block_stop",
+      "content_block_start",
+      "content_block_delta",
+      "content_block_stop",
+      "message_delta",
+      "message_stop",
+      "assistant",
+      "user",
+    ]);
+    const starts = lines.filter((l) => l.type === "stream_event" && (l.event as { type: string }).type === "content_block_start").map((l) => (l.event as { content_block: { type: string } }).content_block.type);
+    expect(starts).toEqual(["text", "tool_use", "redacted_thinking", "text"]);
+  });
+
   test("json prints only the result object", async () => {
     const server = await serve({ turns: [{ content: [{ type: "text", text: "42" }] }] });
     const r = await runCli(["-p", "answer", "--output-format", "json"], { cwd: tempProject(), env: isolatedEnv(server.url) });
