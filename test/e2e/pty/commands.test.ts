@@ -1,0 +1,205 @@
+// Slash commands in the real CLI, in a pseudo-terminal against the fake Messages API: each test
+// checks what the screen shows and what the command did (the request sent, the file on disk).
+import { afterAll, describe, expect, test } from "bun:test";
+import { existsSync, readFileSync, writeFileSync, mkdirSync } from "node:fs";
+import { join } from "node:path";
+import { startFakeApi, type FakeApi, type ScenarioInput } from "../../support/fake-api.ts";
+import { isolatedEnv, tempProject } from "../../support/cli.ts";
+import { KEY, startPty, type PtySession } from "./harness.ts";
+
+const SPINNER = /[⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏]/;
+const idle = (sc: string) => sc.includes("ask anything") && !SPINNER.test(sc);
+
+const open: PtySession[] = [];
+const apis: FakeApi[] = [];
+afterAll(async () => {
+  for (const s of open) s.kill();
+  for (const a of apis) await a.close();
+});
+
+async function api(scenario: ScenarioInput): Promise<FakeApi> {
+  const a = await startFakeApi({ scenario });
+  apis.push(a);
+  return a;
+}
+
+function pty(args: string[], env: Record<string, string>, cwd: string): PtySession {
+  const s = startPty(args, { cwd, env, cols: 100, rows: 30 });
+  open.push(s);
+  return s;
+}
+
+const text = (t: string) => ({ content: [{ type: "text" as const, text: t }] });
+const bodyOf = (fake: FakeApi, i: number) => JSON.stringify(fake.requests[i]?.body ?? null);
+
+async function command(s: PtySession, line: string, shows: string): Promise<void> {
+  s.type(line);
+  await s.waitForText(`› ${line}`);
+  s.send(KEY.enter);
+  await s.waitForText(shows);
+}
+
+describe("sessions and models", () => {
+  test("/sessions lists this project's sessions; /resume picks one; /model switches, and the next request uses it", async () => {
+    const fake = await api({ turns: [text("ANSWER-ONE"), text("ANSWER-TWO")] });
+    const env = isolatedEnv(fake.url);
+    const dir = tempProject();
+
+    const a = pty([], env, dir);
+    await a.waitFor(idle, "the composer");
+    a.type("first question");
+    a.send(KEY.enter);
+    await a.waitFor((sc) => sc.includes("ANSWER-ONE") && idle(sc), "the first answer");
+    a.send(KEY.ctrlD);
+    expect(await a.exited).toBe(0);
+    const idA = /khaelor --resume (\S+)/.exec(a.all())?.[1] ?? "";
+    expect(idA).not.toBe("");
+
+    const b = pty([], env, dir);
+    await b.waitFor(idle, "the composer");
+    await command(b, "/sessions", "Sessions of");
+    expect(b.screen()).toContain(idA.slice(0, 8));
+
+    await command(b, "/resume", "Resume which session?");
+    expect(b.screen()).toContain(idA.slice(0, 8));
+    b.send(KEY.enter);
+    await b.waitForText(`Resumed session ${idA}`);
+    await b.waitFor(idle, "the resumed session");
+    expect(b.all()).toContain("ANSWER-ONE");
+
+    await command(b, "/model", "Model (Enter switches");
+    b.send(KEY.down);
+    await b.waitForText("❯ claude-opus-5-5");
+    b.send(KEY.enter);
+    await b.waitForText("Model: claude-opus-5-5");
+    await b.waitFor((sc) => sc.split("\n").some((l) => l.startsWith("⏵") && l.includes("claude-opus-5-5")), "the model in the status line");
+
+    b.type("second question");
+    b.send(KEY.enter);
+    await b.waitFor((sc) => sc.includes("ANSWER-TWO") && idle(sc), "the second answer");
+    const last = fake.requests[fake.requests.length - 1]!.body as { model: string; messages: unknown[] };
+    expect(last.model).toBe("claude-opus-5-5");
+    // The resumed conversation went with it.
+    expect(JSON.stringify(last.messages)).toContain("first question");
+    b.send(KEY.ctrlD);
+    expect(await b.exited).toBe(0);
+  }, 60_000);
+
+  test("/compact summarises the conversation with the user's instructions", async () => {
+    const fake = await api({ turns: [text("ANSWER-ONE"), text("ANSWER-TWO"), text("SUMMARY: two questions were asked.")] });
+    const s = pty([], isolatedEnv(fake.url), tempProject());
+    await s.waitFor(idle, "the composer");
+    for (const q of ["one", "two"]) {
+      s.type(`question ${q}`);
+      s.send(KEY.enter);
+      await s.waitFor((sc) => sc.includes(`ANSWER-${q.toUpperCase()}`) && idle(sc), `answer ${q}`);
+    }
+    await command(s, "/compact keep only the numbers", "Conversation compacted (manual)");
+    await s.waitFor(idle, "the composer after compacting");
+    expect(fake.requests.length).toBe(3);
+    expect(bodyOf(fake, 2)).toContain("keep only the numbers");
+    expect(bodyOf(fake, 2)).toContain("question one");
+    s.send(KEY.ctrlD);
+    expect(await s.exited).toBe(0);
+  }, 60_000);
+});
+
+describe("work-tree commands", () => {
+  test("/diff shows the agent's edit; /undo puts the file back", async () => {
+    const fake = await api({
+      turns: [
+        { content: [{ type: "tool_use", name: "read", input: { file_path: "notes.txt" } }] },
+        { content: [{ type: "tool_use", name: "edit", input: { file_path: "notes.txt", old_string: "beta", new_string: "BETA-EDITED" } }] },
+        text("EDIT-DONE"),
+      ],
+    });
+    const dir = tempProject();
+    const file = join(dir, "notes.txt");
+    writeFileSync(file, "alpha\nbeta\ngamma\n");
+    const s = pty(["--permission-mode", "acceptEdits"], isolatedEnv(fake.url), dir);
+    await s.waitFor(idle, "the composer");
+    s.type("edit it");
+    s.send(KEY.enter);
+    await s.waitFor((sc) => sc.includes("EDIT-DONE") && idle(sc), "the edit");
+    expect(readFileSync(file, "utf8")).toBe("alpha\nBETA-EDITED\ngamma\n");
+
+    await command(s, "/diff", "Changes since the session started: 1 file");
+    await s.waitForText("BETA-EDITED");
+    expect(s.screen()).toContain("notes.txt");
+    s.send(KEY.esc);
+    await s.waitFor(idle, "the pager to close");
+
+    await command(s, "/undo", "Undid the last turn: restored 1 file");
+    expect(readFileSync(file, "utf8")).toBe("alpha\nbeta\ngamma\n");
+    s.send(KEY.ctrlD);
+    expect(await s.exited).toBe(0);
+  }, 60_000);
+
+  test("with snapshots off (the home directory), the notice shows at startup and /undo says why", async () => {
+    const fake = await api({ turns: [] });
+    const env = isolatedEnv(fake.url);
+    const s = pty([], env, env.HOME!);
+    await s.waitFor(idle, "the composer");
+    expect(s.all()).toContain("/undo and /diff are off:");
+    await command(s, "/undo", "/undo is off:");
+    expect(s.all()).toContain("too broad to snapshot");
+    s.send(KEY.ctrlD);
+    expect(await s.exited).toBe(0);
+  }, 60_000);
+});
+
+describe("permissions", () => {
+  test("allow always into the user settings file (one key); /permissions lists the rule and removes it from the file", async () => {
+    const fake = await api({
+      turns: [{ content: [{ type: "tool_use", name: "bash", input: { command: "touch allowed.txt" } }] }, text("PERM-DONE")],
+    });
+    const env = isolatedEnv(fake.url);
+    const dir = tempProject();
+    const userFile = join(env.XDG_CONFIG_HOME!, "khaelor", "settings.json");
+    const s = pty([], env, dir);
+    await s.waitFor(idle, "the composer");
+    s.type("make a file");
+    s.send(KEY.enter);
+    await s.waitForText("Permission needed");
+    const panel = s.screen();
+    expect(panel).toContain("[a] in .khaelor/settings.local.json");
+    expect(panel).toContain("[s] for this session only");
+    expect(panel).toContain("[u] in ~/config/khaelor/settings.json");
+    s.type("u");
+    await s.waitFor((sc) => sc.includes("PERM-DONE") && idle(sc), "the answer after the call");
+    expect(existsSync(join(dir, "allowed.txt"))).toBe(true);
+    const saved = (JSON.parse(readFileSync(userFile, "utf8")) as { permissions: { allow: string[] } }).permissions.allow;
+    expect(saved.length).toBe(1);
+    const rule = saved[0]!;
+    expect(rule).toStartWith("Bash(");
+    expect(existsSync(join(dir, ".khaelor", "settings.local.json"))).toBe(false);
+
+    await command(s, "/permissions", "Remove a rule?");
+    expect(s.all()).toContain(`allow ${rule}  (user settings: ${userFile})`);
+    await s.waitForText(`❯ allow ${rule}`);
+    s.send(KEY.enter);
+    await s.waitForText(`Removed allow rule ${rule}`);
+    expect((JSON.parse(readFileSync(userFile, "utf8")) as { permissions: { allow: string[] } }).permissions.allow).toEqual([]);
+    s.send(KEY.ctrlD);
+    expect(await s.exited).toBe(0);
+  }, 60_000);
+
+  test("a project-local rule is listed with its file and removed from it", async () => {
+    const fake = await api({ turns: [] });
+    const dir = tempProject();
+    mkdirSync(join(dir, ".khaelor"));
+    const local = join(dir, ".khaelor", "settings.local.json");
+    writeFileSync(local, JSON.stringify({ permissions: { allow: ["Bash(npm test *)"] }, other: 1 }));
+    const s = pty([], isolatedEnv(fake.url), dir);
+    await s.waitFor(idle, "the composer");
+    await command(s, "/permissions", "Remove a rule?");
+    expect(s.all()).toContain("allow Bash(npm test *)  (project-local settings:");
+    s.send(KEY.enter);
+    await s.waitForText("Removed allow rule Bash(npm test *)");
+    const after = JSON.parse(readFileSync(local, "utf8")) as { permissions: { allow: string[] }; other: number };
+    expect(after.permissions.allow).toEqual([]);
+    expect(after.other).toBe(1);
+    s.send(KEY.ctrlD);
+    expect(await s.exited).toBe(0);
+  }, 60_000);
+});
