@@ -35,10 +35,11 @@ export function createGate(opts: GateOptions): PermissionGate & { decide(call: T
       const d = decide(call);
       if (d.behavior === "allow") return { allow: true };
       if (d.behavior === "deny" || !opts.ask) {
+        const reason = /[.!?]$/.test(d.reason) ? d.reason : `${d.reason}.`;
         const message =
           d.behavior === "deny"
-            ? `Permission denied: ${d.reason}`
-            : `Permission denied: ${d.reason} There is no one to ask in print mode; the user can allow it with --allowedTools or --permission-mode.`;
+            ? `Permission denied: ${reason}`
+            : `Permission denied: ${reason} There is no one to ask in print mode; the user can allow it with --allowedTools or --permission-mode.`;
         record(call, "deny", d.source, { message });
         return { allow: false, message };
       }

@@ -151,7 +151,6 @@ export const turnEndSchema = z.object({
   ...base,
   type: z.literal("turn_end"),
   reason: z.enum(["finished", "max_turns", "max_budget", "wall_time", "cancelled", "doom_loop", "strikes", "error"]),
-  snapshot: z.string().optional(),
 });
 
 export const durableEventSchema = z.discriminatedUnion("type", [

@@ -117,8 +117,6 @@ export type TurnEndEvent = Base & {
   type: "turn_end";
   /** How the user's turn ended. */
   reason: TurnEndReason;
-  /** A shadow-repo tree id of the work tree at the end of the turn, when snapshots are on. */
-  snapshot?: string;
 };
 
 export type TurnEndReason =

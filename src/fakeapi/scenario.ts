@@ -17,7 +17,7 @@ export const ScenarioBlock = z.discriminatedUnion("type", [
     type: z.literal("tool_use"),
     name: z.string(),
     input: z.record(z.string(), z.unknown()),
-    /** Generated (`toolu_fake_<turn>_<n>`) when omitted. */
+    /** Generated (`toolu_fake_<server>_<turn>_<n>`, unique per server) when omitted. */
     id: z.string().optional(),
   }),
 ]);

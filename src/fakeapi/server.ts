@@ -47,6 +47,9 @@ export type FakeApiOptions = {
 const DEFAULT_PACING = Pacing.parse({});
 
 export async function startFakeApi(opts: FakeApiOptions): Promise<FakeApi> {
+  // Generated tool ids are unique across servers too: a session resumed against a new server
+  // (a new run of the CLI, a new test) must never see an id twice.
+  const serverTag = Math.random().toString(36).slice(2, 8);
   const scenario: Scenario = parseScenario(opts.scenario);
   const requests: RecordedRequest[] = [];
   const checkFailures: string[] = [];
@@ -132,7 +135,7 @@ export async function startFakeApi(opts: FakeApiOptions): Promise<FakeApi> {
       const pacing: Pacing = { ...DEFAULT_PACING, ...scenario.pacing, ...turn.pacing };
       // After the scenario, its closing fault (if any) answers every request.
       const fault = replay !== null ? undefined : turnIndex === null ? turn.faults[0] : turn.faults[faultCursor];
-      const message = buildMessage(turn, turnIndex, model, requestId, b, cache, fault === undefined);
+      const message = buildMessage(turn, turnIndex, model, requestId, b, cache, fault === undefined, serverTag);
       const stream = b.stream === true;
 
       if (fault) {
@@ -226,6 +229,7 @@ function buildMessage(
   body: Record<string, unknown>,
   cache: PromptCache,
   writeCache: boolean,
+  serverTag: string,
 ): WireMessage {
   const content: AssistantBlock[] = turn.content.map((b, i) => {
     switch (b.type) {
@@ -236,7 +240,7 @@ function buildMessage(
       case "redacted_thinking":
         return { type: "redacted_thinking", data: b.data };
       case "tool_use":
-        return { type: "tool_use", id: b.id ?? `toolu_fake_${turnIndex ?? "done"}_${i}`, name: b.name, input: b.input };
+        return { type: "tool_use", id: b.id ?? `toolu_fake_${serverTag}_${turnIndex ?? "done"}_${i}`, name: b.name, input: b.input };
     }
   });
   const stop: StopReason = turn.stop_reason ?? (content.some((b) => b.type === "tool_use") ? "tool_use" : "end_turn");

@@ -27,6 +27,9 @@ const TOKEN_PATTERNS: RegExp[] = [
   String.raw`-----BEGIN [A-Z ]*PRIVATE KEY-----[\s\S]*?-----END [A-Z ]*PRIVATE KEY-----`,
 ].map((p) => new RegExp(START + p, "g"));
 
+/** The password in a URL (postgres://user:secret@host): kept are the scheme, user and host. */
+const URL_PASSWORD = /(\b[a-z][a-z0-9+.-]*:\/\/[^\s:/@"\\]+:)([^\s@/"\\]+)(@)/gi;
+
 export type Redactor = (text: string) => string;
 
 /** The credential values found in `env`, longest first (so a secret containing another is replaced whole). */
@@ -48,6 +51,7 @@ export function createRedactor(env: Env = process.env): Redactor {
   return (text) => {
     let out = text;
     for (const s of escaped) if (out.includes(s)) out = out.split(s).join(REDACTED);
+    out = out.replace(URL_PASSWORD, `$1${REDACTED}$3`);
     for (const p of TOKEN_PATTERNS) {
       p.lastIndex = 0;
       if (p.test(out)) {

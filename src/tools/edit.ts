@@ -79,7 +79,7 @@ export const editTool: Tool<Input> = {
       const bytes = Buffer.from(newString, "utf8");
       commitChange(ws, abs, before, bytes, "edit", ctx.toolUseId);
       const d = diffTexts(shown, "", newString);
-      return ok(`Created ${shown} (${d.added} lines).`, { path: abs, diff: d.unified });
+      return ok(`Created ${shown} (${d.added} line${d.added === 1 ? "" : "s"}).`, { path: abs, diff: d.unified });
     }
     if (oldString === newString) return fail("old_string and new_string are identical: there is nothing to change. Give the new text in new_string.");
 

@@ -63,7 +63,7 @@ export const processTool: Tool<Input> = {
             return fail(`cwd ${displayPath(ws, cwd)} does not exist.`);
           }
           const p = reg.start({ command, cwd, ...(input.name !== undefined ? { name: input.name } : {}) });
-          return ok(`Started ${p.name ? `"${p.name}" as ` : ""}${p.id} (pid ${p.pid}) in ${displayPath(ws, cwd)}. Read its output with action=read id=${p.name ?? p.id} (wait_for a ready message), stop it with action=stop.`);
+          return ok(`Started ${p.name ? `"${p.name}" as ` : ""}${p.id} (pid ${p.pid}) in ${cwd === ws.root ? "the project root" : displayPath(ws, cwd)}. Read its output with action=read id=${p.name ?? p.id} (wait_for a ready message), stop it with action=stop.`);
         }
         case "list": {
           const all = reg.list();

@@ -22,7 +22,10 @@ export const writeTool: Tool<Input> = {
   inputSchema: schema,
   readOnly: false,
   destructive: true,
-  summarize: (i) => `write ${i.file_path} (${i.content.split("\n").length} lines)`,
+  summarize: (i) => {
+    const n = i.content.split("\n").length;
+    return `write ${i.file_path} (${n} line${n === 1 ? "" : "s"})`;
+  },
   async run(input, ctx) {
     const ws = localWorkspace(ctx);
     const abs = ws.resolve(input.file_path);

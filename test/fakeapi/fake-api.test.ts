@@ -162,8 +162,9 @@ describe("scenario", () => {
         { content: [{ type: "text", text: "saw the error" }], expect: { lastHasToolResult: { isError: true, contentMatches: "exit code 1" } } },
       ],
     });
-    await post("/v1/messages", body());
-    const toolUseId = "toolu_fake_0_0";
+    const first = (await (await post("/v1/messages", body({ stream: false }))).json()) as { content: Array<{ id: string }> };
+    const toolUseId = first.content[0]!.id;
+    expect(toolUseId).toMatch(/^toolu_fake_[a-z0-9]+_0_0$/);
     const history = (isError: boolean) => [
       { role: "user", content: "hi" },
       { role: "assistant", content: [{ type: "tool_use", id: toolUseId, name: "bash", input: { command: "false" } }] },

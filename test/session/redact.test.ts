@@ -43,3 +43,13 @@ describe("redaction", () => {
     expect(JSON.stringify(events)).toContain(`EDITOR=${env.EDITOR} HOME=/home/dev SHORT=1 src/task-management-service-backend.ts`);
   });
 });
+
+test("passwords inside URLs are redacted wherever they appear; the rest of the URL stays", () => {
+  const redact = createRedactor({});
+  const text = JSON.stringify({ content: "DATABASE_URL=postgres://admin:hunter2pass@db.local:5432/app and https://example.com/a:b@c" });
+  const out = redact(text);
+  expect(out).not.toContain("hunter2pass");
+  expect(out).toContain(`postgres://admin:${REDACTED}@db.local:5432/app`);
+  expect(out).toContain("https://example.com/a:b@c");
+  expect(() => JSON.parse(out)).not.toThrow();
+});
