@@ -1,0 +1,169 @@
+// The real CLI's input paths in a pseudo-terminal: mouse wheel in the pager, a big bracketed paste,
+// Esc taking queued messages back, typing before the session is open, and Ctrl-Z / fg. Each test
+// waits on what the screen shows (or on the process state), never on time.
+import { afterAll, describe, expect, test } from "bun:test";
+import { readFileSync } from "node:fs";
+import { startFakeApi, type FakeApi, type ScenarioInput } from "../../support/fake-api.ts";
+import { isolatedEnv, tempProject } from "../../support/cli.ts";
+import { KEY, startPty, type PtySession } from "./harness.ts";
+
+const SPINNER = /[⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏]/;
+const idle = (sc: string) => sc.includes("ask anything") && !SPINNER.test(sc);
+
+const open: PtySession[] = [];
+const apis: FakeApi[] = [];
+afterAll(async () => {
+  for (const s of open) s.kill();
+  for (const a of apis) await a.close();
+});
+
+async function api(scenario: ScenarioInput): Promise<FakeApi> {
+  const a = await startFakeApi({ scenario });
+  apis.push(a);
+  return a;
+}
+
+function pty(args: string[], fake: FakeApi, rows = 30): PtySession {
+  const s = startPty(args, { cwd: tempProject(), env: isolatedEnv(fake.url), cols: 100, rows });
+  open.push(s);
+  return s;
+}
+
+const text = (t: string) => ({ content: [{ type: "text" as const, text: t }] });
+const requestsText = (fake: FakeApi) => fake.requests.map((r) => JSON.stringify(r.body)).join("\n");
+const WHEEL_UP = "\x1b[<64;20;10M";
+const WHEEL_DOWN = "\x1b[<65;20;10M";
+
+describe("pager", () => {
+  test("the mouse wheel scrolls the pager; mouse reporting is on only while it shows", async () => {
+    const items = Array.from({ length: 80 }, (_, i) => `- item-${String(i + 1).padStart(3, "0")}`).join("\n");
+    const fake = await api({ turns: [text(`LIST-START\n\n${items}\n`)] });
+    const s = pty([], fake);
+    await s.waitFor(idle, "the composer");
+    s.type("list");
+    s.send(KEY.enter);
+    await s.waitFor((sc) => sc.includes("item-080") && idle(sc), "the list");
+    expect(s.output()).not.toContain("\x1b[?1000h");
+    s.send(KEY.ctrlT);
+    await s.waitForText(" transcript ");
+    await s.waitForText("item-080");
+    expect(s.output()).toContain("\x1b[?1000h\x1b[?1006h");
+    for (let i = 0; i < 5; i++) s.send(WHEEL_UP);
+    await s.waitFor((sc) => !sc.includes("item-080") && sc.includes("item-060"), "the pager to scroll up 15 rows");
+    for (let i = 0; i < 5; i++) s.send(WHEEL_DOWN);
+    await s.waitForText("item-080");
+    s.send("q");
+    await s.waitFor(idle, "the main screen");
+    expect(s.output().lastIndexOf("\x1b[?1000l")).toBeGreaterThan(s.output().lastIndexOf("\x1b[?1000h"));
+    s.send(KEY.ctrlD);
+    expect(await s.exited).toBe(0);
+  }, 60_000);
+});
+
+describe("composer input", () => {
+  test("a bracketed paste of 200 lines shows as [pasted 200 lines] and is sent in full", async () => {
+    const fake = await api({ turns: [text("GOT-THE-PASTE")] });
+    const s = pty([], fake);
+    await s.waitFor(idle, "the composer");
+    const lines = Array.from({ length: 200 }, (_, i) => `paste-line-${i + 1}`);
+    s.type("look: ");
+    s.paste(lines.join("\n"));
+    await s.waitForText("› look: [pasted 200 lines #1]");
+    expect(s.screen()).not.toContain("paste-line-2");
+    s.send(KEY.enter);
+    await s.waitFor((sc) => sc.includes("GOT-THE-PASTE") && idle(sc), "the answer");
+    const body = fake.requests[0]!.body as { messages: Array<{ role: string; content: unknown }> };
+    const sent = JSON.stringify(body.messages[body.messages.length - 1]!.content);
+    expect(sent).toContain(JSON.stringify(`look: ${lines.join("\n")}`).slice(1, -1));
+    s.send(KEY.ctrlD);
+    expect(await s.exited).toBe(0);
+  }, 60_000);
+
+  test("Esc with a queued message interrupts and gives the message back to the composer instead of sending it", async () => {
+    const fake = await api({
+      turns: [
+        { pacing: { textChunk: 3, delayMs: 30 }, content: [{ type: "text", text: `SLOW-START ${"lorem ipsum ".repeat(150)}` }] },
+        text("SECOND-ANSWER"),
+      ],
+    });
+    const s = pty([], fake);
+    await s.waitFor(idle, "the composer");
+    s.type("start");
+    s.send(KEY.enter);
+    await s.waitForText("SLOW-START");
+    s.type("later message");
+    s.send(KEY.enter);
+    await s.waitForText("queued: later message");
+    s.send(KEY.esc);
+    await s.waitFor((sc) => sc.includes("› later message") && !sc.includes("queued:") && idle(sc.replace("› later message", "› ask anything")), "the message back in the prompt");
+    expect(s.all()).toContain("interrupted");
+    expect(requestsText(fake)).not.toContain("later message");
+    // Sent again, it starts a turn of its own.
+    s.send(KEY.enter);
+    await s.waitFor((sc) => sc.includes("SECOND-ANSWER") && idle(sc), "the second answer");
+    expect(JSON.stringify(fake.requests[1]!.body)).toContain("later message");
+    s.send(KEY.ctrlD);
+    expect(await s.exited).toBe(0);
+  }, 60_000);
+
+  test("keys typed as soon as the first frame shows are kept; a prompt sent before the session is open runs once it is", async () => {
+    const fake = await api({ turns: [text("EARLY-ANSWER")] });
+    const s = pty([], fake);
+    await s.waitForText("KHAELOR");
+    s.type("early bird");
+    s.send(KEY.enter);
+    await s.waitFor((sc) => sc.includes("EARLY-ANSWER") && idle(sc), "the answer");
+    expect(s.all()).toContain("› early bird");
+    // The composer was there before the session: typing never waited for it.
+    expect(s.output()).toContain("starting… type ahead");
+    expect(JSON.stringify(fake.requests[0]!.body)).toContain("early bird");
+    s.send(KEY.ctrlD);
+    expect(await s.exited).toBe(0);
+  }, 60_000);
+});
+
+/** The process state letter from /proc (T: stopped). */
+function procState(pid: number): string {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+    return stat.slice(stat.lastIndexOf(")") + 2, stat.lastIndexOf(")") + 3);
+  } catch {
+    return "?";
+  }
+}
+
+/** Resolves when the process is in `state`; polls /proc, since a stop sends no event to its parent here. */
+async function waitForState(pid: number, state: string, timeoutMs = 10_000): Promise<void> {
+  const deadline = performance.now() + timeoutMs;
+  while (procState(pid) !== state) {
+    if (performance.now() > deadline) throw new Error(`process ${pid} never reached state ${state} (now ${procState(pid)})`);
+    await new Promise((r) => setTimeout(r, 10));
+  }
+}
+
+describe("job control", () => {
+  test("Ctrl-Z restores the terminal and stops; on SIGCONT the composer is drawn again and takes keys", async () => {
+    const fake = await api({ turns: [] });
+    const s = pty([], fake);
+    await s.waitFor(idle, "the composer");
+    s.type("draft");
+    await s.waitForText("› draft");
+    const before = s.output().length;
+    s.send("\x1a");
+    await waitForState(s.pid, "T");
+    // The live zone was cleared and the modes we pushed were popped before stopping.
+    const suspendBytes = s.output().slice(before);
+    expect(suspendBytes).toContain("\x1b[?2004l");
+    expect(suspendBytes).toContain("\x1b[?25h");
+    await s.waitFor((sc) => !sc.includes("› draft"), "the live zone cleared");
+    process.kill(s.pid, "SIGCONT");
+    await s.waitForText("› draft");
+    expect(s.output().slice(before)).toContain("\x1b[?2004h");
+    s.type(" more");
+    await s.waitForText("› draft more");
+    s.send(KEY.ctrlC);
+    await s.waitFor((sc) => !sc.includes("draft"), "the composer cleared");
+    s.send(KEY.ctrlD);
+    expect(await s.exited).toBe(0);
+  }, 60_000);
+});
