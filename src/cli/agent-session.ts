@@ -125,7 +125,7 @@ export async function openAgentSession(opts: CliOptions, io: SessionIo) {
     writeFailure ??= e;
     stopTurn?.();
   };
-  const git = await createGitProtection({ projectRoot: cwd, dataDir: join(projectSessionsDir(cwd), `${sessionId}.git`), resume: opened.writer !== null });
+  const git = await createGitProtection({ projectRoot: cwd, dataDir: join(projectSessionsDir(cwd), "shadow"), sessionId, resume: opened.writer !== null });
   if (git.unavailable) notices.push(`/undo and /diff are off: ${git.unavailable}`);
   const writer =
     opened.writer ??

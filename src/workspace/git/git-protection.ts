@@ -10,8 +10,13 @@ import type { TreeChange } from "./tree-changes.ts";
 
 export type GitProtectionOptions = {
   projectRoot: string;
-  /** KHAELOR's data directory for this project; the shadow repository lives here. */
+  /**
+   * KHAELOR's data directory for this project. The shadow repository lives here, shared by the
+   * project's sessions so its objects are stored once; each session has its own index and turns.
+   */
   dataDir: string;
+  /** Names this session's index and turn history inside dataDir. */
+  sessionId?: string;
   /** Continue the turn history saved in dataDir (for --resume) instead of starting afresh. */
   resume?: boolean;
 };
@@ -79,8 +84,9 @@ async function openProtection(opts: GitProtectionOptions): Promise<GitProtection
   }
   const workTree = user?.root ?? projectRoot;
   mkdirSync(opts.dataDir, { recursive: true });
-  const shadow = await ShadowRepo.open({ workTree, user, gitDir: join(opts.dataDir, "shadow.git") });
-  const stateFile = join(opts.dataDir, "turns.json");
+  const session = (opts.sessionId ?? "session").replace(/[^\w.-]/g, "_");
+  const shadow = await ShadowRepo.open({ workTree, user, gitDir: join(opts.dataDir, "shadow.git"), indexName: `index-${session}` });
+  const stateFile = join(opts.dataDir, `turns-${session}.json`);
   let state: State | null = null;
   if (opts.resume && existsSync(stateFile)) {
     try {

@@ -3,7 +3,7 @@
 // borrows the user's objects through alternates, so unchanged files cost nothing to store. Seeding
 // its index from a copy of the user's index lets the first snapshot of a large repository reuse the
 // stat data git already has, hashing only files that changed.
-import { copyFileSync, existsSync, mkdirSync, readFileSync, rmSync, unlinkSync, writeFileSync } from "node:fs";
+import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, unlinkSync, writeFileSync } from "node:fs";
 import { isAbsolute, join, relative, resolve } from "node:path";
 import { git, gitMaybe } from "./run-git.ts";
 import { parseRawDiff, type TreeChange } from "./tree-changes.ts";
@@ -14,6 +14,8 @@ export type ShadowRepoOptions = {
   /** The user's repository, when there is one: objects are borrowed from it, its index copied once. */
   user: UserRepository | null;
   gitDir: string;
+  /** This session's index file inside gitDir (sessions share the objects, not the index). */
+  indexName?: string;
 };
 
 const SHADOW_CONFIG: Array<[string, string]> = [
@@ -42,8 +44,12 @@ export class ShadowRepo {
     return repo;
   }
 
+  private get indexFile(): string {
+    return join(this.opts.gitDir, this.opts.indexName ?? "index");
+  }
+
   private get env(): Record<string, string> {
-    return { GIT_DIR: this.opts.gitDir, GIT_WORK_TREE: this.opts.workTree, GIT_INDEX_FILE: join(this.opts.gitDir, "index") };
+    return { GIT_DIR: this.opts.gitDir, GIT_WORK_TREE: this.opts.workTree, GIT_INDEX_FILE: this.indexFile };
   }
 
   private run(args: string[], extra: { env?: Record<string, string>; stdin?: string } = {}): Promise<string> {
@@ -60,13 +66,16 @@ export class ShadowRepo {
       writeFileSync(join(this.opts.gitDir, "objects", "info", "alternates"), join(user.commonDir, "objects") + "\n");
       const userExclude = join(user.commonDir, "info", "exclude");
       if (existsSync(userExclude)) excludes.push(readFileSync(userExclude, "utf8"));
-      const shadowIndex = join(this.opts.gitDir, "index");
-      const userIndex = join(user.gitDir, "index");
-      if (!existsSync(shadowIndex) && existsSync(userIndex)) {
+    }
+    // A new session's index starts from the freshest one we know (an earlier session's here, else
+    // the user's): its stat data lets the first snapshot hash only the files that changed since.
+    if (!existsSync(this.indexFile)) {
+      const seed = newestIndex(this.opts.gitDir) ?? (user && existsSync(join(user.gitDir, "index")) ? join(user.gitDir, "index") : null);
+      if (seed) {
         try {
-          copyFileSync(userIndex, shadowIndex);
+          copyFileSync(seed, this.indexFile);
         } catch {
-          // the user's index is being rewritten right now; the first snapshot just hashes more
+          // the seed is being rewritten right now; the first snapshot just hashes more
         }
       }
     }
@@ -85,7 +94,7 @@ export class ShadowRepo {
       await this.run(add);
     } catch (e) {
       // A copied index git cannot use (split index, newer format): start from an empty one.
-      const index = join(this.opts.gitDir, "index");
+      const index = this.indexFile;
       if (!existsSync(index)) throw e;
       unlinkSync(index);
       await this.run(add);
@@ -125,6 +134,17 @@ export class ShadowRepo {
   get workTree(): string {
     return this.opts.workTree;
   }
+}
+
+function newestIndex(gitDir: string): string | null {
+  let best: { path: string; mtime: number } | null = null;
+  for (const name of readdirSync(gitDir)) {
+    if ((name !== "index" && !name.startsWith("index-")) || name.endsWith(".lock")) continue;
+    const path = join(gitDir, name);
+    const mtime = statSync(path).mtimeMs;
+    if (!best || mtime > best.mtime) best = { path, mtime };
+  }
+  return best?.path ?? null;
 }
 
 export type UserRepository = { root: string; gitDir: string; commonDir: string };

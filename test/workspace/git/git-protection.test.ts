@@ -220,3 +220,25 @@ test("outside git, a directory too big to snapshot turns protection off with a r
   rmSync(dir, { recursive: true, force: true });
   rmSync(data, { recursive: true, force: true });
 });
+
+test("sessions of one project share the shadow objects: a second session outside git stores nothing new", async () => {
+  const dir = mkdtempSync(join(tmpdir(), "khaelor-share-"));
+  for (let i = 0; i < 200; i++) writeFileSync(join(dir, `f${i}.txt`), `file ${i}\n${"x".repeat(2000)}\n`);
+  const data = mkdtempSync(join(tmpdir(), "khaelor-share-data-"));
+  const size = () => Number(Bun.spawnSync(["du", "-sk", join(data, "shadow.git", "objects")]).stdout.toString().split("\t")[0]);
+  const first = await createGitProtection({ projectRoot: dir, dataDir: data, sessionId: "one" });
+  await first.beginTurn();
+  const afterFirst = size();
+  const second = await createGitProtection({ projectRoot: dir, dataDir: data, sessionId: "two" });
+  await second.beginTurn();
+  expect(second.sessionStart).toBe(first.sessionStart);
+  // The first session stored ~400 KB of file contents; the second adds at most a tree or two.
+  expect(size() - afterFirst).toBeLessThan(afterFirst / 10);
+  // Each session undoes only its own turns.
+  writeFileSync(join(dir, "f0.txt"), "changed by session two\n");
+  await second.endTurn();
+  expect(first.undoableTurns()).toBe(1);
+  expect((await second.undo())?.restored).toEqual(["f0.txt"]);
+  rmSync(dir, { recursive: true, force: true });
+  rmSync(data, { recursive: true, force: true });
+});
