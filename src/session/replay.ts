@@ -102,7 +102,8 @@ function trackProcess(processes: Map<string, StartedProcess & { keys: string[] }
   const action = str(input.action);
   if (action === "start") {
     const text = typeof content === "string" ? content : JSON.stringify(content);
-    const id = /\bid[:= ]+["'`]?([A-Za-z0-9_.-]+)/.exec(text)?.[1];
+    // The process tool answers `Started "name" as p1 (pid 42) …` (the name part only when given).
+    const id = /Started (?:"[^"]*" as )?([A-Za-z0-9_.-]+) \(pid/.exec(text)?.[1];
     const name = str(input.name);
     const keys = [id, name].filter((k): k is string => !!k);
     processes.set(use.id, { toolUseId: use.id, command: str(input.command) ?? "", name, keys });
