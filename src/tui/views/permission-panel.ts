@@ -81,7 +81,7 @@ function choiceRows(s: PermissionPanelState, width: number): Row[] {
   const rows: Row[] = [{ spans: clipSpans([...k("y", "allow once"), span("   "), ...k("n", "deny"), span("   "), ...k("m", "deny with a message")], width, true) }];
   const { alwaysRule, alwaysFiles } = s.prompt;
   if (!alwaysRule) return rows;
-  rows.push(...wrapSpans([span("always allow ", ui.dim), span(cleanText(alwaysRule), ui.accent), span(", saved…", ui.dim)], width, [], [span("  ")]));
+  rows.push(...wrapSpans([span("always allow ", ui.dim), span(cleanText(alwaysRule), ui.accent), span(":", ui.dim)], width, [], [span("  ")]));
   const where = (key: string, label: string, note: string) =>
     wrapSpans([span("  "), ...k(key, label), span(note ? `  ${note}` : "", ui.dim)], width, [], [span("      ")]);
   rows.push(...where("a", `in ${cleanText(alwaysFiles.local)}`, "this project, not committed"));

@@ -167,3 +167,20 @@ describe("job control", () => {
     expect(await s.exited).toBe(0);
   }, 60_000);
 });
+
+describe("signals", () => {
+  test("SIGTERM restores the terminal and still ends the session properly: the resume line, exit code 143", async () => {
+    const fake = await api({ turns: [text("BEFORE-TERM")] });
+    const s = pty([], fake);
+    await s.waitFor(idle, "the composer");
+    s.type("hello");
+    s.send(KEY.enter);
+    await s.waitFor((sc) => sc.includes("BEFORE-TERM") && idle(sc), "the answer");
+    process.kill(s.pid, "SIGTERM");
+    expect(await s.exited).toBe(143);
+    expect(s.all()).toMatch(/Resume this session with: khaelor --resume \S+/);
+    expect(s.all()).not.toContain("ask anything");
+    const tail = s.output().slice(s.output().lastIndexOf("BEFORE-TERM"));
+    expect(tail).toContain("\x1b[?2004l");
+  }, 60_000);
+});
