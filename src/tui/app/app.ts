@@ -113,7 +113,10 @@ export class App {
     this.width = deps.screen.cols;
     this.now = deps.now ?? Date.now;
     this.gitBranch = deps.gitBranch ?? null;
-    this.grammars = new LazyGrammars(() => this.requestRender(), this.now);
+    this.grammars = new LazyGrammars(() => {
+      this.pager?.pager.restyle();
+      this.requestRender();
+    }, this.now);
   }
 
   // ── lifecycle ──────────────────────────────────────────────────────────────────────────────
@@ -738,6 +741,7 @@ export class App {
         const entries = t().entries;
         const e = entries[i];
         if (!e) return [];
+        this.grammars.holds(e); // a language not loaded yet starts loading; the pager restyles when it is
         const rows = renderEntry(e, { width, links: false, full: true });
         return needsGap(entries[i - 1], e) ? [{ spans: [] }, ...rows] : rows;
       },

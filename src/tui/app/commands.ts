@@ -1,4 +1,6 @@
 // What each slash command does, on the session's own API (src/cli/agent-session.ts).
+import { extname } from "node:path";
+import { preloadHighlighting } from "../markdown/index.ts";
 import { KNOWN_MODELS, modelInfo, SUGGESTED_MODELS } from "../../model/models.ts";
 import { listSessions } from "../../session/store.ts";
 import { renderDiff } from "../views/diff-view.ts";
@@ -134,6 +136,8 @@ export async function runSlashCommand(app: App, name: string, arg: string): Prom
           t.notice("No changes since the session started.");
           return;
         }
+        // The pager lays each diff out once: its languages load first.
+        await preloadHighlighting(d.files.map((f) => extname(f.path).slice(1)));
         const patches = splitPatch(d.patch);
         app.openPager({
           count: () => patches.length + 1,

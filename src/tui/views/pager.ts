@@ -111,6 +111,11 @@ export class TranscriptPager {
     this.state().known[last] = 0;
   }
 
+  /** Styles changed, not heights (a grammar finished loading): visible entries are laid out again. */
+  restyle(): void {
+    this.cache.clear();
+  }
+
   private state(): WidthState {
     let s = this.widths.get(this.width);
     const n = this.source.count();
