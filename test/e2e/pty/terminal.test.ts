@@ -184,3 +184,16 @@ describe("signals", () => {
     expect(tail).toContain("\x1b[?2004l");
   }, 60_000);
 });
+
+describe("startup failure", () => {
+  test("a session that cannot open (no API key) leaves a clean screen and says what to do", async () => {
+    const env = isolatedEnv(null);
+    delete env.ANTHROPIC_API_KEY;
+    const s = startPty([], { cwd: tempProject(), env, cols: 100, rows: 30 });
+    open.push(s);
+    expect(await s.exited).toBe(1);
+    expect(s.all()).toContain("khaelor: ANTHROPIC_API_KEY is not set");
+    expect(s.screen()).not.toContain("type ahead");
+    expect(s.output().slice(s.output().lastIndexOf("type ahead"))).toContain("\x1b[?2004l");
+  }, 60_000);
+});
