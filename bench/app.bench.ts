@@ -42,7 +42,7 @@ async function withApp<T>(opts: { answer: string; cols: number; rows: number; pa
   const cli = parseArgs([]);
   const session = await openAgentSession(cli, { interactive: true, ask: async () => ({ allow: true }), api: { baseURL: api.url, apiKey: "sk-ant-bench" }, cwd: dir });
   let bytes = 0;
-  const screen = createScreen({ output: { write: (d: string) => ((bytes += Buffer.byteLength(d)), true) }, caps: { colorDepth: "256", syncOutput: true }, cols: opts.cols, rows: opts.rows });
+  const screen = createScreen({ output: { write: (d: string) => ((bytes += Buffer.byteLength(d)), true) }, caps: { colorDepth: "256", syncOutput: true }, cursorStyle: "auto", cols: opts.cols, rows: opts.rows });
   const frames: FrameStats[] = [];
   const frame = screen.frame.bind(screen);
   screen.frame = () => {

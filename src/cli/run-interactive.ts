@@ -33,7 +33,9 @@ export async function runInteractive(opts: CliOptions): Promise<number> {
   const envCaps = capsFromEnv(process.env);
   const opening = openTerminal();
   const screenCaps: ScreenCaps = { colorDepth: envCaps.colorDepth, syncOutput: envCaps.syncOutput, remote: envCaps.remote };
-  const screen = createScreen({ output: stdout, caps: screenCaps, cols: Math.max(1, stdout.columns || 80), rows: Math.max(1, stdout.rows || 24) });
+  // "auto" cursor: drawn as a cell while an answer streams (no cursor trip per frame), the real
+  // cursor while typing and at rest (IME and screen readers follow it).
+  const screen = createScreen({ output: stdout, caps: screenCaps, cursorStyle: "auto", cols: Math.max(1, stdout.columns || 80), rows: Math.max(1, stdout.rows || 24) });
   screen.setLive([{ spans: [{ text: `KHAELOR ${VERSION} starting…`, style: { dim: true } }] }], null);
   screen.frame();
   const term = await opening;

@@ -115,7 +115,7 @@ describe("composer input", () => {
     await s.waitFor((sc) => sc.includes("EARLY-ANSWER") && idle(sc), "the answer");
     expect(s.all()).toContain("› early bird");
     // The composer was there before the session: typing never waited for it.
-    expect(s.output()).toContain("starting… type ahead");
+    expect(s.output()).toContain("type ahead, Enter sends once ready");
     expect(JSON.stringify(fake.requests[0]!.body)).toContain("early bird");
     s.send(KEY.ctrlD);
     expect(await s.exited).toBe(0);
