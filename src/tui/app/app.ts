@@ -8,7 +8,11 @@
 //
 // History: entries are committed to the terminal's scrollback in order, each exactly once, as soon
 // as they stop changing; a streaming answer commits its settled markdown blocks as they settle.
-// Everything after the first unsettled entry stays in the live zone.
+// Everything after the first unsettled entry stays in the live zone. An entry whose code waits for
+// its grammar (lazy-grammars.ts) counts as unsettled until the grammar is there.
+//
+// Startup: the app exists before the session does (deps.session null), so the composer takes keys
+// at once; what is sent meanwhile is shown as queued and runs when sessionOpened() hands it over.
 import { extname } from "node:path";
 import type { AgentSession } from "../../cli/agent-session.ts";
 import type { AskAnswer, AskRequest } from "../../cli/gate.ts";
