@@ -244,13 +244,14 @@ export class ZonePainter {
   /** Row y must start its own line but the terminal has it as a continuation: erase it from column 0. */
   private breakWrap(want: CellBuffer, y: number): void {
     if (y > 0) {
-      const wl = want.len[y - 1] ?? 0;
-      if ((this.termLen[y - 1] ?? 0) > wl) {
-        // A padding cell printed only to force the wrap would now count as content on reflow.
-        this.moveTo(y - 1, wl);
+      // A padding cell printed only to force the wrap would now count as content on reflow. EL
+      // from column 0 would also undo row y-1's own soft wrap: a continuation keeps column 0.
+      const from = this.wrapped[y - 1] === 1 ? Math.max(want.len[y - 1] ?? 0, 1) : (want.len[y - 1] ?? 0);
+      if ((this.termLen[y - 1] ?? 0) > from) {
+        this.moveTo(y - 1, from);
         this.cleanPen();
         this.out += "\x1b[K";
-        this.termLen[y - 1] = wl;
+        this.termLen[y - 1] = from;
       }
     }
     this.moveTo(y, 0);

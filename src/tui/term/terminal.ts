@@ -7,7 +7,13 @@ import { applyReplies, capsFromEnv, probeCaps, type Caps } from "./caps.ts";
 import { createInputDecoder, ESC_TIMEOUT_MS, type InputEvent } from "./decoder.ts";
 
 export type TerminalInput = NodeJS.ReadableStream & { isTTY?: boolean; setRawMode?(mode: boolean): unknown };
-export type TerminalOutputStream = NodeJS.WritableStream & { columns?: number; rows?: number; on(event: "resize", l: () => void): unknown };
+export type TerminalOutputStream = NodeJS.WritableStream & {
+  columns?: number;
+  rows?: number;
+  /** Node's and Bun's tty streams: re-reads the size from the tty (TIOCGWINSZ), emitting "resize" if it changed. */
+  _refreshSize?(): void;
+  on(event: "resize", l: () => void): unknown;
+};
 
 export type TerminalSession = {
   caps: Caps;
@@ -68,6 +74,12 @@ export async function openTerminal(opts: OpenTerminalOptions = {}): Promise<Term
   const onResize = () => {
     for (const l of resizeListeners) l(stdout.columns ?? 80, stdout.rows ?? 24);
   };
+  /** Asks the tty for its size; true when it changed (the stream's "resize" event reported it). */
+  const refreshSize = (): boolean => {
+    const c = stdout.columns, r = stdout.rows;
+    try { stdout._refreshSize?.(); } catch { /* the terminal may be gone */ }
+    return c !== stdout.columns || r !== stdout.rows;
+  };
 
   const enterSequence = () =>
     (caps.bracketedPaste ? "\x1b[?2004h" : "") + (caps.focusEvents ? "\x1b[?1004h" : "") + (caps.kittyKeyboard ? "\x1b[>1u" : "\x1b[>4;2m");
@@ -104,7 +116,9 @@ export async function openTerminal(opts: OpenTerminalOptions = {}): Promise<Term
   const onCont = () => {
     if (restored) return;
     enter();
-    onResize();
+    // The window may have changed while we were stopped, and the SIGWINCH that says so may be
+    // handled after this one (`columns` is only refreshed by it): ask the tty now.
+    if (!refreshSize()) onResize();
     for (const l of resumeListeners) l();
   };
 

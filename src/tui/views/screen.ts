@@ -210,8 +210,11 @@ class TwoZoneScreen implements Screen {
 
   openFullView(): FullView {
     if (this.full) throw new Error("a full-screen view is already open: close it before opening another");
-    // Bring the main screen up to date first, so leaving the view restores the latest state.
-    this.frame();
+    // The main screen is not brought up to date first: the app may be between a commit and the
+    // setLive that continues the committed line, and a frame now would end that line early.
+    // Pending changes wait behind the view; 1049l brings the main screen back exactly as we left
+    // it, and the first frame after close() draws them.
+    if (this.timer) { clearTimeout(this.timer); this.timer = null; }
     const state: FullViewState = {
       painter: new ZonePainter(this.cols, this.graphemes, this.styles),
       want: new CellBuffer(this.cols, this.rows),

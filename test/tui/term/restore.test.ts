@@ -91,7 +91,8 @@ describe("restore in a real pty", () => {
     process.kill(pid, "SIGCONT");
     const out = await pty.waitFor((o) => o.slice(mark).includes("RESUMED"), "RESUMED");
     const resumed = out.slice(mark);
-    expect(resumed).toContain("SIZE 70x20");
+    // The size reported on resume itself (not by a SIGWINCH handled later) is the new one.
+    expect(/SIZE (\d+x\d+)\r*\nRESUMED/.exec(resumed)?.[1]).toBe("70x20");
     expect(resumed).toContain("\x1b[?2004h"); // modes pushed again
     expect(resumed).toContain("\x1b[>1u");
     expect(stty(tty)).not.toBe(before); // raw again
