@@ -243,6 +243,13 @@ describe("two-zone screen replayed into @xterm/headless", () => {
     for (let i = 0; i < RUNS; i++) await runScenario(BASE_SEED + i, screenSubjectMaker, 60);
   }, 600_000);
 
+  // Seeds that once failed: 777092, 1084, 1223, 1295 (xterm.js's combined-character reflow, see
+  // support/terminal.ts), 1038 (breaking a wrap under a continuation row), 1090, 1192, 1300
+  // (openFullView framed between a commit and the setLive continuing it).
+  test("seeds that once failed", async () => {
+    for (const seed of [777092, 1084, 1223, 1295, 1038, 1090, 1192, 1300]) await runScenario(seed, screenSubjectMaker, 60);
+  }, 120_000);
+
   test("the oracle accepts a naive full-repaint renderer", async () => {
     for (let i = 0; i < 8; i++) await runScenario(BASE_SEED + i, (c, r) => naiveSubject(c, r), 40);
   }, 60_000);
