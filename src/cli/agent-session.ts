@@ -99,23 +99,6 @@ export async function openAgentSession(opts: CliOptions, io: SessionIo) {
   const opened = openLog(opts, cwd);
   const replayed = opened.replayed;
   let model = opts.model ?? replayed?.model ?? settings.model ?? DEFAULT_MODEL;
-  // The mode comes from this run's flags or settings, never silently from the resumed session:
-  // a session once run with bypassPermissions must not stay in it.
-  const engine = await createPermissionEngine({
-    projectRoot: cwd,
-    mode: opts.permissionMode ?? undefined,
-    cliAllow: opts.allowedTools,
-    cliDeny: opts.disallowedTools,
-  });
-  // A rule typed on the command line that does not parse is a usage error: silently dropping a
-  // --disallowedTools rule would let through what the user meant to forbid.
-  const cliProblems = engine.problems().filter((p) => p.file.startsWith("--"));
-  if (cliProblems.length > 0) throw new SessionOpenError(cliProblems.map(formatProblem).join("\n"), true);
-  notices.push(...engine.problems().map(formatProblem));
-  if (replayed && replayed.permissionMode !== engine.mode)
-    notices.push(`this session last ran in ${replayed.permissionMode} mode; it now runs in ${engine.mode} mode (pass --permission-mode ${replayed.permissionMode} to keep it)`);
-  for (const g of replayed?.grants ?? []) if (g.decision === "allow") for (const rule of splitRuleList([g.rule])) engine.grant(rule, "session");
-
   const sessionId = opened.writer?.sessionId ?? newSessionId();
   // The log is the truth: when it cannot be written (a full disk), the turn stops at once with
   // that error instead of going on with work that would not survive a restart.
@@ -125,7 +108,27 @@ export async function openAgentSession(opts: CliOptions, io: SessionIo) {
     writeFailure ??= e;
     stopTurn?.();
   };
-  const git = await createGitProtection({ projectRoot: cwd, dataDir: join(projectSessionsDir(cwd), "shadow"), sessionId, resume: opened.writer !== null });
+  // The rules engine (grammar load) and the first work-tree snapshot are independent: overlap them.
+  // The mode comes from this run's flags or settings, never silently from the resumed session:
+  // a session once run with bypassPermissions must not stay in it.
+  const [engine, git] = await Promise.all([
+    createPermissionEngine({ projectRoot: cwd, mode: opts.permissionMode ?? undefined, cliAllow: opts.allowedTools, cliDeny: opts.disallowedTools }),
+    createGitProtection({ projectRoot: cwd, dataDir: join(projectSessionsDir(cwd), "shadow"), sessionId, resume: opened.writer !== null }),
+  ]).catch((e: unknown) => {
+    opened.writer?.close();
+    throw e;
+  });
+  // A rule typed on the command line that does not parse is a usage error: silently dropping a
+  // --disallowedTools rule would let through what the user meant to forbid.
+  const cliProblems = engine.problems().filter((p) => p.file.startsWith("--"));
+  if (cliProblems.length > 0) {
+    opened.writer?.close();
+    throw new SessionOpenError(cliProblems.map(formatProblem).join("\n"), true);
+  }
+  notices.push(...engine.problems().map(formatProblem));
+  if (replayed && replayed.permissionMode !== engine.mode)
+    notices.push(`this session last ran in ${replayed.permissionMode} mode; it now runs in ${engine.mode} mode (pass --permission-mode ${replayed.permissionMode} to keep it)`);
+  for (const g of replayed?.grants ?? []) if (g.decision === "allow") for (const rule of splitRuleList([g.rule])) engine.grant(rule, "session");
   if (git.unavailable) notices.push(`/undo and /diff are off: ${git.unavailable}`);
   const writer =
     opened.writer ??
