@@ -275,6 +275,13 @@ export class ZonePainter {
       if (tg[i] === wg[i] && ts[i] === ws[i] && tw[i] === ww[i] && !(continued && x >= (this.termLen[y] ?? 0))) { x++; continue; }
       let start = x;
       while (start > 0 && (ww[o + start] === 0 || tw[o + start] === 0)) start--;
+      // A blank just before a wide grapheme is printed, never moved over: a cell the terminal never
+      // printed reads as the gap a wrapped wide grapheme leaves, and reflow deletes it once a resize
+      // puts it at a line's end (xterm.js getWrappedLineTrimmedLength), losing the space.
+      if (start > 0 && ww[o + start] === 2 && ww[o + start - 1] === 1 && wg[o + start - 1] === SPACE) {
+        start--;
+        while (start > 0 && (ww[o + start] === 0 || tw[o + start] === 0)) start--;
+      }
       let end = x + 1;
       for (;;) {
         while (end < W && (ww[o + end] === 0 || tw[o + end] === 0)) end++;

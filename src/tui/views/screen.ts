@@ -243,8 +243,12 @@ class TwoZoneScreen implements Screen {
         screen.full = null;
         if (state.opened) {
           // 1049l restores the main screen and the cursor (and pen) saved on entry.
-          screen.emit(screen.styles.transition(state.painter.pen, 0) + "\x1b[?1049l\x1b[m", null);
+          // Whether the restored cursor is still "pending wrap" at the last column differs between
+          // terminals (xterm.js drops it): CR puts it somewhere certain.
+          screen.emit(screen.styles.transition(state.painter.pen, 0) + "\x1b[?1049l\x1b[m\r", null);
           screen.painter.pen = 0;
+          screen.painter.cx = 0;
+          screen.painter.pending = false;
           if (screen.painter.cols !== screen.cols && screen.resizeFrom === null) screen.resizeFrom = screen.painter.cols;
         }
         screen.dirty = true;
