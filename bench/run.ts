@@ -1,4 +1,5 @@
-// `bun run bench [--json] [name...]`: runs every bench/*.bench.ts (or the named ones).
+// `bun run bench [--json] [name...]`: runs every bench/*.bench.ts (or the named ones), each in a
+// process of its own so one bench's heap, loaded grammars or timers never colour another's figures.
 // Each module exports `run(opts)` returning results; with --json each result is one JSON line,
 // otherwise a readable table. Figures are per-unit costs and ratios, never pass/fail.
 import { readdirSync } from "node:fs";
@@ -10,20 +11,27 @@ export type BenchModule = { run(opts: { json: boolean }): Promise<BenchResult[]>
 async function main() {
   const args = process.argv.slice(2);
   const json = args.includes("--json");
-  const only = args.filter((a) => !a.startsWith("--"));
   const dir = import.meta.dir;
+  const child = args.indexOf("--module");
+  if (child >= 0) {
+    const mod = (await import(join(dir, args[child + 1]!))) as BenchModule;
+    for (const r of await mod.run({ json })) console.log(json ? JSON.stringify(r) : formatResult(r));
+    return;
+  }
+  const only = args.filter((a) => !a.startsWith("--"));
   const files = readdirSync(dir)
     .filter((f) => f.endsWith(".bench.ts"))
     .filter((f) => only.length === 0 || only.some((o) => f.startsWith(o)))
     .sort();
+  let failed = 0;
   for (const file of files) {
-    const mod = (await import(join(dir, file))) as BenchModule;
-    const results = await mod.run({ json });
-    for (const r of results) {
-      if (json) console.log(JSON.stringify(r));
-      else console.log(formatResult(r));
+    const proc = Bun.spawn([process.execPath, import.meta.path, "--module", file, ...(json ? ["--json"] : [])], { stdout: "inherit", stderr: "inherit" });
+    if ((await proc.exited) !== 0) {
+      failed++;
+      console.error(`bench ${file} failed`);
     }
   }
+  if (failed > 0) process.exit(1);
 }
 
 function formatResult(r: BenchResult): string {

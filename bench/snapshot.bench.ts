@@ -1,15 +1,18 @@
 // Snapshot cost in a repository of 10,000 files: the first snapshot (shadow repo created, user's
 // index copied, objects borrowed through alternates), an unchanged re-snapshot, one after 10 files
-// changed, and the first snapshot of the same tree outside git (everything hashed and stored).
+// changed; outside git, the first snapshot of a tree at the size limit (everything hashed and
+// stored), a second session's first snapshot of it (objects shared), and how fast a tree over the
+// limit is turned down.
 import { mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createGitProtection } from "../src/workspace/git/index.ts";
+import { PLAIN_DIRECTORY_FILE_LIMIT } from "../src/workspace/git/git-protection.ts";
 
 const FILES = 10_000;
 
-function populate(root: string): void {
-  for (let i = 0; i < FILES; i++) {
+function populate(root: string, files = FILES): void {
+  for (let i = 0; i < files; i++) {
     const dir = join(root, `pkg${i % 50}`, `mod${i % 7}`);
     if (i < 350) mkdirSync(dir, { recursive: true });
     writeFileSync(join(dir, `file${i}.ts`), `export const value${i} = ${i};\n// ${"x".repeat(i % 200)}\n`);
@@ -50,9 +53,17 @@ export async function run(_opts: { json: boolean }) {
 
     const plain = join(base, "plain");
     mkdirSync(plain);
-    populate(plain);
-    const [plainFirst, plainProtection] = await time(() => createGitProtection({ projectRoot: plain, dataDir: join(base, "data-plain") }));
+    populate(plain, PLAIN_DIRECTORY_FILE_LIMIT);
+    const plainData = join(base, "data-plain");
+    const [plainFirst, plainProtection] = await time(() => createGitProtection({ projectRoot: plain, dataDir: plainData, sessionId: "a" }));
     const [plainAgain] = await time(() => plainProtection.snapshot());
+    const [plainSecondSession] = await time(() => createGitProtection({ projectRoot: plain, dataDir: plainData, sessionId: "b" }));
+
+    const big = join(base, "big");
+    mkdirSync(big);
+    populate(big, FILES);
+    const [refused, off] = await time(() => createGitProtection({ projectRoot: big, dataDir: join(base, "data-big") }));
+    if (!off.unavailable) throw new Error("a plain tree over the limit should turn snapshots off");
 
     const ms = (n: number) => Math.round(n * 10) / 10;
     return [
@@ -65,10 +76,15 @@ export async function run(_opts: { json: boolean }) {
         firstPerFileUs: ms((first * 1000) / FILES),
       },
       {
-        name: `snapshot: plain directory of ${FILES} files (no git to borrow from)`,
+        name: `snapshot: plain directory of ${PLAIN_DIRECTORY_FILE_LIMIT} files (the limit outside git; nothing to borrow)`,
         firstSnapshotMs: ms(plainFirst),
+        firstPerFileUs: ms((plainFirst * 1000) / PLAIN_DIRECTORY_FILE_LIMIT),
         unchangedSnapshotMs: ms(plainAgain),
-        firstVsRepoRatio: ms(plainFirst / first),
+        secondSessionFirstSnapshotMs: ms(plainSecondSession),
+      },
+      {
+        name: `snapshot: plain directory of ${FILES} files (over the limit: snapshots off)`,
+        decideMs: ms(refused),
       },
     ];
   } finally {
