@@ -59,18 +59,20 @@ export async function runTurn(deps: KernelDeps, input: string | UserBlock[], sig
     return true;
   };
 
-  /** Messages typed while we worked, and notices (a process exited): delivered at a boundary. */
-  const deliverQueued = (): boolean => {
+  /** Notices (a process exited) and messages typed while we worked: delivered at a boundary. */
+  const deliverNotices = (): number => {
     const notices = deps.takeNotices?.() ?? [];
     for (const n of notices) userMessage(n, { synthetic: "process_exit" });
+    return notices.length;
+  };
+  const deliverQueued = (): boolean => {
     const steering = deps.takeSteering?.() ?? [];
     for (const s of steering) userMessage(s, { steering: true });
-    return notices.length + steering.length > 0;
+    return deliverNotices() + steering.length > 0;
   };
 
-  // What happened while the user was away (a process exited) comes first, so the model's answer
-  // is to the user's message, not to the notice.
-  for (const n of deps.takeNotices?.() ?? []) userMessage(n, { synthetic: "process_exit" });
+  // What happened while the user was away comes first, so the answer is to the user's message.
+  deliverNotices();
   userMessage(input);
   for (const p of policies) p.onUserTurn?.();
 
