@@ -79,6 +79,9 @@ export class ShadowRepo {
         }
       }
     }
+    // KHAELOR's own settings (rules the user saved with "allow always") are not the agent's work:
+    // /diff must not list them, /undo must not take them back.
+    excludes.push("/.khaelor/");
     const rel = relative(this.opts.workTree, this.opts.gitDir);
     if (rel !== "" && !rel.startsWith("..") && !isAbsolute(rel)) excludes.push(`/${rel.split("\\").join("/")}/`);
     writeFileSync(join(info, "exclude"), excludes.join("\n") + "\n");

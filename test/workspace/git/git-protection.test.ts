@@ -242,3 +242,20 @@ test("sessions of one project share the shadow objects: a second session outside
   rmSync(dir, { recursive: true, force: true });
   rmSync(data, { recursive: true, force: true });
 });
+
+test("KHAELOR's own settings are not the agent's work: /diff does not list them, /undo does not remove them", async () => {
+  const dir = mkdtempSync(join(tmpdir(), "khaelor-settings-"));
+  writeFileSync(join(dir, "a.txt"), "a\n");
+  const data = mkdtempSync(join(tmpdir(), "khaelor-settings-data-"));
+  const p = await createGitProtection({ projectRoot: dir, dataDir: data });
+  await p.beginTurn();
+  mkdirSync(join(dir, ".khaelor"));
+  writeFileSync(join(dir, ".khaelor", "settings.local.json"), '{"permissions":{"allow":["Edit(./a.txt)"]}}');
+  writeFileSync(join(dir, "a.txt"), "changed\n");
+  await p.endTurn();
+  expect((await p.diff()).files.map((f) => f.path)).toEqual(["a.txt"]);
+  expect((await p.undo())?.restored).toEqual(["a.txt"]);
+  expect(existsSync(join(dir, ".khaelor", "settings.local.json"))).toBe(true);
+  rmSync(dir, { recursive: true, force: true });
+  rmSync(data, { recursive: true, force: true });
+});
