@@ -126,13 +126,15 @@ async function query(deps: KernelDeps, signal: AbortSignal, durable: Durable): P
     } catch (e) {
       if (!(e instanceof ModelError)) throw e;
       if (e.kind === "aborted") {
-        if (e.partial.length > 0) {
+        if (e.partial.length > 0 || e.usage) {
+          // An interrupted call is still billed for what the API reported before the stop.
           const model = deps.modelName();
+          const usage = e.usage ?? { input_tokens: 0, output_tokens: 0, cache_read_input_tokens: 0, cache_creation_input_tokens: 0 };
           durable({
             type: "assistant_message",
             interrupted: true,
-            costUsd: null,
-            message: { id: "", model, content: e.partial, stop_reason: null, usage: { input_tokens: 0, output_tokens: 0, cache_read_input_tokens: 0, cache_creation_input_tokens: 0 } },
+            costUsd: deps.costOf?.(model, usage) ?? null,
+            message: { id: "", model, content: e.partial, stop_reason: null, usage },
           });
         }
         throw new TurnEnd("cancelled", "cancelled by the user");

@@ -62,7 +62,7 @@ export function createAnthropicClient(opts: AnthropicClientOptions = {}): ModelC
         yield* streamOnce(client(), params, asm, req.signal, idleTimeoutMs);
         return;
       } catch (e) {
-        if (req.signal?.aborted) throw new ModelError("aborted", "Interrupted by the user.", null, asm.partial());
+        if (req.signal?.aborted) throw new ModelError("aborted", "Interrupted by the user.", null, asm.partial(), null, asm.usageSoFar());
         const { error, retryAfterMs } = classifyError(e, ctx);
         if (error.kind !== "retryable") throw error;
         if (attempt >= retry.maxRetries)

@@ -114,6 +114,11 @@ export class MessageAssembler {
     return out;
   }
 
+  /** Usage as reported so far (a stopped stream never sends its final message_delta). */
+  usageSoFar(): Usage {
+    return { ...this.usage };
+  }
+
   private mergeUsage(u: Partial<Record<keyof Usage, number | null>> | null | undefined): void {
     if (!u) return;
     for (const k of ["input_tokens", "output_tokens", "cache_read_input_tokens", "cache_creation_input_tokens"] as const) {

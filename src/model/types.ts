@@ -98,6 +98,11 @@ export class ModelError extends Error {
     readonly partial: AssistantBlock[] = [],
     /** For "overflow": the token counts the API reported, when it did. */
     readonly tokens: { actual: number; maximum: number } | null = null,
+    /**
+     * For "aborted": usage the API reported before the stop (message_start's input and cache
+     * counts, output as of the last message_delta). The call is billed even though it was cut.
+     */
+    readonly usage: Usage | null = null,
   ) {
     super(message);
     this.name = "ModelError";

@@ -180,5 +180,9 @@ describe("print mode", () => {
     expect(partial.length).toBeGreaterThan(0);
     expect(`first line\n${long}`.startsWith(partial)).toBe(true);
     expect(lines.at(-1)).toMatchObject({ type: "result", is_error: true });
+    // The cut call is billed for what the API reported before the stop (message_start's usage).
+    const result = lines.at(-1) as { usage: { cache_read_input_tokens: number; input_tokens: number; cache_creation_input_tokens: number }; total_cost_usd: number };
+    expect(result.usage.input_tokens + result.usage.cache_read_input_tokens + result.usage.cache_creation_input_tokens).toBeGreaterThan(0);
+    expect(result.total_cost_usd).toBeGreaterThan(0);
   });
 });
