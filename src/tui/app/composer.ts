@@ -48,7 +48,8 @@ export class Composer {
     const s = raw.replace(/\r\n?/g, "\n");
     if (s === "") return;
     this.checkpoint("other");
-    const lines = s.split("\n").length;
+    // Lines as the user counts them: a final newline ends the last line, it does not start another.
+    const lines = s.replace(/\n$/, "").split("\n").length;
     if (lines >= PASTE_COLLAPSE_LINES || s.length >= PASTE_COLLAPSE_CHARS) {
       const token = `[pasted ${lines} line${lines === 1 ? "" : "s"} #${++this.pasteSeq}]`;
       this.pastes.set(token, s);

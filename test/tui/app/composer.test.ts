@@ -69,6 +69,14 @@ describe("composer editing", () => {
     expect(c.text).toBe("first \nline\nsecond");
   });
 
+  test("a pasted block ending in a newline counts its lines as the user does", () => {
+    const c = new Composer();
+    const lines = Array.from({ length: 200 }, (_, i) => `line ${i}`);
+    c.paste(`${lines.join("\n")}\n`);
+    expect(c.text).toBe("[pasted 200 lines #1]");
+    expect(c.submitText()).toBe(`${lines.join("\n")}\n`);
+  });
+
   test("a big paste is one placeholder that is sent in full, deleted by one backspace", () => {
     const big = Array.from({ length: PASTE_COLLAPSE_LINES + 2 }, (_, i) => `line ${i}`).join("\r\n");
     const c = typed("see: ");
