@@ -28,6 +28,11 @@ export type PaintOptions = {
   eraseBelow: boolean;
   /** How many of the painted rows become history after this paint (row `dropTop` must start a line). */
   dropTop: number;
+  /**
+   * The viewport's height. A paint taller than the screen scrolls its top rows into scrollback as
+   * it goes, and no cursor move reaches them again: nothing may move back up that far.
+   */
+  viewRows?: number;
 };
 
 /** A copy of the row just above the zone (the last history row), for joining a soft commit to it. */
@@ -92,7 +97,7 @@ export class ZonePainter {
   paint(want: CellBuffer, opts: PaintOptions): void {
     const H = want.height;
     this.ensureRows(Math.max(H, this.extent) + 1);
-    if (opts.wraps) this.shiftRowsDown(want);
+    if (opts.wraps) this.shiftRowsDown(want, opts.viewRows ?? Infinity);
     for (let y = 0; y < H; y++) {
       const soft = opts.wraps && want.soft[y] === 1 && (y > 0 ? y !== opts.dropTop : this.above !== null && opts.dropTop > 0);
       if (soft && this.wrapped[y] !== 1) this.establishWrap(want, y);
@@ -124,7 +129,7 @@ export class ZonePainter {
    * are moved (and the inserted rows are blank and unwrapped), so nothing here depends on how a
    * terminal treats soft-wrap flags under IL. IL also homes the cursor to column 0 (VT102).
    */
-  private shiftRowsDown(want: CellBuffer): void {
+  private shiftRowsDown(want: CellBuffer, viewRows: number): void {
     const T = this.term.height;
     const n = want.height - T;
     if (n <= 0 || T < 2) return;
@@ -135,6 +140,14 @@ export class ZonePainter {
       content += this.term.len[i] ?? 0;
     }
     if (i === T || content < SHIFT_MIN_CELLS || this.anyContentFrom(T)) return;
+    // Making T+n rows first scrolls the zone's top rows off the screen when it grows taller than
+    // the screen (a tall block committed at once): CUU stops at the top row, so rows still to be
+    // painted there would land on the wrong lines. Painting top to bottom never goes back up.
+    if (T + n > viewRows) {
+      let first = 0;
+      while (first < i && want.soft[first] === this.term.soft[first] && want.rowEquals(first, this.term, first)) first++;
+      if (T + n - Math.min(first, i) > viewRows) return;
+    }
     for (let y = this.extent; y < T + n; y++) this.newRow(y);
     this.moveTo(i, 0);
     this.cleanPen(); // inserted lines take the current background

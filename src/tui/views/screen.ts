@@ -329,7 +329,7 @@ class TwoZoneScreen implements Screen {
     const cellCursor = cursorRow >= 0 && cursorRow < total && this.drawsCursorCell(cursorRow, Math.min(W - 1, Math.max(0, this.cursor!.col)), drop);
     const t1 = performance.now();
     p.cellsChanged = 0;
-    p.paint(want, { wraps: true, eraseBelow: true, dropTop: drop });
+    p.paint(want, { wraps: true, eraseBelow: true, dropTop: drop, viewRows: this.rows });
     // Keep the rows that stayed in the zone as the new carry.
     const keep = nCommit - drop;
     if (this.carry.cols !== W) this.carry = new CellBuffer(W, keep + 1);
