@@ -24,7 +24,7 @@ import type { FullView, Screen } from "../views/screen.ts";
 import { renderComposer } from "../views/composer-view.ts";
 import { needsGap, renderEntry } from "../views/entry-view.ts";
 import { TranscriptPager, type PagerSource } from "../views/pager.ts";
-import { PERMISSION_KEYS, renderPermissionPanel, type PermissionPanelState } from "../views/permission-panel.ts";
+import { PERMISSION_KEYS, renderPermissionFull, renderPermissionPanel, type PermissionPanelState, type PermissionPrompt } from "../views/permission-panel.ts";
 import { movePicker, renderPicker, type PickerState } from "../views/picker.ts";
 import { renderStatusLine, type StatusInfo } from "../views/status-line.ts";
 import { clipSpans, span, wrapSpans, cleanText } from "../views/text.ts";
@@ -67,11 +67,27 @@ type Picker =
   | ({ kind: "file"; start: number } & PickerState<string>)
   | ({ kind: "choose"; onPick: (value: string) => void } & PickerState<string>);
 
-type PermissionAsk = { panel: PermissionPanelState; resolve: (a: AskAnswer) => void; toolUseId: string; suggestion: boolean };
+type PermissionAsk = {
+  panel: PermissionPanelState;
+  resolve: (a: AskAnswer) => void;
+  toolUseId: string;
+  suggestion: boolean;
+  shownAt: number;
+  /** Keys still go to the composer: the prompt has just appeared, or a typing burst is going on. */
+  guarded: boolean;
+};
 
 const SPIN_MS = 100;
 const FRAME_MS = 16;
 const MODES: PermissionMode[] = ["default", "acceptEdits", "plan"];
+/**
+ * A permission prompt takes no key in its first moments: nobody reads a prompt and answers it this
+ * fast, so such a key was typed before it appeared (the user was writing the next message while
+ * the answer streamed, and "s" must not grant a rule).
+ */
+const ASK_GUARD_MS = 400;
+/** Keys closer together than this are one typing burst; a burst going on when a prompt appears stays with the composer. */
+const BURST_GAP_MS = 350;
 
 export class App {
   /** Set once the session is open (always, outside the first moments of startup). */
@@ -99,10 +115,14 @@ export class App {
   queued: string[] = [];
   private ask: PermissionAsk | null = null;
   private picker: Picker | null = null;
-  private pager: { view: FullView; pager: TranscriptPager } | null = null;
+  /** ofPrompt: the pager shows the open permission prompt in full (and closes when it is answered). */
+  private pager: { view: FullView; pager: TranscriptPager; ofPrompt: boolean } | null = null;
   private hint: { text: string; until: number } | null = null;
   private hintTimer: ReturnType<typeof setTimeout> | null = null;
   private ctrlCAt = 0;
+  /** When the composer last took a key (to tell a typing burst from an answer to a prompt). */
+  private lastTypedAt = Number.NEGATIVE_INFINITY;
+  private guardTimer: ReturnType<typeof setTimeout> | null = null;
   private unsubscribe: () => void = () => {};
   private renderTimer: ReturnType<typeof setTimeout> | null = null;
   private spinTimer: ReturnType<typeof setInterval> | null = null;
@@ -313,13 +333,20 @@ export class App {
         if (this.ask?.resolve !== finish) return;
         this.ask = null;
         signal.removeEventListener("abort", onAbort);
+        if (this.guardTimer) clearTimeout(this.guardTimer);
+        this.guardTimer = null;
+        if (this.pager?.ofPrompt) this.closePager();
+        if (this.busy) this.startSpinner();
         resolve(a);
         this.renderNow();
       };
       const onAbort = () => finish({ allow: false });
       signal.addEventListener("abort", onAbort, { once: true });
-      this.ask = { panel: { prompt, message: null }, resolve: finish, toolUseId: req.call.id, suggestion: !!req.suggestion };
+      this.ask = { panel: { prompt, message: null, armed: false }, resolve: finish, toolUseId: req.call.id, suggestion: !!req.suggestion, shownAt: this.now(), guarded: true };
       if (this.pager) this.closePager();
+      // Nothing moves while the user reads: no spinner frames (and no CPU) until they answer.
+      this.pauseSpinner();
+      this.armAskGuard(this.ask);
       this.renderNow();
     });
   }
@@ -385,7 +412,7 @@ export class App {
       if (this.exiting) return;
       if (ev.type === "key" && ev.ctrl && ev.name === "z" && !ev.alt) this.suspend();
       else if (this.pager) this.pagerInput(ev);
-      else if (this.ask) this.permissionInput(ev, this.ask);
+      else if (this.ask && !this.typedAhead(this.ask, ev)) this.permissionInput(ev, this.ask);
       else this.composerInput(ev);
     }
     this.renderNow();
@@ -402,10 +429,22 @@ export class App {
       return;
     }
     if (ev.type === "key" && (ev.name === "escape" || (ev.ctrl && ev.name === "c"))) {
+      // As in the composer: Esc (or Ctrl-C) stops the turn, not just this one call; a second
+      // Ctrl-C exits.
       ask.resolve({ allow: false });
+      this.takeBackQueued();
+      this.interrupt();
+      if (ev.name === "c") {
+        this.ctrlCAt = this.now();
+        this.flash("press Ctrl-C again to exit");
+      }
       return;
     }
-    const k = ev.type === "text" ? (ev.text[0] ?? "").toLowerCase() : ev.type === "key" && !ev.ctrl && !ev.alt ? ev.name : "";
+    if (ev.type === "key" && ev.ctrl && ev.name === "t") {
+      this.openPager(promptSource(ask.panel.prompt), true);
+      return;
+    }
+    const k = ev.type === "text" ? ev.text.toLowerCase() : ev.type === "key" && !ev.ctrl && !ev.alt ? ev.name : "";
     const choice = PERMISSION_KEYS[k];
     if (choice === "once") ask.resolve({ allow: true });
     else if (choice === "deny") ask.resolve({ allow: false });
@@ -413,8 +452,54 @@ export class App {
     else if (choice && ask.suggestion) ask.resolve({ allow: true, always: { scope: choice.always } });
   }
 
+  /**
+   * Whether a key that arrives while a permission prompt is open belongs to the composer instead:
+   * typed in the prompt's first moments or in a typing burst that began before it, or several
+   * characters at once (fast typing, an unbracketed paste), which is never a one-key answer.
+   */
+  private typedAhead(ask: PermissionAsk, ev: InputEvent): boolean {
+    if (ask.panel.message !== null || ev.type === "wheel") return false;
+    // Ctrl-T only shows the prompt in full: it answers nothing, so it is never held back.
+    if (ev.type === "key" && ev.ctrl && ev.name === "t") return false;
+    if (ask.guarded && !this.guardOver(ask)) {
+      ask.panel.typedAhead = true;
+      this.armAskGuard(ask);
+      return true;
+    }
+    if ((ev.type === "text" && [...ev.text].length > 1) || ev.type === "paste") {
+      ask.guarded = true;
+      ask.panel.armed = false;
+      ask.panel.typedAhead = true;
+      this.armAskGuard(ask);
+      return true;
+    }
+    return false;
+  }
+
+  private guardOver(ask: PermissionAsk): boolean {
+    const now = this.now();
+    return now - ask.shownAt >= ASK_GUARD_MS && now - this.lastTypedAt >= BURST_GAP_MS;
+  }
+
+  /** Arms the prompt's keys once the guard time has passed and the typing has paused. */
+  private armAskGuard(ask: PermissionAsk): void {
+    if (this.guardTimer) clearTimeout(this.guardTimer);
+    const due = Math.max(ask.shownAt + ASK_GUARD_MS, this.lastTypedAt + BURST_GAP_MS) - this.now();
+    this.guardTimer = setTimeout(() => {
+      this.guardTimer = null;
+      if (this.ask !== ask) return;
+      if (!this.guardOver(ask)) return this.armAskGuard(ask);
+      ask.guarded = false;
+      ask.panel.armed = true;
+      ask.panel.typedAhead = false;
+      this.renderNow();
+    }, Math.max(1, due + 1));
+  }
+
   private composerInput(ev: InputEvent): void {
     const c = this.composer;
+    if (ev.type !== "wheel") this.lastTypedAt = this.now();
+    if (ev.type === "text" || ev.type === "paste") this.ctrlCAt = 0;
     if (ev.type === "text") {
       c.insert(ev.text);
       this.afterEdit();
@@ -589,6 +674,10 @@ export class App {
   private ctrlC(): void {
     const c = this.composer;
     const now = this.now();
+    if (this.ctrlCAt && now - this.ctrlCAt < 2000) {
+      void this.exit(0);
+      return;
+    }
     if (!c.isEmpty()) {
       c.clear();
       this.ctrlCAt = 0;
@@ -596,10 +685,6 @@ export class App {
       return;
     }
     if (this.busy) this.interrupt();
-    if (this.ctrlCAt && now - this.ctrlCAt < 2000) {
-      void this.exit(0);
-      return;
-    }
     this.ctrlCAt = now;
     this.flash("press Ctrl-C again to exit");
   }
@@ -714,13 +799,15 @@ export class App {
 
   // ── pager ──────────────────────────────────────────────────────────────────────────────────
 
-  openPager(source?: PagerSource): void {
+  openPager(source?: PagerSource, ofPrompt = false): void {
     if (this.pager) return;
     const src = source ?? this.transcriptSource();
     const view = this.screen.openFullView();
-    const pager = new TranscriptPager(src, this.screen.cols, this.screen.rows);
-    pager.end();
-    this.pager = { view, pager };
+    const pager = new TranscriptPager(src, this.screen.cols, this.screen.rows, ofPrompt ? "permission prompt" : "transcript");
+    // A prompt is read from its top; a transcript from its latest entry.
+    if (ofPrompt) pager.home();
+    else pager.end();
+    this.pager = { view, pager, ofPrompt };
     this.deps.onPager(true);
     view.draw(pager.render());
   }
@@ -1030,7 +1117,7 @@ export class App {
   // ── timers ─────────────────────────────────────────────────────────────────────────────────
 
   private startSpinner(): void {
-    if (this.spinTimer) return;
+    if (this.spinTimer || this.ask) return;
     this.spinTimer = setInterval(() => {
       this.frameNo++;
       this.requestRender();
@@ -1043,6 +1130,11 @@ export class App {
     this.spinTimer = null;
   }
 
+  private pauseSpinner(): void {
+    if (this.spinTimer) clearInterval(this.spinTimer);
+    this.spinTimer = null;
+  }
+
   private stopTimers(): void {
     if (this.spinTimer) clearInterval(this.spinTimer);
     this.spinTimer = null;
@@ -1050,12 +1142,19 @@ export class App {
     this.renderTimer = null;
     if (this.hintTimer) clearTimeout(this.hintTimer);
     this.hintTimer = null;
+    if (this.guardTimer) clearTimeout(this.guardTimer);
+    this.guardTimer = null;
   }
 
   /** For tests: the composer picker shown, if any. */
   pickerItems(): string[] {
     return this.picker ? this.picker.items.map((i) => i.label) : [];
   }
+}
+
+/** The open prompt in full, for the pager (one entry: laid out only while shown, like any other). */
+function promptSource(p: PermissionPrompt): PagerSource {
+  return { count: () => 1, text: () => [p.summary, p.detail?.text ?? "", p.diff ?? "", p.reason].join("\n"), layout: (_i, width) => renderPermissionFull(p, width) };
 }
 
 function relativeTo(root: string, path: string): string {

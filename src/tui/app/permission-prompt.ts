@@ -49,7 +49,22 @@ export function buildPermissionPrompt(req: AskRequest, cwd: string, projectRoot:
       }
     } else prompt.detail = { label: "file", text: shown };
   } else if (str("file_path") || str("path")) prompt.detail = { label: "path", text: str("file_path") ?? str("path")! };
-  return prompt;
+  return withoutRepeats(prompt);
+}
+
+/**
+ * Says each thing once: a summary that ends with the command keeps only what precedes it (the
+ * detail shows the command), and a reason that only restates the command or the file ("running
+ * `x`", "writing a.txt") is left out; a reason that says more (a rule, outside the project) stays.
+ */
+function withoutRepeats(p: PermissionPrompt): PermissionPrompt {
+  const shown = p.detail?.text ?? "";
+  if (shown && !shown.includes("\n") && p.summary.endsWith(shown) && p.summary.length > shown.length) {
+    p.summary = p.summary.slice(0, -shown.length).replace(/[\s:]+$/, "");
+  }
+  const restated = /^(?:running|writing) `?([^`]*)`?$/.exec(p.reason.trim())?.[1];
+  if (restated !== undefined && (restated === shown || restated === p.diffPath || shown.endsWith(restated))) p.reason = "";
+  return p;
 }
 
 /**

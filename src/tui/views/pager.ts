@@ -88,6 +88,8 @@ export class TranscriptPager {
     private readonly source: PagerSource,
     public width: number,
     public height: number,
+    /** Named in the status bar: what this pager shows. */
+    private readonly title = "transcript",
   ) {}
 
   /** Rows the content gets (the last screen row is the pager's own status bar). */
@@ -347,7 +349,7 @@ export class TranscriptPager {
     if (s?.editing) return { spans: clipSpans([span("/", ui.key), span(s.query), span(" ", ui.cursor)], this.width) };
     const total = this.totalRows();
     const pct = total <= this.view ? 100 : Math.min(100, Math.round(((this.topRow() + this.view) / total) * 100));
-    const left: Span[] = [span(" transcript ", ui.selected), span(` ${this.atEnd() ? "end" : `${pct}%`}`, ui.dim)];
+    const left: Span[] = [span(` ${this.title} `, ui.selected), span(` ${this.atEnd() ? "end" : `${pct}%`}`, ui.dim)];
     if (s && s.hits.length > 0) left.push(span(`  match ${s.current + 1}/${s.hits.length} entries`, ui.dim));
     if (this.message) left.push(span(`  ${this.message}`, ui.warn));
     const help = "  ↑↓ PgUp PgDn Home End · / search · n N · Esc back";

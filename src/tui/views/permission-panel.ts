@@ -2,9 +2,9 @@
 // read outside the project), then one key per choice. "Always" shows the rule that will be saved
 // and, one key each, where it goes: this session only, the project's local settings file, or the
 // user's settings file, so nobody grants more (or for longer) than they read.
-import type { Row } from "../render/style.ts";
 import { renderDiff } from "./diff-view.ts";
-import { cleanText, clipSpans, span, wrapSpans, wrapText } from "./text.ts";
+import type { Row, Span } from "../render/style.ts";
+import { cleanText, clipSpans, span, spansWidth, wrapSpans, wrapText } from "./text.ts";
 import { ui } from "./theme.ts";
 
 export type AlwaysScope = "session" | "local" | "user";
@@ -29,6 +29,10 @@ export type PermissionPanelState = {
   prompt: PermissionPrompt;
   /** Typing the message for "deny with a message". */
   message: string | null;
+  /** The keys answer (false in the prompt's first moments, while keys typed ahead still go to the composer). */
+  armed?: boolean;
+  /** Keys typed while the prompt was not armed went to the composer: say so. */
+  typedAhead?: boolean;
 };
 
 export const PERMISSION_KEYS: Record<string, PermissionChoice> = {
@@ -40,52 +44,139 @@ export const PERMISSION_KEYS: Record<string, PermissionChoice> = {
   u: { always: "user" },
 };
 
-/** Diff rows shown in the panel; the panel must leave room for the composer and status line. */
+/** Below this width the choices use their short labels. */
+const NARROW = 52;
+/** The body (command, diff) gets at least this many rows before the long forms of the other parts. */
+const MIN_BODY = 6;
+
+/**
+ * The panel in at most `maxRows` rows. What must never be cut is the line of keys: it is laid out
+ * first and kept whatever the height. Then, in order, the summary, the header, the "always" choices
+ * (one line when short of room), the body (command or diff: whatever does not fit ends in a line
+ * saying how much more there is and that Ctrl-T shows all of it), the typing note and the reason.
+ */
 export function renderPermissionPanel(s: PermissionPanelState, width: number, maxRows: number): Row[] {
   const p = s.prompt;
+  const budget = Math.max(1, maxRows);
+  const choices = s.message !== null ? messageRows(s, width) : keyRows(s, width);
+  const always = s.message === null && p.alwaysRule ? { full: alwaysRows(p, width), short: alwaysShortRows(p, width) } : { full: [], short: [] };
+  const header: Row[] = [{ spans: clipSpans([span("── ", ui.warn), span("Permission needed", { ...ui.warn, bold: true }), span(` ${"─".repeat(Math.max(0, width))}`, ui.warn)], width) }];
+  const summary: Row[] = [{ spans: clipSpans([span(cleanText(p.summary), ui.bold)], width, true) }];
+  const note = s.typedAhead ? wrapText("Your typing went to the message box. Answer once you have read this.", width, ui.warn) : [];
+  const reason = p.reason ? wrapText(p.reason, width, ui.dim) : [];
+  const body = permissionBody(p, width);
+
+  // The long forms while the body still gets its rows; the short ones when it would not.
+  const variants = [
+    { header, summary, note, reason, always: always.full },
+    { header, summary, note, reason, always: always.short },
+    { header, summary, note, reason: [], always: always.short },
+    { header: [], summary, note, reason: [], always: always.short },
+  ];
+  const fixed = (v: (typeof variants)[number]) => v.header.length + v.summary.length + v.note.length + v.reason.length + v.always.length + choices.length;
+  const pick =
+    variants.find((v) => budget - fixed(v) >= body.length) ?? variants.find((v) => budget - fixed(v) >= Math.min(MIN_BODY, body.length)) ?? variants[variants.length - 1]!;
+  let { header: h, summary: sm, note: nt, reason: rs, always: al } = pick;
+  // Tiny terminals: drop whole parts, least needed first, until the keys fit.
+  const over = () => h.length + sm.length + nt.length + rs.length + al.length + choices.length - budget;
+  if (over() > 0) rs = [];
+  if (over() > 0) h = [];
+  if (over() > 0) al = [];
+  if (over() > 0) nt = [];
+  if (over() > 0) sm = [];
+  const room = Math.max(0, -over());
+  let shown = body;
+  if (body.length > room) {
+    shown = room > 0 ? [...body.slice(0, room - 1), moreRow(body.length - room + 1, width)] : [];
+  }
+  const out = [...h, ...sm, ...shown, ...rs, ...nt, ...choices, ...al];
+  return out.length > budget ? choices.slice(0, budget) : out;
+}
+
+/** Everything the prompt is about, uncut: the command or path, then the diff (the pager shows this). */
+export function permissionBody(p: PermissionPrompt, width: number): Row[] {
   const rows: Row[] = [];
-  rows.push({ spans: clipSpans([span("── ", ui.warn), span("Permission needed", { ...ui.warn, bold: true }), span(` ${"─".repeat(Math.max(0, width))}`, ui.warn)], width) });
-  rows.push({ spans: clipSpans([span(cleanText(p.summary), ui.bold)], width, true) });
   if (p.detail) {
     const label = `${p.detail.label}: `;
-    const lines = p.detail.text.split("\n");
-    const shown = lines.slice(0, 8);
-    shown.forEach((line, i) => {
+    p.detail.text.split("\n").forEach((line, i) => {
       const prefix = i === 0 ? span(label, ui.dim) : span(" ".repeat(label.length));
       rows.push(...wrapSpans([span(cleanText(line), ui.accent)], width, [prefix], [span(" ".repeat(Math.min(label.length, width - 1)))]));
     });
-    if (lines.length > shown.length) rows.push({ spans: [span(`  … ${lines.length - shown.length} more lines`, ui.dim)] });
   }
-  const footer = choiceRows(s, width);
-  if (p.diff) {
-    const room = Math.max(3, maxRows - rows.length - footer.length - 1);
-    const diffRows = renderDiff(p.diff, { width, path: p.diffPath });
-    if (diffRows.length > room) {
-      rows.push(...diffRows.slice(0, room - 1));
-      rows.push({ spans: [span(`… ${diffRows.length - room + 1} more rows of diff`, ui.dim)] });
-    } else rows.push(...diffRows);
-  }
-  rows.push(...wrapText(p.reason, width, ui.dim));
-  rows.push(...footer);
-  return rows.length > maxRows ? [...rows.slice(0, 2), ...rows.slice(rows.length - (maxRows - 2))].slice(0, Math.max(1, maxRows)) : rows;
+  if (p.diff) rows.push(...renderDiff(p.diff, { width, path: p.diffPath }));
+  return rows;
 }
 
-function choiceRows(s: PermissionPanelState, width: number): Row[] {
-  if (s.message !== null) {
-    return [
-      { spans: clipSpans([span("Tell the model why (Enter sends, Esc goes back): ", ui.dim)], width, true) },
-      ...wrapSpans([span(cleanText(s.message)), span(" ", ui.cursor)], width, [span("> ", ui.key)], [span("  ")]),
-    ];
+/** The whole prompt as the pager shows it (Ctrl-T at the prompt). */
+export function renderPermissionFull(p: PermissionPrompt, width: number): Row[] {
+  return [
+    { spans: clipSpans([span("Permission needed: ", { ...ui.warn, bold: true }), span(cleanText(p.summary), ui.bold)], width, true) },
+    { spans: [] },
+    ...permissionBody(p, width),
+    ...(p.reason ? [{ spans: [] }, ...wrapText(p.reason, width, ui.dim)] : []),
+    ...(p.alwaysRule ? [{ spans: [] }, ...wrapSpans([span("always allow saves the rule ", ui.dim), span(cleanText(p.alwaysRule), ui.accent)], width)] : []),
+    { spans: [] },
+    { spans: clipSpans([span("Esc goes back to the prompt to answer it.", ui.dim)], width, true) },
+  ];
+}
+
+function moreRow(n: number, width: number): Row {
+  return { spans: clipSpans([span(`… ${n} more row${n === 1 ? "" : "s"} · `, ui.dim), span("Ctrl-T", ui.key), span(" shows it all", ui.dim)], width, true) };
+}
+
+type Item = Span[];
+const k = (key: string, label: string, armed: boolean): Item => [span(`[${key}]`, armed ? ui.key : ui.dim), span(` ${label}`, armed ? undefined : ui.dim)];
+
+/** Items laid out left to right, a new row when the next one does not fit; none is split. */
+function flow(items: Item[], width: number, lead: Span[] = [], gap = "   ", indent = ""): Row[] {
+  const rows: Row[] = [];
+  let cur: Span[] = lead.slice();
+  let w = spansWidth(cur);
+  let empty = true;
+  for (const it of items) {
+    const iw = spansWidth(it);
+    if (!empty && w + gap.length + iw > width) {
+      rows.push({ spans: clipSpans(cur, width, true) });
+      cur = indent ? [span(indent)] : [];
+      w = indent.length;
+      empty = true;
+    }
+    if (!empty) {
+      cur.push(span(gap));
+      w += gap.length;
+    }
+    cur.push(...it);
+    w += iw;
+    empty = false;
   }
-  const k = (key: string, label: string) => [span(`[${key}]`, ui.key), span(` ${label}`)];
-  const rows: Row[] = [{ spans: clipSpans([...k("y", "allow once"), span("   "), ...k("n", "deny"), span("   "), ...k("m", "deny with a message")], width, true) }];
-  const { alwaysRule, alwaysFiles } = s.prompt;
-  if (!alwaysRule) return rows;
-  rows.push(...wrapSpans([span("always allow ", ui.dim), span(cleanText(alwaysRule), ui.accent), span(":", ui.dim)], width, [], [span("  ")]));
-  const where = (key: string, label: string, note: string) =>
-    wrapSpans([span("  "), ...k(key, label), span(note ? `  ${note}` : "", ui.dim)], width, [], [span("      ")]);
-  rows.push(...where("a", `in ${cleanText(alwaysFiles.local)}`, "this project, not committed"));
-  rows.push(...where("s", "for this session only", ""));
-  rows.push(...where("u", `in ${cleanText(alwaysFiles.user)}`, "every project"));
+  rows.push({ spans: clipSpans(cur, width, true) });
   return rows;
+}
+
+function keyRows(s: PermissionPanelState, width: number): Row[] {
+  const armed = s.armed !== false;
+  const narrow = width < NARROW;
+  return flow([k("y", narrow ? "allow" : "allow once", armed), k("n", "deny", armed), k("m", narrow ? "say why" : "deny with a message", armed)], width, [], narrow ? "  " : "   ");
+}
+
+function messageRows(s: PermissionPanelState, width: number): Row[] {
+  return [
+    { spans: clipSpans([span("Tell the model why (Enter sends, Esc goes back): ", ui.dim)], width, true) },
+    ...wrapSpans([span(cleanText(s.message ?? "")), span(" ", ui.cursor)], width, [span("> ", ui.key)], [span("  ")]),
+  ];
+}
+
+function alwaysRows(p: PermissionPrompt, width: number): Row[] {
+  const rows = wrapSpans([span("always allow ", ui.dim), span(cleanText(p.alwaysRule), ui.accent), span(":", ui.dim)], width, [], [span("  ")]);
+  const where = (key: string, label: string, note: string) =>
+    wrapSpans([span("  "), ...k(key, label, true), span(note ? `  ${note}` : "", ui.dim)], width, [], [span("      ")]);
+  rows.push(...where("a", `in ${cleanText(p.alwaysFiles.local)}`, "this project, not committed"));
+  rows.push(...where("s", "for this session only", ""));
+  rows.push(...where("u", `in ${cleanText(p.alwaysFiles.user)}`, "every project"));
+  return rows;
+}
+
+function alwaysShortRows(p: PermissionPrompt, width: number): Row[] {
+  const lead = [span("always allow ", ui.dim), span(cleanText(p.alwaysRule), ui.accent), span(":", ui.dim)];
+  return flow([k("a", "project", true), k("s", "session", true), k("u", "all projects", true)], width, [...lead, span(" ")], "  ", "  ");
 }

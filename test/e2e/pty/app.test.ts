@@ -3,7 +3,7 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { startFakeApi, type FakeApi, type ScenarioInput } from "../../support/fake-api.ts";
 import { isolatedEnv, tempProject } from "../../support/cli.ts";
-import { KEY, startPty, type PtySession } from "./harness.ts";
+import { answerPrompt, KEY, startPty, type PtySession } from "./harness.ts";
 
 const SPINNER = /[⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏]/;
 const idle = (sc: string) => sc.includes("ask anything") && !SPINNER.test(sc);
@@ -66,7 +66,7 @@ describe("a session in a terminal", () => {
     await s.waitForText("Permission needed");
     expect(s.screen()).toContain("command: touch made.txt && echo hello-from-bash");
     expect(s.screen()).toContain("[y] allow once");
-    s.type("y");
+    await answerPrompt(s, "y");
     await s.waitFor((sc) => sc.includes("FINAL-ANSWER") && idle(sc), "the final answer");
     const all = s.all();
     // History holds each piece once, in order.

@@ -5,7 +5,7 @@ import { existsSync, readFileSync, writeFileSync, mkdirSync } from "node:fs";
 import { join } from "node:path";
 import { startFakeApi, type FakeApi, type ScenarioInput } from "../../support/fake-api.ts";
 import { isolatedEnv, tempProject } from "../../support/cli.ts";
-import { KEY, startPty, type PtySession } from "./harness.ts";
+import { answerPrompt, KEY, startPty, type PtySession } from "./harness.ts";
 
 const SPINNER = /[⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏]/;
 const idle = (sc: string) => sc.includes("ask anything") && !SPINNER.test(sc);
@@ -165,7 +165,7 @@ describe("permissions", () => {
     expect(panel).toContain("[a] in .khaelor/settings.local.json");
     expect(panel).toContain("[s] for this session only");
     expect(panel).toContain("[u] in ~/config/khaelor/settings.json");
-    s.type("u");
+    await answerPrompt(s, "u");
     await s.waitFor((sc) => sc.includes("PERM-DONE") && idle(sc), "the answer after the call");
     expect(existsSync(join(dir, "allowed.txt"))).toBe(true);
     const saved = (JSON.parse(readFileSync(userFile, "utf8")) as { permissions: { allow: string[] } }).permissions.allow;

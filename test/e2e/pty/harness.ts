@@ -139,3 +139,22 @@ export function startPty(args: string[], opts: { cwd: string; env: Record<string
   };
   return s;
 }
+
+/**
+ * The permission prompt takes keys: its "[y]" is no longer dimmed. A prompt ignores keys in its
+ * first moments (they were typed before it appeared), so a test answers only once this holds.
+ */
+export function promptArmed(s: PtySession): boolean {
+  const lines = s.term.lines();
+  for (let i = lines.length - 1; i >= 0; i--) {
+    const col = lines[i]!.indexOf("[y]");
+    if (col >= 0) return s.term.cellStyle(i, col)?.dim === false;
+  }
+  return false;
+}
+
+/** Waits for the permission prompt to take keys, then answers it with `key`. */
+export async function answerPrompt(s: PtySession, key: string): Promise<void> {
+  await s.waitFor(() => promptArmed(s), "the permission prompt to take keys");
+  s.send(key);
+}

@@ -147,8 +147,44 @@ describe("permission panel", () => {
     const big = createTwoFilesPatch("f.ts", "f.ts", "", Array.from({ length: 200 }, (_, i) => `line ${i}`).join("\n"));
     const rows = renderPermissionPanel({ prompt: { toolName: "write", summary: "write f.ts", reason: "r", diff: big, alwaysRule: "Edit(f.ts)", alwaysFiles: files }, message: null }, 50, 15);
     expect(rows.length).toBeLessThanOrEqual(15);
-    expect(rows.map(rowText).join("\n")).toContain("[y] allow once");
-    expect(rows.map(rowText).join("\n")).toMatch(/more rows of diff/);
+    const text = rows.map(rowText).join("\n");
+    expect(text).toContain("[y] allow");
+    expect(text).toContain("[n] deny");
+    expect(text).toMatch(/… \d+ more rows · Ctrl-T shows it all/);
+  });
+});
+
+describe("permission panel on short terminals", () => {
+  const files = { local: ".khaelor/settings.local.json", user: "~/.config/khaelor/settings.json" };
+  const before = Array.from({ length: 6 }, (_, i) => `line ${i}`).join("\n") + "\n";
+  const after = before.replace("line 3", "line three\nline 3b\nline 3c");
+  const edit = { toolName: "edit", summary: "edit src/a.js", reason: "", diff: createTwoFilesPatch("src/a.js", "src/a.js", before, after), diffPath: "src/a.js", alwaysRule: "Edit(./src/**)", alwaysFiles: files };
+
+  test("at 80×10 the diff still shows, with how much more there is and the key that shows it all", () => {
+    const rows = renderPermissionPanel({ prompt: edit, message: null }, 80, 7).map(rowText);
+    expect(rows.length).toBeLessThanOrEqual(7);
+    expect(rows.join("\n")).toContain("[y] allow once");
+    expect(rows.some((r) => /^\s+\d+\s+\d*\s*[-+ ] line/.test(r))).toBe(true);
+    expect(rows.join("\n")).toMatch(/… \d+ more rows · Ctrl-T shows it all/);
+    // The rule that "always" saves is still named, on one line with its keys.
+    expect(rows.join("\n")).toContain("always allow Edit(./src/**): [a] project  [s] session  [u] all projects");
+  });
+
+  test("the allow and deny keys show at every size, and no row is wider than the screen", () => {
+    for (const width of [12, 20, 33, 50, 80, 120])
+      for (let maxRows = 1; maxRows <= 24; maxRows++) {
+        const rows = renderPermissionPanel({ prompt: edit, message: null }, width, maxRows);
+        expect(rows.length).toBeLessThanOrEqual(maxRows);
+        expect(widest(rows)).toBeLessThanOrEqual(width);
+        const text = rows.map(rowText).join("\n");
+        expect(text).toContain("[y]");
+        if (maxRows >= 2 || width >= 20) expect(text).toContain("[n]");
+      }
+  });
+
+  test("at 20×6 the keys take the rows the summary cannot", () => {
+    const rows = renderPermissionPanel({ prompt: edit, message: null }, 20, 3).map(rowText);
+    expect(rows).toContain("[y] allow  [n] deny");
   });
 });
 

@@ -1,0 +1,157 @@
+// The permission prompt in the real CLI, in a pseudo-terminal against the fake Messages API: keys
+// typed before it appeared never answer it; on a short terminal its keys stay visible and Ctrl-T
+// shows all of what is asked; Esc denies and stops the turn.
+import { afterAll, describe, expect, test } from "bun:test";
+import { existsSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import { startFakeApi, type FakeApi, type ScenarioInput } from "../../support/fake-api.ts";
+import { isolatedEnv, tempProject } from "../../support/cli.ts";
+import { answerPrompt, KEY, promptArmed, startPty, type PtySession } from "./harness.ts";
+
+const SPINNER = /[⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏]/;
+const idle = (sc: string) => sc.includes("ask anything") && !SPINNER.test(sc);
+
+const open: PtySession[] = [];
+const apis: FakeApi[] = [];
+afterAll(async () => {
+  for (const s of open) s.kill();
+  for (const a of apis) await a.close();
+});
+
+async function api(scenario: ScenarioInput): Promise<FakeApi> {
+  const a = await startFakeApi({ scenario });
+  apis.push(a);
+  return a;
+}
+
+function pty(args: string[], env: Record<string, string>, cwd: string, cols = 100, rows = 30): PtySession {
+  const s = startPty(args, { cwd, env, cols, rows });
+  open.push(s);
+  return s;
+}
+
+const text = (t: string) => ({ content: [{ type: "text" as const, text: t }] });
+
+describe("keys typed ahead", () => {
+  test("a burst of typing that runs into the prompt goes to the composer, not to the prompt's keys", async () => {
+    const fake = await api({
+      turns: [
+        {
+          pacing: { textChunk: 4, delayMs: 20 },
+          content: [{ type: "text", text: `STREAMING ${"words ".repeat(25)}` }, { type: "tool_use", name: "bash", input: { command: "touch typed.txt" } }],
+        },
+        text("AFTER-DENIAL"),
+      ],
+    });
+    const env = isolatedEnv(fake.url);
+    const dir = tempProject();
+    const s = pty([], env, dir);
+    await s.waitFor(idle, "the composer");
+    s.type("go");
+    s.send(KEY.enter);
+    await s.waitForText("STREAMING");
+    for (const ch of "also please keep it ") s.type(ch);
+    await s.waitForText("Permission needed");
+    // The rest of the sentence, key by key, as the prompt appears: "s" is also "for this session
+    // only", "a" and "u" save rules to files, "n" denies, "y" allows.
+    for (const ch of "short and safe, yes") s.type(ch);
+    await s.waitFor(() => promptArmed(s), "the prompt to take keys");
+    expect(s.screen()).toContain("Permission needed");
+    expect(existsSync(join(dir, "typed.txt"))).toBe(false);
+    await answerPrompt(s, "n");
+    await s.waitFor((sc) => sc.includes("AFTER-DENIAL") && !SPINNER.test(sc), "the answer after the denial");
+    expect(s.screen()).toContain("› also please keep it short and safe, yes");
+    expect(s.all()).not.toContain("Saved rule");
+    expect(existsSync(join(dir, "typed.txt"))).toBe(false);
+    expect(existsSync(join(dir, ".khaelor", "settings.local.json"))).toBe(false);
+    const toolResult = JSON.stringify(fake.requests[1]?.body ?? null);
+    expect(toolResult).toContain("denied");
+    s.send(KEY.ctrlC);
+    await s.waitFor((sc) => !sc.includes("also please"), "the composer cleared");
+    s.send(KEY.ctrlD);
+    expect(await s.exited).toBe(0);
+  }, 60_000);
+});
+
+describe("the prompt on a short terminal", () => {
+  test("at 80×10 an edit shows part of its diff, the keys, and Ctrl-T shows the whole diff", async () => {
+    const dir = tempProject();
+    const lines = Array.from({ length: 30 }, (_, i) => `line ${i + 1}`);
+    await Bun.write(join(dir, "a.txt"), `${lines.join("\n")}\n`);
+    const fake = await api({
+      turns: [
+        // The edit tool refuses a file not read first: the answer "y" reaches it and it says so.
+        { content: [{ type: "tool_use", name: "edit", input: { file_path: "a.txt", old_string: lines.slice(5, 25).join("\n"), new_string: lines.slice(5, 25).map((l) => `${l} CHANGED`).join("\n") } }] },
+        text("EDIT-DONE"),
+      ],
+    });
+    const s = pty([], isolatedEnv(fake.url), dir, 80, 10);
+    await s.waitFor((sc) => sc.includes("› "), "the composer");
+    s.type("change it");
+    s.send(KEY.enter);
+    await s.waitForText("[y] allow once");
+    const panel = s.screen();
+    expect(panel).toMatch(/… \d+ more rows · Ctrl-T shows it all/);
+    expect(panel).toContain("[n] deny");
+    expect(panel).toContain("line 3");
+    s.send(KEY.ctrlT);
+    await s.waitForText(" permission prompt ");
+    s.send(KEY.end);
+    await s.waitForText("line 25 CHANGED");
+    s.send(KEY.esc);
+    await s.waitFor((sc) => !sc.includes(" permission prompt ") && sc.includes("[y] allow once"), "the prompt again");
+    await answerPrompt(s, "y");
+    await s.waitFor((sc) => sc.includes("EDIT-DONE"), "the answer after the edit");
+    expect(s.all()).toContain("✗ edit a.txt");
+    expect(s.all()).not.toContain("denied");
+    s.send(KEY.ctrlD);
+    expect(await s.exited).toBe(0);
+  }, 60_000);
+
+  test("at 20×6 the allow and deny keys are on screen", async () => {
+    const fake = await api({ turns: [{ content: [{ type: "tool_use", name: "bash", input: { command: "touch tiny.txt" } }] }, text("OK")] });
+    const dir = tempProject();
+    const s = pty([], isolatedEnv(fake.url), dir, 20, 6);
+    await s.waitFor((sc) => sc.includes("› "), "the composer");
+    s.type("x");
+    s.send(KEY.enter);
+    await s.waitFor((sc) => sc.includes("[y] allow") && sc.includes("[n] deny"), "the keys");
+    await answerPrompt(s, "y");
+    await s.waitFor(() => existsSync(join(dir, "tiny.txt")), "the command to run");
+    s.send(KEY.ctrlD);
+    expect(await s.exited).toBe(0);
+  }, 60_000);
+});
+
+describe("leaving the prompt", () => {
+  test("Esc denies and stops the turn: the model is not asked again", async () => {
+    const fake = await api({ turns: [{ content: [{ type: "tool_use", name: "bash", input: { command: "touch esc.txt" } }] }, text("SHOULD-NOT-RUN")] });
+    const dir = tempProject();
+    const s = pty([], isolatedEnv(fake.url), dir);
+    await s.waitFor(idle, "the composer");
+    s.type("do it");
+    s.send(KEY.enter);
+    await s.waitFor(() => promptArmed(s), "the prompt");
+    s.send(KEY.esc);
+    await s.waitFor((sc) => idle(sc) && !sc.includes("Permission needed"), "the turn to end");
+    expect(fake.requests.length).toBe(1);
+    expect(s.all()).not.toContain("SHOULD-NOT-RUN");
+    expect(existsSync(join(dir, "esc.txt"))).toBe(false);
+    s.send(KEY.ctrlD);
+    expect(await s.exited).toBe(0);
+  }, 60_000);
+
+  test("Ctrl-C at the prompt denies and stops the turn; a second Ctrl-C exits", async () => {
+    const fake = await api({ turns: [{ content: [{ type: "tool_use", name: "bash", input: { command: "touch cc.txt" } }] }, text("SHOULD-NOT-RUN")] });
+    const s = pty([], isolatedEnv(fake.url), tempProject());
+    await s.waitFor(idle, "the composer");
+    s.type("do it");
+    s.send(KEY.enter);
+    await s.waitFor(() => promptArmed(s), "the prompt");
+    s.send(KEY.ctrlC);
+    await s.waitForText("press Ctrl-C again");
+    s.send(KEY.ctrlC);
+    expect(await s.exited).toBe(0);
+    expect(fake.requests.length).toBe(1);
+  }, 60_000);
+});
