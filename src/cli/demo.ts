@@ -1,6 +1,6 @@
 // `khaelor --demo`: the real agent over real HTTP, against the fake Messages API running in this
 // process with a built-in script, in a temporary copy of a small sample project.
-import { chmodSync, mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
+import { chmodSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { demoScenario, writeSampleProject } from "../demo/index.ts";
@@ -16,7 +16,16 @@ export async function startDemo(): Promise<Demo> {
   writeSampleProject(dir);
   exposeBunForSampleProject(dir);
   const api = await startFakeApi({ scenario: demoScenario });
-  return { api, dir, apiKey: "sk-ant-demo-not-a-real-key", close: () => api.close() };
+  return {
+    api,
+    dir,
+    apiKey: "sk-ant-demo-not-a-real-key",
+    // Every run makes a fresh copy; nothing of it should outlive the run.
+    close: async () => {
+      await api.close();
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
 }
 
 /**

@@ -23,7 +23,6 @@ const MOUSE_ON = "\x1b[?1000h\x1b[?1006h";
 const MOUSE_OFF = "\x1b[?1000l\x1b[?1006l";
 
 export async function runInteractive(opts: CliOptions): Promise<number> {
-  if (opts.resume === "") return (await import("./sessions-command.ts")).printSessionList(opts, "Pass a session id (or a unique prefix) to --resume:");
   const stdout = process.stdout;
 
   // Raw mode, the capability queries and the restore-on-anything handlers start here; the first
@@ -90,7 +89,8 @@ export async function runInteractive(opts: CliOptions): Promise<number> {
     history: new PromptHistory(historyPath(cwd)),
     finder: new FileFinder(cwd),
     links: supportsLinks(process.env),
-    reopen: async (resume) => (await import("./agent-session.ts")).openAgentSession({ ...opts, resume, continue: false, forkSession: false, prompt: null }, io),
+    reopen: async (resume, keep) =>
+      (await import("./agent-session.ts")).openAgentSession({ ...opts, resume, continue: false, forkSession: false, prompt: null, ...(keep ?? {}) }, io),
     onPager(open) {
       term.altScreen = open;
       if (open === mouse) return;
@@ -101,7 +101,9 @@ export async function runInteractive(opts: CliOptions): Promise<number> {
     },
     suspend: () => term.suspend(),
     onExit(code, line) {
-      void leave(line, null).then(() => resolveExit(code));
+      // The demo's project is a temporary copy, removed on the way out: its session cannot be resumed.
+      const said = demo ? `Demo over: its sample project (${demo.dir}) is removed. To start on your own code: set ANTHROPIC_API_KEY and run khaelor in your project.` : line;
+      void leave(said, null).then(() => resolveExit(code));
     },
   });
   offEarly();
@@ -115,6 +117,17 @@ export async function runInteractive(opts: CliOptions): Promise<number> {
   const typed = toAppInput(early ?? []);
   early = null;
   if (typed.length) app.onInput(typed);
+
+  // --resume without an id: the user picks the session here, in the app.
+  if (opts.resume === "") {
+    const picked = await pickSession(app, cwd);
+    if (picked === null) {
+      app.abandon();
+      await leave(null, null);
+      return EXIT.ok;
+    }
+    opts = { ...opts, resume: picked };
+  }
 
   const ask: Asker = (req, signal) => app.askPermission(req, signal);
   const io = { interactive: true, ask, ...(demo ? { api: { baseURL: demo.api.url, apiKey: demo.apiKey }, cwd: demo.dir } : {}) };
@@ -136,6 +149,24 @@ export async function runInteractive(opts: CliOptions): Promise<number> {
     gitBranch: session.replayed?.header?.git?.branch ?? currentBranch(session.cwd),
   });
   return exited;
+}
+
+/** The sessions of this project in a chooser; null when there are none (said on the way out) or the user leaves it. */
+async function pickSession(app: App, cwd: string): Promise<string | null> {
+  const [{ listSessions }, { describeSession }] = await Promise.all([import("../session/store.ts"), import("../tui/app/commands.ts")]);
+  const list = listSessions(cwd);
+  if (list.length === 0) {
+    process.stderr.write(`khaelor: no sessions in ${cwd} to resume; run khaelor there to start one\n`);
+    return null;
+  }
+  return new Promise<string | null>((resolve) =>
+    app.choose(
+      "Resume which session? (Enter resumes, Esc leaves)",
+      list.slice(0, 50).map((x) => ({ label: x.title || "(untitled)", detail: describeSession(x), value: x.id })),
+      resolve,
+      () => resolve(null),
+    ),
+  );
 }
 
 /**

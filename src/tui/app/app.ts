@@ -36,7 +36,7 @@ import { mentionAt, type FileFinder } from "./file-finder.ts";
 import type { PromptHistory } from "./history.ts";
 import type { InputEvent, Key } from "./app-input.ts";
 import { buildPermissionPrompt } from "./permission-prompt.ts";
-import { completeSlash, parseSlash, isKnownCommand } from "./slash-commands.ts";
+import { completeSlash, parseSlash, isKnownCommand, looksLikeCommand } from "./slash-commands.ts";
 import { LazyGrammars } from "./lazy-grammars.ts";
 import { entryText, isSettled, Transcript, type Entry } from "./transcript.ts";
 
@@ -49,8 +49,8 @@ export type AppDeps = {
   /** The terminal shows OSC 8 hyperlinks. */
   links: boolean;
   gitBranch?: string | null;
-  /** Opens another session (null: a new one) for /clear and /resume. */
-  reopen(resume: string | null): Promise<AgentSession>;
+  /** Opens another session (null: a new one) for /clear and /resume; `keep`: this run's model and mode go on. */
+  reopen(resume: string | null, keep?: { model: string; permissionMode: PermissionMode }): Promise<AgentSession>;
   /** The pager opened or closed: the alternate screen, and mouse reporting for the wheel while it shows. */
   onPager(open: boolean): void;
   /** Ctrl-Z: give the terminal back to the shell until `fg` (absent: Ctrl-Z does nothing). */
@@ -65,7 +65,7 @@ export type AppDeps = {
 type Picker =
   | ({ kind: "slash" } & PickerState<string>)
   | ({ kind: "file"; start: number } & PickerState<string>)
-  | ({ kind: "choose"; onPick: (value: string) => void } & PickerState<string>);
+  | ({ kind: "choose"; onPick: (value: string) => void; onCancel?: () => void; all: Array<{ label: string; detail?: string; value: string }> } & PickerState<string>);
 
 type PermissionAsk = {
   panel: PermissionPanelState;
@@ -264,9 +264,16 @@ export class App {
     }
     this.deps.history.add(text);
     for (const m of text.matchAll(/(?:^|\s)@(\S+)/g)) if (m[1]) this.deps.finder.touch(m[1]);
-    const cmd = parseSlash(trimmed);
-    if (cmd && isKnownCommand(cmd.name)) {
-      void runSlashCommand(this, cmd.name, cmd.arg);
+    const name = looksLikeCommand(text);
+    if (name !== null) {
+      const cmd = parseSlash(trimmed);
+      if (cmd && isKnownCommand(name)) void runSlashCommand(this, cmd.name, cmd.arg);
+      else {
+        // Never sent to the model by mistake: the text comes back to be fixed (or sent with a leading space).
+        this.transcript.notice(`Unknown command /${name}: /help lists them. To send this to the model as a message, start it with a space.`, "warn");
+        if (this.composer.isEmpty()) this.composer.setText(text);
+        this.requestRender();
+      }
       return;
     }
     if (this.busy) {
@@ -361,7 +368,8 @@ export class App {
     const old = this.session;
     let next: AgentSession;
     try {
-      next = await this.deps.reopen(resume);
+      // /clear starts over in the conversation, not in the settings: the model and mode chosen stay.
+      next = await this.deps.reopen(resume, resume ? undefined : { model: old.model(), permissionMode: old.permissionMode() });
     } catch (e) {
       this.unsubscribe = old.bus.subscribe((ev) => this.onEvent(ev));
       this.transcript.notice(`Could not open the session: ${e instanceof Error ? e.message : String(e)}`, "error");
@@ -370,10 +378,9 @@ export class App {
     }
     await old.close();
     this.queued = [];
-    this.screen.commit([
-      { spans: [] },
-      { spans: [span(resume ? `Resumed session ${next.sessionId}` : `New session ${next.sessionId} (the previous one: khaelor --resume ${old.sessionId})`, ui.accent)] },
-    ]);
+    const said = resume ? [`Resumed session ${next.sessionId}`] : [`New session ${next.sessionId}. The previous one stays resumable:`, `khaelor --resume ${old.sessionId}`];
+    // Wrapped as soft rows, so a long id is never cut and copies as one line.
+    this.screen.commit([{ spans: [] }, ...said.flatMap((line) => wrapSpans([span(line, ui.accent)], this.width).map((r, i) => (i > 0 ? { ...r, soft: true } : r)))]);
     this.attach(next);
     this.renderNow();
   }
@@ -496,9 +503,45 @@ export class App {
     }, Math.max(1, due + 1));
   }
 
+  /**
+   * A chooser (/model, /resume, /permissions) owns the keyboard while it is open: typing filters
+   * it, Enter takes the selection, Esc closes it. Nothing reaches the composer behind it, so text
+   * typed ahead ("/model⏎/sessions⏎") is never glued into a message.
+   */
+  private chooserInput(ev: InputEvent, p: Extract<Picker, { kind: "choose" }>): void {
+    if (ev.type === "wheel") return;
+    if (ev.type === "text" || ev.type === "paste") {
+      this.filterChooser(p, (p.query ?? "") + ev.text.replace(/[\r\n]+/g, " "));
+      return;
+    }
+    const k = (ev.ctrl ? "C-" : "") + ev.name;
+    if (k === "up" || k === "C-p") movePicker(p, -1);
+    else if (k === "down" || k === "C-n") movePicker(p, 1);
+    else if (k === "backspace") this.filterChooser(p, (p.query ?? "").slice(0, -1));
+    else if (k === "escape" || k === "C-c") {
+      this.picker = null;
+      p.onCancel?.();
+    } else if (k === "enter" || k === "tab") {
+      const item = p.items[p.selected];
+      if (item) this.acceptPick(p, item.value, true);
+      else this.flash(`nothing matches "${p.query ?? ""}": Backspace edits the filter, Esc closes`);
+    }
+  }
+
+  private filterChooser(p: Extract<Picker, { kind: "choose" }>, query: string): void {
+    const q = query.toLowerCase();
+    p.query = query;
+    p.items = q ? p.all.filter((i) => `${i.label} ${i.detail ?? ""}`.toLowerCase().includes(q)) : p.all.slice();
+    p.selected = 0;
+  }
+
   private composerInput(ev: InputEvent): void {
     const c = this.composer;
     if (ev.type !== "wheel") this.lastTypedAt = this.now();
+    if (this.picker?.kind === "choose") {
+      this.chooserInput(ev, this.picker);
+      return;
+    }
     if (ev.type === "text" || ev.type === "paste") this.ctrlCAt = 0;
     if (ev.type === "text") {
       c.insert(ev.text);
@@ -781,8 +824,8 @@ export class App {
   }
 
   /** A chooser (sessions, models) in the picker slot. */
-  choose(title: string, items: Array<{ label: string; detail?: string; value: string }>, onPick: (v: string) => void): void {
-    this.picker = { kind: "choose", title, items, selected: 0, onPick };
+  choose(title: string, items: Array<{ label: string; detail?: string; value: string }>, onPick: (v: string) => void, onCancel?: () => void): void {
+    this.picker = { kind: "choose", title, items: items.slice(), all: items, selected: 0, onPick, onCancel, query: "" };
     this.renderNow();
   }
 

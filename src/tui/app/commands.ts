@@ -4,7 +4,7 @@ import { preloadHighlighting } from "../markdown/index.ts";
 import { KNOWN_MODELS, modelInfo, SUGGESTED_MODELS } from "../../model/models.ts";
 import { listSessions } from "../../session/store.ts";
 import { renderDiff } from "../views/diff-view.ts";
-import { formatCost, formatTokens } from "../views/status-line.ts";
+import { formatCost, formatTokens, MODE_LABEL } from "../views/status-line.ts";
 import { span } from "../views/text.ts";
 import { ui } from "../views/theme.ts";
 import type { App } from "./app.ts";
@@ -72,6 +72,7 @@ export async function runSlashCommand(app: App, name: string, arg: string): Prom
         names.map((n) => ({ label: n, detail: n === s.model() ? "current" : windowOf(n), value: n })),
         (v) => {
           if (v !== s.model()) s.setModel(v);
+          else app.flash(`the model stays ${v}`);
         },
       );
       return;
@@ -81,7 +82,7 @@ export async function runSlashCommand(app: App, name: string, arg: string): Prom
       if (list.length === 0) t.notice("No sessions in this project yet.");
       else
         t.notice(
-          [`Sessions of ${s.cwd} (newest first; /resume <id> switches):`, ...list.slice(0, 20).map((x) => `  ${x.id.slice(0, 8)}  ${ago(Date.now() - x.lastActivity).padEnd(8)} ${String(x.turns).padStart(3)} turns  ${formatCost(x.costUsd).padStart(7)}  ${x.title || "(untitled)"}${x.id === s.sessionId ? "  ← this one" : ""}`)].join("\n"),
+          [`Sessions of ${s.cwd} (newest first; /resume <id> switches):`, ...list.slice(0, 20).map((x) => `  ${x.id.slice(0, 8)}  ${ago(Date.now() - x.lastActivity).padEnd(8)} ${plural(x.turns, "turn").padStart(9)}  ${formatCost(x.costUsd).padStart(7)}  ${x.title || "(untitled)"}${x.id === s.sessionId ? "  ← this one" : ""}`)].join("\n"),
         );
       break;
     }
@@ -97,7 +98,7 @@ export async function runSlashCommand(app: App, name: string, arg: string): Prom
       }
       app.choose(
         "Resume which session? (Enter resumes, Esc cancels)",
-        list.slice(0, 50).map((x) => ({ label: x.title || "(untitled)", detail: `${x.id.slice(0, 8)} · ${ago(Date.now() - x.lastActivity)} · ${x.turns} turns`, value: x.id })),
+        list.slice(0, 50).map((x) => ({ label: x.title || "(untitled)", detail: describeSession(x), value: x.id })),
         (id) => void app.switchSession(id),
       );
       return;
@@ -106,7 +107,7 @@ export async function runSlashCommand(app: App, name: string, arg: string): Prom
       const rules = s.permissions.rules();
       t.notice(
         [
-          `Permission mode: ${s.permissionMode()} (Shift+Tab cycles)`,
+          `Permission mode: ${MODE_LABEL[s.permissionMode()]} (--permission-mode ${s.permissionMode()}; Shift+Tab cycles)`,
           rules.length === 0 ? "No rules: every write and command asks." : "Rules (deny beats ask beats allow, from any scope):",
           ...rules.map((r) => `  ${r.behavior.padEnd(5)} ${r.rule}  (${describeScope(r)})`),
         ].join("\n"),
@@ -172,6 +173,15 @@ export async function runSlashCommand(app: App, name: string, arg: string): Prom
       t.notice(`Unknown command /${name}: /help lists them.`, "warn");
   }
   app.renderNow();
+}
+
+/** A session in a chooser: its short id, when it was last used, how long it is. */
+export function describeSession(x: { id: string; lastActivity: number; turns: number }): string {
+  return `${x.id.slice(0, 8)} · ${ago(Date.now() - x.lastActivity)} · ${plural(x.turns, "turn")}`;
+}
+
+function plural(n: number, word: string): string {
+  return `${n} ${word}${n === 1 ? "" : "s"}`;
 }
 
 function describeScope(r: { scope: string; file?: string }): string {

@@ -1,5 +1,6 @@
 // The slash commands: their names and one-line help, and completion while typing "/…". What each
 // command does lives in the controller; this is the table the composer and /help read.
+import { existsSync } from "node:fs";
 
 export type SlashCommand = { name: string; args?: string; help: string };
 
@@ -33,6 +34,18 @@ export function parseSlash(text: string): { name: string; arg: string } | null {
   const m = /^\/([a-z-]+)(?:\s+([\s\S]*))?$/.exec(text.trim());
   if (!m) return null;
   return { name: m[1] ?? "", arg: (m[2] ?? "").trim() };
+}
+
+/**
+ * The command a message means, if it means one: "/word" at the very start, the word made of
+ * letters, digits and dashes and followed by a space or nothing. A path is a message: "/usr/bin/x
+ * fails" (a second slash), "/tmp is full" (/tmp exists), and anything starting with a space.
+ */
+export function looksLikeCommand(text: string, exists: (path: string) => boolean = existsSync): string | null {
+  const m = /^\/([A-Za-z][\w-]*)(?=\s|$)/.exec(text);
+  const name = m?.[1];
+  if (!name) return null;
+  return isKnownCommand(name) || !exists(`/${name}`) ? name : null;
 }
 
 export function isKnownCommand(name: string): boolean {

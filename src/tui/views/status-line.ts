@@ -24,7 +24,8 @@ export type StatusInfo = {
   activity?: string | null;
 };
 
-const MODE_LABEL: Record<PermissionMode, string> = {
+/** What each permission mode is called everywhere in the app (the status line, /permissions, notices). */
+export const MODE_LABEL: Record<PermissionMode, string> = {
   default: "ask before edits",
   acceptEdits: "accept edits",
   plan: "plan mode",

@@ -203,3 +203,65 @@ describe("permissions", () => {
     expect(await s.exited).toBe(0);
   }, 60_000);
 });
+
+describe("what is and is not a command", () => {
+  test("an unknown /word is not sent to the model; a path is; a chooser owns the keyboard; /clear keeps the model", async () => {
+    const fake = await api({ turns: [text("PATH-ANSWER"), text("AFTER-CLEAR")] });
+    const s = pty([], isolatedEnv(fake.url), tempProject());
+    await s.waitFor(idle, "the composer");
+    await command(s, "/foo bar", "Unknown command /foo: /help lists them");
+    expect(fake.requests.length).toBe(0);
+    // The text comes back to be fixed.
+    expect(s.screen()).toContain("› /foo bar");
+    s.send(KEY.ctrlU);
+    await s.waitFor(idle, "the composer cleared");
+    s.type("/usr/bin/env fails");
+    s.send(KEY.enter);
+    await s.waitFor((sc) => sc.includes("PATH-ANSWER") && idle(sc), "the answer to the path");
+    expect(bodyOf(fake, 0)).toContain("/usr/bin/env fails");
+
+    // Typed ahead of the /model chooser: its keys filter it and never reach the composer.
+    s.type("/model");
+    await s.waitForText("› /model");
+    s.send(KEY.enter);
+    s.type("opus");
+    await s.waitForText("filter: opus");
+    expect(s.screen()).toContain("❯ claude-opus-5-5");
+    s.send(KEY.enter);
+    await s.waitForText("Model: claude-opus-5-5");
+    await s.waitFor(idle, "the chooser closed");
+    expect(s.screen()).not.toContain("opus›");
+
+    await command(s, "/clear", "The previous one stays resumable:");
+    expect(s.all()).toMatch(/khaelor --resume [0-9a-f-]{8,}/);
+    await s.waitFor((sc) => sc.split("\n").some((l) => l.startsWith("⏵") && l.includes("claude-opus-5-5")), "the model kept after /clear");
+    s.type("next");
+    s.send(KEY.enter);
+    await s.waitFor((sc) => sc.includes("AFTER-CLEAR") && idle(sc), "the answer after /clear");
+    expect((fake.requests[1]!.body as { model: string }).model).toBe("claude-opus-5-5");
+    s.send(KEY.ctrlD);
+    expect(await s.exited).toBe(0);
+  }, 60_000);
+
+  test("--resume without an id opens a chooser of this project's sessions", async () => {
+    const fake = await api({ turns: [text("FIRST-RUN-ANSWER")] });
+    const env = isolatedEnv(fake.url);
+    const dir = tempProject();
+    const a = pty([], env, dir);
+    await a.waitFor(idle, "the composer");
+    a.type("remember this");
+    a.send(KEY.enter);
+    await a.waitFor((sc) => sc.includes("FIRST-RUN-ANSWER") && idle(sc), "the first answer");
+    a.send(KEY.ctrlD);
+    expect(await a.exited).toBe(0);
+
+    const b = pty(["--resume"], env, dir);
+    await b.waitForText("Resume which session?");
+    await b.waitForText("1 turn");
+    b.send(KEY.enter);
+    await b.waitFor(idle, "the resumed session");
+    expect(b.all()).toContain("FIRST-RUN-ANSWER");
+    b.send(KEY.ctrlD);
+    expect(await b.exited).toBe(0);
+  }, 60_000);
+});
