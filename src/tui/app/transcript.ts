@@ -38,7 +38,7 @@ export function entryText(e: Entry): string {
     case "notice":
       return e.text;
     case "tool":
-      return [e.view.summary, e.view.error ?? "", e.view.diff ?? ""].join("\n");
+      return [e.view.summary, e.view.output ?? e.view.error ?? "", e.view.diff ?? ""].join("\n");
   }
 }
 
@@ -125,17 +125,20 @@ export class Transcript {
         t.view.outputTail = [];
         if (e.display?.diff) t.view.diff = e.display.diff;
         if (e.display?.path) t.view.path = e.display.path;
+        const text = resultText(e.content);
         if (deniedMessage !== undefined) {
           t.view.status = "denied";
           t.view.error = deniedMessage;
-        } else if (e.isError) {
-          const text = resultText(e.content);
-          t.view.status = /^Cancelled by the user|cancelled by the user|interrupted/i.test(text) ? "interrupted" : "error";
-          t.view.error = text;
         } else {
-          t.view.status = "ok";
-          // A command's output is what the user wants to see of it: its last lines stay under the row.
-          if (e.name === "bash") t.view.resultTail = lastLines(resultText(e.content).replace(/\n*\[[^\]]*\]$/, ""), RESULT_LINES);
+          t.view.output = text;
+          // A command's output is what the user wants to see of it: its last lines stay under the
+          // row, whether it passed, failed or was stopped (the end is where errors are).
+          const notes = e.name === "bash" ? /\n*\[([^\]]*)\]$/.exec(text) : null;
+          if (e.name === "bash") t.view.resultTail = lastLines(notes ? text.slice(0, notes.index) : text, RESULT_LINES);
+          if (e.isError) {
+            t.view.status = /^Cancelled by the user|cancelled by the user|interrupted/i.test(text) ? "interrupted" : "error";
+            t.view.error = notes ? notes[1]!.replace(/; cwd: .*$/, "") : text;
+          } else t.view.status = "ok";
         }
         break;
       }
@@ -155,7 +158,9 @@ export class Transcript {
         break;
       case "interruption":
         this.markInterrupted();
-        this.push({ kind: "notice", text: e.reason === "crash_recovery" ? "Interrupted: KHAELOR stopped during this turn" : "Interrupted", level: "warn" });
+        // Said once: an answer or a tool of this turn already marked "interrupted" says it.
+        if (e.reason === "crash_recovery") this.push({ kind: "notice", text: "Interrupted: KHAELOR stopped during this turn", level: "warn" });
+        else if (!this.turnShowsInterruption()) this.push({ kind: "notice", text: "Interrupted", level: "warn" });
         break;
       case "error":
         this.push({ kind: "notice", text: `Error: ${e.message}`, level: "error" });
@@ -223,6 +228,15 @@ export class Transcript {
       else if (block.type === "tool_use" && !this.tools.has(block.id)) this.addTool(block.id, block.name, block.input);
     });
     this.blocks.clear();
+  }
+
+  private turnShowsInterruption(): boolean {
+    for (let i = this.entries.length - 1; i >= 0; i--) {
+      const e = this.entries[i]!;
+      if (e.kind === "user" && !e.steering) return false;
+      if ((e.kind === "assistant" && e.interrupted) || (e.kind === "tool" && e.view.status === "interrupted")) return true;
+    }
+    return false;
   }
 
   private markInterrupted(): void {
@@ -303,7 +317,8 @@ const RESULT_LINES = 4;
 function lastLines(text: string, n: number): string[] {
   const lines = text.split("\n");
   while (lines.length > 0 && (lines[lines.length - 1] ?? "").trim() === "") lines.pop();
-  return lines.length > n ? [`… ${lines.length - n} earlier lines`, ...lines.slice(-n)] : lines;
+  // "… 1 earlier line" would take the row the line itself needs.
+  return lines.length > n + 1 ? [`… ${lines.length - n} earlier lines`, ...lines.slice(-n)] : lines;
 }
 
 function firstLine(s: string): string {

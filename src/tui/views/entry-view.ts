@@ -38,7 +38,7 @@ export function renderEntry(e: Entry, opts: EntryViewOptions): Row[] {
     case "thinking":
       return [thinkingSummary(e.durationMs, width)];
     case "tool":
-      return renderToolCall(e.view, { width, frame: 0, now: 0, diffLines: opts.full ? Infinity : undefined });
+      return renderToolCall(e.view, { width, frame: 0, now: 0, diffLines: opts.full ? Infinity : undefined, full: opts.full });
     case "notice": {
       const style = e.level === "error" ? ui.error : e.level === "warn" ? ui.warn : ui.dim;
       const lines = e.text.split("\n");

@@ -21,6 +21,8 @@ export type ToolCallView = {
   path?: string;
   /** The last lines of a finished command's output. */
   resultTail?: string[];
+  /** The whole result as the session has it (what the model got), shown in the pager. */
+  output?: string;
   /** Why it failed or was denied, shown in red. */
   error?: string;
 };
@@ -55,13 +57,15 @@ function mark(t: ToolCallView, frame: number): Span {
   }
 }
 
-export type ToolRowOptions = { width: number; frame: number; now: number; diffLines?: number };
+/** full: the pager's view (the whole output and diff); otherwise the capped view of the live zone and history. */
+export type ToolRowOptions = { width: number; frame: number; now: number; diffLines?: number; full?: boolean };
 
 export function renderToolCall(t: ToolCallView, opts: ToolRowOptions): Row[] {
   const { width } = opts;
   const elapsed = t.durationMs ?? (t.startedAt !== null && t.status === "running" ? opts.now - t.startedAt : null);
   const tail: Span[] = [];
-  if (elapsed !== null && (t.status !== "running" || elapsed >= 1000)) tail.push(span(` ${formatDuration(elapsed)}`, ui.dim));
+  // A denied call never ran: its "duration" would be the time the user took to answer.
+  if (elapsed !== null && t.status !== "denied" && (t.status !== "running" || elapsed >= 1000)) tail.push(span(` ${formatDuration(elapsed)}`, ui.dim));
   if (t.status === "denied") tail.push(span(" denied", ui.error));
   if (t.status === "interrupted") tail.push(span(" interrupted", ui.warn));
   const head: Span[] = [mark(t, opts.frame), span(" "), span(cleanText(t.summary), t.status === "pending" ? ui.dim : ui.bold)];
@@ -73,14 +77,18 @@ export function renderToolCall(t: ToolCallView, opts: ToolRowOptions): Row[] {
       rows.push({ spans: clipSpans([span(`${indent}│ `, ui.border), span(cleanText(line), ui.dim)], width, true) });
     }
   }
-  if (t.status === "ok" && t.resultTail && t.resultTail.length > 0) {
+  const settled = t.status === "ok" || t.status === "error" || t.status === "interrupted";
+  const fullOutput = opts.full && settled && t.output !== undefined && !(t.diff && t.status === "ok");
+  if (fullOutput) {
+    for (const line of t.output!.replace(/\n+$/, "").split("\n")) rows.push({ spans: clipSpans([span(`${indent}│ `, ui.border), span(cleanText(line), ui.dim)], width, true) });
+  } else if (settled && t.resultTail && t.resultTail.length > 0) {
     for (const line of t.resultTail) rows.push({ spans: clipSpans([span(`${indent}│ `, ui.border), span(cleanText(line), ui.dim)], width, true) });
   }
   if (t.diff && (t.status === "ok" || t.status === "pending" || t.status === "running")) {
     const diffRows = renderDiff(t.diff, { width: Math.max(1, width - indent.length), maxLines: opts.diffLines ?? DIFF_LINES, path: t.path });
     for (const r of diffRows) rows.push({ spans: [span(indent), ...r.spans], soft: r.soft });
   }
-  if (t.error && t.status !== "ok") {
+  if (t.error && t.status !== "ok" && !fullOutput) {
     const lines = t.error.split("\n").filter((l) => l.trim() !== "");
     const shown = lines.slice(0, ERROR_LINES).join("\n");
     rows.push(...wrapText(shown, Math.max(1, width), t.status === "interrupted" ? ui.warn : ui.error, indent));
