@@ -88,6 +88,7 @@ const MODES: PermissionMode[] = ["default", "acceptEdits", "plan"];
 const ASK_GUARD_MS = 400;
 /** Keys closer together than this are one typing burst; a burst going on when a prompt appears stays with the composer. */
 const BURST_GAP_MS = 350;
+const INTERRUPTING = "interrupting…";
 
 export class App {
   /** Set once the session is open (always, outside the first moments of startup). */
@@ -298,8 +299,7 @@ export class App {
       .catch((e: unknown) => this.transcript.notice(`Error: ${e instanceof Error ? e.message : String(e)}`, "error"))
       .finally(() => {
         if (this.busy?.abort === abort) this.busy = null;
-        this.stopSpinnerIfIdle();
-        this.renderNow();
+        this.workEnded();
       });
     this.renderNow();
   }
@@ -318,17 +318,23 @@ export class App {
       .catch((e: unknown) => this.transcript.notice(`Error: ${e instanceof Error ? e.message : String(e)}`, "error"))
       .finally(() => {
         if (this.busy?.abort === abort) this.busy = null;
-        this.stopSpinnerIfIdle();
-        this.renderNow();
+        this.workEnded();
       });
     this.turnDone = done;
     await done;
   }
 
+  /** The turn or command is over: the spinner stops, and "interrupting…" does not outlive the work. */
+  private workEnded(): void {
+    this.stopSpinnerIfIdle();
+    if (!this.busy && this.hint?.text === INTERRUPTING) this.hint = null;
+    this.renderNow();
+  }
+
   interrupt(): void {
     if (!this.busy) return;
     this.busy.abort.abort();
-    this.flash("interrupting…");
+    this.flash(INTERRUPTING);
   }
 
   /** The permission panel (the session's Asker). */

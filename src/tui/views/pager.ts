@@ -82,6 +82,8 @@ export class TranscriptPager {
   search: PagerSearch | null = null;
   /** The row (in the entry being shown) of the current match, for highlighting. */
   private matchRow: { index: number; offset: number } | null = null;
+  /** Where show() left the view: if the view is elsewhere now, the user moved it, and n/N search from there. */
+  private shownAt: { index: number; offset: number } | null = null;
   message: string | null = null;
 
   constructor(
@@ -286,6 +288,10 @@ export class TranscriptPager {
     const s = this.search;
     if (!s || s.hits.length === 0) return;
     const q = s.query.toLowerCase();
+    if (!this.shownAt || this.shownAt.index !== this.anchor.index || this.shownAt.offset !== this.anchor.offset) {
+      this.matchFromView(dir, q);
+      return;
+    }
     const cur = this.matchRow;
     if (cur) {
       const rows = this.rows(cur.index);
@@ -299,6 +305,35 @@ export class TranscriptPager {
     const next = (s.current + dir + s.hits.length) % s.hits.length;
     this.message = (dir === 1 && next <= s.current) || (dir === -1 && next >= s.current) ? "search wrapped" : null;
     this.gotoHit(next, dir === 1 ? 0 : -1);
+  }
+
+  /**
+   * n/N after the user scrolled (Home, PgDn, the wheel): the first match at or below the top of the
+   * view (n), or the last one above it (N), not the one after the match shown before.
+   */
+  private matchFromView(dir: 1 | -1, q: string): void {
+    const s = this.search!;
+    const top = this.anchor;
+    const order = dir === 1 ? s.hits.map((_, k) => k) : s.hits.map((_, k) => s.hits.length - 1 - k);
+    for (const k of order) {
+      const index = s.hits[k]!;
+      if (dir === 1 ? index < top.index : index > top.index) continue;
+      const rows = this.rows(index);
+      const ok = (r: number) => rowText(rows[r]!).toLowerCase().includes(q);
+      if (dir === 1) {
+        for (let r = index === top.index ? top.offset : 0; r < rows.length; r++) if (ok(r)) return this.showHit(k, index, r);
+      } else {
+        for (let r = (index === top.index ? top.offset : rows.length) - 1; r >= 0; r--) if (ok(r)) return this.showHit(k, index, r);
+      }
+    }
+    this.message = "search wrapped";
+    this.gotoHit(dir === 1 ? 0 : s.hits.length - 1, dir === 1 ? 0 : -1);
+  }
+
+  private showHit(k: number, index: number, offset: number): void {
+    this.search!.current = k;
+    this.message = null;
+    this.show(index, offset);
   }
 
   private gotoHit(k: number, fromRow: 0 | -1): void {
@@ -319,6 +354,7 @@ export class TranscriptPager {
     // Put the match a third of the way down, so there is context above it.
     this.anchor = { index, offset };
     this.scrollBy(-Math.floor(this.view / 3));
+    this.shownAt = { ...this.anchor };
   }
 
   // ── drawing ────────────────────────────────────────────────────────────────────────────────

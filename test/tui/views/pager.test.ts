@@ -79,6 +79,26 @@ test("search finds entries by text, n and N walk the hits and wrap, and highligh
   expect(s.laidOut.size).toBeLessThan(100);
 });
 
+test("after the user moves the view (Home, PgDn), n goes to the first match from the view, N to the last one above it", () => {
+  const s = source(10_000);
+  const p = new TranscriptPager(s.src, 80, 12);
+  p.end();
+  p.runSearch("needle");
+  p.nextMatch(1);
+  p.home();
+  p.nextMatch(1);
+  expect(p.render().map(rowText).join("\n")).toContain("entry 7 needle row 0");
+  expect(p.search?.current).toBe(0);
+  p.jumpToRow(4500);
+  const top = Number(/^entry (\d+)/.exec(rowText(p.render()[0]!))?.[1]);
+  const below = Math.ceil((top - 7) / 1000) * 1000 + 7;
+  p.nextMatch(1);
+  expect(p.render().map(rowText).join("\n")).toContain(`entry ${below} needle row 0`);
+  p.jumpToRow(4500);
+  p.nextMatch(-1);
+  expect(p.render().map(rowText).join("\n")).toContain(`entry ${below - 1000} needle row ${(below - 1000) % 5}`);
+});
+
 test("layouts are cached per width: a resize lays out again at the new width, going back reuses", () => {
   const s = source(20);
   const p = new TranscriptPager(s.src, 80, 10);
