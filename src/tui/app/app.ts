@@ -264,7 +264,7 @@ export class App {
       return;
     }
     this.deps.history.add(text);
-    for (const m of text.matchAll(/(?:^|\s)@(\S+)/g)) if (m[1]) this.deps.finder.touch(m[1]);
+    for (const m of text.matchAll(/(?:^|\s)@(?:"([^"]+)"|(\S+))/g)) if (m[1] ?? m[2]) this.deps.finder.touch((m[1] ?? m[2])!);
     const name = looksLikeCommand(text);
     if (name !== null) {
       const cmd = parseSlash(trimmed);
@@ -783,10 +783,11 @@ export class App {
       } else c.insert(" ");
       return;
     }
-    // A file: replace "@query" with "@path ".
+    // A file: replace "@query" with "@path " (quoted when the path has spaces, so it reads as one).
     const text = c.text;
     const end = c.cursor;
-    c.setText(`${text.slice(0, p.start)}@${value} ${text.slice(end)}`, p.start + value.length + 2);
+    const mention = `@${/\s/.test(value) ? `"${value}"` : value} `;
+    c.setText(`${text.slice(0, p.start)}${mention}${text.slice(end)}`, p.start + mention.length);
     this.deps.finder.touch(value);
   }
 

@@ -21,7 +21,7 @@ export type ComposerViewInput = {
 
 export type ComposerView = { rows: Row[]; cursor: { row: number; col: number } };
 
-const TOKEN = /\[pasted \d+ lines? #\d+\]|@[^\s]+/g;
+const TOKEN = /\[pasted \d+ lines? #\d+\]|@"[^"\n]*"|@[^\s]+/g;
 
 export function renderComposer(v: ComposerViewInput): ComposerView {
   const width = Math.max(4, v.width);

@@ -168,6 +168,7 @@ describe("composer helpers", () => {
     const dir = tempProject();
     await Bun.write(`${dir}/README.md`, "# hi\n");
     await Bun.write(`${dir}/src/main.ts`, "export {};\n");
+    await Bun.write(`${dir}/with space.txt`, "x\n");
     const s = pty([], isolatedEnv(fake.url), dir);
     await s.waitFor(idle, "the composer");
     s.type("/he");
@@ -183,6 +184,11 @@ describe("composer helpers", () => {
     await s.waitFor((sc) => sc.includes("❯ src/main.ts"), "the file picker");
     s.send(KEY.tab);
     await s.waitForText("› look at @src/main.ts");
+    // A path with a space is quoted, so it reads as one mention.
+    s.type("and @wispa");
+    await s.waitFor((sc) => sc.includes("❯ with space.txt"), "the file picker");
+    s.send(KEY.tab);
+    await s.waitForText('› look at @src/main.ts and @"with space.txt"');
     s.send(KEY.ctrlC);
     await s.waitFor((sc) => !sc.includes("look at"), "the composer cleared");
     s.send(KEY.ctrlD);
