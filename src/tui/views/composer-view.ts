@@ -39,31 +39,71 @@ export function renderComposer(v: ComposerViewInput): ComposerView {
   let offset = 0;
   const lines = v.text.split("\n");
   lines.forEach((line, li) => {
-    let cur: Span[] = [li === 0 ? marker : indent];
-    let curW = 0;
+    // Graphemes with their place in the text, then rows broken after the last space that fits
+    // (word wrap, as the user reads prose); a word longer than the row is broken where it must be.
+    const items: Array<{ shown: string; w: number; pos: number; space: boolean }> = [];
     let pos = offset;
-    const flush = () => {
-      rows.push({ spans: cur });
-      cur = [indent];
-      curW = 0;
-    };
     for (const g of graphemes(line)) {
       const shown = g === "\t" ? "    " : cleanText(g);
-      const gw = displayWidth(shown);
-      if (curW + gw > avail && curW > 0) flush();
-      if (pos === v.cursor) cursor = { row: rows.length, col: 2 + curW };
-      let style: Style | undefined = styles(pos);
-      if (v.drawCursor && pos === v.cursor) style = ui.cursor;
-      pushSpan(cur, shown, style);
-      curW += gw;
+      items.push({ shown, w: displayWidth(shown), pos, space: g === " " || g === "\t" });
       pos += g.length;
     }
-    if (pos === v.cursor) {
-      if (curW + 1 > avail) flush();
-      cursor = { row: rows.length, col: 2 + curW };
-      if (v.drawCursor) pushSpan(cur, " ", ui.cursor);
-    }
-    rows.push({ spans: cur });
+    const starts = [0];
+    // A space that does not fit where a row ends hangs there unseen instead of opening the next row.
+    const hanging = new Set<number>();
+    let rowStart = 0;
+    let acc = 0;
+    let afterSpace = -1;
+    items.forEach((it, i) => {
+      if (acc + it.w > avail && acc > 0) {
+        if (it.space && i < items.length - 1) {
+          hanging.add(i);
+          starts.push(i + 1);
+          rowStart = i + 1;
+          acc = 0;
+          afterSpace = -1;
+          return;
+        }
+        const at = afterSpace > rowStart ? afterSpace : i;
+        starts.push(at);
+        rowStart = at;
+        acc = 0;
+        for (let j = at; j < i; j++) acc += items[j]!.w;
+        afterSpace = -1;
+      }
+      acc += it.w;
+      if (it.space) afterSpace = i + 1;
+    });
+    starts.forEach((from, r) => {
+      const to = starts[r + 1] ?? items.length;
+      const cur: Span[] = [r === 0 && li === 0 ? marker : indent];
+      let w = 0;
+      for (let j = from; j < to; j++) {
+        const it = items[j]!;
+        if (hanging.has(j)) {
+          if (it.pos === v.cursor) cursor = { row: rows.length + 1, col: 2 };
+          continue;
+        }
+        if (it.pos === v.cursor) cursor = { row: rows.length, col: 2 + w };
+        let style: Style | undefined = styles(it.pos);
+        if (v.drawCursor && it.pos === v.cursor) style = ui.cursor;
+        pushSpan(cur, it.shown, style);
+        w += it.w;
+      }
+      if (to === items.length && pos === v.cursor) {
+        if (w + 1 > avail && w > 0) {
+          rows.push({ spans: cur });
+          const next: Span[] = [indent];
+          cursor = { row: rows.length, col: 2 };
+          if (v.drawCursor) pushSpan(next, " ", ui.cursor);
+          rows.push({ spans: next });
+          return;
+        }
+        cursor = { row: rows.length, col: 2 + w };
+        if (v.drawCursor) pushSpan(cur, " ", ui.cursor);
+      }
+      rows.push({ spans: cur });
+    });
     offset = pos + 1;
   });
   if (rows.length <= v.maxRows) return { rows, cursor };

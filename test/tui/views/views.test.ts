@@ -195,6 +195,24 @@ describe("composer view", () => {
     expect(v.cursor).toEqual({ row: 1, col: 6 });
   });
 
+  test("wraps between words; a word longer than the row is broken; the cursor follows", () => {
+    const text = "please keep it short";
+    const v = renderComposer({ text, cursor: text.indexOf("short"), width: 16, maxRows: 5 });
+    expect(v.rows.map(rowText)).toEqual(["› please keep it", "  short"]);
+    expect(v.cursor).toEqual({ row: 1, col: 2 });
+    expect(renderComposer({ text, cursor: text.indexOf("it"), width: 14, maxRows: 5 }).rows.map(rowText)).toEqual(["› please keep ", "  it short"]);
+    const long = renderComposer({ text: "a supercalifragilistic word", cursor: 27, width: 12, maxRows: 9 });
+    expect(long.rows.map(rowText)).toEqual(["› a ", "  supercalif", "  ragilistic", "  word"]);
+    expect(long.cursor).toEqual({ row: 3, col: 6 });
+    // The cursor on the space that ends a full row shows at the start of the next.
+    expect(renderComposer({ text: "a supercalifragilistic word", cursor: 22, width: 12, maxRows: 9 }).cursor).toEqual({ row: 3, col: 2 });
+    for (let w = 4; w < 30; w++) {
+      const r = renderComposer({ text: "one two three four five six", cursor: 10, width: w, maxRows: 40 });
+      expect(r.rows.map(rowText).join("").replace(/^› /, "").replace(/ {2}/g, "")).toContain("three");
+      expect(widest(r.rows)).toBeLessThanOrEqual(Math.max(4, w));
+    }
+  });
+
   test("a tall prompt scrolls to keep the cursor row in view", () => {
     const text = Array.from({ length: 20 }, (_, i) => `l${i}`).join("\n");
     const v = renderComposer({ text, cursor: 0, width: 20, maxRows: 4 });
