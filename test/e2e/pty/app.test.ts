@@ -1,6 +1,7 @@
 // The real CLI in a pseudo-terminal against the fake Messages API, read through a real terminal
 // emulator. Each test waits on what the screen shows; none sleeps.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { existsSync } from "node:fs";
 import { startFakeApi, type FakeApi, type ScenarioInput } from "../../support/fake-api.ts";
 import { isolatedEnv, tempProject } from "../../support/cli.ts";
 import { answerPrompt, KEY, startPty, type PtySession } from "./harness.ts";
@@ -222,5 +223,20 @@ describe("robustness", () => {
     expect(await s.exited).toBe(0);
     expect(s.output()).toContain("plain answer");
     expect(s.output()).not.toContain("\x1b[");
+  }, 60_000);
+});
+
+describe("the demo", () => {
+  test("--demo removes its sample project on exit and offers no resume command that could not work", async () => {
+    const s = pty(["--demo"], isolatedEnv(null), tempProject());
+    await s.waitForText("Sample project: ");
+    const dir = /Sample project: (\S+)/.exec(s.all())?.[1] ?? "";
+    expect(existsSync(dir)).toBe(true);
+    await s.waitForText("Scripted demo");
+    s.send(KEY.ctrlD);
+    expect(await s.exited).toBe(0);
+    expect(existsSync(dir)).toBe(false);
+    expect(s.all()).toContain("Demo over");
+    expect(s.all()).not.toContain("khaelor --resume");
   }, 60_000);
 });

@@ -176,6 +176,8 @@ describe("permissions", () => {
 
     await command(s, "/permissions", "Remove a rule?");
     expect(s.all()).toContain(`allow ${rule}  (user settings: ${userFile})`);
+    // The mode is named as the status line names it.
+    expect(s.all()).toContain("Permission mode: ask before edits");
     await s.waitForText(`❯ allow ${rule}`);
     s.send(KEY.enter);
     await s.waitForText(`Removed allow rule ${rule}`);
