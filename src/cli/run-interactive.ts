@@ -102,7 +102,7 @@ export async function runInteractive(opts: CliOptions): Promise<number> {
     suspend: () => term.suspend(),
     onExit(code, line) {
       // The demo's project is a temporary copy, removed on the way out: its session cannot be resumed.
-      const said = demo ? `Demo over: its sample project (${demo.dir}) is removed. To start on your own code: set ANTHROPIC_API_KEY and run khaelor in your project.` : line;
+      const said = demo ? `Demo over; its sample project (${demo.dir}) was removed, so there is no session to resume.` : line;
       void leave(said, null).then(() => resolveExit(code));
     },
   });

@@ -504,7 +504,6 @@ export class App {
       if (!this.guardOver(ask)) return this.armAskGuard(ask);
       ask.guarded = false;
       ask.panel.armed = true;
-      ask.panel.typedAhead = false;
       this.renderNow();
     }, Math.max(1, due + 1));
   }

@@ -31,7 +31,7 @@ export type PermissionPanelState = {
   message: string | null;
   /** The keys answer (false in the prompt's first moments, while keys typed ahead still go to the composer). */
   armed?: boolean;
-  /** Keys typed while the prompt was not armed went to the composer: say so. */
+  /** Keys typed while the prompt was not armed went to the composer: said until it is answered. */
   typedAhead?: boolean;
 };
 
@@ -62,7 +62,7 @@ export function renderPermissionPanel(s: PermissionPanelState, width: number, ma
   const always = s.message === null && p.alwaysRule ? { full: alwaysRows(p, width), short: alwaysShortRows(p, width) } : { full: [], short: [] };
   const header: Row[] = [{ spans: clipSpans([span("── ", ui.warn), span("Permission needed", { ...ui.warn, bold: true }), span(` ${"─".repeat(Math.max(0, width))}`, ui.warn)], width) }];
   const summary: Row[] = [{ spans: clipSpans([span(cleanText(p.summary), ui.bold)], width, true) }];
-  const note = s.typedAhead ? wrapText("Your typing went to the message box. Answer once you have read this.", width, ui.warn) : [];
+  const note = s.typedAhead ? wrapText("What you typed meanwhile went to your message, not to these keys.", width, ui.warn) : [];
   const reason = p.reason ? wrapText(p.reason, width, ui.dim) : [];
   const body = permissionBody(p, width);
 

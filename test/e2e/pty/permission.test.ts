@@ -57,6 +57,7 @@ describe("keys typed ahead", () => {
     for (const ch of "short and safe, yes") s.type(ch);
     await s.waitFor(() => promptArmed(s), "the prompt to take keys");
     expect(s.screen()).toContain("Permission needed");
+    expect(s.screen()).toContain("What you typed meanwhile went to your message");
     expect(existsSync(join(dir, "typed.txt"))).toBe(false);
     await answerPrompt(s, "n");
     await s.waitFor((sc) => sc.includes("AFTER-DENIAL") && !SPINNER.test(sc), "the answer after the denial");
