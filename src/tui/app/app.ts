@@ -515,6 +515,14 @@ export class App {
    */
   private chooserInput(ev: InputEvent, p: Extract<Picker, { kind: "choose" }>): void {
     if (ev.type === "wheel") return;
+    // "/" before any filter starts another command: the chooser steps aside (typed ahead,
+    // "/model⏎/sessions⏎" runs both commands).
+    if (ev.type === "text" && !p.query && ev.text.startsWith("/")) {
+      this.picker = null;
+      p.onCancel?.();
+      this.composerInput(ev);
+      return;
+    }
     if (ev.type === "text" || ev.type === "paste") {
       this.filterChooser(p, (p.query ?? "") + ev.text.replace(/[\r\n]+/g, " "));
       return;

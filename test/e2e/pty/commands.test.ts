@@ -233,6 +233,11 @@ describe("what is and is not a command", () => {
     await s.waitForText("Model: claude-opus-5-5");
     await s.waitFor(idle, "the chooser closed");
     expect(s.screen()).not.toContain("opus›");
+    // Typed ahead: a command after /model runs as a command; nothing reaches the model.
+    s.type("/model\r/sessions\r");
+    await s.waitForText("Sessions of");
+    await s.waitFor(idle, "the composer after /sessions");
+    expect(fake.requests.length).toBe(1);
 
     await command(s, "/clear", "The previous one stays resumable:");
     expect(s.all()).toMatch(/khaelor --resume [0-9a-f-]{8,}/);
