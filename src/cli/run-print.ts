@@ -33,7 +33,9 @@ export async function runPrint(opts: CliOptions): Promise<number> {
     prompt = prompt && piped ? `${prompt}\n\n${piped}` : prompt || piped;
   }
   if (!prompt.trim()) {
-    stderr.write("khaelor: no task: pass it after -p (khaelor -p \"fix the failing test\") or pipe it on stdin\n");
+    // A TTY with TERM=dumb lands here without -p: say why, or the user is left guessing.
+    const why = !opts.print && process.stdin.isTTY && process.stdout.isTTY && process.env.TERM === "dumb" ? "TERM=dumb, so khaelor runs in print mode, which needs a task: " : "no task: ";
+    stderr.write(`khaelor: ${why}pass it after -p (khaelor -p "fix the failing test") or pipe it on stdin\n`);
     return EXIT.usage;
   }
 
