@@ -28,6 +28,11 @@ import { StyleTable } from "../render/styles.ts";
 export type ScreenOutput = {
   write(data: string): boolean;
   once?(event: "drain", listener: () => void): unknown;
+  /**
+   * Node's and Bun's tty streams: asks the tty for its size (TIOCGWINSZ) and, if it changed,
+   * emits "resize" synchronously, so the app lays out again at the new size before this frame.
+   */
+  _refreshSize?(): void;
 };
 
 export type ScreenCaps = {
@@ -151,6 +156,8 @@ class TwoZoneScreen implements Screen {
   private readonly baseInterval: number;
   private readonly writeLog: string | undefined;
   private disposed = false;
+  /** Inside frame()'s size check: a resize listener must not start another frame. */
+  private framing = false;
   /** "auto": the last frame drew the cursor as a cell. */
   private cellCursor = false;
   private settleTimer: ReturnType<typeof setTimeout> | null = null;
@@ -258,7 +265,14 @@ class TwoZoneScreen implements Screen {
   }
 
   frame(): FrameStats | null {
-    if (this.disposed) return null;
+    if (this.disposed || this.framing) return null;
+    // The terminal reflows the moment the window changes, but SIGWINCH reaches us later: a frame
+    // painted in between moves by the old geometry over reflowed rows (CUU overshoots into history
+    // when soft rows were joined) and then the resize erases the wrong rows. Asking the tty first
+    // lets the resize (and the app's new layout) come before this frame.
+    this.framing = true;
+    try { this.opts.output._refreshSize?.(); } catch { /* the terminal may be gone */ }
+    this.framing = false;
     if (this.timer) { clearTimeout(this.timer); this.timer = null; }
     if (this.full) return this.frameFull(this.full);
     if (!this.dirty) return null;
