@@ -8,9 +8,12 @@
 // - Rows are painted top to bottom, and the cursor only moves relatively (CUU/CUD/CUF/CUB/CHA/CR),
 //   so the zone may sit anywhere on screen. Rows past `extent` do not exist yet: they are reached
 //   with CR LF, which scrolls the screen (and pushes its top row into scrollback) at the bottom.
-// - Printing into the last column leaves the cursor "pending wrap" at cols-1. The next printed
-//   character wraps and the terminal marks the new line as a continuation (copy and reflow then
-//   treat both rows as one line); that is how a soft row is produced. Any cursor move cancels it.
+// - Printing into the last column leaves the cursor "pending wrap". The next printed character
+//   wraps and the terminal marks the new line as a continuation (copy and reflow then treat both
+//   rows as one line); that is how a soft row is produced. Any cursor move cancels it. Where the
+//   cursor sits meanwhile differs: on the last column (xterm, xterm.js, VTE, kitty) or one past it
+//   (tmux). Vertical moves bring both back to the last column, but a relative move left (CUB, BS)
+//   counts from a different cell: while a wrap is pending, horizontal moves are absolute (CR, CHA).
 // - Trailing blanks are never printed: they are erased with EL, so the terminal's idea of a row's
 //   length (what it reflows and copies) equals ours. EL runs with a pen without background, since
 //   terminals erase with the current background colour.
@@ -419,7 +422,7 @@ export class ZonePainter {
 
   private moveToRaw(ty: number, tx: number): void {
     let out = "";
-    let col = this.cx; // a pending wrap sits at cols-1 for every relative move
+    let col = this.cx; // a pending wrap counts as cols-1 once a vertical move has cancelled it
     const dy = ty - this.cy;
     if (dy < 0) out += dy === -1 ? "\x1b[A" : `\x1b[${-dy}A`;
     else if (dy > 0) {
@@ -436,11 +439,13 @@ export class ZonePainter {
         const cha = `\x1b[${tx + 1}G`;
         const d = tx - col;
         let rel: string;
-        if (d > 0) rel = d === 1 ? "\x1b[C" : `\x1b[${d}C`;
-        else if (d < 0 && -d <= 2 && !this.pending) rel = "\b".repeat(-d);
+        // Still pending (no vertical move came first): only absolute moves land on the same cell
+        // in every terminal.
+        if (this.pending && dy === 0) rel = cha;
+        else if (d > 0) rel = d === 1 ? "\x1b[C" : `\x1b[${d}C`;
+        else if (d < 0 && -d <= 2) rel = "\b".repeat(-d);
         else if (d < 0) rel = d === -1 ? "\x1b[D" : `\x1b[${-d}D`;
-        else rel = ""; // pending wrap at cols-1: any move clears it; CHA is the safest
-        if (rel === "") rel = cha;
+        else rel = cha;
         const viaCr = "\r" + (tx === 1 ? "\x1b[C" : `\x1b[${tx}C`);
         out += rel.length <= cha.length ? (rel.length <= viaCr.length ? rel : viaCr) : cha.length <= viaCr.length ? cha : viaCr;
       }

@@ -8,7 +8,7 @@ import { describe, expect, test } from "bun:test";
 import type { Row, Style } from "../../../src/tui/render/style.ts";
 import { createScreen, type Cursor, type CursorStyle } from "../../../src/tui/views/screen.ts";
 import { STYLES, WORDS, graphemesOf, layoutLine, lineText, prng, rowText, type Line } from "../support/model.ts";
-import { createTestTerminal, type TestTerminal } from "../support/terminal.ts";
+import { createTestTerminal, type PendingWrapModel, type TestTerminal } from "../support/terminal.ts";
 
 type Subject = {
   commit(rows: Row[]): void;
@@ -138,7 +138,7 @@ const FOOTERS: Row[][] = [
  * before it settles. The screen then shows their last rows only; those clipped off the top were
  * never on screen, and when they are committed the terminal must show each exactly once.
  */
-type ScenarioOptions = { tall?: boolean; size?: readonly [number, number] };
+type ScenarioOptions = { tall?: boolean; size?: readonly [number, number]; pendingWrap?: PendingWrapModel };
 
 async function runScenario(seed: number, make: (cols: number, rows: number, cursorStyle: CursorStyle) => Subject, steps: number, opts: ScenarioOptions = {}): Promise<void> {
   const rnd = prng(seed);
@@ -148,7 +148,7 @@ async function runScenario(seed: number, make: (cols: number, rows: number, curs
   const cursorStyle = extra.pick(["hardware", "auto", "cell"] as const);
   let cols = opts.size?.[0] ?? 16 + rnd.int(50);
   let rows = opts.size?.[1] ?? 12 + rnd.int(10);
-  const t = createTestTerminal({ cols, rows });
+  const t = createTestTerminal({ cols, rows, pendingWrap: opts.pendingWrap });
   const subject = make(cols, rows, cursorStyle);
   const history: string[] = [];
   const live: Line[] = [[]];
@@ -286,6 +286,13 @@ describe("two-zone screen replayed into @xterm/headless", () => {
       for (let i = 0; i < 4; i++) await runScenario(BASE_SEED + 100 + i, screenSubjectMaker, 50, { tall: true, size });
     }
     for (let i = 0; i < 8; i++) await runScenario(BASE_SEED + 200 + i, screenSubjectMaker, 50, { tall: true });
+  }, 300_000);
+
+  // tmux keeps a pending wrap one column past the edge: a relative move left from there lands
+  // one cell off. The same scenarios, replayed in that model.
+  test("the same scenarios in tmux's pending-wrap model", async () => {
+    for (let i = 0; i < 12; i++) await runScenario(BASE_SEED + i, screenSubjectMaker, 60, { pendingWrap: "tmux" });
+    for (let i = 0; i < 4; i++) await runScenario(BASE_SEED + 300 + i, screenSubjectMaker, 50, { tall: true, pendingWrap: "tmux" });
   }, 300_000);
 
   if (process.env.KHAELOR_TALL_SEED) test("tall seeds", async () => {

@@ -130,9 +130,45 @@ export function resizeWithUnpatchedReflow(term: Terminal, cols: number, rows: nu
   try { term.resize(cols, rows); } finally { patched.proto.copyCellsFrom = patched.fixed; }
 }
 
-export function createTestTerminal(opts: { cols: number; rows: number; scrollback?: number }): TestTerminal {
+/**
+ * Where the cursor is after printing into the last column ("pending wrap"). xterm.js, xterm, VTE
+ * and kitty keep it on the last column, so a relative move left counts from there. tmux keeps it
+ * one past the edge (cx == columns): CUB n from there lands one cell further right, and BS goes
+ * to the last column. `printf '%070d\e[44DX'` in a 70-column pane puts X at index 26 in tmux,
+ * 25 elsewhere. Vertical moves bring tmux's cursor back to the last column first (cursorup/down).
+ * "tmux" makes the emulator follow tmux here, so tests can replay our bytes in both models.
+ */
+export type PendingWrapModel = "xterm" | "tmux";
+
+type XtermInputHandler = {
+  _activeBuffer: { x: number };
+  cursorBackward(p: { params: number[] }): boolean;
+  backspace(): boolean;
+};
+
+function followTmuxPendingWrap(term: Terminal): void {
+  const ih = (term as unknown as { _core: { _inputHandler: XtermInputHandler } })._core._inputHandler;
+  if (!ih || typeof ih.cursorBackward !== "function") throw new Error("xterm.js internals changed: InputHandler not found");
+  const back = ih.cursorBackward.bind(ih);
+  const bs = ih.backspace.bind(ih);
+  ih.cursorBackward = (p) => {
+    const b = ih._activeBuffer;
+    if (b.x < term.cols) return back(p);
+    b.x = Math.max(0, term.cols - (p.params[0] || 1));
+    return true;
+  };
+  ih.backspace = () => {
+    const b = ih._activeBuffer;
+    if (b.x < term.cols) return bs();
+    b.x = term.cols - 1;
+    return true;
+  };
+}
+
+export function createTestTerminal(opts: { cols: number; rows: number; scrollback?: number; pendingWrap?: PendingWrapModel }): TestTerminal {
   const term = new Terminal({ cols: opts.cols, rows: opts.rows, scrollback: opts.scrollback ?? 100_000, allowProposedApi: true });
   patchCombinedReflow(term);
+  if (opts.pendingWrap === "tmux") followTmuxPendingWrap(term);
   term.unicode.register(new GraphemeWidthProvider());
   term.unicode.activeVersion = "khaelor-graphemes";
   const buf = () => term.buffer.active;
