@@ -20,6 +20,11 @@
 // - Overwriting half of a wide grapheme leaves terminal-specific debris, so a changed run is
 //   widened until it covers whole wide graphemes on both sides (ours and the terminal's).
 // - Hyperlinks (OSC 8) are closed before the cursor moves, so no link spans a line end.
+// - After printing a grapheme of several code points (ZWJ emoji, VS16, combining marks) the
+//   terminal's column is not known for sure: terminals measure them differently, and some grow a
+//   cell as the code points arrive. The next horizontal move is then absolute (CR, CHA), even to
+//   the column we think the cursor is at, and relative moves left (BS, CUB) never cross anything
+//   but plain one-cell characters.
 import { CellBuffer } from "./cells.ts";
 import { GraphemeTable, SPACE } from "./graphemes.ts";
 import { DEFAULT_STYLE, StyleTable } from "./styles.ts";
@@ -42,6 +47,8 @@ export type PaintOptions = {
 export type RowAbove = { cells: CellBuffer; termLen: number };
 
 const GAP_MERGE = 3;
+/** A cell of `term` whose content we cannot know (never equal to a grapheme we want). */
+const UNKNOWN = 0xffffffff;
 /** Below this many cells, printing the moved rows again is about as cheap as IL and its cursor trips. */
 const SHIFT_MIN_CELLS = 12;
 
@@ -57,6 +64,8 @@ export class ZonePainter {
   cy = 0;
   cx = 0;
   pending = false;
+  /** The terminal's column is certainly `cx` (false after printing a multi-code-point grapheme). */
+  exact = true;
   pen = DEFAULT_STYLE;
   above: RowAbove | null = null;
   out = "";
@@ -82,6 +91,7 @@ export class ZonePainter {
     this.cy = 0;
     this.cx = 0;
     this.pending = false;
+    this.exact = true;
   }
 
   private ensureRows(n: number): void {
@@ -164,6 +174,7 @@ export class ZonePainter {
     this.term.height = T + n;
     this.cx = 0;
     this.pending = false;
+    this.exact = true;
   }
 
   private anyContentFrom(y0: number): boolean {
@@ -205,6 +216,7 @@ export class ZonePainter {
       this.cy = 0;
       this.cx = 0;
       this.pending = false;
+      this.exact = true;
     }
   }
 
@@ -212,10 +224,11 @@ export class ZonePainter {
     // Reach row y-1 first (it exists), then CR LF creates row y, scrolling if at the bottom.
     if (this.cy < y - 1) this.moveTo(y - 1, 0);
     this.cleanPen(); // a scrolling LF fills the new line with the current background
-    this.out += this.cx === 0 && !this.pending ? "\n" : "\r\n";
+    this.out += this.cx === 0 && !this.pending && this.exact ? "\n" : "\r\n";
     this.cy = y;
     this.cx = 0;
     this.pending = false;
+    this.exact = true;
     this.extent = y + 1;
     this.blankTermRow(y);
   }
@@ -310,7 +323,7 @@ export class ZonePainter {
       }
       // Just behind the cursor's column (a space the last frame did not print yet): printing the
       // few cells in between again is cheaper than any cursor move.
-      if (this.cy === y && !this.pending && this.cx < start && start - this.cx <= GAP_MERGE && this.reprintable(y, this.cx, start)) start = this.cx;
+      if (this.cy === y && !this.pending && this.exact && this.cx < start && start - this.cx <= GAP_MERGE && this.reprintable(y, this.cx, start)) start = this.cx;
       this.moveTo(y, start);
       for (let cx = start; cx < end; ) {
         const w = ww[o + cx] ?? 1;
@@ -385,6 +398,7 @@ export class ZonePainter {
       if (w === 2) { term.glyph[ti + 1] = 0; term.style[ti + 1] = s; term.width[ti + 1] = 0; }
       if (x + w > (this.termLen[ty] ?? 0)) this.termLen[ty] = x + w;
       if (g !== SPACE || s !== DEFAULT_STYLE) { if (x + w > (term.len[ty] ?? 0)) term.len[ty] = x + w; }
+      if (g >= 0x80 && this.graphemes.isComplex(g)) this.spillUnknown(ty, x + w, g);
     } else if (this.above) {
       if (x + w > this.above.termLen) this.above.termLen = x + w;
     }
@@ -393,8 +407,12 @@ export class ZonePainter {
     else {
       this.cx = x;
       this.pending = false;
-      // The terminal may measure a multi-code-point grapheme differently: pin the column again.
-      if (more && g >= 0x80 && this.graphemes.isComplex(g)) this.out += `\x1b[${x + 1}G`;
+      // The terminal may measure a multi-code-point grapheme differently: pin the column again
+      // before the next cell, or mark the column unknown for whatever comes next.
+      if (g >= 0x80 && this.graphemes.isComplex(g)) {
+        if (more) this.out += `\x1b[${x + 1}G`;
+        else this.exact = false;
+      }
     }
   }
 
@@ -415,7 +433,7 @@ export class ZonePainter {
 
   /** Cheapest relative move to (ty, tx); both must exist on screen. */
   moveTo(ty: number, tx: number): void {
-    if (this.cy === ty && this.cx === tx && !this.pending) return;
+    if (this.cy === ty && this.cx === tx && !this.pending && this.exact) return;
     this.closeLink();
     this.moveToRaw(ty, tx);
   }
@@ -433,16 +451,17 @@ export class ZonePainter {
         col = 0;
       } else out += dy === 1 ? "\x1b[B" : `\x1b[${dy}B`;
     }
-    if (col !== tx || (this.pending && dy === 0 && tx === this.cols - 1)) {
+    if (col !== tx || !this.exact || (this.pending && dy === 0 && tx === this.cols - 1)) {
       if (tx === 0) out += "\r";
       else {
         const cha = `\x1b[${tx + 1}G`;
         const d = tx - col;
         let rel: string;
-        // Still pending (no vertical move came first): only absolute moves land on the same cell
-        // in every terminal.
-        if (this.pending && dy === 0) rel = cha;
+        // Still pending (no vertical move came first), or the column is unknown: only absolute
+        // moves land on the same cell in every terminal.
+        if ((this.pending && dy === 0) || !this.exact) rel = cha;
         else if (d > 0) rel = d === 1 ? "\x1b[C" : `\x1b[${d}C`;
+        else if (d < 0 && !this.plainCells(ty, tx, col)) rel = cha;
         else if (d < 0 && -d <= 2) rel = "\b".repeat(-d);
         else if (d < 0) rel = d === -1 ? "\x1b[D" : `\x1b[${-d}D`;
         else rel = cha;
@@ -454,6 +473,32 @@ export class ZonePainter {
     this.cy = ty;
     this.cx = tx;
     this.pending = false;
+    this.exact = true;
+  }
+
+  /**
+   * A terminal that measures a multi-code-point grapheme code point by code point draws it wider
+   * than we do, over the cells after it. What those cells show is unknown: marked so, the diff
+   * prints them again (or erases them) instead of skipping them as unchanged. Cells the same run
+   * goes on to print are simply overwritten here again.
+   */
+  private spillUnknown(y: number, from: number, g: number): void {
+    const W = this.cols;
+    let to = Math.min(W, from + Math.min(8, this.graphemes.text(g).length));
+    while (to < W && this.term.width[y * W + to] === 0) to++;
+    if (to <= from) return;
+    const o = y * W;
+    this.term.glyph.fill(UNKNOWN, o + from, o + to);
+    this.term.width.fill(1, o + from, o + to);
+    if (to > (this.termLen[y] ?? 0)) this.termLen[y] = to;
+    if (to > (this.term.len[y] ?? 0)) this.term.len[y] = to;
+  }
+
+  /** Cells [a, b) of row y hold plain one-cell characters (what a relative move left may cross). */
+  private plainCells(y: number, a: number, b: number): boolean {
+    const o = y * this.cols;
+    for (let x = a; x < b; x++) if (this.term.width[o + x] !== 1 || (this.term.glyph[o + x] ?? 0) >= 0x80) return false;
+    return true;
   }
 
   /** True when any row in [from, to] is a soft-wrapped continuation (an LF there would unwrap it). */

@@ -165,12 +165,22 @@ function followTmuxPendingWrap(term: Terminal): void {
   };
 }
 
-export function createTestTerminal(opts: { cols: number; rows: number; scrollback?: number; pendingWrap?: PendingWrapModel }): TestTerminal {
+/**
+ * "graphemes" (default): the emulator measures as we do (see GraphemeWidthProvider). "codepoints":
+ * xterm.js's own Unicode 6 tables, one code point at a time, like a terminal that knows nothing of
+ * grapheme clusters (a ZWJ family is several glyphs, VS16 changes nothing): where the renderer must
+ * not depend on the terminal agreeing with its widths.
+ */
+export type WidthModel = "graphemes" | "codepoints";
+
+export function createTestTerminal(opts: { cols: number; rows: number; scrollback?: number; pendingWrap?: PendingWrapModel; widths?: WidthModel }): TestTerminal {
   const term = new Terminal({ cols: opts.cols, rows: opts.rows, scrollback: opts.scrollback ?? 100_000, allowProposedApi: true });
   patchCombinedReflow(term);
   if (opts.pendingWrap === "tmux") followTmuxPendingWrap(term);
-  term.unicode.register(new GraphemeWidthProvider());
-  term.unicode.activeVersion = "khaelor-graphemes";
+  if (opts.widths !== "codepoints") {
+    term.unicode.register(new GraphemeWidthProvider());
+    term.unicode.activeVersion = "khaelor-graphemes";
+  }
   const buf = () => term.buffer.active;
   const colorOf = (cell: IBufferCell, fg: boolean): string => {
     if (fg ? cell.isFgDefault() : cell.isBgDefault()) return "default";
