@@ -1,32 +1,15 @@
 // The real CLI in a pseudo-terminal against the fake Messages API, read through a real terminal
 // emulator. Each test waits on what the screen shows; none sleeps.
-import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { beforeAll, describe, expect, test } from "bun:test";
 import { existsSync } from "node:fs";
-import { startFakeApi, type FakeApi, type ScenarioInput } from "../../support/fake-api.ts";
+import type { FakeApi } from "../../support/fake-api.ts";
 import { isolatedEnv, tempProject } from "../../support/cli.ts";
-import { answerPrompt, KEY, startPty, type PtySession } from "./harness.ts";
+import { answerPrompt, KEY, type PtySession, idle, ptyFixtures } from "./harness.ts";
 
-const SPINNER = /[⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏]/;
-const idle = (sc: string) => sc.includes("ask anything") && !SPINNER.test(sc);
+const fixtures = ptyFixtures();
 
-const open: PtySession[] = [];
-const apis: FakeApi[] = [];
-afterAll(async () => {
-  for (const s of open) s.kill();
-  for (const a of apis) await a.close();
-});
-
-async function api(scenario: ScenarioInput): Promise<FakeApi> {
-  const a = await startFakeApi({ scenario });
-  apis.push(a);
-  return a;
-}
-
-function pty(args: string[], env: Record<string, string>, cwd: string, cols = 100, rows = 30): PtySession {
-  const s = startPty(args, { cwd, env, cols, rows });
-  open.push(s);
-  return s;
-}
+const api = fixtures.api;
+const pty = (args: string[], env: Record<string, string>, cwd: string, cols = 100, rows = 30): PtySession => fixtures.pty(args, { cwd, env, cols, rows });
 
 const ANSWER = `# Plan
 

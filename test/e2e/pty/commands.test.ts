@@ -1,33 +1,17 @@
 // Slash commands in the real CLI, in a pseudo-terminal against the fake Messages API: each test
 // checks what the screen shows and what the command did (the request sent, the file on disk).
-import { afterAll, describe, expect, test } from "bun:test";
+import { describe, expect, test } from "bun:test";
 import { existsSync, readFileSync, writeFileSync, mkdirSync } from "node:fs";
 import { join } from "node:path";
-import { startFakeApi, type FakeApi, type ScenarioInput } from "../../support/fake-api.ts";
+import type { FakeApi } from "../../support/fake-api.ts";
 import { isolatedEnv, tempProject } from "../../support/cli.ts";
-import { answerPrompt, KEY, startPty, type PtySession } from "./harness.ts";
+import { answerPrompt, KEY, type PtySession, idle, ptyFixtures } from "./harness.ts";
 
-const SPINNER = /[⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏]/;
-const idle = (sc: string) => sc.includes("ask anything") && !SPINNER.test(sc);
+const fixtures = ptyFixtures();
 
-const open: PtySession[] = [];
-const apis: FakeApi[] = [];
-afterAll(async () => {
-  for (const s of open) s.kill();
-  for (const a of apis) await a.close();
-});
+const api = fixtures.api;
 
-async function api(scenario: ScenarioInput): Promise<FakeApi> {
-  const a = await startFakeApi({ scenario });
-  apis.push(a);
-  return a;
-}
-
-function pty(args: string[], env: Record<string, string>, cwd: string): PtySession {
-  const s = startPty(args, { cwd, env, cols: 100, rows: 30 });
-  open.push(s);
-  return s;
-}
+const pty = (args: string[], env: Record<string, string>, cwd: string): PtySession => fixtures.pty(args, { cwd, env });
 
 const text = (t: string) => ({ content: [{ type: "text" as const, text: t }] });
 const bodyOf = (fake: FakeApi, i: number) => JSON.stringify(fake.requests[i]?.body ?? null);

@@ -3,8 +3,10 @@
 // under Bun 1.4.5 on this machine @lydell/node-pty's children get SIGHUP within a few hundred
 // milliseconds of starting, while Bun.Terminal runs them reliably. Tests wait on what the screen
 // shows, never on time; every wait has a deadline that fails with the screen's contents.
+import { afterAll } from "bun:test";
 import { createTestTerminal, type TestTerminal } from "../../tui/support/terminal.ts";
 import { cliCommand } from "../../support/cli.ts";
+import { startFakeApi, type FakeApi, type ScenarioInput } from "../../support/fake-api.ts";
 
 export type PtySession = {
   readonly term: TestTerminal;
@@ -157,4 +159,33 @@ export function promptArmed(s: PtySession): boolean {
 export async function answerPrompt(s: PtySession, key: string): Promise<void> {
   await s.waitFor(() => promptArmed(s), "the permission prompt to take keys");
   s.send(key);
+}
+
+export const SPINNER = /[⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏]/;
+/** The app is waiting for the user: the prompt's placeholder shows and no spinner turns. */
+export const idle = (screen: string): boolean => screen.includes("ask anything") && !SPINNER.test(screen);
+
+/**
+ * Per test file: fake APIs and pty sessions that are all stopped when the file's tests end, so no
+ * server or KHAELOR is left running whatever a test does.
+ */
+export function ptyFixtures() {
+  const open: PtySession[] = [];
+  const apis: FakeApi[] = [];
+  afterAll(async () => {
+    for (const s of open) s.kill();
+    for (const a of apis) await a.close();
+  });
+  return {
+    async api(scenario: ScenarioInput): Promise<FakeApi> {
+      const a = await startFakeApi({ scenario });
+      apis.push(a);
+      return a;
+    },
+    pty(args: string[], opts: { cwd: string; env: Record<string, string>; cols?: number; rows?: number }): PtySession {
+      const s = startPty(args, { cols: 100, rows: 30, ...opts });
+      open.push(s);
+      return s;
+    },
+  };
 }

@@ -1,34 +1,16 @@
 // The permission prompt in the real CLI, in a pseudo-terminal against the fake Messages API: keys
 // typed before it appeared never answer it; on a short terminal its keys stay visible and Ctrl-T
 // shows all of what is asked; Esc denies and stops the turn.
-import { afterAll, describe, expect, test } from "bun:test";
-import { existsSync, readFileSync } from "node:fs";
+import { describe, expect, test } from "bun:test";
+import { existsSync } from "node:fs";
 import { join } from "node:path";
-import { startFakeApi, type FakeApi, type ScenarioInput } from "../../support/fake-api.ts";
 import { isolatedEnv, tempProject } from "../../support/cli.ts";
-import { answerPrompt, KEY, promptArmed, startPty, type PtySession } from "./harness.ts";
+import { SPINNER, answerPrompt, KEY, promptArmed, type PtySession, idle, ptyFixtures } from "./harness.ts";
 
-const SPINNER = /[⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏]/;
-const idle = (sc: string) => sc.includes("ask anything") && !SPINNER.test(sc);
+const fixtures = ptyFixtures();
 
-const open: PtySession[] = [];
-const apis: FakeApi[] = [];
-afterAll(async () => {
-  for (const s of open) s.kill();
-  for (const a of apis) await a.close();
-});
-
-async function api(scenario: ScenarioInput): Promise<FakeApi> {
-  const a = await startFakeApi({ scenario });
-  apis.push(a);
-  return a;
-}
-
-function pty(args: string[], env: Record<string, string>, cwd: string, cols = 100, rows = 30): PtySession {
-  const s = startPty(args, { cwd, env, cols, rows });
-  open.push(s);
-  return s;
-}
+const api = fixtures.api;
+const pty = (args: string[], env: Record<string, string>, cwd: string, cols = 100, rows = 30): PtySession => fixtures.pty(args, { cwd, env, cols, rows });
 
 const text = (t: string) => ({ content: [{ type: "text" as const, text: t }] });
 

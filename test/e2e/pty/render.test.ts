@@ -1,28 +1,18 @@
 // The renderer end to end: the real CLI in a pty, answers streamed by the fake API, the history
 // read back from a real emulator's scrollback. Each case once lost or garbled history.
-import { afterAll, describe, expect, test } from "bun:test";
-import { startFakeApi, type FakeApi, type ScenarioInput } from "../../support/fake-api.ts";
+import { describe, expect, test } from "bun:test";
+import { type ScenarioInput } from "../../support/fake-api.ts";
 import { isolatedEnv, tempProject } from "../../support/cli.ts";
-import { startPty, type PtySession } from "./harness.ts";
+import { type PtySession, idle, ptyFixtures } from "./harness.ts";
 import { demoScenario } from "../../../src/demo/index.ts";
 
-const SPINNER = /[⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏]/;
-const idle = (sc: string) => sc.includes("ask anything") && !SPINNER.test(sc);
-
-const open: PtySession[] = [];
-const apis: FakeApi[] = [];
-afterAll(async () => {
-  for (const s of open) s.kill();
-  for (const a of apis) await a.close();
-});
+const fixtures = ptyFixtures();
 
 /** Runs one prompt against `text` streamed 4 characters per delta; returns the session once idle. */
 async function answer(text: string, cols: number, rows: number): Promise<PtySession> {
   const scenario: ScenarioInput = { turns: [{ content: [{ type: "text", text }] }], pacing: { textChunk: 4, delayMs: 4 } };
-  const api = await startFakeApi({ scenario });
-  apis.push(api);
-  const s = startPty([], { cwd: tempProject(), env: isolatedEnv(api.url), cols, rows });
-  open.push(s);
+  const api = await fixtures.api(scenario);
+  const s = fixtures.pty([], { cwd: tempProject(), env: isolatedEnv(api.url), cols, rows });
   await s.waitFor(idle, "the composer");
   s.type("go");
   s.send("\r");

@@ -1,33 +1,16 @@
 // The real CLI's input paths in a pseudo-terminal: mouse wheel in the pager, a big bracketed paste,
 // Esc taking queued messages back, typing before the session is open, and Ctrl-Z / fg. Each test
 // waits on what the screen shows (or on the process state), never on time.
-import { afterAll, describe, expect, test } from "bun:test";
+import { describe, expect, test } from "bun:test";
 import { readFileSync } from "node:fs";
-import { startFakeApi, type FakeApi, type ScenarioInput } from "../../support/fake-api.ts";
+import type { FakeApi } from "../../support/fake-api.ts";
 import { isolatedEnv, tempProject } from "../../support/cli.ts";
-import { KEY, startPty, type PtySession } from "./harness.ts";
+import { KEY, type PtySession, idle, ptyFixtures } from "./harness.ts";
 
-const SPINNER = /[⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏]/;
-const idle = (sc: string) => sc.includes("ask anything") && !SPINNER.test(sc);
+const fixtures = ptyFixtures();
 
-const open: PtySession[] = [];
-const apis: FakeApi[] = [];
-afterAll(async () => {
-  for (const s of open) s.kill();
-  for (const a of apis) await a.close();
-});
-
-async function api(scenario: ScenarioInput): Promise<FakeApi> {
-  const a = await startFakeApi({ scenario });
-  apis.push(a);
-  return a;
-}
-
-function pty(args: string[], fake: FakeApi, rows = 30): PtySession {
-  const s = startPty(args, { cwd: tempProject(), env: isolatedEnv(fake.url), cols: 100, rows });
-  open.push(s);
-  return s;
-}
+const api = fixtures.api;
+const pty = (args: string[], fake: FakeApi, rows = 30): PtySession => fixtures.pty(args, { cwd: tempProject(), env: isolatedEnv(fake.url), rows });
 
 const text = (t: string) => ({ content: [{ type: "text" as const, text: t }] });
 const requestsText = (fake: FakeApi) => fake.requests.map((r) => JSON.stringify(r.body)).join("\n");
@@ -189,8 +172,7 @@ describe("startup failure", () => {
   test("a session that cannot open (no API key) leaves a clean screen and says what to do", async () => {
     const env = isolatedEnv(null);
     delete env.ANTHROPIC_API_KEY;
-    const s = startPty([], { cwd: tempProject(), env, cols: 100, rows: 30 });
-    open.push(s);
+    const s = fixtures.pty([], { cwd: tempProject(), env });
     expect(await s.exited).toBe(1);
     expect(s.all()).toContain("khaelor: ANTHROPIC_API_KEY is not set");
     expect(s.screen()).not.toContain("type ahead");
