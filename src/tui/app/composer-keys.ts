@@ -1,0 +1,328 @@
+// Keys while the composer has the keyboard: editing, history, the slash/file picker and the
+// choosers (/model, /resume, /permissions), Ctrl-C, Esc and Shift-Tab. Functions of the App: they
+// act on its state (see app.ts) and call back into it to submit, interrupt or exit.
+import type { PermissionMode } from "../../events/types.ts";
+import { movePicker, type PickerState } from "../views/picker.ts";
+import type { App } from "./app.ts";
+import type { InputEvent, Key } from "./app-input.ts";
+import { mentionAt } from "./file-finder.ts";
+import { completeSlash } from "./slash-commands.ts";
+
+export type Picker =
+  | ({ kind: "slash" } & PickerState<string>)
+  | ({ kind: "file"; start: number } & PickerState<string>)
+  | ({ kind: "choose"; onPick: (value: string) => void; onCancel?: () => void; all: Array<{ label: string; detail?: string; value: string }> } & PickerState<string>);
+
+const MODES: PermissionMode[] = ["default", "acceptEdits", "plan"];
+
+/**
+ * A chooser (/model, /resume, /permissions) owns the keyboard while it is open: typing filters
+ * it, Enter takes the selection, Esc closes it. Nothing reaches the composer behind it, so text
+ * typed ahead ("/model⏎/sessions⏎") is never glued into a message.
+ */
+function chooserInput(app: App, ev: InputEvent, p: Extract<Picker, { kind: "choose" }>): void {
+  if (ev.type === "wheel") return;
+  // "/" before any filter starts another command: the chooser steps aside (typed ahead,
+  // "/model⏎/sessions⏎" runs both commands).
+  if (ev.type === "text" && !p.query && ev.text.startsWith("/")) {
+    app.picker = null;
+    p.onCancel?.();
+    composerInput(app, ev);
+    return;
+  }
+  if (ev.type === "text" || ev.type === "paste") {
+    filterChooser(app, p, (p.query ?? "") + ev.text.replace(/[\r\n]+/g, " "));
+    return;
+  }
+  const k = (ev.ctrl ? "C-" : "") + ev.name;
+  if (k === "up" || k === "C-p") movePicker(p, -1);
+  else if (k === "down" || k === "C-n") movePicker(p, 1);
+  else if (k === "backspace") filterChooser(app, p, (p.query ?? "").slice(0, -1));
+  else if (k === "escape" || k === "C-c") {
+    app.picker = null;
+    p.onCancel?.();
+  } else if (k === "enter" || k === "tab") {
+    const item = p.items[p.selected];
+    if (item) acceptPick(app, p, item.value, true);
+    else app.flash(`nothing matches "${p.query ?? ""}": Backspace edits the filter, Esc closes`);
+  }
+}
+
+function filterChooser(app: App, p: Extract<Picker, { kind: "choose" }>, query: string): void {
+  const q = query.toLowerCase();
+  p.query = query;
+  p.items = q ? p.all.filter((i) => `${i.label} ${i.detail ?? ""}`.toLowerCase().includes(q)) : p.all.slice();
+  p.selected = 0;
+}
+
+export function composerInput(app: App, ev: InputEvent): void {
+  const c = app.composer;
+  if (ev.type !== "wheel") app.lastTypedAt = app.now();
+  if (app.picker?.kind === "choose") {
+    chooserInput(app, ev, app.picker);
+    return;
+  }
+  if (ev.type === "text" || ev.type === "paste") app.ctrlCAt = 0;
+  if (ev.type === "text") {
+    c.insert(ev.text);
+    afterEdit(app);
+    return;
+  }
+  if (ev.type === "paste") {
+    c.paste(ev.text);
+    afterEdit(app);
+    return;
+  }
+  if (ev.type === "wheel") return;
+  if (ev.name !== "c" || !ev.ctrl) app.ctrlCAt = 0;
+  if (pickerKey(app, ev)) return;
+  const { name, ctrl, alt, shift } = ev;
+  const k = (ctrl ? "C-" : "") + (alt ? "M-" : "") + (shift ? "S-" : "") + name;
+  switch (k) {
+    case "enter": {
+      const text = c.submitText();
+      if (!text.trim()) return;
+      c.setText("");
+      app.submit(text);
+      return;
+    }
+    case "S-enter":
+    case "M-enter":
+    case "C-j":
+      c.newline();
+      break;
+    case "backspace":
+    case "S-backspace":
+      c.backspace();
+      break;
+    case "M-backspace":
+    case "C-w":
+    case "C-backspace":
+      c.killWordBack();
+      break;
+    case "delete":
+      c.deleteForward();
+      break;
+    case "left":
+    case "C-b":
+      c.left();
+      break;
+    case "right":
+    case "C-f":
+      c.right();
+      break;
+    case "M-left":
+    case "C-left":
+    case "M-b":
+      c.wordLeft();
+      break;
+    case "M-right":
+    case "C-right":
+    case "M-f":
+      c.wordRight();
+      break;
+    case "home":
+    case "C-a":
+      c.lineStart();
+      break;
+    case "end":
+    case "C-e":
+      c.lineEnd();
+      break;
+    case "C-home":
+      c.textStart();
+      break;
+    case "C-end":
+      c.textEnd();
+      break;
+    case "up":
+    case "C-p":
+      if (!c.up()) {
+        const prev = app.deps.history.prev(c.text);
+        if (prev !== null) c.setText(prev);
+      }
+      return;
+    case "down":
+    case "C-n":
+      if (!c.down()) {
+        const next = app.deps.history.next();
+        if (next !== null) c.setText(next);
+      }
+      return;
+    case "C-k":
+      c.killToLineEnd();
+      break;
+    case "C-u":
+      c.killToLineStart();
+      break;
+    case "M-d":
+      c.killWordForward();
+      break;
+    case "C-y":
+      c.yank();
+      break;
+    case "C-_":
+      c.undo();
+      break;
+    case "S-tab":
+      cycleMode(app);
+      return;
+    case "tab":
+      return;
+    case "escape":
+      if (app.busy) {
+        takeBackQueued(app);
+        app.interrupt();
+      }
+      return;
+    case "C-t":
+      app.openPager();
+      return;
+    case "C-l":
+      app.screen.invalidate();
+      return;
+    case "C-c":
+      ctrlC(app);
+      return;
+    case "C-d":
+      if (c.isEmpty()) void app.exit(0);
+      else c.deleteForward();
+      break;
+    default:
+      return;
+  }
+  afterEdit(app);
+}
+
+
+/**
+ * Esc while messages wait for the next step: they would otherwise start the next turn on their
+ * own. They go back into the composer (before what is being typed), to be sent again or not.
+ */
+export function takeBackQueued(app: App): void {
+  const back = app.session.takeQueuedSteering();
+  app.queued = [];
+  if (back.length === 0) return;
+  const c = app.composer;
+  const typed = c.text;
+  c.setText("");
+  back.forEach((m, i) => {
+    if (i > 0) c.newline();
+    c.paste(m); // a big message collapses again, as when it was pasted
+  });
+  if (typed) {
+    c.newline();
+    c.insert(typed);
+  }
+  app.flash(`${back.length === 1 ? "the queued message is" : `${back.length} queued messages are`} back in the prompt`);
+}
+
+function ctrlC(app: App): void {
+  const c = app.composer;
+  const now = app.now();
+  if (app.ctrlCAt && now - app.ctrlCAt < 2000) {
+    void app.exit(0);
+    return;
+  }
+  if (!c.isEmpty()) {
+    c.clear();
+    app.ctrlCAt = 0;
+    app.picker = null;
+    return;
+  }
+  if (app.busy) app.interrupt();
+  app.ctrlCAt = now;
+  app.flash("press Ctrl-C again to exit");
+}
+
+function cycleMode(app: App): void {
+  if (!app.ready) {
+    app.flash("the session is still opening");
+    return;
+  }
+  const modes = app.allowBypassCycle ? [...MODES, "bypassPermissions" as const] : MODES;
+  const cur = app.session.permissionMode();
+  const next = modes[(modes.indexOf(cur) + 1) % modes.length] ?? "default";
+  app.session.setPermissionMode(next);
+}
+
+/** Keys the open picker takes; true when handled. */
+function pickerKey(app: App, ev: Key): boolean {
+  const p = app.picker;
+  if (!p) return false;
+  const k = (ev.ctrl ? "C-" : "") + ev.name;
+  if (k === "up" || k === "C-p") movePicker(p, -1);
+  else if (k === "down" || k === "C-n") movePicker(p, 1);
+  else if (k === "escape") app.picker = null;
+  else if (k === "tab" || (k === "enter" && !ev.shift && !ev.alt)) {
+    const item = p.items[p.selected];
+    if (!item) {
+      app.picker = null;
+      return k === "tab";
+    }
+    acceptPick(app, p, item.value, k === "enter");
+  } else return false;
+  return true;
+}
+
+function acceptPick(app: App, p: Picker, value: string, enter: boolean): void {
+  const c = app.composer;
+  app.picker = null;
+  if (p.kind === "choose") {
+    p.onPick(value);
+    return;
+  }
+  if (p.kind === "slash") {
+    c.setText(`/${value}`);
+    if (enter) {
+      c.setText("");
+      app.submit(`/${value}`);
+    } else c.insert(" ");
+    return;
+  }
+  // A file: replace "@query" with "@path " (quoted when the path has spaces, so it reads as one).
+  const text = c.text;
+  const end = c.cursor;
+  const mention = `@${/\s/.test(value) ? `"${value}"` : value} `;
+  c.setText(`${text.slice(0, p.start)}${mention}${text.slice(end)}`, p.start + mention.length);
+  app.deps.finder.touch(value);
+}
+
+/** Pickers follow the text: "/…" completes commands, "@…" completes files. */
+function afterEdit(app: App): void {
+  const c = app.composer;
+  app.deps.history.resetWalk();
+  if (app.picker?.kind === "choose") return;
+  const slash = !c.text.includes("\n") && /^\/\S*$/.test(c.text) ? completeSlash(c.text) : [];
+  if (slash.length > 0) {
+    const prev = app.picker?.kind === "slash" ? app.picker.selected : 0;
+    app.picker = {
+      kind: "slash",
+      items: slash.map((s) => ({ label: `/${s.name}${s.args ? ` ${s.args}` : ""}`, detail: s.help, value: s.name })),
+      selected: Math.min(prev, slash.length - 1),
+    };
+    return;
+  }
+  const m = mentionAt(c.text, c.cursor);
+  if (m) {
+    const f = app.deps.finder;
+    if (!f.ready) void f.load().then(() => refreshMention(app));
+    const matches = f.search(m.query);
+    app.picker = {
+      kind: "file",
+      start: m.start,
+      title: f.ready ? undefined : "listing files…",
+      items: matches.map((x) => ({ label: x.path, marks: x.positions, value: x.path })),
+      selected: 0,
+    };
+    return;
+  }
+  app.picker = null;
+}
+
+function refreshMention(app: App): void {
+  if (app.picker?.kind === "file") {
+    afterEdit(app);
+    app.renderNow();
+  }
+}

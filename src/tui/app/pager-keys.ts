@@ -1,0 +1,94 @@
+// The transcript pager (Ctrl-T): what it pages through, and its keys (less-like, with / search).
+import type { PagerSource } from "../views/pager.ts";
+import { needsGap, renderEntry } from "../views/entry-view.ts";
+import type { App } from "./app.ts";
+import type { InputEvent } from "./app-input.ts";
+import { entryText } from "./transcript.ts";
+
+export function transcriptSource(app: App): PagerSource {
+  const t = () => app.transcript;
+  return {
+    count: () => t().entries.length,
+    text: (i) => {
+      const e = t().entries[i];
+      return e ? entryText(e) : "";
+    },
+    layout: (i, width) => {
+      const entries = t().entries;
+      const e = entries[i];
+      if (!e) return [];
+      app.grammars.holds(e); // a language not loaded yet starts loading; the pager restyles when it is
+      const rows = renderEntry(e, { width, links: false, full: true });
+      return needsGap(entries[i - 1], e) ? [{ spans: [] }, ...rows] : rows;
+    },
+  };
+}
+
+export function pagerInput(app: App, ev: InputEvent): void {
+  const { pager } = app.pager!;
+  // Typed ahead, several keys arrive as one text event: each is a command here.
+  if (ev.type === "text" && !pager.search?.editing && ev.text.length > 1) {
+    for (const ch of ev.text) if (app.pager) pagerInput(app, { type: "text", text: ch });
+    return;
+  }
+  const s = pager.search;
+  if (s?.editing) {
+    if (ev.type === "text" || ev.type === "paste") s.query += ev.text.replace(/[\r\n]+/g, " ");
+    else if (ev.type === "key" && ev.name === "backspace") s.query = s.query.slice(0, -1);
+    else if (ev.type === "key" && ev.name === "enter") pager.runSearch(s.query);
+    else if (ev.type === "key" && (ev.name === "escape" || (ev.ctrl && ev.name === "c"))) pager.search = null;
+    return;
+  }
+  if (ev.type === "wheel") {
+    pager.scrollBy(ev.delta * 3);
+    return;
+  }
+  if (ev.type === "paste") return;
+  const name = ev.type === "text" ? ev.text : ev.ctrl ? `C-${ev.name}` : ev.name;
+  pager.message = null;
+  switch (name) {
+    case "escape":
+    case "q":
+    case "C-t":
+    case "C-c":
+      app.closePager();
+      return;
+    case "up":
+    case "k":
+      pager.scrollBy(-1);
+      break;
+    case "down":
+    case "j":
+    case "enter":
+      pager.scrollBy(1);
+      break;
+    case "pageup":
+    case "b":
+    case "C-b":
+      pager.pageUp();
+      break;
+    case "pagedown":
+    case " ":
+    case "space":
+    case "C-f":
+      pager.pageDown();
+      break;
+    case "home":
+    case "g":
+      pager.home();
+      break;
+    case "end":
+    case "G":
+      pager.end();
+      break;
+    case "/":
+      pager.startSearch();
+      break;
+    case "n":
+      pager.nextMatch(1);
+      break;
+    case "N":
+      pager.nextMatch(-1);
+      break;
+  }
+}

@@ -1,0 +1,109 @@
+// Keys while a permission prompt is open, and the guard that keeps keys typed before it appeared
+// (or in a typing burst) with the composer instead of answering it.
+import type { AskAnswer } from "../../cli/gate.ts";
+import type { PagerSource } from "../views/pager.ts";
+import { PERMISSION_KEYS, renderPermissionFull, type PermissionPanelState, type PermissionPrompt } from "../views/permission-panel.ts";
+import type { App } from "./app.ts";
+import type { InputEvent } from "./app-input.ts";
+import { takeBackQueued } from "./composer-keys.ts";
+
+export type PermissionAsk = {
+  panel: PermissionPanelState;
+  resolve: (a: AskAnswer) => void;
+  toolUseId: string;
+  suggestion: boolean;
+  shownAt: number;
+  /** Keys still go to the composer: the prompt has just appeared, or a typing burst is going on. */
+  guarded: boolean;
+};
+
+/**
+ * A permission prompt takes no key in its first moments: nobody reads a prompt and answers it this
+ * fast, so such a key was typed before it appeared (the user was writing the next message while
+ * the answer streamed, and "s" must not grant a rule).
+ */
+const ASK_GUARD_MS = 400;
+/** Keys closer together than this are one typing burst; a burst going on when a prompt appears stays with the composer. */
+const BURST_GAP_MS = 350;
+
+export function permissionInput(app: App, ev: InputEvent, ask: PermissionAsk): void {
+  const panel = ask.panel;
+  if (panel.message !== null) {
+    if (ev.type === "text" || ev.type === "paste") panel.message += ev.text.replace(/[\r\n]+/g, " ");
+    else if (ev.type === "key" && ev.name === "backspace") panel.message = panel.message.slice(0, -1);
+    else if (ev.type === "key" && ev.name === "enter") ask.resolve({ allow: false, message: panel.message.trim() || undefined });
+    else if (ev.type === "key" && ev.name === "escape") panel.message = null;
+    else if (ev.type === "key" && ev.ctrl && ev.name === "c") panel.message = null;
+    return;
+  }
+  if (ev.type === "key" && (ev.name === "escape" || (ev.ctrl && ev.name === "c"))) {
+    // As in the composer: Esc (or Ctrl-C) stops the turn, not just app one call; a second
+    // Ctrl-C exits.
+    ask.resolve({ allow: false });
+    takeBackQueued(app);
+    app.interrupt();
+    if (ev.name === "c") {
+      app.ctrlCAt = app.now();
+      app.flash("press Ctrl-C again to exit");
+    }
+    return;
+  }
+  if (ev.type === "key" && ev.ctrl && ev.name === "t") {
+    app.openPager(promptSource(ask.panel.prompt), true);
+    return;
+  }
+  const k = ev.type === "text" ? ev.text.toLowerCase() : ev.type === "key" && !ev.ctrl && !ev.alt ? ev.name : "";
+  const choice = PERMISSION_KEYS[k];
+  if (choice === "once") ask.resolve({ allow: true });
+  else if (choice === "deny") ask.resolve({ allow: false });
+  else if (choice === "deny_message") panel.message = "";
+  else if (choice && ask.suggestion) ask.resolve({ allow: true, always: { scope: choice.always } });
+}
+
+/**
+ * Whether a key that arrives while a permission prompt is open belongs to the composer instead:
+ * typed in the prompt's first moments or in a typing burst that began before it, or several
+ * characters at once (fast typing, an unbracketed paste), which is never a one-key answer.
+ */
+export function typedAhead(app: App, ask: PermissionAsk, ev: InputEvent): boolean {
+  if (ask.panel.message !== null || ev.type === "wheel") return false;
+  // Ctrl-T only shows the prompt in full: it answers nothing, so it is never held back.
+  if (ev.type === "key" && ev.ctrl && ev.name === "t") return false;
+  if (ask.guarded && !guardOver(app, ask)) {
+    ask.panel.typedAhead = true;
+    armAskGuard(app, ask);
+    return true;
+  }
+  if ((ev.type === "text" && [...ev.text].length > 1) || ev.type === "paste") {
+    ask.guarded = true;
+    ask.panel.armed = false;
+    ask.panel.typedAhead = true;
+    armAskGuard(app, ask);
+    return true;
+  }
+  return false;
+}
+
+function guardOver(app: App, ask: PermissionAsk): boolean {
+  const now = app.now();
+  return now - ask.shownAt >= ASK_GUARD_MS && now - app.lastTypedAt >= BURST_GAP_MS;
+}
+
+/** Arms the prompt's keys once the guard time has passed and the typing has paused. */
+export function armAskGuard(app: App, ask: PermissionAsk): void {
+  if (app.guardTimer) clearTimeout(app.guardTimer);
+  const due = Math.max(ask.shownAt + ASK_GUARD_MS, app.lastTypedAt + BURST_GAP_MS) - app.now();
+  app.guardTimer = setTimeout(() => {
+    app.guardTimer = null;
+    if (app.ask !== ask) return;
+    if (!guardOver(app, ask)) return armAskGuard(app, ask);
+    ask.guarded = false;
+    ask.panel.armed = true;
+    app.renderNow();
+  }, Math.max(1, due + 1));
+}
+
+/** The open prompt in full, for the pager (one entry: laid out only while shown, like any other). */
+function promptSource(p: PermissionPrompt): PagerSource {
+  return { count: () => 1, text: () => [p.summary, p.detail?.text ?? "", p.diff ?? "", p.reason].join("\n"), layout: (_i, width) => renderPermissionFull(p, width) };
+}
