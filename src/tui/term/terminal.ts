@@ -62,8 +62,14 @@ export async function openTerminal(opts: OpenTerminalOptions = {}): Promise<Term
   let active = false;
   let restored = false;
 
+  /**
+   * Keys that arrive before the app listens (while the capabilities are probed, on a busy machine
+   * easily the user's first words) are held and handed to the first listener, never dropped.
+   */
+  let held: InputEvent[] | null = [];
   const dispatch = (events: InputEvent[]) => {
     if (events.length === 0) return;
+    if (held) held.push(...events.filter((e) => e.type !== "reply"));
     for (const l of inputListeners) l(events);
   };
   const onData = (chunk: Buffer | string) => {
@@ -130,7 +136,15 @@ export async function openTerminal(opts: OpenTerminalOptions = {}): Promise<Term
     altScreen: false,
     write: (data) => stdout.write(data),
     once: (event, listener) => stdout.once(event, listener),
-    onInput(l) { inputListeners.add(l); return () => inputListeners.delete(l); },
+    onInput(l) {
+      inputListeners.add(l);
+      if (held) {
+        const early = held;
+        held = null;
+        if (early.length > 0) queueMicrotask(() => l(early));
+      }
+      return () => inputListeners.delete(l);
+    },
     onResize(l) { resizeListeners.add(l); return () => resizeListeners.delete(l); },
     onResume(l) { resumeListeners.add(l); return () => resumeListeners.delete(l); },
     suspend() {
@@ -179,7 +193,11 @@ export async function openTerminal(opts: OpenTerminalOptions = {}): Promise<Term
   if (opts.probe !== false && stdin.isTTY) {
     const probed = await probeCaps(caps, {
       write: (d) => void stdout.write(d),
-      onEvents: (l) => session.onInput(l),
+      // The probe listens for replies only; it must not take the held keys meant for the app.
+      onEvents: (l) => {
+        inputListeners.add(l);
+        return () => inputListeners.delete(l);
+      },
     }, opts.probeTimeoutMs ?? 150);
     caps = applyReplies(probed.caps, []);
   }
