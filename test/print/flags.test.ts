@@ -1,21 +1,12 @@
 // Flags and inputs that must not be misread: rules by our lowercase tool names, stdin left open,
 // --resume ids, the budget of a resumed run, the permission mode on resume, bearer tokens.
-import { afterEach, describe, expect, test } from "bun:test";
+import { describe, expect, test } from "bun:test";
 import { existsSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { startFakeApi, type FakeApi, type ScenarioInput } from "../support/fake-api.ts";
+import { fakeApiFixture } from "../support/fake-api.ts";
 import { cliCommand, isolatedEnv, parseNdjson, runCli, tempProject } from "../support/cli.ts";
 
-let apis: FakeApi[] = [];
-afterEach(async () => {
-  await Promise.all(apis.map((a) => a.close()));
-  apis = [];
-});
-async function serve(scenario: ScenarioInput) {
-  const api = await startFakeApi({ scenario });
-  apis.push(api);
-  return api;
-}
+const serve = fakeApiFixture();
 const say = (text: string) => ({ content: [{ type: "text" as const, text }] });
 const bash = (id: string, command: string) => ({ content: [{ type: "tool_use" as const, id, name: "bash", input: { command } }] });
 

@@ -1,20 +1,11 @@
 // Print mode end to end: the real CLI, the real SDK over real HTTP, the fake Messages API.
-import { afterEach, describe, expect, test } from "bun:test";
+import { describe, expect, test } from "bun:test";
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { startFakeApi, type FakeApi, type ScenarioInput } from "../support/fake-api.ts";
+import { fakeApiFixture } from "../support/fake-api.ts";
 import { cliCommand, isolatedEnv, parseNdjson, runCli, tempProject } from "../support/cli.ts";
 
-let api: FakeApi | null = null;
-afterEach(async () => {
-  await api?.close();
-  api = null;
-});
-
-async function serve(scenario: ScenarioInput) {
-  api = await startFakeApi({ scenario });
-  return api;
-}
+const serve = fakeApiFixture();
 
 describe("print mode", () => {
   test("stream-json: tool calls, an unknown tool, malformed input, a 529 and a 429 → valid NDJSON, init first, result last", async () => {

@@ -1,21 +1,12 @@
 // Carrying a conversation across print-mode runs: --continue, --resume, --fork-session,
 // `khaelor sessions`, /compact — the real CLI against the fake Messages API.
-import { afterEach, describe, expect, test } from "bun:test";
+import { describe, expect, test } from "bun:test";
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { startFakeApi, type FakeApi, type ScenarioInput } from "../support/fake-api.ts";
+import { fakeApiFixture, type FakeApi } from "../support/fake-api.ts";
 import { cliCommand, isolatedEnv, parseNdjson, runCli, tempProject } from "../support/cli.ts";
 
-let apis: FakeApi[] = [];
-afterEach(async () => {
-  await Promise.all(apis.map((a) => a.close()));
-  apis = [];
-});
-async function serve(scenario: ScenarioInput) {
-  const api = await startFakeApi({ scenario });
-  apis.push(api);
-  return api;
-}
+const serve = fakeApiFixture();
 const say = (text: string) => ({ content: [{ type: "text" as const, text }] });
 const bodyOf = (api: FakeApi, i: number) => api.requests.filter((r) => r.outcome === "served")[i]!.body as { messages: Array<{ role: string; content: unknown }> };
 
