@@ -13,6 +13,7 @@ import { messageProblems } from "../../src/session/validate.ts";
 import type { Message } from "../../src/model/types.ts";
 import { cliCommand, isolatedEnv, runCli, tempProject } from "../support/cli.ts";
 import { startFakeApi, type ScenarioInput } from "../support/fake-api.ts";
+import { seededRandom } from "../support/prng.ts";
 
 const KILLS = Number(process.env.CRASH_KILLS ?? 100);
 const PARALLEL = 2;
@@ -42,16 +43,6 @@ const killedTurn = (run: string): ScenarioInput => ({
   ],
 });
 
-function mulberry32(seed: number) {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 /** Runs the CLI and SIGKILLs it once `killAfter` lines have come out (never, if null). Returns the lines seen. */
 async function runAndKill(args: string[], cwd: string, env: Record<string, string>, killAfter: number | null): Promise<number> {
@@ -109,7 +100,7 @@ describe("crash and resume", () => {
     await apiC.close();
     expect(total).toBeGreaterThan(10);
 
-    const rnd = mulberry32(20261130);
+    const rnd = seededRandom(20261130);
     const failures: string[] = [];
     let crashedMidTurn = 0;
     let finishedBeforeKill = 0;

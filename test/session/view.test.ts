@@ -4,6 +4,7 @@ import type { AssistantBlock, Message } from "../../src/model/types.ts";
 import { messageProblems } from "../../src/session/validate.ts";
 import { createConversationView, INTERRUPTED_RESULT, SUMMARY_PREAMBLE } from "../../src/session/view.ts";
 import { assistant, compaction, text, toolResult, toolUse, turnEnd, user } from "./make-events.ts";
+import { seededRandom } from "../support/prng.ts";
 
 const viewOf = (events: DurableEvent[]) => {
   const v = createConversationView();
@@ -93,21 +94,10 @@ describe("the model's view", () => {
   });
 });
 
-// A seeded PRNG so a failing sequence can be replayed from its seed.
-function mulberry32(seed: number) {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 /** Realistic and hostile sequences: lost results, duplicates, orphans, odd cuts, empty content. */
 function randomSession(seed: number, length: number): DurableEvent[] {
-  const r = mulberry32(seed);
+  const r = seededRandom(seed);
   const pick = <T>(xs: T[]): T => xs[Math.floor(r() * xs.length)]!;
   const events: DurableEvent[] = [];
   let pending: string[] = [];

@@ -128,6 +128,16 @@ export async function openTerminal(opts: OpenTerminalOptions = {}): Promise<Term
     for (const l of resumeListeners) l();
   };
 
+  /** Everything we hook on the process, installed at open and removed by restore. */
+  const processHandlers: Array<[string, (...args: any[]) => void]> = [
+    ...SIGNALS.map((sig) => [sig, onSignal] as [string, (...args: any[]) => void]),
+    ["exit", onExit],
+    ["uncaughtException", onCrash],
+    ["unhandledRejection", onCrash],
+    ["SIGTSTP", onTstp],
+    ["SIGCONT", onCont],
+  ];
+
   const session: TerminalSession = {
     get caps() { return caps; },
     set caps(c: Caps) { caps = c; },
@@ -157,14 +167,7 @@ export async function openTerminal(opts: OpenTerminalOptions = {}): Promise<Term
       leave();
       stdin.off("data", onData);
       stdout.off?.("resize", onResize);
-      if (opts.handleSignals !== false) {
-        for (const s of SIGNALS) process.off(s, onSignal);
-        process.off("exit", onExit);
-        process.off("uncaughtException", onCrash);
-        process.off("unhandledRejection", onCrash);
-        process.off("SIGTSTP", onTstp);
-        process.off("SIGCONT", onCont);
-      }
+      if (opts.handleSignals !== false) for (const [event, handler] of processHandlers) process.off(event, handler);
     },
     async close() {
       const wasRestored = restored;
@@ -178,14 +181,7 @@ export async function openTerminal(opts: OpenTerminalOptions = {}): Promise<Term
     },
   };
 
-  if (opts.handleSignals !== false) {
-    for (const s of SIGNALS) process.on(s, onSignal);
-    process.on("exit", onExit);
-    process.on("uncaughtException", onCrash);
-    process.on("unhandledRejection", onCrash);
-    process.on("SIGTSTP", onTstp);
-    process.on("SIGCONT", onCont);
-  }
+  if (opts.handleSignals !== false) for (const [event, handler] of processHandlers) process.on(event, handler);
   stdin.on("data", onData);
   stdout.on("resize", onResize);
   stdin.setRawMode?.(true);

@@ -1,16 +1,7 @@
 // Seeded random markdown documents for property tests: every construct the renderer supports,
 // in random order and nesting, with the edge cases streaming trips over (blank-line runs, fences
 // containing blank lines, CRLF, a missing final newline, wide characters).
-export function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+export { seededRandom as prng } from "../../support/prng.ts";
 
 const WORDS = [
   "the", "stream", "settles", "blocks", "quickly", "parser", "width", "terminal", "row", "copy",

@@ -2,6 +2,7 @@
 // line of styled segments is char-wrapped at a width into Rows (soft rows continue the line).
 import stringWidth from "string-width";
 import type { Row, Span, Style } from "../../../src/tui/render/style.ts";
+import { seededRandom } from "../../support/prng.ts";
 
 const segmenter = new Intl.Segmenter(undefined, { granularity: "grapheme" });
 
@@ -53,14 +54,7 @@ export function rowText(row: Row): string {
 
 /** Deterministic PRNG (mulberry32): a failing seed replays exactly. */
 export function prng(seed: number): { next(): number; int(n: number): number; pick<T>(a: readonly T[]): T } {
-  let a = seed >>> 0;
-  const next = () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
+  const next = seededRandom(seed);
   return { next, int: (n) => Math.floor(next() * n), pick: (arr) => arr[Math.floor(next() * arr.length)]! };
 }
 
