@@ -10,7 +10,7 @@ import { createPermissionEngine, splitRuleList, type Problem } from "../permissi
 import { SessionWriteError } from "../session/log.ts";
 import { projectSessionsDir } from "../session/paths.ts";
 import { createGitProtection } from "../workspace/git/index.ts";
-import type { AgentEvent, DurableEvent, PermissionMode } from "../events/types.ts";
+import { isDurable, type AgentEvent, type DurableEvent, type PermissionMode } from "../events/types.ts";
 import { runTurn, type TurnResult } from "../kernel/loop.ts";
 import type { LoopPolicy } from "../kernel/types.ts";
 import { createAnthropicClient } from "../model/anthropic-client.ts";
@@ -148,9 +148,9 @@ export async function openAgentSession(opts: CliOptions, io: SessionIo) {
   const costAtOpen = cost;
   // The log hears every event first, so nothing is shown that is not on disk.
   bus.subscribe((e: AgentEvent) => {
-    if ("ts" in e) {
-      writer.append(e as DurableEvent);
-      context.apply(e as DurableEvent);
+    if (isDurable(e)) {
+      writer.append(e);
+      context.apply(e);
       if ((e.type === "assistant_message" || e.type === "compaction") && e.costUsd) cost += e.costUsd;
       if (e.type === "setting_change") {
         if (e.model) model = e.model;

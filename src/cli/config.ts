@@ -1,9 +1,9 @@
-// The few settings the composition root reads itself (the permission rules in the same files
-// belong to src/permissions). A broken file is reported and skipped, never fatal.
+// The few settings the composition root reads itself, from the files src/permissions locates
+// (their permission rules belong to src/permissions). A broken file is reported and skipped, never fatal.
 import { readFileSync } from "node:fs";
 import { homedir } from "node:os";
-import { join } from "node:path";
 import { z } from "zod";
+import { settingsLocations, userConfigDir } from "../permissions/settings-files.ts";
 
 const Settings = z.looseObject({
   model: z.string().min(1).optional(),
@@ -11,23 +11,11 @@ const Settings = z.looseObject({
 });
 export type Settings = z.infer<typeof Settings>;
 
-export function configHome(): string {
-  return join(process.env.XDG_CONFIG_HOME || join(homedir(), ".config"), "khaelor");
-}
-
-export function settingsFiles(projectRoot: string): string[] {
-  return [
-    join(configHome(), "settings.json"),
-    join(projectRoot, ".khaelor", "settings.json"),
-    join(projectRoot, ".khaelor", "settings.local.json"),
-  ];
-}
-
 /** Later files win (user < project < local). Problems are returned, not thrown. */
 export function loadSettings(projectRoot: string): { settings: Settings; problems: string[] } {
   const settings: Settings = {};
   const problems: string[] = [];
-  for (const file of settingsFiles(projectRoot)) {
+  for (const { file } of settingsLocations(projectRoot, userConfigDir(homedir()))) {
     let text: string;
     try {
       text = readFileSync(file, "utf8");
