@@ -37,20 +37,11 @@ function answer(size: number): string {
   return s.slice(0, size);
 }
 
-/** Word-wraps one source line into rows (soft rows continue it). */
+/** Cuts one source line into rows filled to the edge (soft rows continue it), as the markdown layout does. */
 function wrap(line: string, cols: number): Row[] {
   if (line.length === 0) return [{ spans: [] }];
   const rows: Row[] = [];
-  let rest = line;
-  let soft = false;
-  while (rest.length > cols) {
-    let cut = rest.lastIndexOf(" ", cols);
-    if (cut <= 0) cut = cols;
-    rows.push({ spans: [{ text: rest.slice(0, cut) }], soft });
-    rest = rest.slice(cut === cols ? cut : cut + 1);
-    soft = true;
-  }
-  rows.push({ spans: [{ text: rest }], soft });
+  for (let i = 0; i < line.length; i += cols) rows.push({ spans: [{ text: line.slice(i, i + cols) }], soft: i > 0 });
   return rows;
 }
 

@@ -262,6 +262,7 @@ function wrapToLines(pieces: Span[], width: number): Span[][] {
     softAvail: () => width,
     hard: (s) => lines.push(trimEndSpans(s)),
     soft: (s) => lines.push(trimEndSpans(s)),
+    softContinuations: false,
   };
   wrapPieces(pieces, target);
   return lines;

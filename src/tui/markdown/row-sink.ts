@@ -15,10 +15,14 @@ export class RowSink {
   readonly rows: Row[] = [];
   private readonly stack: Level[] = [];
 
+  readonly softContinuations: boolean;
+
   constructor(
     readonly width: number,
     readonly hangingIndent: boolean,
-  ) {}
+  ) {
+    this.softContinuations = !hangingIndent;
+  }
 
   push(first: Span[], rest: Span[]): void {
     this.stack.push({ first, rest, pending: true });

@@ -1,8 +1,13 @@
-// Word wrapping of styled text into rows. The one rule that matters for copying: the text of a
-// paragraph's rows, concatenated, is exactly the paragraph's text. A break happens at a space, and
-// the space stays at the end of the row it broke (or starts the next row when the row is full), so
-// nothing is dropped; a word longer than a row (a URL, a path) is cut between characters with
-// nothing inserted.
+// Wrapping of styled text into rows. The one rule that matters for copying: the text of a
+// paragraph's rows, concatenated, is exactly the paragraph's text.
+//
+// Where continuation rows are soft (the terminal joins them to the row before, for copy and for its
+// own reflow), every row but the last is filled to the edge, breaking between characters: a
+// terminal copies every cell before a soft wrap, so a word-wrap gap would paste as a run of spaces
+// in the middle of a sentence (test/tui/render/copy-gap.test.ts shows why no escape sequence avoids
+// that). Where continuations are separate lines anyway (table cells, the hanging-indent pager),
+// rows break at spaces: the space stays at the end of the row it broke, and a word longer than a
+// row (a URL, a path) is cut between characters with nothing inserted.
 import type { Span, Style } from "../render/style.ts";
 
 /** Where wrapped rows go: the document's RowSink, or a table cell's line collector. */
@@ -12,6 +17,8 @@ export type RowTarget = {
   softAvail(): number;
   hard(spans: Span[]): void;
   soft(spans: Span[]): void;
+  /** Continuation rows are soft, joined by the terminal: rows are filled to the edge, not word-wrapped. */
+  readonly softContinuations: boolean;
 };
 import { displayWidth, graphemes } from "./width.ts";
 
@@ -20,8 +27,20 @@ export const HARD_BREAK: Span = { text: "\n" };
 
 type Word = { spans: Span[]; width: number };
 
-/** Lay out pieces as one paragraph: first row hard (with the containers' prefixes), then soft continuations. */
+/** Lay out pieces as one paragraph: first row hard (with the containers' prefixes), then continuations. */
 export function wrapPieces(pieces: readonly Span[], sink: RowTarget): void {
+  if (sink.softContinuations) {
+    let line: Span[] = [];
+    for (const piece of pieces) {
+      if (piece !== HARD_BREAK) line.push(piece);
+      else {
+        splitLine(line, sink);
+        line = [];
+      }
+    }
+    splitLine(line, sink);
+    return;
+  }
   let row: Span[] = [];
   let rowW = 0;
   let limit = sink.nextAvail();
@@ -137,10 +156,15 @@ export function splitLine(spans: readonly Span[], sink: RowTarget): void {
     soft = true;
     limit = sink.softAvail();
   };
+  const push = (s: Span) => {
+    const last = row[row.length - 1];
+    if (last && last.style === s.style) row[row.length - 1] = { text: last.text + s.text, style: s.style };
+    else row.push(s);
+  };
   for (const s of spans) {
     const w = displayWidth(s.text);
     if (rowW + w <= limit) {
-      row.push(s);
+      push(s);
       rowW += w;
       continue;
     }
@@ -149,7 +173,7 @@ export function splitLine(spans: readonly Span[], sink: RowTarget): void {
     for (const g of graphemes(s.text)) {
       const gw = displayWidth(g);
       if (rowW + chunkW + gw > limit && rowW + chunkW > 0) {
-        if (chunk) row.push({ text: chunk, style: s.style });
+        if (chunk) push({ text: chunk, style: s.style });
         emit();
         chunk = "";
         chunkW = 0;
@@ -158,7 +182,7 @@ export function splitLine(spans: readonly Span[], sink: RowTarget): void {
       chunkW += gw;
     }
     if (chunk) {
-      row.push({ text: chunk, style: s.style });
+      push({ text: chunk, style: s.style });
       rowW += chunkW;
     }
   }

@@ -5,7 +5,7 @@ import type { Entry } from "../app/transcript.ts";
 import { renderMarkdown } from "../markdown/index.ts";
 import type { Row } from "../render/style.ts";
 import { formatDuration, renderToolCall } from "./tool-row.ts";
-import { clipSpans, span, wrapSpans, cleanText } from "./text.ts";
+import { clipSpans, span, softWrapSpans, cleanText } from "./text.ts";
 import { ui } from "./theme.ts";
 
 export type EntryViewOptions = {
@@ -42,7 +42,7 @@ export function renderEntry(e: Entry, opts: EntryViewOptions): Row[] {
     case "notice": {
       const style = e.level === "error" ? ui.error : e.level === "warn" ? ui.warn : ui.dim;
       const lines = e.text.split("\n");
-      return lines.flatMap((l, i) => wrapSpans([span(cleanText(l), style)], width, i === 0 ? [span("• ", style)] : [span("  ")], [span("  ")]));
+      return lines.flatMap((l, i) => softWrapSpans([span(cleanText(l), style)], width, i === 0 ? [span("• ", style)] : [span("  ")]));
     }
   }
 }
@@ -58,7 +58,7 @@ export function renderUserText(text: string, width: number, maxLines: number, no
   const rows: Row[] = [];
   shown.forEach((l, i) => {
     const prefix = i === 0 ? [span("› ", ui.user)] : [span("  ")];
-    rows.push(...wrapSpans([span(cleanText(l), ui.userText)], width, prefix, [span("  ")]));
+    rows.push(...softWrapSpans([span(cleanText(l), ui.userText)], width, prefix));
   });
   if (lines.length > shown.length) rows.push({ spans: [span(`  … ${lines.length - shown.length} more lines`, ui.dim)] });
   if (note) rows.push({ spans: [span(`  (${note})`, ui.dim)] });

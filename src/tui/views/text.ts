@@ -94,6 +94,14 @@ export function wrapSpans(spans: readonly Span[], width: number, prefix: Span[] 
   return rows;
 }
 
+/**
+ * Like wrapSpans, for text a user may copy (their prompt, a notice): continuation rows are soft and
+ * carry no indentation, so the terminal joins them back into one line for copy and reflow.
+ */
+export function softWrapSpans(spans: readonly Span[], width: number, prefix: Span[]): Row[] {
+  return wrapSpans(spans, width, prefix, []).map((r, i) => (i === 0 ? r : { ...r, soft: true }));
+}
+
 /** Word-wrap plain text (which may hold newlines) into rows; used for prose in panels and notices. */
 export function wrapText(text: string, width: number, style?: Style, indent = ""): Row[] {
   const rows: Row[] = [];

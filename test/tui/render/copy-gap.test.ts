@@ -4,7 +4,9 @@
 // the terminal then copies every cell before it, printed or not, as a space. Writing fewer cells
 // (moving over the gap instead of printing spaces) changes nothing. tmux 3.3a does the same with
 // `capture-pane -J` (checked by hand: `abc def\e[20GXYZ` in a 20-column pane captures as
-// "abc def            XYZ"). Clean copy needs rows without a gap, a layout decision.
+// "abc def            XYZ"). Clean copy needs rows without a gap, so the markdown layout fills every
+// soft-continued row to the edge (src/tui/markdown/wrap.ts); test/tui/markdown/copy-terminal.test.ts
+// checks the copy end to end.
 import { expect, test } from "bun:test";
 import { createTestTerminal } from "../support/terminal.ts";
 

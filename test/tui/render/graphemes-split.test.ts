@@ -23,7 +23,7 @@ async function paint(chunks: string[], o: { widths: WidthModel; pendingWrap: Pen
   let text = "";
   for (const c of chunks) {
     text += c;
-    // Word-wrapped at 40 columns into soft rows, like the markdown layout.
+    // Word-wrapped at 40 columns into soft rows: a gap before a soft wrap is the harder case.
     const rows: Row[] = [];
     let rest = text;
     let soft = false;

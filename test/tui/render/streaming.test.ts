@@ -14,7 +14,10 @@ const FOOTER: Row[] = [
 ];
 const COMPOSER_ROW = 1; // within FOOTER
 
-/** Word-wraps `text` at `cols` into soft-continued rows, as the markdown layout does. */
+/**
+ * Word-wraps `text` at `cols` into soft-continued rows. The markdown layout fills soft rows to the
+ * edge; word-wrapped rows are the harder case for the renderer (a gap before each soft wrap).
+ */
 function wrap(text: string, cols: number): Row[] {
   const rows: Row[] = [];
   let rest = text;
