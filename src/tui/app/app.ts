@@ -328,6 +328,7 @@ export class App {
         this.guardTimer = null;
         if (this.pager?.ofPrompt) this.closePager();
         if (this.busy) this.startSpinner();
+        this.transcript.restartClock(req.call.id, this.now());
         resolve(a);
         this.renderNow();
       };

@@ -86,9 +86,7 @@ function setLive(app: App, width: number): void {
       const lines = e.text.trimEnd().split("\n").slice(-3);
       for (const l of lines) top.push(...wrapSpans([span(cleanText(l), ui.thinking)], width, [span("  ")], [span("  ")]).slice(-3));
     } else if (e.kind === "tool") {
-      const rows = renderToolCall(e.view, { width, frame: app.frameNo, now });
-      if (app.ask?.toolUseId === e.view.id) rows[0]?.spans.push(span("  waiting for your answer", ui.warn));
-      top.push(...rows);
+      top.push(...renderToolCall(e.view, { width, frame: app.frameNo, now, awaitingAnswer: app.ask?.toolUseId === e.view.id }));
     } else top.push(...renderEntry(e, { width, links: app.deps.links, full: false }));
   }
   if (app.busy && !app.ask && !hasActiveRow(app)) {
@@ -173,7 +171,9 @@ export function statusInfo(app: App): StatusInfo {
 
 function statusRow(app: App, width: number): Row {
   if (!app.ready) {
-    const note = app.hint && app.hint.until > app.now() ? app.hint.text : "starting the session…";
+    // The --resume chooser comes before any session: nothing is starting until the user picks one.
+    const waiting = app.picker?.kind === "choose" ? "no session open yet" : "starting the session…";
+    const note = app.hint && app.hint.until > app.now() ? app.hint.text : waiting;
     return { spans: clipSpans([span(`⏵ ${note}`, ui.dim)], width, true) };
   }
   return renderStatusLine(statusInfo(app), width);

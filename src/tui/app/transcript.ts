@@ -195,6 +195,12 @@ export class Transcript {
   }
 
   /** Entries still streaming or running (for the spinner and the "working" state). */
+  /** The call waited for the user's answer: its running time starts now, not when it was announced. */
+  restartClock(toolUseId: string, now: number): void {
+    const t = this.tools.get(toolUseId);
+    if (t && t.view.status === "running") t.view.startedAt = now;
+  }
+
   hasRunningTool(): boolean {
     for (const t of this.tools.values()) if (t.view.status === "running") return true;
     return false;

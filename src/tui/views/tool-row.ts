@@ -58,17 +58,27 @@ function mark(t: ToolCallView, frame: number): Span {
 }
 
 /** full: the pager's view (the whole output and diff); otherwise the capped view of the live zone and history. */
-export type ToolRowOptions = { width: number; frame: number; now: number; diffLines?: number; full?: boolean };
+export type ToolRowOptions = {
+  width: number;
+  frame: number;
+  now: number;
+  diffLines?: number;
+  full?: boolean;
+  /** The permission panel is asking about this call: nothing on the row moves until the user answers. */
+  awaitingAnswer?: boolean;
+};
 
 export function renderToolCall(t: ToolCallView, opts: ToolRowOptions): Row[] {
   const { width } = opts;
-  const elapsed = t.durationMs ?? (t.startedAt !== null && t.status === "running" ? opts.now - t.startedAt : null);
+  const awaiting = opts.awaitingAnswer === true && t.status === "running";
+  const elapsed = awaiting ? null : (t.durationMs ?? (t.startedAt !== null && t.status === "running" ? opts.now - t.startedAt : null));
   const tail: Span[] = [];
+  if (awaiting) tail.push(span("  waiting for your answer", ui.warn));
   // A denied call never ran: its "duration" would be the time the user took to answer.
   if (elapsed !== null && t.status !== "denied" && (t.status !== "running" || elapsed >= 1000)) tail.push(span(` ${formatDuration(elapsed)}`, ui.dim));
   if (t.status === "denied") tail.push(span(" denied", ui.error));
   if (t.status === "interrupted") tail.push(span(" interrupted", ui.warn));
-  const head: Span[] = [mark(t, opts.frame), span(" "), span(cleanText(t.summary), t.status === "pending" ? ui.dim : ui.bold)];
+  const head: Span[] = [awaiting ? span("?", ui.warn) : mark(t, opts.frame), span(" "), span(cleanText(t.summary), t.status === "pending" ? ui.dim : ui.bold)];
   const tailW = tail.reduce((w, s) => w + s.text.length, 0);
   const rows: Row[] = [{ spans: [...clipSpans(head, Math.max(1, width - tailW), true), ...tail] }];
   const indent = "  ";

@@ -249,6 +249,8 @@ describe("what is and is not a command", () => {
     const b = pty(["--resume"], env, dir);
     await b.waitForText("Resume which session?");
     await b.waitForText("1 turn");
+    expect(b.screen()).toContain("no session open yet");
+    expect(b.screen()).not.toContain("starting the session");
     b.send(KEY.enter);
     await b.waitFor(idle, "the resumed session");
     expect(b.all()).toContain("FIRST-RUN-ANSWER");

@@ -8,6 +8,8 @@ import { displayWidth, rowText } from "../../../src/tui/views/text.ts";
 import { renderToolCall, appendTail, type ToolCallView } from "../../../src/tui/views/tool-row.ts";
 import { renderComposer } from "../../../src/tui/views/composer-view.ts";
 import type { Row } from "../../../src/tui/render/style.ts";
+import type { AgentEvent } from "../../../src/events/types.ts";
+import { Transcript } from "../../../src/tui/app/transcript.ts";
 import { preloadHighlighting } from "../../../src/tui/markdown/index.ts";
 
 const widest = (rows: Row[]) => Math.max(0, ...rows.map((r) => displayWidth(rowText(r))));
@@ -61,6 +63,23 @@ describe("tool rows", () => {
     expect(rowText(err[0]!)).toBe("✗ bash: npm test 40ms");
     expect(err.slice(1).map(rowText).join("\n")).toContain("npm ERR! missing script");
     expect(err[1]!.spans[0]!.style?.fg).toEqual({ kind: "index", n: 1 });
+  });
+
+  test("a call the permission panel asks about stands still: a ? mark, no clock, the same row at any time", () => {
+    const at = (frame: number, now: number) => renderToolCall(tool({ summary: `edit ${"src/".repeat(30)}a.ts` }), { width: 50, frame, now, awaitingAnswer: true }).map(rowText);
+    const first = at(1, 2500);
+    expect(first[0]!.startsWith("? edit src/")).toBe(true);
+    expect(first[0]!.endsWith("…  waiting for your answer")).toBe(true);
+    expect(at(7, 90_000)).toEqual(first);
+  });
+
+  test("after the answer the clock counts the run, not the time the user took", () => {
+    const t = new Transcript();
+    t.apply({ type: "tool_start", toolUseId: "c1", name: "bash", summary: "bash: make" } as AgentEvent, 1_000);
+    t.restartClock("c1", 61_000); // answered a minute later
+    const e = t.entries.find((x) => x.kind === "tool");
+    if (e?.kind !== "tool") throw new Error("no tool row");
+    expect(rowText(renderToolCall(e.view, { width: 60, frame: 0, now: 63_500 })[0]!)).toBe("⠋ bash: make 2.5s");
   });
 
   test("a long summary is cut to the width; the duration stays visible", () => {
