@@ -23,6 +23,7 @@ import { createSession, forkSession, latestSession, openSession, resolveSession,
 import { builtinTools } from "../tools/builtin.ts";
 import { createToolRuntime } from "../tools/runtime.ts";
 import { createWorkspace } from "../workspace/local.ts";
+import { settleOrphans } from "../workspace/orphans.ts";
 import type { LocalWorkspace } from "../workspace/types.ts";
 import { VERSION } from "../version.ts";
 import type { CliOptions } from "./args.ts";
@@ -111,9 +112,10 @@ export async function openAgentSession(opts: CliOptions, io: SessionIo) {
   // The rules engine (grammar load) and the first work-tree snapshot are independent: overlap them.
   // The mode comes from this run's flags or settings, never silently from the resumed session:
   // a session once run with bypassPermissions must not stay in it.
-  const [engine, git] = await Promise.all([
+  const [engine, git, orphanNotices] = await Promise.all([
     createPermissionEngine({ projectRoot: cwd, mode: opts.permissionMode ?? undefined, cliAllow: opts.allowedTools, cliDeny: opts.disallowedTools }),
     createGitProtection({ projectRoot: cwd, dataDir: join(projectSessionsDir(cwd), "shadow"), sessionId, resume: opened.writer !== null }),
+    settleOrphans(opened.lostProcesses, sessionId),
   ]).catch((e: unknown) => {
     opened.writer?.close();
     throw e;
@@ -125,7 +127,7 @@ export async function openAgentSession(opts: CliOptions, io: SessionIo) {
     opened.writer?.close();
     throw new SessionOpenError(cliProblems.map(formatProblem).join("\n"), true);
   }
-  notices.push(...engine.problems().map(formatProblem));
+  notices.push(...orphanNotices, ...engine.problems().map(formatProblem));
   if (replayed && replayed.permissionMode !== engine.mode)
     notices.push(`this session last ran in ${replayed.permissionMode} mode; it now runs in ${engine.mode} mode (pass --permission-mode ${replayed.permissionMode} to keep it)`);
   for (const g of replayed?.grants ?? []) if (g.decision === "allow") for (const rule of splitRuleList([g.rule])) engine.grant(rule, "session");
@@ -138,7 +140,7 @@ export async function openAgentSession(opts: CliOptions, io: SessionIo) {
   // Resume contract: tools may be added between versions, never silently removed.
   const missing = (replayed?.toolNamesUsed ?? []).filter((t) => !tools.names().includes(t));
   if (missing.length > 0) notices.push(`this session used tools this version does not have (${missing.join(", ")}); calls to them will fail`);
-  const workspace = createWorkspace({ root: cwd, spillDir: join(dirname(writer.path), `${sessionId}.spill`) });
+  const workspace = createWorkspace({ root: cwd, spillDir: join(dirname(writer.path), `${sessionId}.spill`), sessionId });
   if (replayed) restoreWorkspace(workspace, replayed.events);
   const bus: EventBus = createEventBus();
   const context = createConversationContext({ model: () => model, client, emit: bus.emit, events: replayed?.events ?? [] });
@@ -264,20 +266,19 @@ export async function openAgentSession(opts: CliOptions, io: SessionIo) {
 
   function openLog(o: CliOptions, dir: string) {
     const wantResume = o.continue || (o.resume !== null && o.resume !== "");
-    if (!wantResume) return { writer: null, replayed: null, forkedFrom: undefined, seedEvents: undefined };
+    if (!wantResume) return { writer: null, replayed: null, forkedFrom: undefined, seedEvents: undefined, lostProcesses: [] };
     try {
       const path = o.continue ? latestSession(dir)?.path : resolveSession(dir, o.resume!).path;
       if (!path) throw new SessionOpenError(`no session to continue in ${dir}: start one with khaelor -p "..."`);
       if (o.forkSession) {
         const fork = forkSession(path);
         notices.push(...fork.warnings);
-        return { writer: null, replayed: fork.replayed, forkedFrom: fork.forkedFrom, seedEvents: fork.events };
+        return { writer: null, replayed: fork.replayed, forkedFrom: fork.forkedFrom, seedEvents: fork.events, lostProcesses: [] };
       }
       const s = openSession(path, { onError: (e) => onWriteError(e) });
       notices.push(...s.warnings);
       if (s.crashed) notices.push("the previous run of this session stopped unexpectedly; unfinished tool calls were marked as interrupted");
-      for (const p of s.lostProcesses) notices.push(`process ${p.name ?? p.toolUseId} (${p.command}) was started by the previous run and is no longer managed; it may still be running`);
-      return { writer: s.writer, replayed: s.replayed, forkedFrom: undefined, seedEvents: undefined };
+      return { writer: s.writer, replayed: s.replayed, forkedFrom: undefined, seedEvents: undefined, lostProcesses: s.lostProcesses };
     } catch (e) {
       if (e instanceof SessionLockedError || e instanceof SessionNotFoundError) throw new SessionOpenError(e.message);
       throw e;

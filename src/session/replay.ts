@@ -6,7 +6,7 @@ import { createSummaryBuilder } from "./summary.ts";
 import { createConversationView, type ConversationView } from "./view.ts";
 
 export type SavedGrant = { rule: string; decision: "allow" | "deny" };
-export type StartedProcess = { toolUseId: string; command: string; name: string | null };
+export type StartedProcess = { toolUseId: string; command: string; name: string | null; /** Its group's id, when the result said. */ pid: number | null };
 
 export type Replayed = {
   header: SessionHeader | null;
@@ -106,7 +106,8 @@ function trackProcess(processes: Map<string, StartedProcess & { keys: string[] }
     const id = /Started (?:"[^"]*" as )?([A-Za-z0-9_.-]+) \(pid/.exec(text)?.[1];
     const name = str(input.name);
     const keys = [id, name].filter((k): k is string => !!k);
-    processes.set(use.id, { toolUseId: use.id, command: str(input.command) ?? "", name, keys });
+    const pid = Number(/\(pid (\d+)\)/.exec(text)?.[1] ?? NaN);
+    processes.set(use.id, { toolUseId: use.id, command: str(input.command) ?? "", name, pid: Number.isInteger(pid) && pid > 1 ? pid : null, keys });
   } else if (action === "stop" || action === "kill") {
     const target = str(input.id) ?? str(input.name);
     if (!target) return;

@@ -4,6 +4,7 @@ import { homedir } from "node:os";
 import { isAbsolute, normalize, resolve as resolvePath } from "node:path";
 import { ripgrepPath } from "../assets/embedded.ts";
 import { EditJournal } from "./edit-journal.ts";
+import { sessionMark } from "./orphans.ts";
 import { ProcessRegistry } from "./process-registry.ts";
 import { ReadRecords } from "./read-records.ts";
 import { SpillFiles } from "./spill.ts";
@@ -14,6 +15,8 @@ export type WorkspaceOptions = {
   root: string;
   /** Where over-budget outputs are saved (a per-session directory). */
   spillDir: string;
+  /** Marks the processes the session starts (see orphans.ts); optional for tests. */
+  sessionId?: string;
 };
 
 export function createWorkspace(opts: WorkspaceOptions): LocalWorkspace {
@@ -29,7 +32,7 @@ export function createWorkspace(opts: WorkspaceOptions): LocalWorkspace {
     reads: new ReadRecords(),
     spill: new SpillFiles(opts.spillDir),
     edits: new EditJournal(),
-    processes: new ProcessRegistry(),
+    processes: new ProcessRegistry(opts.sessionId ? sessionMark(opts.sessionId) : {}),
     ripgrepPath,
   };
 }

@@ -136,6 +136,9 @@ export class ProcessRegistry {
   private notices: string[] = [];
   private seq = 0;
 
+  /** `env` is added to every process's environment: the session's mark, which finds them after a crash. */
+  constructor(private readonly env: Record<string, string> = {}) {}
+
   start(opts: { command: string; cwd: string; name?: string }): ProcessInfo {
     if (opts.name !== undefined) {
       if (!/^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$/.test(opts.name)) {
@@ -148,7 +151,7 @@ export class ProcessRegistry {
       if (/^p\d+$/.test(opts.name)) throw new Error(`"${opts.name}" looks like a process id; pick another name`);
     }
     const id = `p${++this.seq}`;
-    const g = spawnShellGroup(opts.command, { cwd: opts.cwd, env: commandEnv(), stdin: "pipe" });
+    const g = spawnShellGroup(opts.command, { cwd: opts.cwd, env: commandEnv(this.env), stdin: "pipe" });
     const p = new ManagedProcess(id, opts.name ?? null, g.pid, opts.command, opts.cwd, g.child.stdin, g.exited);
     // A REPL that exits while we write to it would otherwise throw EPIPE at the top level.
     g.child.stdin?.on("error", () => {});

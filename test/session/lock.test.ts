@@ -53,7 +53,7 @@ describe("session lock", () => {
 
     const opened = openSession(path);
     expect(opened.crashed).toBe(true);
-    expect(opened.lostProcesses).toEqual([{ toolUseId: "toolu_running", command: "npm run dev", name: "dev" }]);
+    expect(opened.lostProcesses).toEqual([{ toolUseId: "toolu_running", command: "npm run dev", name: "dev", pid: null }]);
     const messages = opened.replayed.view.messages();
     expect(messageProblems(messages)).toEqual([]);
     const last = messages.at(-1)!;

@@ -17,5 +17,5 @@ test("a process stopped by its id or by its name is not lost; one never stopped 
     toolResult("k2", "Stopped p3."),
     turnEnd(),
   ];
-  expect(replaySession(events).lostProcesses).toEqual([{ toolUseId: "s2", command: "npm run api", name: null }]);
+  expect(replaySession(events).lostProcesses).toEqual([{ toolUseId: "s2", command: "npm run api", name: null, pid: 42 }]);
 });

@@ -1,0 +1,44 @@
+// Processes a killed run left behind. On a clean exit KHAELOR stops every process it started; after
+// a kill -9 they keep running, unmanaged, holding ports and CPU. On resume each one the log says
+// was still running is stopped, as the clean exit would have done, but only when it provably
+// belongs to this session: its group leader's environment carries the session's mark. A pid
+// reused by someone else's process never carries it. Where that cannot be read (no /proc, another
+// user), the process is left alone and the user is told how to stop it.
+import { readFileSync } from "node:fs";
+import type { StartedProcess } from "../session/replay.ts";
+import { groupAlive } from "./process-group.ts";
+import { stopGroup } from "./process-registry.ts";
+
+const MARK = "KHAELOR_SESSION_ID";
+
+export function sessionMark(sessionId: string): Record<string, string> {
+  return { [MARK]: sessionId };
+}
+
+/** Stops this session's orphans; returns one line per process for the user. */
+export async function settleOrphans(lost: readonly StartedProcess[], sessionId: string, graceMs = 2000): Promise<string[]> {
+  return Promise.all(
+    lost.map(async (p) => {
+      const what = `process ${p.name ?? p.toolUseId} (${firstLine(p.command)}${p.pid ? `, pid ${p.pid}` : ""})`;
+      if (p.pid === null) return `${what} was started by the previous run and is no longer managed; it may still be running`;
+      if (!groupAlive(p.pid)) return `${what}, started by the previous run, is no longer running`;
+      if (!marked(p.pid, sessionId))
+        return `${what} may still be running from the previous run, which KHAELOR no longer manages; stop it with: kill -- -${p.pid}`;
+      await stopGroup(p.pid, null, "SIGTERM", graceMs);
+      return `stopped ${what}: the previous run was killed and left it running`;
+    }),
+  );
+}
+
+function marked(pid: number, sessionId: string): boolean {
+  try {
+    return readFileSync(`/proc/${pid}/environ`, "latin1").split("\0").includes(`${MARK}=${sessionId}`);
+  } catch {
+    return false;
+  }
+}
+
+function firstLine(command: string): string {
+  const line = command.split("\n")[0] ?? "";
+  return line.length > 80 ? `${line.slice(0, 79)}…` : line;
+}
