@@ -9,6 +9,7 @@ import { decideShell } from "./decide-shell.ts";
 import { realPath, resolveToolPath } from "./path-facts.ts";
 import { RuleSet } from "./rule-set.ts";
 import { parseRule } from "./rule-syntax.ts";
+import { searchFilter, type SearchTool } from "./search-filter.ts";
 import {
   excludeFromGit,
   loadSettingsFile,
@@ -27,6 +28,8 @@ import type {
   RuleEntry,
   RuleScope,
   RuleTool,
+  SearchFilter,
+  SearchSkip,
 } from "./types.ts";
 
 export type PermissionEngineOptions = {
@@ -47,6 +50,12 @@ export type GrantResult = { ok: true; rule: string; file?: string } | { ok: fals
 export interface PermissionEngine {
   /** Synchronous and never throws; an internal failure asks. */
   decide(req: DecisionRequest): Decision;
+  /**
+   * For a grep or glob over a directory that decide() allowed: which paths found below it to leave
+   * out (denied by a rule, or for grep, asked about if read directly). Never throws; on an
+   * internal failure every path is left out.
+   */
+  searchFilter(tool: SearchTool, dir: string): SearchFilter;
   readonly mode: PermissionMode;
   setMode(mode: PermissionMode): void;
   /** Save an allow rule ("allow always"). Takes effect at once; never outranks a deny or ask. */
@@ -104,6 +113,24 @@ class Engine implements PermissionEngine {
     }
   }
 
+  searchFilter(tool: SearchTool, dir: string): SearchFilter {
+    // A failed check leaves the path out: showing it could leak what a deny rule hides.
+    const failed = (e: unknown): SearchSkip => ({ kind: "denied", because: `the permission check failed (${(e as Error).message})` });
+    try {
+      const filter = searchFilter(this.ctx, tool, dir);
+      const skip = (abs: string) => {
+        try {
+          return filter.skip(abs);
+        } catch (e) {
+          return failed(e);
+        }
+      };
+      return { active: filter.active, skip };
+    } catch (e) {
+      return { active: true, skip: () => failed(e) };
+    }
+  }
+
   private decideUnsafe(req: DecisionRequest): Decision {
     const input = (req.input ?? {}) as Record<string, unknown>;
     const str = (k: string) => (typeof input[k] === "string" ? (input[k] as string) : undefined);
@@ -121,10 +148,11 @@ class Engine implements PermissionEngine {
         return decidePath(this.ctx, "read", path(str("path") ?? "."), ["Grep", "Read"], { directory: true });
       case "glob": {
         const base = path(str("path") ?? ".");
-        // an absolute or `..` pattern reaches past `path`: judge the directory it really lists
+        // judge the directory the pattern really lists: `secrets/**` lists secrets/, and an
+        // absolute or `..` pattern reaches past `path`
         const pattern = str("pattern") ?? "";
         const literal = pattern.split("/").filter((_, i, all) => all.slice(0, i + 1).every((s) => !/[*?[{]/.test(s))).join("/");
-        const target = literal && (pattern.startsWith("/") || pattern.startsWith("~") || literal.split("/").includes("..")) ? resolveToolPath(literal, base, this.ctx.home) : base;
+        const target = literal ? resolveToolPath(literal, base, this.ctx.home) : base;
         return decidePath(this.ctx, "read", target, ["Glob", "Read"], { directory: true });
       }
       case "bash": {

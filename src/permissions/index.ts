@@ -16,6 +16,9 @@
  *   every mode; then deny rules; then ask rules (ignored in bypassPermissions); then the mode.
  *   Deny beats ask beats allow from any scope; an allow rule (including every grant) never
  *   outranks a deny or an ask.
+ * - Searches: decide() judges the directory a grep or glob covers; searchFilter(tool, dir) then
+ *   says which paths found below it to leave out (a deny rule on a folder inside; for grep also
+ *   what reading directly would ask about), so a search over a parent does not leak them.
  * - "Allow always": show suggestion.description, then grant() every rule in suggestion.rules to
  *   the scope the user picked ("session" | "local" | "user"). No suggestion is offered where an
  *   allow rule could not help (configured asks, parse errors, unknowable commands).
@@ -34,6 +37,9 @@ export type {
   Problem,
   RuleEntry,
   RuleScope,
+  SearchFilter,
+  SearchSkip,
   Suggestion,
 } from "./types.ts";
+export type { SearchTool } from "./search-filter.ts";
 export { PERMISSION_MODES } from "./types.ts";

@@ -47,12 +47,17 @@ export class RuleSet {
 
   /** A rule of `behavior` for one of `tools` whose path pattern matches any of `paths` (bare rules match all). */
   matchPath(behavior: Behavior, tools: RuleTool[], paths: string[], opts: { specificOnly?: boolean } = {}): CompiledRule | undefined {
-    return this.rules.find(
-      (r) =>
-        r.behavior === behavior &&
-        tools.includes(r.parsed.tool) &&
-        (r.matchPath ? paths.some((p) => r.matchPath!(p)) : !opts.specificOnly && r.parsed.specifier === undefined),
-    );
+    return this.rules.find((r) => pathRuleApplies(r, behavior, tools, paths, opts));
+  }
+
+  /** Every rule matchPath could have answered with, in order. */
+  matchingPaths(behavior: Behavior, tools: RuleTool[], paths: string[]): CompiledRule[] {
+    return this.rules.filter((r) => pathRuleApplies(r, behavior, tools, paths, {}));
+  }
+
+  /** Whether any rule of `behavior` for these tools names paths (as opposed to a bare tool rule). */
+  hasPathRules(behavior: Behavior, tools: RuleTool[]): boolean {
+    return this.rules.some((r) => r.behavior === behavior && tools.includes(r.parsed.tool) && !!r.matchPath);
   }
 
   /** A rule of `behavior` for one of `tools` matching any of the command's spellings. */
@@ -69,6 +74,11 @@ export class RuleSet {
   matchTool(behavior: Behavior, tool: RuleTool): CompiledRule | undefined {
     return this.rules.find((r) => r.behavior === behavior && r.parsed.tool === tool && r.parsed.specifier === undefined);
   }
+}
+
+function pathRuleApplies(r: CompiledRule, behavior: Behavior, tools: RuleTool[], paths: string[], opts: { specificOnly?: boolean }): boolean {
+  if (r.behavior !== behavior || !tools.includes(r.parsed.tool)) return false;
+  return r.matchPath ? paths.some((p) => r.matchPath!(p)) : !opts.specificOnly && r.parsed.specifier === undefined;
 }
 
 export function ruleSource(r: CompiledRule): string {

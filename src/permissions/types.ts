@@ -59,3 +59,18 @@ export type Decision = {
 };
 
 export type DecisionRequest = { tool: string; input: unknown; cwd: string };
+
+/** Why a search over a directory leaves one path out of its results. */
+export type SearchSkip = {
+  /** `denied`: a deny rule covers it. `asks`: reading it directly would ask the user first. */
+  kind: "denied" | "asks";
+  /** The rule (`Read(./secrets/**) (project settings)`) or the reason a path holds secrets. */
+  because: string;
+};
+
+/** What one grep or glob over a directory must leave out; built per search, in the current mode. */
+export type SearchFilter = {
+  /** False when nothing below the directory can be left out, so the tool need not check each path. */
+  active: boolean;
+  skip(absPath: string): SearchSkip | null;
+};

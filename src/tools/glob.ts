@@ -3,7 +3,8 @@ import { isAbsolute, join } from "node:path";
 import { runRipgrep } from "../workspace/ripgrep.ts";
 import { displayPath, fail, localWorkspace, ok } from "./results.ts";
 import { SEARCH_TIMEOUT_MS, baseArgs, byMtimeDesc, namesHidden, searchScope } from "./search-scope.ts";
-import type { Tool } from "./types.ts";
+import { skippedNotes } from "./search-guard.ts";
+import type { SearchSkip, Tool } from "./types.ts";
 import description from "./glob.md" with { type: "text" };
 
 export const GLOB_MAX_FILES = 100;
@@ -45,7 +46,16 @@ export const globTool: Tool<Input> = {
       timeoutMs: SEARCH_TIMEOUT_MS,
       signal: ctx.signal,
     });
-    const listed = r.stdout.split("\n").filter(Boolean);
+    // Names under a denied folder are left out as its contents would be.
+    const filter = ctx.searchGuard?.("glob", scope.abs);
+    const skipped = new Map<string, SearchSkip>();
+    const listed: string[] = [];
+    for (const f of r.stdout.split("\n")) {
+      const why = f && filter?.active ? filter.skip(f) : null;
+      if (why) skipped.set(f, why);
+      else if (f) listed.push(f);
+    }
+    const leftOut = skippedNotes(ws, scope.abs, skipped, "listed").map((n) => `[${n}]`);
     const base = scope.abs.endsWith("/") ? scope.abs : scope.abs + "/";
     const matching = (glob: string) => {
       const g = new Bun.Glob(glob);
@@ -64,12 +74,15 @@ export const globTool: Tool<Input> = {
     const files = byMtimeDesc(found);
     const where = displayPath(ws, scope.abs);
     if (files.length === 0) {
-      return ok(`No files match "${pattern}" in ${where}${r.timedOut ? " (the search timed out; narrow the path)" : ""}. Ignored and hidden files are skipped.`);
+      const none = `No files match "${pattern}" in ${where}${r.timedOut ? " (the search timed out; narrow the path)" : ""}. Ignored and hidden files are skipped.`;
+      return ok([none, ...leftOut].join("\n"));
     }
     const shown = files.slice(0, GLOB_MAX_FILES).map((f) => displayPath(ws, isAbsolute(f) ? f : join(scope.abs, f)));
     const lines = [note + shown.join("\n")];
     if (files.length > GLOB_MAX_FILES) lines.push(`[${files.length - GLOB_MAX_FILES} more not shown; narrow the pattern or path]`);
     if (r.timedOut || r.truncated) lines.push("[the search stopped early (time or size limit); results are incomplete]");
+    lines.push(...leftOut);
     return ok(lines.join("\n"));
   },
 };
+

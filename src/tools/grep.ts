@@ -3,6 +3,7 @@ import { isAbsolute, join } from "node:path";
 import { runRipgrep } from "../workspace/ripgrep.ts";
 import { fitToBudget } from "./output-budget.ts";
 import { displayPath, fail, localWorkspace, ok } from "./results.ts";
+import { hideFromSearch, skippedNotes } from "./search-guard.ts";
 import { SEARCH_TIMEOUT_MS, baseArgs, byMtimeDesc, namesHidden, searchScope } from "./search-scope.ts";
 import type { Tool } from "./types.ts";
 import description from "./grep.md" with { type: "text" };
@@ -40,22 +41,25 @@ export const grepTool: Tool<Input> = {
     const scope = searchScope(ws, input.path);
     if ("error" in scope) return fail(scope.error);
     const mode = input.output_mode ?? "files_with_matches";
-    const args = [...baseArgs(namesHidden(input.path, input.glob)), "--color=never", "--with-filename", `--max-columns=${MAX_COLUMNS}`, "--max-columns-preview"];
+    // Which files the search covers; a single file was judged whole by the permission check.
+    const selection = [...baseArgs(namesHidden(input.path, input.glob)), ...(input.glob ? ["--glob", input.glob] : []), ...(input.type ? ["--type", input.type] : [])];
+    const hiding = scope.isDir ? await hideFromSearch(ws, ctx, "grep", scope.abs, selection) : null;
+    const args = [...selection, ...(hiding?.excludeArgs ?? []), "--color=never", "--with-filename", `--max-columns=${MAX_COLUMNS}`, "--max-columns-preview"];
     if (input["-i"]) args.push("-i");
     if (input.multiline) args.push("-U", "--multiline-dotall");
-    if (input.glob) args.push("--glob", input.glob);
-    if (input.type) args.push("--type", input.type);
     if (mode === "files_with_matches") args.push("--files-with-matches");
-    else if (mode === "count") args.push("--count");
+    // A NUL after each path, so a path is told apart from the line after it whatever it contains.
+    else if (mode === "count") args.push("--count", "--null");
     else {
-      if (input["-n"] !== false) args.push("-n");
+      // numbers always, to tell matches (`12:`) from context (`12-`); dropped again if not wanted
+      args.push("--null", "-n");
       if (input["-C"] !== undefined) args.push("-C", String(input["-C"]));
       if (input["-A"] !== undefined) args.push("-A", String(input["-A"]));
       if (input["-B"] !== undefined) args.push("-B", String(input["-B"]));
     }
     args.push("-e", input.pattern, "--", scope.abs);
 
-    const r = await runRipgrep(ws.ripgrepPath(), args, { cwd: ws.cwd, timeoutMs: SEARCH_TIMEOUT_MS, signal: ctx.signal });
+    const r = await runRipgrep(ws.ripgrepPath(), args, { cwd: hiding?.cwd ?? ws.cwd, timeoutMs: SEARCH_TIMEOUT_MS, signal: ctx.signal });
     if (r.code === 2 && r.stdout === "") {
       const msg = r.stderr.trim();
       if (/regex parse error|unrecognized|unclosed|repetition/i.test(msg)) {
@@ -65,28 +69,25 @@ export const grepTool: Tool<Input> = {
       return fail(`grep failed: ${msg || "ripgrep error"}`);
     }
     const where = displayPath(ws, scope.abs);
-    const out = r.stdout.split("\n").filter((l) => l !== "");
-    if (out.length === 0) {
-      return ok(`No matches for ${JSON.stringify(input.pattern)} in ${where}${r.timedOut ? " (the search timed out; narrow the path or glob)" : ""}.`);
+    const keep = hiding ? hiding.keep : () => true;
+    const results = parseResults(r.stdout, mode, input["-n"] !== false).filter((x) => x.path === null || keep(x.path));
+    const hidden = hiding ? skippedNotes(ws, scope.abs, hiding.skipped, "searched") : [];
+    if (!results.some((x) => x.path !== null)) {
+      const none = `No matches for ${JSON.stringify(input.pattern)} in ${where}${r.timedOut ? " (the search timed out; narrow the path or glob)" : ""}.`;
+      return ok(none + (hidden.length ? `\n\n[${hidden.join("; ")}]` : ""));
     }
     // Paths relative to the project, as everywhere else.
     const rel = (p: string) => displayPath(ws, isAbsolute(p) ? p : join(ws.cwd, p));
-    const base = displayPath(ws, scope.abs);
-    const relLine = (line: string) => {
-      if (!line.startsWith(scope.abs)) return line;
-      const rest = line.slice(scope.abs.length);
-      return base === "." && rest.startsWith("/") ? rest.slice(1) : base + rest;
-    };
 
     let lines: string[];
     let unit: string;
     let limit: number;
     if (mode === "files_with_matches") {
-      lines = byMtimeDesc(out).map(rel);
+      lines = byMtimeDesc(results.map((x) => x.path as string)).map(rel);
       unit = "files";
       limit = input.head_limit ?? GREP_MAX_FILES;
     } else {
-      lines = out.map(relLine);
+      lines = withoutStraySeparators(results).map((x) => (x.path === null ? x.rest : rel(x.path) + x.rest));
       unit = mode === "count" ? "files" : "lines";
       limit = input.head_limit ?? (mode === "count" ? GREP_MAX_FILES : GREP_MAX_LINES);
     }
@@ -96,10 +97,47 @@ export const grepTool: Tool<Input> = {
     if (r.timedOut) notes.push("the search timed out, so results are incomplete; narrow the path or glob");
     if (r.truncated) notes.push("the search produced too much output and was stopped; narrow it");
     if (mode === "count") {
-      const total = out.reduce((n, l) => n + Number(l.slice(l.lastIndexOf(":") + 1) || 0), 0);
+      const total = results.reduce((n, x) => n + Number(x.rest.slice(1) || 0), 0);
       notes.unshift(`${total} matches in ${lines.length} files`);
     }
+    notes.push(...hidden);
     const text = shown.join("\n") + (notes.length ? `\n\n[${notes.join("; ")}]` : "");
     return ok(fitToBudget(text, ws.spill, "grep").text);
   },
 };
+
+/** One output line: the file it is from (null for a `--` between context groups) and the rest as shown after the path. */
+type ResultLine = { path: string | null; rest: string };
+
+function parseResults(stdout: string, mode: "content" | "files_with_matches" | "count", numbers: boolean): ResultLine[] {
+  const out: ResultLine[] = [];
+  for (const line of stdout.split("\n")) {
+    if (line === "") continue;
+    if (mode === "files_with_matches") {
+      out.push({ path: line, rest: "" });
+      continue;
+    }
+    const nul = line.indexOf("\0");
+    if (nul === -1) {
+      out.push({ path: null, rest: line });
+      continue;
+    }
+    const path = line.slice(0, nul);
+    const rest = line.slice(nul + 1);
+    const numbered = mode === "content" ? /^(\d+)([:-])/.exec(rest) : null;
+    if (!numbered) out.push({ path, rest: `:${rest}` });
+    else {
+      const [lead, n, sep] = numbered as unknown as [string, string, string];
+      out.push({ path, rest: sep + (numbers ? n + sep : "") + rest.slice(lead.length) });
+    }
+  }
+  return out;
+}
+
+/** Drops `--` separators left at the ends or doubled where a file's lines were left out. */
+function withoutStraySeparators(lines: ResultLine[]): ResultLine[] {
+  const out: ResultLine[] = [];
+  for (const x of lines) if (x.path !== null || (out.length > 0 && out[out.length - 1]!.path !== null)) out.push(x);
+  if (out.length > 0 && out[out.length - 1]!.path === null) out.pop();
+  return out;
+}

@@ -2,7 +2,7 @@
 // exception — comes back as an error outcome the model can read and correct; nothing throws.
 import { z } from "zod";
 import type { JsonSchema, ToolSpec } from "../model/types.ts";
-import type { Tool, ToolCall, ToolContext, ToolOutcome, ToolRuntime } from "./types.ts";
+import type { SearchGuard, Tool, ToolCall, ToolContext, ToolOutcome, ToolRuntime } from "./types.ts";
 
 function toJsonSchema(schema: z.ZodType): JsonSchema {
   const js = z.toJSONSchema(schema, { io: "input", unrepresentable: "any" }) as Record<string, unknown>;
@@ -42,7 +42,12 @@ function describeIssues(error: z.ZodError): string {
     .join("; ");
 }
 
-export function createToolRuntime(tools: Tool[]): ToolRuntime {
+export type ToolRuntimeOptions = {
+  /** Given to every call, so grep and glob over a directory leave out what the rules hide. */
+  searchGuard?: SearchGuard;
+};
+
+export function createToolRuntime(tools: Tool[], opts: ToolRuntimeOptions = {}): ToolRuntime {
   const byName = new Map(tools.map((t) => [t.name, t]));
   const specs: ToolSpec[] = tools.map((t) => ({ name: t.name, description: t.description, input_schema: toJsonSchema(t.inputSchema) }));
   const names = tools.map((t) => t.name);
@@ -81,7 +86,8 @@ export function createToolRuntime(tools: Tool[]): ToolRuntime {
       }
       const summary = safeSummary(tool, p.data);
       try {
-        const r = await tool.run(p.data, { ...ctx, toolUseId: call.id });
+        const searchGuard = ctx.searchGuard ?? opts.searchGuard;
+        const r = await tool.run(p.data, { ...ctx, toolUseId: call.id, ...(searchGuard ? { searchGuard } : {}) });
         return done(r.isError ? "error" : "ok", r, summary);
       } catch (e) {
         const msg = e instanceof Error ? e.message : String(e);

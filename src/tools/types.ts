@@ -11,7 +11,14 @@ export type ToolContext = {
   toolUseId: string;
   /** Live output for the UI (bash and process tails). Ephemeral; never logged. */
   onProgress?: (chunk: string) => void;
+  /** What permission rules hide from a grep or glob over a directory; absent, nothing is hidden. */
+  searchGuard?: SearchGuard;
 };
+
+/** Why a search leaves a path out: a deny rule, or reading it directly would ask first. */
+export type SearchSkip = { kind: "denied" | "asks"; because: string };
+/** Built once per search over `dir` (the permission engine's searchFilter fits this shape). */
+export type SearchGuard = (tool: "grep" | "glob", dir: string) => { active: boolean; skip(absPath: string): SearchSkip | null };
 
 /** Optional data the UI shows beside a result; not sent to the model. */
 export type ToolDisplay = {

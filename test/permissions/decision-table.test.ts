@@ -63,7 +63,8 @@ test("read", () => {
     ["???a", "{home}/.aws/credentials"], ["???a", "~/.bashrc"], ["???a", "/etc/hosts"], ["???a", "/etc/shadow"],
     ["aaaa", "/usr/share/dict/words"], ["???a", "../outside.txt"], ["???a", "link-out/notes.txt"], ["dddd", "secrets/key.txt"],
     ["dddd", "./src/../secrets/key.txt"], ["???a", "private/notes.md"], ["aaaa", "locked/x.txt"], ["aaaa", ".git/config"],
-    ["aaaa", "docs/readme.md"], ["???a", "{out}/notes.txt"],
+    ["aaaa", "docs/readme.md"], ["???a", "{out}/notes.txt"], ["dddd", "link-key"], ["dddd", "link-secrets/key.txt"],
+    ["dddd", "{root}/link-secrets/../secrets/key.txt"],
   ], file);
 });
 
@@ -83,9 +84,14 @@ test("write and edit", () => {
 test("grep and glob", () => {
   run("grep", [
     ["aaaa", "."], ["aaaa", "src"], ["dddd", "secrets"], ["???a", "private"], ["???a", "/etc"], ["???a", "~/.ssh"],
-    ["aaaa", "/usr/share"], ["???a", "{out}"], ["???a", ".."],
+    ["aaaa", "/usr/share"], ["???a", "{out}"], ["???a", ".."], ["dddd", "secrets/../secrets"], ["dddd", "src/../secrets"],
+    ["dddd", "secrets/key.txt"], ["dddd", "link-secrets"], ["dddd", "link-key"], ["dddd", "./secrets/"], ["???a", "private/../private"],
   ], (p) => ({ pattern: "TODO", path: p }));
-  run("glob", [["aaaa", "**/*.ts@."], ["???a", "*@/etc"], ["???a", "/etc/*@."], ["???a", "../**@."], ["aaaa", "*.ts@src"]], (s) => {
+  run("glob", [
+    ["aaaa", "**/*.ts@."], ["???a", "*@/etc"], ["???a", "/etc/*@."], ["???a", "../**@."], ["aaaa", "*.ts@src"], ["dddd", "secrets/**@."],
+    ["dddd", "*.txt@secrets"], ["dddd", "secrets/*.txt@src/.."], ["dddd", "link-secrets/*@."], ["dddd", "../secrets/*@src"],
+    ["???a", "private/*@."], ["aaaa", "src/*.ts@."],
+  ], (s) => {
     const [pattern, path] = s.split("@");
     return { pattern, path };
   });
@@ -111,7 +117,7 @@ test("bash: what read-only commands read", () => {
   run("bash", [
     ["???a", "cat /etc/passwd"], ["???a", "ls ~"], ["???a", "ls ~/.ssh"], ["???a", "cat ~/.ssh/id_rsa"], ["???a", "head .env"],
     ["???a", "grep TOKEN .env"], ["???a", "cat .e*"], ["???a", "cat src/../../x"], ["???a", "cat link-out/notes.txt"],
-    ["aaaa", "cat /usr/share/dict/words"], ["dddd", "cat secrets/key.txt"], ["dddd", "grep -r k secrets"], ["dddd", "ls secrets"],
+    ["aaaa", "cat /usr/share/dict/words"], ["dddd", "cat secrets/key.txt"], ["dddd", "cat link-key"], ["dddd", "grep -r k link-secrets"], ["dddd", "grep -r k secrets"], ["dddd", "ls secrets"],
     ["???a", "cat private/notes.md"], ["???a", "cd .. && ls"], ["aaaa", "cd src && cat a.ts"], ["???a", "cat < .env"], ["???a", "cat $FILE"],
     ["???a", "echo ~/.ssh/id_rsa | xargs cat"], ["???a", "git -C /etc status"], ["???a", "cd /tmp; ls"], ["???a", "cat \"$HOME/.aws/credentials\""],
     ["??da", "PATH=/tmp/evil ls"], ["??da", "LD_PRELOAD=x.so cat src/a.ts"], ["aaaa", "FOO=1 ls"], ["aaaa", "env FOO=1 ls"],

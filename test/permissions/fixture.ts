@@ -33,6 +33,8 @@ export function makeFixture(settings: { user?: object; project?: object; local?:
   }
   symlinkSync(outside, join(root, "link-out"));
   symlinkSync(join(root, ".git", "config"), join(root, "link-git-config"));
+  symlinkSync(join(root, "secrets"), join(root, "link-secrets"));
+  symlinkSync(join("secrets", "key.txt"), join(root, "link-key"));
   const write = (file: string, json: object | undefined) => {
     if (!json) return;
     mkdirSync(dirname(file), { recursive: true });

@@ -5,7 +5,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { builtinTools } from "../../src/tools/builtin.ts";
-import { createToolRuntime } from "../../src/tools/runtime.ts";
+import { createToolRuntime, type ToolRuntimeOptions } from "../../src/tools/runtime.ts";
 import type { ToolOutcome } from "../../src/tools/types.ts";
 import { createWorkspace } from "../../src/workspace/local.ts";
 import type { LocalWorkspace } from "../../src/workspace/types.ts";
@@ -17,10 +17,10 @@ export type Harness = {
   cleanup(): Promise<void>;
 };
 
-export function makeHarness(prefix = "khaelor-tools-"): Harness {
+export function makeHarness(prefix = "khaelor-tools-", opts: ToolRuntimeOptions = {}): Harness {
   const dir = mkdtempSync(join(tmpdir(), prefix));
   const ws = createWorkspace({ root: dir, spillDir: join(dir, ".khaelor-spill") });
-  const rt = createToolRuntime(builtinTools());
+  const rt = createToolRuntime(builtinTools(), opts);
   let n = 0;
   return {
     dir,

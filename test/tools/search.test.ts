@@ -67,6 +67,14 @@ describe("grep", () => {
     expect(count.text).toMatch(/many\/f\d{3}\.txt:3/);
   });
 
+  test("context lines keep their '-' marker with line numbers off, and a path with ':' or '-' stays whole", async () => {
+    put("odd/x-1:2.txt", "before\nneedle two\nafter\n");
+    const r = await h.call("grep", { pattern: "two", path: "odd", output_mode: "content", "-n": false, "-C": 1 });
+    expect(r.text).toBe("odd/x-1:2.txt-before\nodd/x-1:2.txt:needle two\nodd/x-1:2.txt-after");
+    const count = await h.call("grep", { pattern: "two", path: "odd", output_mode: "count" });
+    expect(count.text).toBe("odd/x-1:2.txt:1\n\n[1 matches in 1 files]");
+  });
+
   test("multiline patterns span lines only when asked", async () => {
     const plain = await h.call("grep", { pattern: "hay.needle", path: "many/f000.txt", output_mode: "content" });
     expect(plain.text).toContain("No matches");
