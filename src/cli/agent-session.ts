@@ -141,6 +141,7 @@ export async function openAgentSession(opts: CliOptions, io: SessionIo) {
   const missing = (replayed?.toolNamesUsed ?? []).filter((t) => !tools.names().includes(t));
   if (missing.length > 0) notices.push(`this session used tools this version does not have (${missing.join(", ")}); calls to them will fail`);
   const workspace = createWorkspace({ root: cwd, spillDir: join(dirname(writer.path), `${sessionId}.spill`), sessionId });
+  workspace.onFileChanged = (abs, before) => git.adopt(abs, before);
   if (replayed) restoreWorkspace(workspace, replayed.events);
   const bus: EventBus = createEventBus();
   const context = createConversationContext({ model: () => model, client, emit: bus.emit, events: replayed?.events ?? [] });

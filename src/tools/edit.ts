@@ -77,7 +77,7 @@ export const editTool: Tool<Input> = {
       }
       const before = existsSync(abs) ? new Uint8Array() : null;
       const bytes = Buffer.from(newString, "utf8");
-      commitChange(ws, abs, before, bytes, "edit", ctx.toolUseId);
+      await commitChange(ws, abs, before, bytes, "edit", ctx.toolUseId);
       const d = diffTexts(shown, "", newString);
       return ok(`Created ${shown} (${d.added} line${d.added === 1 ? "" : "s"}).`, { path: abs, diff: d.unified });
     }
@@ -118,7 +118,7 @@ export const editTool: Tool<Input> = {
       return fail(`${shown} is ${encodingLabel[file.encoding]} and new_string has characters it cannot hold. Use only Latin-1 characters, or convert the file to UTF-8 first (write it whole).`);
     }
     const bytes = encodeText(out, file.encoding);
-    commitChange(ws, abs, file.bytes, bytes, "edit", ctx.toolUseId);
+    await commitChange(ws, abs, file.bytes, bytes, "edit", ctx.toolUseId);
 
     const d = diffTexts(shown, norm.text, out.replace(/\r\n/g, "\n"));
     const note = stageNote[plan.stage];

@@ -14,8 +14,10 @@ export function staleReason(ws: LocalWorkspace, abs: string): string | null {
   return null;
 }
 
-export function commitChange(ws: LocalWorkspace, abs: string, before: Uint8Array | null, after: Uint8Array, tool: string, toolUseId: string): void {
+export async function commitChange(ws: LocalWorkspace, abs: string, before: Uint8Array | null, after: Uint8Array, tool: string, toolUseId: string): Promise<void> {
   writeFileAtomic(abs, after);
   ws.reads.record(abs, after);
   ws.edits.record({ path: abs, tool, toolUseId, before, after });
+  // The change is made: losing /undo for one file must not turn it into a failure.
+  await ws.onFileChanged?.(abs, before).catch(() => {});
 }

@@ -33,7 +33,7 @@ export const writeTool: Tool<Input> = {
 
     if (!existsSync(abs)) {
       const bytes = Buffer.from(input.content, "utf8");
-      commitChange(ws, abs, null, bytes, "write", ctx.toolUseId);
+      await commitChange(ws, abs, null, bytes, "write", ctx.toolUseId);
       const lines = input.content === "" ? 0 : input.content.split("\n").length - (input.content.endsWith("\n") ? 1 : 0);
       const d = diffTexts(shown, "", input.content);
       return ok(`Created ${shown} (${lines} lines, ${bytes.length} bytes).`, { path: abs, diff: d.unified });
@@ -53,7 +53,7 @@ export const writeTool: Tool<Input> = {
       encoding = "utf-8";
     }
     const bytes = encodeText(content, encoding);
-    commitChange(ws, abs, old.bytes, bytes, "write", ctx.toolUseId);
+    await commitChange(ws, abs, old.bytes, bytes, "write", ctx.toolUseId);
     const before = old.binary ? "" : old.text.replace(/\r\n/g, "\n");
     const d = diffTexts(shown, before, content.replace(/\r\n/g, "\n"));
     if (d.added === 0 && d.removed === 0) return ok(`Wrote ${shown}: content unchanged.${note}`, { path: abs });

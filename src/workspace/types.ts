@@ -25,6 +25,8 @@ export interface LocalWorkspace extends Workspace {
   readonly processes: ProcessRegistry;
   /** The ripgrep executable. */
   ripgrepPath(): string;
+  /** After write/edit changed a file that held `before` (null: new): the session's /undo adopts it. */
+  onFileChanged?: (abs: string, before: Uint8Array | null) => Promise<void>;
 }
 
 export function isLocalWorkspace(ws: Workspace): ws is LocalWorkspace {

@@ -1,9 +1,9 @@
 // Turn-by-turn protection of the work tree: a snapshot before and after every agent turn, /diff
 // against the session start (or any snapshot), and /undo that puts back what the last turn changed,
 // by any means (tools or bash), while leaving alone what the user changed since.
-import { existsSync, mkdirSync, readdirSync, readFileSync, rmdirSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmdirSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { homedir } from "node:os";
-import { dirname, join, resolve } from "node:path";
+import { dirname, isAbsolute, join, relative, resolve, sep } from "node:path";
 import { recordBaseline, type GitBaseline } from "./baseline.ts";
 import { findUserRepository, ShadowRepo } from "./shadow-repo.ts";
 import type { TreeChange } from "./tree-changes.ts";
@@ -53,6 +53,11 @@ export interface GitProtection {
   undo(): Promise<UndoResult | null>;
   /** How many turns /undo can still go back. */
   undoableTurns(): number;
+  /**
+   * A tool changed `abs`, which held `before` (null: it did not exist). Snapshots skip what git
+   * ignores; from now on they cover this file, and the open turn's "before" gets its old content.
+   */
+  adopt(abs: string, before: Uint8Array | null): Promise<void>;
 }
 
 type Turn = { before: string; after: string | null };
@@ -173,6 +178,26 @@ class Protection implements GitProtection {
     return this.state.turns.length;
   }
 
+  adopt(abs: string, before: Uint8Array | null): Promise<void> {
+    return this.serial(async () => {
+      const rel = relative(this.workTree, abs);
+      if (rel === "" || rel.startsWith("..") || isAbsolute(rel)) return;
+      const posix = rel.split(sep).join("/");
+      // .khaelor/ holds the user's saved rules: /undo must never take them back.
+      if (posix === ".khaelor" || posix.startsWith(".khaelor/")) return;
+      if (!(await this.shadow.adopt(posix))) return;
+      // A file the tool created was in no snapshot: the older trees are right without it. One it
+      // changed gets its old content into the open turn's "before" (for /undo) and into the
+      // session start (so /diff shows a change, not a new file).
+      if (before === null) return;
+      const mode = isExecutable(abs);
+      const turn = this.state.turns.at(-1);
+      if (turn && turn.after === null) turn.before = await this.shadow.treeWith(turn.before, posix, before, mode);
+      this.state.sessionStart = await this.shadow.treeWith(this.state.sessionStart, posix, before, mode);
+      this.save();
+    });
+  }
+
   undo(): Promise<UndoResult | null> {
     return this.serial(async () => {
       const turn = this.state.turns.at(-1);
@@ -241,6 +266,7 @@ class NoProtection implements GitProtection {
   diff = async () => ({ patch: "", files: [] });
   undo = async () => null;
   undoableTurns = () => 0;
+  adopt = async () => {};
 }
 
 function plainDirectoryProblem(dir: string): string | null {
@@ -279,5 +305,13 @@ function removeEmptyParents(root: string, rel: string): void {
     } catch {
       return;
     }
+  }
+}
+
+function isExecutable(path: string): boolean {
+  try {
+    return (statSync(path).mode & 0o111) !== 0;
+  } catch {
+    return false;
   }
 }

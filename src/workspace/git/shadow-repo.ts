@@ -52,8 +52,13 @@ export class ShadowRepo {
     return { GIT_DIR: this.opts.gitDir, GIT_WORK_TREE: this.opts.workTree, GIT_INDEX_FILE: this.indexFile };
   }
 
-  private run(args: string[], extra: { env?: Record<string, string>; stdin?: string } = {}): Promise<string> {
-    return git(args, { cwd: this.opts.workTree, env: { ...this.env, ...extra.env }, ...(extra.stdin !== undefined ? { stdin: extra.stdin } : {}) });
+  private run(args: string[], extra: { env?: Record<string, string>; stdin?: string | Uint8Array; allowExit?: number[] } = {}): Promise<string> {
+    return git(args, {
+      cwd: this.opts.workTree,
+      env: { ...this.env, ...extra.env },
+      ...(extra.stdin !== undefined ? { stdin: extra.stdin } : {}),
+      ...(extra.allowExit ? { allowExit: extra.allowExit } : {}),
+    });
   }
 
   /** Alternates, the user's excludes, and a first index copied from the user's (read, never written). */
@@ -103,6 +108,33 @@ export class ShadowRepo {
       await this.run(add);
     }
     return (await this.run(["write-tree"])).trim();
+  }
+
+  /**
+   * Make later snapshots cover `rel` (a path relative to the work tree, "/"-separated) although
+   * git ignores it: a file the agent changed must be undoable, .env or not. Once in the index it
+   * stays tracked by every `add -A`. False when snapshots covered it already.
+   */
+  async adopt(rel: string): Promise<boolean> {
+    const literal = { GIT_LITERAL_PATHSPECS: "1" };
+    if ((await this.run(["ls-files", "-z", "--", rel], { env: literal })) !== "") return false;
+    // check-ignore prints the path when ignored and exits 1 when not (paths on stdin are literal).
+    if ((await this.run(["check-ignore", "-z", "--stdin"], { stdin: `${rel}\0`, allowExit: [1] })) === "") return false;
+    if (existsSync(join(this.opts.workTree, rel))) await this.run(["add", "-f", "--", rel], { env: literal });
+    return true;
+  }
+
+  /** `tree` with `rel` holding `bytes`; returns the new tree id. */
+  async treeWith(tree: string, rel: string, bytes: Uint8Array, executable: boolean): Promise<string> {
+    const env = { GIT_INDEX_FILE: join(this.opts.gitDir, `adopt-index-${process.pid}`), GIT_LITERAL_PATHSPECS: "1" };
+    try {
+      await this.run(["read-tree", tree], { env });
+      const blob = (await this.run(["hash-object", "-w", "--stdin"], { env, stdin: bytes })).trim();
+      await this.run(["update-index", "--add", "--cacheinfo", `${executable ? "100755" : "100644"},${blob},${rel}`], { env });
+      return (await this.run(["write-tree"], { env })).trim();
+    } finally {
+      rmSync(env.GIT_INDEX_FILE, { force: true });
+    }
   }
 
   async changes(from: string, to: string, paths?: string[]): Promise<TreeChange[]> {

@@ -4,7 +4,9 @@ import { afterEach, expect, test } from "bun:test";
 import { chmodSync, existsSync, lstatSync, mkdirSync, mkdtempSync, readFileSync, readlinkSync, realpathSync, rmSync, statSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { commitChange } from "../../../src/tools/file-change.ts";
 import { createGitProtection } from "../../../src/workspace/git/index.ts";
+import { createWorkspace } from "../../../src/workspace/local.ts";
 
 const temps: string[] = [];
 afterEach(() => {
@@ -258,4 +260,39 @@ test("KHAELOR's own settings are not the agent's work: /diff does not list them,
   expect(existsSync(join(dir, ".khaelor", "settings.local.json"))).toBe(true);
   rmSync(dir, { recursive: true, force: true });
   rmSync(data, { recursive: true, force: true });
+});
+
+test("files git ignores are undone too once a tool changed them; other ignored files are never touched", async () => {
+  const root = makeRepo();
+  write(root, ".gitignore", "node_modules/\n.env\n");
+  write(root, ".env", "TOKEN=old\n");
+  write(root, "node_modules/keep.js", "theirs\n");
+  const before = userGitState(root);
+  const protection = await createGitProtection({ projectRoot: root, dataDir: tempDir() });
+  const ws = createWorkspace({ root, spillDir: tempDir() });
+  ws.onFileChanged = (abs, was) => protection.adopt(abs, was);
+
+  await protection.beginTurn();
+  // Through the code write and edit share: the change, then the adoption.
+  await commitChange(ws, join(root, ".env"), readFileSync(join(root, ".env")), Buffer.from("TOKEN=new\n"), "edit", "t1");
+  await commitChange(ws, join(root, "node_modules/made.js"), null, Buffer.from("agent\n"), "write", "t2");
+  await commitChange(ws, join(root, ".khaelor/settings.local.json"), null, Buffer.from("{}\n"), "write", "t3");
+  await protection.endTurn();
+
+  expect((await protection.diff()).files.map((f) => `${f.status} ${f.path}`).sort()).toEqual(["added node_modules/made.js", "modified .env"]);
+  const result = await protection.undo();
+  expect(result?.restored).toEqual([".env", "node_modules/made.js"]);
+  expect(read(root, ".env")).toBe("TOKEN=old\n");
+  expect(existsSync(join(root, "node_modules/made.js"))).toBe(false);
+  expect(read(root, "node_modules/keep.js")).toBe("theirs\n");
+  expect(read(root, ".khaelor/settings.local.json")).toBe("{}\n");
+  rmSync(join(root, ".khaelor"), { recursive: true }); // written by this test, not part of the user's state
+  expect(userGitState(root)).toEqual(before);
+
+  // Adopted for good: a later turn's change to .env is an undo step even without the tool.
+  await protection.beginTurn();
+  write(root, ".env", "TOKEN=by bash\n");
+  await protection.endTurn();
+  await protection.undo();
+  expect(read(root, ".env")).toBe("TOKEN=old\n");
 });
