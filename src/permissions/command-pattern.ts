@@ -30,3 +30,19 @@ export function compileCommandPattern(spec: string): CommandMatcher {
   const re = new RegExp(`^${source}$`, "s");
   return (cmd) => re.test(cmd);
 }
+
+/** The text a specifier pins before its first wildcard: `python -c` for `python -c:*` and `python -c *`. */
+export function literalPrefix(spec: string): string {
+  let s = spec.trim().replace(/\s+/g, " ");
+  if (s.endsWith(":*")) s = s.slice(0, -2).trimEnd();
+  let out = "";
+  for (let i = 0; i < s.length; i++) {
+    const c = s[i] as string;
+    if (c === "\\" && s[i + 1] === "*") {
+      out += "*";
+      i++;
+    } else if (c === "*") break;
+    else out += c;
+  }
+  return out;
+}

@@ -1,6 +1,7 @@
 // Commands that run another command (`timeout 5 npm test`): strip them so rules and the read-only
 // set see what actually runs. `sudo`/`doas` are stripped only on request (hardline checks), since a
 // rule for `npm test` must not allow `sudo npm test`.
+import { basename } from "node:path";
 import type { ShellWord } from "./shell-words.ts";
 
 export type Unwrapped = {
@@ -55,9 +56,11 @@ export function unwrapCommand(words: ShellWord[], opts: { throughSudo: boolean }
   for (let guard = 0; guard < 16; guard++) {
     const head = out.argv[0];
     if (!head || head.dynamic) return out;
-    const name = head.text;
-    const elevator = ELEVATORS[name];
-    const s = WRAPPERS[name] ?? (opts.throughSudo ? elevator : undefined);
+    // Through sudo (the checks that refuse), `/usr/bin/env` is env; never when allowing, since
+    // `./timeout` may be a script of the project's own.
+    const name = opts.throughSudo ? basename(head.text) : head.text;
+    const elevator = Object.hasOwn(ELEVATORS, name) ? ELEVATORS[name] : undefined;
+    const s = (Object.hasOwn(WRAPPERS, name) ? WRAPPERS[name] : undefined) ?? (opts.throughSudo ? elevator : undefined);
     if (!s) return out;
     // `command -v x` looks a command up without running it
     if (name === "command" && out.argv[1] && /^-[vV]$/.test(out.argv[1].text)) return out;

@@ -3,15 +3,18 @@
 // may. One deny anywhere denies the whole line.
 import type { Parser } from "web-tree-sitter";
 import { statSync } from "node:fs";
-import { resolve } from "node:path";
+import { basename, resolve } from "node:path";
 import { suggestCommandRule } from "./command-arity.ts";
+import { compileCommandPattern } from "./command-pattern.ts";
 import { unwrapCommand } from "./command-wrappers.ts";
 import { writtenPaths } from "./command-writes.ts";
 import { decidePath, type JudgeContext } from "./decide-path.ts";
 import { hardlineReason } from "./hardline.ts";
+import { coversInlineCode, findInlineCode, type InlineCode } from "./inline-code.ts";
 import { isBlockDevice, isHarmlessDevice, isInside, protectedWriteReason, realPath, sensitiveReason } from "./path-facts.ts";
 import { classifyReadOnly } from "./read-only-commands.ts";
 import { ruleSource } from "./rule-set.ts";
+import { parseRule } from "./rule-syntax.ts";
 import { analyzeShell, type CommandPart, type RedirectPart } from "./shell-analysis.ts";
 import type { ShellWord } from "./shell-words.ts";
 import type { Decision, RuleTool } from "./types.ts";
@@ -62,7 +65,8 @@ function combine(decisions: Decision[]): Decision {
   return out;
 }
 
-const join = (words: ShellWord[]) => words.map((w) => w.text.replace(/\0/g, "$?")).join(" ");
+const texts = (words: ShellWord[]) => words.map((w) => w.text.replace(/\0/g, "$?"));
+const join = (words: ShellWord[]) => texts(words).join(" ");
 
 /** git's global options (`-C dir`, `-c k=v`, `--no-pager`) do not change which action runs. */
 function withoutGitGlobals(words: ShellWord[]): ShellWord[] | null {
@@ -89,11 +93,17 @@ function decideCommand(ctx: JudgeContext, tool: ShellTool, part: CommandPart): D
   const forms = [join(part.words), join(runs.argv), join(elevated.argv)];
   const gitForm = withoutGitGlobals(elevated.argv);
   if (gitForm) forms.push(join(gitForm));
+  // `/usr/bin/curl` is curl to a deny or ask rule (never to an allow rule: `./ls` is not ls)
+  for (const argv of [runs.argv, elevated.argv]) {
+    const head = argv[0];
+    if (head && !head.dynamic && head.text.includes("/")) forms.push(join([{ ...head, text: basename(head.text) }, ...argv.slice(1)]));
+  }
   const deny = ctx.rules.matchCommand("deny", ruleTools, forms);
   if (deny) return { behavior: "deny", reason: `\`${part.text}\` is denied by ${deny.rule} (${deny.scope} settings)`, source: ruleSource(deny) };
   const name = runs.argv[0];
   const codeVars = [...part.assignments, ...runs.envNames].filter((n) => CODE_VARS.test(n));
   const known = !!name && !name.dynamic;
+  const inline = known ? findInlineCode(runs.argv, part.stdin) : null;
   const ro = known && tool === "Bash" && !runs.elevated && codeVars.length === 0 ? classifyReadOnly(runs.argv) : { readOnly: false as const };
   // bypass still honours Read deny rules for the files a read-only command reads
   if (ctx.mode === "bypassPermissions") {
@@ -101,7 +111,7 @@ function decideCommand(ctx: JudgeContext, tool: ShellTool, part: CommandPart): D
   }
   // plan mode's "nothing that writes" comes before configured asks: there is nothing to ask about
   if (ctx.mode === "plan" && !ro.readOnly) {
-    const why = known ? `\`${part.text}\` may change things` : `cannot tell what \`${part.text}\` runs`;
+    const why = inline ? inlineWhat(part, inline) : known ? `\`${part.text}\` may change things` : `cannot tell what \`${part.text}\` runs`;
     return { behavior: "deny", reason: `plan mode runs read-only commands only; ${why}. Present the plan instead`, source: "mode:plan" };
   }
   const ask = ctx.rules.matchCommand("ask", ruleTools, forms);
@@ -113,8 +123,10 @@ function decideCommand(ctx: JudgeContext, tool: ShellTool, part: CommandPart): D
     return decideReads(ctx, part, reads, ro.readsCwd && !runs.extraArgsFromStdin);
   }
   const allowTools: RuleTool[] = tool === "Process" ? ["Process"] : ["Bash"];
-  const allow = ctx.rules.matchCommand("allow", allowTools, [join(runs.argv)]);
+  const spelled = texts(runs.argv);
+  const allow = ctx.rules.matchCommand("allow", allowTools, [join(runs.argv)], (r) => !inline || coversInlineCode(r, spelled, inline));
   if (allow) return { behavior: "allow", reason: `allowed by ${allow.rule}`, source: ruleSource(allow) };
+  if (inline) return askInlineCode(ctx, tool, part, runs.argv, inline, allowTools);
   if (tool === "Bash" && ctx.mode === "acceptEdits" && FILE_COMMANDS.has(name.text) && !runs.elevated && fileCommandStaysInProject(ctx, part, runs.argv)) {
     return { behavior: "allow", reason: "acceptEdits mode allows file commands inside the project", source: "mode:acceptEdits" };
   }
@@ -124,6 +136,34 @@ function decideCommand(ctx: JudgeContext, tool: ShellTool, part: CommandPart): D
   if (!dynamicPrefix) {
     const rule = suggestCommandRule(tool, words);
     decision.suggestion = { rule, rules: [rule], description: `always allow ${rule.slice(tool.length + 1, -1)}` };
+  }
+  return decision;
+}
+
+function inlineWhat(part: CommandPart, inline: InlineCode): string {
+  const given = inline.via === "stdin" ? "fed on stdin" : `given with ${inline.via}`;
+  return `\`${part.text}\` runs ${inline.interpreter} code ${given}, which KHAELOR cannot check`;
+}
+
+/**
+ * Inline code asks, whatever rule allows the interpreter: the user sees that the text is code and
+ * is offered that exact command only, never a rule that would cover other code.
+ */
+function askInlineCode(ctx: JudgeContext, tool: ShellTool, part: CommandPart, argv: ShellWord[], inline: InlineCode, allowTools: RuleTool[]): Decision {
+  const form = join(argv);
+  const broad = ctx.rules.matchCommand("allow", allowTools, [form]);
+  const spelled = texts(argv).slice(0, inline.ruleWords ?? 0).join(" ");
+  const notCovered = !broad ? "" : spelled ? `; ${broad.rule} does not cover inline code (only a rule naming \`${spelled}\` itself does)` : `; ${broad.rule} does not cover code fed on stdin`;
+  const decision: Decision = {
+    behavior: "ask",
+    reason: `${inlineWhat(part, inline)}; allow it only after reading the code${notCovered}`,
+    source: `mode:${ctx.mode}`,
+  };
+  const rule = `${tool}(${texts(argv).map((w) => w.replace(/\*/g, "\\*")).join(" ")})`;
+  const parsed = parseRule(rule);
+  // code an exact rule cannot reproduce (stdin, line breaks, `:*` inside) gets no "allow always"
+  if (inline.ruleWords !== null && !argv.some((w) => w.dynamic) && parsed.ok && parsed.rule.specifier && compileCommandPattern(parsed.rule.specifier)(form)) {
+    decision.suggestion = { rule, rules: [rule], description: `always allow exactly this ${inline.interpreter} code` };
   }
   return decision;
 }

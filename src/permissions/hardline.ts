@@ -2,7 +2,7 @@
 // root (or anything containing them) in any spelling, mkfs, writes onto block devices, fork bombs,
 // recursive chmod/chown of / or ~. Checked on the words as the shell will see them (quotes, escapes,
 // `~`, $HOME and variables set earlier already resolved), through sudo and other wrappers.
-import { resolve } from "node:path";
+import { basename, resolve } from "node:path";
 import { unwrapCommand } from "./command-wrappers.ts";
 import { isAncestorOrSelf, isBlockDevice, realPath } from "./path-facts.ts";
 import type { ShellWord } from "./shell-words.ts";
@@ -32,7 +32,8 @@ export function hardlineReason(words: ShellWord[], cwd: string | null, anchors: 
     if (hasRecursiveFlag(args)) return deletionReason(args, cwd, deletesEverything, "delete", floorNames);
     return null;
   }
-  const name = head.text;
+  // `/bin/rm` and `./rm` are judged as rm: the floor errs on the side of refusing
+  const name = basename(head.text);
   if (MKFS.test(name)) return `${name} formats a filesystem; it is never allowed`;
   if (name === "rm") {
     if (args.some((w) => w.text === "--no-preserve-root")) return "rm --no-preserve-root is never allowed";

@@ -60,13 +60,14 @@ export class RuleSet {
     return this.rules.some((r) => r.behavior === behavior && tools.includes(r.parsed.tool) && !!r.matchPath);
   }
 
-  /** A rule of `behavior` for one of `tools` matching any of the command's spellings. */
-  matchCommand(behavior: Behavior, tools: RuleTool[], forms: string[]): CompiledRule | undefined {
+  /** A rule of `behavior` for one of `tools` matching any of the command's spellings (and `accept`, if given). */
+  matchCommand(behavior: Behavior, tools: RuleTool[], forms: string[], accept?: (r: CompiledRule) => boolean): CompiledRule | undefined {
     return this.rules.find(
       (r) =>
         r.behavior === behavior &&
         tools.includes(r.parsed.tool) &&
-        (r.matchCommand ? forms.some((f) => r.matchCommand!(f)) : r.parsed.specifier === undefined),
+        (r.matchCommand ? forms.some((f) => r.matchCommand!(f)) : r.parsed.specifier === undefined) &&
+        (!accept || accept(r)),
     );
   }
 

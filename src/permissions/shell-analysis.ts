@@ -1,11 +1,13 @@
 // A bash command line → the simple commands it runs and the files its redirections touch, using the
 // tree-sitter bash grammar. Compound commands (&& || ; | & newlines, if/for/while, subshells,
-// functions) are flattened; $(...), backticks and <(...) are inspected; `bash -c '...'` and `eval`
-// with literal text are parsed in turn. `cd` with a literal target is followed so later relative
-// paths resolve where they will run.
+// functions) are flattened; $(...), backticks and <(...) are inspected; `bash -c '...'`, a shell
+// fed a heredoc or herestring, and `eval` with literal text are parsed in turn. `cd` with a literal
+// target is followed so later relative paths resolve where they will run. Each command notes where
+// its stdin comes from, since an interpreter may read its program there.
 import type { Node, Parser } from "web-tree-sitter";
-import { resolve } from "node:path";
+import { basename, resolve } from "node:path";
 import { unwrapCommand } from "./command-wrappers.ts";
+import type { StdinSource } from "./inline-code.ts";
 import { evaluateWord, literalWord, type ShellVars, type ShellWord } from "./shell-words.ts";
 
 export type CommandPart = {
@@ -15,6 +17,7 @@ export type CommandPart = {
   assignments: string[];
   /** Directory it runs in; null when a `cd` went somewhere unknowable. */
   cwd: string | null;
+  stdin: StdinSource;
   text: string;
 };
 
@@ -35,7 +38,13 @@ export type ShellAnalysis = {
   forkBomb: boolean;
 };
 
-type Ctx = { cwd: string | null; vars: ShellVars };
+type Ctx = {
+  cwd: string | null;
+  vars: ShellVars;
+  stdin: StdinSource;
+  /** The heredoc or herestring on stdin, when it is literal text. */
+  stdinText: string | null;
+};
 
 const SHELLS = new Set(["bash", "sh", "zsh", "dash", "ksh", "ash"]);
 const WRITE_OPS = new Set([">", ">>", ">|", "&>", "&>>", ">&"]);
@@ -47,7 +56,7 @@ export function analyzeShell(parser: Parser, command: string, env: { cwd: string
     ["HOME", literalWord(env.home)],
     ["PWD", literalWord(env.cwd)],
   ]);
-  new Walker(parser, env.home, out).script(command, { cwd: env.cwd, vars }, 0);
+  new Walker(parser, env.home, out).script(command, { cwd: env.cwd, vars, stdin: "none", stdinText: null }, 0);
   if (FORK_BOMB_TEXT.test(command.replace(/\\\n/g, ""))) out.forkBomb = true;
   return out;
 }
@@ -85,7 +94,17 @@ class Walker {
     switch (node.type) {
       case "command":
         return this.command(node, ctx, depth);
-      case "pipeline":
+      case "pipeline": {
+        // each runs in its own subshell, all but the first reading the previous one's output;
+        // a pipeline inside a heredoc (`cat <<EOF | python3`) is fed from its first line
+        const fed = node.parent?.type === "heredoc_redirect";
+        node.namedChildren.forEach((child, i) => {
+          if (child) this.node(child, i > 0 || fed ? { ...cloneCtx(ctx), stdin: "pipe", stdinText: null } : cloneCtx(ctx), depth);
+        });
+        return;
+      }
+      case "redirected_statement":
+        return this.redirectedStatement(node, ctx, depth);
       case "subshell":
       case "command_substitution":
       case "process_substitution": {
@@ -126,6 +145,24 @@ class Walker {
     }
   }
 
+  /** `body < file`, `body <<EOF`: the body's stdin is the last such redirection. */
+  private redirectedStatement(node: Node, ctx: Ctx, depth: number): void {
+    const body = node.childForFieldName("body");
+    const redirects = node.childrenForFieldName("redirect").filter((r) => r !== null);
+    let stdin = { stdin: ctx.stdin, stdinText: ctx.stdinText };
+    for (const r of redirects) {
+      if (r.type === "heredoc_redirect" || r.type === "herestring_redirect") stdin = { stdin: "text", stdinText: literalStdin(r) };
+      else if (r.type === "file_redirect" && redirectOp(r) === "<") stdin = { stdin: "file", stdinText: null };
+    }
+    if (body) {
+      const outer = { stdin: ctx.stdin, stdinText: ctx.stdinText };
+      Object.assign(ctx, stdin);
+      this.node(body, ctx, depth);
+      Object.assign(ctx, outer);
+    }
+    for (const r of redirects) this.node(r, ctx, depth);
+  }
+
   private assignment(node: Node, ctx: Ctx, depth: number): void {
     const name = node.childForFieldName("name");
     const value = node.childForFieldName("value");
@@ -153,7 +190,7 @@ class Walker {
 
   private redirect(node: Node, ctx: Ctx, depth: number): void {
     const dest = node.childForFieldName("destination");
-    const op = node.children.find((c) => c && !c.isNamed)?.text ?? ">";
+    const op = redirectOp(node);
     if (dest) this.node(dest, ctx, depth);
     if (!dest || dest.type === "number" || dest.text === "-") return; // 2>&1, >&2, >&-
     const access = WRITE_OPS.has(op) ? "write" : op === "<" || op === "<>" ? "read" : null;
@@ -167,6 +204,7 @@ class Walker {
   private command(node: Node, ctx: Ctx, depth: number): void {
     const words: ShellWord[] = [];
     const assignments: string[] = [];
+    let stdin = { stdin: ctx.stdin, stdinText: ctx.stdinText };
     for (let i = 0; i < node.childCount; i++) {
       const child = node.child(i);
       if (!child || !child.isNamed) continue;
@@ -179,6 +217,8 @@ class Walker {
         continue;
       }
       if (child.type === "file_redirect" || child.type === "herestring_redirect" || child.type === "heredoc_redirect") {
+        if (child.type !== "file_redirect") stdin = { stdin: "text", stdinText: literalStdin(child) };
+        else if (redirectOp(child) === "<") stdin = { stdin: "file", stdinText: null };
         this.node(child, ctx, depth);
         continue;
       }
@@ -190,12 +230,12 @@ class Walker {
     const inner = unwrapCommand(words, { throughSudo: true });
     const argv = inner.argv;
     const name = argv[0]?.dynamic ? null : argv[0]?.text;
-    // `bash -c '...'`, `eval '...'`: what runs is the text; read it as a script of its own
-    if (name && SHELLS.has(name)) {
+    // `bash -c '...'`, `bash <<'EOF'`, `eval '...'`: what runs is the text; read it as a script of its own
+    if (name && SHELLS.has(basename(name))) {
       const flagAt = argv.findIndex((w, i) => i > 0 && /^-[a-zA-Z]*c[a-zA-Z]*$/.test(w.text));
-      const script = flagAt > 0 ? argv[flagAt + 1] : undefined;
+      const script = flagAt > 0 ? argv[flagAt + 1] : shellReadsStdin(argv) && stdin.stdin === "text" ? (stdin.stdinText === null ? undefined : literalWord(stdin.stdinText)) : undefined;
       if (script && !script.dynamic) {
-        this.script(script.text, cloneCtx(ctx), depth + 1);
+        this.script(script.text, { ...cloneCtx(ctx), stdin: "none", stdinText: null }, depth + 1);
         return;
       }
     }
@@ -203,7 +243,7 @@ class Walker {
       this.script(argv.slice(1).map((w) => w.text).join(" "), ctx, depth + 1);
       return;
     }
-    this.out.parts.push({ kind: "command", words, assignments, cwd: inner.cwdUnknown ? null : ctx.cwd, text: node.text });
+    this.out.parts.push({ kind: "command", words, assignments, cwd: inner.cwdUnknown ? null : ctx.cwd, stdin: stdin.stdin, text: node.text });
     if (name === "cd" || name === "pushd") {
       const target = argv.slice(1).find((w) => !w.text.startsWith("-") || w.text === "-");
       if (!target) ctx.cwd = this.home;
@@ -214,7 +254,39 @@ class Walker {
 }
 
 function cloneCtx(ctx: Ctx): Ctx {
-  return { cwd: ctx.cwd, vars: new Map(ctx.vars) };
+  return { ...ctx, vars: new Map(ctx.vars) };
+}
+
+function redirectOp(node: Node): string {
+  return node.children.find((c) => c && !c.isNamed)?.text ?? ">";
+}
+
+/** The text a heredoc or herestring feeds, or null when it has expansions. */
+function literalStdin(node: Node): string | null {
+  if (node.type === "heredoc_redirect") {
+    const body = node.namedChildren.find((c) => c?.type === "heredoc_body");
+    if (!body) return "";
+    // `<<'EOF'` is literal; an unquoted heredoc is literal too while it has no expansions in it
+    const quoted = /^['"\\]/.test(node.namedChildren.find((c) => c?.type === "heredoc_start")?.text ?? "");
+    return quoted || body.namedChildren.length === 0 ? body.text : null;
+  }
+  const word = node.namedChildren.find((c) => c && c.type !== "file_descriptor");
+  if (!word) return null;
+  if (word.type === "raw_string") return word.text.slice(1, -1);
+  if (word.type === "word") return word.text;
+  if (word.type === "string" && word.namedChildren.every((c) => c?.type === "string_content")) return word.text.slice(1, -1);
+  return null;
+}
+
+/** A shell with no script named (or `-s`) reads its commands from stdin. */
+function shellReadsStdin(argv: ShellWord[]): boolean {
+  for (let i = 1; i < argv.length; i++) {
+    const t = (argv[i] as ShellWord).text;
+    if (t === "-s" || t === "-" || t === "--") return true;
+    if (t === "-o" || t === "-O" || t === "+o" || t === "+O") i++;
+    else if (!t.startsWith("-") && !t.startsWith("+")) return false;
+  }
+  return true;
 }
 
 function firstError(node: Node): string {

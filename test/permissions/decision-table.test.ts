@@ -20,7 +20,16 @@ beforeAll(async () => {
         ask: ["Bash(npm publish *)", "Read(./private/**)"],
       },
     },
-    local: { permissions: { allow: ["Edit(./docs/**)", "Bash(make *)", "Process(npm run dev *)"] } },
+    local: {
+      permissions: {
+        allow: [
+          "Edit(./docs/**)", "Bash(make *)", "Process(npm run dev *)",
+          // interpreters allowed broadly, as users write them for scripts; one rule names its code option
+          "Bash(python:*)", "Bash(node *)", "Bash(perl:*)", "Bash(ruby *)", "Bash(bun *)", "Bash(deno *)", "Bash(osascript *)",
+          "Bash(uv run *)", "Bash(bash *)", "Bash(python3 -c:*)", "Bash(node -e console.log(1))",
+        ],
+      },
+    },
   });
   engine = await createPermissionEngine({
     projectRoot: fx.root,
@@ -196,6 +205,46 @@ test("bash: the hardline floor, in every spelling", () => {
     ["??da", "chmod -R u+w src"], ["??da", "rm -rf \"build/$X\""], ["??da", "rm -f /tmp/x"], ["??da", "find src -name '*.o' -delete"],
     ["??da", "chmod -R 755 ."], ["??da", "rm -r src"], ["??da", "dd if=/dev/zero of=disk.img bs=1M count=1"],
     ["??da", "find . -name '*.pyc' -delete"], ["??da", "rm -rf \"$TMPDIR/build\""], ["??da", "rm -rf $OUT/cache/"], ["??da", "find . -name x -exec rm {} \\;"],
+  ], command);
+});
+
+test("bash: inline interpreter code is opaque: a rule for the interpreter does not cover it", () => {
+  run("bash", [
+    ["??da", "python -c \"import shutil; shutil.rmtree('/')\""], ["??da", "python -c 'print(1)'"], ["??da", "python -Bc 'x'"],
+    ["??da", "python -W ignore -c 'x'"], ["??da", "python -c'x'"], ["??da", "timeout 10 python -c 'x'"], ["??da", "env FOO=1 python -c 'x'"],
+    ["??da", "python -c 'x' && ls"], ["??da", "ls | python -c 'import sys'"], ["??da", "/usr/bin/python3 -c 'x'"], ["??da", "python3.12 -c 'x'"],
+    ["aada", "python3 -c 'print(1)'"], ["??da", "python3 -Bc 'print(1)'"], ["aada", "python script.py"], ["aada", "python -m pytest -x"],
+    ["aada", "python script.py -c x"], ["aada", "python < script.py"],
+    ["??da", "node -e 'require(\"fs\").rmSync(\"/\", {recursive: true})'"], ["??da", "node --eval 'x'"], ["??da", "node --eval=x"],
+    ["??da", "node -p 1+1"], ["??da", "node -pe 1"], ["??da", "node -r dotenv/config -e 'x'"], ["??da", "node --print 'x'"],
+    ["aada", "node app.js -e x"], ["aada", "node -e 'console.log(1)'"], ["??da", "node -e 'console.log(2)'"],
+    ["??da", "bun -e 'x'"], ["??da", "bun --eval 'x'"], ["??da", "bun -p 1"], ["aada", "bun run build"], ["aada", "bun test"],
+    ["??da", "perl -e 'unlink glob(\"*\")'"], ["??da", "perl -ne 'print' src/a.ts"], ["??da", "perl -lne 'print' src/a.ts"],
+    ["??da", "perl -pi -e 's/a/b/' src/a.ts"], ["??da", "perl -0777 -ne 'print'"], ["??da", "perl -E 'say 1'"], ["aada", "perl script.pl"],
+    ["??da", "ruby -e 'x'"], ["??da", "ruby -rjson -e 'x'"], ["??da", "ruby -I lib -e 'x'"], ["aada", "ruby script.rb"],
+    ["??da", "osascript -e 'tell app \"Finder\" to delete every item'"], ["??da", "osascript -l JavaScript -e 'x'"], ["aada", "osascript script.scpt"],
+    ["??da", "deno eval 'Deno.removeSync(\"/\")'"], ["aada", "deno run main.ts"], ["??da", "uv run python -c 'x'"], ["??da", "uv run --with rich python -c 'x'"],
+    ["aada", "uv run pytest"], ["??da", "php -r 'system(\"ls\");'"], ["??da", "Rscript -e 'x'"], ["??da", "lua -e 'x'"],
+    ["??da", "bash -c \"$CODE\""], ["??da", "sh -c \"$CODE\""], ["aada", "bash script.sh"], ["??da", "sh -c 'python -c 1'"],
+    ["??da", "xargs python -c 'x'"], ["??da", "sudo python -c 'x'"], ["dddd", "python -c 'x'; rm -rf /"],
+  ], command);
+});
+
+test("bash: programs fed on stdin are inline code too; a shell's literal script is read", () => {
+  run("bash", [
+    ["??da", "python - <<'EOF'\nimport shutil\nEOF"], ["??da", "python <<'EOF'\nimport shutil\nEOF"], ["??da", "python <<< 'print(1)'"],
+    ["??da", "echo 'import os' | python"], ["??da", "cat <<EOF | python\nprint(1)\nEOF"], ["??da", "echo 'x' | node"], ["??da", "echo 1 | perl"],
+    ["??da", "python3 - <<'EOF'\nprint(1)\nEOF"], ["aada", "python script.py < input.txt"], ["aada", "echo data | python script.py"], ["aada", "echo data | python -- script.py"],
+    ["??da", "echo 'x' | python --"],
+    ["dddd", "bash <<'EOF'\nrm -rf /\nEOF"], ["dddd", "bash <<< 'rm -rf ~'"], ["dddd", "sh -s <<'EOF'\ncurl x\nEOF"], ["aaaa", "bash <<'EOF'\nls\nEOF"],
+    ["??da", "bash <<'EOF'\nnpm install\nEOF"], ["??da", "bash <<EOF\n$(cat x)\nEOF"], ["??da", "echo 'rm -rf /' | bash"], ["??da", "curl2 x | sh"],
+  ], command);
+});
+
+test("bash: a command spelled with its directory meets the same floor and deny rules", () => {
+  run("bash", [
+    ["dddd", "/bin/rm -rf /"], ["dddd", "/usr/bin/sudo /bin/rm -rf ~"], ["dddd", "/bin/bash -c 'rm -rf /'"], ["dddd", "/usr/bin/curl x"],
+    ["dddd", "./curl x"], ["dddd", "/sbin/mkfs.ext4 /dev/sda1"], ["??da", "/usr/bin/make"], ["??da", "/bin/cat src/a.ts"], ["??da", "./timeout 5 ls"], ["dddd", "/usr/bin/env /bin/rm -rf /"],
   ], command);
 });
 
