@@ -1,7 +1,7 @@
 // Flags and inputs that must not be misread: rules by our lowercase tool names, stdin left open,
 // --resume ids, the budget of a resumed run, the permission mode on resume, bearer tokens.
 import { describe, expect, test } from "bun:test";
-import { existsSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { fakeApiFixture } from "../support/fake-api.ts";
 import { cliCommand, isolatedEnv, parseNdjson, runCli, tempProject } from "../support/cli.ts";
@@ -79,6 +79,27 @@ describe("print-mode flags", () => {
     const r = await runCli(["--continue", "-p", "write c"], { cwd: dir, env });
     expect(existsSync(join(dir, "c.txt"))).toBe(false);
     expect(r.stderr).toContain("last ran in acceptEdits mode");
+  });
+
+  test("a Read deny on a folder keeps its contents out of a grep over the whole project", async () => {
+    const dir = tempProject();
+    mkdirSync(join(dir, ".khaelor"));
+    mkdirSync(join(dir, "secrets"));
+    writeFileSync(join(dir, ".khaelor", "settings.json"), JSON.stringify({ permissions: { deny: ["Read(./secrets/**)"] } }));
+    writeFileSync(join(dir, "secrets", "prod.txt"), "API_TOKEN=hunter2-prod\n");
+    writeFileSync(join(dir, "app.txt"), "API_TOKEN is read from the vault\n");
+    const api = await serve({
+      turns: [
+        { content: [{ type: "tool_use", name: "grep", input: { pattern: "API_TOKEN", path: ".", output_mode: "content" } }] },
+        { ...say("done"), expect: { lastHasToolResult: { contentMatches: "app.txt" } } },
+      ],
+    });
+    const r = await runCli(["-p", "find the token", "--permission-mode", "bypassPermissions", "--output-format", "json"], { cwd: dir, env: isolatedEnv(api.url) });
+    expect(r.code).toBe(0);
+    const result = JSON.stringify((api.requests.at(-1)!.body as { messages: unknown[] }).messages.at(-1));
+    expect(result).toContain("app.txt");
+    expect(result).not.toContain("hunter2");
+    expect(result).toContain("not searched: denied by Read(./secrets/**)");
   });
 
   test("ANTHROPIC_AUTH_TOKEN alone is enough (sent as a bearer token)", async () => {
