@@ -6,6 +6,7 @@ import { statSync } from "node:fs";
 import { basename, resolve } from "node:path";
 import { suggestCommandRule } from "./command-arity.ts";
 import { compileCommandPattern } from "./command-pattern.ts";
+import { walkOf, type Walk } from "./command-walks.ts";
 import { unwrapCommand } from "./command-wrappers.ts";
 import { writtenPaths } from "./command-writes.ts";
 import { decidePath, type JudgeContext } from "./decide-path.ts";
@@ -16,8 +17,10 @@ import { classifyReadOnly } from "./read-only-commands.ts";
 import { ruleSource } from "./rule-set.ts";
 import { parseRule } from "./rule-syntax.ts";
 import { analyzeShell, type CommandPart, type RedirectPart } from "./shell-analysis.ts";
+import { expandGlob, globDirectory } from "./shell-globs.ts";
 import type { ShellWord } from "./shell-words.ts";
 import type { Decision, RuleTool } from "./types.ts";
+import { judgeWalk } from "./walk-coverage.ts";
 
 export type ShellTool = "Bash" | "Process";
 
@@ -105,9 +108,10 @@ function decideCommand(ctx: JudgeContext, tool: ShellTool, part: CommandPart): D
   const known = !!name && !name.dynamic;
   const inline = known ? findInlineCode(runs.argv, part.stdin) : null;
   const ro = known && tool === "Bash" && !runs.elevated && codeVars.length === 0 ? classifyReadOnly(runs.argv) : { readOnly: false as const };
+  const walk = known ? walkOf(runs.argv) : null;
   // bypass still honours Read deny rules for the files a read-only command reads
   if (ctx.mode === "bypassPermissions") {
-    return ro.readOnly ? decideReads(ctx, part, ro.reads, ro.readsCwd) : { behavior: "allow", reason: "bypassPermissions mode", source: "mode:bypassPermissions" };
+    return ro.readOnly ? decideReads(ctx, part, ro.reads, ro.readsCwd, walk) : { behavior: "allow", reason: "bypassPermissions mode", source: "mode:bypassPermissions" };
   }
   // plan mode's "nothing that writes" comes before configured asks: there is nothing to ask about
   if (ctx.mode === "plan" && !ro.readOnly) {
@@ -120,8 +124,11 @@ function decideCommand(ctx: JudgeContext, tool: ShellTool, part: CommandPart): D
   if (ro.readOnly) {
     // xargs appends file names read from stdin: unknowable
     const reads = runs.extraArgsFromStdin && !isEchoLike(runs.argv) ? [...ro.reads, { text: "\0", pattern: "\0", dynamic: true, glob: false }] : ro.reads;
-    return decideReads(ctx, part, reads, ro.readsCwd && !runs.extraArgsFromStdin);
+    return decideReads(ctx, part, reads, ro.readsCwd && !runs.extraArgsFromStdin, walk);
   }
+  // a copy, archive or move of a tree holding a denied path: no allow rule or mode lets that through
+  const carries = walk ? judgeWalk(ctx, walk, part, false) : null;
+  if (carries) return carries;
   const allowTools: RuleTool[] = tool === "Process" ? ["Process"] : ["Bash"];
   const spelled = texts(runs.argv);
   const allow = ctx.rules.matchCommand("allow", allowTools, [join(runs.argv)], (r) => !inline || coversInlineCode(r, spelled, inline));
@@ -172,10 +179,13 @@ function isEchoLike(argv: ShellWord[]): boolean {
   return ["echo", "printf", "true", "basename", "dirname"].includes(argv[0]?.text ?? "");
 }
 
-function decideReads(ctx: JudgeContext, part: CommandPart, reads: ShellWord[], readsCwd: boolean): Decision {
+function decideReads(ctx: JudgeContext, part: CommandPart, reads: ShellWord[], readsCwd: boolean, walk: Walk | null): Decision {
   const targets: Array<{ abs: string; directory: boolean }> = [];
+  const tooMany: ShellWord[] = [];
   const unknowable = (reason: string): Decision =>
     ctx.mode === "bypassPermissions" ? { behavior: "allow", reason: "bypassPermissions mode", source: "mode:bypassPermissions" } : { behavior: "ask", reason, source: "parse-error" };
+  // a command that lists or walks folders reads a matched folder's entries, not just its name
+  const walksMatches = (walk?.depth ?? 0) >= 1;
   for (const w of reads) {
     if (w.dynamic) return unknowable(`cannot tell which file \`${part.text}\` reads`);
     if (part.cwd === null && !w.text.startsWith("/")) return unknowable(`cannot tell which directory \`${part.text}\` runs in`);
@@ -184,46 +194,30 @@ function decideReads(ctx: JudgeContext, part: CommandPart, reads: ShellWord[], r
       // judge the directory the glob lists, and any secret file it would pick up
       const base = globDirectory(w, part.cwd ?? "/");
       targets.push({ abs: realPath(base), directory: true });
-      for (const m of expandGlob(w.pattern, part.cwd ?? "/")) targets.push({ abs: realPath(m), directory: false });
+      const expansion = expandGlob(w.pattern, part.cwd ?? "/");
+      for (const m of expansion.matches) targets.push({ abs: realPath(m), directory: walksMatches && isDirectory(m) });
+      if (!expansion.complete) tooMany.push(w);
     } else targets.push({ abs: realPath(abs), directory: isDirectory(abs) });
   }
   if (readsCwd) {
     if (part.cwd === null) return unknowable(`cannot tell which directory \`${part.text}\` runs in`);
     targets.push({ abs: realPath(part.cwd), directory: true });
   }
-  for (const t of targets) {
-    const d = decidePath(ctx, "read", t.abs, ["Read"], { directory: t.directory });
-    if (d.behavior !== "allow") return d;
-  }
-  return { behavior: "allow", reason: "read-only command", source: "read-only" };
+  const found = targets.map((t) => decidePath(ctx, "read", t.abs, ["Read"], { directory: t.directory })).filter((d) => d.behavior !== "allow");
+  // what a walk reaches below its starts; a plain reader's glob with too many matches to judge one by one, by its pattern
+  const reach = walk ?? (tooMany.length > 0 ? { ...plainReader, roots: tooMany.map((word) => ({ word })) } : null);
+  const covered = reach ? judgeWalk(ctx, reach, part, true) : null;
+  if (covered) found.push(covered);
+  return found.length > 0 ? combine(found) : { behavior: "allow", reason: "read-only command", source: "read-only" };
 }
+
+const plainReader: Walk = { verb: "read", roots: [], depth: 0, followsLinks: false, skipsHidden: false, skipNames: [], skipPaths: [] };
 
 function isDirectory(abs: string): boolean {
   try {
     return statSync(abs).isDirectory();
   } catch {
     return false;
-  }
-}
-
-function globDirectory(w: ShellWord, cwd: string): string {
-  const segments = w.pattern.split("/");
-  const first = segments.findIndex((s) => /(^|[^\\])[*?[]/.test(s));
-  const dir = segments.slice(0, Math.max(first, 0)).join("/").replace(/\\(.)/g, "$1");
-  return resolve(cwd, dir === "" && w.pattern.startsWith("/") ? "/" : dir || ".");
-}
-
-function expandGlob(pattern: string, cwd: string): string[] {
-  try {
-    const out: string[] = [];
-    const glob = new Bun.Glob(pattern);
-    for (const m of glob.scanSync({ cwd, dot: pattern.split("/").some((s) => s.startsWith(".")), onlyFiles: false, absolute: true })) {
-      out.push(m);
-      if (out.length >= 500) break;
-    }
-    return out;
-  } catch {
-    return [];
   }
 }
 

@@ -7,11 +7,16 @@
 export type PathAnchors = { root: string; home: string };
 export type PathMatcher = (absPath: string) => boolean;
 
-const caseInsensitive = process.platform === "darwin" || process.platform === "win32";
+/** Whether paths compare without case here, as rule patterns then do. */
+export const caseInsensitive = process.platform === "darwin" || process.platform === "win32";
 
-export function compilePathPattern(spec: string, anchors: PathAnchors): PathMatcher {
+/**
+ * Where a rule's pattern is anchored, and the glob below that: `prefix` is an absolute directory
+ * (without a trailing slash, "" for `/`), or null for a bare name that matches at any depth.
+ */
+export function anchorPattern(spec: string, anchors: PathAnchors): { prefix: string | null; pattern: string } {
   let pattern = spec.trim();
-  let prefix: string | null; // null: match at any depth
+  let prefix: string | null;
   if (pattern.startsWith("//")) {
     prefix = "";
     pattern = pattern.slice(2);
@@ -31,6 +36,11 @@ export function compilePathPattern(spec: string, anchors: PathAnchors): PathMatc
   }
   pattern = pattern.replace(/\/+$/, "");
   if (pattern === ".") pattern = "";
+  return { prefix, pattern };
+}
+
+export function compilePathPattern(spec: string, anchors: PathAnchors): PathMatcher {
+  const { prefix, pattern } = anchorPattern(spec, anchors);
   const body = globToRegexSource(pattern);
   let source: string;
   if (prefix === null) source = `(?:^|/)${body}$`;

@@ -110,15 +110,15 @@ test("bash: the read-only set", () => {
   run("bash", [
     ["aaaa", "ls"], ["aaaa", "ls -la src"], ["aaaa", "cat src/a.ts"], ["aaaa", "head -n 5 src/a.ts"], ["aaaa", "tail -f src/a.ts"],
     ["aaaa", "wc -l src/*.ts"], ["aaaa", "pwd"], ["aaaa", "echo hello"], ["aaaa", "echo $HOME"], ["aaaa", "grep -rn TODO src"],
-    ["aaaa", "rg -n foo"], ["aaaa", "find . -name '*.ts'"], ["??da", "find src -delete"],
-    ["???a", "find . -type f -print0 | xargs -0 wc -l"], ["aaaa", "stat src/a.ts"], ["aaaa", "du -sh ."], ["aaaa", "diff src/a.ts src/b.ts"],
+    ["???d", "rg -n foo"], ["???d", "find . -name '*.ts'"], ["??da", "find src -delete"],
+    ["???d", "find . -type f -print0 | xargs -0 wc -l"], ["aaaa", "stat src/a.ts"], ["aaaa", "du -sh ."], ["aaaa", "diff src/a.ts src/b.ts"],
     ["aaaa", "which node"], ["aaaa", "git status"], ["aaaa", "git log --oneline -5"], ["aaaa", "git diff HEAD~1"],
     ["aaaa", "git show HEAD:src/a.ts"], ["aaaa", "git branch"], ["aaaa", "git branch -a"], ["aaaa", "git rev-parse HEAD"],
     ["??da", "git branch -D old"], ["??da", "git branch newbranch"], ["??da", "git tag v1.0"], ["aaaa", "git config --get user.name"],
     ["??da", "git config user.name x"], ["??da", "git -c core.pager=evil log"], ["??da", "git diff --output=/tmp/x"], ["??da", "git stash"],
     ["aaaa", "git stash list"], ["??da", "sort -o out.txt src/a.ts"], ["aaaa", "sort src/a.ts"], ["aaaa", "date"], ["??da", "date -s 2020-01-01"],
     ["??da", "tree -o out.txt"], ["??da", "rg --pre cat foo"], ["??da", "uniq src/a.ts out.txt"], ["aaaa", "echo rm -rf /"],
-    ["aaaa", "grep -r 'rm -rf /' ."], ["aaaa", "cat .env.example"],
+    ["???d", "grep -r 'rm -rf /' ."], ["aaaa", "grep -r 'rm -rf /' src"], ["aaaa", "cat .env.example"],
   ], command);
 });
 

@@ -1,0 +1,63 @@
+// Commands that walk directories: where they start, how deep they go, what they show of what they
+// find, and what they reliably leave out. The decision for a shell command compares this reach with
+// the Read rules (./walk-coverage.ts), so `grep -r TOKEN .` cannot read a denied secrets/ just
+// because `.` itself is allowed. Only what the command line says is used; nothing is listed.
+import { copyWalk } from "./copy-walks.ts";
+import { listingWalk } from "./listing-walks.ts";
+import { searchWalk } from "./search-walks.ts";
+import type { ShellWord } from "./shell-words.ts";
+
+/** What a walk does with what it reaches: `list` shows names only, the others pass on contents. */
+export type WalkVerb = "read" | "list" | "copy" | "move" | "archive";
+
+export type WalkRoot = {
+  /** Where it starts, as written. */
+  word: ShellWord;
+  /** The directory `word` is relative to when it is not the shell's own (`tar -C`, `git -C`). */
+  dir?: ShellWord;
+  /** Not written at all: the command's default, the current directory. */
+  implicit?: boolean;
+};
+
+/** A name left out wherever it occurs below a root (`grep --exclude-dir=secrets`, `rg -g '!secrets'`). */
+export type NameSkip = { glob: string; dirs: boolean; files: boolean; ignoreCase?: boolean };
+
+/** How one walk's start was spelled and where it really is, for skips matched on spelled paths. */
+export type RootSpelling = { text: string; real: string; cwd: string; implicit: boolean };
+
+/** Leaves out a path and everything below it (`find . -path ./secrets -prune`, `git grep x -- ':!secrets'`). */
+export type PathSkip = { dirsOnly: boolean; test: (abs: string, root: RootSpelling) => boolean };
+
+/**
+ * A place the walk should leave out, for the hint: its name (a glob for rules like `Read(*.pem)`),
+ * whether it is a folder, a file or could be either, and when known its path as the walk spells
+ * it and relative to the directory the command runs in.
+ */
+export type LeaveOutTarget = { name: string; kind: "dir" | "file" | "any"; spelled: string | null; fromCwd: string | null };
+
+export type Walk = {
+  verb: WalkVerb;
+  roots: WalkRoot[];
+  /** Levels below a root it reaches: 0 is the root alone (`cat`), 1 a folder's entries (`ls`), Infinity all. */
+  depth: number;
+  /** Follows symbolic links below its roots, so it can reach anywhere. */
+  followsLinks: boolean;
+  /** Leaves out names starting with a dot (rg, tree, ls without -a). */
+  skipsHidden: boolean;
+  skipNames: NameSkip[];
+  skipPaths: PathSkip[];
+  /** The option that would leave the target out, in a form this command verifiably honours. */
+  leaveOut?: (target: LeaveOutTarget) => string | null;
+  /** How to run it without following links. */
+  unfollow?: string;
+  /** The KHAELOR tool that does the same job and leaves denied paths out by itself. */
+  tool?: "grep" | "glob";
+};
+
+/** The walk a command makes, or null when it reads no directory tree (or is not one we know). */
+export function walkOf(argv: ShellWord[]): Walk | null {
+  const name = argv[0];
+  if (!name || name.dynamic) return null;
+  const args = argv.slice(1);
+  return searchWalk(name.text, args) ?? listingWalk(name.text, args) ?? copyWalk(name.text, args);
+}

@@ -1,0 +1,207 @@
+// The walks of content searches: grep -r, rg, ag, ack, git grep (and git ls-files, which lists the
+// same tree). Exclusions are trusted only in the forms whose meaning was checked against the tools:
+// grep's --exclude-dir/--exclude match base names (GNU and BSD grep alike, and only without a
+// slash); rg's `-g '!name'` matches a base name at any depth, while a glob with a slash is matched
+// against the path relative to rg's working directory, so it counts only when rg starts there.
+import { isAbsolute, join, normalize } from "node:path";
+import type { NameSkip, PathSkip, Walk } from "./command-walks.ts";
+import { isInside } from "./path-facts.ts";
+import { hasWildcard, namesMayMatch } from "./glob-segments.ts";
+import type { ShellWord } from "./shell-words.ts";
+import { cwdRoot, has, isNameGlob, lastNumber, rootsOf, scanArgs, shellQuote, values, walk, type ArgSpec } from "./walk-args.ts";
+
+const GREP: ArgSpec = {
+  short: "ABCDdefm",
+  long: ["--regexp", "--file", "--max-count", "--label", "--include", "--exclude", "--exclude-dir", "--exclude-from", "--context", "--after-context", "--before-context", "--directories", "--devices", "--binary-files", "--group-separator"],
+};
+const RG: ArgSpec = {
+  short: "efEmjgdtTABCMr",
+  long: [
+    "--regexp", "--file", "--encoding", "--max-count", "--threads", "--glob", "--iglob", "--max-depth", "--type", "--type-not", "--type-add", "--type-clear",
+    "--after-context", "--before-context", "--context", "--max-columns", "--replace", "--pre", "--pre-glob", "--dfa-size-limit", "--engine", "--regex-size-limit",
+    "--ignore-file", "--max-filesize", "--color", "--colors", "--context-separator", "--field-context-separator", "--field-match-separator", "--hostname-bin",
+    "--hyperlink-format", "--path-separator", "--sort", "--sortr", "--generate",
+  ],
+};
+const AG: ArgSpec = { short: "ABCmGgpW", long: ["--after", "--before", "--context", "--max-count", "--file-search-regex", "--ignore", "--ignore-dir", "--depth", "--path-to-ignore", "--pager", "--workers", "--width"] };
+const ACK: ArgSpec = { short: "ABCm", long: ["--after-context", "--before-context", "--context", "--max-count", "--ignore-dir", "--noignore-dir", "--ignore-file", "--type-add", "--type-set", "--type-del", "--match", "--output", "--pager", "--ackrc", "--files-from"] };
+
+export function searchWalk(name: string, args: ShellWord[]): Walk | null {
+  switch (name) {
+    case "grep":
+    case "egrep":
+    case "fgrep":
+      return grepWalk(args);
+    case "rg":
+      return rgWalk(args);
+    case "ag":
+    case "ack":
+      return agAckWalk(name, args);
+    case "git":
+      return gitWalk(args);
+    default:
+      return null;
+  }
+}
+
+function grepWalk(words: ShellWord[]): Walk {
+  const a = scanArgs(words, GREP);
+  const follows = has(a, "-R", "--dereference-recursive");
+  const recursive = follows || has(a, "-r", "--recursive") || values(a, "-d", "--directories").some((v) => v.text === "recurse");
+  const files = has(a, "-e", "-f", "--regexp", "--file") ? a.positionals : a.positionals.slice(1);
+  // without -r and without files grep reads stdin
+  const roots = files.length > 0 ? rootsOf(files) : recursive ? [cwdRoot()] : [];
+  // for files the last matching --include/--exclude wins, so an --exclude counts after every --include
+  const lastInclude = Math.max(-1, ...values(a, "--include").map((v) => v.at));
+  const skipNames: NameSkip[] = [
+    ...values(a, "--exclude-dir").filter((v) => isNameGlob(v.text)).map((v) => ({ glob: v.text, dirs: true, files: false })),
+    ...values(a, "--exclude").filter((v) => isNameGlob(v.text) && v.at > lastInclude).map((v) => ({ glob: v.text, dirs: false, files: true })),
+  ];
+  return walk("read", roots, {
+    depth: recursive ? Infinity : 0,
+    followsLinks: follows,
+    skipNames,
+    leaveOut: (t) => {
+      const n = shellQuote(t.name);
+      return t.kind === "dir" ? `--exclude-dir=${n}` : t.kind === "file" ? `--exclude=${n}` : `--exclude=${n} --exclude-dir=${n}`;
+    },
+    unfollow: "use -r instead of -R, which does not follow them",
+    tool: "grep",
+  });
+}
+
+function rgWalk(words: ShellWord[]): Walk {
+  const a = scanArgs(words, RG);
+  const patternFirst = !has(a, "-e", "-f", "--regexp", "--file", "--files", "--type-list");
+  const paths = patternFirst ? a.positionals.slice(1) : a.positionals;
+  const unrestricted = a.opts.filter((o) => o.name === "-u" || o.name === "--unrestricted").length;
+  const globs = a.opts
+    .filter((o) => ["-g", "--glob", "--iglob"].includes(o.name) && o.value && !o.value.dynamic)
+    .map((o) => ({ text: (o.value as ShellWord).text, at: o.at, ignoreCase: o.name === "--iglob" }));
+  // the last glob that matches a path decides, so an inclusion after an exclusion can undo it
+  const includes = globs.filter((g) => !g.text.startsWith("!"));
+  const skipNames: NameSkip[] = [];
+  const skipPaths: PathSkip[] = [];
+  for (const g of globs) {
+    if (!g.text.startsWith("!")) continue;
+    const later = includes.filter((i) => i.at > g.at);
+    const exclusion = rgExclusion(g.text.slice(1), g.ignoreCase);
+    if (!exclusion) continue;
+    // a folder left out whole is never entered, so only an inclusion that can match its own name undoes that
+    const lastName = (glob: string) => glob.replace(/\/+$/, "").split("/").pop() ?? "";
+    const undone = exclusion.whole && exclusion.kind === "name" ? later.some((i) => namesMayMatch(lastName(i.text), exclusion.skip.glob)) : later.length > 0;
+    if (undone) continue;
+    if (exclusion.kind === "name") skipNames.push(exclusion.skip);
+    else skipPaths.push(exclusion.skip);
+  }
+  return walk(has(a, "--files") ? "list" : "read", paths.length > 0 ? rootsOf(paths) : [cwdRoot()], {
+    depth: lastNumber(a, "-d", "--max-depth") ?? Infinity,
+    followsLinks: has(a, "-L", "--follow"),
+    skipsHidden: !has(a, "--hidden", "-.") && unrestricted < 2,
+    skipNames,
+    skipPaths,
+    leaveOut: (t) => `-g ${shellQuote(`!${t.name}${t.kind === "dir" ? "/" : ""}`)}`,
+    unfollow: "drop -L/--follow",
+    tool: "grep",
+  });
+}
+
+/** `whole`: the entry itself is left out (so a folder is never entered), not only what is inside it. */
+type RgExclusion = ({ kind: "name"; skip: NameSkip } | { kind: "path"; skip: PathSkip }) & { whole: boolean };
+
+/** What `rg -g '!glob'` verifiably leaves out. */
+function rgExclusion(glob: string, ignoreCase: boolean): RgExclusion | null {
+  // a leading `**/` matches at any depth; otherwise a slash before the end anchors the glob to rg's working directory
+  const anyDepth = glob.startsWith("**/");
+  let g = glob.replace(/^(\*\*\/)+/, "");
+  const anchored = !anyDepth && (g.startsWith("/") || g.replace(/\/$/, "").includes("/"));
+  const contentsOnly = g.endsWith("/**");
+  if (contentsOnly) g = g.slice(0, -3);
+  const dirsOnly = !contentsOnly && g.endsWith("/");
+  g = g.replace(/\/$/, "");
+  if (!anchored) {
+    if (!isNameGlob(g)) return null;
+    // `!name/**` leaves out what is in a folder named so, which is all a deny below it can cover
+    return { kind: "name", whole: !contentsOnly, skip: { glob: g, dirs: true, files: !dirsOnly && !contentsOnly, ignoreCase } };
+  }
+  const rel = g.replace(/^\//, "");
+  if (hasWildcard(rel) || rel.split("/").some((s) => s === "" || s === "." || s === "..")) return null;
+  // rg matches a slashed glob against the path with its start's `./` stripped: exact only when it starts in its working directory
+  return {
+    kind: "path",
+    whole: !contentsOnly,
+    skip: {
+      dirsOnly,
+      test: (abs, root) => {
+        if (!(root.implicit || root.text === "." || root.text === "./")) return false;
+        const target = join(root.real, rel);
+        return contentsOnly ? isInside(abs, target) && abs !== target : isInside(abs, target);
+      },
+    },
+  };
+}
+
+function agAckWalk(name: string, words: ShellWord[]): Walk {
+  const ag = name === "ag";
+  const a = scanArgs(words, ag ? AG : ACK);
+  const listing = ag ? has(a, "-g", "--file-search-regex") : has(a, "-f");
+  const paths = listing ? a.positionals : a.positionals.slice(1);
+  const roots = has(a, "--files-from") ? [{ word: { text: "\0", pattern: "\0", dynamic: true, glob: false } }] : paths.length > 0 ? rootsOf(paths) : [cwdRoot()];
+  return walk(listing ? "list" : "read", roots, {
+    depth: lastNumber(a, "--depth") ?? Infinity,
+    followsLinks: ag ? has(a, "-f", "--follow") : has(a, "--follow"),
+    unfollow: ag ? "drop -f/--follow" : "drop --follow",
+    tool: listing ? "glob" : "grep",
+  });
+}
+
+const GIT_GREP: ArgSpec = { short: "efABCm", long: ["--max-depth", "--threads", "--context", "--after-context", "--before-context", "--max-count", "--open-files-in-pager"] };
+const GIT_LS_FILES: ArgSpec = { short: "xX", long: ["--exclude", "--exclude-from", "--exclude-per-directory", "--format", "--with-tree"] };
+
+/** git grep and git ls-files walk the worktree below git's directory, narrowed by pathspecs. */
+function gitWalk(words: ShellWord[]): Walk | null {
+  let i = 0;
+  let dir: ShellWord | undefined;
+  for (; i < words.length; i++) {
+    const w = words[i] as ShellWord;
+    if (w.dynamic || !w.text.startsWith("-")) break;
+    if (w.text === "-C") {
+      const next = words[++i];
+      if (!next) return null;
+      dir = dir && !isAbsolute(next.text) ? { ...next, text: join(dir.text, next.text), dynamic: dir.dynamic || next.dynamic } : next;
+    } else if (w.text.startsWith("--work-tree=") || w.text.startsWith("--git-dir=")) {
+      // another worktree: its place relative to the shell is not worth guessing; treat as unknowable
+      dir = { text: "\0", pattern: "\0", dynamic: true, glob: false };
+    } else if (w.text === "-c" || w.text === "--namespace") i++;
+  }
+  const sub = words[i]?.text;
+  if (sub !== "grep" && sub !== "ls-files") return null;
+  const grep = sub === "grep";
+  const a = scanArgs(words.slice(i + 1), grep ? GIT_GREP : GIT_LS_FILES);
+  const candidates = grep && !has(a, "-e", "-f") ? a.positionals.slice(1) : a.positionals;
+  // before `--`, git grep's words may be revisions; only words after it are surely pathspecs
+  const sure = grep ? a.positionals.slice(a.beforeDashDash) : candidates;
+  const excludes = candidates.map((w) => gitExclude(w)).filter((p): p is string => p !== null);
+  const narrowing = sure.filter((w) => !isExcludeMagic(w.text));
+  const literal = narrowing.every((w) => !w.dynamic && !w.text.startsWith(":") && !hasWildcard(w.pattern));
+  const roots = narrowing.length > 0 && literal ? narrowing.map((word) => ({ word, ...(dir ? { dir } : {}) })) : [{ ...cwdRoot(), ...(dir ? { dir } : {}) }];
+  const skipPaths: PathSkip[] = excludes.map((rel) => ({ dirsOnly: false, test: (abs, root) => isInside(abs, normalize(join(root.cwd, rel))) }));
+  return walk(grep ? "read" : "list", roots, {
+    depth: grep ? (lastNumber(a, "--max-depth") ?? Infinity) : Infinity,
+    skipPaths,
+    leaveOut: (t) => (t.fromCwd === null ? null : `the pathspec ${shellQuote(`:!${t.fromCwd}`)}`),
+    tool: grep ? "grep" : "glob",
+  });
+}
+
+function isExcludeMagic(text: string): boolean {
+  return text.startsWith(":!") || text.startsWith(":^") || text.startsWith(":(exclude)");
+}
+
+/** The literal path an exclude pathspec (`:!secrets`, `:(exclude)secrets`) leaves out, relative to git's directory. */
+function gitExclude(w: ShellWord): string | null {
+  if (w.dynamic || !isExcludeMagic(w.text)) return null;
+  const rel = w.text.startsWith(":(exclude)") ? w.text.slice(10) : w.text.slice(2);
+  if (rel === "" || rel.startsWith(":") || isAbsolute(rel) || hasWildcard(rel)) return null;
+  return rel;
+}

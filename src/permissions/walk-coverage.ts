@@ -1,0 +1,237 @@
+// Whether a command's directory walk (./command-walks.ts) reaches a path a Read rule denies or asks
+// about. The walk's starts may all be allowed (`grep -r TOKEN .`) while a folder inside them is
+// not; this compares the walk's reach with each rule's own pattern, as path segments, so deciding
+// stays string work: nothing is listed (only a glob the shell will expand is expanded, as before).
+//
+// Per mode: a read-only command whose walk reaches a denied path asks in default, acceptEdits and
+// plan (plan runs read-only commands and asks about their reads like the others), and is denied in
+// bypassPermissions, which asks nobody and still honours deny rules for what read-only commands
+// read. Commands outside the read-only set (cp -r, tar, zip, rsync, ag) ask; bypass runs them as it
+// runs every such command, and plan refuses them before this is consulted. A start that is itself
+// denied (`cp secrets/key.txt /tmp`) is denied like reading it; a move only asks.
+import { statSync } from "node:fs";
+import { basename, dirname, isAbsolute, relative, resolve } from "node:path";
+import type { LeaveOutTarget, RootSpelling, Walk } from "./command-walks.ts";
+import type { JudgeContext } from "./decide-path.ts";
+import { depthSegments, globSegments, hasWildcard, mayIntersect, matchesName, pathSegments, type Segment } from "./glob-segments.ts";
+import { isInside, realPath } from "./path-facts.ts";
+import { anchorPattern, caseInsensitive } from "./path-pattern.ts";
+import { ruleSource, type CompiledRule } from "./rule-set.ts";
+import { expandGlob, globReach } from "./shell-globs.ts";
+import type { ShellWord } from "./shell-words.ts";
+import { spellBelow } from "./walk-args.ts";
+import type { Decision } from "./types.ts";
+
+type Start =
+  | { kind: "path"; real: string; spelling: RootSpelling }
+  | { kind: "glob"; word: ShellWord; base: string };
+
+/**
+ * A rule's pattern as segments: `covers`, every path it matches (and what is inside them);
+ * `lists`, the folders whose every entry it matches, which is what listing a folder reveals
+ * (`secrets/` for `secrets/**`, as `ls secrets` is denied while `ls` beside a denied `.env` is not).
+ * With the literal folder it is anchored below and, when it names a single name below that, the name.
+ */
+type Shape = { rule: CompiledRule; covers: Segment[]; lists: Segment[][]; base: string | null; tail: string[]; name: string | null };
+
+type Reach = { how: "direct" | "walk" | "glob" | "links"; start: Start; shape: Shape };
+
+const VERB = { read: "read", list: "list", copy: "copy", move: "move", archive: "archive" } as const;
+const fold = (p: string) => (caseInsensitive ? p.toLowerCase() : p);
+const inside = (p: string, dir: string) => isInside(fold(p), fold(dir));
+
+/**
+ * The decision for a walk that reaches a denied or asked-about path, or null when it reaches none.
+ * `readOnly`: the command is in the read-only set (decides what bypass does).
+ */
+export function judgeWalk(ctx: JudgeContext, walk: Walk, part: { text: string; cwd: string | null }, readOnly: boolean): Decision | null {
+  const starts = startsOf(walk, part.cwd);
+  if (starts === "unknowable") {
+    if (!readOnly) return null; // the command is asked about (or refused) as an unknown one already
+    return ctx.mode === "bypassPermissions"
+      ? null
+      : { behavior: "ask", reason: `cannot tell which directory \`${part.text}\` goes through`, source: "parse-error" };
+  }
+  if (starts.length === 0) return null;
+  const rules = ctx.rules
+    .all()
+    .filter((r) => r.parsed.tool === "Read" && r.matchPath && (r.behavior === "deny" || (r.behavior === "ask" && walk.verb !== "list" && ctx.mode !== "bypassPermissions")))
+    .sort((a, b) => Number(a.behavior !== "deny") - Number(b.behavior !== "deny"));
+  // a listing reveals the entries of the folders it lists, which lie one level above its depth
+  const depth = depthSegments(walk.verb === "list" ? walk.depth - 1 : walk.depth);
+  const reaches = starts.map((s) => [...(s.kind === "path" ? pathSegments(s.real, caseInsensitive) : globReach(s.word, s.base, caseInsensitive)), ...depth]);
+  for (const rule of rules) {
+    const shape = shapeOf(rule, ctx);
+    for (const [i, start] of starts.entries()) {
+      const how = reachOf(walk, shape, start, reaches[i] as Segment[]);
+      if (how) return decisionFor(ctx, walk, part, readOnly, { how, start, shape });
+    }
+  }
+  return null;
+}
+
+function startsOf(walk: Walk, cwd: string | null): Start[] | "unknowable" {
+  const out: Start[] = [];
+  for (const root of walk.roots) {
+    const { word, dir } = root;
+    if (word.dynamic || dir?.dynamic) return "unknowable";
+    const anchored = isAbsolute(word.text) || (dir !== undefined && isAbsolute(dir.text));
+    if (cwd === null && !anchored) return "unknowable";
+    const base = resolve(cwd ?? "/", dir?.text ?? ".");
+    const spelling = (real: string, text: string) => ({ text, real, cwd: realPath(base), implicit: !!root.implicit });
+    if (word.glob) {
+      // what it matches now, each judged where it really is; the pattern itself only when there were too many to look at
+      const { matches, complete } = expandGlob(word.pattern, base);
+      for (const m of matches) out.push({ kind: "path", real: realPath(m), spelling: spelling(realPath(m), relative(base, m)) });
+      if (!complete) out.push({ kind: "glob", word, base });
+    } else {
+      const real = realPath(resolve(base, word.text));
+      out.push({ kind: "path", real, spelling: spelling(real, root.implicit ? "." : word.text) });
+    }
+  }
+  return out;
+}
+
+function shapeOf(rule: CompiledRule, ctx: JudgeContext): Shape {
+  const { prefix, pattern } = anchorPattern(rule.parsed.specifier as string, { root: ctx.root, home: ctx.home });
+  const raw = pattern.split("/").filter((s) => s !== "");
+  const any: Segment = { kind: "any" };
+  const anchor = prefix === null ? [any] : pathSegments(prefix, caseInsensitive);
+  const covers = [...anchor, ...globSegments(pattern, { fold: caseInsensitive, rule: true }), any];
+  // a last segment every name matches (`secrets/*`, `secrets/**`) denies every entry of the folder above it
+  const last = raw[raw.length - 1];
+  const lists = [covers];
+  if (last === "*" || last === "**") lists.push([...anchor, ...globSegments(raw.slice(0, -1).join("/"), { fold: caseInsensitive }), any]);
+  if (prefix === null) return { rule, covers, lists, base: null, tail: raw, name: nameOf(raw) };
+  const literal = raw.findIndex((s) => hasWildcard(s) || s.includes("**"));
+  const lit = literal === -1 ? raw : raw.slice(0, literal);
+  const base = `${prefix}/${lit.map((s) => s.replace(/\\(.)/g, "$1")).join("/")}`.replace(/(.)\/$/, "$1");
+  const tail = raw.slice(lit.length);
+  // a rule on one path that is a file (`./.env`) has no entries to list
+  if (tail.length === 0 && kindOf(base) !== "dir") lists.length = 0;
+  return { rule, covers, lists, base, tail, name: nameOf(tail) };
+}
+
+/** `.env`, `**\/.env`: a rule that denies whatever has one name, at any depth below its base. */
+function nameOf(tail: string[]): string | null {
+  const rest = tail.slice(tail.findIndex((s) => s !== "**"));
+  return tail.some((s) => s !== "**") && rest.length === 1 && !(rest[0] as string).includes("**") ? (rest[0] as string) : null;
+}
+
+function reachOf(walk: Walk, shape: Shape, start: Start, reach: Segment[]): Reach["how"] | null {
+  const { rule } = shape;
+  if (start.kind === "path") {
+    const all = walk.depth >= 1 && (rule.matchPath as (p: string) => boolean)(`${start.real === "/" ? "" : start.real}/\u0001`);
+    if ((rule.matchPath as (p: string) => boolean)(start.real) || all) return "direct";
+  }
+  // links can reach the folder under another name, where no exclusion applies
+  if (walk.followsLinks && walk.depth >= 1) return "links";
+  const targets = walk.verb === "list" ? shape.lists : [shape.covers];
+  if (walk.verb === "list" && walk.depth < 1) return null;
+  if (!targets.some((t) => mayIntersect(reach, t))) return null;
+  if (start.kind === "path" && leftOut(walk, shape, start)) return null;
+  return start.kind === "glob" ? "glob" : "walk";
+}
+
+type Stop = { abs: string; kind: "dir" | "file" | "any" };
+
+/** The folders a walk from `start` passes through to reach the rule's base, the base last. */
+function pathToBase(shape: Shape, start: Extract<Start, { kind: "path" }>): Stop[] {
+  const { base } = shape;
+  if (base === null || base === start.real || !inside(base, start.real)) return [];
+  const stops: Stop[] = [];
+  for (let p = base; p !== start.real && p !== dirname(p); p = dirname(p)) stops.unshift({ abs: p, kind: "dir" });
+  const last = stops[stops.length - 1] as Stop;
+  if ((shape.rule.matchPath as (p: string) => boolean)(base)) last.kind = kindOf(base);
+  return stops;
+}
+
+function kindOf(abs: string): Stop["kind"] {
+  try {
+    return statSync(abs).isDirectory() ? "dir" : "file";
+  } catch {
+    return "any";
+  }
+}
+
+/** Whether the command verifiably leaves out everything the rule covers below this start. */
+function leftOut(walk: Walk, shape: Shape, start: Extract<Start, { kind: "path" }>): boolean {
+  const stops = pathToBase(shape, start);
+  const skipsName = (name: string, kind: Stop["kind"], exact: boolean) => {
+    const fits = walk.skipNames.filter((s) => (exact ? fold(s.glob) === fold(name) : matchesName(s.glob, name, s.ignoreCase || caseInsensitive)));
+    const dirs = fits.some((s) => s.dirs);
+    const files = fits.some((s) => s.files);
+    return kind === "dir" ? dirs : kind === "file" ? files : dirs && files;
+  };
+  const skipsPath = (stop: Stop) => walk.skipPaths.some((s) => (!s.dirsOnly || stop.kind === "dir") && s.test(stop.abs, start.spelling));
+  if (stops.some((s) => skipsName(basename(s.abs), s.kind, false) || skipsPath(s))) return true;
+  // a rule on what is inside its base: leaving out the base's contents is enough
+  const base = shape.base;
+  if (base !== null && stops.length > 0 && !(shape.rule.matchPath as (p: string) => boolean)(base) && skipsPath({ abs: `${base}/\u0001`, kind: "any" })) return true;
+  const name = shape.name;
+  if (name !== null && skipsName(name, "any", hasWildcard(name))) return true;
+  if (!walk.skipsHidden) return false;
+  // hidden names are skipped: a dot on the way, a dot-name rule, or a rule whose every match starts with a dot below its base
+  const dot = (glob: string | undefined) => glob !== undefined && glob.startsWith(".");
+  const baseReached = base !== null && inside(base, start.real);
+  return stops.some((s) => basename(s.abs).startsWith(".")) || dot(name ?? undefined) || (baseReached && dot(shape.tail[0]));
+}
+
+function decisionFor(ctx: JudgeContext, walk: Walk, part: { text: string; cwd: string | null }, readOnly: boolean, reach: Reach): Decision {
+  const { how, start, shape } = reach;
+  const denies = shape.rule.behavior === "deny";
+  const behavior = how === "direct" ? (denies && walk.verb !== "move" ? "deny" : "ask") : denies && readOnly && ctx.mode === "bypassPermissions" ? "deny" : "ask";
+  const where = (abs: string) => shown(abs, part.cwd, ctx.home);
+  const what = describe(shape, start, how, where);
+  const act = (target: string, folder: boolean) => (walk.verb === "list" && folder ? `list what is in ${target}` : `${VERB[walk.verb]} ${target}`);
+  const phrase =
+    how === "direct"
+      ? `would ${act(where((start as { real: string }).real), kindOf((start as { real: string }).real) === "dir")}`
+      : how === "glob"
+        ? `may match paths in ${what}`
+        : how === "links"
+          ? `follows symbolic links, so it may reach ${what}`
+          : `would ${act(what, what.endsWith("/"))}`;
+  const hint =
+    how === "direct"
+      ? null
+      : how === "glob"
+        ? "narrow the pattern so it cannot match there, or name the files"
+        : how === "links"
+          ? [walk.unfollow, walkHint(walk, shape, start, denies)].filter(Boolean).join(", and ")
+          : walkHint(walk, shape, start, denies);
+  const rule = `${shape.rule.rule} ${denies ? "denies" : "asks about"} (${shape.rule.scope} settings)`;
+  return { behavior, reason: `\`${part.text}\` ${phrase}, which ${rule}${hint ? `; ${hint}` : ""}`, source: ruleSource(shape.rule) };
+}
+
+function describe(shape: Shape, start: Start, how: Reach["how"], where: (abs: string) => string): string {
+  const from = start.kind === "path" ? start.real : null;
+  if (shape.base !== null && (from === null || how === "links" || inside(shape.base, from))) {
+    return shape.tail.length > 0 || kindOf(shape.base) === "dir" ? `${where(shape.base)}/` : where(shape.base);
+  }
+  if (shape.name !== null) return `anything named ${shape.name}`;
+  return from === null ? "paths it covers" : `paths below ${where(from)}`;
+}
+
+function walkHint(walk: Walk, shape: Shape, start: Start, denies: boolean): string {
+  const options: string[] = [];
+  const target = start.kind === "path" ? leaveOutTarget(shape, start) : null;
+  const leave = target && walk.leaveOut ? walk.leaveOut(target) : null;
+  if (leave) options.push(`leave it out (${leave})`);
+  if (walk.tool) options.push(`use the ${walk.tool} tool, which leaves ${denies ? "denied paths" : "paths that need asking"} out`);
+  return options.length > 0 ? options.join(" or ") : "name only the paths it needs";
+}
+
+function leaveOutTarget(shape: Shape, start: Extract<Start, { kind: "path" }>): LeaveOutTarget | null {
+  // the base itself: the folder the rule names, whatever lies between it and the start
+  const stop = pathToBase(shape, start).pop();
+  if (stop) return { name: basename(stop.abs), kind: stop.kind, spelled: spellBelow(start.spelling, stop.abs), fromCwd: relative(start.spelling.cwd, stop.abs) };
+  return shape.name !== null ? { name: shape.name, kind: "any", spelled: null, fromCwd: null } : null;
+}
+
+/** A path as the user would write it from where the command runs. */
+function shown(abs: string, cwd: string | null, home: string): string {
+  if (cwd !== null && inside(abs, cwd)) return abs === cwd ? "." : relative(cwd, abs);
+  if (inside(abs, home)) return abs === home ? "~" : `~/${relative(home, abs)}`;
+  return abs;
+}
