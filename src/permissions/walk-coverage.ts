@@ -181,7 +181,7 @@ function decisionFor(ctx: JudgeContext, walk: Walk, part: { text: string; cwd: s
   const { how, start, shape } = reach;
   const denies = shape.rule.behavior === "deny";
   const behavior = how === "direct" ? (denies && walk.verb !== "move" ? "deny" : "ask") : denies && readOnly && ctx.mode === "bypassPermissions" ? "deny" : "ask";
-  const where = (abs: string) => shown(abs, part.cwd, ctx.home);
+  const where = (abs: string) => shown(abs, part.cwd, ctx);
   const what = describe(shape, start, how, where);
   const act = (target: string, folder: boolean) => (walk.verb === "list" && folder ? `list what is in ${target}` : `${VERB[walk.verb]} ${target}`);
   const phrase =
@@ -229,9 +229,9 @@ function leaveOutTarget(shape: Shape, start: Extract<Start, { kind: "path" }>): 
   return shape.name !== null ? { name: shape.name, kind: "any", spelled: null, fromCwd: null } : null;
 }
 
-/** A path as the user would write it from where the command runs. */
-function shown(abs: string, cwd: string | null, home: string): string {
-  if (cwd !== null && inside(abs, cwd)) return abs === cwd ? "." : relative(cwd, abs);
-  if (inside(abs, home)) return abs === home ? "~" : `~/${relative(home, abs)}`;
+/** A path as the user would write it from where the command runs (`../secrets` from inside the project). */
+function shown(abs: string, cwd: string | null, ctx: { root: string; home: string }): string {
+  if (cwd !== null && (inside(abs, cwd) || (inside(abs, ctx.root) && inside(cwd, ctx.root)))) return relative(cwd, abs) || ".";
+  if (inside(abs, ctx.home)) return abs === ctx.home ? "~" : `~/${relative(ctx.home, abs)}`;
   return abs;
 }

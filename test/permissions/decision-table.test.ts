@@ -13,7 +13,8 @@ let engine: PermissionEngine;
 
 beforeAll(async () => {
   fx = makeFixture({
-    user: { permissions: { allow: ["Bash(npm run test *)", "Read(//usr/share/**)"], deny: ["Bash(curl:*)"] } },
+    // denies outside the project, in home and at an absolute path, that no file of the fixture sits in
+    user: { permissions: { allow: ["Bash(npm run test *)", "Read(//usr/share/**)"], deny: ["Bash(curl:*)", "Read(~/vault/**)", "Read(//srv/vault/**)"] } },
     project: {
       permissions: {
         deny: ["Read(./secrets/**)", "Edit(./locked/**)", "Bash(git push --force *)"],
@@ -246,6 +247,43 @@ test("bash: a command spelled with its directory meets the same floor and deny r
     ["dddd", "/bin/rm -rf /"], ["dddd", "/usr/bin/sudo /bin/rm -rf ~"], ["dddd", "/bin/bash -c 'rm -rf /'"], ["dddd", "/usr/bin/curl x"],
     ["dddd", "./curl x"], ["dddd", "/sbin/mkfs.ext4 /dev/sda1"], ["??da", "/usr/bin/make"], ["??da", "/bin/cat src/a.ts"], ["??da", "./timeout 5 ls"], ["dddd", "/usr/bin/env /bin/rm -rf /"],
   ], command);
+});
+
+// secrets/ is denied and private/ asks: a walk over a folder holding them asks (contents walks for
+// both, listings for the deny only), is denied in bypass when read-only, and runs when the command
+// verifiably leaves them out. Commands outside the read-only set ask and run in bypass.
+test("bash: walking a folder that holds a denied path", () => {
+  run("bash", [
+    ["???d", "grep -r TOKEN ."], ["???d", "grep -R TOKEN ."], ["???d", "grep -rl TOKEN"], ["???d", "grep -r TOKEN .."], ["???d", "grep -r TOKEN {root}"],
+    ["???d", "grep -r TOKEN /"], ["???d", "cd src && grep -r TOKEN .."], ["aaaa", "grep -rn TOKEN src"], ["???d", "egrep -r TOKEN"],
+    ["???a", "grep -r --exclude-dir=secrets TOKEN ."], ["aaaa", "grep -r --exclude-dir=secrets --exclude-dir=private TOKEN ."],
+    ["aaaa", "grep -r TOKEN . --exclude-dir={secrets,private}"], ["???d", "grep -r --exclude-dir=secrets/ --exclude-dir=private TOKEN ."],
+    ["???d", "grep -R --exclude-dir=secrets --exclude-dir=private TOKEN ."], ["???d", "grep -r --exclude-dir=$X --exclude-dir=private TOKEN ."],
+    ["???d", "rg TOKEN"], ["???d", "rg TOKEN ."], ["???d", "rg -l TOKEN"], ["aaaa", "rg TOKEN src"], ["aaaa", "rg -g '!secrets' -g '!private' TOKEN"],
+    ["aaaa", "rg -g '!secrets/**' -g '!private/**' TOKEN ."], ["???d", "rg -g '!secrets/**' -g '!private/**' TOKEN src/.."],
+    ["???d", "rg -g '!secrets' -g '!private' -g 'sec*' TOKEN"], ["aaaa", "rg -g '!secrets' -g '!private' -g '*.ts' TOKEN"], ["???d", "rg -L -g '!secrets' -g '!private' TOKEN"],
+    ["???d", "rg --files"], ["aaaa", "rg --files -g '!secrets'"], ["aaaa", "rg --max-depth 1 TOKEN"],
+    ["??da", "ag TOKEN"], ["??da", "ack TOKEN"], ["??da", "ag TOKEN src"],
+    ["???d", "git grep TOKEN"], ["aaaa", "git grep TOKEN -- src"], ["aaaa", "git grep TOKEN -- . ':!secrets' ':!private'"], ["???d", "git grep TOKEN src"],
+    ["aaaa", "git -C src grep TOKEN"], ["???d", "git ls-files"], ["aaaa", "git ls-files ':!secrets'"],
+    ["???d", "find . -name '*.txt'"], ["???d", "find"], ["aaaa", "find . -path ./secrets -prune -o -name '*.txt' -print"], ["aaaa", "find . -name secrets -prune -o -print"],
+    ["aaaa", "find . -type d -name secrets -prune -o -print"], ["aaaa", "find . \\( -name secrets -o -name node_modules \\) -prune -o -print"],
+    ["???d", "find . -depth -path ./secrets -prune -o -print"], ["???d", "find . -print -path ./secrets -prune"], ["aaaa", "find . -maxdepth 1"], ["???d", "find . -maxdepth 2"],
+    ["aaaa", "find src -name '*.ts'"], ["???d", "find -L src -name '*.ts'"], ["??da", "find . -name '*.txt' -exec cat {} \\;"], ["???d", "find . -print0 | xargs -0 cat"],
+    ["???d", "ls -R"], ["???d", "ls -Ra"], ["aaaa", "ls -R src"], ["aaaa", "ls -la"], ["dddd", "ls *"], ["aaaa", "ls -d s*/"],
+    ["???d", "tree"], ["aaaa", "tree -I secrets"], ["aaaa", "tree -I 'node_modules|secrets'"], ["aaaa", "tree -L 1"], ["aaaa", "tree src"],
+    ["???d", "du -a"], ["???d", "du -h"], ["aaaa", "du -h -d 1 ."], ["aaaa", "du -a src"],
+    ["??da", "tar c ."], ["??da", "tar czf /tmp/x.tgz ."], ["??da", "tar -czf out.tgz --exclude=secrets ."], ["??da", "tar czf out.tgz src"], ["??da", "tar -C src -czf out.tgz ."],
+    ["??da", "zip -r /tmp/x.zip ."], ["??da", "zip -r x.zip src"], ["??da", "zip -ry x.zip src"],
+    ["??da", "cp -r . /tmp/x"], ["??da", "cp -r . backup"], ["?ada", "cp -r src backup"], ["ddda", "cp secrets/key.txt /tmp/x"], ["ddda", "cp -r link-secrets /tmp/x"],
+    ["??da", "mv secrets public"], ["??da", "mv private public"],
+    ["??da", "rsync -a . /tmp/x"], ["??da", "rsync -a --exclude=secrets . /tmp/x"],
+    ["dddd", "cat **/*"], ["dddd", "cat */*"], ["dddd", "cat l*/*"], ["dddd", "head -n 5 secrets/*"], ["dddd", "grep -r TOKEN *"], ["dddd", "grep -r TOKEN l*"],
+    ["aaaa", "grep TOKEN src/*"], ["dddd", "grep TOKEN *"],
+    ["???d", "grep -r TOKEN ~"], ["???d", "ls -R ~"], ["???a", "ls ~"], ["???d", "grep -r TOKEN /srv"], ["???a", "find /srv -maxdepth 1"], ["???d", "du -a /srv"],
+    ["???a", "grep -r TOKEN $DIR"], ["???a", "du --files0-from=list.txt"],
+  ], command);
+  run("process", [["??da", "rg TOKEN"], ["??da", "rg TOKEN src"]], (c) => ({ action: "start", command: c }));
 });
 
 test("bash: text the parser cannot read asks", () => {

@@ -1,0 +1,165 @@
+// Shell commands that walk a folder holding a denied path: what reaches it, what verifiably leaves
+// it out, and what the reason tells the model, through the public engine and real files. The
+// decision suite (decision-table.test.ts) has the same cases as rows in every mode.
+import { afterEach, expect, test } from "bun:test";
+import { mkdirSync, symlinkSync, writeFileSync } from "node:fs";
+import { dirname, join } from "node:path";
+import { createPermissionEngine, type PermissionMode } from "../../src/permissions/index.ts";
+import { makeFixture, type Fixture } from "./fixture.ts";
+
+let fx: Fixture | undefined;
+afterEach(() => fx?.cleanup());
+
+async function setup(permissions: object, files: string[] = [], cliDeny: (f: Fixture) => string[] = () => []) {
+  const f = (fx = makeFixture({ project: { permissions } }));
+  for (const file of files) {
+    const abs = join(f.root, file);
+    mkdirSync(dirname(abs), { recursive: true });
+    writeFileSync(abs, "TOKEN\n");
+  }
+  const engine = await createPermissionEngine({ projectRoot: f.root, home: f.home, configHome: f.configHome, cliDeny: cliDeny(f) });
+  const decide = (command: string, mode: PermissionMode = "default", cwd = f.root) => {
+    engine.setMode(mode);
+    return engine.decide({ tool: "bash", input: { command }, cwd });
+  };
+  const behavior = (command: string, mode: PermissionMode = "default", cwd?: string) => decide(command, mode, cwd).behavior;
+  return { engine, f, decide, behavior };
+}
+
+/** The option a reason offers in "leave it out (…)". */
+function leaveOut(reason: string): string {
+  const m = /leave it out \((.+?)\)(?: or |$)/.exec(reason);
+  expect(m).not.toBeNull();
+  return (m as RegExpExecArray)[1] as string;
+}
+
+test("the exclusion a reason offers is one the check accepts: with it, the command runs", async () => {
+  const { decide, behavior } = await setup({ deny: ["Read(./secrets/**)"] });
+  const cases: Array<[string, (option: string) => string]> = [
+    ["grep -r TOKEN .", (o) => `grep -r ${o} TOKEN .`],
+    ["rg TOKEN", (o) => `rg ${o} TOKEN`],
+    ["rg --files", (o) => `rg --files ${o}`],
+    ["tree", (o) => `tree ${o}`],
+    ["git grep TOKEN -- .", (o) => `git grep TOKEN -- . ${o.replace("the pathspec ", "")}`],
+    ["find . -name '*.txt'", (o) => `find . ${o.replace(" before its tests", "")} -name '*.txt' -print`],
+    ["rsync -a . /tmp/copy", (o) => `rsync -a ${o} . /tmp/copy`],
+  ];
+  for (const [command, withOption] of cases) {
+    const d = decide(command);
+    expect(d.behavior).toBe("ask");
+    expect(d.reason).toContain("secrets/, which Read(./secrets/**) denies (project settings)");
+    const fixed = decide(withOption(leaveOut(d.reason)));
+    // rsync is outside the read-only set and still asks, but no longer about the denied folder
+    expect(fixed.reason).not.toContain("Read(./secrets/**)");
+    if (!command.startsWith("rsync")) expect(fixed.behavior).toBe("allow");
+  }
+  expect(behavior("grep -r TOKEN .", "bypassPermissions")).toBe("deny");
+  expect(behavior("grep -r --exclude-dir=secrets TOKEN .", "bypassPermissions")).toBe("allow");
+});
+
+test("the rules' own patterns find the denied folders: nothing has to exist, and absolute and home rules count", async () => {
+  const { f, behavior, decide } = await setup({ deny: ["Read(./vault/**)"] }, ["docs/notes/a.md"], (f) => [`Read(/${f.outside}/vault/**)`, "Read(~/keys/**)"]);
+  mkdirSync(join(f.outside, "docs"));
+  expect(decide("grep -r TOKEN .").reason).toContain("would read vault/, which Read(./vault/**) denies");
+  expect(behavior("grep -r TOKEN docs")).toBe("allow");
+  // outside the project a walk asks anyway; bypass, which asks nobody, shows which walks reach a deny
+  expect(decide(`grep -r TOKEN ${f.outside}`, "bypassPermissions").reason).toContain(`would read ${f.outside}/vault/`);
+  expect(behavior(`grep -r TOKEN ${f.outside}/docs`, "bypassPermissions")).toBe("allow");
+  expect(decide("grep -r TOKEN ~", "bypassPermissions").reason).toContain("would read ~/keys/, which Read(~/keys/**) denies (cli settings)");
+  expect(behavior("cd src && grep -r TOKEN ../..", "bypassPermissions")).toBe("deny");
+  expect(behavior("cd src && grep -r TOKEN ../docs", "bypassPermissions")).toBe("allow");
+});
+
+test("a listing reveals the entries of the folders it lists: a denied folder's, not those beside a denied file", async () => {
+  const { behavior } = await setup({ deny: ["Read(./config/prod.json)", "Read(./secrets/**)"] }, ["config/prod.json", "config/dev.json"]);
+  expect(behavior("ls config")).toBe("allow");
+  expect(behavior("find config")).toBe("allow");
+  expect(behavior("grep -r TOKEN config")).toBe("ask");
+  expect(behavior("cat config/*.json")).toBe("deny");
+  expect(behavior("find . -maxdepth 1")).toBe("allow");
+  expect(behavior("find . -maxdepth 2")).toBe("ask");
+  expect(behavior("tree -L 1")).toBe("allow");
+  expect(behavior("tree -L 2")).toBe("ask");
+});
+
+test("folders that ask are left out of contents walks only, and bypass runs them", async () => {
+  const { behavior, decide } = await setup({ ask: ["Read(./private/**)"] });
+  expect(decide("grep -r TOKEN .").reason).toContain("would read private/, which Read(./private/**) asks about (project settings)");
+  expect(behavior("find . -name '*.md'")).toBe("allow");
+  expect(behavior("grep -r TOKEN .", "bypassPermissions")).toBe("allow");
+});
+
+test("a rule on a name at any depth: every walk may meet it, a name exclusion that covers files and folders leaves it out", async () => {
+  const { behavior, decide } = await setup({ deny: ["Read(*.pem)"] });
+  expect(decide("grep -r TOKEN src").reason).toContain("would read anything named *.pem, which Read(*.pem) denies");
+  expect(behavior("grep -r --exclude='*.pem' TOKEN src")).toBe("ask"); // a folder named x.pem would still be read
+  expect(behavior("grep -r --exclude='*.pem' --exclude-dir='*.pem' TOKEN src")).toBe("allow");
+  expect(behavior("rg -g '!*.pem' TOKEN src")).toBe("allow");
+  expect(behavior("find src -name '*.pem' -prune -o -print")).toBe("allow");
+  expect(behavior("cat src/*.ts")).toBe("allow");
+});
+
+test("hidden folders: rg, tree and ls -R skip them unless told to show them; grep and find do not", async () => {
+  const { behavior } = await setup({ deny: ["Read(./.cache/**)"] }, [".cache/blob"]);
+  for (const skips of ["rg TOKEN", "tree", "ls -R", "rg --files"]) expect(behavior(skips)).toBe("allow");
+  for (const shows of ["rg --hidden TOKEN", "rg -uu TOKEN", "tree -a", "ls -Ra", "grep -r TOKEN .", "find ."]) expect(behavior(shows)).toBe("ask");
+});
+
+test("a walk that stops above a deep denied folder does not reach it", async () => {
+  const { behavior } = await setup({ deny: ["Read(./a/b/c/**)"] }, ["a/b/c/x.txt"]);
+  expect(behavior("find . -maxdepth 3")).toBe("allow");
+  expect(behavior("find . -maxdepth 4")).toBe("ask");
+  expect(behavior("rg --max-depth 3 TOKEN")).toBe("allow");
+  expect(behavior("rg --max-depth 4 TOKEN")).toBe("ask");
+  expect(behavior("du -d 3 .")).toBe("allow");
+  expect(behavior("du .")).toBe("ask");
+});
+
+test("a rule with a pattern below its folder covers walks that start inside that folder", async () => {
+  const { behavior, decide } = await setup({ deny: ["Read(./src/**/*.key)"] }, ["src/lib/x.ts", "docs/y.md"]);
+  expect(behavior("grep -r TOKEN src/lib")).toBe("ask");
+  expect(decide("grep -r TOKEN src/lib").reason).toContain("would read anything named *.key, which Read(./src/**/*.key) denies");
+  expect(behavior("grep -r TOKEN docs")).toBe("allow");
+  expect(behavior("grep -r TOKEN .")).toBe("ask");
+  expect(behavior("grep -r --exclude='*.key' --exclude-dir='*.key' TOKEN .")).toBe("allow");
+});
+
+test("links: a walk that follows them may reach anything; starts and glob matches are judged where they point", async () => {
+  const { f, behavior, decide } = await setup({ deny: ["Read(./secrets/**)"] });
+  const d = decide("grep -R TOKEN docs");
+  expect(d.behavior).toBe("ask");
+  expect(d.reason).toContain("follows symbolic links, so it may reach secrets/");
+  expect(d.reason).toContain("use -r instead of -R");
+  expect(behavior("grep -r TOKEN docs")).toBe("allow");
+  symlinkSync(f.root, join(f.outside, "alias"));
+  expect(behavior(`grep -r TOKEN ${f.outside}/alias`, "bypassPermissions")).toBe("deny");
+  expect(behavior("grep -r TOKEN link-*", "bypassPermissions")).toBe("deny");
+  expect(behavior("cat link-*/*", "bypassPermissions")).toBe("deny");
+});
+
+test("find's -prune leaves a folder out only as the first operand of a top-level -o, spelled as find prints it", async () => {
+  const { behavior } = await setup({ deny: ["Read(./secrets/**)"] });
+  for (const runs of ["find . -path ./secrets -prune -o -print", "find . -path './sec*' -prune -o -print", "find . -maxdepth 5 -name secrets -prune -o -type f -print"]) {
+    expect(behavior(runs)).toBe("allow");
+  }
+  for (const asks of ["find . -print -o -path ./secrets -prune", "find . ! -path ./secrets", "find . -depth -name secrets -prune -o -print", "find src/.. -path ./secrets -prune -o -print", "find . -path secrets -prune -o -print"]) {
+    expect(behavior(asks)).toBe("ask");
+  }
+});
+
+test("copies, archives and moves of a tree holding a denied path ask, even where acceptEdits would run them", async () => {
+  const { engine, behavior, decide } = await setup({ deny: ["Read(./secrets/**)"] });
+  expect(decide("tar czf out.tgz .").reason).toContain("would archive secrets/, which Read(./secrets/**) denies");
+  expect(behavior("cp -r . backup", "acceptEdits")).toBe("ask");
+  expect(behavior("cp -r src backup", "acceptEdits")).toBe("allow");
+  expect(behavior("mv secrets public", "acceptEdits")).toBe("ask");
+  const copy = decide("cp secrets/key.txt /tmp/k");
+  expect(copy.behavior).toBe("deny");
+  expect(copy.reason).toContain("would copy secrets/key.txt");
+  // bypass runs commands outside the read-only set whatever they touch, as before
+  expect(behavior("cp -r . /tmp/x", "bypassPermissions")).toBe("allow");
+  // an allow rule for the command does not outrank the deny it would cross
+  engine.grant("Bash(tar:*)", "session");
+  expect(behavior("tar czf out.tgz .")).toBe("ask");
+  expect(behavior("tar czf out.tgz src")).toBe("allow");
+});
