@@ -23,6 +23,12 @@
  * - Searches: decide() judges the directory a grep or glob covers; searchFilter(tool, dir) then
  *   says which paths found below it to leave out (a deny rule on a folder inside; for grep also
  *   what reading directly would ask about), so a search over a parent does not leak them.
+ * - Walks: a shell command that walks folders (grep -r, rg, git grep, find, ls -R, tree, du, and
+ *   cp -r, mv, tar, zip, rsync) is judged by where it can reach, compared with the Read rules' own
+ *   patterns: reaching a denied path (for contents, also one that asks) asks, and a read-only walk
+ *   is denied in bypassPermissions. An exclusion the command verifiably applies (grep
+ *   --exclude-dir, rg -g '!x', find -path x -prune -o, git ':!x', tree -I, rsync --exclude) lets
+ *   it run as usual; the reason says which one.
  * - "Allow always": show suggestion.description, then grant() every rule in suggestion.rules to
  *   the scope the user picked ("session" | "local" | "user"). No suggestion is offered where an
  *   allow rule could not help (configured asks, parse errors, unknowable commands).

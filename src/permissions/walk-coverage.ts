@@ -36,9 +36,9 @@ type Shape = { rule: CompiledRule; covers: Segment[]; lists: Segment[][]; base: 
 
 type Reach = { how: "direct" | "walk" | "glob" | "links"; start: Start; shape: Shape };
 
-const VERB = { read: "read", list: "list", copy: "copy", move: "move", archive: "archive" } as const;
 const fold = (p: string) => (caseInsensitive ? p.toLowerCase() : p);
 const inside = (p: string, dir: string) => isInside(fold(p), fold(dir));
+const matches = (shape: Shape, abs: string) => (shape.rule.matchPath as (p: string) => boolean)(abs);
 
 /**
  * The decision for a walk that reaches a denied or asked-about path, or null when it reaches none.
@@ -119,11 +119,8 @@ function nameOf(tail: string[]): string | null {
 }
 
 function reachOf(walk: Walk, shape: Shape, start: Start, reach: Segment[]): Reach["how"] | null {
-  const { rule } = shape;
-  if (start.kind === "path") {
-    const all = walk.depth >= 1 && (rule.matchPath as (p: string) => boolean)(`${start.real === "/" ? "" : start.real}/\u0001`);
-    if ((rule.matchPath as (p: string) => boolean)(start.real) || all) return "direct";
-  }
+  // the start itself, or (for a walk) every entry of it, is what the rule covers
+  if (start.kind === "path" && (matches(shape, start.real) || (walk.depth >= 1 && matches(shape, `${start.real === "/" ? "" : start.real}/\u0001`)))) return "direct";
   // links can reach the folder under another name, where no exclusion applies
   if (walk.followsLinks && walk.depth >= 1) return "links";
   const targets = walk.verb === "list" ? shape.lists : [shape.covers];
@@ -142,7 +139,7 @@ function pathToBase(shape: Shape, start: Extract<Start, { kind: "path" }>): Stop
   const stops: Stop[] = [];
   for (let p = base; p !== start.real && p !== dirname(p); p = dirname(p)) stops.unshift({ abs: p, kind: "dir" });
   const last = stops[stops.length - 1] as Stop;
-  if ((shape.rule.matchPath as (p: string) => boolean)(base)) last.kind = kindOf(base);
+  if (matches(shape, base)) last.kind = kindOf(base);
   return stops;
 }
 
@@ -167,7 +164,7 @@ function leftOut(walk: Walk, shape: Shape, start: Extract<Start, { kind: "path" 
   if (stops.some((s) => skipsName(basename(s.abs), s.kind, false) || skipsPath(s))) return true;
   // a rule on what is inside its base: leaving out the base's contents is enough
   const base = shape.base;
-  if (base !== null && stops.length > 0 && !(shape.rule.matchPath as (p: string) => boolean)(base) && skipsPath({ abs: `${base}/\u0001`, kind: "any" })) return true;
+  if (base !== null && stops.length > 0 && !matches(shape, base) && skipsPath({ abs: `${base}/\u0001`, kind: "any" })) return true;
   const name = shape.name;
   if (name !== null && skipsName(name, "any", hasWildcard(name))) return true;
   if (!walk.skipsHidden) return false;
@@ -183,10 +180,11 @@ function decisionFor(ctx: JudgeContext, walk: Walk, part: { text: string; cwd: s
   const behavior = how === "direct" ? (denies && walk.verb !== "move" ? "deny" : "ask") : denies && readOnly && ctx.mode === "bypassPermissions" ? "deny" : "ask";
   const where = (abs: string) => shown(abs, part.cwd, ctx);
   const what = describe(shape, start, how, where);
-  const act = (target: string, folder: boolean) => (walk.verb === "list" && folder ? `list what is in ${target}` : `${VERB[walk.verb]} ${target}`);
+  const act = (target: string, folder: boolean) => (walk.verb === "list" && folder ? `list what is in ${target}` : `${walk.verb} ${target}`);
+  const startReal = start.kind === "path" ? start.real : null;
   const phrase =
-    how === "direct"
-      ? `would ${act(where((start as { real: string }).real), kindOf((start as { real: string }).real) === "dir")}`
+    how === "direct" && startReal !== null
+      ? `would ${act(where(startReal), kindOf(startReal) === "dir")}`
       : how === "glob"
         ? `may match paths in ${what}`
         : how === "links"
