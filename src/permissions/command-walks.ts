@@ -59,5 +59,7 @@ export function walkOf(argv: ShellWord[]): Walk | null {
   const name = argv[0];
   if (!name || name.dynamic) return null;
   const args = argv.slice(1);
+  // `rg --version`, `find --help`: nothing is walked
+  if (args.some((w) => w.text === "--help" || w.text === "--version")) return null;
   return searchWalk(name.text, args) ?? listingWalk(name.text, args) ?? copyWalk(name.text, args);
 }

@@ -207,7 +207,8 @@ function decideReads(ctx: JudgeContext, part: CommandPart, reads: ShellWord[], r
   // what a walk reaches below its starts; a plain reader's glob with too many matches to judge one by one, by its pattern
   const reach = walk ?? (tooMany.length > 0 ? { ...plainReader, roots: tooMany.map((word) => ({ word })) } : null);
   const covered = reach ? judgeWalk(ctx, reach, part, true) : null;
-  if (covered) found.push(covered);
+  // a start the rule covers outright was judged above already, in the same words as a plain read
+  if (covered && !found.some((d) => d.source === covered.source)) found.push(covered);
   return found.length > 0 ? combine(found) : { behavior: "allow", reason: "read-only command", source: "read-only" };
 }
 

@@ -265,7 +265,7 @@ test("bash: walking a folder that holds a denied path", () => {
     ["???d", "rg --files"], ["aaaa", "rg --files -g '!secrets'"], ["aaaa", "rg --max-depth 1 TOKEN"],
     ["??da", "ag TOKEN"], ["??da", "ack TOKEN"], ["??da", "ag TOKEN src"],
     ["???d", "git grep TOKEN"], ["aaaa", "git grep TOKEN -- src"], ["aaaa", "git grep TOKEN -- . ':!secrets' ':!private'"], ["???d", "git grep TOKEN src"],
-    ["aaaa", "git -C src grep TOKEN"], ["???d", "git ls-files"], ["aaaa", "git ls-files ':!secrets'"],
+    ["aaaa", "git -C src grep TOKEN"], ["dddd", "git grep TOKEN -- secrets"], ["???a", "git grep TOKEN -- private"], ["aaaa", "rg --version"], ["???d", "git ls-files"], ["aaaa", "git ls-files ':!secrets'"],
     ["???d", "find . -name '*.txt'"], ["???d", "find"], ["aaaa", "find . -path ./secrets -prune -o -name '*.txt' -print"], ["aaaa", "find . -name secrets -prune -o -print"],
     ["aaaa", "find . -type d -name secrets -prune -o -print"], ["aaaa", "find . \\( -name secrets -o -name node_modules \\) -prune -o -print"],
     ["???d", "find . -depth -path ./secrets -prune -o -print"], ["???d", "find . -print -path ./secrets -prune"], ["aaaa", "find . -maxdepth 1"], ["???d", "find . -maxdepth 2"],
