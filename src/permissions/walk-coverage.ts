@@ -154,8 +154,9 @@ function kindOf(abs: string): Stop["kind"] {
 /** Whether the command verifiably leaves out everything the rule covers below this start. */
 function leftOut(walk: Walk, shape: Shape, start: Extract<Start, { kind: "path" }>): boolean {
   const stops = pathToBase(shape, start);
+  // names are compared as the rule spells them, case and all: the command compares them with what is on disk
   const skipsName = (name: string, kind: Stop["kind"], exact: boolean) => {
-    const fits = walk.skipNames.filter((s) => (exact ? fold(s.glob) === fold(name) : matchesName(s.glob, name, s.ignoreCase || caseInsensitive)));
+    const fits = walk.skipNames.filter((s) => (exact ? s.glob === name : matchesName(s.glob, name, s.ignoreCase)));
     const dirs = fits.some((s) => s.dirs);
     const files = fits.some((s) => s.files);
     return kind === "dir" ? dirs : kind === "file" ? files : dirs && files;

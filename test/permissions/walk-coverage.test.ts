@@ -163,3 +163,21 @@ test("copies, archives and moves of a tree holding a denied path ask, even where
   expect(behavior("tar czf out.tgz .")).toBe("ask");
   expect(behavior("tar czf out.tgz src")).toBe("allow");
 });
+
+test("a glob with more matches than are looked at one by one is judged by its pattern", async () => {
+  const { f, behavior, decide } = await setup({ deny: ["Read(./vault/**)"] }, ["src/one.md"]);
+  expect(behavior("cat */*.md")).toBe("allow");
+  for (let i = 0; i < 600; i++) writeFileSync(join(f.root, "src", `n${i}.md`), "");
+  const d = decide("cat */*.md");
+  expect(d.behavior).toBe("ask");
+  expect(d.reason).toContain("may match paths in vault/, which Read(./vault/**) denies");
+  expect(behavior("cat src/*.md")).toBe("allow");
+});
+
+test("tar finds its members relative to the last -C before them", async () => {
+  const { decide } = await setup({ deny: ["Read(./secrets/**)"] });
+  expect(decide("tar -C src -czf out.tgz .").reason).not.toContain("secrets");
+  expect(decide("tar -czf out.tgz -C src ../secrets").behavior).toBe("deny");
+  expect(decide("tar -czf out.tgz -C src . -C .. .").reason).toContain("would archive secrets/");
+  expect(decide("tar -C $DIR -czf out.tgz .").reason).toBe("running `tar -C $DIR -czf out.tgz .`");
+});
