@@ -16,12 +16,12 @@ export function classifyError(e: unknown, ctx: ErrorContext): Classified {
   if (e instanceof ModelError) return { error: e, retryAfterMs: null };
   if (e instanceof APIUserAbortError) return fatal("The request was aborted.", null);
   if (e instanceof APIConnectionError) {
-    const cause = e.cause instanceof Error ? e.cause.message : e.message;
+    const cause = clean(e.cause instanceof Error ? e.cause.message : e.message);
     return retryable(`Could not reach the API at ${ctx.baseURL} (${cause}). Check your network, or ANTHROPIC_BASE_URL if you set it.`, null, null);
   }
   if (e instanceof APIError) return classifyApiError(e, ctx);
   // Anything else thrown while reading the body: the connection dropped (ECONNRESET, socket closed).
-  const message = e instanceof Error ? e.message : String(e);
+  const message = clean(e instanceof Error ? e.message : String(e));
   return retryable(`The connection to the API broke mid-response (${message}).`, null, null);
 }
 
@@ -30,7 +30,7 @@ function classifyApiError(e: APIError, ctx: ErrorContext): Classified {
   const type = e.type ?? null;
   const apiMessage = e.apiMessage ?? e.message;
   const retryAfterMs = e.headers ? retryAfterFromHeaders(e.headers) : null;
-  const said = `${status ?? "stream"} ${type ?? "error"}: ${apiMessage}`;
+  const said = `${status ?? "stream"} ${type ?? "error"}: ${clean(apiMessage)}`;
 
   // An `error` event inside a 200 stream: no status, only the body's type.
   if (status === null) {
@@ -77,6 +77,17 @@ function classifyApiError(e: APIError, ctx: ErrorContext): Classified {
   }
   if (status === 400) return fatal(`The API rejected the request (${said}). This is a bug in KHAELOR or in the session: please report it.`, status);
   return fatal(`The API answered ${said}.`, status);
+}
+
+/**
+ * Text quoted inside our own sentence: no closing period (it would read "….)."), and not Bun's
+ * advice to its caller ("For more information, pass `verbose: true` … to fetch()").
+ */
+function clean(text: string): string {
+  return text
+    .replace(/\s*For more information, pass `verbose: true`.*$/s, "")
+    .trim()
+    .replace(/[.\s]+$/, "");
 }
 
 function retryable(message: string, status: number | null, retryAfterMs: number | null): Classified {

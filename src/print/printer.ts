@@ -51,9 +51,11 @@ export function textPrinter(stdout: Out, stderr: Out, verbose: boolean): Printer
             needSeparator = true;
           } else line = "";
           if (e.interrupted) stderr.write("[interrupted]\n");
+          else if (e.message.stop_reason === "max_tokens") stderr.write("khaelor: the answer hit the output-token limit and was cut off\n");
           break;
         case "api_retry":
-          if (verbose) stderr.write(`[retry ${e.attempt} in ${e.delayMs} ms: ${e.message}]\n`);
+          // Always said: a run that waits out retries must not look hung.
+          stderr.write(`khaelor: ${retryLine(e)}\n`);
           if (e.partialDiscarded) {
             // Whole lines already on stdout cannot be taken back; the unfinished one can.
             line = "";
@@ -205,4 +207,10 @@ function startOf(block: AssistantBlock): object {
 function firstLine(content: unknown): string {
   const text = typeof content === "string" ? content : Array.isArray(content) ? content.map((b: { text?: string }) => b.text ?? "").join(" ") : "";
   return text.split("\n")[0]?.slice(0, 200) ?? "";
+}
+
+/** "The API is overloaded (529 overloaded_error: Overloaded). Retrying in 2.5s (attempt 1 of 8)." */
+export function retryLine(e: Extract<AgentEvent, { type: "api_retry" }>): string {
+  const secs = e.delayMs < 10_000 ? (e.delayMs / 1000).toFixed(1) : String(Math.round(e.delayMs / 1000));
+  return `${e.message} Retrying in ${secs}s (attempt ${e.attempt}${e.maxAttempts ? ` of ${e.maxAttempts}` : ""}).`;
 }

@@ -47,6 +47,25 @@ describe("print mode", () => {
     expect(JSON.stringify(body.messages[0]!.content)).toContain("say two lines");
   });
 
+  test("text mode says every retry on stderr (a run waiting out retries must not look hung), and a cut answer", async () => {
+    const server = await serve({
+      turns: [
+        {
+          content: [{ type: "text", text: "Partial answer cut by the lim" }],
+          stop_reason: "max_tokens",
+          faults: [{ type: "rate_limit", retryAfterMs: 30 }, { type: "overloaded" }],
+        },
+      ],
+    });
+    const r = await runCli(["-p", "go"], { cwd: tempProject(), env: isolatedEnv(server.url) });
+    expect(r.code).toBe(0);
+    expect(r.stdout).toBe("Partial answer cut by the lim\n");
+    const said = r.stderr.split("\n").filter(Boolean);
+    expect(said[0]).toMatch(/^khaelor: Rate limited by the API \(429 rate_limit_error: [^)]*[^.]\)\. Retrying in 0\.0s \(attempt 1 of 8\)\.$/);
+    expect(said[1]).toMatch(/^khaelor: The API is overloaded \(529 overloaded_error: [^)]*[^.]\)\. Retrying in \d+\.\ds \(attempt 2 of 8\)\.$/);
+    expect(said[2]).toBe("khaelor: the answer hit the output-token limit and was cut off");
+  });
+
   test("--include-partial-messages streams Anthropic's event sequence before each assistant message", async () => {
     const server = await serve({
       turns: [
