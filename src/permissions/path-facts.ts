@@ -53,19 +53,27 @@ const SECRET_NAMES = new Set([
   "credentials.json", "service-account.json", ".htpasswd",
 ]);
 const HARMLESS_ENV = /^\.env\.(example|sample|template|dist|defaults)$/;
+const KEY_FILE = /\.(pem|key|p12|pfx|keystore|jks)$/i;
+
+let homeDirs: { home: string; dirs: Array<[string, string]> } | null = null;
+function homeSecretDirs(home: string): Array<[string, string]> {
+  if (homeDirs?.home !== home) homeDirs = { home, dirs: HOME_SECRETS.map((rel) => [rel, join(home, rel)]) };
+  return homeDirs.dirs;
+}
 
 /** Why a path holds secrets, or null. Sensitive paths ask in every mode but bypass. */
 export function sensitiveReason(abs: string, home: string): string | null {
-  for (const rel of HOME_SECRETS) {
-    if (isInside(abs, join(home, rel))) return `~/${rel} holds credentials`;
+  // Called for every file a search covers: the home checks are skipped outright outside home.
+  if (isInside(abs, home)) {
+    for (const [rel, dir] of homeSecretDirs(home)) if (isInside(abs, dir)) return `~/${rel} holds credentials`;
   }
-  for (const p of SYSTEM_SECRETS) if (isInside(abs, p)) return `${p} holds credentials`;
+  if (abs.startsWith("/etc/")) for (const p of SYSTEM_SECRETS) if (isInside(abs, p)) return `${p} holds credentials`;
   for (const segment of abs.split("/")) {
     if ((segment === ".env" || segment.startsWith(".env.")) && !HARMLESS_ENV.test(segment)) {
       return `${segment} files usually hold secrets`;
     }
     if (SECRET_NAMES.has(segment)) return `${segment} usually holds credentials`;
-    if (/\.(pem|key|p12|pfx|keystore|jks)$/i.test(segment)) return `${segment} looks like a private key`;
+    if (KEY_FILE.test(segment)) return `${segment} looks like a private key`;
   }
   return null;
 }
