@@ -198,15 +198,13 @@ async function executeAll(deps: KernelDeps, calls: ToolUseBlock[], signal: Abort
       );
     else {
       deps.emit({ type: "tool_start", toolUseId: call.id, name: call.name, summary });
-      // Unknown tools and invalid input are answered by the runtime without asking anyone.
-      const decision = info?.valid ? await deps.gate.authorize(call, signal) : { allow: true as const };
-      if (!decision.allow) r = result(decision.message, true, "error");
-      else
-        r = await deps.tools.execute(call, {
-          workspace: deps.workspace,
-          signal,
-          onProgress: (chunk) => deps.emit({ type: "tool_progress", toolUseId: call.id, chunk }),
-        });
+      const ctx = { workspace: deps.workspace, signal, onProgress: (chunk: string) => deps.emit({ type: "tool_progress", toolUseId: call.id, chunk }) };
+      // Unknown tools, invalid input and calls that cannot succeed are answered without asking anyone.
+      const doomed = info?.valid ? await deps.tools.precheck(call, ctx) : null;
+      const decision = info?.valid && !doomed ? await deps.gate.authorize(call, signal) : { allow: true as const };
+      if (doomed) r = doomed;
+      else if (!decision.allow) r = result(decision.message, true, "error");
+      else r = await deps.tools.execute(call, ctx);
     }
     deps.emit({
       type: "tool_result",

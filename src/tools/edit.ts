@@ -7,7 +7,7 @@ import { clipDiff, diffTexts } from "./numbered-diff.ts";
 import { displayPath, fail, localWorkspace, ok } from "./results.ts";
 import { didYouMean } from "./suggest-paths.ts";
 import { encodingLabel, loadFile } from "./text-file.ts";
-import type { Tool } from "./types.ts";
+import type { Tool, ToolContext, ToolResult } from "./types.ts";
 import description from "./edit.md" with { type: "text" };
 
 const schema = z.object({
@@ -57,6 +57,79 @@ function crlfIndex(raw: string): { text: string; rawOffset(n: number): number } 
   };
 }
 
+/** Everything an edit checks before it changes the file; `apply` makes the change. */
+type Prepared = { failure: ToolResult } | { apply(): Promise<ToolResult> };
+
+async function prepareEdit(input: Input, ctx: ToolContext): Promise<Prepared> {
+  const ws = localWorkspace(ctx);
+  const abs = ws.resolve(input.file_path);
+  const shown = displayPath(ws, abs);
+  const failure = (message: string): Prepared => ({ failure: fail(message) });
+  const oldString = input.old_string.replace(/\r\n/g, "\n");
+  const newString = input.new_string.replace(/\r\n/g, "\n");
+
+  if (oldString === "") {
+    if (existsSync(abs) && statSync(abs).size > 0) {
+      return failure(`${shown} already exists. To change it, give old_string (the text to replace); to replace it whole, read it and use write.`);
+    }
+    return {
+      async apply() {
+        const before = existsSync(abs) ? new Uint8Array() : null;
+        await commitChange(ws, abs, before, Buffer.from(newString, "utf8"), "edit", ctx.toolUseId);
+        const d = diffTexts(shown, "", newString);
+        return ok(`Created ${shown} (${d.added} line${d.added === 1 ? "" : "s"}).`, { path: abs, diff: d.unified });
+      },
+    };
+  }
+  if (oldString === newString) return failure("old_string and new_string are identical: there is nothing to change. Give the new text in new_string.");
+
+  try {
+    if (statSync(abs).isDirectory()) return failure(`${shown} is a directory; edit changes files.`);
+  } catch (e) {
+    const err = e as NodeJS.ErrnoException;
+    if (err.code === "ENOENT" || err.code === "ENOTDIR") {
+      return failure(`File not found: ${shown}.${didYouMean(ws, abs)} To create a new file, use write (or edit with an empty old_string).`);
+    }
+    throw e;
+  }
+  // Before anything about the content is said: a file this session has not read (perhaps one it
+  // may not read) gets the same answer whatever it holds.
+  const stale = staleReason(ws, abs);
+  if (stale) return failure(stale);
+  const file = loadFile(abs);
+  if (file.binary) return failure(`${shown} is a binary file; edit changes text files only.`);
+
+  const raw = file.text;
+  const norm = crlfIndex(raw);
+  const plan = planEdit(norm.text, oldString, newString, input.replace_all ?? false);
+  if (!plan.ok) return failure(`${plan.message.replace(/^old_string/, `In ${shown}, old_string`)}`);
+
+  let out = "";
+  let pos = 0;
+  for (const r of plan.replacements) {
+    const start = norm.rawOffset(r.start);
+    const end = norm.rawOffset(r.end);
+    out += raw.slice(pos, start) + (file.eol === "crlf" ? r.text.replace(/\n/g, "\r\n") : r.text);
+    pos = end;
+  }
+  out += raw.slice(pos);
+  if (raw.endsWith("\n") && out.length > 0 && !out.endsWith("\n")) out += file.eol === "crlf" ? "\r\n" : "\n";
+
+  if (!canEncode(out, file.encoding)) {
+    return failure(`${shown} is ${encodingLabel[file.encoding]} and new_string has characters it cannot hold. Use only Latin-1 characters, or convert the file to UTF-8 first (write it whole).`);
+  }
+  return {
+    async apply() {
+      await commitChange(ws, abs, file.bytes, encodeText(out, file.encoding), "edit", ctx.toolUseId);
+      const d = diffTexts(shown, norm.text, out.replace(/\r\n/g, "\n"));
+      const note = stageNote[plan.stage];
+      const count = plan.replacements.length > 1 ? ` (${plan.replacements.length} replacements)` : "";
+      const header = `Edited ${shown}${count}: +${d.added} -${d.removed} lines.${note ? ` Note: ${note}.` : ""}`;
+      return ok(`${header}\n${clipDiff(d.numbered, DIFF_CHARS)}`, { path: abs, diff: d.unified });
+    },
+  };
+}
+
 export const editTool: Tool<Input> = {
   name: "edit",
   description,
@@ -64,66 +137,13 @@ export const editTool: Tool<Input> = {
   readOnly: false,
   destructive: false,
   summarize: (i) => `edit ${i.file_path}${i.replace_all ? " (all)" : ""}`,
+  async precheck(input, ctx) {
+    const p = await prepareEdit(input, ctx);
+    return "failure" in p ? p.failure : null;
+  },
+  // Prepared again: the file may have changed while the user was asked.
   async run(input, ctx) {
-    const ws = localWorkspace(ctx);
-    const abs = ws.resolve(input.file_path);
-    const shown = displayPath(ws, abs);
-    const oldString = input.old_string.replace(/\r\n/g, "\n");
-    const newString = input.new_string.replace(/\r\n/g, "\n");
-
-    if (oldString === "") {
-      if (existsSync(abs) && statSync(abs).size > 0) {
-        return fail(`${shown} already exists. To change it, give old_string (the text to replace); to replace it whole, read it and use write.`);
-      }
-      const before = existsSync(abs) ? new Uint8Array() : null;
-      const bytes = Buffer.from(newString, "utf8");
-      await commitChange(ws, abs, before, bytes, "edit", ctx.toolUseId);
-      const d = diffTexts(shown, "", newString);
-      return ok(`Created ${shown} (${d.added} line${d.added === 1 ? "" : "s"}).`, { path: abs, diff: d.unified });
-    }
-    if (oldString === newString) return fail("old_string and new_string are identical: there is nothing to change. Give the new text in new_string.");
-
-    let file;
-    try {
-      if (statSync(abs).isDirectory()) return fail(`${shown} is a directory; edit changes files.`);
-      file = loadFile(abs);
-    } catch (e) {
-      const err = e as NodeJS.ErrnoException;
-      if (err.code === "ENOENT" || err.code === "ENOTDIR") {
-        return fail(`File not found: ${shown}.${didYouMean(ws, abs)} To create a new file, use write (or edit with an empty old_string).`);
-      }
-      throw e;
-    }
-    if (file.binary) return fail(`${shown} is a binary file; edit changes text files only.`);
-    const stale = staleReason(ws, abs);
-    if (stale) return fail(stale);
-
-    const raw = file.text;
-    const norm = crlfIndex(raw);
-    const plan = planEdit(norm.text, oldString, newString, input.replace_all ?? false);
-    if (!plan.ok) return fail(`${plan.message.replace(/^old_string/, `In ${shown}, old_string`)}`);
-
-    let out = "";
-    let pos = 0;
-    for (const r of plan.replacements) {
-      const start = norm.rawOffset(r.start);
-      const end = norm.rawOffset(r.end);
-      out += raw.slice(pos, start) + (file.eol === "crlf" ? r.text.replace(/\n/g, "\r\n") : r.text);
-      pos = end;
-    }
-    out += raw.slice(pos);
-    if (raw.endsWith("\n") && out.length > 0 && !out.endsWith("\n")) out += file.eol === "crlf" ? "\r\n" : "\n";
-
-    if (!canEncode(out, file.encoding)) {
-      return fail(`${shown} is ${encodingLabel[file.encoding]} and new_string has characters it cannot hold. Use only Latin-1 characters, or convert the file to UTF-8 first (write it whole).`);
-    }
-    const bytes = encodeText(out, file.encoding);
-    await commitChange(ws, abs, file.bytes, bytes, "edit", ctx.toolUseId);
-
-    const d = diffTexts(shown, norm.text, out.replace(/\r\n/g, "\n"));
-    const note = stageNote[plan.stage];
-    const count = plan.replacements.length > 1 ? ` (${plan.replacements.length} replacements)` : "";
-    const header = `Edited ${shown}${count}: +${d.added} -${d.removed} lines.${note ? ` Note: ${note}.` : ""}`;
-    return ok(`${header}\n${clipDiff(d.numbered, DIFF_CHARS)}`, { path: abs, diff: d.unified });
+    const p = await prepareEdit(input, ctx);
+    return "failure" in p ? p.failure : p.apply();
   },
 };

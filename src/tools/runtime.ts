@@ -66,6 +66,20 @@ export function createToolRuntime(tools: Tool[], opts: ToolRuntimeOptions = {}):
       return { readOnly: tool.readOnly, destructive: tool.destructive, summary, valid: p.success };
     },
 
+    async precheck(call, ctx) {
+      const tool = byName.get(call.name);
+      const p = tool?.precheck ? parse(tool, call.input) : null;
+      if (!tool?.precheck || !p?.success) return null;
+      const t0 = performance.now();
+      try {
+        const r = await tool.precheck(p.data, { ...ctx, toolUseId: call.id });
+        if (!r) return null;
+        return { kind: "error", content: r.content, isError: true, summary: safeSummary(tool, p.data), durationMs: performance.now() - t0 };
+      } catch {
+        return null; // the call itself will meet the problem and say it
+      }
+    },
+
     async execute(call: ToolCall, ctx: Omit<ToolContext, "toolUseId">): Promise<ToolOutcome> {
       const t0 = performance.now();
       const done = (kind: ToolOutcome["kind"], r: { content: ToolOutcome["content"]; isError?: boolean; display?: ToolOutcome["display"] }, summary: string): ToolOutcome => ({

@@ -46,6 +46,11 @@ export interface Tool<I = any> {
   destructive: boolean;
   /** One line for the UI, e.g. `edit src/app.ts (+3 -1)` or `bash: npm test`. */
   summarize(input: I): string;
+  /**
+   * Why the call cannot succeed, found without changing anything (an edit whose text is not in
+   * the file): the call fails before anyone is asked to allow it. Null when it may go ahead.
+   */
+  precheck?(input: I, ctx: ToolContext): Promise<ToolResult | null>;
   run(input: I, ctx: ToolContext): Promise<ToolResult>;
 }
 
@@ -66,6 +71,8 @@ export interface ToolRuntime {
   names(): string[];
   /** Never throws: unknown tools, invalid input and thrown errors come back as error outcomes. */
   execute(call: ToolCall, ctx: Omit<ToolContext, "toolUseId">): Promise<ToolOutcome>;
+  /** The error outcome of a valid call that cannot succeed as things are (see Tool.precheck); null otherwise. */
+  precheck(call: ToolCall, ctx: Omit<ToolContext, "toolUseId">): Promise<ToolOutcome | null>;
   /**
    * For permissions and the UI: what kind of tool this is, its one-line summary, and whether the
    * input is valid (invalid calls are answered without asking anyone). Null for an unknown tool.

@@ -5,6 +5,7 @@ import { commitChange, staleReason } from "./file-change.ts";
 import { clipDiff, diffTexts } from "./numbered-diff.ts";
 import { displayPath, fail, localWorkspace, ok } from "./results.ts";
 import { encodingLabel, loadFile } from "./text-file.ts";
+import type { LocalWorkspace } from "../workspace/types.ts";
 import type { Tool } from "./types.ts";
 import description from "./write.md" with { type: "text" };
 
@@ -23,8 +24,14 @@ export const writeTool: Tool<Input> = {
   readOnly: false,
   destructive: true,
   summarize: (i) => {
-    const n = i.content.split("\n").length;
+    const n = lineCount(i.content);
     return `write ${i.file_path} (${n} line${n === 1 ? "" : "s"})`;
+  },
+  async precheck(input, ctx) {
+    const ws = localWorkspace(ctx);
+    const abs = ws.resolve(input.file_path);
+    const why = existsSync(abs) ? overwriteProblem(ws, abs) : null;
+    return why ? fail(why) : null;
   },
   async run(input, ctx) {
     const ws = localWorkspace(ctx);
@@ -34,13 +41,12 @@ export const writeTool: Tool<Input> = {
     if (!existsSync(abs)) {
       const bytes = Buffer.from(input.content, "utf8");
       await commitChange(ws, abs, null, bytes, "write", ctx.toolUseId);
-      const lines = input.content === "" ? 0 : input.content.split("\n").length - (input.content.endsWith("\n") ? 1 : 0);
+      const lines = lineCount(input.content);
       const d = diffTexts(shown, "", input.content);
       return ok(`Created ${shown} (${lines} lines, ${bytes.length} bytes).`, { path: abs, diff: d.unified });
     }
-    if (statSync(abs).isDirectory()) return fail(`${shown} is a directory; give a file path.`);
-    const stale = staleReason(ws, abs);
-    if (stale) return fail(stale);
+    const why = overwriteProblem(ws, abs);
+    if (why) return fail(why);
 
     const old = loadFile(abs);
     let content = input.content;
@@ -60,3 +66,13 @@ export const writeTool: Tool<Input> = {
     return ok(`Updated ${shown}: +${d.added} -${d.removed} lines.${note}\n${clipDiff(d.numbered, DIFF_CHARS)}`, { path: abs, diff: d.unified });
   },
 };
+
+/** Why an existing path may not be overwritten now, or null. */
+function overwriteProblem(ws: LocalWorkspace, abs: string): string | null {
+  if (statSync(abs).isDirectory()) return `${displayPath(ws, abs)} is a directory; give a file path.`;
+  return staleReason(ws, abs);
+}
+
+function lineCount(content: string): number {
+  return content === "" ? 0 : content.split("\n").length - (content.endsWith("\n") ? 1 : 0);
+}

@@ -35,6 +35,11 @@ function testRuntime(log: string[] = []): ToolRuntime {
       if (call.name === "fail") return { ...base, kind: "error", isError: true, content: "it broke" };
       return { ...base, kind: "ok", isError: false, content: `ok ${JSON.stringify(call.input)}` };
     },
+    // An edit of "gone.txt" cannot succeed: the runtime says so before anyone is asked.
+    precheck: async (call) =>
+      call.name === "edit" && (call.input as { file_path?: string }).file_path === "gone.txt"
+        ? { summary: "edit", durationMs: 1, kind: "error", isError: true, content: "File not found: gone.txt." }
+        : null,
   };
 }
 
@@ -233,6 +238,18 @@ describe("kernel loop", () => {
     await runTurn(deps, "write it", new AbortController().signal);
     expect(toolLog).toEqual([]);
     expect(JSON.stringify(model.requests[1]!.messages.at(-1))).toContain("output limit (max_tokens)");
+  });
+
+  test("a call that cannot succeed fails without asking the gate, and is never run", async () => {
+    let asked = 0;
+    const log: string[] = [];
+    const gate: PermissionGate = { authorize: async () => (asked++, { allow: true }) };
+    const { deps, events } = setup([[use("edit", { file_path: "gone.txt" }), use("edit", { file_path: "here.txt" })], text("ok")], { tools: testRuntime(log), gate });
+    await runTurn(deps, "go", new AbortController().signal);
+    expect(asked).toBe(1);
+    expect(log).toEqual(['edit:{"file_path":"here.txt"}']);
+    const results = events.filter((e) => e.type === "tool_result").map((e) => (e.type === "tool_result" ? [e.isError, e.content] : null));
+    expect(results[0]).toEqual([true, "File not found: gone.txt."]);
   });
 
   test("invalid input is answered without asking the gate", async () => {

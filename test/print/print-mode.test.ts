@@ -117,6 +117,24 @@ describe("print mode", () => {
     expect(r.code).toBe(5);
   });
 
+  test("an edit that cannot succeed fails before anyone is asked: no denial, the real reason", async () => {
+    const dir = tempProject();
+    writeFileSync(join(dir, "a.txt"), "alpha\n");
+    const edit = (old_string: string) => ({ type: "tool_use" as const, name: "edit", input: { file_path: "a.txt", old_string, new_string: "x" } });
+    const server = await serve({
+      turns: [
+        { content: [edit("alpha")] },
+        { content: [{ type: "tool_use", name: "read", input: { file_path: "a.txt" } }], expect: { lastHasToolResult: { isError: true, contentMatches: "has not been read" } } },
+        { content: [edit("nothere")] },
+        { content: [{ type: "text", text: "gave up" }], expect: { lastHasToolResult: { isError: true, contentMatches: "not found|did not match|no match" } } },
+      ],
+    });
+    const r = await runCli(["-p", "edit it", "--output-format", "json"], { cwd: dir, env: isolatedEnv(server.url) });
+    expect(server.checkFailures).toEqual([]);
+    expect(parseNdjson(r.stdout)[0]!.permission_denials).toEqual([]);
+    expect(readFileSync(join(dir, "a.txt"), "utf8")).toBe("alpha\n");
+  });
+
   test("asks become denials listed in permission_denials", async () => {
     const server = await serve({
       turns: [

@@ -63,7 +63,8 @@ describe("the prompt on a short terminal", () => {
     await Bun.write(join(dir, "a.txt"), `${lines.join("\n")}\n`);
     const fake = await api({
       turns: [
-        // The edit tool refuses a file not read first: the answer "y" reaches it and it says so.
+        // Read first: an edit of a file not read fails before anyone is asked.
+        { content: [{ type: "tool_use", name: "read", input: { file_path: "a.txt" } }] },
         { content: [{ type: "tool_use", name: "edit", input: { file_path: "a.txt", old_string: lines.slice(5, 25).join("\n"), new_string: lines.slice(5, 25).map((l) => `${l} CHANGED`).join("\n") } }] },
         text("EDIT-DONE"),
       ],
@@ -85,8 +86,9 @@ describe("the prompt on a short terminal", () => {
     await s.waitFor((sc) => !sc.includes(" permission prompt ") && sc.includes("[y] allow once"), "the prompt again");
     await answerPrompt(s, "y");
     await s.waitFor((sc) => sc.includes("EDIT-DONE"), "the answer after the edit");
-    expect(s.all()).toContain("✗ edit a.txt");
+    expect(s.all()).toContain("✓ edit a.txt");
     expect(s.all()).not.toContain("denied");
+    expect(await Bun.file(join(dir, "a.txt")).text()).toContain("line 25 CHANGED");
     s.send(KEY.ctrlD);
     expect(await s.exited).toBe(0);
   }, 60_000);
