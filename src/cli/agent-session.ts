@@ -1,14 +1,14 @@
 // The composition root for one agent session, shared by print mode and the interactive app:
 // it opens (or resumes) the session log, builds the workspace, tools, model client, context and
 // permission gate, and wires them to the kernel through the event bus. No logic of its own.
-import { existsSync, readFileSync, statSync } from "node:fs";
+import { existsSync, readFileSync, rmSync, statSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { buildSystemPrompt, gitStatusSummary, loadProjectInstructions } from "../context/system-prompt.ts";
 import { createEventBus, type EventBus } from "../events/bus.ts";
 import { newEventId as newId, newSessionId } from "../events/id.ts";
 import { createPermissionEngine, splitRuleList, type Problem } from "../permissions/index.ts";
 import { SessionWriteError } from "../session/log.ts";
-import { projectSessionsDir } from "../session/paths.ts";
+import { metaPathOf, projectSessionsDir } from "../session/paths.ts";
 import { createGitProtection } from "../workspace/git/index.ts";
 import { isDurable, type AgentEvent, type DurableEvent, type PermissionMode } from "../events/types.ts";
 import { runTurn, type TurnResult } from "../kernel/loop.ts";
@@ -140,7 +140,8 @@ export async function openAgentSession(opts: CliOptions, io: SessionIo) {
   // Resume contract: tools may be added between versions, never silently removed.
   const missing = (replayed?.toolNamesUsed ?? []).filter((t) => !tools.names().includes(t));
   if (missing.length > 0) notices.push(`this session used tools this version does not have (${missing.join(", ")}); calls to them will fail`);
-  const workspace = createWorkspace({ root: cwd, spillDir: join(dirname(writer.path), `${sessionId}.spill`), sessionId });
+  const spillDir = join(dirname(writer.path), `${sessionId}.spill`);
+  const workspace = createWorkspace({ root: cwd, spillDir, sessionId });
   workspace.onFileChanged = (abs, before) => git.adopt(abs, before);
   if (replayed) restoreWorkspace(workspace, replayed.events);
   const bus: EventBus = createEventBus();
@@ -149,8 +150,11 @@ export async function openAgentSession(opts: CliOptions, io: SessionIo) {
   let cost = replayed?.costUsd ?? 0;
   // --max-budget-usd limits what this run spends, not what earlier runs of the session spent.
   const costAtOpen = cost;
+  // A new session nobody spoke in is not worth a place in the session list: it goes when closed.
+  let spoke = opened.writer !== null || (opened.seedEvents?.length ?? 0) > 0;
   // The log hears every event first, so nothing is shown that is not on disk.
   bus.subscribe((e: AgentEvent) => {
+    if (e.type === "user_message") spoke = true;
     if (isDurable(e)) {
       writer.append(e);
       context.apply(e);
@@ -217,6 +221,8 @@ export async function openAgentSession(opts: CliOptions, io: SessionIo) {
     permissions: engine,
     git,
     costSoFar: () => cost,
+    /** Nothing was said in this session (so far): closing it now leaves nothing behind. */
+    isEmpty: () => !spoke,
     setModel(name: string) {
       bus.emit({ type: "setting_change", id: newId(), ts: Date.now(), model: name });
     },
@@ -262,6 +268,12 @@ export async function openAgentSession(opts: CliOptions, io: SessionIo) {
       await workspace.processes.stopAll();
       process.off("exit", killOnExit);
       writer.close();
+      if (!spoke) {
+        rmSync(writer.path, { force: true });
+        rmSync(metaPathOf(writer.path), { force: true });
+        rmSync(spillDir, { recursive: true, force: true });
+        git.forget();
+      }
     },
   };
 

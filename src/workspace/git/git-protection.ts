@@ -58,6 +58,8 @@ export interface GitProtection {
    * ignores; from now on they cover this file, and the open turn's "before" gets its old content.
    */
   adopt(abs: string, before: Uint8Array | null): Promise<void>;
+  /** The session is being thrown away (nothing was said in it): drop its index and turn list. */
+  forget(): void;
 }
 
 type Turn = { before: string; after: string | null };
@@ -178,6 +180,11 @@ class Protection implements GitProtection {
     return this.state.turns.length;
   }
 
+  forget(): void {
+    rmSync(this.stateFile, { force: true });
+    this.shadow.dropIndex();
+  }
+
   adopt(abs: string, before: Uint8Array | null): Promise<void> {
     return this.serial(async () => {
       const rel = relative(this.workTree, abs);
@@ -267,6 +274,7 @@ class NoProtection implements GitProtection {
   undo = async () => null;
   undoableTurns = () => 0;
   adopt = async () => {};
+  forget = () => {};
 }
 
 function plainDirectoryProblem(dir: string): string | null {

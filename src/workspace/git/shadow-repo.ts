@@ -124,6 +124,11 @@ export class ShadowRepo {
     return true;
   }
 
+  /** The session's index goes with the session; the objects stay, shared by the project's sessions. */
+  dropIndex(): void {
+    rmSync(this.indexFile, { force: true });
+  }
+
   /** `tree` with `rel` holding `bytes`; returns the new tree id. */
   async treeWith(tree: string, rel: string, bytes: Uint8Array, executable: boolean): Promise<string> {
     const env = { GIT_INDEX_FILE: join(this.opts.gitDir, `adopt-index-${process.pid}`), GIT_LITERAL_PATHSPECS: "1" };
