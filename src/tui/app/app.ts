@@ -25,7 +25,8 @@ import { modelInfo } from "../../model/models.ts";
 import type { MarkdownStream } from "../markdown/index.ts";
 import type { FullView, Screen } from "../views/screen.ts";
 import { TranscriptPager, type PagerSource } from "../views/pager.ts";
-import type { StatusInfo } from "../views/status-line.ts";
+import { formatCost, type StatusInfo } from "../views/status-line.ts";
+import type { Row, Style } from "../render/style.ts";
 import { span, wrapSpans, cleanText } from "../views/text.ts";
 import { ui } from "../views/theme.ts";
 import { runSlashCommand } from "./commands.ts";
@@ -41,6 +42,8 @@ import { composerInput, type Picker } from "./composer-keys.ts";
 import { armAskGuard, permissionInput, typedAhead, type PermissionAsk } from "./permission-keys.ts";
 import { pagerInput, transcriptSource } from "./pager-keys.ts";
 import { layout, statusInfo } from "./live-zone.ts";
+import { runningProcessLines } from "./stopped-processes.ts";
+import { sessionSwitchLines } from "./session-switch.ts";
 
 export type AppDeps = {
   /** null: the session is still opening; the composer works meanwhile (see sessionOpened). */
@@ -57,7 +60,7 @@ export type AppDeps = {
   onPager(open: boolean): void;
   /** Ctrl-Z: give the terminal back to the shell until `fg` (absent: Ctrl-Z does nothing). */
   suspend?(): void;
-  /** Everything is cleaned up; the process may end with this code. */
+  /** Everything is cleaned up; the process may end with this code. `line` may hold several lines (stopped processes, then how to resume). */
   onExit(code: number, line: string): void;
   now?: () => number;
   /** Entries of earlier turns printed when resuming (the rest is in the pager). */
@@ -210,9 +213,13 @@ export class App {
       this.headGapDone = false;
       this.screen.commit([{ spans: [span("(the partial answer above was discarded: the request is being retried)", ui.warn)] }]);
     } else if (from === this.committed) {
-      if (this.headRows > 0) this.screen.commit([{ spans: [span("(the partial answer above was discarded: the request is being retried)", ui.warn)] }]);
+      // Rows of the partial already in history get a note after them (and the next entry its own
+      // gap); with none written, a gap already written before the partial serves the next entry.
+      if (this.headRows > 0) {
+        this.screen.commit([{ spans: [span("(the partial answer above was discarded: the request is being retried)", ui.warn)] }]);
+        this.headGapDone = false;
+      }
       this.headRows = 0;
-      this.headGapDone = false;
     }
     for (const key of [...this.streams.keys()]) if (!this.transcript.entries.some((e) => e.key === key)) this.streams.delete(key);
   }
@@ -304,6 +311,7 @@ export class App {
 
   /** The turn or command is over: the spinner stops, and "interrupting…" does not outlive the work. */
   private workEnded(): void {
+    if (!this.busy) this.transcript.clearRetry();
     this.stopSpinnerIfIdle();
     if (!this.busy && this.hint?.text === INTERRUPTING) this.hint = null;
     this.renderNow();
@@ -361,11 +369,12 @@ export class App {
       this.renderNow();
       return;
     }
+    const stopped = runningProcessLines(old);
     await old.close();
     this.queued = [];
-    const said = resume ? [`Resumed session ${next.sessionId}`] : [`New session ${next.sessionId}. The previous one stays resumable:`, `khaelor --resume ${old.sessionId}`];
-    // Wrapped as soft rows, so a long id is never cut and copies as one line.
-    this.screen.commit([{ spans: [] }, ...said.flatMap((line) => wrapSpans([span(line, ui.accent)], this.width).map((r, i) => (i > 0 ? { ...r, soft: true } : r)))]);
+    // Wrapped as soft rows, so a long line is never cut and copies as one line.
+    const rows = (lines: string[], style: Style): Row[] => lines.flatMap((line) => wrapSpans([span(cleanText(line), style)], this.width).map((r, i) => (i > 0 ? { ...r, soft: true } : r)));
+    this.screen.commit([{ spans: [] }, ...rows(stopped, ui.warn), ...rows(sessionSwitchLines(old.cwd, old.sessionId, next.sessionId, resume !== null), ui.accent)]);
     this.attach(next);
     this.renderNow();
   }
@@ -392,9 +401,11 @@ export class App {
     this.screen.dispose();
     const cost = this.session.costSoFar();
     const priced = modelInfo(this.session.model())?.price !== null;
+    const stopped = runningProcessLines(this.session);
     await this.session.close();
-    const line = `Resume this session with: khaelor --resume ${this.session.sessionId}  (cost ${priced ? `$${cost.toFixed(cost < 1 ? 4 : 2)}` : "unknown"})`;
-    this.deps.onExit(code, line);
+    // The same money format as the status line, so the two never disagree ($0.026, not $0.0260).
+    const line = `Resume this session with: khaelor --resume ${this.session.sessionId}  (cost ${priced ? formatCost(cost) : "unknown"})`;
+    this.deps.onExit(code, [...stopped, line].join("\n"));
   }
 
   // ── input ──────────────────────────────────────────────────────────────────────────────────

@@ -5,9 +5,10 @@ import { modelInfo } from "../../model/models.ts";
 import { createMarkdownStream, type MarkdownStream } from "../markdown/index.ts";
 import type { Row } from "../render/style.ts";
 import { renderComposer } from "../views/composer-view.ts";
-import { needsGap, renderEntry } from "../views/entry-view.ts";
+import { answerFooter, needsGap, renderEntry } from "../views/entry-view.ts";
 import { renderPermissionPanel } from "../views/permission-panel.ts";
 import { renderPicker } from "../views/picker.ts";
+import { renderRetryLine } from "../views/retry-line.ts";
 import { renderStatusLine, type StatusInfo } from "../views/status-line.ts";
 import { clipSpans, span, wrapSpans, cleanText } from "../views/text.ts";
 import { ui } from "../views/theme.ts";
@@ -36,7 +37,7 @@ export function layout(app: App, final: boolean): void {
       for (let i = app.headRows; i < settled.length; i++) out.push(settled[i]!);
       app.headRows = settled.length;
       if (!done) break;
-      if (e.interrupted) out.push({ spans: [span("⎿ interrupted", ui.warn)] });
+      out.push(...answerFooter(e, width));
       app.streams.delete(e.key);
     } else {
       out.push(...renderEntry(e, { width, links: app.deps.links, full: false }));
@@ -81,6 +82,7 @@ function setLive(app: App, width: number): void {
       const from = i === app.committed ? app.headRows : 0;
       for (let r = from; r < settled.length; r++) top.push(settled[r]!);
       top.push(...s.md.tailRows());
+      if (e.done) top.push(...answerFooter(e, width));
     } else if (e.kind === "thinking" && !e.done) {
       top.push({ spans: clipSpans([span(`${SPINNER[app.frameNo % SPINNER.length]} Thinking…`, ui.thinking)], width, true) });
       const lines = e.text.trimEnd().split("\n").slice(-3);
@@ -89,8 +91,13 @@ function setLive(app: App, width: number): void {
       top.push(...renderToolCall(e.view, { width, frame: app.frameNo, now, awaitingAnswer: app.ask?.toolUseId === e.view.id }));
     } else top.push(...renderEntry(e, { width, links: app.deps.links, full: false }));
   }
-  if (app.busy && !app.ask && !hasActiveRow(app)) {
-    const label = app.busy.kind === "compact" ? "Compacting…" : app.busy.kind === "command" ? "Working…" : "Working…";
+  const retry = app.transcript.retry;
+  if (app.busy && !app.ask && retry) {
+    // The spinner's frames redraw it, so the countdown moves without a timer of its own.
+    top.push({ spans: [] });
+    top.push(renderRetryLine(retry, { width, now, frame: app.frameNo }));
+  } else if (app.busy && !app.ask && !hasActiveRow(app)) {
+    const label = app.busy.kind === "compact" ? "Compacting…" : "Working…";
     top.push({ spans: [] });
     top.push({ spans: clipSpans([span(`${SPINNER[app.frameNo % SPINNER.length]} ${label}`, ui.accent), span("  Esc to interrupt", ui.dim)], width, true) });
   }
@@ -138,7 +145,10 @@ function hasActiveRow(app: App): boolean {
   const entries = app.transcript.entries;
   for (let i = app.committed; i < entries.length; i++) {
     const e = entries[i]!;
-    if ((e.kind === "assistant" && !e.done) || (e.kind === "thinking" && !e.done) || (e.kind === "tool" && e.view.status === "running")) return true;
+    // An answer counts while it is the last thing streaming; once a tool call streams after it, the
+    // text is finished (it waits only for its message's end) and the "Working…" line shows.
+    if (e.kind === "assistant" && !e.done && i === entries.length - 1) return true;
+    if ((e.kind === "thinking" && !e.done) || (e.kind === "tool" && e.view.status === "running")) return true;
   }
   return false;
 }

@@ -6,12 +6,15 @@ import type { AgentEvent, DurableEvent } from "../../events/types.ts";
 import type { AssistantBlock, ToolResultContent } from "../../model/types.ts";
 import type { ToolCallView } from "../views/tool-row.ts";
 import { appendTail } from "../views/tool-row.ts";
+import { CUT_NOTICE } from "../views/entry-view.ts";
+import type { RetryView } from "../views/retry-line.ts";
 
 export type NoticeLevel = "info" | "warn" | "error";
 
 export type Entry =
   | { kind: "user"; key: number; text: string; steering: boolean }
-  | { kind: "assistant"; key: number; text: string; done: boolean; interrupted: boolean }
+  /** cut: the message hit the output-token limit (stop_reason max_tokens) and ends here mid-sentence. */
+  | { kind: "assistant"; key: number; text: string; done: boolean; interrupted: boolean; cut?: boolean }
   | { kind: "thinking"; key: number; text: string; done: boolean; startedAt: number; durationMs: number | null }
   | { kind: "tool"; key: number; view: ToolCallView; input: unknown }
   | { kind: "notice"; key: number; text: string; level: NoticeLevel };
@@ -54,6 +57,12 @@ export class Transcript {
   private tools = new Map<string, Extract<Entry, { kind: "tool" }>>();
   private denied = new Map<string, string>();
   readonly usage: UsageTotals = { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, lastContext: null };
+  /**
+   * The request being retried, while the client waits: shown as one live line, never as an entry
+   * (eight failed attempts are not eight lines of history). Gone when an attempt starts streaming;
+   * a turn that finally fails says so in its error entry.
+   */
+  retry: RetryView | null = null;
   /** Bumped on every change, so views know when to recompute. */
   version = 0;
   /** Called when entries are removed (a discarded partial), so the history commit can rewind. */
@@ -64,12 +73,12 @@ export class Transcript {
     switch (e.type) {
       case "user_message": {
         const text = userText(e.content);
-        if (e.synthetic === "process_exit") this.push({ kind: "notice", text, level: "info" });
-        else if (e.synthetic) this.push({ kind: "notice", text: `(${e.synthetic === "verify" ? "verification nudge" : "loop nudge"}) ${firstLine(text)}`, level: "info" });
+        if (e.synthetic) this.push({ kind: "notice", text: syntheticNotice(e.synthetic, text), level: "info" });
         else if (text !== "" || typeof e.content === "string") this.push({ kind: "user", text, steering: e.steering === true });
         break;
       }
       case "message_start":
+        this.retry = null;
         this.blocks.clear();
         this.sinceStart = [];
         break;
@@ -91,18 +100,21 @@ export class Transcript {
         break;
       }
       case "block_done": {
+        // An answer's text is done only with its message: only then is the stop reason known, and
+        // an answer cut by the output-token limit must not reach history without saying so.
         const b = this.blocks.get(e.index);
         if (b?.kind === "thinking" && !b.done) {
           b.done = true;
           b.durationMs = now - b.startedAt;
-        } else if (b?.kind === "assistant") b.done = true;
+        }
         break;
       }
       case "api_retry":
         if (e.partialDiscarded) this.discardPartial();
-        this.push({ kind: "notice", text: `API: ${e.message}; retrying in ${Math.ceil(e.delayMs / 1000)}s (attempt ${e.attempt})`, level: "warn" });
+        this.retry = { attempt: e.attempt, maxAttempts: e.maxAttempts ?? null, status: e.status, message: e.message, until: now + e.delayMs };
         break;
       case "assistant_message":
+        this.retry = null;
         this.applyAssistant(e, now);
         break;
       case "tool_start": {
@@ -147,6 +159,7 @@ export class Transcript {
         if (e.savedRule) this.push({ kind: "notice", text: `Saved rule: allow ${e.savedRule.rule} (${e.savedRule.scope})`, level: "info" });
         break;
       case "compaction":
+        this.retry = null;
         this.push({
           kind: "notice",
           text: `Conversation compacted (${e.trigger}): ${Math.round(e.tokensBefore / 1000)}k → ${Math.round(e.tokensAfter / 1000)}k tokens`,
@@ -157,12 +170,14 @@ export class Transcript {
         this.push({ kind: "notice", text: "Compacting the conversation…", level: "info" });
         break;
       case "interruption":
+        this.retry = null;
         this.markInterrupted();
         // Said once: an answer or a tool of this turn already marked "interrupted" says it.
         if (e.reason === "crash_recovery") this.push({ kind: "notice", text: "Interrupted: KHAELOR stopped during this turn", level: "warn" });
         else if (!this.turnShowsInterruption()) this.push({ kind: "notice", text: "Interrupted", level: "warn" });
         break;
       case "error":
+        this.retry = null;
         this.push({ kind: "notice", text: `Error: ${e.message}`, level: "error" });
         break;
       case "undo":
@@ -176,6 +191,7 @@ export class Transcript {
         if (e.model) this.push({ kind: "notice", text: `Model: ${e.model}`, level: "info" });
         break;
       case "turn_end":
+        this.retry = null;
         this.markInterruptedIfOpen(e.reason !== "finished");
         if (e.reason !== "finished" && e.reason !== "cancelled" && e.reason !== "error") this.push({ kind: "notice", text: `Stopped: ${e.reason.replace(/_/g, " ")}`, level: "warn" });
         break;
@@ -194,7 +210,13 @@ export class Transcript {
     this.push({ kind: "notice", text, level });
   }
 
-  /** Entries still streaming or running (for the spinner and the "working" state). */
+  /** The work ended (a command's compaction failed after its retries): no retry is pending any more. */
+  clearRetry(): void {
+    if (this.retry === null) return;
+    this.retry = null;
+    this.version++;
+  }
+
   /** The call waited for the user's answer: its running time starts now, not when it was announced. */
   restartClock(toolUseId: string, now: number): void {
     const t = this.tools.get(toolUseId);
@@ -215,6 +237,7 @@ export class Transcript {
     const ctx = u.input_tokens + u.cache_read_input_tokens + u.cache_creation_input_tokens + u.output_tokens;
     if (ctx > 0) this.usage.lastContext = ctx;
     const streamed = this.blocks.size > 0;
+    const cutAt = e.message.stop_reason === "max_tokens" ? e.message.content.length - 1 : -1;
     e.message.content.forEach((block: AssistantBlock, index) => {
       const existing = this.blocks.get(index);
       if (existing) {
@@ -222,6 +245,7 @@ export class Transcript {
           existing.done = true;
           if (block.type === "text") existing.text = block.text;
           if (e.interrupted) existing.interrupted = true;
+          if (index === cutAt) existing.cut = true;
         } else if (existing.kind === "thinking" && !existing.done) {
           existing.done = true;
           existing.durationMs = now - existing.startedAt;
@@ -229,11 +253,13 @@ export class Transcript {
         return;
       }
       if (streamed && block.type !== "tool_use") return;
-      if (block.type === "text" && block.text !== "") this.push({ kind: "assistant", text: block.text, done: true, interrupted: e.interrupted === true });
+      if (block.type === "text" && block.text !== "") this.push({ kind: "assistant", text: block.text, done: true, interrupted: e.interrupted === true, cut: index === cutAt });
       else if (block.type === "thinking") this.push({ kind: "thinking", text: block.thinking, done: true, startedAt: now, durationMs: null });
       else if (block.type === "tool_use" && !this.tools.has(block.id)) this.addTool(block.id, block.name, block.input);
     });
     this.blocks.clear();
+    // Cut while thinking: there is no answer to mark, but the user still needs to know.
+    if (cutAt >= 0 && e.message.content[cutAt]?.type === "thinking") this.push({ kind: "notice", text: CUT_NOTICE, level: "warn" });
   }
 
   private turnShowsInterruption(): boolean {
@@ -327,7 +353,21 @@ function lastLines(text: string, n: number): string[] {
   return lines.length > n + 1 ? [`… ${lines.length - n} earlier lines`, ...lines.slice(-n)] : lines;
 }
 
-function firstLine(s: string): string {
-  const l = s.split("\n", 1)[0] ?? "";
-  return l.length > 200 ? `${l.slice(0, 200)}…` : l;
+/**
+ * A message a policy wrote to the model, as the user should hear of it: what happened, in a short
+ * line of our own. The model's text (instructions, tool syntax) is never shown as if meant for them.
+ */
+export function syntheticNotice(kind: NonNullable<Extract<AgentEvent, { type: "user_message" }>["synthetic"]>, text: string): string {
+  switch (kind) {
+    case "verify":
+      return "reminded the agent to run the tests or checks before finishing";
+    case "doom_loop": {
+      const tool = /same (\S+) call/.exec(text)?.[1];
+      return `the agent repeated the same ${tool ? `${tool} call` : "tool call"}; told it to try another approach`;
+    }
+    case "process_exit":
+      // "process web (p1) exited with code 1 (process read id=p1 shows its last output)": the
+      // parenthesis tells the model how to read the output; the user has the process row for that.
+      return text.replace(/\s*\(process read id=\S+ shows its last output\)\s*$/, "");
+  }
 }

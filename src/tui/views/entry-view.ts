@@ -30,11 +30,8 @@ export function renderEntry(e: Entry, opts: EntryViewOptions): Row[] {
   switch (e.kind) {
     case "user":
       return renderUserText(e.text, width, opts.full ? Infinity : USER_LINES, e.steering ? "sent while working" : null);
-    case "assistant": {
-      const rows = renderMarkdown(e.text, { width, links: opts.links });
-      if (e.interrupted) rows.push({ spans: [span("⎿ interrupted", ui.warn)] });
-      return rows;
-    }
+    case "assistant":
+      return [...renderMarkdown(e.text, { width, links: opts.links }), ...answerFooter(e, width)];
     case "thinking":
       return [thinkingSummary(e.durationMs, width)];
     case "tool":
@@ -45,6 +42,15 @@ export function renderEntry(e: Entry, opts: EntryViewOptions): Row[] {
       return lines.flatMap((l, i) => softWrapSpans([span(cleanText(l), style)], width, i === 0 ? [span("• ", style)] : [span("  ")]));
     }
   }
+}
+
+export const CUT_NOTICE = "the answer hit the output-token limit and was cut off; ask to continue";
+
+/** Under an answer that did not end on its own: stopped by the user, or cut by the output-token limit. */
+export function answerFooter(e: Extract<Entry, { kind: "assistant" }>, width: number): Row[] {
+  if (e.interrupted) return [{ spans: [span("⎿ interrupted", ui.warn)] }];
+  if (e.cut) return softWrapSpans([span(CUT_NOTICE, ui.dim)], width, [span("⎿ ", ui.dim)]);
+  return [];
 }
 
 export function thinkingSummary(durationMs: number | null, width: number): Row {

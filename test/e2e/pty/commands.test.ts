@@ -47,7 +47,7 @@ describe("sessions and models", () => {
     await command(b, "/resume", "Resume which session?");
     expect(b.screen()).toContain(idA.slice(0, 8));
     b.send(KEY.enter);
-    await b.waitForText(`Resumed session ${idA}`);
+    await b.waitForText(`Resumed session ${idA.slice(0, 8)} (first question)`);
     await b.waitFor(idle, "the resumed session");
     expect(b.all()).toContain("ANSWER-ONE");
 
@@ -223,7 +223,7 @@ describe("what is and is not a command", () => {
     await s.waitFor(idle, "the composer after /sessions");
     expect(fake.requests.length).toBe(1);
 
-    await command(s, "/clear", "The previous one stays resumable:");
+    await command(s, "/clear", "stays resumable with:");
     expect(s.all()).toMatch(/khaelor --resume [0-9a-f-]{8,}/);
     await s.waitFor((sc) => sc.split("\n").some((l) => l.startsWith("⏵") && l.includes("claude-opus-5-5")), "the model kept after /clear");
     s.type("next");

@@ -1,0 +1,46 @@
+// The one live line shown while the model client waits to retry a failed request: what went
+// wrong, which retry is next and a countdown to it. It lives in the live zone only; a retry that
+// succeeds leaves nothing behind, and a turn that finally fails says so in its error line.
+import type { Row, Span } from "../render/style.ts";
+import { clipSpans, cleanText, span, spansWidth } from "./text.ts";
+import { ui } from "./theme.ts";
+import { SPINNER } from "./tool-row.ts";
+
+export type RetryView = {
+  /** 1 for the first retry. */
+  attempt: number;
+  /** Retries the client makes at most (null: not told). */
+  maxAttempts: number | null;
+  status: number | null;
+  message: string;
+  /** When the next request goes out (ms since the epoch). */
+  until: number;
+};
+
+/** What failed, in a few words: the status says it for HTTP errors; a dropped stream has only its message. */
+export function retryCause(status: number | null, message: string): string {
+  if (status === 429) return "API rate limit reached";
+  if (status === 529) return "API overloaded";
+  if (status === 408) return "API request timed out";
+  if (status !== null && status >= 500) return `API server error (${status})`;
+  // The message is a sentence of our own; inside this line its closing period would read "…).;".
+  return cleanText(message.trim()).replace(/[.\s]+$/, "") || "API request failed";
+}
+
+export function retryCountdown(r: RetryView, now: number): string {
+  const which = r.maxAttempts ? `retry ${r.attempt} of ${r.maxAttempts}` : `retry ${r.attempt}`;
+  const secs = Math.ceil((r.until - now) / 1000);
+  return secs > 0 ? `${which} in ${secs}s` : `${which} now`;
+}
+
+/** The cause gives way first at narrow widths: the countdown is what changes and what the user waits on. */
+export function renderRetryLine(r: RetryView, opts: { width: number; now: number; frame: number }): Row {
+  const head: Span[] = [span(`${SPINNER[opts.frame % SPINNER.length] ?? "·"} `, ui.warn)];
+  const tail: Span[] = [span(`; ${retryCountdown(r, opts.now)}`, ui.warn)];
+  const help: Span[] = [span("  Esc to interrupt", ui.dim)];
+  const fixed = spansWidth(head) + spansWidth(tail);
+  const withHelp = opts.width - fixed - spansWidth(help) >= 12;
+  const room = opts.width - fixed - (withHelp ? spansWidth(help) : 0);
+  const cause = clipSpans([span(retryCause(r.status, r.message), ui.warn)], Math.max(1, room), true);
+  return { spans: clipSpans([...head, ...cause, ...tail, ...(withHelp ? help : [])], opts.width, true) };
+}
