@@ -217,8 +217,19 @@ export function takeBackQueued(app: App): void {
   app.flash(`${back.length === 1 ? "the queued message is" : `${back.length} queued messages are`} back in the prompt`);
 }
 
+/**
+ * Ctrl-C as in Claude Code: while the agent works it interrupts (as Esc does) and never arms the
+ * exit, so pressing it again at a command that seems stuck does not quit the app. When idle it
+ * clears the prompt, or, on an empty prompt, arms the exit for a second press.
+ */
 function ctrlC(app: App): void {
   const c = app.composer;
+  if (app.busy) {
+    app.ctrlCAt = 0;
+    takeBackQueued(app);
+    app.interrupt();
+    return;
+  }
   const now = app.now();
   if (app.ctrlCAt && now - app.ctrlCAt < 2000) {
     void app.exit(0);
@@ -230,7 +241,6 @@ function ctrlC(app: App): void {
     app.picker = null;
     return;
   }
-  if (app.busy) app.interrupt();
   app.ctrlCAt = now;
   app.flash("press Ctrl-C again to exit");
 }

@@ -37,15 +37,12 @@ export function permissionInput(app: App, ev: InputEvent, ask: PermissionAsk): v
     return;
   }
   if (ev.type === "key" && (ev.name === "escape" || (ev.ctrl && ev.name === "c"))) {
-    // As in the composer: Esc (or Ctrl-C) stops the turn, not just app one call; a second
-    // Ctrl-C exits.
+    // As in the composer: Esc (or Ctrl-C) stops the turn, not just this one call. Work is running,
+    // so Ctrl-C does not arm the exit (see ctrlC in composer-keys.ts).
     ask.resolve({ allow: false });
     takeBackQueued(app);
     app.interrupt();
-    if (ev.name === "c") {
-      app.ctrlCAt = app.now();
-      app.flash("press Ctrl-C again to exit");
-    }
+    app.ctrlCAt = 0;
     return;
   }
   if (ev.type === "key" && ev.ctrl && ev.name === "t") {

@@ -126,13 +126,16 @@ describe("leaving the prompt", () => {
     expect(await s.exited).toBe(0);
   }, 60_000);
 
-  test("Ctrl-C at the prompt denies and stops the turn; a second Ctrl-C exits", async () => {
+  test("Ctrl-C at the prompt denies and stops the turn without arming the exit; idle, twice exits", async () => {
     const fake = await api({ turns: [{ content: [{ type: "tool_use", name: "bash", input: { command: "touch cc.txt" } }] }, text("SHOULD-NOT-RUN")] });
     const s = pty([], isolatedEnv(fake.url), tempProject());
     await s.waitFor(idle, "the composer");
     s.type("do it");
     s.send(KEY.enter);
     await s.waitFor(() => promptArmed(s), "the prompt");
+    s.send(KEY.ctrlC);
+    await s.waitFor((sc) => idle(sc) && !sc.includes("Permission needed"), "the turn to end");
+    expect(s.screen()).not.toContain("press Ctrl-C again");
     s.send(KEY.ctrlC);
     await s.waitForText("press Ctrl-C again");
     s.send(KEY.ctrlC);
