@@ -7,6 +7,8 @@ import type { AssistantBlock, ToolResultContent } from "../../model/types.ts";
 import type { ToolCallView } from "../views/tool-row.ts";
 import { appendTail } from "../views/tool-row.ts";
 import { CUT_NOTICE } from "../views/entry-view.ts";
+import { shownResult, shownText } from "./tool-output.ts";
+import { compactionNotice, syntheticNotice, undoNotice } from "./event-notices.ts";
 import type { RetryView } from "../views/retry-line.ts";
 
 export type NoticeLevel = "info" | "warn" | "error";
@@ -65,6 +67,11 @@ export class Transcript {
   retry: RetryView | null = null;
   /** Bumped on every change, so views know when to recompute. */
   version = 0;
+  /**
+   * Set for live events only (not while replaying): whether a path of the work tree exists now, so
+   * an undo can tell the files it removed from those it restored.
+   */
+  fileExists: ((path: string) => boolean) | null = null;
   /** Called when entries are removed (a discarded partial), so the history commit can rewind. */
   onRemoved: (fromIndex: number) => void = () => {};
 
@@ -142,14 +149,14 @@ export class Transcript {
           t.view.status = "denied";
           t.view.error = deniedMessage;
         } else {
-          t.view.output = text;
+          const shown = shownResult(e.name, text);
+          t.view.output = shownText(shown);
           // A command's output is what the user wants to see of it: its last lines stay under the
           // row, whether it passed, failed or was stopped (the end is where errors are).
-          const notes = e.name === "bash" ? /\n*\[([^\]]*)\]$/.exec(text) : null;
-          if (e.name === "bash") t.view.resultTail = lastLines(notes ? text.slice(0, notes.index) : text, RESULT_LINES);
+          if (e.name === "bash") t.view.resultTail = lastLines(shown.body, RESULT_LINES);
           if (e.isError) {
             t.view.status = /^Cancelled by the user|cancelled by the user|interrupted/i.test(text) ? "interrupted" : "error";
-            t.view.error = notes ? notes[1]!.replace(/; cwd: .*$/, "") : text;
+            t.view.error = shown.notes || shown.body;
           } else t.view.status = "ok";
         }
         break;
@@ -160,11 +167,7 @@ export class Transcript {
         break;
       case "compaction":
         this.retry = null;
-        this.push({
-          kind: "notice",
-          text: `Conversation compacted (${e.trigger}): ${Math.round(e.tokensBefore / 1000)}k → ${Math.round(e.tokensAfter / 1000)}k tokens`,
-          level: "info",
-        });
+        this.push({ kind: "notice", text: compactionNotice(e), level: "info" });
         break;
       case "compacting":
         this.push({ kind: "notice", text: "Compacting the conversation…", level: "info" });
@@ -181,11 +184,7 @@ export class Transcript {
         this.push({ kind: "notice", text: `Error: ${e.message}`, level: "error" });
         break;
       case "undo":
-        this.push({
-          kind: "notice",
-          text: `Undid the last turn: restored ${e.restored.length} file${e.restored.length === 1 ? "" : "s"}${e.skipped.length ? `; left ${e.skipped.map((s) => `${s.path} (${s.reason})`).join(", ")}` : ""}`,
-          level: "info",
-        });
+        this.push({ kind: "notice", text: undoNotice(e, this.fileExists ?? undefined), level: "info" });
         break;
       case "setting_change":
         if (e.model) this.push({ kind: "notice", text: `Model: ${e.model}`, level: "info" });
@@ -351,23 +350,4 @@ function lastLines(text: string, n: number): string[] {
   while (lines.length > 0 && (lines[lines.length - 1] ?? "").trim() === "") lines.pop();
   // "… 1 earlier line" would take the row the line itself needs.
   return lines.length > n + 1 ? [`… ${lines.length - n} earlier lines`, ...lines.slice(-n)] : lines;
-}
-
-/**
- * A message a policy wrote to the model, as the user should hear of it: what happened, in a short
- * line of our own. The model's text (instructions, tool syntax) is never shown as if meant for them.
- */
-export function syntheticNotice(kind: NonNullable<Extract<AgentEvent, { type: "user_message" }>["synthetic"]>, text: string): string {
-  switch (kind) {
-    case "verify":
-      return "reminded the agent to run the tests or checks before finishing";
-    case "doom_loop": {
-      const tool = /same (\S+) call/.exec(text)?.[1];
-      return `the agent repeated the same ${tool ? `${tool} call` : "tool call"}; told it to try another approach`;
-    }
-    case "process_exit":
-      // "process web (p1) exited with code 1 (process read id=p1 shows its last output)": the
-      // parenthesis tells the model how to read the output; the user has the process row for that.
-      return text.replace(/\s*\(process read id=\S+ shows its last output\)\s*$/, "");
-  }
 }

@@ -3,7 +3,7 @@
 // the diff of an edit or write, or the reason it failed. A finished row is committed to history.
 import type { Row, Span } from "../render/style.ts";
 import { renderDiff } from "./diff-view.ts";
-import { cleanText, clipSpans, span, wrapText } from "./text.ts";
+import { cleanText, clipSpans, span, wrapSpans, wrapText } from "./text.ts";
 import { ui } from "./theme.ts";
 
 export type ToolStatus = "pending" | "running" | "ok" | "error" | "denied" | "interrupted";
@@ -21,7 +21,7 @@ export type ToolCallView = {
   path?: string;
   /** The last lines of a finished command's output. */
   resultTail?: string[];
-  /** The whole result as the session has it (what the model got), shown in the pager. */
+  /** The whole result, less the notes meant for the model (see app/tool-output.ts), shown in the pager. */
   output?: string;
   /** Why it failed or was denied, shown in red. */
   error?: string;
@@ -90,7 +90,9 @@ export function renderToolCall(t: ToolCallView, opts: ToolRowOptions): Row[] {
   const settled = t.status === "ok" || t.status === "error" || t.status === "interrupted";
   const fullOutput = opts.full && settled && t.output !== undefined && !(t.diff && t.status === "ok");
   if (fullOutput) {
-    for (const line of t.output!.replace(/\n+$/, "").split("\n")) rows.push({ spans: clipSpans([span(`${indent}│ `, ui.border), span(cleanText(line), ui.dim)], width, true) });
+    // The pager is the one place a long line can be read whole: it wraps instead of clipping.
+    const bar = [span(`${indent}│ `, ui.border)];
+    for (const line of t.output!.replace(/\n+$/, "").split("\n")) rows.push(...wrapSpans([span(cleanText(line), ui.dim)], width, bar));
   } else if (settled && t.resultTail && t.resultTail.length > 0) {
     for (const line of t.resultTail) rows.push({ spans: clipSpans([span(`${indent}│ `, ui.border), span(cleanText(line), ui.dim)], width, true) });
   }

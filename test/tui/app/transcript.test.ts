@@ -55,7 +55,24 @@ describe("tool output", () => {
     expect(rows).toContain("interrupted");
     expect(rows).toContain("out-12");
     expect(rows).not.toContain("out-1\n");
-    expect(rows).toContain("cancelled by the user after 900 ms");
+    // Said once, by the row's own duration: not again in milliseconds.
+    expect(rows).toContain("cancelled by the user; the command and everything it started were killed");
+    expect(rows).not.toMatch(/\d+ ms/);
+  });
+
+  test("the pager shows the output without the notes meant for the model", () => {
+    const t = new Transcript();
+    t.apply(start("t1", "process"));
+    t.apply(result("t1", "tick 1\ntick 2\n\n[/tick/ appeared; ticker (p1) running; offset 14]", false, "process"));
+    t.apply(start("t2", "process"));
+    t.apply(result("t2", 'Started "ticker" as p1 (pid 4242) in the project root. Read its output with action=read id=ticker (wait_for a ready message), stop it with action=stop.', false, "process"));
+    t.apply(start("t3", "bash"));
+    t.apply(result("t3", "built\n\n[cwd: .]"));
+    const full = t.entries.flatMap((e) => renderEntry(e, { width: 200, links: false, full: true }).map(rowText)).join("\n");
+    expect(full).toContain("│ tick 2");
+    expect(full).toContain('│ Started "ticker" as p1 (pid 4242) in the project root.');
+    expect(full).toContain("│ built");
+    for (const note of ["offset", "appeared", "action=", "cwd:", "["]) expect(full).not.toContain(note);
   });
 
   test("a denied call shows no duration: it never ran", () => {

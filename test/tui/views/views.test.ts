@@ -87,6 +87,19 @@ describe("tool rows", () => {
     expect(displayWidth(rowText(rows[0]!))).toBeLessThanOrEqual(40);
     expect(rowText(rows[0]!).endsWith("… 5.0s")).toBe(true);
   });
+
+  test("a long output line is clipped under the row but wrapped whole in the pager's full view", () => {
+    const line = Array.from({ length: 30 }, (_, i) => `w${i}`).join("-");
+    const done = tool({ status: "ok", durationMs: 10, output: `${line}\nshort`, resultTail: [line, "short"] });
+    const capped = renderToolCall(done, { width: 40, frame: 0, now: 0 }).map(rowText);
+    expect(capped[1]!.endsWith("…")).toBe(true);
+    const full = renderToolCall(done, { width: 40, frame: 0, now: 0, full: true }).map(rowText);
+    expect(widest(renderToolCall(done, { width: 40, frame: 0, now: 0, full: true }))).toBeLessThanOrEqual(40);
+    expect(full.join("\n")).not.toContain("…");
+    const joined = full.slice(1, -1).map((r) => r.replace(/^  │ /, "")).join("");
+    expect(joined).toBe(line);
+    expect(full.at(-1)).toBe("  │ short");
+  });
 });
 
 describe("diffs", () => {
