@@ -17,7 +17,8 @@
 //
 // Startup: the app exists before the session does (deps.session null), so the composer takes keys
 // at once; what is sent meanwhile is shown as queued and runs when sessionOpened() hands it over.
-import { extname } from "node:path";
+import { existsSync } from "node:fs";
+import { extname, join } from "node:path";
 import type { AgentSession } from "../../cli/agent-session.ts";
 import type { AskAnswer, AskRequest } from "../../cli/gate.ts";
 import type { AgentEvent, PermissionMode } from "../../events/types.ts";
@@ -137,6 +138,8 @@ export class App {
     this.headGapDone = false;
     this.streams.clear();
     if (session.replayed) this.showResumed(session.replayed.events);
+    // From here on events are live: the work tree is as they leave it.
+    this.transcript.fileExists = (path) => existsSync(join(session.git.workTree, path));
     // Crash recovery, lost processes, settings problems, snapshots off: read before the first prompt.
     for (const n of session.notices) this.transcript.notice(n, "warn");
     this.unsubscribe = session.bus.subscribe((e) => this.onEvent(e));
@@ -460,11 +463,13 @@ export class App {
 
   // ── pager ──────────────────────────────────────────────────────────────────────────────────
 
-  openPager(source?: PagerSource, ofPrompt = false): void {
+  /** The transcript (no source), or another source named by `title` in the pager's footer. */
+  openPager(source?: PagerSource, opts: { title?: string; ofPrompt?: boolean } = {}): void {
     if (this.pager) return;
     const src = source ?? transcriptSource(this);
+    const ofPrompt = opts.ofPrompt === true;
     const view = this.screen.openFullView();
-    const pager = new TranscriptPager(src, this.screen.cols, this.screen.rows, ofPrompt ? "permission prompt" : "transcript");
+    const pager = new TranscriptPager(src, this.screen.cols, this.screen.rows, opts.title ?? (ofPrompt ? "permission prompt" : "transcript"));
     // A prompt is read from its top; a transcript from its latest entry.
     if (ofPrompt) pager.home();
     else pager.end();

@@ -150,7 +150,7 @@ export async function runSlashCommand(app: App, name: string, arg: string): Prom
                   ...d.files.map((f) => ({ spans: [span(`  ${f.status.padEnd(9)} ${f.path}`, ui.dim)] })),
                 ]
               : [{ spans: [] }, { spans: [span(patchPath(patches[i - 1] ?? ""), ui.accentBold)] }, ...renderDiff(patches[i - 1] ?? "", { width })],
-        });
+        }, { title: "changes since the session started" });
       });
       return;
     }

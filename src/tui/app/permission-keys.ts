@@ -46,7 +46,7 @@ export function permissionInput(app: App, ev: InputEvent, ask: PermissionAsk): v
     return;
   }
   if (ev.type === "key" && ev.ctrl && ev.name === "t") {
-    app.openPager(promptSource(ask.panel.prompt), true);
+    app.openPager(promptSource(ask.panel.prompt), { ofPrompt: true });
     return;
   }
   const k = ev.type === "text" ? ev.text.toLowerCase() : ev.type === "key" && !ev.ctrl && !ev.alt ? ev.name : "";

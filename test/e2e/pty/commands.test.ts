@@ -94,6 +94,7 @@ describe("work-tree commands", () => {
       turns: [
         { content: [{ type: "tool_use", name: "read", input: { file_path: "notes.txt" } }] },
         { content: [{ type: "tool_use", name: "edit", input: { file_path: "notes.txt", old_string: "beta", new_string: "BETA-EDITED" } }] },
+        { content: [{ type: "tool_use", name: "write", input: { file_path: "made.txt", content: "new\n" } }] },
         text("EDIT-DONE"),
       ],
     });
@@ -107,14 +108,18 @@ describe("work-tree commands", () => {
     await s.waitFor((sc) => sc.includes("EDIT-DONE") && idle(sc), "the edit");
     expect(readFileSync(file, "utf8")).toBe("alpha\nBETA-EDITED\ngamma\n");
 
-    await command(s, "/diff", "Changes since the session started: 1 file");
+    await command(s, "/diff", "Changes since the session started: 2 files");
     await s.waitForText("BETA-EDITED");
     expect(s.screen()).toContain("notes.txt");
+    // The footer names what the pager shows.
+    expect(s.screen()).toContain(" changes since the session started ");
+    expect(s.screen()).not.toContain(" transcript ");
     s.send(KEY.esc);
     await s.waitFor(idle, "the pager to close");
 
-    await command(s, "/undo", "Undid the last turn: restored 1 file");
+    await command(s, "/undo", "Undid the last turn: removed made.txt; restored notes.txt");
     expect(readFileSync(file, "utf8")).toBe("alpha\nbeta\ngamma\n");
+    expect(existsSync(join(dir, "made.txt"))).toBe(false);
     s.send(KEY.ctrlD);
     expect(await s.exited).toBe(0);
   }, 60_000);

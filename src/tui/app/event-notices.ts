@@ -1,0 +1,52 @@
+// The words of the notices the transcript shows for events that are not messages: a policy's
+// message to the model, an undo, a compaction. Each says what happened in the user's terms.
+import type { CompactionEvent, UndoEvent, UserMessageEvent } from "../../events/types.ts";
+
+/**
+ * A message a policy wrote to the model, as the user should hear of it: what happened, in a short
+ * line of our own. The model's text (instructions, tool syntax) is never shown as if meant for them.
+ */
+export function syntheticNotice(kind: NonNullable<UserMessageEvent["synthetic"]>, text: string): string {
+  switch (kind) {
+    case "verify":
+      return "reminded the agent to run the tests or checks before finishing";
+    case "doom_loop": {
+      const tool = /same (\S+) call/.exec(text)?.[1];
+      return `the agent repeated the same ${tool ? `${tool} call` : "tool call"}; told it to try another approach`;
+    }
+    case "process_exit":
+      // "process web (p1) exited with code 1 (process read id=p1 shows its last output)": the
+      // parenthesis tells the model how to read the output; the user has the process row for that.
+      return text.replace(/\s*\(process read id=\S+ shows its last output\)\s*$/, "");
+  }
+}
+
+const NAMED_FILES = 6;
+
+/**
+ * `exists` tells a file the undo removed (the agent had created it) from one it restored; it is
+ * only known while the undo happens, so a replayed undo says "put back" for both.
+ */
+export function undoNotice(e: Pick<UndoEvent, "restored" | "skipped">, exists?: (path: string) => boolean): string {
+  const parts: string[] = [];
+  if (exists) {
+    const removed = e.restored.filter((p) => !exists(p));
+    const restored = e.restored.filter((p) => exists(p));
+    if (removed.length) parts.push(`removed ${names(removed)}`);
+    if (restored.length) parts.push(`restored ${names(restored)}`);
+  } else if (e.restored.length) parts.push(`put back ${names(e.restored)}`);
+  if (e.skipped.length) parts.push(`left ${e.skipped.map((s) => `${s.path} (${s.reason})`).join(", ")}`);
+  return `Undid the last turn: ${parts.length ? parts.join("; ") : "no file needed changing"}`;
+}
+
+function names(paths: string[]): string {
+  const shown = paths.slice(0, NAMED_FILES).join(", ");
+  return paths.length > NAMED_FILES ? `${shown} and ${paths.length - NAMED_FILES} more` : shown;
+}
+
+/** Exact counts: rounded to thousands, a real reduction could read "4k → 4k". */
+export function compactionNotice(e: Pick<CompactionEvent, "trigger" | "tokensBefore" | "tokensAfter">): string {
+  const n = (x: number) => x.toLocaleString("en-US");
+  const sizes = `${n(e.tokensBefore)} → ${n(e.tokensAfter)} tokens`;
+  return e.tokensAfter < e.tokensBefore ? `Conversation compacted (${e.trigger}): ${sizes}` : `Conversation compacted (${e.trigger}), but it did not get smaller: ${sizes}`;
+}
