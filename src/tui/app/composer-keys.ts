@@ -17,7 +17,7 @@ const MODES: PermissionMode[] = ["default", "acceptEdits", "plan"];
 
 /**
  * A chooser (/model, /resume, /permissions) owns the keyboard while it is open: typing filters
- * it, Enter takes the selection, Esc closes it. Nothing reaches the composer behind it, so text
+ * it, Enter takes the selection, Esc clears the filter or, with none, closes it. Nothing reaches the composer behind it, so text
  * typed ahead ("/model⏎/sessions⏎") is never glued into a message.
  */
 function chooserInput(app: App, ev: InputEvent, p: Extract<Picker, { kind: "choose" }>): void {
@@ -38,7 +38,10 @@ function chooserInput(app: App, ev: InputEvent, p: Extract<Picker, { kind: "choo
   if (k === "up" || k === "C-p") movePicker(p, -1);
   else if (k === "down" || k === "C-n") movePicker(p, 1);
   else if (k === "backspace") filterChooser(app, p, (p.query ?? "").slice(0, -1));
-  else if (k === "escape" || k === "C-c") {
+  else if ((k === "escape" || k === "C-c") && p.query) {
+    // A filter is undone first: leaving (which quits the --resume chooser) takes a second press.
+    filterChooser(app, p, "");
+  } else if (k === "escape" || k === "C-c") {
     app.picker = null;
     p.onCancel?.();
   } else if (k === "enter" || k === "tab") {

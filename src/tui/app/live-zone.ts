@@ -118,7 +118,7 @@ function setLive(app: App, width: number): void {
       cursor: app.composer.cursor,
       width,
       maxRows: composerRows,
-      hint: !app.ready ? "starting… type ahead, Enter sends once ready" : app.busy ? "type to queue a message · Esc interrupts" : "ask anything · / for commands · @ for files",
+      hint: composerHint(app),
       busy: app.busy !== null,
     });
     cursor = { row: bottom.length + v.cursor.row, col: v.cursor.col };
@@ -139,6 +139,14 @@ function setLive(app: App, width: number): void {
     if (cursor) cursor = { row: shownTop.length + cursor.row, col: Math.min(cursor.col, width - 1) };
   }
   app.screen.setLive(rows, cursor);
+}
+
+/** What typing does now, said where the user types. */
+function composerHint(app: App): string {
+  // A chooser takes the keys: what is typed filters its list, nothing reaches the composer.
+  if (app.picker?.kind === "choose") return "type to filter the list above";
+  if (!app.ready) return "starting… type ahead, Enter sends once ready";
+  return app.busy ? "type to queue a message · Esc interrupts" : "ask anything · / for commands · @ for files";
 }
 
 function hasActiveRow(app: App): boolean {

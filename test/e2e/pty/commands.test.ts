@@ -256,10 +256,29 @@ describe("what is and is not a command", () => {
     await b.waitForText("1 turn");
     expect(b.screen()).toContain("no session open yet");
     expect(b.screen()).not.toContain("starting the session");
+    // Typing filters the chooser, and the prompt line says so (it does not claim to take the text).
+    expect(b.screen()).toContain("› type to filter the list above");
+    expect(b.screen()).not.toContain("type ahead");
+    let exited = false;
+    void b.exited.then(() => (exited = true));
+    b.type("zzz");
+    await b.waitForText("filter: zzz");
+    await b.waitForText("(nothing matches)");
+    // Esc undoes the filter first; it leaves only from an empty filter.
+    b.send(KEY.esc);
+    await b.waitFor((sc) => !sc.includes("filter: zzz") && sc.includes("1 turn"), "the filter cleared");
+    expect(exited).toBe(false);
+    b.type("remem");
+    await b.waitForText("filter: remem");
     b.send(KEY.enter);
     await b.waitFor(idle, "the resumed session");
     expect(b.all()).toContain("FIRST-RUN-ANSWER");
     b.send(KEY.ctrlD);
     expect(await b.exited).toBe(0);
+
+    const c = pty(["--resume"], env, dir);
+    await c.waitForText("Resume which session?");
+    c.send(KEY.esc);
+    expect(await c.exited).toBe(0);
   }, 60_000);
 });
