@@ -373,11 +373,13 @@ export class App {
       return;
     }
     const stopped = runningProcessLines(old);
+    // A session nobody spoke in is removed as it closes: there is nothing to point back to.
+    const oldKept = !old.isEmpty();
     await old.close();
     this.queued = [];
     // Wrapped as soft rows, so a long line is never cut and copies as one line.
     const rows = (lines: string[], style: Style): Row[] => lines.flatMap((line) => wrapSpans([span(cleanText(line), style)], this.width).map((r, i) => (i > 0 ? { ...r, soft: true } : r)));
-    this.screen.commit([{ spans: [] }, ...rows(stopped, ui.warn), ...rows(sessionSwitchLines(old.cwd, old.sessionId, next.sessionId, resume !== null), ui.accent)]);
+    this.screen.commit([{ spans: [] }, ...rows(stopped, ui.warn), ...rows(sessionSwitchLines(old.cwd, { oldId: old.sessionId, oldKept, newId: next.sessionId, resumed: resume !== null }), ui.accent)]);
     this.attach(next);
     this.renderNow();
   }
@@ -405,9 +407,12 @@ export class App {
     const cost = this.session.costSoFar();
     const priced = modelInfo(this.session.model())?.price !== null;
     const stopped = runningProcessLines(this.session);
+    const kept = !this.session.isEmpty();
     await this.session.close();
     // The same money format as the status line, so the two never disagree ($0.026, not $0.0260).
-    const line = `Resume this session with: khaelor --resume ${this.session.sessionId}  (cost ${priced ? formatCost(cost) : "unknown"})`;
+    const line = kept
+      ? `Resume this session with: khaelor --resume ${this.session.sessionId}  (cost ${priced ? formatCost(cost) : "unknown"})`
+      : "Nothing was said in this session, so it was not kept.";
     this.deps.onExit(code, [...stopped, line].join("\n"));
   }
 

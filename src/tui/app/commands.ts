@@ -191,7 +191,10 @@ function describeScope(r: { scope: string; file?: string }): string {
 
 function windowOf(model: string): string {
   const i = modelInfo(model);
-  return i ? `${Math.round(i.contextWindow / 1000)}k context` : "";
+  if (!i) return "";
+  const n = i.contextWindow;
+  // 1M, 1.5M, 200k: as the models are described, not "1000k".
+  return n >= 1_000_000 ? `${Number((n / 1_000_000).toFixed(1))}M context` : `${Math.round(n / 1000)}k context`;
 }
 
 /** A multi-file patch split per file ("diff --git" headers). */

@@ -83,11 +83,16 @@ describe("a session in a terminal", () => {
     await s.waitFor((sc) => sc.split("\n").some((l) => l.startsWith("⏵ ask before edits") && l.length <= 50), "a narrow status line");
     expect(s.screen().split("ask anything").length).toBe(2);
 
+    // The exit line's cost reads as the status line's does ($0.009, not $0.0090).
+    const statusLine = () => s.screen().split("\n").find((l) => l.startsWith("⏵") && /\$\d+\.\d+$/.test(l)) ?? "";
+    await s.waitFor(() => statusLine() !== "", "the status line with the cost");
+    const statusCost = /\$\d+\.\d+$/.exec(statusLine())![0];
     s.send(KEY.ctrlD);
     expect(await s.exited).toBe(0);
     const out = s.all();
     const m = /Resume this session with: khaelor --resume (\S+)\s+\(cost \$[\d.]+\)/.exec(out);
     expect(m).not.toBeNull();
+    expect(m![0].endsWith(`(cost ${statusCost})`)).toBe(true);
     sessionId = m![1]!;
     expect(out).not.toContain("ask anything");
     expect(s.output()).not.toContain("\x1b[2J");

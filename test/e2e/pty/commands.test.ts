@@ -52,6 +52,8 @@ describe("sessions and models", () => {
     expect(b.all()).toContain("ANSWER-ONE");
 
     await command(b, "/model", "Model (Enter switches");
+    expect(b.screen()).toMatch(/claude-opus-5-5 +1M context/);
+    expect(b.screen()).not.toContain("1000k");
     b.send(KEY.down);
     await b.waitForText("❯ claude-opus-5-5");
     b.send(KEY.enter);

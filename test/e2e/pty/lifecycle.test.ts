@@ -44,6 +44,20 @@ describe("processes stopped with their session", () => {
   }, 60_000);
 });
 
+describe("a session nobody spoke in", () => {
+  test("is not offered for resuming, by /clear or on exit (closing it removed it)", async () => {
+    const fake = await fixtures.api({ turns: [] });
+    const s = fixtures.pty([], { env: isolatedEnv(fake.url), cwd: tempProject() });
+    await ask(s, "/clear");
+    await s.waitForText("Nothing was said in the previous one, so it was not kept.");
+    await s.waitFor(idle, "the new session");
+    s.send(KEY.ctrlD);
+    expect(await s.exited).toBe(0);
+    expect(s.all()).toContain("Nothing was said in this session, so it was not kept.");
+    expect(s.all()).not.toContain("khaelor --resume");
+  }, 60_000);
+});
+
 describe("Ctrl-C", () => {
   test("while a command runs it only interrupts, however often it is pressed; idle, twice exits", async () => {
     const fake = await fixtures.api({ turns: [{ content: [{ type: "tool_use", name: "bash", input: { command: "sleep 30" } }] }] });
