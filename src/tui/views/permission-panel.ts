@@ -4,7 +4,7 @@
 // user's settings file, so nobody grants more (or for longer) than they read.
 import { renderDiff } from "./diff-view.ts";
 import type { Row, Span } from "../render/style.ts";
-import { cleanText, clipSpans, span, spansWidth, wrapSpans, wrapText } from "./text.ts";
+import { cleanText, clipSpans, span, spansWidth, wordWrapSpans, wrapSpans, wrapText } from "./text.ts";
 import { ui } from "./theme.ts";
 
 export type AlwaysScope = "session" | "local" | "user";
@@ -127,7 +127,11 @@ function moreRow(n: number, width: number): Row {
 type Item = Span[];
 const k = (key: string, label: string, armed: boolean): Item => [span(`[${key}]`, armed ? ui.key : ui.dim), span(` ${label}`, armed ? undefined : ui.dim)];
 
-/** Items laid out left to right, a new row when the next one does not fit; none is split. */
+/**
+ * Items laid out left to right, a new row when the next one does not fit; none is split. `lead`
+ * starts the first row (ending in its own space); the first item goes to a row of its own too when
+ * it does not fit after it.
+ */
 function flow(items: Item[], width: number, lead: Span[] = [], gap = "   ", indent = ""): Row[] {
   const rows: Row[] = [];
   let cur: Span[] = lead.slice();
@@ -135,6 +139,12 @@ function flow(items: Item[], width: number, lead: Span[] = [], gap = "   ", inde
   let empty = true;
   for (const it of items) {
     const iw = spansWidth(it);
+    if (empty && lead.length > 0 && rows.length === 0 && w + iw > width && cur.length > 0) {
+      // The lead's own trailing space has nothing to separate any more.
+      rows.push({ spans: clipSpans(cur.at(-1)?.text.trim() === "" ? cur.slice(0, -1) : cur, width, true) });
+      cur = indent ? [span(indent)] : [];
+      w = indent.length;
+    }
     if (!empty && w + gap.length + iw > width) {
       rows.push({ spans: clipSpans(cur, width, true) });
       cur = indent ? [span(indent)] : [];
@@ -166,10 +176,11 @@ function messageRows(s: PermissionPanelState, width: number): Row[] {
   ];
 }
 
+// The rule and the places it can be saved wrap between words, so a path or a note is never cut
+// mid-word at narrow widths ("settings.local.json  t" / "his project").
 function alwaysRows(p: PermissionPrompt, width: number): Row[] {
-  const rows = wrapSpans([span("always allow ", ui.dim), span(cleanText(p.alwaysRule), ui.accent), span(":", ui.dim)], width, [], [span("  ")]);
-  const where = (key: string, label: string, note: string) =>
-    wrapSpans([span("  "), ...k(key, label, true), span(note ? `  ${note}` : "", ui.dim)], width, [], [span("      ")]);
+  const rows = wordWrapSpans([span("always allow ", ui.dim), span(cleanText(p.alwaysRule), ui.accent), span(":", ui.dim)], width, [], [span("  ")]);
+  const where = (key: string, label: string, note: string) => wordWrapSpans([...k(key, label, true), span(note ? `  ${note}` : "", ui.dim)], width, [span("  ")], [span("      ")]);
   rows.push(...where("a", `in ${cleanText(p.alwaysFiles.local)}`, "this project, not committed"));
   rows.push(...where("s", "for this session only", ""));
   rows.push(...where("u", `in ${cleanText(p.alwaysFiles.user)}`, "every project"));
@@ -177,6 +188,8 @@ function alwaysRows(p: PermissionPrompt, width: number): Row[] {
 }
 
 function alwaysShortRows(p: PermissionPrompt, width: number): Row[] {
-  const lead = [span("always allow ", ui.dim), span(cleanText(p.alwaysRule), ui.accent), span(":", ui.dim)];
-  return flow([k("a", "project", true), k("s", "session", true), k("u", "all projects", true)], width, [...lead, span(" ")], "  ", "  ");
+  const lead = wordWrapSpans([span("always allow ", ui.dim), span(cleanText(p.alwaysRule), ui.accent), span(":", ui.dim)], width, [], [span("  ")]);
+  // The keys follow the rule on its last row when they fit there, else on rows of their own.
+  const last = lead.pop()!;
+  return [...lead, ...flow([k("a", "project", true), k("s", "session", true), k("u", "all projects", true)], width, [...last.spans, span(" ")], "  ", "  ")];
 }

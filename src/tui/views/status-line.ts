@@ -61,8 +61,10 @@ function segments(s: StatusInfo): Segment[] {
   }
   if (s.cacheHitRate !== null) out.push({ priority: 30, spans: [span(`cache ${Math.round(s.cacheHitRate * 100)}%`, ui.dim)] });
   out.push({ priority: 90, spans: [span(formatCost(s.costUsd), ui.dim)] });
+  // Running processes outlast the model name and the context gauge: a server left running (and
+  // stopped when the session ends) matters more than either.
   if (s.runningProcesses > 0) {
-    out.push({ priority: 60, spans: [span(`${s.runningProcesses} process${s.runningProcesses === 1 ? "" : "es"}`, ui.warn)] });
+    out.push({ priority: 85, spans: [span(`${s.runningProcesses} process${s.runningProcesses === 1 ? "" : "es"}`, ui.warn)] });
   }
   if (s.gitBranch) out.push({ priority: 20, spans: [span(`⎇ ${s.gitBranch}`, ui.dim)] });
   return out;

@@ -95,6 +95,64 @@ export function wrapSpans(spans: readonly Span[], width: number, prefix: Span[] 
 }
 
 /**
+ * Word-wrap spans into rows of `width` columns: rows break at spaces (the space at a break is not
+ * shown); only a word longer than a whole row is broken inside. For labels and prose in panels,
+ * where "settings.local.json  t" / "his project" would be unreadable.
+ */
+export function wordWrapSpans(spans: readonly Span[], width: number, prefix: Span[] = [], contPrefix: Span[] = prefix): Row[] {
+  const avail = Math.max(1, width);
+  const rows: Row[] = [];
+  let cur: Span[] = prefix.slice();
+  let curW = spansWidth(prefix);
+  let bare = true; // nothing but the prefix on this row yet
+  const contW = spansWidth(contPrefix);
+  const newRow = () => {
+    trimEndSpans(cur);
+    rows.push({ spans: cur });
+    cur = contPrefix.slice();
+    curW = contW;
+    bare = true;
+  };
+  for (const s of spans) {
+    for (const m of s.text.matchAll(/\S+\s*|\s+/g)) {
+      const piece = m[0];
+      const word = piece.trimEnd();
+      const wordW = displayWidth(word);
+      if (!bare && curW + wordW > avail) newRow();
+      if (bare && word === "") continue; // spaces never open a row
+      if (curW + wordW > avail) {
+        // Longer than a whole row: broken where it must be.
+        const broken = wrapSpans([{ text: piece, style: s.style }], avail, cur, contPrefix);
+        rows.push(...broken.slice(0, -1));
+        cur = broken[broken.length - 1]!.spans.slice();
+        curW = spansWidth(cur);
+        bare = false;
+        continue;
+      }
+      cur.push({ text: piece, style: s.style });
+      curW += displayWidth(piece);
+      bare = false;
+    }
+  }
+  trimEndSpans(cur);
+  rows.push({ spans: cur });
+  return rows;
+}
+
+function trimEndSpans(spans: Span[]): void {
+  while (spans.length > 0) {
+    const last = spans[spans.length - 1]!;
+    const t = last.text.trimEnd();
+    if (t === last.text) return;
+    if (t === "") spans.pop();
+    else {
+      spans[spans.length - 1] = { ...last, text: t };
+      return;
+    }
+  }
+}
+
+/**
  * Like wrapSpans, for text a user may copy (their prompt, a notice): continuation rows are soft and
  * carry no indentation, so the terminal joins them back into one line for copy and reflow.
  */

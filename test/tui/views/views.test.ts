@@ -48,6 +48,11 @@ describe("status line", () => {
     expect(t40).not.toContain("feature/x");
     expect(rowText(renderStatusLine({ ...status, costUsd: null }, 200))).toContain("cost unknown");
   });
+
+  test("running processes stay visible at narrow widths, before the model and the context gauge", () => {
+    for (const w of [40, 50, 60]) expect(rowText(renderStatusLine({ ...status, runningProcesses: 1 }, w))).toContain("1 process");
+    expect(rowText(renderStatusLine({ ...status, runningProcesses: 1 }, 40))).not.toContain("claude-sonnet");
+  });
 });
 
 const tool = (over: Partial<ToolCallView>): ToolCallView => ({ id: "t1", name: "bash", summary: "bash: npm test", status: "running", startedAt: 0, durationMs: null, outputTail: [], ...over });
@@ -183,6 +188,32 @@ describe("permission panel", () => {
     expect(text).toContain("[y] allow");
     expect(text).toContain("[n] deny");
     expect(text).toMatch(/… \d+ more rows · Ctrl-T shows it all/);
+  });
+});
+
+describe("permission panel on narrow terminals", () => {
+  const files = { local: ".khaelor/settings.local.json", user: "~/.config/khaelor/settings.json" };
+  const serve = { toolName: "process", summary: "process start ticker: python3 -m http.server", reason: "", detail: { label: "command", text: "python3 -m http.server" }, alwaysRule: "Process(python3 -m http.server *)", alwaysFiles: files };
+  /** The words of the rows, as read: rows joined with a space, runs of spaces as one. */
+  const words = (rows: Row[]) => rows.map(rowText).join(" ").replace(/ +/g, " ");
+
+  test("at 40 columns the rule and where it is saved wrap between words, never inside one", () => {
+    const rows = renderPermissionPanel({ prompt: serve, message: null }, 40, 20);
+    expect(widest(rows)).toBeLessThanOrEqual(40);
+    const text = rows.map(rowText);
+    expect(text).toContain("  [a] in .khaelor/settings.local.json");
+    expect(text).toContain("      this project, not committed");
+    expect(text).toContain("  [u] in ~/.config/khaelor/settings.json");
+    expect(words(rows)).toContain("always allow Process(python3 -m http.server *):");
+  });
+
+  test("the one-line form of the choices keeps the whole rule, wrapped, not cut with an ellipsis", () => {
+    for (const width of [30, 40]) {
+      const rows = renderPermissionPanel({ prompt: serve, message: null }, width, 7);
+      expect(widest(rows)).toBeLessThanOrEqual(width);
+      expect(words(rows)).toContain("always allow Process(python3 -m http.server *): [a] project [s] session [u] all projects");
+      for (const r of rows) expect(rowText(r)).not.toMatch(/ $/);
+    }
   });
 });
 
