@@ -33,14 +33,17 @@ export function retryCountdown(r: RetryView, now: number): string {
   return secs > 0 ? `${which} in ${secs}s` : `${which} now`;
 }
 
-/** The cause gives way first at narrow widths: the countdown is what changes and what the user waits on. */
+/**
+ * At narrow widths the "Esc to interrupt" help goes first, then the cause is shortened: the
+ * countdown is what changes and what the user waits on, so it always shows.
+ */
 export function renderRetryLine(r: RetryView, opts: { width: number; now: number; frame: number }): Row {
   const head: Span[] = [span(`${SPINNER[opts.frame % SPINNER.length] ?? "·"} `, ui.warn)];
+  const cause: Span[] = [span(retryCause(r.status, r.message), ui.warn)];
   const tail: Span[] = [span(`; ${retryCountdown(r, opts.now)}`, ui.warn)];
   const help: Span[] = [span("  Esc to interrupt", ui.dim)];
-  const fixed = spansWidth(head) + spansWidth(tail);
-  const withHelp = opts.width - fixed - spansWidth(help) >= 12;
-  const room = opts.width - fixed - (withHelp ? spansWidth(help) : 0);
-  const cause = clipSpans([span(retryCause(r.status, r.message), ui.warn)], Math.max(1, room), true);
-  return { spans: clipSpans([...head, ...cause, ...tail, ...(withHelp ? help : [])], opts.width, true) };
+  const whole = [...head, ...cause, ...tail];
+  if (spansWidth(whole) + spansWidth(help) <= opts.width) return { spans: [...whole, ...help] };
+  const room = opts.width - spansWidth(head) - spansWidth(tail);
+  return { spans: clipSpans([...head, ...clipSpans(cause, Math.max(1, room), true), ...tail], opts.width, true) };
 }
