@@ -2,8 +2,8 @@
 // bracketed trailer of notes ("[exit code 1; cwd: .]", "[ticker (p1) running; offset 5]"), and
 // some results end with instructions in tool syntax ("Read its output with action=read id=…").
 // The user gets the output and what happened to it, never the model's bookkeeping. Each pattern
-// matches exactly what src/tools writes (bash.ts, process.ts, read.ts, grep.ts); anything else is
-// real output and is left alone.
+// matches exactly what src/tools (bash.ts, process.ts, read.ts, grep.ts) and the kernel's answer to
+// a call cut by max_tokens write; anything else is real output and is left alone.
 
 export type ShownResult = {
   /** The output, with the model's trailer and instructions taken off. */
@@ -12,7 +12,11 @@ export type ShownResult = {
   notes: string;
 };
 
+/** The kernel's answer for a call cut off by max_tokens (kernel/loop.ts), which tells the model how to retry. */
+const CUT_CALL = /^Your response reached the output limit \(max_tokens\) while writing this \S+ call, so its input is incomplete and it was not run\. .*$/s;
+
 export function shownResult(tool: string, text: string): ShownResult {
+  if (CUT_CALL.test(text)) return { body: "", notes: "the answer hit the output-token limit while writing this call, so it was not run; the agent was told to retry with less input" };
   switch (tool) {
     case "bash":
       return withTrailer(text, bashNotes);
@@ -28,7 +32,8 @@ export function shownResult(tool: string, text: string): ShownResult {
 
 /** The body, then the notes in brackets (the pager's view of a whole result). */
 export function shownText(r: ShownResult): string {
-  return r.notes ? `${r.body}\n\n[${r.notes}]` : r.body;
+  if (!r.notes) return r.body;
+  return r.body ? `${r.body}\n\n[${r.notes}]` : `[${r.notes}]`;
 }
 
 /** Splits off a final "\n\n[…]" trailer (one line, as the tools write it) and rewrites its notes; null drops the split. */

@@ -57,3 +57,11 @@ describe("read and grep", () => {
     expect(shownResult("read", "1\t[section]\n\n2\t[other]")).toEqual({ body: "1\t[section]\n\n2\t[other]", notes: "" });
   });
 });
+
+describe("a call cut by the output-token limit", () => {
+  test("says what happened instead of the kernel's instructions to the model", () => {
+    const r = shownResult("write", "Your response reached the output limit (max_tokens) while writing this write call, so its input is incomplete and it was not run. Make the call again with less input: for a large file, write the first part, then add the rest with edit.");
+    expect(r.notes).toBe("the answer hit the output-token limit while writing this call, so it was not run; the agent was told to retry with less input");
+    expect(shownText(r)).toBe(`[${r.notes}]`);
+  });
+});
