@@ -1,5 +1,6 @@
 // `khaelor sessions [--json]`, and the list print mode shows for `--resume` without an id.
 import { resolve } from "node:path";
+import { formatCost } from "../model/format-cost.ts";
 import { listSessions } from "../session/store.ts";
 import { EXIT, type CliOptions } from "./args.ts";
 
@@ -21,8 +22,8 @@ export function printSessionList(opts: CliOptions, heading: string | null): numb
   if (heading) process.stdout.write(`${heading}\n`);
   for (const s of sessions) {
     const when = new Date(s.lastActivity).toISOString().replace("T", " ").slice(0, 16);
-    const cost = s.costUsd === null ? "   ?   " : `$${s.costUsd.toFixed(4)}`;
-    process.stdout.write(`${s.id.slice(0, 8)}  ${when}  ${String(s.turns).padStart(3)} turns  ${cost}  ${s.title}\n`);
+    const turns = `${String(s.turns).padStart(3)} turn${s.turns === 1 ? " " : "s"}`;
+    process.stdout.write(`${s.id.slice(0, 8)}  ${when}  ${turns}  ${formatCost(s.costUsd).padEnd(7)}  ${s.title || "(untitled)"}\n`);
   }
   return EXIT.ok;
 }

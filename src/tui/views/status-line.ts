@@ -5,6 +5,7 @@ import type { PermissionMode } from "../../events/types.ts";
 import type { Row, Span } from "../render/style.ts";
 import { displayWidth, span } from "./text.ts";
 import { ui } from "./theme.ts";
+import { formatCost } from "../../model/format-cost.ts";
 
 export type StatusInfo = {
   model: string;
@@ -40,10 +41,7 @@ export function formatTokens(n: number): string {
   return `${(n / 1_000_000).toFixed(1)}M`;
 }
 
-export function formatCost(usd: number | null): string {
-  if (usd === null) return "cost unknown";
-  return usd < 0.995 && usd > 0 ? `$${usd.toFixed(usd < 0.1 ? 3 : 2)}` : `$${usd.toFixed(2)}`;
-}
+export { formatCost };
 
 /** Higher priority survives longer. */
 function segments(s: StatusInfo): Segment[] {
