@@ -101,8 +101,9 @@ export async function runInteractive(opts: CliOptions): Promise<number> {
     },
     suspend: () => term.suspend(),
     onExit(code, line) {
-      // The demo's project is a temporary copy, removed on the way out: its session cannot be resumed.
-      const said = demo ? `Demo over; its sample project (${demo.dir}) was removed, so there is no session to resume.` : line;
+      // The demo's project is a temporary copy, removed on the way out: its session cannot be
+      // resumed, so the last line (how to resume) is replaced; the lines before it (stopped processes) stay.
+      const said = demo ? [...line.split("\n").slice(0, -1), `Demo over; its sample project (${demo.dir}) was removed, so there is no session to resume.`].join("\n") : line;
       void leave(said, null).then(() => resolveExit(code));
     },
   });
