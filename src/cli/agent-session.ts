@@ -256,7 +256,7 @@ export async function openAgentSession(opts: CliOptions, io: SessionIo) {
     async undo() {
       if (git.unavailable) throw new Error(`/undo is off: ${git.unavailable}`);
       const r = await git.undo();
-      if (r) bus.emit({ type: "undo", id: newId(), ts: Date.now(), snapshot: r.snapshot, restored: r.restored, skipped: r.skipped });
+      if (r) bus.emit({ type: "undo", id: newId(), ts: Date.now(), snapshot: r.snapshot, restored: r.restored, removed: r.removed, skipped: r.skipped });
       return r;
     },
     async compact(instructionsText: string | undefined, signal: AbortSignal): Promise<boolean> {

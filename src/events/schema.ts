@@ -144,6 +144,7 @@ export const undoSchema = z.object({
   type: z.literal("undo"),
   snapshot: z.string(),
   restored: z.array(z.string()),
+  removed: z.array(z.string()).optional(),
   skipped: z.array(z.object({ path: z.string(), reason: z.string() })),
 });
 

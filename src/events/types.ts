@@ -110,6 +110,8 @@ export type UndoEvent = Base & {
   /** The snapshot restored to (tree id in the shadow repository). */
   snapshot: string;
   restored: string[];
+  /** Those of `restored` the undo removed (the turn had created them); absent in older logs. */
+  removed?: string[];
   skipped: Array<{ path: string; reason: string }>;
 };
 

@@ -17,8 +17,7 @@
 //
 // Startup: the app exists before the session does (deps.session null), so the composer takes keys
 // at once; what is sent meanwhile is shown as queued and runs when sessionOpened() hands it over.
-import { existsSync } from "node:fs";
-import { extname, join } from "node:path";
+import { extname } from "node:path";
 import type { AgentSession } from "../../cli/agent-session.ts";
 import type { AskAnswer, AskRequest } from "../../cli/gate.ts";
 import type { AgentEvent, PermissionMode } from "../../events/types.ts";
@@ -139,7 +138,6 @@ export class App {
     this.streams.clear();
     if (session.replayed) this.showResumed(session.replayed.events);
     // From here on events are live: the work tree is as they leave it.
-    this.transcript.fileExists = (path) => existsSync(join(session.git.workTree, path));
     // Crash recovery, lost processes, settings problems, snapshots off: read before the first prompt.
     for (const n of session.notices) this.transcript.notice(n, "warn");
     this.unsubscribe = session.bus.subscribe((e) => this.onEvent(e));

@@ -23,16 +23,13 @@ export function syntheticNotice(kind: NonNullable<UserMessageEvent["synthetic"]>
 
 const NAMED_FILES = 6;
 
-/**
- * `exists` tells a file the undo removed (the agent had created it) from one it restored; it is
- * only known while the undo happens, so a replayed undo says "put back" for both.
- */
-export function undoNotice(e: Pick<UndoEvent, "restored" | "skipped">, exists?: (path: string) => boolean): string {
+/** Logs older than the `removed` field cannot tell a removed file from a restored one: "put back". */
+export function undoNotice(e: Pick<UndoEvent, "restored" | "removed" | "skipped">): string {
   const parts: string[] = [];
-  if (exists) {
-    const removed = e.restored.filter((p) => !exists(p));
-    const restored = e.restored.filter((p) => exists(p));
-    if (removed.length) parts.push(`removed ${names(removed)}`);
+  if (e.removed) {
+    const removed = new Set(e.removed);
+    const restored = e.restored.filter((p) => !removed.has(p));
+    if (e.removed.length) parts.push(`removed ${names(e.removed)}`);
     if (restored.length) parts.push(`restored ${names(restored)}`);
   } else if (e.restored.length) parts.push(`put back ${names(e.restored)}`);
   if (e.skipped.length) parts.push(`left ${e.skipped.map((s) => `${s.path} (${s.reason})`).join(", ")}`);

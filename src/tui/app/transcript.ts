@@ -71,7 +71,6 @@ export class Transcript {
    * Set for live events only (not while replaying): whether a path of the work tree exists now, so
    * an undo can tell the files it removed from those it restored.
    */
-  fileExists: ((path: string) => boolean) | null = null;
   /** Called when entries are removed (a discarded partial), so the history commit can rewind. */
   onRemoved: (fromIndex: number) => void = () => {};
 
@@ -184,7 +183,7 @@ export class Transcript {
         this.push({ kind: "notice", text: `Error: ${e.message}`, level: "error" });
         break;
       case "undo":
-        this.push({ kind: "notice", text: undoNotice(e, this.fileExists ?? undefined), level: "info" });
+        this.push({ kind: "notice", text: undoNotice(e), level: "info" });
         break;
       case "setting_change":
         if (e.model) this.push({ kind: "notice", text: `Model: ${e.model}`, level: "info" });

@@ -28,6 +28,8 @@ export type UndoResult = {
   snapshot: string;
   /** Paths put back (rewritten, recreated or removed). */
   restored: string[];
+  /** Those of `restored` that were removed: the agent's turn had created them. */
+  removed: string[];
   /** Paths left as they are, and why (the user changed them after the turn, or the write failed). */
   skipped: Array<{ path: string; reason: string }>;
 };
@@ -254,7 +256,8 @@ class Protection implements GitProtection {
       }
       this.state.turns.pop();
       this.save();
-      return { snapshot: turn.before, restored: restored.sort(), skipped };
+      const removed = new Set(toRemove);
+      return { snapshot: turn.before, restored: restored.sort(), removed: restored.filter((p) => removed.has(p)), skipped };
     });
   }
 }

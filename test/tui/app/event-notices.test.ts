@@ -15,9 +15,9 @@ describe("messages policies write to the model", () => {
 
 describe("undo", () => {
   test("names the files it removed (the agent created them) and those it restored", () => {
-    const exists = (p: string) => p !== "b.txt";
-    expect(undoNotice({ restored: ["a.txt", "b.txt"], skipped: [] }, exists)).toBe("Undid the last turn: removed b.txt; restored a.txt");
-    expect(undoNotice({ restored: ["b.txt"], skipped: [{ path: "c.txt", reason: "changed again after the agent's turn; left as you have it" }] }, exists)).toBe(
+    expect(undoNotice({ restored: ["a.txt", "b.txt"], removed: ["b.txt"], skipped: [] })).toBe("Undid the last turn: removed b.txt; restored a.txt");
+    expect(undoNotice({ restored: ["a.txt", "b.txt"], skipped: [] })).toBe("Undid the last turn: put back a.txt, b.txt"); // an older log
+    expect(undoNotice({ restored: ["b.txt"], removed: ["b.txt"], skipped: [{ path: "c.txt", reason: "changed again after the agent's turn; left as you have it" }] })).toBe(
       "Undid the last turn: removed b.txt; left c.txt (changed again after the agent's turn; left as you have it)",
     );
   });

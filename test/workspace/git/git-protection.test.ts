@@ -94,6 +94,7 @@ test("in a repository: baseline, then undo puts back a write, a bash delete and 
   expect(result).toEqual({
     snapshot: expect.any(String),
     restored: ["a.txt", "b.txt", "dir/c.txt", "gen/deep/y.txt", "new.txt", "run.sh"],
+    removed: ["gen/deep/y.txt", "new.txt"],
     skipped: [],
   });
   expect(read(root, "a.txt")).toBe("a1 staged\n");
