@@ -38,9 +38,12 @@ export function actionPrefix(words: string[]): string[] | null {
   return prefix;
 }
 
+/** Commands whose next use may destroy something else: "allow always" covers only this exact one. */
+const EXACT_ONLY = new Set(["rm", "rmdir", "unlink", "shred", "dd", "truncate", "kill", "pkill", "killall", "chmod", "chown", "chgrp"]);
+
 /** `Bash(git push *)` for `git push origin main`; `Bash(git --version)` when nothing generalises. */
 export function suggestCommandRule(tool: "Bash" | "Process", words: string[]): string {
-  const prefix = actionPrefix(words);
+  const prefix = EXACT_ONLY.has(words[0] ?? "") || words[0]?.startsWith("mkfs") ? null : actionPrefix(words);
   const escape = (s: string) => s.replace(/\*/g, "\\*");
   if (!prefix) return `${tool}(${words.map(escape).join(" ")})`;
   return `${tool}(${prefix.map(escape).join(" ")} *)`;

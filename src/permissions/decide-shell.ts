@@ -37,6 +37,7 @@ export function decideShell(ctx: JudgeContext, parser: Parser, tool: ShellTool, 
   for (const part of analysis.parts) {
     decisions.push(part.kind === "command" ? decideCommand(ctx, tool, part) : decideRedirect(ctx, part));
   }
+  if (tool === "Process") askOnceForWhatRuns(analysis.parts, decisions, command);
   if (analysis.parseError) {
     decisions.push(
       ctx.mode === "bypassPermissions"
@@ -47,6 +48,31 @@ export function decideShell(ctx: JudgeContext, parser: Parser, tool: ShellTool, 
     );
   }
   return combine(decisions);
+}
+
+/**
+ * A background process asks about what it really runs: the `true`, `echo` and `sleep` of a loop
+ * around it are not worth a rule of their own ("always allow Process(sleep *)"). When they are all
+ * there is, one ask for the whole command remains, with nothing to allow always.
+ */
+function askOnceForWhatRuns(parts: ReadonlyArray<CommandPart | RedirectPart>, decisions: Decision[], command: string): void {
+  const trivial = parts.map((p, i) => decisions[i]?.behavior === "ask" && p.kind === "command" && doesNothingToFiles(p));
+  const real = decisions.some((d, i) => d.behavior === "ask" && !trivial[i]);
+  const allow: Decision = { behavior: "allow", reason: "a harmless part of a background command", source: "read-only" };
+  let asked = false;
+  trivial.forEach((t, i) => {
+    if (!t) return;
+    if (real || asked) decisions[i] = allow;
+    else {
+      decisions[i] = { behavior: "ask", reason: `starting \`${command.trim()}\` in the background`, source: decisions[i]!.source };
+      asked = true;
+    }
+  });
+}
+
+function doesNothingToFiles(part: CommandPart): boolean {
+  const ro = classifyReadOnly(unwrapCommand(part.words, { throughSudo: false }).argv);
+  return ro.readOnly && ro.reads.length === 0 && !ro.readsCwd;
 }
 
 function combine(decisions: Decision[]): Decision {

@@ -50,6 +50,7 @@ const TABLE: Record<string, Entry> = {
   seq: { paths: "none" }, whoami: { paths: "none" }, id: { paths: "none" }, uname: { paths: "none" }, nproc: { paths: "none" },
   uptime: { paths: "none" }, free: { paths: "none" }, ps: { paths: "none" }, which: { paths: "none" }, whereis: { paths: "none" },
   type: { paths: "none" }, basename: { paths: "none" }, dirname: { paths: "none" }, test: { paths: "none" }, "[": { paths: "none" },
+  exit: { paths: "none" }, return: { paths: "none" }, ":": { paths: "none" },
   sleep: { paths: "none" }, tr: { paths: "none" }, cd: { paths: "none" }, pushd: { paths: "none" }, popd: { paths: "none" },
   hostname: { paths: "none", maxPositionals: 0, forbid: oneOf("-F", "--file", "-b", "--boot") },
   date: { paths: "none", forbid: oneOf("-s", "--set", "-f", "--file"), positional: (w) => w.startsWith("+") },

@@ -120,6 +120,11 @@ test("suggestions are the narrowest useful rule, and granting them stops the ask
     ["npm install && git commit -m wip", ["Bash(npm install *)", "Bash(git commit *)"]],
     ["echo done > build.log", ["Edit(./build.log)"]],
     ["cat ~/notes/todo.txt", ["Read(~/notes/**)"]],
+    // One key must not allow every future rm: destructive commands get the exact command only.
+    ["rm -rf build/tmp", ["Bash(rm -rf build/tmp)"]],
+    ["pkill -f webpack", ["Bash(pkill -f webpack)"]],
+    // `exit` is no command worth a rule
+    ["printf 'a\\n' | sort && make test; exit 3", ["Bash(make test *)"]],
   ];
   for (const [command, rules] of cases) {
     const d = engine.decide(bash(command, fx.root));
@@ -131,6 +136,20 @@ test("suggestions are the narrowest useful rule, and granting them stops the ask
   expect(engine.decide({ tool: "edit", input: { file_path: "src/a.ts" }, cwd: fx.root }).suggestion?.rule).toBe("Edit(./src/**)");
   expect(engine.decide({ tool: "read", input: { file_path: "~/.ssh/id_rsa" }, cwd: fx.root }).suggestion?.rule).toBe("Read(~/.ssh/id_rsa)");
   expect(engine.decide(bash("$TOOL run", fx.root)).suggestion).toBeUndefined();
+});
+
+test("a background process asks about what it runs, not about the loop around it", async () => {
+  fx = makeFixture();
+  const engine = await open(fx);
+  const start = (command: string) => engine.decide({ tool: "process", input: { action: "start", command }, cwd: fx.root });
+  const served = start("while true; do python3 -m http.server 8000; sleep 1; done");
+  expect(served.behavior).toBe("ask");
+  expect(served.suggestion?.rules).toEqual(["Process(python3 -m http.server *)"]);
+  expect(served.reason).not.toContain("sleep");
+  const ticker = start("while true; do echo tick; sleep 1; done");
+  expect(ticker.behavior).toBe("ask");
+  expect(ticker.reason).toBe("starting `while true; do echo tick; sleep 1; done` in the background");
+  expect(ticker.suggestion).toBeUndefined();
 });
 
 test("cwd carries: a relative path is judged where the shell runs", async () => {
