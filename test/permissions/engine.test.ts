@@ -139,9 +139,9 @@ test("suggestions are the narrowest useful rule, and granting them stops the ask
 });
 
 test("a background process asks about what it runs, not about the loop around it", async () => {
-  fx = makeFixture();
-  const engine = await open(fx);
-  const start = (command: string) => engine.decide({ tool: "process", input: { action: "start", command }, cwd: fx.root });
+  const f = (fx = makeFixture());
+  const engine = await open(f);
+  const start = (command: string) => engine.decide({ tool: "process", input: { action: "start", command }, cwd: f.root });
   const served = start("while true; do python3 -m http.server 8000; sleep 1; done");
   expect(served.behavior).toBe("ask");
   expect(served.suggestion?.rules).toEqual(["Process(python3 -m http.server *)"]);

@@ -11,6 +11,9 @@ import { shownResult, shownText } from "./tool-output.ts";
 import { compactionNotice, syntheticNotice, undoNotice } from "./event-notices.ts";
 import type { RetryView } from "../views/retry-line.ts";
 
+/** The words the permission prompt used for each place a rule can be saved. */
+const SCOPE_WORDS: Record<string, string> = { local: "this project, not committed", project: "this project", session: "this session only", user: "every project" };
+
 export type NoticeLevel = "info" | "warn" | "error";
 
 export type Entry =
@@ -162,7 +165,7 @@ export class Transcript {
       }
       case "permission_decision":
         if (e.decision === "deny") this.denied.set(e.toolUseId, e.message ?? "denied");
-        if (e.savedRule) this.push({ kind: "notice", text: `Saved rule: allow ${e.savedRule.rule} (${e.savedRule.scope})`, level: "info" });
+        if (e.savedRule) this.push({ kind: "notice", text: `Saved rule: allow ${e.savedRule.rule} (${SCOPE_WORDS[e.savedRule.scope] ?? e.savedRule.scope})`, level: "info" });
         break;
       case "compaction":
         this.retry = null;

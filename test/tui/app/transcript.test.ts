@@ -104,3 +104,15 @@ describe("interruptions", () => {
     expect(t.entries.some((e) => e.kind === "notice" && e.text === "Interrupted")).toBe(true);
   });
 });
+
+test("a saved rule is confirmed in the prompt's words for where it went", () => {
+  const t = new Transcript();
+  const decided = (scope: "local" | "session" | "user") =>
+    ({ ...base(), type: "permission_decision", toolUseId: "t1", toolName: "bash", decision: "allow", source: "user", savedRule: { rule: "Bash(make *)", scope } }) as AgentEvent;
+  for (const scope of ["local", "session", "user"] as const) t.apply(decided(scope));
+  expect(t.entries.filter((e) => e.kind === "notice").map((e) => (e.kind === "notice" ? e.text : ""))).toEqual([
+    "Saved rule: allow Bash(make *) (this project, not committed)",
+    "Saved rule: allow Bash(make *) (this session only)",
+    "Saved rule: allow Bash(make *) (every project)",
+  ]);
+});
