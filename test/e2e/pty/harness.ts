@@ -165,6 +165,14 @@ export const SPINNER = /[⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏]/;
 /** The app is waiting for the user: the prompt's placeholder shows and no spinner turns. */
 export const idle = (screen: string): boolean => screen.includes("ask anything") && !SPINNER.test(screen);
 
+/** Once the app waits for the user: types `text`, waits for it to show in the composer, sends it. */
+export async function submit(s: PtySession, text: string): Promise<void> {
+  await s.waitFor(idle, "the composer");
+  s.type(text);
+  await s.waitForText(`› ${text}`);
+  s.send(KEY.enter);
+}
+
 /**
  * Per test file: fake APIs and pty sessions that are all stopped when the file's tests end, so no
  * server or KHAELOR is left running whatever a test does.

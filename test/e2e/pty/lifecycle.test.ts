@@ -3,16 +3,10 @@
 // The real CLI in a pty against the fake Messages API; every wait is on the screen.
 import { describe, expect, test } from "bun:test";
 import { isolatedEnv, tempProject } from "../../support/cli.ts";
-import { KEY, SPINNER, idle, ptyFixtures, type PtySession } from "./harness.ts";
+import { KEY, SPINNER, idle, ptyFixtures, submit as ask } from "./harness.ts";
 
 const fixtures = ptyFixtures();
 
-async function ask(s: PtySession, text: string): Promise<void> {
-  await s.waitFor(idle, "the composer");
-  s.type(text);
-  await s.waitForText(`› ${text}`);
-  s.send(KEY.enter);
-}
 
 const startProcess = (name: string, command: string) => ({ content: [{ type: "tool_use" as const, name: "process", input: { action: "start", name, command } }] });
 const text = (t: string) => ({ content: [{ type: "text" as const, text: t }] });

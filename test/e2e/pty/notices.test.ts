@@ -4,16 +4,10 @@
 // user). The real CLI in a pty against the fake Messages API; every wait is on the screen.
 import { describe, expect, test } from "bun:test";
 import { isolatedEnv, tempProject } from "../../support/cli.ts";
-import { KEY, answerPrompt, idle, ptyFixtures, type PtySession } from "./harness.ts";
+import { KEY, answerPrompt, idle, ptyFixtures, submit as ask, type PtySession } from "./harness.ts";
 
 const fixtures = ptyFixtures();
 
-async function ask(s: PtySession, text: string): Promise<void> {
-  await s.waitFor(idle, "the composer");
-  s.type(text);
-  await s.waitForText(`› ${text}`);
-  s.send(KEY.enter);
-}
 
 /** The lines of history and screen from the prompt on (what one turn left behind). */
 function turnLines(s: PtySession, prompt: string): string[] {
