@@ -61,6 +61,12 @@ export class ZonePainter {
   termLen: Int32Array;
   /** Rows that exist on screen below the zone top (row 0 always exists: the cursor is on it). */
   extent = 1;
+  /**
+   * Screen rows below the last of `extent` (rows the zone erased, or the room it started with): a
+   * new row moves into one instead of scrolling the screen. As far as we know: a zone assumed to
+   * start on the bottom row is right again once it reaches the bottom. Set by the screen on resize.
+   */
+  rowsBelow = 0;
   cy = 0;
   cx = 0;
   pending = false;
@@ -127,7 +133,9 @@ export class ZonePainter {
       }
       for (let y = H; y < this.extent; y++) this.blankTermRow(y);
       // The cursor may now rest on the (blank) row below the zone: that row still exists.
-      this.extent = Math.max(H, 1, this.cy + 1);
+      const extent = Math.max(H, 1, this.cy + 1);
+      this.rowsBelow += this.extent - extent;
+      this.extent = extent;
       this.term.height = H;
     }
     if (opts.dropTop > 0) this.dropTop(opts.dropTop);
@@ -211,7 +219,9 @@ export class ZonePainter {
       const existing = Math.min(-this.cy, oldExtent - 1 - (this.cy + k));
       let s = "\r";
       if (existing > 0) s += existing === 1 ? "\x1b[B" : `\x1b[${existing}B`;
-      s += "\n".repeat(-this.cy - Math.max(0, existing));
+      const made = -this.cy - Math.max(0, existing);
+      s += "\n".repeat(made);
+      this.rowsBelow = Math.max(0, this.rowsBelow - made);
       this.out += s;
       this.cy = 0;
       this.cx = 0;
@@ -230,6 +240,7 @@ export class ZonePainter {
     this.pending = false;
     this.exact = true;
     this.extent = y + 1;
+    if (this.rowsBelow > 0) this.rowsBelow--;
     this.blankTermRow(y);
   }
 
@@ -257,6 +268,7 @@ export class ZonePainter {
     }
     if (y >= this.extent) {
       this.extent = y + 1;
+      if (this.rowsBelow > 0) this.rowsBelow--;
       this.blankTermRow(y);
       // If this wrap scrolls, the terminal fills the new line with the pen's background: erase it later.
       if (!this.styles.erasesClean(want.style[y * W] ?? 0)) this.term.len[y] = W;

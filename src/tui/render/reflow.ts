@@ -11,9 +11,15 @@
 //   were added. Lines above the zone shift the zone and the cursor alike, so only the zone counts.
 import type { CellBuffer } from "./cells.ts";
 
-/** The flattened cell widths of one group, as the terminal reflows it. */
-function groupLength(term: CellBuffer, termLen: Int32Array, a: number, b: number, W: number, widths: number[]): void {
+/**
+ * The flattened cells of one group, as the terminal reflows it: a blank last cell before a wide
+ * grapheme on the next row is the gap the wrap left, not content. Widths always; glyphs and
+ * styles when asked for.
+ */
+function groupCells(term: CellBuffer, termLen: Int32Array, a: number, b: number, W: number, widths: number[], glyphs?: number[], styles?: number[]): void {
   widths.length = 0;
+  if (glyphs) glyphs.length = 0;
+  if (styles) styles.length = 0;
   for (let r = a; r <= b; r++) {
     let len: number;
     if (r === b) len = termLen[r] ?? 0;
@@ -22,7 +28,11 @@ function groupLength(term: CellBuffer, termLen: Int32Array, a: number, b: number
       const nextWide = term.width[(r + 1) * W] === 2;
       len = lastEmpty && nextWide ? W - 1 : W;
     }
-    for (let x = 0; x < len; x++) widths.push(term.width[r * W + x] ?? 1);
+    for (let x = 0; x < len; x++) {
+      widths.push(term.width[r * W + x] ?? 1);
+      glyphs?.push(term.glyph[r * W + x] ?? 0x20);
+      styles?.push(term.style[r * W + x] ?? 0);
+    }
   }
 }
 
@@ -49,7 +59,11 @@ export type ZoneShape = {
   cols: number;
 };
 
-/** Rows between the zone's top and the cursor after the terminal reflows from `z.cols` to `cols`. */
+/**
+ * Rows between the zone's top and the cursor after the terminal reflows from `z.cols` to `cols`.
+ * Negative when the cursor now sits above the zone's top: xterm.js moves the cursor up by the
+ * lines a wider window joins below it too, so a cursor on the zone's top row lands in history.
+ */
 export function zoneTopAfterReflow(z: ZoneShape, cols: number): number {
   const W0 = z.cols;
   if (cols === W0) return z.cy;
@@ -63,12 +77,76 @@ export function zoneTopAfterReflow(z: ZoneShape, cols: number): number {
     const single = a === b;
     const eligible = cols < W0 ? !single || (z.termLen[a] ?? 0) > cols : !single;
     if (!holdsCursor && eligible) {
-      groupLength(z.term, z.termLen, a, b, W0, widths);
+      groupCells(z.term, z.termLen, a, b, W0, widths);
       delta += chopCount(widths, widths.length, cols) - (b - a + 1);
     }
     a = b + 1;
   }
-  return Math.max(0, z.cy + delta);
+  return z.cy + delta;
+}
+
+/** A cell no grapheme equals: a row holding it never matches a row we want. */
+const UNKNOWN = 0xffffffff;
+
+/**
+ * The top `n` rows of the zone as the terminal shows them after reflowing from `z.cols` to
+ * `dst.cols` (the rows zoneTopAfterReflow counts), appended to `dst`. Groups above the cursor's are
+ * re-chopped as the terminal re-chops them; rows of the cursor's own group are left alone (cut or
+ * padded).
+ */
+export function zoneRowsAfterReflow(z: ZoneShape, n: number, dst: CellBuffer): void {
+  const W0 = z.cols, W1 = dst.cols;
+  const widths: number[] = [], g: number[] = [], s: number[] = [];
+  let made = 0;
+  let a = 0;
+  while (made < n && a < z.extent) {
+    let b = a;
+    while (b + 1 < z.extent && z.wrapped[b + 1] === 1) b++;
+    if (z.cy >= a && z.cy <= b) {
+      // xterm.js leaves the cursor's line as it was: each row cut at a narrower width, padded at
+      // a wider one (the padding becomes content when the line is re-wrapped later).
+      const w = Math.min(W0, W1);
+      for (let r = a; made < n && r <= b; r++, made++) {
+        const y = dst.height++;
+        dst.ensure(dst.height);
+        dst.clearRow(y);
+        let last = 0;
+        for (let x = 0; x < w; x++) {
+          const i = y * W1 + x, j = r * W0 + x;
+          dst.glyph[i] = z.term.glyph[j] ?? 0x20; dst.style[i] = z.term.style[j] ?? 0; dst.width[i] = z.term.width[j] ?? 1;
+          if (dst.glyph[i] !== 0x20 || dst.style[i] !== 0) last = x + (dst.width[i] === 2 ? 2 : 1);
+        }
+        if (w < W0 && z.term.width[r * W0 + w] === 0) dst.glyph[y * W1 + w - 1] = UNKNOWN; // a wide grapheme cut in half
+        dst.len[y] = Math.min(last, w);
+        dst.ext[y] = r < b ? w : Math.min(z.termLen[r] ?? 0, w);
+        dst.soft[y] = r === a ? (z.wrapped[a] ?? 0) : 1;
+      }
+      return;
+    }
+    groupCells(z.term, z.termLen, a, b, W0, widths, g, s);
+    let pos = 0;
+    let first = true;
+    do {
+      if (made++ >= n) return;
+      let end = Math.min(pos + W1, widths.length);
+      if (end < widths.length && widths[end - 1] === 2) end--;
+      const y = dst.height++;
+      dst.ensure(dst.height);
+      dst.clearRow(y);
+      let last = 0;
+      for (let x = 0; x < end - pos; x++) {
+        const i = y * W1 + x;
+        dst.glyph[i] = g[pos + x] ?? 0x20; dst.style[i] = s[pos + x] ?? 0; dst.width[i] = widths[pos + x] ?? 1;
+        if (dst.glyph[i] !== 0x20 || dst.style[i] !== 0) last = x + (dst.width[i] === 2 ? 2 : 1);
+      }
+      dst.len[y] = last;
+      dst.ext[y] = end - pos;
+      dst.soft[y] = first ? (z.wrapped[a] ?? 0) : 1;
+      first = false;
+      pos = end;
+    } while (pos < widths.length);
+    a = b + 1;
+  }
 }
 
 /**

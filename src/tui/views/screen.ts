@@ -21,6 +21,7 @@ import type { ColorDepth } from "../render/colors.ts";
 import { GraphemeTable } from "../render/graphemes.ts";
 import { ZonePainter } from "../render/paint.ts";
 import { rechopRows, zoneTopAfterReflow } from "../render/reflow.ts";
+import { StrandedRows } from "../render/stranded.ts";
 import type { Row } from "../render/style.ts";
 import { StyleTable } from "../render/styles.ts";
 
@@ -139,6 +140,8 @@ class TwoZoneScreen implements Screen {
   private readonly painter: ZonePainter;
   private readonly want: CellBuffer;
   private carry: CellBuffer;
+  /** Rows of the zone a resize pushed out of reach, just above it (see stranded.ts). */
+  private readonly stranded: StrandedRows;
   private pendingCommits: Row[] = [];
   private live: Row[] = [];
   private cursor: Cursor | null = null;
@@ -147,6 +150,8 @@ class TwoZoneScreen implements Screen {
   private resizeFrom: number | null = null;
   /** The viewport's height changed since the last frame. */
   private heightChanged = false;
+  /** The viewport's height the painter's last frame was drawn for. */
+  private paintedRows: number;
   private cursorShown = true;
   private full: FullViewState | null = null;
   private timer: ReturnType<typeof setTimeout> | null = null;
@@ -166,10 +171,12 @@ class TwoZoneScreen implements Screen {
   constructor(private readonly opts: ScreenOptions) {
     this.cols = opts.cols;
     this.rows = opts.rows;
+    this.paintedRows = opts.rows;
     this.styles = new StyleTable(opts.caps.colorDepth);
     this.painter = new ZonePainter(opts.cols, this.graphemes, this.styles);
     this.want = new CellBuffer(opts.cols, 64);
     this.carry = new CellBuffer(opts.cols, 8);
+    this.stranded = new StrandedRows(opts.cols);
     this.baseInterval = opts.frameIntervalMs ?? (opts.caps.remote ? 33 : 16);
     this.interval = this.baseInterval;
     this.writeLog = opts.writeLogPath ?? process.env.KHAELOR_WRITE_LOG ?? undefined;
@@ -291,24 +298,44 @@ class TwoZoneScreen implements Screen {
       this.resizeFrom = null;
       const heightChanged = this.heightChanged;
       this.heightChanged = false;
-      // A shorter window makes xterm.js (VS Code's terminal) drop the lines below the cursor,
-      // blank or not: rows of the zone under the cursor (the status line under the composer) may
-      // be gone. Other terminals keep them. Either way, redrawing the zone leaves no doubt.
+      const widthChanged = from !== this.cols || p.cols !== this.cols;
+      this.stranded.rewrap(this.cols);
+      // A shorter window makes xterm.js (VS Code's terminal) and tmux drop the lines below the
+      // cursor, blank or not: rows of the zone under the cursor (the status line under the
+      // composer) may be gone. Other terminals keep them. Either way, redrawing the zone leaves no doubt.
       const below = heightChanged && p.cy < p.extent - 1;
-      if (from !== this.cols || p.cols !== this.cols || below) {
-        const widthChanged = from !== this.cols || p.cols !== this.cols;
-        const up = zoneTopAfterReflow(p, this.cols);
+      const up = zoneTopAfterReflow(p, this.cols);
+      // The cursor's screen row: a shorter window keeps it (dropping the lines below it) unless it
+      // no longer fits; re-wrapping keeps it too, scrolling lines into scrollback or back. The zone
+      // rows that end above the screen's top are out of reach for good: remembered (stranded) so
+      // they are not drawn a second time.
+      const cursorY = Math.min(this.cursorScreenRow(), this.rows - 1);
+      const gone = Math.max(0, up - cursorY);
+      if (widthChanged || below || gone > 0) {
+        if (gone > 0) this.stranded.strand(p, gone, this.cols);
         repaint = widthChanged
-          ? `resize ${from}→${this.cols} cols (live zone top was ${up} rows above the cursor)`
-          : `resize to ${this.rows} rows with ${p.extent - 1 - p.cy} live rows below the cursor`;
+          ? `resize ${from}→${this.cols} cols (live zone top was ${up} rows above the cursor${gone > 0 ? `, ${gone} of them now in scrollback` : ""})`
+          : gone > 0
+            ? `resize to ${this.rows} rows pushed ${gone} live rows into scrollback`
+            : `resize to ${this.rows} rows with ${p.extent - 1 - p.cy} live rows below the cursor`;
         pre += p.take();
         if (this.styles.hasLink(p.pen) || !this.styles.erasesClean(p.pen)) { pre += this.styles.transition(p.pen, 0); p.pen = 0; }
-        pre += (up > 0 ? (up === 1 ? "\x1b[A" : `\x1b[${up}A`) : "") + "\r\x1b[J";
+        const reach = up - gone;
+        pre += (reach > 0 ? (reach === 1 ? "\x1b[A" : `\x1b[${reach}A`) : reach < 0 ? (reach === -1 ? "\x1b[B" : `\x1b[${-reach}B`) : "") + "\r\x1b[J";
         p.reset(this.cols);
-        if (widthChanged) p.above = null; // history has been reflowed by the terminal: never join onto it again
+        p.rowsBelow = this.rows - 1 - Math.max(0, cursorY - reach);
+        // History has been reflowed by the terminal, or the row above the zone is out of reach:
+        // never join onto it again.
+        if (widthChanged || gone > 0) p.above = null;
         this.want.reset(this.cols);
+      } else if (heightChanged) {
+        // Rows below the cursor go first when the window gets shorter; a taller one adds rows
+        // below only if there were some (otherwise xterm.js brings scrollback lines down).
+        if (this.rows < this.paintedRows) p.rowsBelow = Math.max(0, p.rowsBelow - (this.paintedRows - this.rows));
+        else if (p.rowsBelow > 0) p.rowsBelow += this.rows - this.paintedRows;
       }
     }
+    this.paintedRows = this.rows;
     if (this.carry.cols !== this.cols) this.carry = this.rechopped(this.carry, this.cols);
     // Lay out: carry rows, then newly committed rows, then the live rows.
     const want = this.want;
@@ -321,25 +348,33 @@ class TwoZoneScreen implements Screen {
       this.log(`live zone of ${live.length} rows clipped to ${maxLive} (viewport ${this.rows} rows): commit finished rows sooner`);
       live = live.slice(live.length - maxLive);
     }
-    const nCarry = this.carry.height;
-    const nCommit = nCarry + commits.length;
-    const total = nCommit + live.length;
-    want.ensure(total + 1);
-    want.height = total;
-    for (let y = 0; y < nCarry; y++) want.copyRowFrom(this.carry, y, y);
-    let y = nCarry;
+    const carried = this.carry.height;
+    const committed = carried + commits.length;
+    const laid = committed + live.length;
+    want.ensure(laid + 1);
+    want.height = laid;
+    for (let y = 0; y < carried; y++) want.copyRowFrom(this.carry, y, y);
+    let y = carried;
     for (const row of commits) this.layRow(want, y++, row, W);
     for (const row of live) this.layRow(want, y++, row, W);
+    let cursorRow = this.cursor ? committed + Math.max(0, this.cursor.row - (this.live.length - live.length)) : -1;
+    // Rows the terminal already holds just above the zone are not drawn again.
+    const held = this.stranded.match(want, committed, cursorRow);
+    if (held.abandoned > 0) this.log(`${held.abandoned} stranded rows differ from the history committed after them: they stay in scrollback`);
+    want.dropTop(held.skip);
+    const nCommit = held.commits;
+    const total = want.height;
+    if (cursorRow >= 0) cursorRow = held.cursorRow;
+    const liveShown = total - nCommit;
     // The line the live zone continues stays in the zone until it is finished.
     let drop = nCommit;
-    if (live.length > 0 && live[0]!.soft && nCommit > 0) {
+    if (liveShown > 0 && want.soft[nCommit] === 1 && nCommit > 0) {
       let g = nCommit - 1;
       while (g > 0 && want.soft[g] === 1) g--;
       drop = g;
     }
-    const overflow = nCommit - drop + live.length - maxLive;
+    const overflow = nCommit - drop + liveShown - maxLive;
     if (overflow > 0) drop += overflow; // a line taller than the screen: commit its top, break it there
-    const cursorRow = this.cursor ? nCommit + Math.max(0, this.cursor.row - (this.live.length - live.length)) : -1;
     const cellCursor = cursorRow >= 0 && cursorRow < total && this.drawsCursorCell(cursorRow, Math.min(W - 1, Math.max(0, this.cursor!.col)), drop);
     const t1 = performance.now();
     p.cellsChanged = 0;
@@ -354,12 +389,16 @@ class TwoZoneScreen implements Screen {
     // Cursor: shown where the app wants it (IME and screen readers follow it), hidden otherwise.
     let tail = "";
     if (this.cursor && !cellCursor) {
-      p.placeCursor(keep + Math.max(0, this.cursor.row - (this.live.length - live.length)), this.cursor.col);
+      p.placeCursor(cursorRow - drop, this.cursor.col);
       if (!this.cursorShown) { tail = "\x1b[?25h"; this.cursorShown = true; }
     } else if (this.cursorShown) {
       pre = "\x1b[?25l" + pre;
       this.cursorShown = false;
     }
+    // With no cursor to show, the hidden one waits on the zone's top row: a shorter window then
+    // drops the zone's rows below it (xterm.js, tmux) instead of pushing the rows above it into
+    // scrollback, where they could never be erased.
+    if (!this.cursor) p.placeCursor(0, 0);
     this.cellCursor = cellCursor;
     if (cellCursor) this.armSettle();
     const body = pre + p.take() + tail;
@@ -433,6 +472,16 @@ class TwoZoneScreen implements Screen {
       this.settled = true;
       this.invalidateSoon();
     }, this.opts.cursorSettleMs ?? 150);
+  }
+
+  /**
+   * The cursor's row on the screen the painter last drew on, from the rows known below the zone.
+   * Where that is not known (the zone started higher up), it is taken lower than it is, which can
+   * only leave a stranded row unnoticed (drawn twice), never erase one of history.
+   */
+  private cursorScreenRow(): number {
+    const p = this.painter;
+    return Math.max(p.cy, Math.min(this.paintedRows - 1, this.paintedRows - p.rowsBelow - p.extent + p.cy));
   }
 
   private rechopped(src: CellBuffer, cols: number): CellBuffer {
