@@ -60,7 +60,7 @@ function crlfIndex(raw: string): { text: string; rawOffset(n: number): number } 
 /** Everything an edit checks before it changes the file; `apply` makes the change. */
 type Prepared = { failure: ToolResult } | { apply(): Promise<ToolResult> };
 
-async function prepareEdit(input: Input, ctx: ToolContext): Promise<Prepared> {
+async function prepareEdit(input: Input, ctx: ToolContext, gated: boolean): Promise<Prepared> {
   const ws = localWorkspace(ctx);
   const abs = ws.resolve(input.file_path);
   const shown = displayPath(ws, abs);
@@ -88,7 +88,8 @@ async function prepareEdit(input: Input, ctx: ToolContext): Promise<Prepared> {
   } catch (e) {
     const err = e as NodeJS.ErrnoException;
     if (err.code === "ENOENT" || err.code === "ENOTDIR") {
-      return failure(`File not found: ${shown}.${didYouMean(ws, abs)} To create a new file, use write (or edit with an empty old_string).`);
+      // Names near a path are only offered once the call was allowed: they may lie in a denied folder.
+      return failure(`File not found: ${shown}.${gated ? didYouMean(ws, abs) : ""} To create a new file, use write (or edit with an empty old_string).`);
     }
     throw e;
   }
@@ -137,13 +138,18 @@ export const editTool: Tool<Input> = {
   readOnly: false,
   destructive: false,
   summarize: (i) => `edit ${i.file_path}${i.replace_all ? " (all)" : ""}`,
+  // Runs before the permission gate: nothing it says may depend on a file this session has not
+  // read (it could be one the rules hide), not its content and not whether it exists.
   async precheck(input, ctx) {
-    const p = await prepareEdit(input, ctx);
+    const ws = localWorkspace(ctx);
+    const abs = ws.resolve(input.file_path);
+    if (ws.reads.check(abs) === "unread") return input.old_string === "" ? null : fail(staleReason(ws, abs)!);
+    const p = await prepareEdit(input, ctx, false);
     return "failure" in p ? p.failure : null;
   },
   // Prepared again: the file may have changed while the user was asked.
   async run(input, ctx) {
-    const p = await prepareEdit(input, ctx);
+    const p = await prepareEdit(input, ctx, true);
     return "failure" in p ? p.failure : p.apply();
   },
 };

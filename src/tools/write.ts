@@ -27,9 +27,12 @@ export const writeTool: Tool<Input> = {
     const n = lineCount(i.content);
     return `write ${i.file_path} (${n} line${n === 1 ? "" : "s"})`;
   },
+  // Before the permission gate: only about files this session has read, so that nothing is
+  // learnt about one the rules may hide (not even whether it exists).
   async precheck(input, ctx) {
     const ws = localWorkspace(ctx);
     const abs = ws.resolve(input.file_path);
+    if (ws.reads.check(abs) === "unread") return null;
     const why = existsSync(abs) ? overwriteProblem(ws, abs) : null;
     return why ? fail(why) : null;
   },
