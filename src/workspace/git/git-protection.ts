@@ -1,9 +1,9 @@
 // Turn-by-turn protection of the work tree: a snapshot before and after every agent turn, /diff
 // against the session start (or any snapshot), and /undo that puts back what the last turn changed,
 // by any means (tools or bash), while leaving alone what the user changed since.
-import { existsSync, mkdirSync, readdirSync, readFileSync, rmdirSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync, readFileSync, realpathSync, rmdirSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { homedir } from "node:os";
-import { dirname, isAbsolute, join, relative, resolve, sep } from "node:path";
+import { basename, dirname, isAbsolute, join, relative, resolve, sep } from "node:path";
 import { recordBaseline, type GitBaseline } from "./baseline.ts";
 import { findUserRepository, ShadowRepo } from "./shadow-repo.ts";
 import type { TreeChange } from "./tree-changes.ts";
@@ -189,7 +189,8 @@ class Protection implements GitProtection {
 
   adopt(abs: string, before: Uint8Array | null): Promise<void> {
     return this.serial(async () => {
-      const rel = relative(this.workTree, abs);
+      // The work tree is git's real path; the tool's may go through a symlink (macOS /tmp, /var).
+      const rel = relative(realDir(this.workTree), join(realDir(dirname(abs)), basename(abs)));
       if (rel === "" || rel.startsWith("..") || isAbsolute(rel)) return;
       const posix = rel.split(sep).join("/");
       // .khaelor/ holds the user's saved rules: /undo must never take them back.
@@ -324,5 +325,13 @@ function isExecutable(path: string): boolean {
     return (statSync(path).mode & 0o111) !== 0;
   } catch {
     return false;
+  }
+}
+
+function realDir(dir: string): string {
+  try {
+    return realpathSync(dir);
+  } catch {
+    return dir;
   }
 }

@@ -269,15 +269,18 @@ test("files git ignores are undone too once a tool changed them; other ignored f
   write(root, ".env", "TOKEN=old\n");
   write(root, "node_modules/keep.js", "theirs\n");
   const before = userGitState(root);
-  const protection = await createGitProtection({ projectRoot: root, dataDir: tempDir() });
-  const ws = createWorkspace({ root, spillDir: tempDir() });
+  // Opened through a symlink, as on macOS (/tmp → /private/tmp): git reports the real path.
+  const link = join(tempDir(), "project-link");
+  symlinkSync(root, link);
+  const protection = await createGitProtection({ projectRoot: link, dataDir: tempDir() });
+  const ws = createWorkspace({ root: link, spillDir: tempDir() });
   ws.onFileChanged = (abs, was) => protection.adopt(abs, was);
 
   await protection.beginTurn();
   // Through the code write and edit share: the change, then the adoption.
-  await commitChange(ws, join(root, ".env"), readFileSync(join(root, ".env")), Buffer.from("TOKEN=new\n"), "edit", "t1");
-  await commitChange(ws, join(root, "node_modules/made.js"), null, Buffer.from("agent\n"), "write", "t2");
-  await commitChange(ws, join(root, ".khaelor/settings.local.json"), null, Buffer.from("{}\n"), "write", "t3");
+  await commitChange(ws, join(link, ".env"), readFileSync(join(root, ".env")), Buffer.from("TOKEN=new\n"), "edit", "t1");
+  await commitChange(ws, join(link, "node_modules/made.js"), null, Buffer.from("agent\n"), "write", "t2");
+  await commitChange(ws, join(link, ".khaelor/settings.local.json"), null, Buffer.from("{}\n"), "write", "t3");
   await protection.endTurn();
 
   expect((await protection.diff()).files.map((f) => `${f.status} ${f.path}`).sort()).toEqual(["added node_modules/made.js", "modified .env"]);
