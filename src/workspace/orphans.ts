@@ -2,8 +2,9 @@
 // a kill -9 they keep running, unmanaged, holding ports and CPU. On resume each one the log says
 // was still running is stopped, as the clean exit would have done, but only when it provably
 // belongs to this session: its group leader's environment carries the session's mark. A pid
-// reused by someone else's process never carries it. Where that cannot be read (no /proc, another
-// user), the process is left alone and the user is told how to stop it.
+// reused by someone else's process never carries it, and is left alone without a word of advice
+// to kill it. Where the environment cannot be read, the user is told how to check and stop it.
+import { spawnSync } from "node:child_process";
 import { readFileSync } from "node:fs";
 import type { StartedProcess } from "../session/replay.ts";
 import { groupAlive } from "./process-group.ts";
@@ -21,21 +22,28 @@ export async function settleOrphans(lost: readonly StartedProcess[], sessionId: 
     lost.map(async (p) => {
       const what = `process ${p.name ?? p.toolUseId} (${firstLine(p.command)}${p.pid ? `, pid ${p.pid}` : ""})`;
       if (p.pid === null) return `${what} was started by the previous run and is no longer managed; it may still be running`;
-      if (!groupAlive(p.pid)) return `${what}, started by the previous run, is no longer running`;
-      if (!marked(p.pid, sessionId))
-        return `${what} may still be running from the previous run, which KHAELOR no longer manages; stop it with: kill -- -${p.pid}`;
+      const owner = groupAlive(p.pid) ? ownerOf(p.pid, sessionId) : "gone";
+      // Its pid now belongs to another program: ours is gone, and that one is none of our business.
+      if (owner === "gone" || owner === "other") return `${what}, started by the previous run, is no longer running`;
+      if (owner === "unknown")
+        return `${what} may still be running from the previous run, which KHAELOR no longer manages; check it with ps -p ${p.pid} before stopping it (kill -- -${p.pid})`;
       await stopGroup(p.pid, null, "SIGTERM", graceMs);
       return `stopped ${what}: the previous run was killed and left it running`;
     }),
   );
 }
 
-function marked(pid: number, sessionId: string): boolean {
+/** Whose group leader this is, by its environment: Linux's /proc, else ps (macOS shows it with `e`). */
+function ownerOf(pid: number, sessionId: string): "ours" | "other" | "unknown" {
+  const mark = `${MARK}=${sessionId}`;
   try {
-    return readFileSync(`/proc/${pid}/environ`, "latin1").split("\0").includes(`${MARK}=${sessionId}`);
+    return readFileSync(`/proc/${pid}/environ`, "latin1").split("\0").includes(mark) ? "ours" : "other";
   } catch {
-    return false;
+    // no /proc (macOS), or not ours to read
   }
+  const ps = spawnSync("ps", ["eww", "-o", "command=", "-p", String(pid)], { encoding: "utf8", timeout: 2000 });
+  if (ps.status === 0 && ps.stdout.split(/\s+/).includes(mark)) return "ours";
+  return "unknown";
 }
 
 function firstLine(command: string): string {
