@@ -157,7 +157,7 @@ export function createConversationContext(opts: ConversationContextOptions): Ses
         contextWindow: windowOf(),
         instructions,
         signal,
-        onRetry: (ev) => opts.emit({ type: "api_retry", attempt: ev.attempt, maxAttempts: ev.maxAttempts, delayMs: ev.delayMs, status: ev.status, message: ev.message }),
+        onRetry: (ev) => opts.emit({ type: "api_retry", attempt: ev.attempt, maxRetries: ev.maxRetries, delayMs: ev.delayMs, status: ev.status, message: ev.message }),
       });
       summary = r.text;
       // The checkpoint costs money like any other call: it is billed in the session's totals.

@@ -152,7 +152,7 @@ export type EphemeralEvent =
   | { type: "block_done"; index: number; block: AssistantBlock }
   | { type: "message_start"; id: string; model: string }
   /** partialDiscarded: deltas shown since the last message_start are void; the retry streams anew. */
-  | { type: "api_retry"; attempt: number; maxAttempts?: number; delayMs: number; status: number | null; message: string; partialDiscarded?: boolean }
+  | { type: "api_retry"; attempt: number; maxRetries?: number; delayMs: number; status: number | null; message: string; partialDiscarded?: boolean }
   | { type: "tool_start"; toolUseId: string; name: string; summary: string }
   | { type: "tool_progress"; toolUseId: string; chunk: string }
   | { type: "compacting"; trigger: CompactionEvent["trigger"] };

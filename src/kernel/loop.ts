@@ -163,7 +163,7 @@ async function streamOnce(deps: KernelDeps, signal: AbortSignal, durable: Durabl
         return ev.message;
       }
       case "retry":
-        deps.emit({ type: "api_retry", attempt: ev.attempt, maxAttempts: ev.maxAttempts, delayMs: ev.delayMs, status: ev.status, message: ev.message, partialDiscarded: ev.partialDiscarded });
+        deps.emit({ type: "api_retry", attempt: ev.attempt, maxRetries: ev.maxRetries, delayMs: ev.delayMs, status: ev.status, message: ev.message, partialDiscarded: ev.partialDiscarded });
         break;
       default:
         deps.emit(ev);

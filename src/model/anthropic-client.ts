@@ -68,7 +68,7 @@ export function createAnthropicClient(opts: AnthropicClientOptions = {}): ModelC
         if (attempt >= retry.maxRetries)
           throw new ModelError("retryable", `${error.message} Gave up after ${retry.maxRetries} retries; try again later.`, error.status);
         const delayMs = retryDelayMs(attempt + 1, retry, retryAfterMs);
-        yield { type: "retry", attempt: attempt + 1, maxAttempts: retry.maxRetries, delayMs, status: error.status, message: error.message, partialDiscarded: asm.yieldedDelta };
+        yield { type: "retry", attempt: attempt + 1, maxRetries: retry.maxRetries, delayMs, status: error.status, message: error.message, partialDiscarded: asm.yieldedDelta };
         if (!(await sleep(delayMs, req.signal))) throw new ModelError("aborted", "Interrupted by the user.", null, []);
       }
     }

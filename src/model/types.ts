@@ -76,7 +76,7 @@ export type ModelEvent =
    * last `message_start` is void: the next attempt starts over with a new `message_start`.
    * `partialDiscarded` is true when deltas had already been yielded (the UI should drop them).
    */
-  | { type: "retry"; attempt: number; /** Retries the client makes at most before giving up. */ maxAttempts: number; delayMs: number; status: number | null; message: string; partialDiscarded?: boolean }
+  | { type: "retry"; attempt: number; /** Retries the client makes at most before giving up. */ maxRetries: number; delayMs: number; status: number | null; message: string; partialDiscarded?: boolean }
   | { type: "message_done"; message: AssistantMessage };
 
 export type ModelErrorKind =

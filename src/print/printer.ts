@@ -209,8 +209,8 @@ function firstLine(content: unknown): string {
   return text.split("\n")[0]?.slice(0, 200) ?? "";
 }
 
-/** "The API is overloaded (529 overloaded_error: Overloaded). Retrying in 2.5s (attempt 1 of 8)." */
+/** "The API is overloaded (529 overloaded_error: Overloaded). Retry 1 of 8 in 2.5s." */
 export function retryLine(e: Extract<AgentEvent, { type: "api_retry" }>): string {
-  const secs = e.delayMs < 10_000 ? (e.delayMs / 1000).toFixed(1) : String(Math.round(e.delayMs / 1000));
-  return `${e.message} Retrying in ${secs}s (attempt ${e.attempt}${e.maxAttempts ? ` of ${e.maxAttempts}` : ""}).`;
+  const wait = e.delayMs < 1000 ? `${Math.round(e.delayMs)} ms` : e.delayMs < 10_000 ? `${(e.delayMs / 1000).toFixed(1)}s` : `${Math.round(e.delayMs / 1000)}s`;
+  return `${e.message} Retry ${e.attempt}${e.maxRetries ? ` of ${e.maxRetries}` : ""} in ${wait}.`;
 }

@@ -120,7 +120,7 @@ export class Transcript {
       }
       case "api_retry":
         if (e.partialDiscarded) this.discardPartial();
-        this.retry = { attempt: e.attempt, maxAttempts: e.maxAttempts ?? null, status: e.status, message: e.message, until: now + e.delayMs };
+        this.retry = { attempt: e.attempt, maxRetries: e.maxRetries ?? null, status: e.status, message: e.message, until: now + e.delayMs };
         break;
       case "assistant_message":
         this.retry = null;

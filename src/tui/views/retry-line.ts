@@ -10,7 +10,7 @@ export type RetryView = {
   /** 1 for the first retry. */
   attempt: number;
   /** Retries the client makes at most (null: not told). */
-  maxAttempts: number | null;
+  maxRetries: number | null;
   status: number | null;
   message: string;
   /** When the next request goes out (ms since the epoch). */
@@ -28,7 +28,7 @@ export function retryCause(status: number | null, message: string): string {
 }
 
 export function retryCountdown(r: RetryView, now: number): string {
-  const which = r.maxAttempts ? `retry ${r.attempt} of ${r.maxAttempts}` : `retry ${r.attempt}`;
+  const which = r.maxRetries ? `retry ${r.attempt} of ${r.maxRetries}` : `retry ${r.attempt}`;
   const secs = Math.ceil((r.until - now) / 1000);
   return secs > 0 ? `${which} in ${secs}s` : `${which} now`;
 }

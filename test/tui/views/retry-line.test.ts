@@ -4,7 +4,7 @@ import { describe, expect, test } from "bun:test";
 import { renderRetryLine, retryCause, type RetryView } from "../../../src/tui/views/retry-line.ts";
 import { displayWidth, rowText } from "../../../src/tui/views/text.ts";
 
-const retry = (over: Partial<RetryView> = {}): RetryView => ({ attempt: 2, maxAttempts: 8, status: 529, message: "The API is overloaded (529 overloaded_error: Overloaded).", until: 10_000, ...over });
+const retry = (over: Partial<RetryView> = {}): RetryView => ({ attempt: 2, maxRetries: 8, status: 529, message: "The API is overloaded (529 overloaded_error: Overloaded).", until: 10_000, ...over });
 
 describe("retry line", () => {
   test("says what failed, which retry of how many, and counts down to it", () => {
