@@ -70,10 +70,6 @@ export class Transcript {
   retry: RetryView | null = null;
   /** Bumped on every change, so views know when to recompute. */
   version = 0;
-  /**
-   * Set for live events only (not while replaying): whether a path of the work tree exists now, so
-   * an undo can tell the files it removed from those it restored.
-   */
   /** Called when entries are removed (a discarded partial), so the history commit can rewind. */
   onRemoved: (fromIndex: number) => void = () => {};
 

@@ -41,7 +41,6 @@ export function formatTokens(n: number): string {
   return `${(n / 1_000_000).toFixed(1)}M`;
 }
 
-export { formatCost };
 
 /** Higher priority survives longer. */
 function segments(s: StatusInfo): Segment[] {
