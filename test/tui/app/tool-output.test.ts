@@ -3,6 +3,7 @@
 // output that merely looks like a note is left alone.
 import { describe, expect, test } from "bun:test";
 import { shownResult, shownText } from "../../../src/tui/app/tool-output.ts";
+import { makeHarness } from "../../tools/harness.ts";
 
 describe("bash", () => {
   test("the cwd note goes; how the command ended stays", () => {
@@ -63,5 +64,25 @@ describe("a call cut by the output-token limit", () => {
     const r = shownResult("write", "Your response reached the output limit (max_tokens) while writing this write call, so its input is incomplete and it was not run. Make the call again with less input: for a large file, write the first part, then add the rest with edit.");
     expect(r.notes).toBe("the answer hit the output-token limit while writing this call, so it was not run; the agent was told to retry with less input");
     expect(shownText(r)).toBe(`[${r.notes}]`);
+  });
+});
+
+describe("the real tools' words", () => {
+  // The texts above are copies; these come from the tools themselves, so a change of wording in
+  // src/tools that the display no longer recognises fails here instead of showing the model's notes.
+  test("bash and process results, as the tools write them, lose exactly their notes for the model", async () => {
+    const h = makeHarness();
+    try {
+      const ok = await h.call("bash", { command: "echo hello; cd /" });
+      expect(shownResult("bash", ok.text)).toEqual({ body: "hello", notes: "" });
+      const failed = await h.call("bash", { command: "echo boom; exit 2" });
+      expect(shownText(shownResult("bash", failed.text))).toBe("boom\n\n[exit code 2]");
+      const started = await h.call("process", { action: "start", name: "ticker", command: "echo tick; sleep 30" });
+      expect(shownText(shownResult("process", started.text))).not.toContain("action=");
+      const read = await h.call("process", { action: "read", id: "ticker", wait_for: "tick", timeout_ms: 10_000 });
+      expect(shownResult("process", read.text)).toEqual({ body: "tick", notes: "" });
+    } finally {
+      await h.cleanup();
+    }
   });
 });
