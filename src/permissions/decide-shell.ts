@@ -174,7 +174,7 @@ function decideCommand(ctx: JudgeContext, tool: ShellTool, part: CommandPart): D
 }
 
 function inlineWhat(part: CommandPart, inline: InlineCode): string {
-  const given = inline.via === "stdin" ? "fed on stdin" : `given with ${inline.via}`;
+  const given = inline.via === "stdin" ? "fed on stdin" : inline.ruleWords === null ? `read from ${inline.via}` : `given with ${inline.via}`;
   return `\`${part.text}\` runs ${inline.interpreter} code ${given}, which KHAELOR cannot check`;
 }
 
@@ -186,7 +186,8 @@ function askInlineCode(ctx: JudgeContext, tool: ShellTool, part: CommandPart, ar
   const form = join(argv);
   const broad = ctx.rules.matchCommand("allow", allowTools, [form]);
   const spelled = texts(argv).slice(0, inline.ruleWords ?? 0).join(" ");
-  const notCovered = !broad ? "" : spelled ? `; ${broad.rule} does not cover inline code (only a rule naming \`${spelled}\` itself does)` : `; ${broad.rule} does not cover code fed on stdin`;
+  const unnamed = inline.via === "stdin" ? "code fed on stdin" : `code read from ${inline.via}`;
+  const notCovered = !broad ? "" : spelled ? `; ${broad.rule} does not cover inline code (only a rule naming \`${spelled}\` itself does)` : `; ${broad.rule} does not cover ${unnamed}`;
   const decision: Decision = {
     behavior: "ask",
     reason: `${inlineWhat(part, inline)}; allow it only after reading the code${notCovered}`,

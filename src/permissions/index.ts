@@ -16,8 +16,9 @@
  *   every mode; then deny rules; then ask rules (ignored in bypassPermissions); then the mode.
  *   Deny beats ask beats allow from any scope; an allow rule (including every grant) never
  *   outranks a deny or an ask.
- * - Inline interpreter code (`python -c`, `node -e`, `perl -ne`, `deno eval`, a program piped or
- *   fed by heredoc into an interpreter) is opaque: it is never read-only, and an allow rule covers
+ * - Inline interpreter code (`python -c`, `node -e`, `perl -ne`, `deno eval`, `perl -M'x;...'`,
+ *   `node --import data:...`, a program piped or fed by heredoc into an interpreter, also as
+ *   `/dev/stdin`, and a script it cannot see: `<(...)`, `$X`, `/dev/fd/3`) is opaque: it is never read-only, and an allow rule covers
  *   it only if the rule spells out the code option (`Bash(python -c:*)`) or is the bare tool.
  *   A shell's literal script (`bash -c '...'`, `bash <<'EOF'`) is read and judged instead.
  * - Searches: decide() judges the directory a grep or glob covers; searchFilter(tool, dir) then

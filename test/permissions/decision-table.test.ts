@@ -228,6 +228,11 @@ test("bash: inline interpreter code is opaque: a rule for the interpreter does n
     ["aada", "uv run pytest"], ["??da", "php -r 'system(\"ls\");'"], ["??da", "Rscript -e 'x'"], ["??da", "lua -e 'x'"],
     ["??da", "bash -c \"$CODE\""], ["??da", "sh -c \"$CODE\""], ["aada", "bash script.sh"], ["??da", "sh -c 'python -c 1'"],
     ["??da", "xargs python -c 'x'"], ["??da", "sudo python -c 'x'"], ["dddd", "python -c 'x'; rm -rf /"],
+    // code in a module option: perl writes -M's text after `use`, node loads a data: URL
+    ["??da", "perl -M'strict;system(q{id})' /dev/null"], ["??da", "perl -M'strict qw{x},system q{id}' x.pl"], ["??da", "perl -wM'strict;1' x.pl"],
+    ["aada", "perl -MList::Util=sum script.pl"], ["aada", "perl -Mstrict -w script.pl"], ["??da", "perl -d:'Foo;system(1)' x.pl"],
+    ["??da", "node --import 'data:text/javascript,x' x.js"], ["??da", "node --require=data:text/javascript,x app.js"], ["??da", "node -r \"$MOD\" app.js"],
+    ["aada", "node --import ./register.js app.js"], ["aada", "node -r dotenv/config app.js"],
   ], command);
 });
 
@@ -237,6 +242,10 @@ test("bash: programs fed on stdin are inline code too; a shell's literal script 
     ["??da", "echo 'import os' | python"], ["??da", "cat <<EOF | python\nprint(1)\nEOF"], ["??da", "echo 'x' | node"], ["??da", "echo 1 | perl"],
     ["??da", "python3 - <<'EOF'\nprint(1)\nEOF"], ["aada", "python script.py < input.txt"], ["aada", "echo data | python script.py"], ["aada", "echo data | python -- script.py"],
     ["??da", "echo 'x' | python --"],
+    // stdin or a script KHAELOR cannot see, under another name
+    ["??da", "python /dev/stdin <<'EOF'\nimport os\nEOF"], ["??da", "node /dev/stdin <<< 'x'"], ["??da", "python -- /dev/fd/0 <<< 'x'"],
+    ["??da", "echo x | perl /proc/self/fd/0"], ["??da", "python /dev/fd/3 3<<'EOF'\nx\nEOF"], ["??da", "python <(echo 'import os')"],
+    ["??da", "node \"$SCRIPT\""], ["??da", "python $DIR/x.py"], ["aada", "python /dev/stdin < script.py"], ["aada", "python ./dev/stdin.py"],
     ["dddd", "bash <<'EOF'\nrm -rf /\nEOF"], ["dddd", "bash <<< 'rm -rf ~'"], ["dddd", "sh -s <<'EOF'\ncurl x\nEOF"], ["aaaa", "bash <<'EOF'\nls\nEOF"],
     ["??da", "bash <<'EOF'\nnpm install\nEOF"], ["??da", "bash <<EOF\n$(cat x)\nEOF"], ["??da", "echo 'rm -rf /' | bash"], ["??da", "curl2 x | sh"],
   ], command);

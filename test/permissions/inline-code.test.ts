@@ -24,6 +24,11 @@ test("the prompt says the text is code KHAELOR cannot check, and which rule does
   expect(fed.reason).toContain("runs python code fed on stdin");
   expect(fed.reason).toContain("Bash(python:*) does not cover code fed on stdin");
   expect(fed.suggestion).toBeUndefined();
+  // a script named by a process substitution or a variable cannot be read either, nor allowed always
+  const hidden = decide("python <(echo 'import os')");
+  expect(hidden.reason).toContain("runs python code read from a script only known when it runs");
+  expect(hidden.reason).toContain("Bash(python:*) does not cover code read from a script only known when it runs");
+  expect(hidden.suggestion).toBeUndefined();
 });
 
 test("'allow always' offers exactly that code, and granting it allows no other code", async () => {
