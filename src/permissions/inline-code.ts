@@ -169,7 +169,7 @@ export function programSource(argv: ShellWord[], at = 0): ProgramSource {
     const w = argv[i] as ShellWord;
     if (shellCode) return code(shellCode.via, shellCode.at, w);
     if (stdinFlag) return { kind: "stdin", implicit: false };
-    return scriptWord(w, i);
+    return scriptSource(w, i);
   };
   for (let i = at + 1; i < argv.length; i++) {
     const w = argv[i] as ShellWord;
@@ -208,8 +208,8 @@ export function programSource(argv: ShellWord[], at = 0): ProgramSource {
   return { kind: "stdin", implicit: !stdinFlag };
 }
 
-/** A script word: stdin by another name (`/dev/stdin`), text KHAELOR cannot see (`<(...)`, `$X`, `/dev/fd/3`), or a file. */
-function scriptWord(w: ShellWord, at: number): ProgramSource {
+/** A script word at `argv[at]`: stdin by another name (`/dev/stdin`), text KHAELOR cannot see (`<(...)`, `$X`, `/dev/fd/3`), or a file. */
+export function scriptSource(w: ShellWord, at: number): ProgramSource {
   if (w.dynamic) return { kind: "hidden", via: `a script only known when it runs${w.text === "\0" ? "" : ` (${w.text.replace(/\0/g, "$…")})`}`, at };
   const p = normalize(w.text);
   const fd = /(?:^|\/)dev\/fd\/(\d+)$/.exec(p) ?? /(?:^|\/)proc\/[^/]+\/fd\/(\d+)$/.exec(p);

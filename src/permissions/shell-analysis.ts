@@ -1,13 +1,17 @@
 // A bash command line → the simple commands it runs and the files its redirections touch, using the
 // tree-sitter bash grammar. Compound commands (&& || ; | & newlines, if/for/while, subshells,
-// functions) are flattened; $(...), backticks and <(...) are inspected; `bash -c '...'`, a shell
-// fed a heredoc or herestring, and `eval` with literal text are parsed in turn. `cd` with a literal
-// target is followed so later relative paths resolve where they will run. Each command notes where
-// its stdin comes from, since an interpreter may read its program there.
+// functions) are flattened; $(...), backticks and <(...) are inspected. What a shell will run is
+// parsed in turn when its text is literal: `bash -c '...'`, a shell fed a heredoc or herestring
+// (also as `bash /dev/stdin`), text piped into it by echo, printf or cat (`printf 'x\n' | sh`), a
+// script given as `<(echo ...)`, `source /dev/stdin <<<`, and `eval` with literal text. How a
+// shell gets its program is read by programSource() in ./inline-code.ts, the one reader of shell
+// options. `cd` with a literal target is followed so later relative paths resolve where they will
+// run. Each command notes where its stdin comes from, since an interpreter may read its program there.
 import type { Node, Parser } from "web-tree-sitter";
 import { basename, resolve } from "node:path";
 import { unwrapCommand } from "./command-wrappers.ts";
-import type { StdinSource } from "./inline-code.ts";
+import { programSource, scriptSource, type StdinSource } from "./inline-code.ts";
+import { printedText } from "./printed-text.ts";
 import { evaluateWord, literalWord, type ShellVars, type ShellWord } from "./shell-words.ts";
 
 export type CommandPart = {
@@ -42,8 +46,14 @@ type Ctx = {
   cwd: string | null;
   vars: ShellVars;
   stdin: StdinSource;
-  /** The heredoc or herestring on stdin, when it is literal text. */
-  stdinText: string | null;
+  /**
+   * The text on stdin when it is known: a literal heredoc or herestring, or what a literal echo,
+   * printf or cat before it in a pipeline prints. Several readings when the printer's exact
+   * output depends on the shell; null when unknown.
+   */
+  stdinText: string[] | null;
+  /** For a pipeline inside a heredoc (`cat <<EOF | sh`): what the statement fed by the heredoc prints. */
+  feed?: string[] | null;
 };
 
 const SHELLS = new Set(["bash", "sh", "zsh", "dash", "ksh", "ash"]);
@@ -98,8 +108,13 @@ class Walker {
         // each runs in its own subshell, all but the first reading the previous one's output;
         // a pipeline inside a heredoc (`cat <<EOF | python3`) is fed from its first line
         const fed = node.parent?.type === "heredoc_redirect";
+        let printed: string[] | null = fed ? (ctx.feed ?? null) : null;
         node.namedChildren.forEach((child, i) => {
-          if (child) this.node(child, i > 0 || fed ? { ...cloneCtx(ctx), stdin: "pipe", stdinText: null } : cloneCtx(ctx), depth);
+          if (!child) return;
+          const piped = i > 0 || fed;
+          const inner: Ctx = piped ? { ...cloneCtx(ctx), stdin: "pipe", stdinText: printed, feed: null } : { ...cloneCtx(ctx), feed: null };
+          this.node(child, inner, depth);
+          printed = this.printed(child, inner);
         });
         return;
       }
@@ -149,18 +164,41 @@ class Walker {
   private redirectedStatement(node: Node, ctx: Ctx, depth: number): void {
     const body = node.childForFieldName("body");
     const redirects = node.childrenForFieldName("redirect").filter((r) => r !== null);
-    let stdin = { stdin: ctx.stdin, stdinText: ctx.stdinText };
-    for (const r of redirects) {
-      if (r.type === "heredoc_redirect" || r.type === "herestring_redirect") stdin = { stdin: "text", stdinText: literalStdin(r) };
-      else if (r.type === "file_redirect" && redirectOp(r) === "<") stdin = { stdin: "file", stdinText: null };
-    }
+    const stdin = stdinOf(redirects, ctx);
+    const outer = { stdin: ctx.stdin, stdinText: ctx.stdinText };
     if (body) {
-      const outer = { stdin: ctx.stdin, stdinText: ctx.stdinText };
       Object.assign(ctx, stdin);
       this.node(body, ctx, depth);
       Object.assign(ctx, outer);
     }
-    for (const r of redirects) this.node(r, ctx, depth);
+    // `cat <<'EOF' | sh`: the pipeline sits in the heredoc and reads what the body prints
+    const feed = body ? this.printed(body, { ...ctx, ...stdin }) : null;
+    for (const r of redirects) this.node(r, r.type === "heredoc_redirect" ? { ...ctx, feed } : ctx, depth);
+  }
+
+  /** What a statement that only prints (echo, printf, cat of a literal heredoc) writes to stdout; null when unknown. */
+  private printed(node: Node, ctx: Ctx): string[] | null {
+    if (node.type === "redirected_statement") {
+      const body = node.childForFieldName("body");
+      const redirects = node.childrenForFieldName("redirect").filter((r) => r !== null);
+      // output sent elsewhere (`echo x > f | sh`) reaches nobody down the pipe
+      if (!body || redirects.some((r) => r.type === "file_redirect" && redirectOp(r) !== "<")) return null;
+      return this.printed(body, { ...ctx, ...stdinOf(redirects, ctx) });
+    }
+    if (node.type !== "command") return null;
+    const words: ShellWord[] = [];
+    let stdinText = ctx.stdinText;
+    for (let i = 0; i < node.childCount; i++) {
+      const child = node.child(i);
+      if (!child || !child.isNamed) continue;
+      if (child.type === "variable_assignment" && node.fieldNameForChild(i) !== "argument") continue;
+      if (child.type === "herestring_redirect" || child.type === "heredoc_redirect") stdinText = literalStdin(child);
+      else if (child.type === "file_redirect") return null;
+      else words.push(...this.words(child.type === "command_name" ? (child.firstNamedChild ?? child) : child, ctx));
+    }
+    const argv = unwrapCommand(words, { throughSudo: true }).argv;
+    if (argv.length === 0 || argv.some((w) => w.dynamic)) return null;
+    return printedText(argv.map((w) => w.text), stdinText);
   }
 
   private assignment(node: Node, ctx: Ctx, depth: number): void {
@@ -204,6 +242,8 @@ class Walker {
   private command(node: Node, ctx: Ctx, depth: number): void {
     const words: ShellWord[] = [];
     const assignments: string[] = [];
+    /** Words naming a process substitution, with what its command prints when known. */
+    const substituted = new Map<ShellWord, string[] | null>();
     let stdin = { stdin: ctx.stdin, stdinText: ctx.stdinText };
     for (let i = 0; i < node.childCount; i++) {
       const child = node.child(i);
@@ -224,20 +264,37 @@ class Walker {
       }
       // substitutions inside the words run too
       this.node(child, ctx, depth);
-      words.push(...this.words(child.type === "command_name" ? (child.firstNamedChild ?? child) : child, ctx));
+      const evaluated = this.words(child.type === "command_name" ? (child.firstNamedChild ?? child) : child, ctx);
+      // `sh <(echo 'rm -rf /')`: the file a process substitution names holds what its command prints
+      if (child.type === "process_substitution") {
+        const statement = child.namedChildren.length === 1 ? child.namedChildren[0] : null;
+        const printed = statement ? this.printed(statement, { ...cloneCtx(ctx), stdin: "none", stdinText: null }) : null;
+        for (const w of evaluated) substituted.set(w, printed);
+      }
+      words.push(...evaluated);
     }
     if (words.length === 0) return;
     const inner = unwrapCommand(words, { throughSudo: true });
     const argv = inner.argv;
     const name = argv[0]?.dynamic ? null : argv[0]?.text;
-    // `bash -c '...'`, `bash <<'EOF'`, `eval '...'`: what runs is the text; read it as a script of its own
-    if (name && SHELLS.has(basename(name))) {
-      const flagAt = argv.findIndex((w, i) => i > 0 && /^-[a-zA-Z]*c[a-zA-Z]*$/.test(w.text));
-      const script = flagAt > 0 ? argv[flagAt + 1] : shellReadsStdin(argv) && stdin.stdin === "text" ? (stdin.stdinText === null ? undefined : literalWord(stdin.stdinText)) : undefined;
-      if (script && !script.dynamic) {
-        this.script(script.text, { ...cloneCtx(ctx), stdin: "none", stdinText: null }, depth + 1);
-        return;
-      }
+    // `bash -c '...'`, `bash <<'EOF'`, `echo ... | sh`, `source /dev/stdin`: what runs is the text; read it as a script of its own
+    const program = name && SHELLS.has(basename(name)) ? programSource(argv, 0) : (name === "source" || name === ".") && argv[1] ? scriptSource(argv[1], 1) : null;
+    if (program) {
+      const shellStdin = { stdin: stdin.stdin, stdinText: stdin.stdinText };
+      const run = (texts: string[], inner: Pick<Ctx, "stdin" | "stdinText">) => {
+        // `source` runs in this shell, so its `cd` carries on; a shell is a process of its own
+        const at = name === "source" || name === "." ? ctx : cloneCtx(ctx);
+        const outer = { stdin: at.stdin, stdinText: at.stdinText };
+        Object.assign(at, inner);
+        for (const text of texts) this.script(text, at, depth + 1);
+        Object.assign(at, outer);
+      };
+      const read = (w: ShellWord | undefined) => (w ? substituted.get(w) : undefined);
+      if (program.kind === "code" && program.code) return run([program.code.text], shellStdin);
+      // the rest of a script read from stdin is that script's commands' stdin: unknown text
+      if (program.kind === "stdin" && (stdin.stdin === "text" || stdin.stdin === "pipe") && stdin.stdinText) return run(stdin.stdinText, { stdin: "text", stdinText: null });
+      const substitutedText = program.kind === "script" || program.kind === "hidden" ? read(argv[program.at]) : undefined;
+      if (substitutedText) return run(substitutedText, shellStdin);
     }
     if (name === "eval" && argv.length > 1 && argv.slice(1).every((w) => !w.dynamic)) {
       this.script(argv.slice(1).map((w) => w.text).join(" "), ctx, depth + 1);
@@ -262,31 +319,31 @@ function redirectOp(node: Node): string {
 }
 
 /** The text a heredoc or herestring feeds, or null when it has expansions. */
-function literalStdin(node: Node): string | null {
+function literalStdin(node: Node): string[] | null {
   if (node.type === "heredoc_redirect") {
     const body = node.namedChildren.find((c) => c?.type === "heredoc_body");
-    if (!body) return "";
+    if (!body) return [""];
     // `<<'EOF'` is literal; an unquoted heredoc is literal too while it has no expansions in it
     const quoted = /^['"\\]/.test(node.namedChildren.find((c) => c?.type === "heredoc_start")?.text ?? "");
-    return quoted || body.namedChildren.length === 0 ? body.text : null;
+    return quoted || body.namedChildren.length === 0 ? [body.text] : null;
   }
   const word = node.namedChildren.find((c) => c && c.type !== "file_descriptor");
   if (!word) return null;
-  if (word.type === "raw_string") return word.text.slice(1, -1);
-  if (word.type === "word") return word.text;
-  if (word.type === "string" && word.namedChildren.every((c) => c?.type === "string_content")) return word.text.slice(1, -1);
+  // a herestring ends with a newline
+  if (word.type === "raw_string") return [`${word.text.slice(1, -1)}\n`];
+  if (word.type === "word") return [`${word.text}\n`];
+  if (word.type === "string" && word.namedChildren.every((c) => c?.type === "string_content")) return [`${word.text.slice(1, -1)}\n`];
   return null;
 }
 
-/** A shell with no script named (or `-s`) reads its commands from stdin. */
-function shellReadsStdin(argv: ShellWord[]): boolean {
-  for (let i = 1; i < argv.length; i++) {
-    const t = (argv[i] as ShellWord).text;
-    if (t === "-s" || t === "-" || t === "--") return true;
-    if (t === "-o" || t === "-O" || t === "+o" || t === "+O") i++;
-    else if (!t.startsWith("-") && !t.startsWith("+")) return false;
+/** The stdin the last input redirection gives (heredoc, herestring, `< file`), else the context's. */
+function stdinOf(redirects: Node[], ctx: Ctx): Pick<Ctx, "stdin" | "stdinText"> {
+  let stdin: Pick<Ctx, "stdin" | "stdinText"> = { stdin: ctx.stdin, stdinText: ctx.stdinText };
+  for (const r of redirects) {
+    if (r.type === "heredoc_redirect" || r.type === "herestring_redirect") stdin = { stdin: "text", stdinText: literalStdin(r) };
+    else if (r.type === "file_redirect" && redirectOp(r) === "<") stdin = { stdin: "file", stdinText: null };
   }
-  return true;
+  return stdin;
 }
 
 function firstError(node: Node): string {

@@ -199,6 +199,11 @@ test("bash: the hardline floor, in every spelling", () => {
     "chown -R me /", "sudo chown -R nobody ~/", "chmod --recursive 777 /", "mv ~ /tmp/x", "rsync -a --delete empty/ ~/",
     "cd / && rm -rf *", "cd ~ && rm -rf .", "rm -rf -- /", "rm -r -- \"$HOME\"", "rm -rf $HOME/", "rm -rf \"$HOME/$X\"", "rm -rf /$X",
     "rm -rf {home}/..", "rm -rf \"$X/project\"", "rm -rf $X/..", "rm -rf $X/*", "find / -name '*' -delete", "find . -type f -delete", "ls && rm -rf / && ls", "true || sudo rm -rf --no-preserve-root /", "(rm -rf ~) &", "$RM -rf /",
+    // a shell's program on stdin by another name, after options that take values, or piped in by a printer
+    "bash /dev/stdin <<'EOF'\nrm -rf /\nEOF", "sh /dev/stdin <<< 'rm -rf /'", "bash --rcfile /dev/null <<'EOF'\nrm -rf /\nEOF", "bash -O extglob /dev/fd/0 <<< 'rm -rf ~'",
+    "bash +o posix <<< 'rm -rf /'", "bash -s foo <<< 'rm -rf /'", "bash -c -e 'rm -rf /'", "sh -ec -- 'rm -rf ~'", "printf 'rm -rf /\\n' | sh",
+    "echo 'rm -rf /' | bash", "echo 'rm -rf /' | sudo sh", "printf '%s -rf /\\n' rm | bash", "echo 'ls\\nrm -rf /' | sh", "cat <<'EOF' | sh\nrm -rf ~\nEOF",
+    "cat <<< 'rm -rf /' | sh", "sh <(echo 'rm -rf /')", "source /dev/stdin <<< 'rm -rf /'", ". <(printf 'rm -rf ~')", "printf 'ls\\n' | sh -s && echo 'rm -rf /' | sh -s",
   ];
   run("bash", floor.map((c): Row => ["dddd", c]), command);
   run("bash", [
@@ -247,7 +252,10 @@ test("bash: programs fed on stdin are inline code too; a shell's literal script 
     ["??da", "echo x | perl /proc/self/fd/0"], ["??da", "python /dev/fd/3 3<<'EOF'\nx\nEOF"], ["??da", "python <(echo 'import os')"],
     ["??da", "node \"$SCRIPT\""], ["??da", "python $DIR/x.py"], ["aada", "python /dev/stdin < script.py"], ["aada", "python ./dev/stdin.py"],
     ["dddd", "bash <<'EOF'\nrm -rf /\nEOF"], ["dddd", "bash <<< 'rm -rf ~'"], ["dddd", "sh -s <<'EOF'\ncurl x\nEOF"], ["aaaa", "bash <<'EOF'\nls\nEOF"],
-    ["??da", "bash <<'EOF'\nnpm install\nEOF"], ["??da", "bash <<EOF\n$(cat x)\nEOF"], ["??da", "echo 'rm -rf /' | bash"], ["??da", "curl2 x | sh"],
+    ["??da", "bash <<'EOF'\nnpm install\nEOF"], ["??da", "bash <<EOF\n$(cat x)\nEOF"], ["??da", "curl2 x | sh"],
+    // text a printer pipes into a shell is read like a heredoc; a command in a script read from stdin reads the rest of it
+    ["aaaa", "echo ls | bash"], ["??da", "printf 'npm install\\n' | sh"], ["aaaa", "cat <<'EOF' | sh\nls\nEOF"], ["??da", "echo \"$X\" | sh"],
+    ["??da", "bash <<'EOF'\npython\necho hi\nEOF"], ["??da", "sh <(echo 'npm install')"], ["??da", "bash <(curl2 x)"],
   ], command);
 });
 
