@@ -46,6 +46,11 @@ export type Walk = {
   skipsHidden: boolean;
   skipNames: NameSkip[];
   skipPaths: PathSkip[];
+  /**
+   * Reads only files with a name one of these may match (rg's positive `-g '*.ts'`, grep's
+   * `--include` when it comes first); absent when any file may be read.
+   */
+  onlyNames?: NameSkip[];
   /** The option that would leave the target out, in a form this command verifiably honours. */
   leaveOut?: (target: LeaveOutTarget) => string | null;
   /** How to run it without following links. */

@@ -100,6 +100,23 @@ export function namesMayMatch(a: string, b: string): boolean {
   return (pa.startsWith(pb) || pb.startsWith(pa)) && (sa.endsWith(sb) || sb.endsWith(sa));
 }
 
+/**
+ * Whether every name `narrow` matches is matched by `wide` too: equal globs, a literal name,
+ * `lit*` over what starts with lit, `*lit` over what ends with it, `*lit*`. "No" when unsure.
+ */
+export function nameGlobCovers(wide: string, narrow: string, ignoreCase = false): boolean {
+  const w = ignoreCase ? wide.toLowerCase() : wide;
+  const n = ignoreCase ? narrow.toLowerCase() : narrow;
+  if (w === n) return true;
+  if (!hasWildcard(n)) return matchesName(w, unescape(n));
+  const [prefix, suffix] = literalEnds(n);
+  if (/^[^*?[\]\\]*\*$/.test(w)) return prefix.startsWith(w.slice(0, -1));
+  if (/^\*[^*?[\]\\]*$/.test(w)) return suffix.endsWith(w.slice(1));
+  // `*lit*` over what has lit in its literal beginning or ending
+  if (/^\*[^*?[\]\\]+\*$/.test(w)) return prefix.includes(w.slice(1, -1)) || suffix.includes(w.slice(1, -1));
+  return false;
+}
+
 /** Whether a single-segment glob matches a name. */
 export function matchesName(glob: string, name: string, ignoreCase = false): boolean {
   return new RegExp(`^${globToRegexSource(glob)}$`, ignoreCase ? "i" : "").test(name);

@@ -29,7 +29,9 @@
  *   patterns: reaching a denied path (for contents, also one that asks) asks, and a read-only walk
  *   is denied in bypassPermissions. An exclusion the command verifiably applies (grep
  *   --exclude-dir, rg -g '!x', find -path x -prune -o, git ':!x', tree -I, rsync --exclude) lets
- *   it run as usual; the reason says which one.
+ *   it run as usual; the reason says which one. A contents walk of the project root, above it or
+ *   outside the project also asks (but in bypass) unless it leaves out the names of secret-bearing
+ *   files (.env*, *.pem, id_rsa, ...; ~/.ssh and the like below home), as reading one asks.
  * - "Allow always": show suggestion.description, then grant() every rule in suggestion.rules to
  *   the scope the user picked ("session" | "local" | "user"). No suggestion is offered where an
  *   allow rule could not help (configured asks, parse errors, unknowable commands).

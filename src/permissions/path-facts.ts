@@ -53,7 +53,19 @@ const SECRET_NAMES = new Set([
   "credentials.json", "service-account.json", ".htpasswd",
 ]);
 const HARMLESS_ENV = /^\.env\.(example|sample|template|dist|defaults)$/;
-const KEY_FILE = /\.(pem|key|p12|pfx|keystore|jks)$/i;
+const KEY_EXTENSIONS = ["pem", "key", "p12", "pfx", "keystore", "jks"];
+const KEY_FILE = new RegExp(`\\.(${KEY_EXTENSIONS.join("|")})$`, "i");
+
+/**
+ * The names sensitiveReason flags wherever they are, as globs: what a walk that cannot be listed
+ * must leave out before it may read a tree that could hold them.
+ */
+export const SECRET_NAME_GLOBS: readonly string[] = [".env", ".env.*", ...KEY_EXTENSIONS.map((e) => `*.${e}`), ...SECRET_NAMES];
+
+/** The secret places sensitiveReason knows at fixed paths (home credentials, /etc), as absolute paths. */
+export function secretPlaces(home: string): string[] {
+  return [...homeSecretDirs(home).map(([, abs]) => abs), ...SYSTEM_SECRETS];
+}
 
 let homeDirs: { home: string; dirs: Array<[string, string]> } | null = null;
 function homeSecretDirs(home: string): Array<[string, string]> {

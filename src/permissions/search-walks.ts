@@ -57,10 +57,15 @@ function grepWalk(words: ShellWord[]): Walk {
     ...values(a, "--exclude-dir").filter((v) => isNameGlob(v.text)).map((v) => ({ glob: v.text, dirs: true, files: false })),
     ...values(a, "--exclude").filter((v) => isNameGlob(v.text) && v.at > lastInclude).map((v) => ({ glob: v.text, dirs: false, files: true })),
   ];
+  // a file no --include or --exclude matches is read unless the first of them is an --include
+  const filters = a.opts.filter((o) => o.name === "--include" || o.name === "--exclude");
+  const includes = filters.filter((o) => o.name === "--include");
+  const whitelist = filters[0]?.name === "--include" && includes.every((o) => o.value && !o.value.dynamic && isNameGlob(o.value.text));
   return walk("read", roots, {
     depth: recursive ? Infinity : 0,
     followsLinks: follows,
     skipNames,
+    ...(whitelist ? { onlyNames: includes.map((o) => ({ glob: (o.value as ShellWord).text, dirs: false, files: true })) } : {}),
     leaveOut: (t) => {
       const n = shellQuote(t.name);
       return t.kind === "dir" ? `--exclude-dir=${n}` : t.kind === "file" ? `--exclude=${n}` : `--exclude=${n} --exclude-dir=${n}`;
@@ -94,12 +99,17 @@ function rgWalk(words: ShellWord[]): Walk {
     if (exclusion.kind === "name") skipNames.push(exclusion.skip);
     else skipPaths.push(exclusion.skip);
   }
+  // with a positive glob, a file that no glob matches is not searched; the last glob matching it decides
+  const unknownGlob = a.opts.some((o) => ["-g", "--glob", "--iglob"].includes(o.name) && (!o.value || o.value.dynamic));
+  const fileName = (glob: string) => (glob.replace(/\/+$/, "").split("/").pop() ?? "").replace(/\*\*/g, "*");
+  const onlyNames = includes.length > 0 && !unknownGlob ? includes.map((i) => ({ glob: fileName(i.text) || "*", dirs: false, files: true, ignoreCase: i.ignoreCase })) : undefined;
   return walk(has(a, "--files") ? "list" : "read", paths.length > 0 ? rootsOf(paths) : [cwdRoot()], {
     depth: lastNumber(a, "-d", "--max-depth") ?? Infinity,
     followsLinks: has(a, "-L", "--follow"),
     skipsHidden: !has(a, "--hidden", "-.") && unrestricted < 2,
     skipNames,
     skipPaths,
+    ...(onlyNames ? { onlyNames } : {}),
     leaveOut: (t) => `-g ${shellQuote(`!${t.name}${t.kind === "dir" ? "/" : ""}`)}`,
     unfollow: "drop -L/--follow",
     tool: "grep",
@@ -162,10 +172,14 @@ const GIT_LS_FILES: ArgSpec = { short: "xX", long: ["--exclude", "--exclude-from
 function gitWalk(words: ShellWord[]): Walk | null {
   let i = 0;
   let dir: ShellWord | undefined;
+  // literal pathspecs have no `:!` magic; glob pathspecs have a `*` that stops at slashes
+  let pathspecs = process.env.GIT_LITERAL_PATHSPECS === "1" ? "literal" : process.env.GIT_GLOB_PATHSPECS === "1" || process.env.GIT_NOGLOB_PATHSPECS === "1" ? "glob" : "plain";
   for (; i < words.length; i++) {
     const w = words[i] as ShellWord;
     if (w.dynamic || !w.text.startsWith("-")) break;
-    if (w.text === "-C") {
+    if (w.text === "--literal-pathspecs") pathspecs = "literal";
+    else if ((w.text === "--glob-pathspecs" || w.text === "--noglob-pathspecs") && pathspecs !== "literal") pathspecs = "glob";
+    else if (w.text === "-C") {
       const next = words[++i];
       if (!next) return null;
       dir = dir && !isAbsolute(next.text) ? { ...next, text: join(dir.text, next.text), dynamic: dir.dynamic || next.dynamic } : next;
@@ -181,7 +195,9 @@ function gitWalk(words: ShellWord[]): Walk | null {
   const candidates = grep && !has(a, "-e", "-f") ? a.positionals.slice(1) : a.positionals;
   // before `--`, git grep's words may be revisions; only words after it are surely pathspecs
   const sure = grep ? a.positionals.slice(a.beforeDashDash) : candidates;
-  const excludes = candidates.map((w) => gitExclude(w)).filter((p): p is string => p !== null);
+  const excludes = pathspecs === "literal" ? [] : candidates.map((w) => gitExclude(w)).filter((p): p is string => p !== null);
+  // `:!*.pem`: a plain pathspec's `*` crosses slashes, so it leaves out every file whose name ends so
+  const skipNames: NameSkip[] = pathspecs !== "plain" ? [] : candidates.map((w) => gitNameExclude(w)).filter((g): g is string => g !== null).map((glob) => ({ glob, dirs: false, files: true }));
   const narrowing = sure.filter((w) => !isExcludeMagic(w.text));
   const literal = narrowing.every((w) => !w.dynamic && !w.text.startsWith(":") && !hasWildcard(w.pattern));
   const roots = narrowing.length > 0 && literal ? narrowing.map((word) => ({ word, ...(dir ? { dir } : {}) })) : [{ ...cwdRoot(), ...(dir ? { dir } : {}) }];
@@ -189,9 +205,20 @@ function gitWalk(words: ShellWord[]): Walk | null {
   return walk(grep ? "read" : "list", roots, {
     depth: grep ? (lastNumber(a, "--max-depth") ?? Infinity) : Infinity,
     skipPaths,
-    leaveOut: (t) => (t.fromCwd === null ? null : `the pathspec ${shellQuote(`:!${t.fromCwd}`)}`),
+    skipNames,
+    leaveOut: (t) => {
+      if (t.fromCwd !== null) return `the pathspec ${shellQuote(`:!${t.fromCwd}`)}`;
+      return t.kind === "file" && isNameGlob(t.name) && !hasWildcard(t.name.replace(/^\*/, "").replace(/\*$/, "")) ? `the pathspec ${shellQuote(`:!*${t.name.replace(/^\*/, "")}`)}` : null;
+    },
     tool: grep ? "grep" : "glob",
   });
+}
+
+/** The name glob (`*.pem`, `*.env*`) an exclude pathspec `:!*.pem` leaves out, or null. */
+function gitNameExclude(w: ShellWord): string | null {
+  if (w.dynamic || !isExcludeMagic(w.text)) return null;
+  const rel = w.text.startsWith(":(exclude)") ? w.text.slice(10) : w.text.slice(2);
+  return /^\*[^/*?[\]\\]+\*?$/.test(rel) ? rel : null;
 }
 
 function isExcludeMagic(text: string): boolean {

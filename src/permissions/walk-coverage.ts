@@ -9,21 +9,26 @@
 // read. Commands outside the read-only set (cp -r, tar, zip, rsync, ag) ask; bypass runs them as it
 // runs every such command, and plan refuses them before this is consulted. A start that is itself
 // denied (`cp secrets/key.txt /tmp`) is denied like reading it; a move only asks.
+//
+// Secret-bearing files (what sensitiveReason flags: .env*, *.pem, id_rsa, ~/.ssh, ...) ask like an
+// ask rule for contents walks, in every mode but bypass, but only where such files conventionally
+// live: see secretsReached().
 import { statSync } from "node:fs";
 import { basename, dirname, isAbsolute, relative, resolve } from "node:path";
 import type { LeaveOutTarget, RootSpelling, Walk } from "./command-walks.ts";
-import type { JudgeContext } from "./decide-path.ts";
-import { depthSegments, globSegments, hasWildcard, mayIntersect, matchesName, pathSegments, type Segment } from "./glob-segments.ts";
-import { isInside, realPath } from "./path-facts.ts";
+import { depthSegments, globSegments, hasWildcard, mayIntersect, matchesName, nameGlobCovers, namesMayMatch, pathSegments, type Segment } from "./glob-segments.ts";
+import { isInside, realPath, SECRET_NAME_GLOBS, secretPlaces } from "./path-facts.ts";
 import { anchorPattern, caseInsensitive } from "./path-pattern.ts";
-import { ruleSource, type CompiledRule } from "./rule-set.ts";
-import { expandGlob, globReach } from "./shell-globs.ts";
+import { ruleLocation, type JudgeContext } from "./decide-path.ts";
+import { RuleSet, ruleSource, type CompiledRule } from "./rule-set.ts";
+import { expandGlob, globDirectory, globReach } from "./shell-globs.ts";
 import type { ShellWord } from "./shell-words.ts";
 import { spellBelow } from "./walk-args.ts";
 import type { Decision } from "./types.ts";
 
 type Start =
-  | { kind: "path"; real: string; spelling: RootSpelling }
+  /** `globDir`: the folder a glob listed to find this start (`*` in the project root). */
+  | { kind: "path"; real: string; spelling: RootSpelling; globDir?: string }
   | { kind: "glob"; word: ShellWord; base: string };
 
 /**
@@ -60,14 +65,95 @@ export function judgeWalk(ctx: JudgeContext, walk: Walk, part: { text: string; c
   // a listing reveals the entries of the folders it lists, which lie one level above its depth
   const depth = depthSegments(walk.verb === "list" ? walk.depth - 1 : walk.depth);
   const reaches = starts.map((s) => [...(s.kind === "path" ? pathSegments(s.real, caseInsensitive) : globReach(s.word, s.base, caseInsensitive)), ...depth]);
-  for (const rule of rules) {
+  let found: Decision | null = null;
+  find: for (const rule of rules) {
     const shape = shapeOf(rule, ctx);
     for (const [i, start] of starts.entries()) {
       const how = reachOf(walk, shape, start, reaches[i] as Segment[]);
-      if (how) return decisionFor(ctx, walk, part, readOnly, { how, start, shape });
+      if (how) {
+        found = decisionFor(ctx, walk, part, readOnly, { how, start, shape });
+        break find;
+      }
     }
   }
+  if (found?.behavior === "deny" || ctx.mode === "bypassPermissions") return found;
+  const secrets = secretsReached(ctx, walk, part, starts, reaches);
+  if (!secrets) return found;
+  // both at once, so one answer (or one set of exclusions) settles the command
+  if (found) return { ...found, reason: `${found.reason}; it ${secrets.replace(/^would /, "would also ")}` };
+  return { behavior: "ask", reason: `\`${part.text}\` ${secrets}`, source: "sensitive-path" };
+}
+
+/**
+ * Secret-bearing files a contents walk may read, as a phrase for the reason, or null. Nothing is
+ * listed, so whether such a file is there is unknown, and asking about every walk would make
+ * `grep -r TOKEN src` ask too. The line drawn: a walk that starts at the project root, above it,
+ * or outside the project (where .env files, keys and home credentials conventionally live) asks
+ * unless it verifiably leaves out every name sensitiveReason flags (and the credential places
+ * below it that exist), as reading one directly asks. A walk of a folder inside the project is the
+ * targeted search agents run all the time and is let through; a secret file placed inside such a
+ * folder is what the grep tool, which checks every file it searches, still leaves out. Key names
+ * are left out by file exclusions alone (`--exclude='*.pem'`): a folder named like a key is rare.
+ */
+function secretsReached(ctx: JudgeContext, walk: Walk, part: { cwd: string | null }, starts: Start[], reaches: Segment[][]): string | null {
+  if (walk.verb === "list" || walk.verb === "move" || walk.depth < 1) return null;
+  for (const [i, start] of starts.entries()) {
+    const level = start.kind === "path" ? (start.globDir ?? start.real) : realPath(globDirectory(start.word, start.base));
+    if (!walk.followsLinks && isInside(level, ctx.root) && level !== ctx.root) continue;
+    const names = SECRET_NAME_GLOBS.filter((g) => !leavesOutName(walk, g));
+    const places = placeShapes(ctx).filter((shape) => {
+      const how = reachOf(walk, shape, start, reaches[i] as Segment[]);
+      // a start inside the place was asked about as a plain read
+      return how !== null && how !== "direct";
+    });
+    if (names.length === 0 && places.length === 0) continue;
+    const where = (abs: string) => shown(abs, part.cwd, ctx);
+    const what = [...names, ...places.map((p) => `${where(p.base as string)}${p.tail.length > 0 ? "/" : ""}`)];
+    const listed = what.length > 5 ? `${what.slice(0, 4).join(", ")} and ${what.length - 4} more` : what.join(", ");
+    // `.env*` leaves out both `.env` and `.env.*`
+    const envs = [".env", ".env.*"];
+    const leave = envs.every((e) => names.includes(e)) ? [".env*", ...names.filter((n) => !envs.includes(n))] : names;
+    const options = [
+      ...leave.map((name) => walk.leaveOut?.({ name, kind: "file", spelled: null, fromCwd: null }) ?? null),
+      ...places.map((shape) => {
+        const target = start.kind === "path" ? leaveOutTarget(shape, start) : null;
+        return target && walk.leaveOut ? walk.leaveOut(target) : null;
+      }),
+    ];
+    const hints: string[] = [];
+    if (options.every((o) => o !== null)) {
+      // find's clauses chain: `-name a -prune -o -name b -prune -o`, all before its tests
+      const suffix = " before its tests";
+      const git = "the pathspec ";
+      let chained = (options as string[]).map((o) => (o.endsWith(suffix) ? o.slice(0, -suffix.length) : o)).join(" ");
+      if (options.every((o) => o?.startsWith(git))) chained = `the pathspecs ${(options as string[]).map((o) => o.slice(git.length)).join(" ")}`;
+      hints.push(`leave them out (${chained}${options.some((o) => o?.endsWith(suffix)) ? suffix : ""})`);
+    }
+    if (walk.tool) hints.push(`use the ${walk.tool} tool, which leaves paths that need asking out`);
+    const from = start.kind === "path" ? where(level) : `${where(level)}/`;
+    return `would ${walk.verb} files that usually hold secrets wherever they are below ${from} (${listed}), which asks like reading one does; ${hints.length > 0 ? hints.join(" or ") : "name only the paths it needs"}`;
+  }
   return null;
+}
+
+/** Whether the walk verifiably reads no file with a name the glob matches. */
+function leavesOutName(walk: Walk, glob: string): boolean {
+  if (walk.skipsHidden && glob.startsWith(".")) return true;
+  if (walk.skipNames.some((s) => s.files && nameGlobCovers(s.glob, glob, s.ignoreCase))) return true;
+  return !!walk.onlyNames && !walk.onlyNames.some((o) => namesMayMatch(o.ignoreCase ? o.glob.toLowerCase() : o.glob, o.ignoreCase ? glob.toLowerCase() : glob));
+}
+
+let places: { key: string; shapes: Shape[] } | null = null;
+
+/** The credential places that exist (~/.ssh, /etc/shadow, ...), as shapes of ask rules on them. */
+function placeShapes(ctx: JudgeContext): Shape[] {
+  const existing = secretPlaces(ctx.home).filter((abs) => kindOf(abs) !== "any");
+  const key = `${ctx.root}\0${ctx.home}\0${existing.join("\0")}`;
+  if (places?.key === key) return places.shapes;
+  const set = new RuleSet({ root: ctx.root, home: ctx.home });
+  for (const abs of existing) set.add({ rule: `Read(${ruleLocation(ctx, abs)}${kindOf(abs) === "dir" ? "/**" : ""})`, behavior: "ask", scope: "session" });
+  places = { key, shapes: set.all().map((rule) => shapeOf(rule, ctx)) };
+  return places.shapes;
 }
 
 function startsOf(walk: Walk, cwd: string | null): Start[] | "unknowable" {
@@ -82,7 +168,8 @@ function startsOf(walk: Walk, cwd: string | null): Start[] | "unknowable" {
     if (word.glob) {
       // what it matches now, each judged where it really is; the pattern itself only when there were too many to look at
       const { matches, complete } = expandGlob(word.pattern, base);
-      for (const m of matches) out.push({ kind: "path", real: realPath(m), spelling: spelling(realPath(m), relative(base, m)) });
+      const globDir = realPath(globDirectory(word, base));
+      for (const m of matches) out.push({ kind: "path", real: realPath(m), spelling: spelling(realPath(m), relative(base, m)), globDir });
       if (!complete) out.push({ kind: "glob", word, base });
     } else {
       const real = realPath(resolve(base, word.text));

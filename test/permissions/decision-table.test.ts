@@ -268,20 +268,32 @@ test("bash: a command spelled with its directory meets the same floor and deny r
 
 // secrets/ is denied and private/ asks: a walk over a folder holding them asks (contents walks for
 // both, listings for the deny only), is denied in bypass when read-only, and runs when the command
-// verifiably leaves them out. Commands outside the read-only set ask and run in bypass.
+// verifiably leaves them out. Commands outside the read-only set ask and run in bypass. A contents
+// walk of the project root (or above it, or outside) also asks, except in bypass, unless it leaves
+// out the names of secret-bearing files (.env*, *.pem, id_rsa, ...), as the reason offers.
+const SECRET_NAMES = [".env*", "*.pem", "*.key", "*.p12", "*.pfx", "*.keystore", "*.jks", ".npmrc", ".pypirc", ".netrc", ".git-credentials", "id_rsa", "id_dsa", "id_ecdsa", "id_ed25519", "credentials.json", "service-account.json", ".htpasswd"];
+const GREP_NO_SECRETS = SECRET_NAMES.map((n) => `--exclude='${n}'`).join(" ");
+const RG_NO_KEYS = SECRET_NAMES.filter((n) => !n.startsWith(".")).map((n) => `-g '!${n}'`).join(" ");
+const GIT_NO_SECRETS = SECRET_NAMES.map((n) => `':!*${n.replace(/^\*/, "")}'`).join(" ");
+
 test("bash: walking a folder that holds a denied path", () => {
   run("bash", [
     ["???d", "grep -r TOKEN ."], ["???d", "grep -R TOKEN ."], ["???d", "grep -rl TOKEN"], ["???d", "grep -r TOKEN .."], ["???d", "grep -r TOKEN {root}"],
     ["???d", "grep -r TOKEN /"], ["???d", "cd src && grep -r TOKEN .."], ["aaaa", "grep -rn TOKEN src"], ["???d", "egrep -r TOKEN"],
-    ["???a", "grep -r --exclude-dir=secrets TOKEN ."], ["aaaa", "grep -r --exclude-dir=secrets --exclude-dir=private TOKEN ."],
-    ["aaaa", "grep -r TOKEN . --exclude-dir={secrets,private}"], ["???d", "grep -r --exclude-dir=secrets/ --exclude-dir=private TOKEN ."],
+    ["???a", "grep -r --exclude-dir=secrets TOKEN ."], ["???a", "grep -r --exclude-dir=secrets --exclude-dir=private TOKEN ."],
+    ["???a", "grep -r TOKEN . --exclude-dir={secrets,private}"], ["aaaa", `grep -r --exclude-dir=secrets --exclude-dir=private ${GREP_NO_SECRETS} TOKEN .`],
+    ["???a", `grep -r --exclude-dir=secrets --exclude-dir=private ${GREP_NO_SECRETS.replace("--exclude='.env*'", "--exclude=.env")} TOKEN .`],
+    ["aaaa", "grep -r --include='*.ts' --exclude='.env*' --exclude-dir=secrets --exclude-dir=private TOKEN ."],
+    ["???a", "grep -r --exclude='.env*' --include='*.ts' --exclude-dir=secrets --exclude-dir=private TOKEN ."],
+    ["???a", "cd src && grep -r --exclude-dir=secrets --exclude-dir=private TOKEN .."], ["aaaa", "grep -r TOKEN src docs"], ["???d", "grep -r --exclude-dir=secrets/ --exclude-dir=private TOKEN ."],
     ["???d", "grep -R --exclude-dir=secrets --exclude-dir=private TOKEN ."], ["???d", "grep -r --exclude-dir=$X --exclude-dir=private TOKEN ."],
-    ["???d", "rg TOKEN"], ["???d", "rg TOKEN ."], ["???d", "rg -l TOKEN"], ["aaaa", "rg TOKEN src"], ["aaaa", "rg -g '!secrets' -g '!private' TOKEN"],
-    ["aaaa", "rg -g '!secrets/**' -g '!private/**' TOKEN ."], ["???d", "rg -g '!secrets/**' -g '!private/**' TOKEN src/.."],
+    ["???d", "rg TOKEN"], ["???d", "rg TOKEN ."], ["???d", "rg -l TOKEN"], ["aaaa", "rg TOKEN src"], ["???a", "rg -g '!secrets' -g '!private' TOKEN"],
+    ["aaaa", `rg -g '!secrets' -g '!private' ${RG_NO_KEYS} TOKEN`], ["???a", "rg -g '!secrets/**' -g '!private/**' TOKEN ."], ["???d", "rg -g '!secrets/**' -g '!private/**' TOKEN src/.."],
     ["???d", "rg -g '!secrets' -g '!private' -g 'sec*' TOKEN"], ["aaaa", "rg -g '!secrets' -g '!private' -g '*.ts' TOKEN"], ["???d", "rg -L -g '!secrets' -g '!private' TOKEN"],
-    ["???d", "rg --files"], ["aaaa", "rg --files -g '!secrets'"], ["aaaa", "rg --max-depth 1 TOKEN"],
+    ["???d", "rg --files"], ["aaaa", "rg --files -g '!secrets'"], ["???a", "rg --max-depth 1 TOKEN"],
     ["??da", "ag TOKEN"], ["??da", "ack TOKEN"], ["??da", "ag TOKEN src"],
-    ["???d", "git grep TOKEN"], ["aaaa", "git grep TOKEN -- src"], ["aaaa", "git grep TOKEN -- . ':!secrets' ':!private'"], ["???d", "git grep TOKEN src"],
+    ["???d", "git grep TOKEN"], ["aaaa", "git grep TOKEN -- src"], ["???a", "git grep TOKEN -- . ':!secrets' ':!private'"],
+    ["aaaa", `git grep TOKEN -- . ':!secrets' ':!private' ${GIT_NO_SECRETS}`], ["???d", `git --literal-pathspecs grep TOKEN -- . ':!secrets' ':!private' ${GIT_NO_SECRETS}`], ["???d", "git grep TOKEN src"],
     ["aaaa", "git -C src grep TOKEN"], ["dddd", "git grep TOKEN -- secrets"], ["???a", "git grep TOKEN -- private"], ["aaaa", "rg --version"], ["???d", "git ls-files"], ["aaaa", "git ls-files ':!secrets'"],
     ["???d", "find . -name '*.txt'"], ["???d", "find"], ["aaaa", "find . -path ./secrets -prune -o -name '*.txt' -print"], ["aaaa", "find . -name secrets -prune -o -print"],
     ["aaaa", "find . -type d -name secrets -prune -o -print"], ["aaaa", "find . \\( -name secrets -o -name node_modules \\) -prune -o -print"],

@@ -5,6 +5,7 @@ import { afterEach, expect, test } from "bun:test";
 import { mkdirSync, symlinkSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { createPermissionEngine, type PermissionMode } from "../../src/permissions/index.ts";
+import { SECRET_NAME_GLOBS, sensitiveReason } from "../../src/permissions/path-facts.ts";
 import { makeFixture, type Fixture } from "./fixture.ts";
 
 let fx: Fixture | undefined;
@@ -26,32 +27,35 @@ async function setup(permissions: object, files: string[] = [], cliDeny: (f: Fix
   return { engine, f, decide, behavior };
 }
 
-/** The option a reason offers in "leave it out (…)". */
+/** The options a reason offers in "leave it out (…)" and "leave them out (…)", joined. */
 function leaveOut(reason: string): string {
-  const m = /leave it out \((.+?)\)(?: or |$)/.exec(reason);
-  expect(m).not.toBeNull();
-  return (m as RegExpExecArray)[1] as string;
+  const found = [...reason.matchAll(/leave (?:it|them) out \((.+?)\)(?: or |; |$)/g)].map((m) => m[1] as string);
+  expect(found.length).toBeGreaterThan(0);
+  return found.join(" ");
 }
 
-test("the exclusion a reason offers is one the check accepts: with it, the command runs", async () => {
+test("the exclusions a reason offers are ones the check accepts: with them, the command runs", async () => {
   const { decide, behavior } = await setup({ deny: ["Read(./secrets/**)"] });
   const cases: Array<[string, (option: string) => string]> = [
     ["grep -r TOKEN .", (o) => `grep -r ${o} TOKEN .`],
     ["rg TOKEN", (o) => `rg ${o} TOKEN`],
     ["rg --files", (o) => `rg --files ${o}`],
     ["tree", (o) => `tree ${o}`],
-    ["git grep TOKEN -- .", (o) => `git grep TOKEN -- . ${o.replace("the pathspec ", "")}`],
-    ["find . -name '*.txt'", (o) => `find . ${o.replace(" before its tests", "")} -name '*.txt' -print`],
+    ["git grep TOKEN -- .", (o) => `git grep TOKEN -- . ${o.replace(/the pathspecs? /g, "")}`],
+    ["find . -name '*.txt' -exec cat {} +", (o) => `find . ${o.replace(/ before its tests/g, "")} -name '*.txt' -exec cat {} +`],
     ["rsync -a . /tmp/copy", (o) => `rsync -a ${o} . /tmp/copy`],
   ];
   for (const [command, withOption] of cases) {
     const d = decide(command);
     expect(d.behavior).toBe("ask");
     expect(d.reason).toContain("secrets/, which Read(./secrets/**) denies (project settings)");
+    // contents walks of the project root are also told which secret-bearing names to leave out
+    if (!/^(rg --files|tree)/.test(command)) expect(d.reason).toContain("would also ");
     const fixed = decide(withOption(leaveOut(d.reason)));
-    // rsync is outside the read-only set and still asks, but no longer about the denied folder
+    // rsync and find -exec are outside the read-only set and still ask, but no longer about what they would read
     expect(fixed.reason).not.toContain("Read(./secrets/**)");
-    if (!command.startsWith("rsync")) expect(fixed.behavior).toBe("allow");
+    expect(fixed.reason).not.toContain("usually hold secrets");
+    if (!/^(rsync|find)/.test(command)) expect(fixed.behavior).toBe("allow");
   }
   expect(behavior("grep -r TOKEN .", "bypassPermissions")).toBe("deny");
   expect(behavior("grep -r --exclude-dir=secrets TOKEN .", "bypassPermissions")).toBe("allow");
@@ -100,17 +104,17 @@ test("a rule on a name at any depth: every walk may meet it, a name exclusion th
 });
 
 test("hidden folders: rg, tree and ls -R skip them unless told to show them; grep and find do not", async () => {
-  const { behavior } = await setup({ deny: ["Read(./.cache/**)"] }, [".cache/blob"]);
-  for (const skips of ["rg TOKEN", "tree", "ls -R", "rg --files"]) expect(behavior(skips)).toBe("allow");
-  for (const shows of ["rg --hidden TOKEN", "rg -uu TOKEN", "tree -a", "ls -Ra", "grep -r TOKEN .", "find ."]) expect(behavior(shows)).toBe("ask");
+  const { behavior } = await setup({ deny: ["Read(./src/.cache/**)"] }, ["src/.cache/blob"]);
+  for (const skips of ["rg TOKEN src", "tree src", "ls -R src", "rg --files src"]) expect(behavior(skips)).toBe("allow");
+  for (const shows of ["rg --hidden TOKEN src", "rg -uu TOKEN src", "tree -a src", "ls -Ra src", "grep -r TOKEN src", "find src"]) expect(behavior(shows)).toBe("ask");
 });
 
 test("a walk that stops above a deep denied folder does not reach it", async () => {
   const { behavior } = await setup({ deny: ["Read(./a/b/c/**)"] }, ["a/b/c/x.txt"]);
   expect(behavior("find . -maxdepth 3")).toBe("allow");
   expect(behavior("find . -maxdepth 4")).toBe("ask");
-  expect(behavior("rg --max-depth 3 TOKEN")).toBe("allow");
-  expect(behavior("rg --max-depth 4 TOKEN")).toBe("ask");
+  expect(behavior("rg --max-depth 2 TOKEN a")).toBe("allow");
+  expect(behavior("rg --max-depth 3 TOKEN a")).toBe("ask");
   expect(behavior("du -d 3 .")).toBe("allow");
   expect(behavior("du .")).toBe("ask");
 });
@@ -121,7 +125,50 @@ test("a rule with a pattern below its folder covers walks that start inside that
   expect(decide("grep -r TOKEN src/lib").reason).toContain("would read anything named *.key, which Read(./src/**/*.key) denies");
   expect(behavior("grep -r TOKEN docs")).toBe("allow");
   expect(behavior("grep -r TOKEN .")).toBe("ask");
-  expect(behavior("grep -r --exclude='*.key' --exclude-dir='*.key' TOKEN .")).toBe("allow");
+  expect(behavior("grep -r --exclude='*.key' --exclude-dir='*.key' TOKEN src/lib")).toBe("allow");
+  expect(decide("grep -r --exclude='*.key' --exclude-dir='*.key' TOKEN .").reason).not.toContain("Read(./src/**/*.key)");
+});
+
+// Nothing is listed, so a walk cannot know whether a .env or a key file is below it; where they
+// conventionally live (the project root, above it, outside the project) a contents walk asks unless
+// it leaves their names out, like `cat .env` asks. Subfolders of the project are searched freely.
+test("a contents walk of the project root leaves out secret-bearing names or asks; a walk of a subfolder does not", async () => {
+  const { f, behavior, decide } = await setup({}, ["src/lib/x.ts"]);
+  for (const mode of ["default", "acceptEdits", "plan"] as const) expect(behavior("grep -r TOKEN .", mode)).toBe("ask");
+  expect(behavior("grep -r TOKEN .", "bypassPermissions")).toBe("allow");
+  const d = decide("grep -r TOKEN .");
+  expect(d.source).toBe("sensitive-path");
+  expect(d.reason).toContain("would read files that usually hold secrets wherever they are below . (.env, .env.*, *.pem, *.key and 15 more)");
+  expect(decide(`grep -r ${leaveOut(d.reason)} TOKEN .`).behavior).toBe("allow");
+  for (const free of ["grep -r TOKEN src", "rg TOKEN src/lib", "git grep TOKEN -- src", "find src -exec cat {} +", "ls -R", "find .", "rg --files", "tree"]) {
+    expect(decide(free).reason).not.toContain("usually hold secrets");
+  }
+  // a glob in the root walks the root; `..` from a subfolder is the root too
+  expect(decide("grep -r TOKEN *").reason).toContain("usually hold secrets");
+  expect(decide("grep -r TOKEN ..", "default", join(f.root, "src")).reason).toContain("wherever they are below ..");
+  // rg skips hidden names, so only the key names are left to exclude; git grep takes exclude pathspecs
+  const rg = decide("rg TOKEN");
+  expect(rg.reason).toContain("(*.pem, *.key, *.p12, *.pfx and 8 more)");
+  expect(behavior(`rg ${leaveOut(rg.reason)} TOKEN`)).toBe("allow");
+  const git = decide("git grep TOKEN");
+  expect(behavior(`git grep TOKEN -- ${leaveOut(git.reason).replace("the pathspecs ", "")}`)).toBe("allow");
+  // copies and archives of the root are asked about too, where acceptEdits would run them
+  expect(decide("cp -r . backup", "acceptEdits").reason).toContain("would copy files that usually hold secrets");
+  expect(behavior("cp -r src backup", "acceptEdits")).toBe("allow");
+});
+
+test("the names a walk must leave out are the ones reading a file asks about", () => {
+  for (const glob of SECRET_NAME_GLOBS) expect({ glob, flagged: !!sensitiveReason(`/p/${glob.replace(/\*/g, "x")}`, "/home/u") }).toEqual({ glob, flagged: true });
+});
+
+test("a walk over home also leaves out the credential folders there that exist", async () => {
+  const { f, decide, behavior } = await setup({ allow: ["Read(~/**)"] });
+  const d = decide(`grep -r ${leaveOut(decide("grep -r TOKEN src/..").reason)} TOKEN ~`);
+  expect(d.behavior).toBe("ask");
+  expect(d.reason).toContain("wherever they are below ~ (~/.ssh/, ~/.aws/)");
+  expect(d.reason).toContain("--exclude-dir=.ssh --exclude-dir=.aws");
+  expect(behavior(`grep -r ${leaveOut(decide("grep -r TOKEN src/..").reason)} ${leaveOut(d.reason)} TOKEN ~`)).toBe("allow");
+  expect(behavior(`rg ${leaveOut(decide("rg TOKEN").reason)} TOKEN ${f.home}`)).toBe("allow");
 });
 
 test("links: a walk that follows them may reach anything; starts and glob matches are judged where they point", async () => {
