@@ -7,9 +7,11 @@
 // terminal on this path. Below, the two orders leave the terminal's cursor on the same cell of a
 // screen of the same size, but the row above the zone is history in one order and a stale row of
 // the zone in the other. Whatever bytes we write act on that row alike in both: keeping it
-// doubles a line in one order, erasing or overwriting it loses one in the other. Only an answer
-// from the terminal (a cursor position report, ESC [ 6 n, which it sends after parsing everything
-// before it) could tell the orders apart; that needs the input side (src/tui/app, src/tui/term).
+// doubles a line in one order, erasing or overwriting it loses one in the other. A cursor
+// position report (ESC [ 6 n) cannot tell the orders apart either: the cursor is on the same cell.
+// Only the terminal saying at which size it parsed the frame could: a size report (CSI 18 t) sent
+// with each frame and read back by the input side, where the terminal answers it (xterm.js only
+// with its windowOptions.getWinSizeChars option set).
 import { describe, expect, test } from "bun:test";
 import type { Row } from "../../../src/tui/render/style.ts";
 import { createScreen, type CursorStyle } from "../../../src/tui/views/screen.ts";
