@@ -24,8 +24,11 @@ import { judgeWalk } from "./walk-coverage.ts";
 
 export type ShellTool = "Bash" | "Process";
 
-/** Environment variables that make an otherwise read-only command load or run other code. */
-const CODE_VARS = /^(PATH|LD_\w+|DYLD_\w+|BASH_ENV|ENV|IFS|PS4|PROMPT_COMMAND|SHELLOPTS|BASHOPTS|GIT_\w+|PAGER|MANPAGER|LESSOPEN|LESSCLOSE|EDITOR|VISUAL|NODE_OPTIONS|PYTHONSTARTUP|PYTHONPATH|RUBYOPT|PERL5OPT)$/;
+/**
+ * Environment variables that make an otherwise read-only command load or run other code (a
+ * ripgrep config can add `--pre`, which runs a program on every file, or `--hidden` and `--follow`).
+ */
+const CODE_VARS = /^(PATH|LD_\w+|DYLD_\w+|BASH_ENV|ENV|IFS|PS4|PROMPT_COMMAND|SHELLOPTS|BASHOPTS|GIT_\w+|PAGER|MANPAGER|LESSOPEN|LESSCLOSE|EDITOR|VISUAL|NODE_OPTIONS|PYTHONSTARTUP|PYTHONPATH|RUBYOPT|PERL5OPT|RIPGREP_CONFIG_PATH)$/;
 /** Commands that only create, copy or move files: acceptEdits runs them inside the project. */
 const FILE_COMMANDS = new Set(["mkdir", "touch", "cp", "mv"]);
 
@@ -130,7 +133,7 @@ function decideCommand(ctx: JudgeContext, tool: ShellTool, part: CommandPart): D
   const deny = ctx.rules.matchCommand("deny", ruleTools, forms);
   if (deny) return { behavior: "deny", reason: `\`${part.text}\` is denied by ${deny.rule} (${deny.scope} settings)`, source: ruleSource(deny) };
   const name = runs.argv[0];
-  const codeVars = [...part.assignments, ...runs.envNames].filter((n) => CODE_VARS.test(n));
+  const codeVars = [...part.assignments, ...runs.envNames, ...part.setBefore].filter((n) => CODE_VARS.test(n));
   const known = !!name && !name.dynamic;
   const inline = known ? findInlineCode(runs.argv, part.stdin) : null;
   const ro = known && tool === "Bash" && !runs.elevated && codeVars.length === 0 ? classifyReadOnly(runs.argv) : { readOnly: false as const };

@@ -3,11 +3,12 @@
 // grep's --exclude-dir/--exclude match base names (GNU and BSD grep alike, and only without a
 // slash); rg's `-g '!name'` matches a base name at any depth, while a glob with a slash is matched
 // against the path relative to rg's working directory, so it counts only when rg starts there.
+import { readFileSync } from "node:fs";
 import { isAbsolute, join, normalize } from "node:path";
 import type { NameSkip, PathSkip, Walk } from "./command-walks.ts";
 import { isInside } from "./path-facts.ts";
 import { hasWildcard, namesMayMatch } from "./glob-segments.ts";
-import type { ShellWord } from "./shell-words.ts";
+import { literalWord, type ShellWord } from "./shell-words.ts";
 import { cwdRoot, has, isNameGlob, lastNumber, rootsOf, scanArgs, shellQuote, values, walk, type ArgSpec } from "./walk-args.ts";
 
 const GREP: ArgSpec = {
@@ -75,7 +76,26 @@ function grepWalk(words: ShellWord[]): Walk {
   });
 }
 
-function rgWalk(words: ShellWord[]): Walk {
+/**
+ * The arguments a ripgrep config adds before the command's own: none with --no-config or no
+ * RIPGREP_CONFIG_PATH in this process's environment (a command that sets it is not read-only),
+ * null when the file cannot be read.
+ */
+function rgConfig(words: ShellWord[]): ShellWord[] | null {
+  const path = process.env.RIPGREP_CONFIG_PATH;
+  if (!path || scanArgs(words, RG).opts.some((o) => o.name === "--no-config")) return [];
+  try {
+    // one argument per line; blank lines and `#` comments are skipped
+    const lines = readFileSync(path, "utf8").split(/\r?\n/).map((l) => l.trim());
+    return lines.filter((l) => l !== "" && !l.startsWith("#")).map(literalWord);
+  } catch {
+    return null;
+  }
+}
+
+function rgWalk(command: ShellWord[]): Walk {
+  const config = rgConfig(command);
+  const words = [...(config ?? []), ...command];
   const a = scanArgs(words, RG);
   const patternFirst = !has(a, "-e", "-f", "--regexp", "--file", "--files", "--type-list");
   const paths = patternFirst ? a.positionals.slice(1) : a.positionals;
@@ -103,15 +123,21 @@ function rgWalk(words: ShellWord[]): Walk {
   const unknownGlob = a.opts.some((o) => ["-g", "--glob", "--iglob"].includes(o.name) && (!o.value || o.value.dynamic));
   const fileName = (glob: string) => (glob.replace(/\/+$/, "").split("/").pop() ?? "").replace(/\*\*/g, "*");
   const onlyNames = includes.length > 0 && !unknownGlob ? includes.map((i) => ({ glob: fileName(i.text) || "*", dirs: false, files: true, ignoreCase: i.ignoreCase })) : undefined;
+  // the last of --hidden/--no-hidden wins; -uu searches hidden files; a positive glob or a type
+  // selects hidden files (and folders) it matches, whatever their dot; an unreadable config may say anything
+  const last = (names: string[], negations: string[]) => a.opts.filter((o) => names.includes(o.name) || negations.includes(o.name)).pop();
+  const hiddenFlag = last(["--hidden", "-."], ["--no-hidden"]);
+  const hidden = (!!hiddenFlag && hiddenFlag.name !== "--no-hidden") || unrestricted >= 2 || includes.length > 0 || unknownGlob || has(a, "-t", "--type") || config === null;
+  const followFlag = last(["-L", "--follow"], ["--no-follow"]);
   return walk(has(a, "--files") ? "list" : "read", paths.length > 0 ? rootsOf(paths) : [cwdRoot()], {
     depth: lastNumber(a, "-d", "--max-depth") ?? Infinity,
-    followsLinks: has(a, "-L", "--follow"),
-    skipsHidden: !has(a, "--hidden", "-.") && unrestricted < 2,
+    followsLinks: (!!followFlag && followFlag.name !== "--no-follow") || config === null,
+    skipsHidden: !hidden,
     skipNames,
     skipPaths,
     ...(onlyNames ? { onlyNames } : {}),
     leaveOut: (t) => `-g ${shellQuote(`!${t.name}${t.kind === "dir" ? "/" : ""}`)}`,
-    unfollow: "drop -L/--follow",
+    unfollow: config === null ? `add --no-config (the ripgrep config ${process.env.RIPGREP_CONFIG_PATH} could not be read)` : "drop -L/--follow",
     tool: "grep",
   });
 }

@@ -19,6 +19,11 @@ export type CommandPart = {
   words: ShellWord[];
   /** Leading NAME=value assignments of this command only. */
   assignments: string[];
+  /**
+   * Variables this script set (or exported) before the command: `PATH=/tmp/x; ls` and
+   * `export LD_PRELOAD=x.so; cat f` change what the command loads, as a leading assignment does.
+   */
+  setBefore: string[];
   /** Directory it runs in; null when a `cd` went somewhere unknowable. */
   cwd: string | null;
   stdin: StdinSource;
@@ -45,6 +50,8 @@ export type ShellAnalysis = {
 type Ctx = {
   cwd: string | null;
   vars: ShellVars;
+  /** Names assigned or exported so far (see CommandPart.setBefore). */
+  set: string[];
   stdin: StdinSource;
   /**
    * The text on stdin when it is known: a literal heredoc or herestring, or what a literal echo,
@@ -66,7 +73,7 @@ export function analyzeShell(parser: Parser, command: string, env: { cwd: string
     ["HOME", literalWord(env.home)],
     ["PWD", literalWord(env.cwd)],
   ]);
-  new Walker(parser, env.home, out).script(command, { cwd: env.cwd, vars, stdin: "none", stdinText: null }, 0);
+  new Walker(parser, env.home, out).script(command, { cwd: env.cwd, vars, set: [], stdin: "none", stdinText: null }, 0);
   if (FORK_BOMB_TEXT.test(command.replace(/\\\n/g, ""))) out.forkBomb = true;
   return out;
 }
@@ -133,11 +140,16 @@ class Walker {
         for (const child of node.namedChildren) {
           if (!child) continue;
           if (child.type === "variable_assignment") this.assignment(child, ctx, depth);
+          else if (child.type === "variable_name") ctx.set.push(child.text); // `export X`
           else this.node(child, ctx, depth);
         }
         return;
       case "unset_command":
-        for (const child of node.namedChildren) if (child) ctx.vars.set(child.text, null);
+        for (const child of node.namedChildren) {
+          if (!child) continue;
+          ctx.vars.set(child.text, null);
+          ctx.set = ctx.set.filter((n) => n !== child.text);
+        }
         return;
       case "for_statement": {
         const variable = node.childForFieldName("variable");
@@ -206,6 +218,7 @@ class Walker {
     const value = node.childForFieldName("value");
     if (value) this.node(value, ctx, depth);
     if (!name) return;
+    ctx.set.push(name.text);
     const words = value ? this.words(value, ctx) : [literalWord("")];
     ctx.vars.set(name.text, words.length === 1 ? (words[0] as ShellWord) : null);
   }
@@ -300,7 +313,7 @@ class Walker {
       this.script(argv.slice(1).map((w) => w.text).join(" "), ctx, depth + 1);
       return;
     }
-    this.out.parts.push({ kind: "command", words, assignments, cwd: inner.cwdUnknown ? null : ctx.cwd, stdin: stdin.stdin, text: node.text });
+    this.out.parts.push({ kind: "command", words, assignments, setBefore: [...new Set(ctx.set)], cwd: inner.cwdUnknown ? null : ctx.cwd, stdin: stdin.stdin, text: node.text });
     if (name === "cd" || name === "pushd") {
       const target = argv.slice(1).find((w) => !w.text.startsWith("-") || w.text === "-");
       if (!target) ctx.cwd = this.home;
@@ -311,7 +324,7 @@ class Walker {
 }
 
 function cloneCtx(ctx: Ctx): Ctx {
-  return { ...ctx, vars: new Map(ctx.vars) };
+  return { ...ctx, vars: new Map(ctx.vars), set: [...ctx.set] };
 }
 
 function redirectOp(node: Node): string {

@@ -255,6 +255,11 @@ function leftOut(walk: Walk, shape: Shape, start: Extract<Start, { kind: "path" 
   if (base !== null && stops.length > 0 && !matches(shape, base) && skipsPath({ abs: `${base}/\u0001`, kind: "any" })) return true;
   const name = shape.name;
   if (name !== null && skipsName(name, "any", hasWildcard(name))) return true;
+  // a rule on one file whose name the walk's whitelist (`rg -g '*.ts'`) cannot match
+  if (walk.onlyNames && base !== null && shape.tail.length === 0 && kindOf(base) === "file") {
+    const file = basename(base);
+    if (!walk.onlyNames.some((o) => namesMayMatch(o.ignoreCase ? o.glob.toLowerCase() : o.glob, o.ignoreCase ? file.toLowerCase() : file))) return true;
+  }
   if (!walk.skipsHidden) return false;
   // hidden names are skipped: a dot on the way, a dot-name rule, or a rule whose every match starts with a dot below its base
   const dot = (glob: string | undefined) => glob !== undefined && glob.startsWith(".");

@@ -131,6 +131,7 @@ test("bash: what read-only commands read", () => {
     ["???a", "cat private/notes.md"], ["???a", "cd .. && ls"], ["aaaa", "cd src && cat a.ts"], ["???a", "cat < .env"], ["???a", "cat $FILE"],
     ["???a", "echo ~/.ssh/id_rsa | xargs cat"], ["???a", "git -C /etc status"], ["???a", "cd /tmp; ls"], ["???a", "cat \"$HOME/.aws/credentials\""],
     ["??da", "PATH=/tmp/evil ls"], ["??da", "LD_PRELOAD=x.so cat src/a.ts"], ["aaaa", "FOO=1 ls"], ["aaaa", "env FOO=1 ls"],
+    ["??da", "PATH=/tmp/evil; ls"], ["??da", "export LD_PRELOAD=x.so; cat src/a.ts"], ["??da", "X=x.so; export LD_PRELOAD; cat src/a.ts"], ["aaaa", "FOO=1; ls"],
     ["aaaa", "timeout 5 ls"], ["aaaa", "time git status"], ["aaaa", "nice -n 10 cat src/a.ts"], ["aaaa", "nohup ls"], ["aaaa", "command ls"],
     ["aaaa", "command -v git"], ["aaaa", "builtin cd src"], ["??da", "sudo ls"], ["??da", "sudo cat /etc/shadow"],
   ], command);
@@ -289,8 +290,15 @@ test("bash: walking a folder that holds a denied path", () => {
     ["???d", "grep -R --exclude-dir=secrets --exclude-dir=private TOKEN ."], ["???d", "grep -r --exclude-dir=$X --exclude-dir=private TOKEN ."],
     ["???d", "rg TOKEN"], ["???d", "rg TOKEN ."], ["???d", "rg -l TOKEN"], ["aaaa", "rg TOKEN src"], ["???a", "rg -g '!secrets' -g '!private' TOKEN"],
     ["aaaa", `rg -g '!secrets' -g '!private' ${RG_NO_KEYS} TOKEN`], ["???a", "rg -g '!secrets/**' -g '!private/**' TOKEN ."], ["???d", "rg -g '!secrets/**' -g '!private/**' TOKEN src/.."],
-    ["???d", "rg -g '!secrets' -g '!private' -g 'sec*' TOKEN"], ["aaaa", "rg -g '!secrets' -g '!private' -g '*.ts' TOKEN"], ["???d", "rg -L -g '!secrets' -g '!private' TOKEN"],
+    ["???d", "rg -g '!secrets' -g '!private' -g 'sec*' TOKEN"], ["???a", "rg -g '!secrets' -g '!private' -g '*.ts' TOKEN"],
+    ["aaaa", "rg -g '!secrets' -g '!private' -g '*.ts' -g '!.env*' TOKEN"], ["???d", "rg -L -g '!secrets' -g '!private' TOKEN"],
     ["???d", "rg --files"], ["aaaa", "rg --files -g '!secrets'"], ["???a", "rg --max-depth 1 TOKEN"],
+    // rg skips hidden files only without --hidden, -uu, a positive glob or a type, which read the ones they match
+    ["???a", `rg -g '*' -g '!secrets' -g '!private' ${RG_NO_KEYS} TOKEN`], ["???a", `rg -t ts -g '!secrets' -g '!private' ${RG_NO_KEYS} TOKEN`],
+    ["aaaa", `rg --hidden --no-hidden -g '!secrets' -g '!private' ${RG_NO_KEYS} TOKEN`], ["aaaa", `rg -L --no-follow -g '!secrets' -g '!private' ${RG_NO_KEYS} TOKEN`],
+    // a ripgrep config set by the command itself may add --pre, --hidden or --follow
+    ["??da", "RIPGREP_CONFIG_PATH=/tmp/rg.conf rg TOKEN src"], ["??da", "export RIPGREP_CONFIG_PATH=/tmp/rg.conf; rg TOKEN src"],
+    ["aaaa", "RIPGREP_CONFIG_PATH=/tmp/rg.conf; unset RIPGREP_CONFIG_PATH; rg --no-config TOKEN src"],
     ["??da", "ag TOKEN"], ["??da", "ack TOKEN"], ["??da", "ag TOKEN src"],
     ["???d", "git grep TOKEN"], ["aaaa", "git grep TOKEN -- src"], ["???a", "git grep TOKEN -- . ':!secrets' ':!private'"],
     ["aaaa", `git grep TOKEN -- . ':!secrets' ':!private' ${GIT_NO_SECRETS}`], ["???d", `git --literal-pathspecs grep TOKEN -- . ':!secrets' ':!private' ${GIT_NO_SECRETS}`], ["???d", "git grep TOKEN src"],

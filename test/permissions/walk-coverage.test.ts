@@ -109,6 +109,37 @@ test("hidden folders: rg, tree and ls -R skip them unless told to show them; gre
   for (const shows of ["rg --hidden TOKEN src", "rg -uu TOKEN src", "tree -a src", "ls -Ra src", "grep -r TOKEN src", "find src"]) expect(behavior(shows)).toBe("ask");
 });
 
+test("rg reads hidden files it is told to, by a flag, a positive glob, a type, or the ripgrep config in the environment", async () => {
+  const { f, behavior, decide } = await setup({ deny: ["Read(./.env)", "Read(./secrets/**)"] }, ["src/.cache/blob"]);
+  const keys = "-g '!*.pem' -g '!*.key' -g '!*.p12' -g '!*.pfx' -g '!*.keystore' -g '!*.jks' -g '!id_*' -g '!credentials.json' -g '!service-account.json'";
+  expect(behavior(`rg -g '!secrets' ${keys} TOKEN`, "bypassPermissions")).toBe("allow");
+  for (const reads of [`rg -g '*' -g '!secrets' ${keys} TOKEN`, `rg --hidden -g '!secrets' ${keys} TOKEN`, `rg -uu -g '!secrets' ${keys} TOKEN`, `rg -t sh -g '!secrets' ${keys} TOKEN`]) {
+    expect({ reads, behavior: behavior(reads, "bypassPermissions") }).toEqual({ reads, behavior: "deny" });
+    expect(decide(reads).reason).toContain("would read .env, which Read(./.env) denies");
+  }
+  // a whitelist that cannot match the denied file's name does not reach it
+  expect(behavior(`rg -g '*.ts' -g '!secrets' ${keys} TOKEN`, "bypassPermissions")).toBe("allow");
+  const config = join(f.outside, "rg.conf");
+  writeFileSync(config, "# search everything\n--hidden\n");
+  const saved = process.env.RIPGREP_CONFIG_PATH;
+  process.env.RIPGREP_CONFIG_PATH = config;
+  try {
+    expect(behavior(`rg -g '!secrets' ${keys} TOKEN`, "bypassPermissions")).toBe("deny");
+    expect(behavior(`rg --no-config -g '!secrets' ${keys} TOKEN`, "bypassPermissions")).toBe("allow");
+    writeFileSync(config, "--smart-case\n");
+    expect(behavior(`rg -g '!secrets' ${keys} TOKEN`, "bypassPermissions")).toBe("allow");
+    // a config that cannot be read may say --hidden or --follow
+    process.env.RIPGREP_CONFIG_PATH = join(f.outside, "missing.conf");
+    const unread = decide(`rg -g '!secrets' ${keys} TOKEN src`);
+    expect(unread.behavior).toBe("ask");
+    expect(unread.reason).toContain("add --no-config");
+    expect(behavior(`rg --no-config -g '!secrets' ${keys} TOKEN src`)).toBe("allow");
+  } finally {
+    if (saved === undefined) delete process.env.RIPGREP_CONFIG_PATH;
+    else process.env.RIPGREP_CONFIG_PATH = saved;
+  }
+});
+
 test("a walk that stops above a deep denied folder does not reach it", async () => {
   const { behavior } = await setup({ deny: ["Read(./a/b/c/**)"] }, ["a/b/c/x.txt"]);
   expect(behavior("find . -maxdepth 3")).toBe("allow");
