@@ -51,6 +51,11 @@ export type Walk = {
    * `--include` when it comes first); absent when any file may be read.
    */
   onlyNames?: NameSkip[];
+  /**
+   * A view of git history (`git log -p`, `git diff`): it prints only what git tracks, so a rule
+   * counts where `tracked` says git tracks a file below the rule's folder (or with its name).
+   */
+  history?: { tracked: (abs: string | null, name: string | null) => boolean };
   /** The option that would leave the target out, in a form this command verifiably honours. */
   leaveOut?: (target: LeaveOutTarget) => string | null;
   /** How to run it without following links. */
@@ -59,12 +64,15 @@ export type Walk = {
   tool?: "grep" | "glob";
 };
 
-/** The walk a command makes, or null when it reads no directory tree (or is not one we know). */
-export function walkOf(argv: ShellWord[]): Walk | null {
+/**
+ * The walk a command makes, or null when it reads no directory tree (or is not one we know).
+ * `cwd` (null when unknown) is where it runs: diff and git look at what their operands are.
+ */
+export function walkOf(argv: ShellWord[], cwd: string | null): Walk | null {
   const name = argv[0];
   if (!name || name.dynamic) return null;
   const args = argv.slice(1);
   // `rg --version`, `find --help`: nothing is walked
   if (args.some((w) => w.text === "--help" || w.text === "--version")) return null;
-  return searchWalk(name.text, args) ?? listingWalk(name.text, args) ?? copyWalk(name.text, args);
+  return searchWalk(name.text, args, cwd) ?? listingWalk(name.text, args) ?? copyWalk(name.text, args);
 }

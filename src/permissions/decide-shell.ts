@@ -12,8 +12,8 @@ import { writtenPaths } from "./command-writes.ts";
 import { decidePath, type JudgeContext } from "./decide-path.ts";
 import { hardlineReason } from "./hardline.ts";
 import { coversInlineCode, findInlineCode, type InlineCode } from "./inline-code.ts";
-import { isBlockDevice, isHarmlessDevice, isInside, protectedWriteReason, realPath, sensitiveReason } from "./path-facts.ts";
-import { classifyReadOnly } from "./read-only-commands.ts";
+import { gitTopLevel, isBlockDevice, isHarmlessDevice, isInside, protectedWriteReason, realPath, sensitiveReason } from "./path-facts.ts";
+import { classifyReadOnly, type ReadOnlyVerdict } from "./read-only-commands.ts";
 import { ruleSource } from "./rule-set.ts";
 import { parseRule } from "./rule-syntax.ts";
 import { analyzeShell, type CommandPart, type RedirectPart } from "./shell-analysis.ts";
@@ -137,10 +137,10 @@ function decideCommand(ctx: JudgeContext, tool: ShellTool, part: CommandPart): D
   const known = !!name && !name.dynamic;
   const inline = known ? findInlineCode(runs.argv, part.stdin) : null;
   const ro = known && tool === "Bash" && !runs.elevated && codeVars.length === 0 ? classifyReadOnly(runs.argv) : { readOnly: false as const };
-  const walk = known ? walkOf(runs.argv) : null;
+  const walk = known ? walkOf(runs.argv, part.cwd) : null;
   // bypass still honours Read deny rules for the files a read-only command reads
   if (ctx.mode === "bypassPermissions") {
-    return ro.readOnly ? decideReads(ctx, part, ro.reads, ro.readsCwd, walk) : { behavior: "allow", reason: "bypassPermissions mode", source: "mode:bypassPermissions" };
+    return ro.readOnly ? decideReads(ctx, part, [...ro.reads, ...repoReads(part, ro)], ro.readsCwd, walk) : { behavior: "allow", reason: "bypassPermissions mode", source: "mode:bypassPermissions" };
   }
   // plan mode's "nothing that writes" comes before configured asks: there is nothing to ask about
   if (ctx.mode === "plan" && !ro.readOnly) {
@@ -153,7 +153,7 @@ function decideCommand(ctx: JudgeContext, tool: ShellTool, part: CommandPart): D
   if (ro.readOnly) {
     // xargs appends file names read from stdin: unknowable
     const reads = runs.extraArgsFromStdin && !isEchoLike(runs.argv) ? [...ro.reads, { text: "\0", pattern: "\0", dynamic: true, glob: false }] : ro.reads;
-    return decideReads(ctx, part, reads, ro.readsCwd && !runs.extraArgsFromStdin, walk);
+    return decideReads(ctx, part, [...reads, ...repoReads(part, ro)], ro.readsCwd && !runs.extraArgsFromStdin, walk);
   }
   // a copy, archive or move of a tree holding a denied path: no allow rule or mode lets that through
   const carries = walk ? judgeWalk(ctx, walk, part, false) : null;
@@ -203,6 +203,15 @@ function askInlineCode(ctx: JudgeContext, tool: ShellTool, part: CommandPart, ar
     decision.suggestion = { rule, rules: [rule], description: `always allow exactly this ${inline.interpreter} code` };
   }
   return decision;
+}
+
+/** `git show HEAD:secrets/key.txt`: the path, from the top of the work tree git runs in, as an absolute word. */
+function repoReads(part: CommandPart, ro: Extract<ReadOnlyVerdict, { readOnly: true }>): ShellWord[] {
+  if (!ro.repoReads) return [];
+  if (part.cwd === null && !ro.gitDir?.text.startsWith("/")) return ro.repoReads.map((w) => ({ ...w, dynamic: true }));
+  const base = resolve(part.cwd ?? "/", ro.gitDir?.text ?? ".");
+  const top = gitTopLevel(realPath(base)) ?? base;
+  return ro.repoReads.map((w) => ({ ...w, text: resolve(top, w.text), pattern: resolve(top, w.text) }));
 }
 
 function isEchoLike(argv: ShellWord[]): boolean {

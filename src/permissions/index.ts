@@ -24,14 +24,16 @@
  * - Searches: decide() judges the directory a grep or glob covers; searchFilter(tool, dir) then
  *   says which paths found below it to leave out (a deny rule on a folder inside; for grep also
  *   what reading directly would ask about), so a search over a parent does not leak them.
- * - Walks: a shell command that walks folders (grep -r, rg, git grep, find, ls -R, tree, du, and
- *   cp -r, mv, tar, zip, rsync) is judged by where it can reach, compared with the Read rules' own
+ * - Walks: a shell command that walks folders (grep -r, rg, git grep, find, ls -R, tree, du, diff
+ *   -r, git diff --no-index, git's history views git log -p / git diff / git show (where git tracks
+ *   files), and cp -r, mv, tar, zip, rsync) is judged by where it can reach, compared with the Read rules' own
  *   patterns: reaching a denied path (for contents, also one that asks) asks, and a read-only walk
  *   is denied in bypassPermissions. An exclusion the command verifiably applies (grep
  *   --exclude-dir, rg -g '!x', find -path x -prune -o, git ':!x', tree -I, rsync --exclude) lets
  *   it run as usual; the reason says which one. A contents walk of the project root, above it or
  *   outside the project also asks (but in bypass) unless it leaves out the names of secret-bearing
  *   files (.env*, *.pem, id_rsa, ...; ~/.ssh and the like below home), as reading one asks.
+ *   `git show REV:path` and `git cat-file -p REV:path` are reads of that path.
  * - "Allow always": show suggestion.description, then grant() every rule in suggestion.rules to
  *   the scope the user picked ("session" | "local" | "user"). No suggestion is offered where an
  *   allow rule could not help (configured asks, parse errors, unknowable commands).

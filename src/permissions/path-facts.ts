@@ -32,6 +32,18 @@ export function realPath(abs: string, depth = 0): string {
   }
 }
 
+/** The top folder of the git work tree holding `dir` (the nearest with a `.git`), or null. */
+export function gitTopLevel(dir: string): string | null {
+  for (let d = dir; ; d = dirname(d)) {
+    try {
+      lstatSync(join(d, ".git"));
+      return d;
+    } catch {
+      if (d === dirname(d)) return null;
+    }
+  }
+}
+
 export function isInside(path: string, dir: string): boolean {
   if (dir === "/") return path.startsWith("/");
   return path === dir || path.startsWith(dir + "/");

@@ -4,7 +4,14 @@
 import type { ShellWord } from "./shell-words.ts";
 
 export type ReadOnlyVerdict =
-  | { readOnly: true; reads: ShellWord[]; readsCwd: boolean }
+  | {
+      readOnly: true;
+      reads: ShellWord[];
+      readsCwd: boolean;
+      /** Paths relative to the top of the git work tree that git's directory (`gitDir`, else the cwd) is in: `git show HEAD:secrets/key.txt`. */
+      repoReads?: ShellWord[];
+      gitDir?: ShellWord;
+    }
   | { readOnly: false };
 
 type PathRole = "all" | "none" | "afterPattern" | "find" | "jq";
@@ -134,6 +141,7 @@ const GIT_FORBID = oneOf("--output", "--ext-diff", "-O", "--open-files-in-pager"
 
 function classifyGit(args: ShellWord[]): ReadOnlyVerdict {
   const reads: ShellWord[] = [];
+  let gitDir: ShellWord | undefined;
   let i = 0;
   for (; i < args.length; i++) {
     const w = args[i] as ShellWord;
@@ -143,7 +151,8 @@ function classifyGit(args: ShellWord[]): ReadOnlyVerdict {
     if (t === "-C") {
       const dir = args[++i];
       if (!dir) return { readOnly: false };
-      reads.push(dir);
+      gitDir = gitDir && !dir.text.startsWith("/") ? { ...dir, text: `${gitDir.text}/${dir.text}`, dynamic: gitDir.dynamic || dir.dynamic } : dir;
+      reads.push(gitDir);
     } else if (t.startsWith("--git-dir=") || t.startsWith("--work-tree=")) {
       reads.push({ ...w, text: t.slice(t.indexOf("=") + 1), pattern: t.slice(t.indexOf("=") + 1) });
     } else if (!["--no-pager", "--no-optional-locks", "--literal-pathspecs", "--no-replace-objects", "-P", "--bare"].includes(t)) {
@@ -158,10 +167,26 @@ function classifyGit(args: ShellWord[]): ReadOnlyVerdict {
   const texts = rest.map((w) => w.text);
   const has = (...opts: string[]) => texts.some((t) => opts.includes(t));
   const positionals = rest.filter((w) => !w.text.startsWith("-"));
+  // paths git reads relative to where it runs (`-C dir`)
+  const here = (w: ShellWord): ShellWord => (!gitDir || w.text.startsWith("/") ? w : { ...w, text: `${gitDir.text}/${w.text}`, pattern: `${gitDir.pattern}/${w.pattern}`, dynamic: gitDir.dynamic || w.dynamic });
+  const repoReads: ShellWord[] = [];
   let ok = false;
   if (GIT_READ_ONLY.has(sub)) {
     ok = true;
-    if (sub === "diff" && has("--no-index")) reads.push(...positionals);
+    if (sub === "diff" && has("--no-index")) reads.push(...positionals.map(here));
+    if (sub === "blame" || sub === "annotate") reads.push(...positionals.map(here));
+    // `git show HEAD:secrets/key.txt`, `git cat-file -p :0:.env`: the blob is that path's contents
+    if (sub === "show" || sub === "cat-file") {
+      for (const w of positionals) {
+        const path = blobPath(w);
+        if (path === null) continue;
+        if (w.dynamic) reads.push(w);
+        else if (/^\.\.?(\/|$)/.test(path)) reads.push(here({ ...w, text: path, pattern: path }));
+        else repoReads.push({ ...w, text: path, pattern: path });
+      }
+      // object names read from stdin: which blobs is unknowable
+      if (sub === "cat-file" && texts.some((t) => /^--batch(-command)?(=|$)/.test(t))) reads.push({ text: "\0", pattern: "\0", dynamic: true, glob: false });
+    }
   } else if (sub === "branch") {
     const changes = texts.some((t) => /^-[dDmMcCfu]$/.test(t) || /^--(delete|move|copy|force|set-upstream|set-upstream-to|unset-upstream|edit-description|track|no-track)/.test(t));
     ok = !changes && (positionals.length === 0 || has("-l", "--list", "--contains", "--no-contains", "--merged", "--no-merged", "--points-at"));
@@ -179,5 +204,14 @@ function classifyGit(args: ShellWord[]): ReadOnlyVerdict {
   } else if (sub === "submodule") {
     ok = positionals[0]?.text === "status";
   }
-  return ok ? { readOnly: true, reads, readsCwd: true } : { readOnly: false };
+  if (!ok) return { readOnly: false };
+  return { readOnly: true, reads, readsCwd: true, ...(repoReads.length > 0 ? { repoReads, ...(gitDir ? { gitDir } : {}) } : {}) };
+}
+
+/** The path in an object name `REV:path` or `:N:path` (null for a commit, a tree root, or `:/message`). */
+function blobPath(w: ShellWord): string | null {
+  const t = w.text;
+  if (t.startsWith(":/")) return null;
+  const m = t.startsWith(":") ? /^:(?:[0-3]:)?(.*)$/.exec(t) : /^[^:]*:(.*)$/.exec(t);
+  return m && m[1] ? m[1] : null;
 }

@@ -1,11 +1,12 @@
 // The walks of content searches: grep -r, rg, ag, ack, git grep (and git ls-files, which lists the
-// same tree). Exclusions are trusted only in the forms whose meaning was checked against the tools:
+// same tree); diff and git's diff and history views are in ./diff-walks.ts. Exclusions are trusted only in the forms whose meaning was checked against the tools:
 // grep's --exclude-dir/--exclude match base names (GNU and BSD grep alike, and only without a
 // slash); rg's `-g '!name'` matches a base name at any depth, while a glob with a slash is matched
 // against the path relative to rg's working directory, so it counts only when rg starts there.
 import { readFileSync } from "node:fs";
 import { isAbsolute, join, normalize } from "node:path";
 import type { NameSkip, PathSkip, Walk } from "./command-walks.ts";
+import { diffWalk, gitDiffWalk } from "./diff-walks.ts";
 import { isInside } from "./path-facts.ts";
 import { hasWildcard, namesMayMatch } from "./glob-segments.ts";
 import { literalWord, type ShellWord } from "./shell-words.ts";
@@ -27,8 +28,10 @@ const RG: ArgSpec = {
 const AG: ArgSpec = { short: "ABCmGgpW", long: ["--after", "--before", "--context", "--max-count", "--file-search-regex", "--ignore", "--ignore-dir", "--depth", "--path-to-ignore", "--pager", "--workers", "--width"] };
 const ACK: ArgSpec = { short: "ABCm", long: ["--after-context", "--before-context", "--context", "--max-count", "--ignore-dir", "--noignore-dir", "--ignore-file", "--type-add", "--type-set", "--type-del", "--match", "--output", "--pager", "--ackrc", "--files-from"] };
 
-export function searchWalk(name: string, args: ShellWord[]): Walk | null {
+export function searchWalk(name: string, args: ShellWord[], cwd: string | null): Walk | null {
   switch (name) {
+    case "diff":
+      return diffWalk(args, cwd);
     case "grep":
     case "egrep":
     case "fgrep":
@@ -39,7 +42,7 @@ export function searchWalk(name: string, args: ShellWord[]): Walk | null {
     case "ack":
       return agAckWalk(name, args);
     case "git":
-      return gitWalk(args);
+      return gitWalk(args, cwd);
     default:
       return null;
   }
@@ -195,7 +198,7 @@ const GIT_GREP: ArgSpec = { short: "efABCm", long: ["--max-depth", "--threads", 
 const GIT_LS_FILES: ArgSpec = { short: "xX", long: ["--exclude", "--exclude-from", "--exclude-per-directory", "--format", "--with-tree"] };
 
 /** git grep and git ls-files walk the worktree below git's directory, narrowed by pathspecs. */
-function gitWalk(words: ShellWord[]): Walk | null {
+function gitWalk(words: ShellWord[], cwd: string | null): Walk | null {
   let i = 0;
   let dir: ShellWord | undefined;
   // literal pathspecs have no `:!` magic; glob pathspecs have a `*` that stops at slashes
@@ -215,6 +218,7 @@ function gitWalk(words: ShellWord[]): Walk | null {
     } else if (w.text === "-c" || w.text === "--namespace") i++;
   }
   const sub = words[i]?.text;
+  if (sub === "diff" || sub === "log" || sub === "show" || sub === "whatchanged") return gitDiffWalk(sub, words.slice(i + 1), dir, cwd);
   if (sub !== "grep" && sub !== "ls-files") return null;
   const grep = sub === "grep";
   const a = scanArgs(words.slice(i + 1), grep ? GIT_GREP : GIT_LS_FILES);

@@ -68,6 +68,8 @@ export function judgeWalk(ctx: JudgeContext, walk: Walk, part: { text: string; c
   let found: Decision | null = null;
   find: for (const rule of rules) {
     const shape = shapeOf(rule, ctx);
+    // history holds only what git tracks: a rule on untracked files (a gitignored secrets/) is not reached
+    if (walk.history && !walk.history.tracked(shape.base, shape.name)) continue;
     for (const [i, start] of starts.entries()) {
       const how = reachOf(walk, shape, start, reaches[i] as Segment[]);
       if (how) {
@@ -96,7 +98,8 @@ export function judgeWalk(ctx: JudgeContext, walk: Walk, part: { text: string; c
  * are left out by file exclusions alone (`--exclude='*.pem'`): a folder named like a key is rare.
  */
 function secretsReached(ctx: JudgeContext, walk: Walk, part: { cwd: string | null }, starts: Start[], reaches: Segment[][]): string | null {
-  if (walk.verb === "list" || walk.verb === "move" || walk.depth < 1) return null;
+  // git's history views print what was committed; a secret file reaches them only by being committed
+  if (walk.verb === "list" || walk.verb === "move" || walk.depth < 1 || walk.history) return null;
   for (const [i, start] of starts.entries()) {
     const level = start.kind === "path" ? (start.globDir ?? start.real) : realPath(globDirectory(start.word, start.base));
     if (!walk.followsLinks && isInside(level, ctx.root) && level !== ctx.root) continue;

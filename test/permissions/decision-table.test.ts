@@ -113,7 +113,7 @@ test("bash: the read-only set", () => {
     ["aaaa", "wc -l src/*.ts"], ["aaaa", "pwd"], ["aaaa", "echo hello"], ["aaaa", "echo $HOME"], ["aaaa", "grep -rn TODO src"],
     ["???d", "rg -n foo"], ["???d", "find . -name '*.ts'"], ["??da", "find src -delete"],
     ["???d", "find . -type f -print0 | xargs -0 wc -l"], ["aaaa", "stat src/a.ts"], ["aaaa", "du -sh ."], ["aaaa", "diff src/a.ts src/b.ts"],
-    ["aaaa", "which node"], ["aaaa", "git status"], ["aaaa", "git log --oneline -5"], ["aaaa", "git diff HEAD~1"],
+    ["aaaa", "which node"], ["aaaa", "git status"], ["aaaa", "git log --oneline -5"], ["???d", "git diff HEAD~1"],
     ["aaaa", "git show HEAD:src/a.ts"], ["aaaa", "git branch"], ["aaaa", "git branch -a"], ["aaaa", "git rev-parse HEAD"],
     ["??da", "git branch -D old"], ["??da", "git branch newbranch"], ["??da", "git tag v1.0"], ["aaaa", "git config --get user.name"],
     ["??da", "git config user.name x"], ["??da", "git -c core.pager=evil log"], ["??da", "git diff --output=/tmp/x"], ["??da", "git stash"],
@@ -145,7 +145,7 @@ test("bash: rules, wrappers and spellings", () => {
     ["dddd", "git  push  --force"], ["dddd", "git -C . push --force origin"], ["dddd", "sudo git push --force x"], ["dddd", "\"git\" push --force"],
     ["dddd", "curl https://example.com"], ["dddd", "curl"], ["dddd", "timeout 5 curl x"], ["dddd", "echo hi | curl -d @- x"],
     ["dddd", "terraform destroy -auto-approve"], ["??da", "python3 script.py"], ["??da", "rm src/a.ts"], ["??da", "chmod +x script.sh"],
-    ["aaaa", "git log -p"], ["??da", "$CMD src/a.ts"], ["??da", "git commit -m \"rm -rf /\""],
+    ["???d", "git log -p"], ["??da", "$CMD src/a.ts"], ["??da", "git commit -m \"rm -rf /\""],
   ], command);
 });
 
@@ -319,6 +319,13 @@ test("bash: walking a folder that holds a denied path", () => {
     ["aaaa", "grep TOKEN src/*"], ["dddd", "grep TOKEN *"],
     ["???d", "grep -r TOKEN ~"], ["???d", "ls -R ~"], ["???a", "ls ~"], ["???d", "grep -r TOKEN /srv"], ["???a", "find /srv -maxdepth 1"], ["???d", "du -a /srv"],
     ["???a", "grep -r TOKEN $DIR"], ["???a", "du --files0-from=list.txt"],
+    // diff prints what differs in the trees it compares; git's diff and history views print what git tracks (this fixture's .git is not a real repository, so git cannot say what it tracks: it is taken to track everything)
+    ["???d", "diff -rN docs ."], ["???d", "diff -r src docs"], ["???a", "diff docs ."], ["???d", "git diff --no-index docs ."],
+    ["dddd", "git show HEAD:secrets/key.txt"], ["dddd", "git cat-file -p HEAD:secrets/key.txt"], ["dddd", "git -C src show HEAD:secrets/key.txt"], ["dddd", "git show :./secrets/key.txt"],
+    ["dddd", "cd src && git show HEAD:../secrets/key.txt"], ["???a", "git show HEAD:private/notes.md"], ["???a", "git show HEAD~2:.env"], ["dddd", "git blame secrets/key.txt"],
+    ["???a", "echo HEAD:.env | git cat-file --batch"], ["aaaa", "git show HEAD:src/a.ts HEAD:docs/readme.md"],
+    ["???d", "git show"], ["???d", "git diff --stat"], ["dddd", "git log -p -- secrets"], ["dddd", "git log -p secrets"], ["???a", "git diff -- private"],
+    ["???d", "git log -G TOKEN"], ["???a", "git log -p -- . ':!secrets'"], ["aaaa", "git log -p -- . ':!secrets' ':!private'"],
   ], command);
   run("process", [["??da", "rg TOKEN"], ["??da", "rg TOKEN src"]], (c) => ({ action: "start", command: c }));
 });

@@ -2,7 +2,7 @@
 // it out, and what the reason tells the model, through the public engine and real files. The
 // decision suite (decision-table.test.ts) has the same cases as rows in every mode.
 import { afterEach, expect, test } from "bun:test";
-import { mkdirSync, symlinkSync, writeFileSync } from "node:fs";
+import { mkdirSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { createPermissionEngine, type PermissionMode } from "../../src/permissions/index.ts";
 import { SECRET_NAME_GLOBS, sensitiveReason } from "../../src/permissions/path-facts.ts";
@@ -250,6 +250,34 @@ test("a glob with more matches than are looked at one by one is judged by its pa
   expect(d.behavior).toBe("ask");
   expect(d.reason).toContain("may match paths in vault/, which Read(./vault/**) denies");
   expect(behavior("cat src/*.md")).toBe("allow");
+});
+
+test("git's history views reach a denied folder only where git tracks files in it", async () => {
+  const { f, behavior, decide } = await setup({ deny: ["Read(./secrets/**)", "Read(./vault/**)", "Read(*.pem)"] }, ["vault/v.txt", "config/prod.pem"]);
+  const git = (...args: string[]) => {
+    const r = Bun.spawnSync(["git", "-C", f.root, ...args], { env: { ...process.env, GIT_AUTHOR_NAME: "t", GIT_AUTHOR_EMAIL: "t@t", GIT_COMMITTER_NAME: "t", GIT_COMMITTER_EMAIL: "t@t" } });
+    expect(r.exitCode).toBe(0);
+  };
+  rmSync(join(f.root, ".git"), { recursive: true, force: true });
+  git("init", "-q");
+  writeFileSync(join(f.root, ".gitignore"), "secrets/\n*.pem\n");
+  git("add", ".gitignore", "src", "vault", "docs");
+  git("commit", "-qm", "x");
+  // vault/ is tracked: its history is printed; secrets/ and *.pem are ignored, so no history holds them
+  for (const view of ["git log -p", "git diff HEAD", "git show"]) {
+    const d = decide(view);
+    expect(d.reason).toContain("would read vault/, which Read(./vault/**) denies");
+    expect(d.reason).not.toContain("secrets");
+    expect(d.reason).not.toContain("pem");
+    expect(behavior(view, "bypassPermissions")).toBe("deny");
+  }
+  expect(behavior("git log -p -- . ':!vault'", "bypassPermissions")).toBe("allow");
+  expect(behavior("git log -p -- src")).toBe("allow");
+  expect(behavior("git log -p -- vault")).toBe("deny");
+  expect(behavior("git show HEAD:vault/v.txt")).toBe("deny");
+  // the blob of a path is judged where it lies in the work tree, from any folder git runs in
+  expect(behavior("git show HEAD:vault/v.txt", "default", join(f.root, "src"))).toBe("deny");
+  expect(behavior("git show HEAD:src/a.ts", "default", join(f.root, "src"))).toBe("allow");
 });
 
 test("tar finds its members relative to the last -C before them", async () => {
