@@ -9,7 +9,7 @@
 // - the group that holds the cursor is left alone (xterm.js `reflowCursorLine: false`);
 // - the cursor's line index moves by the total number of lines added or removed, wherever they
 //   were added. Lines above the zone shift the zone and the cursor alike, so only the zone counts.
-import type { CellBuffer } from "./cells.ts";
+import { CellBuffer } from "./cells.ts";
 
 /**
  * The flattened cells of one group, as the terminal reflows it: a blank last cell before a wide
@@ -193,4 +193,11 @@ export function rechopRows(src: CellBuffer, n: number, dst: CellBuffer): void {
     } while (pos < g.length);
     a = b + 1;
   }
+}
+
+/** All of `src` re-chopped at `cols` into a new buffer (see rechopRows). */
+export function rechopped(src: CellBuffer, cols: number): CellBuffer {
+  const dst = new CellBuffer(cols, Math.max(8, src.height * 2));
+  rechopRows(src, src.height, dst);
+  return dst;
 }

@@ -14,7 +14,7 @@
 // of the line, and only the rest of that line is drawn (as a line of its own: a soft wrap cannot
 // reach back into scrollback).
 import { CellBuffer } from "./cells.ts";
-import { rechopRows, zoneRowsAfterReflow, type ZoneShape } from "./reflow.ts";
+import { rechopped, zoneRowsAfterReflow, type ZoneShape } from "./reflow.ts";
 
 export type StrandedMatch = {
   /** Rows to drop from the top of `want`: the terminal already shows them. */
@@ -55,9 +55,7 @@ export class StrandedRows {
   rewrap(cols: number): void {
     const f = this.rows;
     if (f.cols === cols) return;
-    const next = new CellBuffer(cols, Math.max(8, f.height * 2));
-    if (f.height > 0 && f.soft[0] !== 1) rechopRows(f, f.height, next);
-    this.rows = next;
+    this.rows = f.height > 0 && f.soft[0] !== 1 ? rechopped(f, cols) : new CellBuffer(cols, 8);
   }
 
   /**
