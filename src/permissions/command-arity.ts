@@ -1,6 +1,10 @@
 // "Allow always" for a shell command suggests the narrowest rule that is still useful: how many
 // leading words name the action (`git push`, `npm run test`, `docker compose up`) comes from this
-// arity table; the rest are arguments and become ` *`.
+// arity table, looked up by the command's name without its directory (`/usr/bin/git push`); the
+// rest are arguments and become ` *`.
+import { basename } from "node:path";
+import { isWrapperName, unwrapCommand } from "./command-wrappers.ts";
+import { literalWord } from "./shell-words.ts";
 
 const ARITY: Record<string, number> = {
   git: 2, "git remote": 3, "git stash": 3, "git worktree": 3, "git submodule": 3, "git config": 3,
@@ -23,8 +27,9 @@ const ARITY: Record<string, number> = {
  */
 export function actionPrefix(words: string[]): string[] | null {
   let arity = 1;
+  const named = [basename(words[0] ?? ""), ...words.slice(1)];
   for (let n = Math.min(words.length, 4); n >= 1; n--) {
-    const key = words.slice(0, n).join(" ");
+    const key = named.slice(0, n).join(" ");
     const a = ARITY[key];
     if (a !== undefined) {
       arity = a;
@@ -34,16 +39,23 @@ export function actionPrefix(words: string[]): string[] | null {
   if (words.length < arity) return null;
   const prefix = words.slice(0, arity);
   // `git --version`: an option in the action position; `python -m x` is listed explicitly above
-  if (prefix.slice(1).some((w, i) => w.startsWith("-") && ARITY[prefix.slice(0, i + 2).join(" ")] === undefined)) return null;
+  if (prefix.slice(1).some((w, i) => w.startsWith("-") && ARITY[named.slice(0, i + 2).join(" ")] === undefined)) return null;
   return prefix;
 }
 
 /** Commands whose next use may destroy something else: "allow always" covers only this exact one. */
 const EXACT_ONLY = new Set(["rm", "rmdir", "unlink", "shred", "dd", "truncate", "kill", "pkill", "killall", "chmod", "chown", "chgrp"]);
 
-/** `Bash(git push *)` for `git push origin main`; `Bash(git --version)` when nothing generalises. */
+/**
+ * `Bash(git push *)` for `git push origin main`; `Bash(git --version)` when nothing generalises.
+ * The exact command when what runs is destructive however it is spelled (`/bin/rm`, `sudo rm`,
+ * `env kill`), or when the action word would be a wrapper or elevator (`sudo *` allows anything).
+ */
 export function suggestCommandRule(tool: "Bash" | "Process", words: string[]): string {
-  const prefix = EXACT_ONLY.has(words[0] ?? "") || words[0]?.startsWith("mkfs") ? null : actionPrefix(words);
+  const runs = unwrapCommand(words.map(literalWord), { throughSudo: true }).argv[0]?.text ?? "";
+  const name = basename(runs);
+  const exact = EXACT_ONLY.has(name) || name.startsWith("mkfs") || isWrapperName(basename(words[0] ?? ""));
+  const prefix = exact ? null : actionPrefix(words);
   const escape = (s: string) => s.replace(/\*/g, "\\*");
   if (!prefix) return `${tool}(${words.map(escape).join(" ")})`;
   return `${tool}(${prefix.map(escape).join(" ")} *)`;

@@ -50,6 +50,13 @@ const ELEVATORS: Record<string, Spec> = {
 };
 
 const ASSIGNMENT = /^[A-Za-z_][A-Za-z0-9_]*=/;
+/** Commands that run another command as someone else or somewhere else, beyond the wrappers above. */
+const OTHER_RUNNERS = new Set(["su", "runuser", "chroot", "unshare", "nsenter", "setpriv", "firejail", "strace", "ltrace"]);
+
+/** Whether a command's name (without its directory) only runs the command after it: `sudo`, `env`, `timeout`, `xargs`. */
+export function isWrapperName(name: string): boolean {
+  return Object.hasOwn(WRAPPERS, name) || Object.hasOwn(ELEVATORS, name) || OTHER_RUNNERS.has(name);
+}
 
 export function unwrapCommand(words: ShellWord[], opts: { throughSudo: boolean }): Unwrapped {
   const out: Unwrapped = { argv: words, wrappers: [], elevated: false, extraArgsFromStdin: false, envNames: [], cwdUnknown: false };

@@ -123,6 +123,14 @@ test("suggestions are the narrowest useful rule, and granting them stops the ask
     // One key must not allow every future rm: destructive commands get the exact command only.
     ["rm -rf build/tmp", ["Bash(rm -rf build/tmp)"]],
     ["pkill -f webpack", ["Bash(pkill -f webpack)"]],
+    // ... however it is spelled; and never a rule whose action word is an elevator or wrapper
+    ["sudo rm -rf build", ["Bash(sudo rm -rf build)"]],
+    ["/bin/rm -rf dist", ["Bash(/bin/rm -rf dist)"]],
+    ["/usr/bin/kill 1", ["Bash(/usr/bin/kill 1)"]],
+    ["/usr/bin/env rm -rf out", ["Bash(/usr/bin/env rm -rf out)"]],
+    ["sudo npm install", ["Bash(sudo npm install)"]],
+    ["doas make install", ["Bash(doas make install)"]],
+    ["/usr/bin/git push origin main", ["Bash(/usr/bin/git push *)"]],
     // `exit` is no command worth a rule
     ["printf 'a\\n' | sort && make test; exit 3", ["Bash(make test *)"]],
   ];
