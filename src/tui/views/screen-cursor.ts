@@ -1,8 +1,15 @@
-// The live zone's cursor drawn as an inverted cell (CursorStyle "cell", and "auto" while frames
-// change rows other than the cursor's): the terminal's own cursor stays hidden wherever the last
-// write ended, so streamed text follows with no cursor trip to the composer and back. "auto" hands
-// the hardware cursor back for frames that only touch the cursor's row (typing: IME and screen
-// readers follow the hardware cursor) and once frames stop for a moment.
+// Where the terminal's cursor is between frames when it is not shown where the app wants it.
+//
+// CellCursor: the live zone's cursor drawn as an inverted cell (CursorStyle "cell", and "auto"
+// while frames change rows other than the cursor's): the terminal's own cursor stays hidden
+// wherever the last write ended, so streamed text follows with no cursor trip to the composer and
+// back. "auto" hands the hardware cursor back for frames that only touch the cursor's row (typing:
+// IME and screen readers follow the hardware cursor) and once frames stop for a moment.
+//
+// CursorParking: with no cursor to show at all (the permission panel), the hidden cursor moves to
+// the zone's top row once frames stop. A shorter window then drops the zone's rows below it
+// (xterm.js, tmux) instead of pushing the rows above it into scrollback, where they could never be
+// erased. Not after every frame: a stream with no cursor would pay a trip to the top and back.
 import type { CellBuffer } from "../render/cells.ts";
 import type { StyleTable } from "../render/styles.ts";
 import type { CursorStyle } from "./screen.ts";
@@ -93,5 +100,50 @@ export class CellCursor {
       this.settled = true;
       this.opts.wake();
     }, this.opts.settleMs);
+  }
+}
+
+export type CursorParkingOptions = {
+  /** How long frames must have stopped. */
+  settleMs: number;
+  /** Frames are scheduled (tests and benches draw them themselves: the cursor is never parked). */
+  scheduled: boolean;
+  /** Asks for a frame (the one that parks the cursor). */
+  wake(): void;
+  /** Something else owns the terminal (the full-screen view): not now. */
+  away(): boolean;
+};
+
+export class CursorParking {
+  private due = false;
+  private timer: ReturnType<typeof setTimeout> | null = null;
+  private disposed = false;
+
+  constructor(private readonly opts: CursorParkingOptions) {}
+
+  /** Whether this frame moves the hidden cursor to the zone's top row. */
+  take(): boolean {
+    const due = this.due;
+    this.due = false;
+    return due;
+  }
+
+  /** The frame is out; `away` when it left a hidden cursor anywhere but the zone's top-left cell. */
+  framed(away: boolean): void {
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = null;
+    if (!away || !this.opts.scheduled || this.disposed) return;
+    this.timer = setTimeout(() => {
+      this.timer = null;
+      if (this.opts.away()) return;
+      this.due = true;
+      this.opts.wake();
+    }, this.opts.settleMs);
+  }
+
+  dispose(): void {
+    this.disposed = true;
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = null;
   }
 }

@@ -25,7 +25,7 @@ import { ZonePainter } from "../render/paint.ts";
 import { StrandedRows } from "../render/stranded.ts";
 import type { Row } from "../render/style.ts";
 import { StyleTable } from "../render/styles.ts";
-import { CellCursor } from "./screen-cursor.ts";
+import { CellCursor, CursorParking } from "./screen-cursor.ts";
 import { AltScreenView } from "./screen-full-view.ts";
 import { FrameOutput, logRender } from "./screen-output.ts";
 import { reanchorZone } from "./screen-resize.ts";
@@ -109,7 +109,10 @@ export type ScreenOptions = {
   syncMinBytes?: number;
   /** How the cursor given to setLive is shown (default "hardware"). */
   cursorStyle?: CursorStyle;
-  /** "auto": after this long without a frame the hardware cursor comes back (default 150 ms). */
+  /**
+   * After this long without a frame the hardware cursor comes back ("auto"), or a hidden cursor
+   * (no cursor given to setLive) moves to the live zone's top row (default 150 ms).
+   */
   cursorSettleMs?: number;
 };
 
@@ -146,6 +149,7 @@ class TwoZoneScreen implements Screen {
   private readonly stranded: StrandedRows;
   private readonly output: FrameOutput;
   private readonly cellCursor: CellCursor;
+  private readonly parking: CursorParking;
   private readonly lay: LayRow;
   private dirty = true;
   private started = false;
@@ -174,6 +178,12 @@ class TwoZoneScreen implements Screen {
     this.cellCursor = new CellCursor({
       style: opts.caps.colorDepth === "plain" ? "hardware" : (opts.cursorStyle ?? "hardware"),
       styles: this.styles,
+      settleMs: opts.cursorSettleMs ?? 150,
+      scheduled: opts.schedule !== false,
+      wake: () => this.invalidateSoon(),
+      away: () => this.full !== null,
+    });
+    this.parking = new CursorParking({
       settleMs: opts.cursorSettleMs ?? 150,
       scheduled: opts.schedule !== false,
       wake: () => this.invalidateSoon(),
@@ -293,10 +303,9 @@ class TwoZoneScreen implements Screen {
     // Cursor: shown where the app wants it (IME and screen readers follow it), hidden otherwise.
     if (cursor && !cellCursor) p.placeCursor(plan.cursorRow - plan.drop, cursor.col);
     const shown = this.output.cursor(cursor !== null && !cellCursor);
-    // With no cursor to show, the hidden one waits on the zone's top row: a shorter window then
-    // drops the zone's rows below it (xterm.js, tmux) instead of pushing the rows above it into
-    // scrollback, where they could never be erased.
-    if (!cursor) p.placeCursor(0, 0);
+    // With no cursor to show, the hidden one waits on the zone's top row once frames stop.
+    if (!cursor && this.parking.take()) p.placeCursor(0, 0);
+    this.parking.framed(!cursor && (p.cy !== 0 || p.cx !== 0 || p.pending));
     this.cellCursor.framed(cellCursor);
     const body = shown.before + pre + p.take() + shown.after;
     const t2 = performance.now();
@@ -322,5 +331,6 @@ class TwoZoneScreen implements Screen {
     this.disposed = true;
     this.output.dispose();
     this.cellCursor.dispose();
+    this.parking.dispose();
   }
 }

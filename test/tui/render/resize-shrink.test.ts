@@ -1,13 +1,14 @@
 // A window made shorter than the live zone, or narrower so that re-wrapping makes the zone taller
 // than the window, pushes the zone's top rows into the terminal's scrollback before we hear of
 // it. No cursor move reaches them again and no erase removes them. The screen must never draw
-// them a second time below, and a zone with no cursor (the permission panel) keeps its hidden
-// cursor on its top row so that a shorter window drops its rows instead of pushing them.
+// them a second time below, and a zone with no cursor (the permission panel) puts its hidden
+// cursor on its top row once frames stop, so that a shorter window drops its rows instead of
+// pushing them.
 // Replayed in @xterm/headless; tmux 3.3a drops the lines below the cursor the same way
 // (checked by hand: `tmux resize-window -y 8` on the demo's permission prompt).
 import { describe, expect, test } from "bun:test";
 import type { Row } from "../../../src/tui/render/style.ts";
-import { createScreen, type CursorStyle } from "../../../src/tui/views/screen.ts";
+import { createScreen, type CursorStyle, type Screen } from "../../../src/tui/views/screen.ts";
 import { layoutLine, prng, WORDS } from "../support/model.ts";
 import { createTestTerminal } from "../support/terminal.ts";
 
@@ -39,22 +40,46 @@ const text = (row: Row) => row.spans.map((s) => s.text).join("");
 const allText = (lines: string[]) => lines.join("").replace(/\s+/g, "");
 
 describe("a window shorter than the live zone", () => {
-  test("a permission panel with no cursor: none of its rows is left in scrollback", async () => {
-    const { t, screen, frame, resize } = setup(60, 30);
+  test("a permission panel with no cursor: once frames stop, its hidden cursor waits on its top row, and none of its rows is left in scrollback", async () => {
+    const t = createTestTerminal({ cols: 60, rows: 30 });
     for (let i = 0; i < 40; i++) await t.write(`history ${i}\r\n`);
+    // Frames are drawn by hand; only the cursor's parking comes by itself, when frames stop.
+    let parked: (() => void) | null = null;
+    let written = Promise.resolve();
+    const screen: Screen = createScreen({
+      output: {
+        write: (d) => {
+          const top = screen.debugZone().cursorRow === 0;
+          written = t.write(d).then(() => { if (top) parked?.(); });
+          return true;
+        },
+      },
+      caps: { colorDepth: "truecolor", syncOutput: true }, cols: 60, rows: 30, cursorStyle: "auto", cursorSettleMs: 5,
+    });
+    const frame = async () => { screen.frame(); await written; };
+    const park = () => new Promise<void>((resolve) => (parked = resolve));
     const panel = (n: number): Row[] => Array.from({ length: n }, (_, i) => ({ spans: [{ text: `panel row ${i}${i === n - 1 ? " [y] allow" : ""}` }] }));
     screen.setLive(panel(25), null);
+    let waiting = park();
     await frame();
-    resize(60, 8);
+    expect(screen.debugZone().cursorRow).toBe(24); // where the last write ended
+    await waiting;
+    expect(t.cursor().line).toBe(t.lines().indexOf("panel row 0"));
+    t.resize(60, 8);
+    screen.resize(60, 8);
     screen.setLive(panel(7), null); // laid out again for 7 rows
+    waiting = park();
     await frame();
+    await waiting;
     expect(t.lines().filter((l) => l.startsWith("panel row"))).toEqual(panel(7).map(text));
     // Answered: the panel goes, its tool row is committed.
     screen.commit([{ spans: [{ text: "✓ edit done" }] }]);
     screen.setLive(FOOTER, { row: 1, col: 2 });
     await frame();
-    resize(60, 30);
+    t.resize(60, 30);
+    screen.resize(60, 30);
     await frame();
+    screen.dispose();
     const lines = t.logicalLines();
     expect(lines.filter((l) => l.startsWith("panel"))).toEqual([]);
     expect(lines).toEqual([...Array.from({ length: 40 }, (_, i) => `history ${i}`), "✓ edit done", ...FOOTER.map(text)]);
