@@ -17,7 +17,7 @@ import { classifyReadOnly, type ReadOnlyVerdict } from "./read-only-commands.ts"
 import { ruleSource } from "./rule-set.ts";
 import { parseRule } from "./rule-syntax.ts";
 import { analyzeShell, type CommandPart, type RedirectPart } from "./shell-analysis.ts";
-import { expandGlob, globDirectory } from "./shell-globs.ts";
+import { expandGlob, GLOB_VISIT_LIMIT, globDirectory } from "./shell-globs.ts";
 import type { ShellWord } from "./shell-words.ts";
 import type { Decision, RuleTool } from "./types.ts";
 import { judgeWalk } from "./walk-coverage.ts";
@@ -221,6 +221,7 @@ function isEchoLike(argv: ShellWord[]): boolean {
 function decideReads(ctx: JudgeContext, part: CommandPart, reads: ShellWord[], readsCwd: boolean, walk: Walk | null): Decision {
   const targets: Array<{ abs: string; directory: boolean }> = [];
   const tooMany: ShellWord[] = [];
+  const capped: ShellWord[] = [];
   const unknowable = (reason: string): Decision =>
     ctx.mode === "bypassPermissions" ? { behavior: "allow", reason: "bypassPermissions mode", source: "mode:bypassPermissions" } : { behavior: "ask", reason, source: "parse-error" };
   // a command that lists or walks folders reads a matched folder's entries, not just its name
@@ -236,6 +237,7 @@ function decideReads(ctx: JudgeContext, part: CommandPart, reads: ShellWord[], r
       const expansion = expandGlob(w.pattern, part.cwd ?? "/");
       for (const m of expansion.matches) targets.push({ abs: realPath(m), directory: walksMatches && isDirectory(m) });
       if (!expansion.complete) tooMany.push(w);
+      if (expansion.capped) capped.push(w);
     } else targets.push({ abs: realPath(abs), directory: isDirectory(abs) });
   }
   if (readsCwd) {
@@ -243,6 +245,11 @@ function decideReads(ctx: JudgeContext, part: CommandPart, reads: ShellWord[], r
     targets.push({ abs: realPath(part.cwd), directory: true });
   }
   const found = targets.map((t) => decidePath(ctx, "read", t.abs, ["Read"], { directory: t.directory })).filter((d) => d.behavior !== "allow");
+  // a glob that reaches too far to expand may match a secret file no rule names
+  if (capped.length > 0 && ctx.mode !== "bypassPermissions") {
+    const globs = capped.map((w) => w.text).join(" ");
+    found.push({ behavior: "ask", reason: `\`${part.text}\`: ${globs} reaches more than the ${GLOB_VISIT_LIMIT} entries KHAELOR reads to check a glob; name the files or narrow the pattern`, source: "parse-error" });
+  }
   // what a walk reaches below its starts; a plain reader's glob with too many matches to judge one by one, by its pattern
   const reach = walk ?? (tooMany.length > 0 ? { ...plainReader, roots: tooMany.map((word) => ({ word })) } : null);
   const covered = reach ? judgeWalk(ctx, reach, part, true) : null;
