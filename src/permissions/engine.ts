@@ -125,9 +125,9 @@ class Engine implements PermissionEngine {
           return failed(e);
         }
       };
-      return { active: filter.active, skip };
+      return { active: filter.active, leaveOut: filter.leaveOut, skip };
     } catch (e) {
-      return { active: true, skip: () => failed(e) };
+      return { active: true, leaveOut: { names: [], paths: [] }, skip: () => failed(e) };
     }
   }
 

@@ -5,7 +5,12 @@
 // directly would ask about (ask rules, secret-bearing files); glob lists names only, so only denies
 // apply to it. Whatever was already settled for the directory (an ask the user answered, a
 // sensitive folder searched on purpose) is not asked about again for each file.
-import { realPath, sensitiveReason } from "./path-facts.ts";
+//
+// Listing every file first (so the number left out cannot depend on the pattern) is needed only
+// where a deny or ask rule names paths. With none, grep's only asks are the built-in secret-bearing
+// names, which ripgrep can leave out by itself (`leaveOut`); they ask rather than deny, so naming
+// the ones that matched, a count that depends on the pattern, tells nothing a deny hides.
+import { isInside, realPath, SECRET_NAME_GLOBS, secretPlaces, sensitiveReason } from "./path-facts.ts";
 import type { JudgeContext } from "./decide-path.ts";
 import type { RuleTool, SearchFilter, SearchSkip } from "./types.ts";
 
@@ -20,7 +25,13 @@ export function searchFilter(ctx: JudgeContext, tool: SearchTool, dir: string): 
   const contents = tool === "grep" && ctx.mode !== "bypassPermissions";
   const settled = new Set(contents ? ctx.rules.matchingPaths("ask", ruleTools, probes) : []);
   const dirSensitive = sensitiveReason(realDir, ctx.home);
-  const active = ctx.rules.hasPathRules("deny", ruleTools) || contents;
+  // an allow rule naming a secret file (`Read(./.env)`) lets it be searched, which leaving its name out in ripgrep would not
+  const allowsSecrets = ctx.rules.all().some((r) => r.behavior === "allow" && ruleTools.includes(r.parsed.tool) && !!r.matchPath && !!sensitiveReason(`/${(r.parsed.specifier as string).split("/").pop()}`, ctx.home));
+  const active = ctx.rules.hasPathRules("deny", ruleTools) || (contents && (ctx.rules.hasPathRules("ask", ruleTools) || allowsSecrets));
+  const leaveOut =
+    contents && !active && !dirSensitive
+      ? { names: [...SECRET_NAME_GLOBS], paths: secretPlaces(ctx.home).filter((p) => isInside(p, realDir) && p !== realDir) }
+      : { names: [], paths: [] };
   // Searches do not follow symlinks below the directory, so only its own prefix needs resolving.
   const prefix = dir.endsWith("/") ? dir : `${dir}/`;
   const toReal = (abs: string) => (abs.startsWith(prefix) ? `${realDir === "/" ? "" : realDir}/${abs.slice(prefix.length)}` : realPath(abs));
@@ -38,5 +49,5 @@ export function searchFilter(ctx: JudgeContext, tool: SearchTool, dir: string): 
     }
     return null;
   };
-  return { active, skip };
+  return { active, leaveOut, skip };
 }

@@ -70,7 +70,12 @@ export type SearchSkip = {
 
 /** What one grep or glob over a directory must leave out; built per search, in the current mode. */
 export type SearchFilter = {
-  /** False when nothing below the directory can be left out, so the tool need not check each path. */
+  /** True when a rule names paths below the directory: list every file the search covers and check each. */
   active: boolean;
+  /**
+   * When not active: what ripgrep itself can leave out (grep's secret-bearing names, at any depth,
+   * and credential places below the directory by absolute path). skip() still judges each result.
+   */
+  leaveOut: { names: string[]; paths: string[] };
   skip(absPath: string): SearchSkip | null;
 };

@@ -3,7 +3,7 @@ import { isAbsolute, join } from "node:path";
 import { runRipgrep } from "../workspace/ripgrep.ts";
 import { fitToBudget } from "./output-budget.ts";
 import { displayPath, fail, localWorkspace, ok } from "./results.ts";
-import { hideFromSearch, skippedNotes } from "./search-guard.ts";
+import { hideFromSearch, matchedLeftOut, skippedNotes } from "./search-guard.ts";
 import { SEARCH_TIMEOUT_MS, baseArgs, byMtimeDesc, namesHidden, searchScope } from "./search-scope.ts";
 import type { Tool } from "./types.ts";
 import description from "./grep.md" with { type: "text" };
@@ -44,9 +44,9 @@ export const grepTool: Tool<Input> = {
     // Which files the search covers; a single file was judged whole by the permission check.
     const selection = [...baseArgs(namesHidden(input.path, input.glob)), ...(input.glob ? ["--glob", input.glob] : []), ...(input.type ? ["--type", input.type] : [])];
     const hiding = scope.isDir ? await hideFromSearch(ws, ctx, "grep", scope.abs, selection) : null;
-    const args = [...selection, ...(hiding?.excludeArgs ?? []), "--color=never", "--with-filename", `--max-columns=${MAX_COLUMNS}`, "--max-columns-preview"];
-    if (input["-i"]) args.push("-i");
-    if (input.multiline) args.push("-U", "--multiline-dotall");
+    const args = ["--color=never", "--with-filename", `--max-columns=${MAX_COLUMNS}`, "--max-columns-preview"];
+    const matching = [...(input["-i"] ? ["-i"] : []), ...(input.multiline ? ["-U", "--multiline-dotall"] : [])];
+    args.push(...matching);
     if (mode === "files_with_matches") args.push("--files-with-matches");
     // A NUL after each path, so a path is told apart from the line after it whatever it contains.
     else if (mode === "count") args.push("--count", "--null");
@@ -57,9 +57,10 @@ export const grepTool: Tool<Input> = {
       if (input["-A"] !== undefined) args.push("-A", String(input["-A"]));
       if (input["-B"] !== undefined) args.push("-B", String(input["-B"]));
     }
-    args.push("-e", input.pattern, "--", scope.abs);
+    args.push("-e", input.pattern);
 
-    const r = await runRipgrep(ws.ripgrepPath(), args, { cwd: hiding?.cwd ?? ws.cwd, timeoutMs: SEARCH_TIMEOUT_MS, signal: ctx.signal });
+    const run = (prefix: string[], paths: string[]) => runRipgrep(ws.ripgrepPath(), [...prefix, ...args, "--", ...paths], { cwd: hiding?.cwd ?? ws.cwd, timeoutMs: SEARCH_TIMEOUT_MS, signal: ctx.signal });
+    const r = await run([...selection, ...(hiding?.excludeArgs ?? [])], [scope.abs]);
     if (r.code === 2 && r.stdout === "") {
       const msg = r.stderr.trim();
       if (/regex parse error|unrecognized|unclosed|repetition/i.test(msg)) {
@@ -70,7 +71,13 @@ export const grepTool: Tool<Input> = {
     }
     const where = displayPath(ws, scope.abs);
     const keep = hiding ? hiding.keep : () => true;
-    const results = parseResults(r.stdout, mode, input["-n"] !== false).filter((x) => x.path === null || keep(x.path));
+    let stdout = r.stdout;
+    if (hiding) {
+      // files left out by name that hold a match: named if reading them asks, else searched now (`.env.example`)
+      const searchable = await matchedLeftOut(ws, ctx, hiding, scope.abs, selection, [...matching, "-e", input.pattern]);
+      if (searchable.length > 0) stdout += (await run(baseArgs(true), searchable)).stdout;
+    }
+    const results = parseResults(stdout, mode, input["-n"] !== false).filter((x) => x.path === null || keep(x.path));
     const hidden = hiding ? skippedNotes(ws, scope.abs, hiding.skipped, "searched") : [];
     if (!results.some((x) => x.path !== null)) {
       const none = `No matches for ${JSON.stringify(input.pattern)} in ${where}${r.timedOut ? " (the search timed out; narrow the path or glob)" : ""}.`;

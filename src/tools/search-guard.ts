@@ -1,8 +1,13 @@
-// Keeps what the permission rules hide out of a grep or glob over a directory. The files the
-// search would cover are listed first and each one is checked, so the number left out does not
-// depend on the pattern (a count of denied files that *matched* would answer yes/no questions
-// about their contents). grep then tells ripgrep not to open them at all, and still checks every
-// result, which also catches a file created between the listing and the search.
+// Keeps what the permission rules hide out of a grep or glob over a directory. Where a rule names
+// paths below it, the files the search would cover are listed first and each one is checked, so
+// the number left out does not depend on the pattern (a count of denied files that *matched*
+// would answer yes/no questions about their contents). grep then tells ripgrep not to open them
+// (while they fit on its command line: past MAX_EXCLUSIONS ripgrep opens them, and only the check
+// of every result keeps their lines out), and still checks every result, which also catches a
+// file created between the listing and the search.
+// Where no rule names paths, nothing is listed: grep's only asks are then the built-in
+// secret-bearing names (.env, *.pem, ...), which ripgrep leaves out by name; those of them that
+// hold a match are named afterwards (matchedLeftOut), so the model can ask for one by its path.
 import { dirname, relative } from "node:path";
 import { runRipgrep } from "../workspace/ripgrep.ts";
 import type { LocalWorkspace } from "../workspace/types.ts";
@@ -10,7 +15,7 @@ import { displayPath } from "./results.ts";
 import { SEARCH_TIMEOUT_MS } from "./search-scope.ts";
 import type { SearchSkip, ToolContext } from "./types.ts";
 
-/** More exclusions than this would make ripgrep's command line unwieldy; the result check remains. */
+/** More exclusions than this would make ripgrep's command line unwieldy; past it ripgrep opens the files, and the result check keeps them out. */
 const MAX_EXCLUSIONS = 500;
 
 export type SearchHiding = {
@@ -24,7 +29,12 @@ export type SearchHiding = {
   kept: string[];
   /** Whether a result path may be shown; a path left out here joins `skipped`. */
   keep(abs: string): boolean;
+  /** Names ripgrep was told to leave out instead of listing (see matchedLeftOut). */
+  leftOutNames: string[];
 };
+
+/** The permission engine's search filter also says what ripgrep can leave out without a listing. */
+type GuardFilter = ReturnType<NonNullable<ToolContext["searchGuard"]>> & { leaveOut?: { names: string[]; paths: string[] } };
 
 /**
  * Lists what a search with `selection` (ripgrep's file-selecting arguments) covers under `dir`,
@@ -37,10 +47,24 @@ export async function hideFromSearch(
   dir: string,
   selection: string[],
 ): Promise<SearchHiding | null> {
-  const filter = ctx.searchGuard?.(tool, dir);
-  if (!filter?.active) return null;
+  const filter = ctx.searchGuard?.(tool, dir) as GuardFilter | undefined;
+  if (!filter) return null;
   // Exclusions are anchored at ripgrep's working directory, which must contain `dir`.
   const cwd = dir === ws.cwd || dir.startsWith(ws.cwd.endsWith("/") ? ws.cwd : `${ws.cwd}/`) ? ws.cwd : dir;
+  if (!filter.active) {
+    const names = filter.leaveOut?.names ?? [];
+    const paths = (filter.leaveOut?.paths ?? []).filter((p) => p.startsWith(cwd.endsWith("/") ? cwd : `${cwd}/`));
+    if (names.length === 0 && paths.length === 0) return null;
+    const skipped = new Map<string, SearchSkip>();
+    const keep = (abs: string) => {
+      const why = filter.skip(abs);
+      if (why) skipped.set(abs, why);
+      return !why;
+    };
+    // a glob without a slash matches a name at any depth, files and folders alike
+    const excludeArgs = [...names.map((g) => `!${g}`), ...paths.map((p) => `!/${escapeRipgrepGlob(relative(cwd, p))}`)].flatMap((g) => ["--glob", g]);
+    return { cwd, excludeArgs, skipped, kept: [], keep, leftOutNames: names };
+  }
   const r = await runRipgrep(ws.ripgrepPath(), [...selection, "--files", dir], { cwd, timeoutMs: SEARCH_TIMEOUT_MS, signal: ctx.signal });
   const listed = r.stdout.split("\n").filter(Boolean);
   const skipped = new Map<string, SearchSkip>();
@@ -58,7 +82,27 @@ export async function hideFromSearch(
   };
   const excluded = skipped.size > 0 ? exclusions(dir, listed, skipped) : [];
   const excludeArgs = excluded.length <= MAX_EXCLUSIONS ? excluded.flatMap((p) => ["--glob", `!/${escapeRipgrepGlob(relative(cwd, p))}`]) : [];
-  return { cwd, excludeArgs, skipped, kept, keep };
+  return { cwd, excludeArgs, skipped, kept, keep, leftOutNames: [] };
+}
+
+/**
+ * Which files the left-out names hid hold a match for `matchArgs` (the pattern and its flags):
+ * each that reading would ask about joins `hiding.skipped`, so the result names it; a name that
+ * matched tells no more than the ask would. Returned are those that may be read after all
+ * (`.env.example`, a file an allow rule names), for the caller to search by path. A search by
+ * type is not checked, since ripgrep's types combine by "or" with the one used here.
+ */
+export async function matchedLeftOut(ws: LocalWorkspace, ctx: ToolContext, hiding: SearchHiding, dir: string, selection: string[], matchArgs: string[]): Promise<string[]> {
+  if (hiding.leftOutNames.length === 0 || selection.includes("--type")) return [];
+  const types = hiding.leftOutNames.flatMap((g) => ["--type-add", `khaelorsecret:${g}`]);
+  // a type selects the hidden files it names; the search itself skipped them unless told otherwise
+  const hidden = selection.includes("--hidden") ? [] : ["--glob", "!.*"];
+  const r = await runRipgrep(ws.ripgrepPath(), [...selection, ...types, "--type", "khaelorsecret", ...hidden, "--files-with-matches", ...matchArgs, "--", dir], {
+    cwd: hiding.cwd,
+    timeoutMs: SEARCH_TIMEOUT_MS,
+    signal: ctx.signal,
+  });
+  return r.stdout.split("\n").filter((file) => file !== "" && hiding.keep(file));
 }
 
 /**
