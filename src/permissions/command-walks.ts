@@ -56,6 +56,14 @@ export type Walk = {
    * counts where `tracked` says git tracks a file below the rule's folder (or with its name).
    */
   history?: { tracked: (abs: string | null, name: string | null) => boolean };
+  /**
+   * What the walk leaves out by git's view of its tree: `ignored`, what git ignores (rg and ag
+   * without -u, --no-ignore and the like, and without a glob that overrides ignore files);
+   * `untracked`, what git does not track (git grep of the work tree). `simple`: only patterns the
+   * walker's own reading of the start's .gitignore surely understands count (ag's is partial).
+   * Consulted for secret-bearing files only (see walk-coverage.ts secretsReached).
+   */
+  gitSkips?: { what: "ignored" | "untracked"; simple?: boolean };
   /** The option that would leave the target out, in a form this command verifiably honours. */
   leaveOut?: (target: LeaveOutTarget) => string | null;
   /** How to run it without following links. */

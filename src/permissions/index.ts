@@ -31,8 +31,11 @@
  *   is denied in bypassPermissions. An exclusion the command verifiably applies (grep
  *   --exclude-dir, rg -g '!x', find -path x -prune -o, git ':!x', tree -I, rsync --exclude) lets
  *   it run as usual; the reason says which one. A contents walk of the project root, above it or
- *   outside the project also asks (but in bypass) unless it leaves out the names of secret-bearing
- *   files (.env*, *.pem, id_rsa, ...; ~/.ssh and the like below home), as reading one asks.
+ *   outside the project also asks (but in bypass), as reading one asks, when a secret-bearing file
+ *   (.env, .env.local, *.pem, id_rsa, ...; ~/.ssh and the like below home) sits directly in the
+ *   folder it starts from and it would read it: not left out by its options, nor ignored by git
+ *   for rg and ag, nor untracked for git grep. Deeper ones are not looked for (the grep tool's
+ *   per-file check covers them).
  *   `git show REV:path` and `git cat-file -p REV:path` are reads of that path.
  * - "Allow always": show suggestion.description, then grant() every rule in suggestion.rules to
  *   the scope the user picked ("session" | "local" | "user"). No suggestion is offered where an

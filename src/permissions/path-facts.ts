@@ -93,12 +93,20 @@ export function sensitiveReason(abs: string, home: string): string | null {
   }
   if (abs.startsWith("/etc/")) for (const p of SYSTEM_SECRETS) if (isInside(abs, p)) return `${p} holds credentials`;
   for (const segment of abs.split("/")) {
-    if ((segment === ".env" || segment.startsWith(".env.")) && !HARMLESS_ENV.test(segment)) {
-      return `${segment} files usually hold secrets`;
-    }
-    if (SECRET_NAMES.has(segment)) return `${segment} usually holds credentials`;
-    if (KEY_FILE.test(segment)) return `${segment} looks like a private key`;
+    const why = secretNameReason(segment);
+    if (why) return why;
   }
+  return null;
+}
+
+/**
+ * Why a file or folder with this name holds secrets wherever it is (`.env`, `.env.local`,
+ * `x.pem`, `id_rsa`; not `.env.example`), or null: the name part of sensitiveReason.
+ */
+export function secretNameReason(name: string): string | null {
+  if ((name === ".env" || name.startsWith(".env.")) && !HARMLESS_ENV.test(name)) return `${name} files usually hold secrets`;
+  if (SECRET_NAMES.has(name)) return `${name} usually holds credentials`;
+  if (KEY_FILE.test(name)) return `${name} looks like a private key`;
   return null;
 }
 

@@ -3,8 +3,8 @@
 // grep's --exclude-dir/--exclude match base names (GNU and BSD grep alike, and only without a
 // slash); rg's `-g '!name'` matches a base name at any depth, while a glob with a slash is matched
 // against the path relative to rg's working directory, so it counts only when rg starts there.
-import { readFileSync } from "node:fs";
-import { isAbsolute, join, normalize } from "node:path";
+import { existsSync, readFileSync } from "node:fs";
+import { isAbsolute, join, normalize, resolve } from "node:path";
 import type { NameSkip, PathSkip, Walk } from "./command-walks.ts";
 import { diffWalk, gitDiffWalk } from "./diff-walks.ts";
 import { isInside } from "./path-facts.ts";
@@ -103,9 +103,12 @@ function rgWalk(command: ShellWord[]): Walk {
   const patternFirst = !has(a, "-e", "-f", "--regexp", "--file", "--files", "--type-list");
   const paths = patternFirst ? a.positionals.slice(1) : a.positionals;
   const unrestricted = a.opts.filter((o) => o.name === "-u" || o.name === "--unrestricted").length;
+  const last = (names: string[], negations: string[]) => a.opts.filter((o) => names.includes(o.name) || negations.includes(o.name)).pop();
+  // --glob-case-insensitive makes every -g an --iglob
+  const globCase = last(["--glob-case-insensitive"], ["--no-glob-case-insensitive"])?.name === "--glob-case-insensitive";
   const globs = a.opts
     .filter((o) => ["-g", "--glob", "--iglob"].includes(o.name) && o.value && !o.value.dynamic)
-    .map((o) => ({ text: (o.value as ShellWord).text, at: o.at, ignoreCase: o.name === "--iglob" }));
+    .map((o) => ({ text: (o.value as ShellWord).text, at: o.at, ignoreCase: o.name === "--iglob" || globCase }));
   // the last glob that matches a path decides, so an inclusion after an exclusion can undo it
   const includes = globs.filter((g) => !g.text.startsWith("!"));
   const skipNames: NameSkip[] = [];
@@ -125,10 +128,17 @@ function rgWalk(command: ShellWord[]): Walk {
   // with a positive glob, a file that no glob matches is not searched; the last glob matching it decides
   const unknownGlob = a.opts.some((o) => ["-g", "--glob", "--iglob"].includes(o.name) && (!o.value || o.value.dynamic));
   const fileName = (glob: string) => (glob.replace(/\/+$/, "").split("/").pop() ?? "").replace(/\*\*/g, "*");
-  const onlyNames = includes.length > 0 && !unknownGlob ? includes.map((i) => ({ glob: fileName(i.text) || "*", dirs: false, files: true, ignoreCase: i.ignoreCase })) : undefined;
+  // rg's `{a,b}` alternation is not read here: such a whitelist may match any name
+  const onlyNames =
+    includes.length > 0 && !unknownGlob && !includes.some((i) => hasAlternation(i.text))
+      ? includes.map((i) => ({ glob: fileName(i.text) || "*", dirs: false, files: true, ignoreCase: i.ignoreCase }))
+      : undefined;
+  // what git ignores is skipped unless ignore files are off (-u, --no-ignore, --no-ignore-vcs, ...)
+  // or a positive glob, which overrides them, is given; a type is not trusted to keep them either
+  const ignoresOff = unrestricted > 0 || config === null || a.opts.some((o) => o.name.startsWith("--no-ignore") && o.name !== "--no-ignore-messages");
+  const honoursIgnores = !ignoresOff && includes.length === 0 && !unknownGlob && !has(a, "-t", "--type");
   // the last of --hidden/--no-hidden wins; -uu searches hidden files; a positive glob or a type
   // selects hidden files (and folders) it matches, whatever their dot; an unreadable config may say anything
-  const last = (names: string[], negations: string[]) => a.opts.filter((o) => names.includes(o.name) || negations.includes(o.name)).pop();
   const hiddenFlag = last(["--hidden", "-."], ["--no-hidden"]);
   const hidden = (!!hiddenFlag && hiddenFlag.name !== "--no-hidden") || unrestricted >= 2 || includes.length > 0 || unknownGlob || has(a, "-t", "--type") || config === null;
   const followFlag = last(["-L", "--follow"], ["--no-follow"]);
@@ -139,10 +149,16 @@ function rgWalk(command: ShellWord[]): Walk {
     skipNames,
     skipPaths,
     ...(onlyNames ? { onlyNames } : {}),
+    ...(honoursIgnores ? { gitSkips: { what: "ignored" as const } } : {}),
     leaveOut: (t) => `-g ${shellQuote(`!${t.name}${t.kind === "dir" ? "/" : ""}`)}`,
     unfollow: config === null ? `add --no-config (the ripgrep config ${process.env.RIPGREP_CONFIG_PATH} could not be read)` : "drop -L/--follow",
     tool: "grep",
   });
+}
+
+/** An rg glob with `{a,b}`, which rg reads as alternatives and a name glob here as text. */
+function hasAlternation(glob: string): boolean {
+  return /(^|[^\\])\{/.test(glob);
 }
 
 /** `whole`: the entry itself is left out (so a folder is never entered), not only what is inside it. */
@@ -150,6 +166,7 @@ type RgExclusion = ({ kind: "name"; skip: NameSkip } | { kind: "path"; skip: Pat
 
 /** What `rg -g '!glob'` verifiably leaves out. */
 function rgExclusion(glob: string, ignoreCase: boolean): RgExclusion | null {
+  if (hasAlternation(glob)) return null;
   // a leading `**/` matches at any depth; otherwise a slash before the end anchors the glob to rg's working directory
   const anyDepth = glob.startsWith("**/");
   let g = glob.replace(/^(\*\*\/)+/, "");
@@ -186,7 +203,11 @@ function agAckWalk(name: string, words: ShellWord[]): Walk {
   const listing = ag ? has(a, "-g", "--file-search-regex") : has(a, "-f");
   const paths = listing ? a.positionals : a.positionals.slice(1);
   const roots = has(a, "--files-from") ? [{ word: { text: "\0", pattern: "\0", dynamic: true, glob: false } }] : paths.length > 0 ? rootsOf(paths) : [cwdRoot()];
+  // ag skips what .gitignore names unless -u, -U (--skip-vcs-ignores) or -a (--all-types); its own
+  // reading of .gitignore is partial, so only plain patterns count (gitSkips.simple)
+  const agIgnores = ag && !has(a, "-u", "--unrestricted", "-U", "--skip-vcs-ignores", "-a", "--all-types");
   return walk(listing ? "list" : "read", roots, {
+    ...(agIgnores ? { gitSkips: { what: "ignored" as const, simple: true } } : {}),
     depth: lastNumber(a, "--depth") ?? Infinity,
     followsLinks: ag ? has(a, "-f", "--follow") : has(a, "--follow"),
     unfollow: ag ? "drop -f/--follow" : "drop --follow",
@@ -232,7 +253,15 @@ function gitWalk(words: ShellWord[], cwd: string | null): Walk | null {
   const literal = narrowing.every((w) => !w.dynamic && !w.text.startsWith(":") && !hasWildcard(w.pattern));
   const roots = narrowing.length > 0 && literal ? narrowing.map((word) => ({ word, ...(dir ? { dir } : {}) })) : [{ ...cwdRoot(), ...(dir ? { dir } : {}) }];
   const skipPaths: PathSkip[] = excludes.map((rel) => ({ dirsOnly: false, test: (abs, root) => isInside(abs, normalize(join(root.cwd, rel))) }));
+  // git grep reads the tracked files of the work tree, with --untracked also the others git does not
+  // ignore (unless --no-exclude-standard); --no-index reads anything, and so may a revision's tree:
+  // a word before `--` that is not an existing path may be a revision
+  const base = cwd === null || dir?.dynamic ? null : resolve(cwd, dir?.text ?? ".");
+  const maybeRevisions = candidates.slice(0, Math.max(0, a.beforeDashDash - (candidates === a.positionals ? 0 : 1)));
+  const worktree = grep && !has(a, "--no-index") && maybeRevisions.every((w) => !w.dynamic && base !== null && existsSync(resolve(base, w.text)));
+  const gitSkips = !worktree ? null : !has(a, "--untracked") ? "untracked" : !has(a, "--no-exclude-standard") ? "ignored" : null;
   return walk(grep ? "read" : "list", roots, {
+    ...(gitSkips ? { gitSkips: { what: gitSkips } } : {}),
     depth: grep ? (lastNumber(a, "--max-depth") ?? Infinity) : Infinity,
     skipPaths,
     skipNames,

@@ -1,7 +1,8 @@
 // Whether a command's directory walk (./command-walks.ts) reaches a path a Read rule denies or asks
 // about. The walk's starts may all be allowed (`grep -r TOKEN .`) while a folder inside them is
 // not; this compares the walk's reach with each rule's own pattern, as path segments, so deciding
-// stays string work: nothing is listed (only a glob the shell will expand is expanded, as before).
+// stays string work: nothing is listed for rules (only a glob the shell will expand is expanded, as
+// before). Secret-bearing files are the exception, below.
 //
 // Per mode: a read-only command whose walk reaches a denied path asks in default, acceptEdits and
 // plan (plan runs read-only commands and asks about their reads like the others), and is denied in
@@ -12,23 +13,24 @@
 //
 // Secret-bearing files (what sensitiveReason flags: .env*, *.pem, id_rsa, ~/.ssh, ...) ask like an
 // ask rule for contents walks, in every mode but bypass, but only where such files conventionally
-// live: see secretsReached().
+// live and only when one is really there to be read: see secretsReached(). That is the one place
+// here that lists a folder (the walk's start, once).
 import { statSync } from "node:fs";
 import { basename, dirname, isAbsolute, relative, resolve } from "node:path";
 import type { LeaveOutTarget, RootSpelling, Walk } from "./command-walks.ts";
 import { depthSegments, globSegments, hasWildcard, mayIntersect, matchesName, nameGlobCovers, namesMayMatch, pathSegments, type Segment } from "./glob-segments.ts";
-import { isInside, realPath, SECRET_NAME_GLOBS, secretPlaces } from "./path-facts.ts";
+import { isInside, realPath, SECRET_NAME_GLOBS, secretNameReason, secretPlaces } from "./path-facts.ts";
 import { anchorPattern, caseInsensitive } from "./path-pattern.ts";
 import { ruleLocation, type JudgeContext } from "./decide-path.ts";
 import { RuleSet, ruleSource, type CompiledRule } from "./rule-set.ts";
 import { expandGlob, globDirectory, globReach } from "./shell-globs.ts";
 import type { ShellWord } from "./shell-words.ts";
 import { spellBelow } from "./walk-args.ts";
+import { gitLeftOut, secretEntries, type SecretEntry } from "./walk-secrets.ts";
 import type { Decision } from "./types.ts";
 
 type Start =
-  /** `globDir`: the folder a glob listed to find this start (`*` in the project root). */
-  | { kind: "path"; real: string; spelling: RootSpelling; globDir?: string }
+  | { kind: "path"; real: string; spelling: RootSpelling }
   | { kind: "glob"; word: ShellWord; base: string };
 
 /**
@@ -87,37 +89,46 @@ export function judgeWalk(ctx: JudgeContext, walk: Walk, part: { text: string; c
 }
 
 /**
- * Secret-bearing files a contents walk may read, as a phrase for the reason, or null. Nothing is
- * listed, so whether such a file is there is unknown, and asking about every walk would make
- * `grep -r TOKEN src` ask too. The line drawn: a walk that starts at the project root, above it,
- * or outside the project (where .env files, keys and home credentials conventionally live) asks
- * unless it verifiably leaves out every name sensitiveReason flags (and the credential places
- * below it that exist), as reading one directly asks. A walk of a folder inside the project is the
- * targeted search agents run all the time and is let through; a secret file placed inside such a
- * folder is what the grep tool, which checks every file it searches, still leaves out. Key names
+ * Secret-bearing files a contents walk may read, as a phrase for the reason, or null. A walk of a
+ * folder inside the project is the targeted search agents run all the time and is let through. A
+ * walk that starts at the project root, above it, or outside the project (where .env files, keys
+ * and home credentials conventionally live) lists its start folder once (walk-secrets.ts) and asks,
+ * as reading one directly asks, only about the secret-bearing files there that it would read: not
+ * those its exclusions, whitelist or hidden-file skipping leave out, nor those git ignores (for rg
+ * and ag) or does not track (for git grep); and about the credential places below it that exist
+ * (~/.ssh, /etc/shadow). A secret file deeper down is not looked for: that is the known limit of
+ * bash walks, and the grep tool, which checks every file it searches, leaves such files out. When
+ * the start cannot be listed (links followed, too many entries, unreadable), the walk must
+ * verifiably leave out every name sensitiveReason flags, as before anything was listed. Key names
  * are left out by file exclusions alone (`--exclude='*.pem'`): a folder named like a key is rare.
  */
 function secretsReached(ctx: JudgeContext, walk: Walk, part: { cwd: string | null }, starts: Start[], reaches: Segment[][]): string | null {
   // git's history views print what was committed; a secret file reaches them only by being committed
   if (walk.verb === "list" || walk.verb === "move" || walk.depth < 1 || walk.history) return null;
   for (const [i, start] of starts.entries()) {
-    const level = start.kind === "path" ? (start.globDir ?? start.real) : realPath(globDirectory(start.word, start.base));
-    if (!walk.followsLinks && isInside(level, ctx.root) && level !== ctx.root) continue;
-    const names = SECRET_NAME_GLOBS.filter((g) => !leavesOutName(walk, g));
-    const places = placeShapes(ctx).filter((shape) => {
-      const how = reachOf(walk, shape, start, reaches[i] as Segment[]);
-      // a start inside the place was asked about as a plain read
-      return how !== null && how !== "direct";
-    });
-    if (names.length === 0 && places.length === 0) continue;
+    const level = start.kind === "path" ? start.real : realPath(globDirectory(start.word, start.base));
+    const scan = secretCandidates(ctx, walk, start, level);
+    if (scan === "none") continue;
+    // known: the entries it would read; unknown: the names it does not verifiably leave out
+    let read = scan.entries === null ? null : scan.entries.filter((e) => !entryLeftOut(walk, e, start));
+    if (read !== null && read.length > 0 && walk.gitSkips) {
+      const skipped = gitLeftOut(walk, level, read);
+      read = read.filter((e) => !skipped.has(e.abs));
+    }
+    const names = read === null ? SECRET_NAME_GLOBS.filter((g) => !leavesOutName(walk, g)) : [];
+    const places = !scan.places
+      ? []
+      : placeShapes(ctx).filter((shape) => {
+          const how = reachOf(walk, shape, start, reaches[i] as Segment[]);
+          // a start inside the place was asked about as a plain read
+          return how !== null && how !== "direct";
+        });
+    if (names.length === 0 && (read?.length ?? 0) === 0 && places.length === 0) continue;
     const where = (abs: string) => shown(abs, part.cwd, ctx);
-    const what = [...names, ...places.map((p) => `${where(p.base as string)}${p.tail.length > 0 ? "/" : ""}`)];
+    const what = [...(read ?? []).map((e) => `${where(e.abs)}${e.dir ? "/" : ""}`), ...names, ...places.map((p) => `${where(p.base as string)}${p.tail.length > 0 ? "/" : ""}`)];
     const listed = what.length > 5 ? `${what.slice(0, 4).join(", ")} and ${what.length - 4} more` : what.join(", ");
-    // `.env*` leaves out both `.env` and `.env.*`
-    const envs = [".env", ".env.*"];
-    const leave = envs.every((e) => names.includes(e)) ? [".env*", ...names.filter((n) => !envs.includes(n))] : names;
     const options = [
-      ...leave.map((name) => walk.leaveOut?.({ name, kind: "file", spelled: null, fromCwd: null }) ?? null),
+      ...(read === null ? nameOptions(walk, names) : entryOptions(walk, read)),
       ...places.map((shape) => {
         const target = start.kind === "path" ? leaveOutTarget(shape, start) : null;
         return target && walk.leaveOut ? walk.leaveOut(target) : null;
@@ -134,9 +145,67 @@ function secretsReached(ctx: JudgeContext, walk: Walk, part: { cwd: string | nul
     }
     if (walk.tool) hints.push(`use the ${walk.tool} tool, which leaves paths that need asking out`);
     const from = start.kind === "path" ? where(level) : `${where(level)}/`;
-    return `would ${walk.verb} files that usually hold secrets wherever they are below ${from} (${listed}), which asks like reading one does; ${hints.length > 0 ? hints.join(" or ") : "name only the paths it needs"}`;
+    const scope = read === null ? ` wherever they are below ${from}` : places.length > 0 ? ` below ${from}` : "";
+    return `would ${walk.verb} files that usually hold secrets${scope} (${listed}), which asks like reading one does; ${hints.length > 0 ? hints.join(" or ") : "name only the paths it needs"}`;
   }
   return null;
+}
+
+/**
+ * What a start may hold of secret-bearing files: "none" for a folder inside the project (only a
+ * start that is itself such a file counts there); otherwise the entries found by listing it once
+ * (null when it cannot be listed, or links are followed and may lead anywhere), and whether the
+ * credential places below it count.
+ */
+function secretCandidates(ctx: JudgeContext, walk: Walk, start: Start, level: string): "none" | { entries: SecretEntry[] | null; places: boolean } {
+  const within = !walk.followsLinks && isInside(level, ctx.root) && level !== ctx.root;
+  if (start.kind === "glob") {
+    if (within) return "none";
+    // what the shell expands is named on the command line: read whatever ignore files say
+    const listed = walk.followsLinks ? null : secretEntries(level);
+    return { entries: listed && listed.map((e) => ({ ...e, given: true })), places: true };
+  }
+  const name = basename(start.real);
+  const own: SecretEntry[] = secretNameReason(name) ? [{ name, abs: start.real, dir: kindOf(start.real) === "dir", given: true }] : [];
+  if (within) return own.length > 0 ? { entries: own, places: false } : "none";
+  const listed = walk.followsLinks ? null : secretEntries(level);
+  return { entries: listed && [...own, ...listed], places: true };
+}
+
+/** Whether the walk verifiably leaves out this entry of its start folder. */
+function entryLeftOut(walk: Walk, e: SecretEntry, start: Start): boolean {
+  if (e.given) return false;
+  if (walk.skipsHidden && e.name.startsWith(".")) return true;
+  if (walk.skipNames.some((s) => (e.dir ? s.dirs : s.files) && matchesName(s.glob, e.name, s.ignoreCase))) return true;
+  if (start.kind === "path" && walk.skipPaths.some((s) => (!s.dirsOnly || e.dir) && s.test(e.abs, start.spelling))) return true;
+  // a whitelist (grep's leading --include, rg's positive -g) that cannot match its name
+  return !e.dir && !!walk.onlyNames && !walk.onlyNames.some((o) => matchesName(o.glob, e.name, o.ignoreCase));
+}
+
+/** The exclusions, in the command's own form, that leave out secret-bearing names it may meet anywhere. */
+function nameOptions(walk: Walk, names: string[]): Array<string | null> {
+  // `.env*` leaves out both `.env` and `.env.*`
+  const envs = [".env", ".env.*"];
+  const leave = envs.every((e) => names.includes(e)) ? [".env*", ...names.filter((n) => !envs.includes(n))] : names;
+  return leave.map((name) => walk.leaveOut?.({ name, kind: "file", spelled: null, fromCwd: null }) ?? null);
+}
+
+/** The exclusions that leave out these entries, by the name globs they fall under (`.env*`, `*.pem`); none for a start itself. */
+function entryOptions(walk: Walk, entries: SecretEntry[]): Array<string | null> {
+  const kinds = new Map<string, LeaveOutTarget["kind"]>();
+  const options: Array<string | null> = [];
+  for (const e of entries) {
+    if (e.given) {
+      options.push(null);
+      continue;
+    }
+    const glob = e.name === ".env" || e.name.startsWith(".env.") ? ".env*" : (SECRET_NAME_GLOBS.find((g) => matchesName(g, e.name)) ?? e.name);
+    const kind = e.dir ? "dir" : "file";
+    const had = kinds.get(glob);
+    kinds.set(glob, had === undefined || had === kind ? kind : "any");
+  }
+  for (const [name, kind] of kinds) options.push(walk.leaveOut?.({ name, kind, spelled: null, fromCwd: null }) ?? null);
+  return options;
 }
 
 /** Whether the walk verifiably reads no file with a name the glob matches. */
@@ -171,8 +240,7 @@ function startsOf(walk: Walk, cwd: string | null): Start[] | "unknowable" {
     if (word.glob) {
       // what it matches now, each judged where it really is; the pattern itself only when there were too many to look at
       const { matches, complete } = expandGlob(word.pattern, base);
-      const globDir = realPath(globDirectory(word, base));
-      for (const m of matches) out.push({ kind: "path", real: realPath(m), spelling: spelling(realPath(m), relative(base, m)), globDir });
+      for (const m of matches) out.push({ kind: "path", real: realPath(m), spelling: spelling(realPath(m), relative(base, m)) });
       if (!complete) out.push({ kind: "glob", word, base });
     } else {
       const real = realPath(resolve(base, word.text));

@@ -3,7 +3,7 @@
 // the public engine with settings in all three files and CLI rules.
 import { afterAll, beforeAll, expect, test } from "bun:test";
 import { createPermissionEngine, type PermissionEngine, type PermissionMode } from "../../src/permissions/index.ts";
-import { makeFixture, type Fixture } from "./fixture.ts";
+import { addProject, makeFixture, type Fixture } from "./fixture.ts";
 
 const MODES: PermissionMode[] = ["default", "acceptEdits", "plan", "bypassPermissions"];
 const LETTER = { allow: "a", ask: "?", deny: "d" } as const;
@@ -44,15 +44,17 @@ afterAll(() => fx.cleanup());
 
 type Row = [expected: string, input: string];
 
-function run(tool: string, rows: Row[], toInput: (s: string) => unknown): void {
+/** `at`: another project's engine, deciding at its root (the fixture's project by default). */
+function run(tool: string, rows: Row[], toInput: (s: string) => unknown, at?: { engine: PermissionEngine; root: string }): void {
   const wrong: string[] = [];
+  const judge = at?.engine ?? engine;
   for (const [expected, raw] of rows) {
-    const text = raw.replaceAll("{root}", fx.root).replaceAll("{home}", fx.home).replaceAll("{out}", fx.outside);
+    const text = raw.replaceAll("{root}", at?.root ?? fx.root).replaceAll("{home}", fx.home).replaceAll("{out}", fx.outside);
     let got = "";
     const reasons: string[] = [];
     for (const mode of MODES) {
-      engine.setMode(mode);
-      const d = engine.decide({ tool, input: toInput(text), cwd: fx.root });
+      judge.setMode(mode);
+      const d = judge.decide({ tool, input: toInput(text), cwd: at?.root ?? fx.root });
       got += LETTER[d.behavior];
       reasons.push(`${mode}: ${d.source} ${d.reason}`);
     }
@@ -270,8 +272,9 @@ test("bash: a command spelled with its directory meets the same floor and deny r
 // secrets/ is denied and private/ asks: a walk over a folder holding them asks (contents walks for
 // both, listings for the deny only), is denied in bypass when read-only, and runs when the command
 // verifiably leaves them out. Commands outside the read-only set ask and run in bypass. A contents
-// walk of the project root (or above it, or outside) also asks, except in bypass, unless it leaves
-// out the names of secret-bearing files (.env*, *.pem, id_rsa, ...), as the reason offers.
+// walk of the project root (or above it, or outside) also asks, except in bypass, when it would read
+// a secret-bearing file there (this root holds .env, .env.local and deploy.pem), until it leaves
+// them out as the reason offers; excluding every name sensitiveReason flags always does.
 const SECRET_NAMES = [".env*", "*.pem", "*.key", "*.p12", "*.pfx", "*.keystore", "*.jks", ".npmrc", ".pypirc", ".netrc", ".git-credentials", "id_rsa", "id_dsa", "id_ecdsa", "id_ed25519", "credentials.json", "service-account.json", ".htpasswd"];
 const GREP_NO_SECRETS = SECRET_NAMES.map((n) => `--exclude='${n}'`).join(" ");
 const RG_NO_KEYS = SECRET_NAMES.filter((n) => !n.startsWith(".")).map((n) => `-g '!${n}'`).join(" ");
@@ -290,7 +293,8 @@ test("bash: walking a folder that holds a denied path", () => {
     ["???d", "grep -R --exclude-dir=secrets --exclude-dir=private TOKEN ."], ["???d", "grep -r --exclude-dir=$X --exclude-dir=private TOKEN ."],
     ["???d", "rg TOKEN"], ["???d", "rg TOKEN ."], ["???d", "rg -l TOKEN"], ["aaaa", "rg TOKEN src"], ["???a", "rg -g '!secrets' -g '!private' TOKEN"],
     ["aaaa", `rg -g '!secrets' -g '!private' ${RG_NO_KEYS} TOKEN`], ["???a", "rg -g '!secrets/**' -g '!private/**' TOKEN ."], ["???d", "rg -g '!secrets/**' -g '!private/**' TOKEN src/.."],
-    ["???d", "rg -g '!secrets' -g '!private' -g 'sec*' TOKEN"], ["???a", "rg -g '!secrets' -g '!private' -g '*.ts' TOKEN"],
+    // a whitelist reads only what it matches: `*.ts` matches none of the secret files at the root
+    ["???d", "rg -g '!secrets' -g '!private' -g 'sec*' TOKEN"], ["aaaa", "rg -g '!secrets' -g '!private' -g '*.ts' TOKEN"], ["???a", "rg -g '!secrets' -g '!private' -g '*.ts' -g '.env*' TOKEN"],
     ["aaaa", "rg -g '!secrets' -g '!private' -g '*.ts' -g '!.env*' TOKEN"], ["???d", "rg -L -g '!secrets' -g '!private' TOKEN"],
     ["???d", "rg --files"], ["aaaa", "rg --files -g '!secrets'"], ["???a", "rg --max-depth 1 TOKEN"],
     // rg skips hidden files only without --hidden, -uu, a positive glob or a type, which read the ones they match
@@ -328,6 +332,36 @@ test("bash: walking a folder that holds a denied path", () => {
     ["???d", "git log -G TOKEN"], ["???a", "git log -p -- . ':!secrets'"], ["aaaa", "git log -p -- . ':!secrets' ':!private'"],
   ], command);
   run("process", [["??da", "rg TOKEN"], ["??da", "rg TOKEN src"]], (c) => ({ action: "start", command: c }));
+});
+
+// Whether a secret file is there to be read is looked up: the walk's start folder is listed once,
+// and a walk of the root asks only about the secret-bearing files directly in it that it would
+// read, not those it leaves out by its exclusions, a whitelist, rg's hidden-file skipping, or
+// git's view of the tree (rg skips what git ignores, git grep reads tracked files). A secret file
+// deeper down is the known limit of bash walks (the grep tool checks every file it searches).
+test("bash: a walk of a project root asks only about the secret files at its top that it would read", async () => {
+  const at = async (name: string, files: Record<string, string>, git?: { add: string[] }) => {
+    const root = addProject(fx, name, files, git);
+    return { root, engine: await createPermissionEngine({ projectRoot: root, home: fx.home, configHome: fx.configHome }) };
+  };
+  const src = { "src/a.ts": "// TODO\n", "README.md": "foo\n" };
+  run("bash", [
+    ["aaaa", "rg TODO"], ["aaaa", "grep -rn foo ."], ["aaaa", "git grep foo"], ["aaaa", "rg --hidden -uu TODO"],
+  ], command, await at("plain", src));
+  run("bash", [["aaaa", "grep -rn foo ."], ["aaaa", "rg --hidden TODO"]], command, await at("example", { ...src, ".env.example": "TOKEN=\n" }));
+  run("bash", [
+    ["???a", "grep -rn foo ."], ["???a", "rg --hidden TODO"], ["???a", "grep -rn --include='.env*' foo ."], ["???a", "cd src && grep -rn foo .."],
+    // rg skips hidden files; a whitelist that cannot match .env, or an exclusion of it, leaves it out
+    ["aaaa", "rg TODO"], ["aaaa", "grep -rn --include='*.ts' foo ."], ["aaaa", "rg --hidden -g '*.ts' TODO"], ["aaaa", "grep -rn --exclude='.env*' foo ."],
+  ], command, await at("dotenv", { ...src, ".env": "TOKEN=secret\n" }));
+  const ignored = await at("ignored", { ...src, ".gitignore": ".env\n*.pem\n", ".env": "TOKEN=secret\n", "deploy.pem": "KEY\n" }, { add: [".gitignore", "src", "README.md"] });
+  run("bash", [
+    // rg leaves out what git ignores, git grep reads tracked files only (with --untracked, those git does not ignore)
+    ["aaaa", "rg TODO"], ["aaaa", "rg --hidden TODO"], ["aaaa", "git grep foo"], ["aaaa", "git grep foo -- ."], ["aaaa", "git grep --untracked foo"],
+    // grep -r reads them; so does rg told to ignore no ignore files, or given a glob (which overrides them); git grep of a revision's tree may
+    ["???a", "grep -rn foo ."], ["???a", "rg -u TODO"], ["???a", "rg --no-ignore-vcs TODO"], ["???a", "rg -g '*.pem' TODO"], ["???a", "git grep --untracked --no-exclude-standard foo"],
+    ["???a", "git grep foo HEAD"],
+  ], command, ignored);
 });
 
 test("bash: text the parser cannot read asks", () => {

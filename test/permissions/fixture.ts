@@ -1,4 +1,5 @@
 // A throwaway project and home with the files and settings the permission tests decide about.
+import { spawnSync } from "node:child_process";
 import { mkdirSync, mkdtempSync, realpathSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
@@ -16,6 +17,10 @@ export function makeFixture(settings: { user?: object; project?: object; local?:
     [join(root, "src/b.ts")]: "export const b = 2;\n",
     [join(root, ".env")]: "TOKEN=secret\n",
     [join(root, ".env.example")]: "TOKEN=\n",
+    // beside .env, so a walk of the root meets every kind of secret file at its top: `.env*`
+    // names (not only `.env`) and a key that rg's hidden-file skipping does not leave out
+    [join(root, ".env.local")]: "TOKEN=local\n",
+    [join(root, "deploy.pem")]: "KEY\n",
     [join(root, "secrets/key.txt")]: "k\n",
     [join(root, "private/notes.md")]: "n\n",
     [join(root, "docs/readme.md")]: "d\n",
@@ -44,4 +49,26 @@ export function makeFixture(settings: { user?: object; project?: object; local?:
   write(join(root, ".khaelor", "settings.json"), settings.project);
   write(join(root, ".khaelor", "settings.local.json"), settings.local);
   return { root, home, configHome, outside, cleanup: () => rmSync(base, { recursive: true, force: true }) };
+}
+
+/**
+ * Another project beside the fixture's, with its own root and the same home: `files` relative to
+ * it. With `git`, it is a real repository (git init) with those paths staged, so git can say what
+ * it ignores and tracks.
+ */
+export function addProject(fx: Fixture, name: string, files: Record<string, string>, git?: { add: string[] }): string {
+  const root = join(dirname(dirname(fx.root)), "projects", name);
+  mkdirSync(root, { recursive: true });
+  for (const [file, text] of Object.entries(files)) {
+    mkdirSync(dirname(join(root, file)), { recursive: true });
+    writeFileSync(join(root, file), text);
+  }
+  if (git) {
+    const env = Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith("GIT_")));
+    for (const args of [["init", "-q"], ["add", "--", ...git.add]]) {
+      const r = spawnSync("git", ["-C", root, ...args], { env, encoding: "utf8" });
+      if (r.status !== 0) throw new Error(`git ${args.join(" ")} failed in the fixture: ${r.stderr}`);
+    }
+  }
+  return root;
 }

@@ -6,7 +6,8 @@ import { mkdirSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { createPermissionEngine, type PermissionMode } from "../../src/permissions/index.ts";
 import { SECRET_NAME_GLOBS, sensitiveReason } from "../../src/permissions/path-facts.ts";
-import { makeFixture, type Fixture } from "./fixture.ts";
+import { SECRET_SCAN_LIMIT } from "../../src/permissions/walk-secrets.ts";
+import { addProject, makeFixture, type Fixture } from "./fixture.ts";
 
 let fx: Fixture | undefined;
 afterEach(() => fx?.cleanup());
@@ -160,32 +161,85 @@ test("a rule with a pattern below its folder covers walks that start inside that
   expect(decide("grep -r --exclude='*.key' --exclude-dir='*.key' TOKEN .").reason).not.toContain("Read(./src/**/*.key)");
 });
 
-// Nothing is listed, so a walk cannot know whether a .env or a key file is below it; where they
-// conventionally live (the project root, above it, outside the project) a contents walk asks unless
-// it leaves their names out, like `cat .env` asks. Subfolders of the project are searched freely.
-test("a contents walk of the project root leaves out secret-bearing names or asks; a walk of a subfolder does not", async () => {
+// Where .env and key files conventionally live (the project root, above it, outside the project),
+// a contents walk lists its start folder once and asks about the ones there it would read, like
+// `cat .env` asks, unless it leaves them out. Subfolders of the project are searched freely.
+test("a contents walk of the project root leaves out the secret files at its top or asks; a walk of a subfolder does not", async () => {
   const { f, behavior, decide } = await setup({}, ["src/lib/x.ts"]);
   for (const mode of ["default", "acceptEdits", "plan"] as const) expect(behavior("grep -r TOKEN .", mode)).toBe("ask");
   expect(behavior("grep -r TOKEN .", "bypassPermissions")).toBe("allow");
   const d = decide("grep -r TOKEN .");
   expect(d.source).toBe("sensitive-path");
-  expect(d.reason).toContain("would read files that usually hold secrets wherever they are below . (.env, .env.*, *.pem, *.key and 15 more)");
+  // .env.example holds no secrets
+  expect(d.reason).toContain("would read files that usually hold secrets (.env, .env.local, deploy.pem), which asks like reading one does; leave them out (--exclude='.env*' --exclude='*.pem')");
   expect(decide(`grep -r ${leaveOut(d.reason)} TOKEN .`).behavior).toBe("allow");
   for (const free of ["grep -r TOKEN src", "rg TOKEN src/lib", "git grep TOKEN -- src", "find src -exec cat {} +", "ls -R", "find .", "rg --files", "tree"]) {
     expect(decide(free).reason).not.toContain("usually hold secrets");
   }
-  // a glob in the root walks the root; `..` from a subfolder is the root too
-  expect(decide("grep -r TOKEN *").reason).toContain("usually hold secrets");
-  expect(decide("grep -r TOKEN ..", "default", join(f.root, "src")).reason).toContain("wherever they are below ..");
-  // rg skips hidden names, so only the key names are left to exclude; git grep takes exclude pathspecs
+  // a glob in the root names what it matches: a secret file among them is read as named
+  expect(decide("grep -r TOKEN *").reason).toContain("deploy.pem looks like a private key");
+  expect(decide("tar czf out.tgz *").reason).toContain("would archive files that usually hold secrets (deploy.pem), which asks like reading one does; name only the paths it needs");
+  expect(decide("grep -r TOKEN src/*").reason).not.toContain("secrets");
+  // `..` from a subfolder is the root too
+  expect(decide("grep -r TOKEN ..", "default", join(f.root, "src")).reason).toContain("would read files that usually hold secrets (../.env, ../.env.local, ../deploy.pem)");
+  // rg skips hidden names, so only the key is left to exclude; git grep takes exclude pathspecs
   const rg = decide("rg TOKEN");
-  expect(rg.reason).toContain("(*.pem, *.key, *.p12, *.pfx and 8 more)");
+  expect(rg.reason).toContain("(deploy.pem), which asks like reading one does; leave them out (-g '!*.pem')");
   expect(behavior(`rg ${leaveOut(rg.reason)} TOKEN`)).toBe("allow");
   const git = decide("git grep TOKEN");
   expect(behavior(`git grep TOKEN -- ${leaveOut(git.reason).replace("the pathspecs ", "")}`)).toBe("allow");
   // copies and archives of the root are asked about too, where acceptEdits would run them
   expect(decide("cp -r . backup", "acceptEdits").reason).toContain("would copy files that usually hold secrets");
   expect(behavior("cp -r src backup", "acceptEdits")).toBe("allow");
+});
+
+/** A project beside the fixture's, at whose root commands are decided (a real git repository with `git`). */
+async function project(files: Record<string, string>, git?: { add: string[]; force?: string[] }) {
+  const f = (fx = makeFixture());
+  const root = addProject(f, "other", files, git);
+  for (const path of git?.force ?? []) expect(Bun.spawnSync(["git", "-C", root, "add", "-f", "--", path]).exitCode).toBe(0);
+  const engine = await createPermissionEngine({ projectRoot: root, home: f.home, configHome: f.configHome });
+  const decide = (command: string, mode: PermissionMode = "default") => {
+    engine.setMode(mode);
+    return engine.decide({ tool: "bash", input: { command }, cwd: root });
+  };
+  return { f, root, engine, decide, behavior: (command: string, mode?: PermissionMode) => decide(command, mode).behavior };
+}
+
+test("only the top of a walk's start is looked at: a secret file deeper down is the grep tool's to leave out", async () => {
+  const { root, engine, behavior } = await project({ "src/a.ts": "TOKEN\n", "config/.env": "TOKEN=x\n", "deploy/keys/prod.pem": "KEY\n" });
+  // the known limit of bash walks: nothing at the root, so nothing is asked
+  for (const walk of ["grep -r TOKEN .", "rg --hidden TOKEN", "cp -r . /tmp/x"]) expect(behavior(walk, "acceptEdits")).toBe(walk.startsWith("cp") ? "ask" : "allow");
+  expect(engine.searchFilter("grep", root).skip(join(root, "config/.env"))).toEqual({ kind: "asks", because: ".env files usually hold secrets" });
+  expect(engine.searchFilter("grep", root).skip(join(root, "deploy/keys/prod.pem"))).toEqual({ kind: "asks", because: "prod.pem looks like a private key" });
+});
+
+test("a start that cannot be listed, or a walk that follows links anywhere, must leave out every secret-bearing name", async () => {
+  const { root, decide, behavior } = await project({ "src/a.ts": "TOKEN\n" });
+  expect(behavior("grep -r TOKEN .")).toBe("allow");
+  expect(decide("grep -R TOKEN .").reason).toContain("would read files that usually hold secrets wherever they are below . (.env, .env.*, *.pem, *.key and 20 more)");
+  // more entries than are looked at (folders, which are quicker to make than files)
+  for (let i = 0; i < SECRET_SCAN_LIMIT; i++) mkdirSync(join(root, `n${i}`));
+  const d = decide("grep -r TOKEN .");
+  expect(d.behavior).toBe("ask");
+  expect(d.reason).toContain("usually hold secrets wherever they are below .");
+  expect(behavior(`grep -r ${leaveOut(d.reason)} TOKEN .`)).toBe("allow");
+  expect(behavior("grep -r TOKEN src")).toBe("allow");
+});
+
+test("rg and ag leave out what git ignores, git grep what git does not track; a file git tracks is read whatever .gitignore says", async () => {
+  const files = { "src/a.ts": "TOKEN\n", ".gitignore": ".env*\n/deploy.pem\nkeys/\n", ".env.local": "TOKEN=x\n", "deploy.pem": "KEY\n", "keys/id_rsa": "KEY\n", "id_rsa": "KEY\n" };
+  const { engine, decide, behavior } = await project(files, { add: [".gitignore", "src"], force: ["id_rsa"] });
+  // id_rsa is ignored by no pattern and tracked: read by all of them
+  for (const walk of ["rg TOKEN", "git grep TOKEN", "rg --hidden TOKEN"]) expect(decide(walk).reason).toContain("would read files that usually hold secrets (id_rsa), which asks like reading one does");
+  expect(decide("grep -r TOKEN .").reason).toContain("(.env.local, deploy.pem, id_rsa), which asks like reading one does; leave them out (--exclude='.env*' --exclude='*.pem' --exclude=id_rsa)");
+  expect(behavior("rg -g '!id_rsa' --hidden TOKEN")).toBe("allow");
+  expect(behavior("git grep TOKEN -- . ':!id_rsa'")).toBe("allow");
+  expect(decide("rg -uu -g '!id_rsa' TOKEN").reason).toContain("(.env.local, deploy.pem), which asks like reading one does; leave them out (-g '!.env*' -g '!*.pem')");
+  // ag reads .gitignore itself, partly: a pattern with a slash is not trusted to be understood
+  engine.grant("Bash(ag:*)", "session");
+  expect(decide("ag TOKEN").reason).toContain("would read files that usually hold secrets (deploy.pem, id_rsa)");
+  expect(decide("ag -U TOKEN").reason).toContain("(.env.local, deploy.pem, id_rsa)");
 });
 
 test("the names a walk must leave out are the ones reading a file asks about", () => {
@@ -196,7 +250,7 @@ test("a walk over home also leaves out the credential folders there that exist",
   const { f, decide, behavior } = await setup({ allow: ["Read(~/**)"] });
   const d = decide(`grep -r ${leaveOut(decide("grep -r TOKEN src/..").reason)} TOKEN ~`);
   expect(d.behavior).toBe("ask");
-  expect(d.reason).toContain("wherever they are below ~ (~/.ssh/, ~/.aws/)");
+  expect(d.reason).toContain("would read files that usually hold secrets below ~ (~/.ssh/, ~/.aws/)");
   expect(d.reason).toContain("--exclude-dir=.ssh --exclude-dir=.aws");
   expect(behavior(`grep -r ${leaveOut(decide("grep -r TOKEN src/..").reason)} ${leaveOut(d.reason)} TOKEN ~`)).toBe("allow");
   expect(behavior(`rg ${leaveOut(decide("rg TOKEN").reason)} TOKEN ${f.home}`)).toBe("allow");
