@@ -7,7 +7,7 @@ import { existsSync, readFileSync } from "node:fs";
 import { isAbsolute, join, normalize, resolve } from "node:path";
 import type { NameSkip, PathSkip, Walk } from "./command-walks.ts";
 import { diffWalk, gitDiffWalk } from "./diff-walks.ts";
-import { isInside } from "./path-facts.ts";
+import { gitTopLevel, isInside, realPath } from "./path-facts.ts";
 import { hasWildcard, namesMayMatch } from "./glob-segments.ts";
 import { literalWord, type ShellWord } from "./shell-words.ts";
 import { cwdRoot, has, isNameGlob, lastNumber, rootsOf, scanArgs, shellQuote, values, walk, type ArgSpec } from "./walk-args.ts";
@@ -251,12 +251,20 @@ function gitWalk(words: ShellWord[], cwd: string | null): Walk | null {
   const skipNames: NameSkip[] = pathspecs !== "plain" ? [] : candidates.map((w) => gitNameExclude(w)).filter((g): g is string => g !== null).map((glob) => ({ glob, dirs: false, files: true }));
   const narrowing = sure.filter((w) => !isExcludeMagic(w.text));
   const literal = narrowing.every((w) => !w.dynamic && !w.text.startsWith(":") && !hasWildcard(w.pattern));
-  const roots = narrowing.length > 0 && literal ? narrowing.map((word) => ({ word, ...(dir ? { dir } : {}) })) : [{ ...cwdRoot(), ...(dir ? { dir } : {}) }];
+  const base = cwd === null || dir?.dynamic ? null : resolve(cwd, dir?.text ?? ".");
+  // a pathspec with top magic (`:/`, `:(top)x`) or one we cannot read may name anything from the
+  // top of the work tree down, whatever folder git runs in
+  const top = base === null ? null : gitTopLevel(realPath(base));
+  const wide = candidates.some((w) => w.dynamic || widensToTop(w.text));
+  const roots = wide
+    ? [top === null ? { word: { text: "\0", pattern: "\0", dynamic: true, glob: false } } : { word: literalWord(top), implicit: true }]
+    : narrowing.length > 0 && literal
+      ? narrowing.map((word) => ({ word, ...(dir ? { dir } : {}) }))
+      : [{ ...cwdRoot(), ...(dir ? { dir } : {}) }];
   const skipPaths: PathSkip[] = excludes.map((rel) => ({ dirsOnly: false, test: (abs, root) => isInside(abs, normalize(join(root.cwd, rel))) }));
   // git grep reads the tracked files of the work tree, with --untracked also the others git does not
   // ignore (unless --no-exclude-standard); --no-index reads anything, and so may a revision's tree:
   // a word before `--` that is not an existing path may be a revision
-  const base = cwd === null || dir?.dynamic ? null : resolve(cwd, dir?.text ?? ".");
   const maybeRevisions = candidates.slice(0, Math.max(0, a.beforeDashDash - (candidates === a.positionals ? 0 : 1)));
   const worktree = grep && !has(a, "--no-index") && maybeRevisions.every((w) => !w.dynamic && base !== null && existsSync(resolve(base, w.text)));
   const gitSkips = !worktree ? null : !has(a, "--untracked") ? "untracked" : !has(a, "--no-exclude-standard") ? "ignored" : null;
@@ -278,6 +286,18 @@ function gitNameExclude(w: ShellWord): string | null {
   if (w.dynamic || !isExcludeMagic(w.text)) return null;
   const rel = w.text.startsWith(":(exclude)") ? w.text.slice(10) : w.text.slice(2);
   return /^\*[^/*?[\]\\]+\*?$/.test(rel) ? rel : null;
+}
+
+/** `:/x`, `:(top)x`, `:(top,icase)x`: a pathspec that selects from the top of the work tree (an exclusion like `:!/x` selects nothing). */
+function widensToTop(text: string): boolean {
+  if (text.startsWith(":(")) {
+    const close = text.indexOf(")");
+    if (close === -1) return true;
+    const magic = text.slice(2, close).split(",");
+    return magic.includes("top") && !magic.includes("exclude");
+  }
+  const short = /^:([/!^]+)/.exec(text)?.[1] ?? "";
+  return short.includes("/") && !/[!^]/.test(short);
 }
 
 function isExcludeMagic(text: string): boolean {

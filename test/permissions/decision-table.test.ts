@@ -306,6 +306,9 @@ test("bash: walking a folder that holds a denied path", () => {
     ["??da", "ag TOKEN"], ["??da", "ack TOKEN"], ["??da", "ag TOKEN src"],
     ["???d", "git grep TOKEN"], ["aaaa", "git grep TOKEN -- src"], ["???a", "git grep TOKEN -- . ':!secrets' ':!private'"],
     ["aaaa", `git grep TOKEN -- . ':!secrets' ':!private' ${GIT_NO_SECRETS}`], ["???d", `git --literal-pathspecs grep TOKEN -- . ':!secrets' ':!private' ${GIT_NO_SECRETS}`], ["???d", "git grep TOKEN src"],
+    // `:/` and `:(top)` name paths from the top of the work tree, wherever git runs; a pathspec git reads at run time may too
+    ["???d", "cd src && git grep TOKEN -- ':/'"], ["???d", "git -C src grep TOKEN -- ':(top)'"], ["???d", "cd src && git ls-files :/"], ["???d", "cd src && git grep TOKEN -- $P"],
+    ["aaaa", "cd src && git grep TOKEN -- ':!/secrets'"],
     ["aaaa", "git -C src grep TOKEN"], ["dddd", "git grep TOKEN -- secrets"], ["???a", "git grep TOKEN -- private"], ["aaaa", "rg --version"], ["???d", "git ls-files"], ["aaaa", "git ls-files ':!secrets'"],
     ["???d", "find . -name '*.txt'"], ["???d", "find"], ["aaaa", "find . -path ./secrets -prune -o -name '*.txt' -print"], ["aaaa", "find . -name secrets -prune -o -print"],
     ["aaaa", "find . -type d -name secrets -prune -o -print"], ["aaaa", "find . \\( -name secrets -o -name node_modules \\) -prune -o -print"],
