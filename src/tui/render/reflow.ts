@@ -124,27 +124,7 @@ export function zoneRowsAfterReflow(z: ZoneShape, n: number, dst: CellBuffer): v
       return;
     }
     groupCells(z.term, z.termLen, a, b, W0, widths, g, s);
-    let pos = 0;
-    let first = true;
-    do {
-      if (made++ >= n) return;
-      let end = Math.min(pos + W1, widths.length);
-      if (end < widths.length && widths[end - 1] === 2) end--;
-      const y = dst.height++;
-      dst.ensure(dst.height);
-      dst.clearRow(y);
-      let last = 0;
-      for (let x = 0; x < end - pos; x++) {
-        const i = y * W1 + x;
-        dst.glyph[i] = g[pos + x] ?? 0x20; dst.style[i] = s[pos + x] ?? 0; dst.width[i] = widths[pos + x] ?? 1;
-        if (dst.glyph[i] !== 0x20 || dst.style[i] !== 0) last = x + (dst.width[i] === 2 ? 2 : 1);
-      }
-      dst.len[y] = last;
-      dst.ext[y] = end - pos;
-      dst.soft[y] = first ? (z.wrapped[a] ?? 0) : 1;
-      first = false;
-      pos = end;
-    } while (pos < widths.length);
+    made += appendChopped(dst, g, s, widths, z.wrapped[a] ?? 0, n - made);
     a = b + 1;
   }
 }
@@ -154,7 +134,7 @@ export function zoneRowsAfterReflow(z: ZoneShape, n: number, dst: CellBuffer): v
  * re-wrap the terminal applies to history, used for committed rows still shown in the live zone.
  */
 export function rechopRows(src: CellBuffer, n: number, dst: CellBuffer): void {
-  const W0 = src.cols, W1 = dst.cols;
+  const W0 = src.cols;
   let a = 0;
   const g: number[] = [], s: number[] = [], w: number[] = [];
   while (a < n) {
@@ -171,26 +151,7 @@ export function rechopRows(src: CellBuffer, n: number, dst: CellBuffer): void {
       }
       for (let x = 0; x < len; x++) { g.push(src.glyph[r * W0 + x] ?? 0x20); s.push(src.style[r * W0 + x] ?? 0); w.push(src.width[r * W0 + x] ?? 1); }
     }
-    let pos = 0;
-    let first = true;
-    do {
-      let end = Math.min(pos + W1, g.length);
-      if (end < g.length && w[end - 1] === 2) end--;
-      const y = dst.height++;
-      dst.ensure(dst.height);
-      dst.clearRow(y);
-      let last = 0;
-      for (let x = 0; x < end - pos; x++) {
-        const i = y * W1 + x;
-        dst.glyph[i] = g[pos + x] ?? 0x20; dst.style[i] = s[pos + x] ?? 0; dst.width[i] = w[pos + x] ?? 1;
-        if (dst.glyph[i] !== 0x20 || dst.style[i] !== 0) last = x + (dst.width[i] === 2 ? 2 : 1);
-      }
-      dst.len[y] = last;
-      dst.ext[y] = end - pos;
-      dst.soft[y] = first ? (src.soft[a] ?? 0) : 1;
-      first = false;
-      pos = end;
-    } while (pos < g.length);
+    appendChopped(dst, g, s, w, src.soft[a] ?? 0, Infinity);
     a = b + 1;
   }
 }
@@ -200,4 +161,35 @@ export function rechopped(src: CellBuffer, cols: number): CellBuffer {
   const dst = new CellBuffer(cols, Math.max(8, src.height * 2));
   rechopRows(src, src.height, dst);
   return dst;
+}
+
+/**
+ * One line's cells (glyphs, styles, widths) cut into rows of dst.cols appended to `dst`, as a
+ * terminal re-wraps it: a wide grapheme that would straddle the edge moves to the next row. The
+ * first row keeps `firstSoft`, the rest are soft. At most `max` rows; returns how many were made.
+ */
+function appendChopped(dst: CellBuffer, g: number[], s: number[], widths: number[], firstSoft: number, max: number): number {
+  const W1 = dst.cols;
+  let pos = 0;
+  let made = 0;
+  do {
+    if (made >= max) return made;
+    let end = Math.min(pos + W1, widths.length);
+    if (end < widths.length && widths[end - 1] === 2) end--;
+    const y = dst.height++;
+    dst.ensure(dst.height);
+    dst.clearRow(y);
+    let last = 0;
+    for (let x = 0; x < end - pos; x++) {
+      const i = y * W1 + x;
+      dst.glyph[i] = g[pos + x] ?? 0x20; dst.style[i] = s[pos + x] ?? 0; dst.width[i] = widths[pos + x] ?? 1;
+      if (dst.glyph[i] !== 0x20 || dst.style[i] !== 0) last = x + (dst.width[i] === 2 ? 2 : 1);
+    }
+    dst.len[y] = last;
+    dst.ext[y] = end - pos;
+    dst.soft[y] = made === 0 ? firstSoft : 1;
+    made++;
+    pos = end;
+  } while (pos < widths.length);
+  return made;
 }
