@@ -156,7 +156,7 @@ class InlineParser {
     return this.pos < this.subject.length ? this.subject.charAt(this.pos) : "";
   }
 
-  parse(content: string): N {
+  parse(content: string, keepLeftovers = false): N {
     const root = new N("root");
     this.subject = content.trim();
     this.pos = 0;
@@ -164,20 +164,13 @@ class InlineParser {
     this.brackets = null;
     this.unclosedTicks = null;
     while (this.parseInline(root)) {}
-    this.processEmphasis(null);
+    this.processEmphasis(null, keepLeftovers);
     return root;
   }
 
   /** Like parse, but report what stayed open: the first unclosed backtick run and unmatched openers. */
   parseForHealing(content: string): Unclosed {
-    const root = new N("root");
-    this.subject = content.trim();
-    this.pos = 0;
-    this.delimiters = null;
-    this.brackets = null;
-    this.unclosedTicks = null;
-    while (this.parseInline(root)) {}
-    this.processEmphasis(null, true);
+    this.parse(content, true);
     const openers: { cc: string; count: number }[] = [];
     for (let d = this.leftovers; d; d = d.next) {
       if (d.canOpen && d.numdelims > 0) openers.push({ cc: d.cc, count: d.numdelims });
