@@ -29,6 +29,9 @@ import { CellBuffer } from "./cells.ts";
 import { GraphemeTable, SPACE } from "./graphemes.ts";
 import { DEFAULT_STYLE, StyleTable } from "./styles.ts";
 
+/** wrapped[y]: 0 not a continuation, 1 a continuation, UNSURE either, depending on the terminal. */
+const UNSURE = 2;
+
 export type PaintOptions = {
   /** Soft rows are realised as terminal soft wraps (main screen). Off for the alternate screen. */
   wraps: boolean;
@@ -120,7 +123,7 @@ export class ZonePainter {
     for (let y = 0; y < H; y++) {
       const soft = opts.wraps && want.soft[y] === 1 && (y > 0 ? y !== opts.dropTop : this.above !== null && opts.dropTop > 0);
       if (soft && this.wrapped[y] !== 1) this.establishWrap(want, y);
-      else if (!soft && this.wrapped[y] === 1) this.breakWrap(want, y);
+      else if (!soft && this.wrapped[y] !== 0) this.breakWrap(want, y);
       else if (y >= this.extent) this.newRow(y);
       this.paintRow(want, y, opts.wraps && y + 1 < H && want.soft[y + 1] === 1 && y + 1 !== opts.dropTop);
     }
@@ -299,6 +302,16 @@ export class ZonePainter {
     this.cleanPen();
     this.out += "\x1b[K"; // EL from column 0 also clears the line's wrapped flag
     this.blankTermRow(y);
+    this.unsureBelow(y);
+  }
+
+  /**
+   * EL from column 0 on row y was written. xterm keeps row y+1's wrap; tmux keeps its wrap flag on
+   * the row that wraps (y), and drops it: a copy there breaks after row y. Row y+1 is made unsure,
+   * so the paint prints across the edge again if it is soft and breaks it if not.
+   */
+  private unsureBelow(y: number): void {
+    if (this.wrapped[y + 1] === 1) this.wrapped[y + 1] = UNSURE;
   }
 
   private paintRow(want: CellBuffer, y: number, continued: boolean): void {
@@ -360,6 +373,7 @@ export class ZonePainter {
         this.moveTo(y, from);
         this.cleanPen();
         this.out += "\x1b[K";
+        if (from === 0) this.unsureBelow(y);
         this.cellsChanged += Math.max(0, tl - wl);
         term.glyph.fill(SPACE, o + from, o + W); term.style.fill(0, o + from, o + W); term.width.fill(1, o + from, o + W);
         this.termLen[y] = Math.min(this.termLen[y] ?? 0, from);

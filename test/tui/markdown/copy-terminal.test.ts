@@ -124,3 +124,39 @@ test("the user's own prompt and notices copy back as the lines they were", async
   screen.dispose();
   t.dispose();
 });
+
+test("in tmux's model of soft wraps, a short window still copies every paragraph whole", async () => {
+  // tmux keeps the wrap flag on the row that wraps, and EL from column 0 drops it: the painter must
+  // print across the edge again after erasing a row whose next row continues it.
+  const paragraphs = Array.from({ length: 12 }, (_, p) => `Paragraph ${p + 1}: ` + Array.from({ length: 30 }, (_, i) => `w${p + 1}_${i + 1}`).join(" "));
+  const text = paragraphs.join("\n\n") + "\n";
+  for (const [cols, rows] of [[60, 15], [60, 8], [100, 15]] as const) {
+    const t = createTestTerminal({ cols, rows, pendingWrap: "tmux" });
+    let out = "";
+    const screen = createScreen({ output: { write: (d) => { out += d; return true; } }, caps: { colorDepth: "truecolor", syncOutput: true }, cols, rows, schedule: false });
+    const md = createMarkdownStream({ width: cols, links: true });
+    const footer = [{ spans: [] }, { spans: [{ text: "» " }] }, { spans: [{ text: "status" }] }];
+    let committed = 0;
+    for (let i = 0; i < text.length; i += 7) {
+      md.append(text.slice(i, i + 7));
+      const settled = md.settledRows();
+      if (settled.length > committed) {
+        screen.commit(settled.slice(committed));
+        committed = settled.length;
+      }
+      screen.setLive([...md.tailRows(), ...footer], { row: md.tailRows().length + 1, col: 2 });
+      screen.frame();
+      await t.write(out);
+      out = "";
+    }
+    md.finish();
+    screen.commit(md.settledRows().slice(committed));
+    screen.setLive(footer, { row: 1, col: 2 });
+    screen.frame();
+    await t.write(out);
+    const lines = t.logicalLines();
+    expect({ cols, rows, broken: paragraphs.filter((p) => !lines.includes(p)).length }).toEqual({ cols, rows, broken: 0 });
+    screen.dispose();
+    t.dispose();
+  }
+});

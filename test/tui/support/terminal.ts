@@ -137,11 +137,16 @@ export function resizeWithUnpatchedReflow(term: Terminal, cols: number, rows: nu
  * to the last column. `printf '%070d\e[44DX'` in a 70-column pane puts X at index 26 in tmux,
  * 25 elsewhere. Vertical moves bring tmux's cursor back to the last column first (cursorup/down).
  * "tmux" makes the emulator follow tmux here, so tests can replay our bytes in both models.
+ *
+ * "tmux" also follows where tmux keeps a soft wrap: as a flag on the row that wraps, not (as
+ * xterm) on the row it continues into. So EL from column 0 on row y, which xterm reads as "row y
+ * starts a line", in tmux cuts row y from row y+1 (checked in tmux 3.3a: printf 60 a's and XYZ in
+ * a 60-column pane, go back up, CR, EL: capture-pane -J shows two lines).
  */
 export type PendingWrapModel = "xterm" | "tmux";
 
 type XtermInputHandler = {
-  _activeBuffer: { x: number };
+  _activeBuffer: { x: number; y: number; ybase: number; lines: { get(i: number): { isWrapped: boolean } | undefined } };
   cursorBackward(p: { params: number[] }): boolean;
   backspace(): boolean;
 };
@@ -149,6 +154,15 @@ type XtermInputHandler = {
 function followTmuxPendingWrap(term: Terminal): void {
   const ih = (term as unknown as { _core: { _inputHandler: XtermInputHandler } })._core._inputHandler;
   if (!ih || typeof ih.cursorBackward !== "function") throw new Error("xterm.js internals changed: InputHandler not found");
+  term.parser.registerCsiHandler({ final: "K" }, (params) => {
+    const b = ih._activeBuffer;
+    const mode = typeof params[0] === "number" ? params[0] : 0;
+    if (b.x === 0 && (mode === 0 || mode === 2)) {
+      const next = b.lines.get(b.ybase + b.y + 1);
+      if (next) next.isWrapped = false;
+    }
+    return false; // xterm's own EL runs too
+  });
   const back = ih.cursorBackward.bind(ih);
   const bs = ih.backspace.bind(ih);
   ih.cursorBackward = (p) => {
