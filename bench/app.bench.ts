@@ -7,7 +7,7 @@
 import { existsSync, mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { openAgentSession } from "../src/cli/agent-session.ts";
+import { openAgentSession } from "../src/agent/agent-session.ts";
 import { parseArgs } from "../src/cli/args.ts";
 import { startFakeApi } from "../src/fakeapi/index.ts";
 import { App } from "../src/tui/app/app.ts";

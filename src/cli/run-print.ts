@@ -5,7 +5,7 @@ import type { TurnEndReason } from "../events/types.ts";
 import { buildResult, createTally } from "../print/result.ts";
 import { jsonPrinter, streamJsonPrinter, textPrinter, type Printer } from "../print/printer.ts";
 import { EXIT, type CliOptions } from "./args.ts";
-import { openAgentSession, SessionOpenError } from "./agent-session.ts";
+import { openAgentSession, SessionOpenError } from "../agent/agent-session.ts";
 import { printSessionList } from "./sessions-command.ts";
 import { DEMO_BANNER, DEMO_PROMPT, startDemo } from "./demo.ts";
 

@@ -5,7 +5,7 @@ import { execSync } from "node:child_process";
 import { existsSync, mkdtempSync, readdirSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { openAgentSession } from "../../src/cli/agent-session.ts";
+import { openAgentSession } from "../../src/agent/agent-session.ts";
 import { parseArgs } from "../../src/cli/args.ts";
 import { projectSessionsDir } from "../../src/session/paths.ts";
 import { listSessions } from "../../src/session/store.ts";

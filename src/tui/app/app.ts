@@ -18,8 +18,8 @@
 // Startup: the app exists before the session does (deps.session null), so the composer takes keys
 // at once; what is sent meanwhile is shown as queued and runs when sessionOpened() hands it over.
 import { extname } from "node:path";
-import type { AgentSession } from "../../cli/agent-session.ts";
-import type { AskAnswer, AskRequest } from "../../cli/gate.ts";
+import type { AgentSession } from "../../agent/agent-session.ts";
+import type { AskAnswer, AskRequest } from "../../agent/gate.ts";
 import type { AgentEvent, PermissionMode } from "../../events/types.ts";
 import { modelInfo } from "../../model/models.ts";
 import type { MarkdownStream } from "../markdown/index.ts";

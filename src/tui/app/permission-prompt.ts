@@ -6,7 +6,7 @@ import { existsSync, readFileSync, statSync } from "node:fs";
 import { homedir } from "node:os";
 import { isAbsolute, join, relative, resolve } from "node:path";
 import { createTwoFilesPatch } from "diff";
-import type { AskRequest } from "../../cli/gate.ts";
+import type { AskRequest } from "../../agent/gate.ts";
 import { settingsLocations, userConfigDir } from "../../permissions/settings-files.ts";
 import type { PermissionPrompt } from "../views/permission-panel.ts";
 

@@ -1,7 +1,7 @@
 // Closing a session stops the processes the agent started (dev servers, watchers). Stopping a
 // server the user may be using is never silent: before the session closes, the app notes what is
 // running, and says afterwards what was stopped.
-import type { AgentSession } from "../../cli/agent-session.ts";
+import type { AgentSession } from "../../agent/agent-session.ts";
 import { cleanText, clipText } from "../views/text.ts";
 
 const COMMAND_CHARS = 60;

@@ -3,7 +3,7 @@ import { describe, expect, test } from "bun:test";
 import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import type { AskRequest } from "../../../src/cli/gate.ts";
+import type { AskRequest } from "../../../src/agent/gate.ts";
 import { buildPermissionPrompt } from "../../../src/tui/app/permission-prompt.ts";
 import { renderPermissionPanel } from "../../../src/tui/views/permission-panel.ts";
 import { rowText } from "../../../src/tui/views/text.ts";

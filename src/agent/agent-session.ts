@@ -26,7 +26,7 @@ import { createWorkspace } from "../workspace/local.ts";
 import { settleOrphans } from "../workspace/orphans.ts";
 import type { LocalWorkspace } from "../workspace/types.ts";
 import { VERSION } from "../version.ts";
-import type { CliOptions } from "./args.ts";
+import type { CliOptions } from "../cli/args.ts";
 import { loadSettings } from "./config.ts";
 import { createGate, type Asker } from "./gate.ts";
 
