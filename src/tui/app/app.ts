@@ -23,7 +23,7 @@ import type { AskAnswer, AskRequest } from "../../cli/gate.ts";
 import type { AgentEvent, PermissionMode } from "../../events/types.ts";
 import { modelInfo } from "../../model/models.ts";
 import type { MarkdownStream } from "../markdown/index.ts";
-import type { FullView, Screen } from "../views/screen.ts";
+import type { FullView, Screen } from "../screen/screen.ts";
 import { TranscriptPager, type PagerSource } from "../views/pager.ts";
 import { formatCost } from "../../model/format-cost.ts";
 import type { StatusInfo } from "../views/status-line.ts";
