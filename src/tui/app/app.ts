@@ -38,7 +38,7 @@ import type { InputEvent } from "./app-input.ts";
 import { buildPermissionPrompt } from "./permission-prompt.ts";
 import { parseSlash, isKnownCommand, looksLikeCommand } from "./slash-commands.ts";
 import { LazyGrammars } from "./lazy-grammars.ts";
-import { Transcript } from "./transcript.ts";
+import { Transcript } from "../transcript/transcript.ts";
 import { composerInput, type Picker } from "./composer-keys.ts";
 import { armAskGuard, permissionInput, typedAhead, type PermissionAsk } from "./permission-keys.ts";
 import { pagerInput, transcriptSource } from "./pager-keys.ts";
