@@ -7,7 +7,7 @@ import { homedir } from "node:os";
 import { isAbsolute, join, relative, resolve } from "node:path";
 import { createTwoFilesPatch } from "diff";
 import type { AskRequest } from "../../agent/types.ts";
-import { settingsLocations, userConfigDir } from "../../permissions/settings-files.ts";
+import { settingsLocations, userConfigDir } from "../../permissions/index.ts";
 import type { PermissionPrompt } from "../views/permission-panel.ts";
 
 /** Files bigger than this get no preview diff (the tool's own result still shows one). */

@@ -9,8 +9,8 @@
 import { spawnSync } from "node:child_process";
 import { opendirSync } from "node:fs";
 import { join } from "node:path";
-import type { Walk } from "./command-walks.ts";
-import { gitTopLevel, secretNameReason } from "./path-facts.ts";
+import type { Walk } from "./types.ts";
+import { gitTopLevel, secretNameReason } from "../paths/path-facts.ts";
 
 /** A secret-bearing entry: `given` when it is a start the command names (read whatever ignore files say). */
 export type SecretEntry = { name: string; abs: string; dir: boolean; given?: boolean };

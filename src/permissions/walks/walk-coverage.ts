@@ -17,17 +17,17 @@
 // here that lists a folder (the walk's start, once).
 import { statSync } from "node:fs";
 import { basename, dirname, isAbsolute, relative, resolve } from "node:path";
-import type { LeaveOutTarget, RootSpelling, Walk } from "./command-walks.ts";
-import { depthSegments, globSegments, hasWildcard, mayIntersect, matchesName, nameGlobCovers, namesMayMatch, pathSegments, type Segment } from "./glob-segments.ts";
-import { isInside, realPath, SECRET_NAME_GLOBS, secretNameReason, secretPlaces } from "./path-facts.ts";
-import { anchorPattern, caseInsensitive } from "./path-pattern.ts";
-import { ruleLocation, type JudgeContext } from "./decide-path.ts";
-import { RuleSet, ruleSource, type CompiledRule } from "./rule-set.ts";
-import { expandGlob, globDirectory, globReach } from "./shell-globs.ts";
-import type { ShellWord } from "./shell-words.ts";
+import type { LeaveOutTarget, RootSpelling, Walk } from "./types.ts";
+import { depthSegments, globSegments, hasWildcard, mayIntersect, matchesName, nameGlobCovers, namesMayMatch, pathSegments, type Segment } from "../paths/glob-segments.ts";
+import { isInside, realPath, SECRET_NAME_GLOBS, secretNameReason, secretPlaces } from "../paths/path-facts.ts";
+import { anchorPattern, caseInsensitive } from "../rules/path-pattern.ts";
+import { ruleLocation, type JudgeContext } from "../paths/decide-path.ts";
+import { RuleSet, ruleSource, type CompiledRule } from "../rules/rule-set.ts";
+import { expandGlob, globDirectory, globReach } from "../shell/shell-globs.ts";
+import type { ShellWord } from "../shell/shell-words.ts";
 import { spellBelow } from "./walk-args.ts";
 import { gitLeftOut, secretEntries, type SecretEntry } from "./walk-secrets.ts";
-import type { Decision } from "./types.ts";
+import type { Decision } from "../types.ts";
 
 type Start =
   | { kind: "path"; real: string; spelling: RootSpelling }

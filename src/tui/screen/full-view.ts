@@ -6,9 +6,9 @@ import type { GraphemeTable } from "../render/graphemes.ts";
 import { ZonePainter } from "../render/paint.ts";
 import type { Row } from "../render/style.ts";
 import type { StyleTable } from "../render/styles.ts";
-import type { Cursor, FrameStats } from "./screen.ts";
-import type { FrameOutput } from "./screen-output.ts";
-import type { LayRow } from "./screen-zone.ts";
+import type { Cursor, FrameStats } from "./types.ts";
+import type { FrameOutput } from "./output.ts";
+import type { LayRow } from "./zone.ts";
 
 export class AltScreenView {
   private readonly painter: ZonePainter;

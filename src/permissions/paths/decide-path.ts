@@ -1,10 +1,10 @@
 // The decision for reading or writing one resolved path: the tools read/write/edit/grep/glob, and
 // the files a shell command reads or redirects into.
 import { dirname, relative } from "node:path";
-import { escapeGlob } from "./path-pattern.ts";
+import { escapeGlob } from "../rules/path-pattern.ts";
 import { isInside, protectedWriteReason, sensitiveReason } from "./path-facts.ts";
-import { ruleSource, type RuleSet } from "./rule-set.ts";
-import type { Decision, PermissionMode, RuleTool } from "./types.ts";
+import { ruleSource, type RuleSet } from "../rules/rule-set.ts";
+import type { Decision, PermissionMode, RuleTool } from "../types.ts";
 
 export type JudgeContext = {
   rules: RuleSet;

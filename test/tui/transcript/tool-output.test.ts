@@ -2,7 +2,7 @@
 // come off, matched exactly; what happened stays (exit codes, timeouts, a wait that failed); real
 // output that merely looks like a note is left alone.
 import { describe, expect, test } from "bun:test";
-import { shownResult, shownText } from "../../../src/tui/app/tool-output.ts";
+import { shownResult, shownText } from "../../../src/tui/transcript/tool-output.ts";
 import { makeHarness } from "../../tools/harness.ts";
 
 describe("bash", () => {

@@ -12,7 +12,7 @@
 // erased. Not after every frame: a stream with no cursor would pay a trip to the top and back.
 import type { CellBuffer } from "../render/cells.ts";
 import type { StyleTable } from "../render/styles.ts";
-import type { CursorStyle } from "./screen.ts";
+import type { CursorStyle } from "./types.ts";
 
 export type CellCursorOptions = {
   style: CursorStyle;

@@ -3,8 +3,8 @@
 // we cannot know (`$DIR`) is kept as a positional, so it becomes a start we cannot place and the
 // command is asked about, never waved through.
 import { relative } from "node:path";
-import type { RootSpelling, Walk, WalkRoot, WalkVerb } from "./command-walks.ts";
-import { literalWord, type ShellWord } from "./shell-words.ts";
+import type { RootSpelling, Walk, WalkRoot, WalkVerb } from "./types.ts";
+import { literalWord, type ShellWord } from "../shell/shell-words.ts";
 
 export type ArgSpec = {
   /** Short option letters that take a value. */

@@ -3,7 +3,7 @@
 // (`Read(./secrets/**)`) without listing a single directory: both are patterns over absolute paths,
 // and the question is whether one path can satisfy both. Answers err on "yes": a pattern piece we
 // cannot reason about exactly is widened, never narrowed.
-import { globToRegexSource } from "./path-pattern.ts";
+import { globToRegexSource } from "../rules/path-pattern.ts";
 
 export type Segment =
   /** Exactly one path segment matching a glob (`secrets`, `*.ts`, `[ab]?`), backslash escapes kept. */

@@ -6,7 +6,7 @@ import { existsSync, mkdirSync, readFileSync, renameSync, statSync, writeFileSyn
 import { dirname, join, relative, resolve } from "node:path";
 import { z } from "zod";
 import { parseRule } from "./rule-syntax.ts";
-import { PERMISSION_MODES, type Behavior, type PermissionMode, type Problem, type RuleEntry } from "./types.ts";
+import { PERMISSION_MODES, type Behavior, type PermissionMode, type Problem, type RuleEntry } from "../types.ts";
 
 export type FileScope = "user" | "project" | "local";
 export type SettingsLocation = { scope: FileScope; file: string };

@@ -1,6 +1,6 @@
 // The notices for events that are not messages: each says what happened in the user's terms.
 import { describe, expect, test } from "bun:test";
-import { compactionNotice, syntheticNotice, undoNotice } from "../../../src/tui/app/event-notices.ts";
+import { compactionNotice, syntheticNotice, undoNotice } from "../../../src/tui/transcript/event-notices.ts";
 
 describe("messages policies write to the model", () => {
   test("each kind is said in a short line of its own, never in the model's words", () => {

@@ -2,9 +2,9 @@
 // archive of a folder holding a denied path takes the path's contents out of the rule's reach, and
 // a move takes the files themselves. Only rsync's `--exclude=name` is trusted to leave a folder
 // out, and only when no include or filter rule could bring it back (rsync's first match wins).
-import type { NameSkip, Walk, WalkRoot } from "./command-walks.ts";
+import type { NameSkip, Walk, WalkRoot } from "./types.ts";
 import { join, isAbsolute } from "node:path";
-import type { ShellWord } from "./shell-words.ts";
+import type { ShellWord } from "../shell/shell-words.ts";
 import { has, isNameGlob, rootsOf, scanArgs, shellQuote, values, walk, type ArgSpec } from "./walk-args.ts";
 
 const UNKNOWN: ShellWord = { text: "\0", pattern: "\0", dynamic: true, glob: false };

@@ -7,10 +7,10 @@
 import { spawnSync } from "node:child_process";
 import { statSync } from "node:fs";
 import { isAbsolute, join, normalize, relative, resolve } from "node:path";
-import type { NameSkip, PathSkip, Walk, WalkRoot } from "./command-walks.ts";
-import { hasWildcard } from "./glob-segments.ts";
-import { gitTopLevel, isInside } from "./path-facts.ts";
-import { literalWord, type ShellWord } from "./shell-words.ts";
+import type { NameSkip, PathSkip, Walk, WalkRoot } from "./types.ts";
+import { hasWildcard } from "../paths/glob-segments.ts";
+import { gitTopLevel, isInside } from "../paths/path-facts.ts";
+import { literalWord, type ShellWord } from "../shell/shell-words.ts";
 import { has, isNameGlob, rootsOf, scanArgs, shellQuote, values, walk, type ArgSpec } from "./walk-args.ts";
 
 const DIFF: ArgSpec = {

@@ -3,7 +3,7 @@
 // stdout is backed up (once it drains, the latest state is drawn, and frames are spaced further
 // apart until writes go through again). With nothing to draw no timer runs.
 import { appendFileSync } from "node:fs";
-import type { FrameStats, ScreenOptions, ScreenStats } from "./screen.ts";
+import type { FrameStats, ScreenOptions, ScreenStats } from "./types.ts";
 
 const SYNC_BEGIN = "\x1b[?2026h";
 const SYNC_END = "\x1b[?2026l";

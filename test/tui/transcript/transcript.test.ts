@@ -2,7 +2,8 @@
 // output (the last lines under the row, everything in the pager) and how an interruption is said.
 import { describe, expect, test } from "bun:test";
 import type { AgentEvent } from "../../../src/events/types.ts";
-import { entryText, Transcript } from "../../../src/tui/app/transcript.ts";
+import { entryText } from "../../../src/tui/transcript/entry.ts";
+import { Transcript } from "../../../src/tui/transcript/transcript.ts";
 import { renderEntry } from "../../../src/tui/views/entry-view.ts";
 import { rowText } from "../../../src/tui/views/text.ts";
 

@@ -10,7 +10,7 @@ import { rechopped } from "../render/reflow.ts";
 import type { StrandedRows } from "../render/stranded.ts";
 import type { Row } from "../render/style.ts";
 import type { StyleTable } from "../render/styles.ts";
-import type { Cursor } from "./screen.ts";
+import type { Cursor } from "./types.ts";
 
 /** How a frame's rows in `want` divide up. */
 export type ZonePlan = {

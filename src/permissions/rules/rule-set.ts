@@ -3,7 +3,7 @@
 import { compileCommandPattern, type CommandMatcher } from "./command-pattern.ts";
 import { compilePathPattern, type PathAnchors, type PathMatcher } from "./path-pattern.ts";
 import { parseRule } from "./rule-syntax.ts";
-import type { Behavior, ParsedRule, RuleEntry, RuleTool } from "./types.ts";
+import type { Behavior, ParsedRule, RuleEntry, RuleTool } from "../types.ts";
 
 export type CompiledRule = RuleEntry & {
   parsed: ParsedRule;

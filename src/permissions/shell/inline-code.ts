@@ -10,8 +10,8 @@
 // shell gets its program, so the two never disagree) and judged command by command; it only
 // reaches here when the text is unknowable (`bash -c "$X"`, `curl x | sh`).
 import { basename, normalize } from "node:path";
-import { literalPrefix } from "./command-pattern.ts";
-import type { CompiledRule } from "./rule-set.ts";
+import { literalPrefix } from "../rules/command-pattern.ts";
+import type { CompiledRule } from "../rules/rule-set.ts";
 import type { ShellWord } from "./shell-words.ts";
 
 /** Where a command's stdin comes from: text in the command line (heredoc, herestring), another command, a file, or nothing (the tools' stdin is empty). */

@@ -12,7 +12,7 @@
 // the ones that matched, a count that depends on the pattern, tells nothing a deny hides.
 import { isInside, realPath, SECRET_NAME_GLOBS, secretPlaces, sensitiveReason } from "./path-facts.ts";
 import type { JudgeContext } from "./decide-path.ts";
-import type { RuleTool, SearchFilter, SearchSkip } from "./types.ts";
+import type { RuleTool, SearchFilter, SearchSkip } from "../types.ts";
 
 export type SearchTool = "grep" | "glob";
 

@@ -4,7 +4,7 @@
 // `~`, $HOME and variables set earlier already resolved), through sudo and other wrappers.
 import { basename, resolve } from "node:path";
 import { unwrapCommand } from "./command-wrappers.ts";
-import { isAncestorOrSelf, isBlockDevice, realPath } from "./path-facts.ts";
+import { isAncestorOrSelf, isBlockDevice, realPath } from "../paths/path-facts.ts";
 import type { ShellWord } from "./shell-words.ts";
 
 export type FloorAnchors = { root: string; home: string };

@@ -2,9 +2,9 @@
 // to a bound), and its shape as path segments for comparing with rules without expanding it.
 import { lstatSync, readdirSync, statSync } from "node:fs";
 import { join, resolve } from "node:path";
-import { climbs, depthSegments, globSegments, pathSegments, type Segment } from "./glob-segments.ts";
-import { realPath } from "./path-facts.ts";
-import { globToRegexSource } from "./path-pattern.ts";
+import { climbs, depthSegments, globSegments, pathSegments, type Segment } from "../paths/glob-segments.ts";
+import { realPath } from "../paths/path-facts.ts";
+import { globToRegexSource } from "../rules/path-pattern.ts";
 import type { ShellWord } from "./shell-words.ts";
 
 /** The literal directory a glob starts from (`src` for `src/*.ts`), resolved against `cwd`. */

@@ -5,11 +5,11 @@
 // against the path relative to rg's working directory, so it counts only when rg starts there.
 import { existsSync, readFileSync } from "node:fs";
 import { isAbsolute, join, normalize, resolve } from "node:path";
-import type { NameSkip, PathSkip, Walk } from "./command-walks.ts";
+import type { NameSkip, PathSkip, Walk } from "./types.ts";
 import { diffWalk, gitDiffWalk } from "./diff-walks.ts";
-import { gitTopLevel, isInside, realPath } from "./path-facts.ts";
-import { hasWildcard, namesMayMatch } from "./glob-segments.ts";
-import { literalWord, type ShellWord } from "./shell-words.ts";
+import { gitTopLevel, isInside, realPath } from "../paths/path-facts.ts";
+import { hasWildcard, namesMayMatch } from "../paths/glob-segments.ts";
+import { literalWord, type ShellWord } from "../shell/shell-words.ts";
 import { cwdRoot, has, isNameGlob, lastNumber, rootsOf, scanArgs, shellQuote, values, walk, type ArgSpec } from "./walk-args.ts";
 
 const GREP: ArgSpec = {

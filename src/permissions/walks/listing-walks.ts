@@ -2,8 +2,8 @@
 // find runs something on what it finds. find's `-prune` is trusted only as the first operand of a
 // top-level `-o` (`find . -path ./secrets -prune -o -print`), where it stops the walk before
 // anything else looks at the folder; -depth turns pruning off, so it cancels every such clause.
-import type { NameSkip, PathSkip, Walk } from "./command-walks.ts";
-import type { ShellWord } from "./shell-words.ts";
+import type { NameSkip, PathSkip, Walk } from "./types.ts";
+import type { ShellWord } from "../shell/shell-words.ts";
 import { cwdRoot, has, lastNumber, rootsOf, scanArgs, shellQuote, spellBelow, walk, type ArgSpec } from "./walk-args.ts";
 
 const LS: ArgSpec = { short: "ITw", long: ["--hide", "--ignore", "--format", "--sort", "--time-style", "--block-size", "--quoting-style", "--indicator-style", "--tabsize", "--width"] };

@@ -4,51 +4,13 @@
 // exactly what the pager shows later.
 import type { AgentEvent, DurableEvent } from "../../events/types.ts";
 import type { AssistantBlock, ToolResultContent } from "../../model/types.ts";
-import type { ToolCallView } from "../views/tool-row.ts";
-import { appendTail } from "../views/tool-row.ts";
-import { CUT_NOTICE } from "../views/entry-view.ts";
+import { CUT_NOTICE, type Entry, type NoticeLevel, type RetryView } from "./entry.ts";
+import { appendTail } from "./output-tail.ts";
 import { shownResult, shownText } from "./tool-output.ts";
 import { compactionNotice, syntheticNotice, undoNotice } from "./event-notices.ts";
-import type { RetryView } from "../views/retry-line.ts";
 
 /** The words the permission prompt used for each place a rule can be saved. */
 const SCOPE_WORDS: Record<string, string> = { local: "this project, not committed", project: "this project", session: "this session only", user: "every project" };
-
-export type NoticeLevel = "info" | "warn" | "error";
-
-export type Entry =
-  | { kind: "user"; key: number; text: string; steering: boolean }
-  /** cut: the message hit the output-token limit (stop_reason max_tokens) and ends here mid-sentence. */
-  | { kind: "assistant"; key: number; text: string; done: boolean; interrupted: boolean; cut?: boolean }
-  | { kind: "thinking"; key: number; text: string; done: boolean; startedAt: number; durationMs: number | null }
-  | { kind: "tool"; key: number; view: ToolCallView; input: unknown }
-  | { kind: "notice"; key: number; text: string; level: NoticeLevel };
-
-/** True once an entry will not change any more (it may be committed to history). */
-export function isSettled(e: Entry): boolean {
-  switch (e.kind) {
-    case "assistant":
-    case "thinking":
-      return e.done;
-    case "tool":
-      return e.view.status !== "running" && e.view.status !== "pending";
-    default:
-      return true;
-  }
-}
-
-/** Plain text of an entry, for search. */
-export function entryText(e: Entry): string {
-  switch (e.kind) {
-    case "user":
-    case "assistant":
-    case "thinking":
-    case "notice":
-      return e.text;
-    case "tool":
-      return [e.view.summary, e.view.output ?? e.view.error ?? "", e.view.diff ?? ""].join("\n");
-  }
-}
 
 export type UsageTotals = { input: number; output: number; cacheRead: number; cacheWrite: number; lastContext: number | null };
 

@@ -1,6 +1,6 @@
 // Claude Code's rule syntax: `Tool` or `Tool(specifier)`. Parsing only; matching lives with the
 // matchers (path-pattern.ts, command-pattern.ts).
-import type { ParsedRule, RuleTool } from "./types.ts";
+import type { ParsedRule, RuleTool } from "../types.ts";
 
 const TOOLS: Record<string, RuleTool> = {
   Read: "Read",
