@@ -11,8 +11,6 @@ export const WIDE_TAIL = 0;
 export const SPACE = 0x20;
 const FIRST_INTERNED = 0x80;
 
-const segmenter = new Intl.Segmenter(undefined, { granularity: "grapheme" });
-
 export class GraphemeTable {
   private readonly byText = new Map<string, number>();
   private readonly texts: string[] = [];
@@ -66,18 +64,4 @@ export class GraphemeTable {
     const t = this.texts[id] ?? "";
     return t.length > 2 || (t.length === 2 && !(t.charCodeAt(0) >= 0xd800 && t.charCodeAt(0) < 0xdc00));
   }
-}
-
-/** Splits text into grapheme clusters. Callers take the ASCII fast path before calling this. */
-export function segmentGraphemes(text: string): Iterable<{ segment: string }> {
-  return segmenter.segment(text);
-}
-
-/** True when every code unit is printable ASCII (one cell per character). */
-export function isPrintableAscii(text: string): boolean {
-  for (let i = 0; i < text.length; i++) {
-    const c = text.charCodeAt(i);
-    if (c < 0x20 || c >= 0x7f) return false;
-  }
-  return true;
 }

@@ -3,7 +3,7 @@
 // from the model, tools or the user, so tabs become spaces and controls become visible stand-ins
 // before any width is measured (the renderer would neutralise them too, but then our widths
 // would be wrong).
-import { displayWidth, graphemes } from "../markdown/width.ts";
+import { displayWidth, graphemes } from "../render/width.ts";
 import { neutralizeControls } from "../render/sanitize.ts";
 import type { Row, Span, Style } from "../render/style.ts";
 

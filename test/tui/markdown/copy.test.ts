@@ -3,7 +3,7 @@
 import { expect, test } from "bun:test";
 import type { Row } from "../../../src/tui/render/style.ts";
 import { renderMarkdown } from "../../../src/tui/markdown/index.ts";
-import { displayWidth } from "../../../src/tui/markdown/width.ts";
+import { displayWidth } from "../../../src/tui/render/width.ts";
 
 const rowText = (r: Row) => r.spans.map((s) => s.text).join("");
 
