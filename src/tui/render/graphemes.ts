@@ -2,10 +2,9 @@
 //
 // Ids 0x20..0x7e are the printable ASCII code points themselves (the fast path: no lookup, no
 // segmentation, width 1). Id 0 marks the trailing half of a wide grapheme. Everything else is
-// interned from FIRST_INTERNED upward. Widths come from string-width, which costs ~10 µs a call,
-// so each distinct grapheme is measured once.
-import stringWidth from "string-width";
-import { isControlCode, neutralizeControls } from "./sanitize.ts";
+// interned from FIRST_INTERNED upward, shown as ./sanitize.ts says and as wide as ./width.ts says.
+import { neutralizeControls } from "./sanitize.ts";
+import { graphemeWidth } from "./width.ts";
 
 export const WIDE_TAIL = 0;
 export const SPACE = 0x20;
@@ -31,13 +30,7 @@ export class GraphemeTable {
     }
     let id = this.byText.get(g);
     if (id !== undefined) return id;
-    let text = g;
-    for (let i = 0; i < g.length; i++) {
-      if (isControlCode(g.charCodeAt(i))) {
-        text = neutralizeControls(g);
-        break;
-      }
-    }
+    const text = neutralizeControls(g);
     id = this.texts.length;
     this.texts.push(text);
     if (id >= this.widths.length) {
@@ -45,7 +38,7 @@ export class GraphemeTable {
       next.set(this.widths);
       this.widths = next;
     }
-    this.widths[id] = Math.min(2, stringWidth(text));
+    this.widths[id] = graphemeWidth(g);
     this.byText.set(g, id);
     return id;
   }
