@@ -168,7 +168,7 @@ export function statusInfo(app: App): StatusInfo {
   const prompt = u.input + u.cacheRead + u.cacheWrite;
   let running = 0;
   try {
-    running = s.workspace.processes.list().filter((p) => p.state === "running").length;
+    running = s.processes().filter((p) => p.state === "running").length;
   } catch {
     running = 0;
   }

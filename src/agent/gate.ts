@@ -7,14 +7,7 @@ import type { GateDecision, PermissionGate } from "../kernel/types.ts";
 import type { Decision, GrantScope, PermissionEngine, Suggestion } from "../permissions/index.ts";
 import type { ToolCall, ToolRuntime } from "../tools/types.ts";
 import type { Workspace } from "../workspace/types.ts";
-
-export type AskAnswer =
-  | { allow: true; always?: { scope: GrantScope } }
-  | { allow: false; message?: string };
-
-export type AskRequest = { call: ToolCall; summary: string; reason: string; suggestion?: Suggestion };
-/** Shows the permission panel; resolves with the user's choice. */
-export type Asker = (req: AskRequest, signal: AbortSignal) => Promise<AskAnswer>;
+import type { Asker } from "./types.ts";
 
 export type GateOptions = {
   engine: PermissionEngine;
@@ -44,7 +37,7 @@ export function createGate(opts: GateOptions): PermissionGate & { decide(call: T
         return { allow: false, message };
       }
       const summary = opts.tools.describe(call)?.summary ?? call.name;
-      const answer = await opts.ask({ call, summary, reason: d.reason, suggestion: d.suggestion }, signal);
+      const answer = await opts.ask({ call, summary, reason: d.reason, suggestion: d.suggestion, cwd: opts.workspace.cwd }, signal);
       if (answer.allow) {
         const saved = answer.always && d.suggestion ? saveGrant(opts.engine, d.suggestion, answer.always.scope) : undefined;
         record(call, "allow", "user", saved ? { savedRule: saved } : {});

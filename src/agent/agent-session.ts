@@ -26,9 +26,9 @@ import { createWorkspace } from "../workspace/local.ts";
 import { settleOrphans } from "../workspace/orphans.ts";
 import type { LocalWorkspace } from "../workspace/types.ts";
 import { VERSION } from "../version.ts";
-import type { CliOptions } from "./args.ts";
 import { loadSettings } from "./config.ts";
-import { createGate, type Asker } from "./gate.ts";
+import { createGate } from "./gate.ts";
+import type { AgentSession, SessionOptions } from "./types.ts";
 
 /**
  * A resumed session picks up where the model was: in the directory its last bash command left,
@@ -72,29 +72,19 @@ export class SessionOpenError extends Error {
   }
 }
 
-export type AgentSession = Awaited<ReturnType<typeof openAgentSession>>;
-
-export type SessionIo = {
-  interactive: boolean;
-  ask?: Asker;
-  /** Overrides for --demo: its own API endpoint, key and project directory. */
-  api?: { baseURL: string; apiKey: string };
-  cwd?: string;
-};
-
-export async function openAgentSession(opts: CliOptions, io: SessionIo) {
-  const cwd = resolve(io.cwd ?? opts.cwd ?? process.cwd());
+export async function openAgentSession(opts: SessionOptions): Promise<AgentSession> {
+  const cwd = resolve(opts.cwd ?? process.cwd());
   if (!existsSync(cwd) || !statSync(cwd).isDirectory()) throw new SessionOpenError(`--cwd ${cwd} is not a directory`);
   const { settings, problems } = loadSettings(cwd);
   /** Things the user should read before the session starts (print mode: stderr; the app: shown). */
   const notices: string[] = [...problems];
 
   // Checked before anything is written, so a missing key leaves no empty session behind.
-  const apiKey = io.api?.apiKey ?? (process.env.ANTHROPIC_API_KEY || settings.apiKey);
+  const apiKey = opts.api?.apiKey ?? (process.env.ANTHROPIC_API_KEY || settings.apiKey);
   if (!apiKey && !process.env.ANTHROPIC_AUTH_TOKEN)
     throw new SessionOpenError("ANTHROPIC_API_KEY is not set: export it (or ANTHROPIC_AUTH_TOKEN, or set apiKey in ~/.config/khaelor/settings.json), or try `khaelor --demo`");
   // Without a key the client falls back to ANTHROPIC_AUTH_TOKEN (a bearer token).
-  const client = createAnthropicClient({ apiKey, baseURL: io.api?.baseURL ?? (process.env.ANTHROPIC_BASE_URL || undefined) });
+  const client = createAnthropicClient({ apiKey, baseURL: opts.api?.baseURL ?? (process.env.ANTHROPIC_BASE_URL || undefined) });
 
   // Open the log first: resuming decides the model and the permission mode.
   const opened = openLog(opts, cwd);
@@ -113,7 +103,7 @@ export async function openAgentSession(opts: CliOptions, io: SessionIo) {
   // The mode comes from this run's flags or settings, never silently from the resumed session:
   // a session once run with bypassPermissions must not stay in it.
   const [engine, git, orphanNotices] = await Promise.all([
-    createPermissionEngine({ projectRoot: cwd, mode: opts.permissionMode ?? undefined, cliAllow: opts.allowedTools, cliDeny: opts.disallowedTools }),
+    createPermissionEngine({ projectRoot: cwd, mode: opts.permissionMode, cliAllow: opts.allowedTools ?? [], cliDeny: opts.disallowedTools ?? [] }),
     createGitProtection({ projectRoot: cwd, dataDir: join(projectSessionsDir(cwd), "shadow"), sessionId, resume: opened.writer !== null }),
     settleOrphans(opened.lostProcesses, sessionId),
   ]).catch((e: unknown) => {
@@ -171,15 +161,15 @@ export async function openAgentSession(opts: CliOptions, io: SessionIo) {
     bus.emit({ type: "setting_change", id: newId(), ts: Date.now(), ...change });
   }
 
-  const gate = createGate({ engine, tools, workspace, emit: bus.emit, ask: io.interactive ? io.ask : undefined });
+  const gate = createGate({ engine, tools, workspace, emit: bus.emit, ask: opts.ask });
 
   const instructions = loadProjectInstructions(cwd);
   const gitStatus = gitStatusSummary(cwd);
   const system = buildSystemPrompt({ cwd, date: new Date(), gitStatus, instructions, toolNames: tools.names() });
   const steering: string[] = [];
   const policies: LoopPolicy[] = [];
-  if (opts.verifyNudge) policies.push(verifyOnStopPolicy(cwd));
-  if (opts.doomLoop) policies.push(doomLoopPolicy());
+  if (opts.verifyNudge ?? true) policies.push(verifyOnStopPolicy(cwd));
+  if (opts.doomLoop ?? true) policies.push(doomLoopPolicy());
 
   const kernelDeps = () => ({
     model: client,
@@ -191,11 +181,7 @@ export async function openAgentSession(opts: CliOptions, io: SessionIo) {
     gate,
     emit: bus.emit,
     policies,
-    budgets: {
-      maxTurns: opts.maxTurns ?? undefined,
-      maxBudgetUsd: opts.maxBudgetUsd ?? undefined,
-      wallTimeMs: opts.maxTimeS ? opts.maxTimeS * 1000 : undefined,
-    },
+    budgets: opts.budgets ?? {},
     takeSteering: () => steering.splice(0),
     takeNotices: () => workspace.processes.takeExitNotices(),
     costSoFar: () => cost - costAtOpen,
@@ -210,18 +196,14 @@ export async function openAgentSession(opts: CliOptions, io: SessionIo) {
   return {
     sessionId,
     cwd,
-    bus,
-    workspace,
     toolNames: tools.names(),
     replayed,
     notices,
     logPath: writer.path,
+    subscribe: (listener) => bus.subscribe(listener),
     model: () => model,
     permissionMode: (): PermissionMode => engine.mode,
-    permissions: engine,
-    git,
     costSoFar: () => cost,
-    /** Nothing was said in this session (so far): closing it now leaves nothing behind. */
     isEmpty: () => !spoke,
     setModel(name: string) {
       bus.emit({ type: "setting_change", id: newId(), ts: Date.now(), model: name });
@@ -232,7 +214,6 @@ export async function openAgentSession(opts: CliOptions, io: SessionIo) {
     queueSteering(text: string) {
       steering.push(text);
     },
-    /** Takes back messages queued but not yet delivered (after Esc, the composer gets them back). */
     takeQueuedSteering(): string[] {
       return steering.splice(0);
     },
@@ -252,16 +233,20 @@ export async function openAgentSession(opts: CliOptions, io: SessionIo) {
         await git.endTurn();
       }
     },
-    /** /undo: restore the work tree to before the last agent turn; recorded in the log. */
+    snapshotsOff: () => git.unavailable,
     async undo() {
       if (git.unavailable) throw new Error(`/undo is off: ${git.unavailable}`);
       const r = await git.undo();
       if (r) bus.emit({ type: "undo", id: newId(), ts: Date.now(), snapshot: r.snapshot, restored: r.restored, removed: r.removed, skipped: r.skipped });
       return r;
     },
+    diff: () => git.diff(),
     async compact(instructionsText: string | undefined, signal: AbortSignal): Promise<boolean> {
       return context.compact("manual", signal, instructionsText);
     },
+    rules: () => engine.rules(),
+    removeRule: (entry) => engine.removeRule(entry),
+    processes: () => workspace.processes.list(),
     async close() {
       if (closed) return;
       closed = true;
@@ -277,13 +262,12 @@ export async function openAgentSession(opts: CliOptions, io: SessionIo) {
     },
   };
 
-  function openLog(o: CliOptions, dir: string) {
-    const wantResume = o.continue || (o.resume !== null && o.resume !== "");
-    if (!wantResume) return { writer: null, replayed: null, forkedFrom: undefined, seedEvents: undefined, lostProcesses: [] };
+  function openLog(o: SessionOptions, dir: string) {
+    if (!o.resume) return { writer: null, replayed: null, forkedFrom: undefined, seedEvents: undefined, lostProcesses: [] };
     try {
-      const path = o.continue ? latestSession(dir)?.path : resolveSession(dir, o.resume!).path;
+      const path = "latest" in o.resume ? latestSession(dir)?.path : resolveSession(dir, o.resume.id).path;
       if (!path) throw new SessionOpenError(`no session to continue in ${dir}: start one with khaelor -p "..."`);
-      if (o.forkSession) {
+      if (o.fork) {
         const fork = forkSession(path);
         notices.push(...fork.warnings);
         return { writer: null, replayed: fork.replayed, forkedFrom: fork.forkedFrom, seedEvents: fork.events, lostProcesses: [] };
