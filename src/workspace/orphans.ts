@@ -5,9 +5,9 @@
 // reused by someone else's process never carries it, and is left alone without a word of advice
 // to kill it. Where the environment cannot be read, the user is told how to check and stop it.
 import { environHas } from "../platform/process-environ.ts";
-import type { StartedProcess } from "../session/replay.ts";
 import { groupAlive } from "./process-group.ts";
 import { stopGroup } from "./process-registry.ts";
+import type { StartedProcess } from "./types.ts";
 
 const MARK = "KHAELOR_SESSION_ID";
 
