@@ -4,9 +4,10 @@
 // The one per-target input is ripgrep: src/assets/ripgrep-asset.ts is swapped for a module that
 // embeds the target's rg and its sha256. Grammars and everything else are the same bytes everywhere.
 import { createHash } from "node:crypto";
-import { readFileSync, statSync } from "node:fs";
+import { readFileSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { ReleaseTarget } from "../src/platform/target.ts";
+import { checkCodeSignature, withoutCodeSignature } from "./macho-signature.ts";
 import { ripgrepPackage } from "./ripgrep-package.ts";
 
 const root = join(import.meta.dir, "..");
@@ -40,7 +41,21 @@ export function ripgrepAsset() {
     ],
   });
   if (!result.success) throw new Error(`building ${target} failed:\n${result.logs.map(String).join("\n")}`);
+  if (target.startsWith("darwin-")) settleSignature(target, outfile);
   return { target, outfile, bytes: statSync(outfile).size, seconds: (performance.now() - started) / 1000, ripgrep: source };
+}
+
+/**
+ * A darwin binary leaves here with a code signature that covers it (arm64, which macOS requires to
+ * be signed; Bun signs it ad hoc) or with none (x64, whose stale signature is removed: see
+ * scripts/macho-signature.ts). A broken arm64 signature fails the build: that binary would be killed.
+ */
+function settleSignature(target: ReleaseTarget, outfile: string): void {
+  const bytes = readFileSync(outfile);
+  const sig = checkCodeSignature(bytes);
+  if (!("problem" in sig)) return;
+  if (target === "darwin-arm64") throw new Error(`${outfile}: the code signature Bun wrote is invalid (${sig.problem}); macOS would kill it at launch`);
+  writeFileSync(outfile, withoutCodeSignature(bytes));
 }
 
 export const describe = (c: Compiled): string => `${c.outfile} (${c.target}, ${(c.bytes / 1024 / 1024).toFixed(1)} MB, ${c.ripgrep}) in ${c.seconds.toFixed(1)} s`;

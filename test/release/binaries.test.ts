@@ -9,6 +9,7 @@ import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFil
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { executableFormat } from "../../scripts/executable-format.ts";
+import { checkCodeSignature } from "../../scripts/macho-signature.ts";
 import { ripgrepPackage } from "../../scripts/ripgrep-package.ts";
 import { grammarFiles, treeSitterRuntimeFile } from "../../src/assets/embedded.ts";
 import { RELEASE_TARGETS, runningPlatform } from "../../src/platform/target.ts";
@@ -42,6 +43,17 @@ describe.skipIf(!dir)("release binaries", () => {
       for (const other of RELEASE_TARGETS.filter((t) => t !== target)) expect(carries(bin, readFileSync(ripgrepPackage(other).rg))).toBe(false);
       const missing = [treeSitterRuntimeFile, ...Object.values(grammarFiles)].filter((wasm) => !carries(bin, readFileSync(wasm)));
       expect(missing).toEqual([]);
+
+      // macOS runs arm64 code only when signed, every page as signed; x64 runs unsigned code but
+      // kills code whose signature does not match it. The same holds for the ripgrep it unpacks.
+      if (target === "darwin-arm64") {
+        expect(checkCodeSignature(bin)).toMatchObject({ adhoc: true });
+        expect(checkCodeSignature(rg)).toMatchObject({ adhoc: true });
+      }
+      if (target === "darwin-x64") {
+        expect(checkCodeSignature(bin)).toEqual({ problem: "unsigned (no LC_CODE_SIGNATURE)" });
+        expect(checkCodeSignature(rg)).toEqual({ problem: "unsigned (no LC_CODE_SIGNATURE)" });
+      }
     });
   }
 
