@@ -7,7 +7,8 @@ import { buildSystemPrompt, gitStatusSummary, loadProjectInstructions } from "..
 import { createEventBus, type EventBus } from "../events/bus.ts";
 import { newEventId as newId, newSessionId } from "../events/id.ts";
 import { createPermissionEngine, splitRuleList, type Problem } from "../permissions/index.ts";
-import { SessionWriteError } from "../session/log.ts";
+import { SessionWriteError, type SessionWriter } from "../session/log.ts";
+import { explainFsError, isUserFsError } from "../session/fs-errors.ts";
 import { metaPathOf, projectSessionsDir } from "../session/paths.ts";
 import { createGitProtection } from "../workspace/git/index.ts";
 import { isDurable, type AgentEvent, type DurableEvent, type PermissionMode } from "../events/types.ts";
@@ -53,10 +54,19 @@ function restoreWorkspace(ws: LocalWorkspace, events: DurableEvent[]) {
   }
 }
 
-function writeFailureMessage(e: SessionWriteError): string {
-  const cause = e.cause instanceof Error ? e.cause.message : String(e.cause);
-  return `cannot write the session log ${e.path} (${cause}); stopped so no work is lost unrecorded. Free some space, then continue with --continue`;
+function writeFailureMessage(e: SessionWriteError, interactive: boolean): string {
+  const todo = interactive
+    ? "Free some space and send your message again: what is waiting is saved then."
+    : "Free some space, then continue with khaelor --continue.";
+  return `${e.message}. KHAELOR stopped so no more work goes unrecorded. ${todo}`;
 }
+
+export type AgentTurnResult = TurnResult & {
+  /** The log could not be written: what was not saved and what to do (also in `message`). */
+  notSaved?: string;
+  /** The user's message itself was not saved: the app gives it back to the composer. */
+  keepInput?: boolean;
+};
 
 function formatProblem(p: Problem): string {
   return `${p.file}${p.position ? ` ${p.position}` : ""}: ${p.message}`;
@@ -109,12 +119,13 @@ export async function openAgentSession(opts: CliOptions, io: SessionIo) {
     writeFailure ??= e;
     stopTurn?.();
   };
+  const shadowDir = join(projectSessionsDir(cwd), "shadow");
   // The rules engine (grammar load) and the first work-tree snapshot are independent: overlap them.
   // The mode comes from this run's flags or settings, never silently from the resumed session:
   // a session once run with bypassPermissions must not stay in it.
   const [engine, git, orphanNotices] = await Promise.all([
     createPermissionEngine({ projectRoot: cwd, mode: opts.permissionMode ?? undefined, cliAllow: opts.allowedTools, cliDeny: opts.disallowedTools }),
-    createGitProtection({ projectRoot: cwd, dataDir: join(projectSessionsDir(cwd), "shadow"), sessionId, resume: opened.writer !== null }),
+    createGitProtection({ projectRoot: cwd, dataDir: shadowDir, sessionId, resume: opened.writer !== null }),
     settleOrphans(opened.lostProcesses, sessionId),
   ]).catch((e: unknown) => {
     opened.writer?.close();
@@ -132,9 +143,16 @@ export async function openAgentSession(opts: CliOptions, io: SessionIo) {
     notices.push(`this session last ran in ${replayed.permissionMode} mode; it now runs in ${engine.mode} mode (pass --permission-mode ${replayed.permissionMode} to keep it)`);
   for (const g of replayed?.grants ?? []) if (g.decision === "allow") for (const rule of splitRuleList([g.rule])) engine.grant(rule, "session");
   if (git.unavailable) notices.push(`/undo and /diff are off: ${git.unavailable}`);
-  const writer =
-    opened.writer ??
-    createSession({ sessionId, cwd, model, permissionMode: engine.mode, khaelorVersion: VERSION, git: git.baseline, forkedFrom: opened.forkedFrom, seed: opened.seedEvents, onError: onWriteError });
+  let writer: SessionWriter;
+  try {
+    writer =
+      opened.writer ??
+      createSession({ sessionId, cwd, model, permissionMode: engine.mode, khaelorVersion: VERSION, git: git.baseline, forkedFrom: opened.forkedFrom, seed: opened.seedEvents, onError: onWriteError });
+  } catch (e) {
+    if (e instanceof SessionWriteError) throw new SessionOpenError(explainFsError(e.cause, e.path, "the session log"));
+    if (!isUserFsError(e)) throw e;
+    throw new SessionOpenError(explainFsError(e, projectSessionsDir(cwd), "the session directory"));
+  }
 
   const tools = createToolRuntime(builtinTools(), { searchGuard: (tool, dir) => engine.searchFilter(tool, dir) });
   // Resume contract: tools may be added between versions, never silently removed.
@@ -236,20 +254,41 @@ export async function openAgentSession(opts: CliOptions, io: SessionIo) {
     takeQueuedSteering(): string[] {
       return steering.splice(0);
     },
-    async runTurn(input: string, signal: AbortSignal): Promise<TurnResult> {
-      if (writeFailure) return { reason: "error", message: writeFailureMessage(writeFailure), steps: 0, lastText: "" };
+    async runTurn(input: string, signal: AbortSignal): Promise<AgentTurnResult> {
+      const unsaved = (e: SessionWriteError, keepInput: boolean): AgentTurnResult => {
+        const message = writeFailureMessage(e, io.interactive);
+        return { reason: "error", message, notSaved: message, keepInput, steps: 0, lastText: "" };
+      };
+      // Events held back by a failed write go first; if they still cannot be written, this message waits too.
+      if (writeFailure) {
+        if (!writer.retry()) return unsaved(writer.failure ?? writeFailure, true);
+        writeFailure = null;
+      }
       const turn = new AbortController();
       const follow = () => turn.abort();
       signal.addEventListener("abort", follow, { once: true });
       stopTurn = follow;
-      await git.beginTurn();
+      try {
+        await git.beginTurn();
+      } catch (e) {
+        stopTurn = null;
+        signal.removeEventListener("abort", follow);
+        // No undo point, no turn: on a full disk the log would be the next thing to fail.
+        const message = `${explainFsError(e, shadowDir, "the /undo snapshot in", "Free some space and send your message again.")}`;
+        return { reason: "error", message, notSaved: message, keepInput: true, steps: 0, lastText: "" };
+      }
+      const savedBefore = writer.summary().turns;
       try {
         const r = await runTurn(kernelDeps(), input, turn.signal);
-        return writeFailure ? { ...r, reason: "error", message: writeFailureMessage(writeFailure) } : r;
+        if (!writeFailure) return r;
+        const keepInput = writer.summary().turns === savedBefore;
+        return { ...unsaved(writeFailure, keepInput), steps: r.steps, lastText: r.lastText };
       } finally {
         stopTurn = null;
         signal.removeEventListener("abort", follow);
-        await git.endTurn();
+        await git.endTurn().catch((e: unknown) => {
+          bus.emit({ type: "error", id: newId(), ts: Date.now(), kind: "snapshot", message: `/undo will not cover this turn: ${explainFsError(e, shadowDir, "its snapshot in")}` });
+        });
       }
     },
     /** /undo: restore the work tree to before the last agent turn; recorded in the log. */

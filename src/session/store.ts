@@ -1,5 +1,5 @@
 // The sessions of a project: create, reopen for append, list, find by id prefix, fork.
-import { closeSync, existsSync, fsyncSync, ftruncateSync, mkdirSync, openSync, readdirSync, readFileSync, statSync, writeSync } from "node:fs";
+import { closeSync, existsSync, fsyncSync, ftruncateSync, mkdirSync, openSync, readdirSync, readFileSync, rmSync, statSync, writeSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { newEventId, newSessionId } from "../events/id.ts";
 import { FORMAT_VERSION } from "../events/schema.ts";
@@ -73,6 +73,13 @@ export function createSession(opts: CreateSessionOptions): SessionWriter {
   });
   for (const e of opts.seed ?? []) if (e.type !== "session_header") writer.append(e);
   if (opts.seed?.length) writer.sync();
+  const failed = writer.failure;
+  if (failed && writer.summary().cwd === "") {
+    // Not even the header fits (a full disk): leave no empty log behind for the session list.
+    writer.close();
+    rmSync(path, { force: true });
+    throw failed;
+  }
   fsyncDir(dirname(path));
   return writer;
 }
