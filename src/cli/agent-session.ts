@@ -171,10 +171,19 @@ export async function openAgentSession(opts: CliOptions, io: SessionIo) {
   // A new session nobody spoke in is not worth a place in the session list: it goes when closed.
   let spoke = opened.writer !== null || (opened.seedEvents?.length ?? 0) > 0;
   // The log hears every event first, so nothing is shown that is not on disk.
+  // A turn whose own message could not be saved is given up whole: none of it goes to the log
+  // or the model, and the app gives the message back to be sent again.
+  let discardingTurn = false;
   bus.subscribe((e: AgentEvent) => {
     if (e.type === "user_message") spoke = true;
-    if (isDurable(e)) {
+    if (isDurable(e) && !discardingTurn) {
+      const failedBefore = writer.failure !== null;
       writer.append(e);
+      if (!failedBefore && writer.failure && e.type === "user_message" && !e.steering && !e.synthetic) {
+        writer.discardPending();
+        discardingTurn = true;
+        return;
+      }
       context.apply(e);
       if ((e.type === "assistant_message" || e.type === "compaction") && e.costUsd) cost += e.costUsd;
       if (e.type === "setting_change") {
@@ -277,13 +286,12 @@ export async function openAgentSession(opts: CliOptions, io: SessionIo) {
         const message = `${explainFsError(e, shadowDir, "the /undo snapshot in", "Free some space and send your message again.")}`;
         return { reason: "error", message, notSaved: message, keepInput: true, steps: 0, lastText: "" };
       }
-      const savedBefore = writer.summary().turns;
       try {
         const r = await runTurn(kernelDeps(), input, turn.signal);
         if (!writeFailure) return r;
-        const keepInput = writer.summary().turns === savedBefore;
-        return { ...unsaved(writeFailure, keepInput), steps: r.steps, lastText: r.lastText };
+        return { ...unsaved(writeFailure, discardingTurn), steps: r.steps, lastText: r.lastText };
       } finally {
+        discardingTurn = false;
         stopTurn = null;
         signal.removeEventListener("abort", follow);
         await git.endTurn().catch((e: unknown) => {

@@ -21,6 +21,8 @@ export interface SessionWriter {
    * a log that lies). This writes them now, in order: true when the log is whole again.
    */
   retry(): boolean;
+  /** Forgets the events waiting after a failure (the turn they belong to is given up); the failure stays until retry(). */
+  discardPending(): void;
   /** The failure that has events waiting, or null when everything appended is on disk. */
   readonly failure: SessionWriteError | null;
   /** Syncs, writes the summary cache, releases the lock. Idempotent. */
@@ -162,6 +164,9 @@ export function createWriter(path: string, fd: number, opts: WriterOptions = {})
       }
       if (SYNC_AFTER.has(e.type)) writer.sync();
       if (e.type === "turn_end") writeMeta();
+    },
+    discardPending() {
+      pending.length = 0;
     },
     retry() {
       if (closed) return false;

@@ -51,7 +51,8 @@ export function createSession(opts: CreateSessionOptions): SessionWriter {
   const lock = acquireSessionLock(path);
   let fd: number;
   try {
-    fd = openSync(path, "wx");
+    // O_APPEND: after a write is cut back (a full disk), the next one starts at the cut, not past it.
+    fd = openSync(path, "ax");
   } catch (e) {
     lock.release();
     throw e;
