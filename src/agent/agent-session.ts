@@ -8,7 +8,7 @@ import { createEventBus, type EventBus } from "../events/bus.ts";
 import { newEventId as newId, newSessionId } from "../events/id.ts";
 import { createPermissionEngine, splitRuleList, type Problem } from "../permissions/index.ts";
 import { SessionWriteError, type SessionWriter } from "../session/log.ts";
-import { explainFsError, isUserFsError } from "../session/fs-errors.ts";
+import { explainFsError, isUserFsError } from "../workspace/fs-errors.ts";
 import { metaPathOf, projectSessionsDir } from "../session/paths.ts";
 import { createGitProtection } from "../workspace/git/index.ts";
 import { isDurable, type AgentEvent, type DurableEvent, type PermissionMode } from "../events/types.ts";

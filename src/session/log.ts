@@ -4,7 +4,7 @@
 import { closeSync, fstatSync, fsyncSync, ftruncateSync, openSync, readFileSync, renameSync, unlinkSync, writeFileSync, writeSync } from "node:fs";
 import type { DurableEvent } from "../events/types.ts";
 import { NewerFormatError, parseEventLine, serializeEvent } from "../events/schema.ts";
-import { fsReason } from "./fs-errors.ts";
+import { fsReason } from "../workspace/fs-errors.ts";
 import { metaPathOf, sessionIdOf } from "./paths.ts";
 import { createRedactor, type Redactor } from "./redact.ts";
 import { createSummaryBuilder, type SessionSummary, type SummaryBuilder } from "./summary.ts";
