@@ -3,7 +3,7 @@
 // a power cut loses at most the in-flight model turn; kill -9 loses nothing that was written.
 import { closeSync, fstatSync, fsyncSync, ftruncateSync, openSync, readFileSync, renameSync, unlinkSync, writeFileSync, writeSync } from "node:fs";
 import type { DurableEvent } from "../events/types.ts";
-import { NewerFormatError, parseEventLine, serializeEvent } from "../events/schema.ts";
+import { FORMAT_VERSION, NewerFormatError, parseEventLine, serializeEvent } from "../events/schema.ts";
 import { fsReason } from "../workspace/fs-errors.ts";
 import { metaPathOf, sessionIdOf } from "./paths.ts";
 import { createRedactor, type Redactor } from "./redact.ts";
@@ -107,7 +107,9 @@ export function createWriter(path: string, fd: number, opts: WriterOptions = {})
     // Derived data: a temp file and a rename (never a half-written cache), no fsync.
     const meta = metaPathOf(path);
     try {
-      writeFileSync(`${meta}.tmp`, JSON.stringify({ ...builder.result(), size }));
+      // The log's mtime too: an edit that keeps the size (another program, a newer KHAELOR) shows.
+      const mtimeMs = fstatSync(fd).mtimeMs;
+      writeFileSync(`${meta}.tmp`, JSON.stringify({ ...builder.result(), size, mtimeMs, formatVersion: FORMAT_VERSION }));
       renameSync(`${meta}.tmp`, meta);
       dirtyMeta = false;
     } catch {
@@ -226,18 +228,42 @@ function ensureExitHook() {
 }
 
 export type LogWarning = { line: number; message: string };
-export type SessionLog = { events: DurableEvent[]; warnings: LogWarning[]; /** The log ends in a partial line (a crash mid-write). */ tornTail: boolean };
+export type SessionLog = {
+  events: DurableEvent[];
+  warnings: LogWarning[];
+  /** The log ends in a partial line (a crash mid-write). */
+  tornTail: boolean;
+  /** With `upTo: "newer"`: where a line of a newer format stopped the reading (the events before it are read). */
+  newer?: NewerFormatError & { line: number };
+};
+
+/** A log (or a line of it) a newer KHAELOR wrote: reading on would drop what this version cannot understand. */
+export class NewerSessionError extends Error {
+  constructor(
+    readonly path: string,
+    override readonly cause: NewerFormatError,
+  ) {
+    super(`Session ${sessionIdOf(path)} was ${cause.message}. Nothing was written to it, and no other session was continued in its place.`);
+    this.name = "NewerSessionError";
+  }
+}
 
 /**
  * Reads a session log. A torn last line (a crash mid-write) is ignored and reported; a corrupt line
- * elsewhere is skipped with a warning. Neither stops a resume. Throws only if the file cannot be read
- * or a newer KHAELOR wrote it.
+ * elsewhere is skipped with a warning. Neither stops a resume. Throws NewerSessionError if a newer
+ * KHAELOR wrote any of it (or the file's own error if it cannot be read).
  */
 export function readSessionLog(path: string): SessionLog {
-  return parseSessionLog(readFileSync(path, "utf8"));
+  try {
+    return parseSessionLog(readFileSync(path, "utf8"));
+  } catch (e) {
+    if (e instanceof NewerFormatError) throw new NewerSessionError(path, e);
+    throw e;
+  }
 }
 
-export function parseSessionLog(text: string): SessionLog {
+/** `upTo: "newer"` stops at the first line of a newer format and reports it instead of throwing (for listings). */
+export function parseSessionLog(text: string, opts: { upTo?: "newer" } = {}): SessionLog {
   const events: DurableEvent[] = [];
   const warnings: LogWarning[] = [];
   const lines = text.split("\n");
@@ -255,7 +281,10 @@ export function parseSessionLog(text: string): SessionLog {
       if (e.type === "session_header" && headerVersion === undefined) headerVersion = e.formatVersion;
       events.push(e);
     } catch (err) {
-      if (err instanceof NewerFormatError) throw new Error(`Cannot read this session log: it was ${err.message}.`);
+      if (err instanceof NewerFormatError) {
+        if (opts.upTo !== "newer") throw err;
+        return { events, warnings, tornTail, newer: Object.assign(err, { line: i + 1 }) };
+      }
       const why = (err as Error).message;
       if (isLast) {
         tornTail = true;
