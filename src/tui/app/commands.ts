@@ -105,7 +105,7 @@ export async function runSlashCommand(app: App, name: string, arg: string): Prom
       return;
     }
     case "permissions": {
-      const rules = s.permissions.rules();
+      const rules = s.rules();
       t.notice(
         [
           `Permission mode: ${MODE_LABEL[s.permissionMode()]} (--permission-mode ${s.permissionMode()}; Shift+Tab cycles)`,
@@ -120,7 +120,7 @@ export async function runSlashCommand(app: App, name: string, arg: string): Prom
         (v) => {
           const r = rules[Number(v)];
           if (!r) return;
-          const done = s.permissions.removeRule(r);
+          const done = s.removeRule(r);
           if (done.ok) t.notice(`Removed ${r.behavior} rule ${r.rule}${done.file ? ` from ${done.file}` : ""}.`);
           else t.notice(`Could not remove ${r.rule}: ${done.error}`, "error");
         },
@@ -128,12 +128,13 @@ export async function runSlashCommand(app: App, name: string, arg: string): Prom
       return;
     }
     case "diff": {
-      if (s.git.unavailable) {
-        t.notice(`/diff is off: ${s.git.unavailable}`, "warn");
+      const off = s.snapshotsOff();
+      if (off) {
+        t.notice(`/diff is off: ${off}`, "warn");
         break;
       }
       await app.runBusy("command", async () => {
-        const d = await s.git.diff();
+        const d = await s.diff();
         if (d.files.length === 0) {
           t.notice("No changes since the session started.");
           return;
@@ -177,8 +178,8 @@ export async function runSlashCommand(app: App, name: string, arg: string): Prom
 }
 
 /** A session in a chooser: its short id, when it was last used, how long it is. */
-export function describeSession(x: { id: string; lastActivity: number; turns: number }): string {
-  return `${x.id.slice(0, 8)} · ${ago(Date.now() - x.lastActivity)} · ${plural(x.turns, "turn")}`;
+export function describeSession(x: { id: string; lastActivity: number; turns: number; newerFormat?: string }): string {
+  return `${x.id.slice(0, 8)} · ${ago(Date.now() - x.lastActivity)} · ${plural(x.turns, "turn")}${x.newerFormat ? " · written by a newer KHAELOR" : ""}`;
 }
 
 function plural(n: number, word: string): string {
