@@ -16,6 +16,7 @@ import { runTurn, type TurnResult } from "../kernel/loop.ts";
 import type { LoopPolicy } from "../kernel/types.ts";
 import { createAnthropicClient } from "../model/anthropic-client.ts";
 import { costUsd, DEFAULT_MODEL, maxTokensFor } from "../model/models.ts";
+import { webToolSpecs } from "../model/web-tools.ts";
 import type { SystemBlock } from "../model/types.ts";
 import { doomLoopPolicy } from "../policy/doom-loop.ts";
 import { verifyOnStopPolicy } from "../policy/verify-on-stop.ts";
@@ -197,6 +198,8 @@ export async function openAgentSession(opts: SessionOptions): Promise<AgentSessi
     modelName: () => model,
     system: (): SystemBlock[] => system,
     tools,
+    // Asked per request: a rule granted or removed, or a mode switched, applies to the next one.
+    serverTools: () => webToolSpecs(engine.rules(), engine.mode, settings),
     workspace,
     context,
     gate,
