@@ -110,4 +110,21 @@ describe("web search and fetch", () => {
     expect(next.requests[0]!.outcome).toBe("served");
     expect(messagesOf(next, 0)[1]!.content).toEqual(blocks);
   }, 120_000);
+
+  test("a pause_turn is resumed by sending the paused message back; the answer continues it", async () => {
+    const dir = tempProject();
+    const api = await serve({
+      turns: [
+        { content: [{ type: "server_tool_use", name: "web_search", input: { query: "long research" } }, { type: "web_search_tool_result", content: SEARCH_HITS }], stop_reason: "pause_turn" },
+        { content: [{ type: "text", text: "Found it." }], expect: { messageCount: 2 } },
+      ],
+    });
+    const r = await runCli(["-p", "research"], { cwd: dir, env: isolatedEnv(api.url) });
+    expect(r.code).toBe(0);
+    expect(r.stdout).toContain("Found it.");
+    expect(api.checkFailures).toEqual([]);
+    const paused = messagesOf(api, 1).at(-1)!;
+    expect(paused.role).toBe("assistant");
+    expect((paused.content as Obj[]).map((b) => b.type)).toEqual(["server_tool_use", "web_search_tool_result"]);
+  }, 60_000);
 });

@@ -70,7 +70,7 @@ export class Transcript {
       case "block_done": {
         // The API's own tools (web search, fetch) ran on its side: their rows come from the blocks.
         if (isServerBlock(e.block)) {
-          const row = this.serverBlock(e.block, now);
+          const row = this.serverBlock(e.block, now, true);
           if (row && !this.blocks.has(e.index)) {
             this.blocks.set(e.index, row);
             this.sinceStart.push(row);
@@ -222,7 +222,7 @@ export class Transcript {
         return;
       }
       if (isServerBlock(block)) {
-        this.serverBlock(block, now);
+        this.serverBlock(block, now, false);
         return;
       }
       if (streamed && block.type !== "tool_use") return;
@@ -289,15 +289,16 @@ export class Transcript {
    * A row per server tool call (`web_search "query"`), finished by its result: the URLs found, or
    * the page fetched and its size. A result of a kind this version does not know gets a row of its
    * own. Returns the row the block created, if it created one. Seen twice (streamed, then in the
-   * message), a block changes nothing the second time.
+   * message), a block changes nothing the second time. `live`: streamed now, so timed.
    */
-  private serverBlock(block: ServerBlock, now: number): Extract<Entry, { kind: "tool" }> | null {
+  private serverBlock(block: ServerBlock, now: number, live: boolean): Extract<Entry, { kind: "tool" }> | null {
     if (block.type === "server_tool_use") {
       if (this.tools.has(block.id)) return null;
       const t = this.addTool(block.id, block.name, block.input);
       t.view.summary = describeServerCall(block);
       t.view.status = "running";
-      t.view.startedAt = now;
+      // Replayed, call and result come together: how long the API took is not known.
+      t.view.startedAt = live ? now : null;
       return t;
     }
     const callId = answeredCall(block);
