@@ -16,7 +16,7 @@ import { FileFinder } from "../src/tui/app/file-finder.ts";
 import { PromptHistory } from "../src/tui/app/history.ts";
 import { preloadHighlighting } from "../src/tui/markdown/index.ts";
 import type { Row } from "../src/tui/render/style.ts";
-import { createScreen, type FrameStats, type Screen } from "../src/tui/views/screen.ts";
+import { createScreen, type FrameStats, type Screen } from "../src/tui/screen/screen.ts";
 
 type Result = { name: string; [k: string]: unknown };
 

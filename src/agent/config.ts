@@ -3,7 +3,7 @@
 import { readFileSync } from "node:fs";
 import { homedir } from "node:os";
 import { z } from "zod";
-import { settingsLocations, userConfigDir } from "../permissions/settings-files.ts";
+import { settingsLocations, userConfigDir } from "../permissions/index.ts";
 
 const Settings = z.looseObject({
   model: z.string().min(1).optional(),

@@ -11,6 +11,13 @@ import type { ProcessInfo } from "../workspace/process-registry.ts";
 
 export type { TurnResult };
 
+export type AgentTurnResult = TurnResult & {
+  /** The log could not be written (a full disk): what was not saved and what to do (also in `message`). */
+  notSaved?: string;
+  /** The user's message itself was not saved: a mode gives it back to be sent again. */
+  keepInput?: boolean;
+};
+
 /** The user's answer to one ask. `always` saves the suggested rule at that scope. */
 export type AskAnswer = { allow: true; always?: { scope: GrantScope } } | { allow: false; message?: string };
 
@@ -67,7 +74,7 @@ export interface AgentSession {
   /** Every event, live (the log has it first). Returns the unsubscribe. */
   subscribe(listener: (e: AgentEvent) => void): () => void;
   /** One user turn, run until the model ends it or something stops it (budgets, abort, errors). */
-  runTurn(input: string, signal: AbortSignal): Promise<TurnResult>;
+  runTurn(input: string, signal: AbortSignal): Promise<AgentTurnResult>;
   /** A message typed while a turn runs: delivered at the turn's next boundary. */
   queueSteering(text: string): void;
   /** Takes back messages queued but not yet delivered (after Esc, the composer gets them back). */

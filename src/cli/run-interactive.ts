@@ -12,7 +12,7 @@ import { resolve } from "node:path";
 import type { InputEvent } from "../tui/term/decoder.ts";
 import { capsFromEnv } from "../tui/term/caps.ts";
 import { openTerminal } from "../tui/term/terminal.ts";
-import { createScreen, type ScreenCaps } from "../tui/views/screen.ts";
+import { createScreen, type ScreenCaps } from "../tui/screen/screen.ts";
 import type { App } from "../tui/app/app.ts";
 import { VERSION } from "../version.ts";
 import { EXIT, type CliOptions } from "./args.ts";

@@ -22,7 +22,7 @@ import type { AgentSession, AskAnswer, AskRequest } from "../../agent/types.ts";
 import type { AgentEvent, PermissionMode } from "../../events/types.ts";
 import { modelInfo } from "../../model/models.ts";
 import type { MarkdownStream } from "../markdown/index.ts";
-import type { FullView, Screen } from "../views/screen.ts";
+import type { FullView, Screen } from "../screen/screen.ts";
 import { TranscriptPager, type PagerSource } from "../views/pager.ts";
 import { formatCost } from "../../model/format-cost.ts";
 import type { StatusInfo } from "../views/status-line.ts";
@@ -37,7 +37,7 @@ import type { InputEvent } from "./app-input.ts";
 import { buildPermissionPrompt } from "./permission-prompt.ts";
 import { parseSlash, isKnownCommand, looksLikeCommand } from "./slash-commands.ts";
 import { LazyGrammars } from "./lazy-grammars.ts";
-import { Transcript } from "./transcript.ts";
+import { Transcript } from "../transcript/transcript.ts";
 import { composerInput, type Picker } from "./composer-keys.ts";
 import { armAskGuard, permissionInput, typedAhead, type PermissionAsk } from "./permission-keys.ts";
 import { pagerInput, transcriptSource } from "./pager-keys.ts";
@@ -282,12 +282,20 @@ export class App {
     this.startSpinner();
     this.turnDone = this.session
       .runTurn(text, abort.signal)
+      .then((r) => this.unsavedTurn(text, r))
       .catch((e: unknown) => this.transcript.notice(`Error: ${e instanceof Error ? e.message : String(e)}`, "error"))
       .finally(() => {
         if (this.busy?.abort === abort) this.busy = null;
         this.workEnded();
       });
     this.renderNow();
+  }
+
+  /** The log could not be written (a full disk): say what was not saved, and give back a message that was not. */
+  private unsavedTurn(text: string, r: { notSaved?: string; keepInput?: boolean }): void {
+    if (!r.notSaved) return;
+    this.transcript.notice(r.notSaved, "error");
+    if (r.keepInput && this.composer.isEmpty()) this.composer.setText(text);
   }
 
   /** Runs a command's async work with Esc able to abort it and the spinner showing. */

@@ -14,7 +14,7 @@ import { clipSpans, span, wrapSpans, cleanText } from "../views/text.ts";
 import { ui } from "../views/theme.ts";
 import { renderToolCall, SPINNER } from "../views/tool-row.ts";
 import type { App } from "./app.ts";
-import { isSettled, type Entry } from "./transcript.ts";
+import { isSettled, type Entry } from "../transcript/entry.ts";
 
 /** Commits what has settled, then sets the live zone. `final`: everything is history now. */
 export function layout(app: App, final: boolean): void {

@@ -4,7 +4,7 @@
 import { homedir } from "node:os";
 import { join, relative } from "node:path";
 import type { AskRequest } from "../../agent/types.ts";
-import { settingsLocations, userConfigDir } from "../../permissions/settings-files.ts";
+import { settingsLocations, userConfigDir } from "../../permissions/index.ts";
 import type { PermissionPrompt } from "../views/permission-panel.ts";
 
 export function buildPermissionPrompt(req: AskRequest, projectRoot: string): PermissionPrompt {
