@@ -285,12 +285,20 @@ export class App implements AppActions {
     this.startSpinner();
     this.turnDone = this.session
       .runTurn(text, abort.signal)
+      .then((r) => this.unsavedTurn(text, r))
       .catch((e: unknown) => this.state.transcript.notice(`Error: ${e instanceof Error ? e.message : String(e)}`, "error"))
       .finally(() => {
         if (this.state.busy?.abort === abort) this.state.busy = null;
         this.workEnded();
       });
     this.renderNow();
+  }
+
+  /** The log could not be written (a full disk): say what was not saved, and give back a message that was not. */
+  private unsavedTurn(text: string, r: { notSaved?: string; keepInput?: boolean }): void {
+    if (!r.notSaved) return;
+    this.state.transcript.notice(r.notSaved, "error");
+    if (r.keepInput && this.state.composer.isEmpty()) this.state.composer.setText(text);
   }
 
   async runBusy(kind: "compact" | "command", work: (signal: AbortSignal) => Promise<void>): Promise<void> {
