@@ -1,114 +1,18 @@
 // Key handling as functions of (state, actions, event), driven with a fake AppActions that records
 // what the handlers asked for: no screen, no session service, no timers of the app's own.
 import { afterEach, describe, expect, test } from "bun:test";
-import type { AgentSession } from "../../../src/agent/types.ts";
-import type { PermissionMode } from "../../../src/events/types.ts";
-import { Transcript } from "../../../src/tui/transcript/transcript.ts";
-import type { AppActions, ChooserItem } from "../../../src/tui/app/actions.ts";
 import type { InputEvent } from "../../../src/tui/app/app-input.ts";
 import { composerInput } from "../../../src/tui/app/composer-keys.ts";
-import { Composer } from "../../../src/tui/app/composer.ts";
-import { FileFinder } from "../../../src/tui/app/file-finder.ts";
-import { HistoryCommit } from "../../../src/tui/app/history-commit.ts";
-import { PromptHistory } from "../../../src/tui/app/history.ts";
-import { LazyGrammars } from "../../../src/tui/app/lazy-grammars.ts";
 import { liveZone } from "../../../src/tui/app/live-zone.ts";
 import { pagerInput } from "../../../src/tui/app/pager-keys.ts";
 import { permissionInput, typedAhead } from "../../../src/tui/app/permission-keys.ts";
 import type { AppState, PermissionAsk } from "../../../src/tui/app/state.ts";
+import { fakeSession, setup } from "../support/app-state.ts";
 import type { AskAnswer } from "../../../src/agent/types.ts";
 import { TranscriptPager } from "../../../src/tui/views/pager.ts";
 
 const key = (name: string, mods: { ctrl?: boolean; alt?: boolean; shift?: boolean } = {}): InputEvent => ({ type: "key", name, ctrl: !!mods.ctrl, alt: !!mods.alt, shift: !!mods.shift });
 const text = (t: string): InputEvent => ({ type: "text", text: t });
-
-/** The few session calls key handling makes, over a mode and a steering queue of its own. */
-function fakeSession(queuedSteering: string[] = []): AgentSession {
-  let mode: PermissionMode = "default";
-  const s: Partial<AgentSession> = {
-    permissionMode: () => mode,
-    setPermissionMode: (m: PermissionMode) => void (mode = m),
-    takeQueuedSteering: () => queuedSteering.splice(0),
-  };
-  return s as AgentSession;
-}
-
-type Recorded = {
-  submitted: string[];
-  interrupts: number;
-  exits: number[];
-  flashes: string[];
-  pagers: Array<{ title?: string; ofPrompt?: boolean } | undefined>;
-  closedPagers: number;
-  choosers: string[];
-  redraws: number;
-};
-
-function fakeActions(clock: { t: number }): AppActions & Recorded {
-  return {
-    submitted: [],
-    interrupts: 0,
-    exits: [],
-    flashes: [],
-    pagers: [],
-    closedPagers: 0,
-    choosers: [],
-    redraws: 0,
-    now: () => clock.t,
-    submit(t) { this.submitted.push(t); },
-    interrupt() { this.interrupts++; },
-    async exit(code) { this.exits.push(code); },
-    flash(t) { this.flashes.push(t); },
-    openPager(_source, opts) { this.pagers.push(opts); },
-    closePager() { this.closedPagers++; },
-    choose(title: string, _items: ChooserItem[]) { this.choosers.push(title); },
-    async runBusy() {},
-    async switchSession() {},
-    render() {},
-    redraw() { this.redraws++; },
-  };
-}
-
-function makeState(over: Partial<AppState> = {}): AppState {
-  const grammars = new LazyGrammars(() => {});
-  const finder = new FileFinder("/nonexistent");
-  finder.setFiles(["src/app.ts", "src/screen/zone.ts", "README.md"]);
-  return {
-    session: fakeSession(),
-    ready: true,
-    gitBranch: null,
-    transcript: new Transcript(),
-    composer: new Composer(),
-    history: new PromptHistory(null, ["first prompt", "second prompt"]),
-    finder,
-    links: false,
-    committer: new HistoryCommit(80, false, grammars),
-    grammars,
-    width: 80,
-    busy: null,
-    queued: [],
-    ask: null,
-    picker: null,
-    pager: null,
-    hint: null,
-    ctrlCAt: 0,
-    lastTypedAt: Number.NEGATIVE_INFINITY,
-    guardTimer: null,
-    frameNo: 0,
-    allowBypassCycle: false,
-    ...over,
-  };
-}
-
-function setup(over: Partial<AppState> = {}) {
-  const clock = { t: 10_000 };
-  const state = makeState(over);
-  const actions = fakeActions(clock);
-  const press = (...evs: InputEvent[]) => {
-    for (const ev of evs) composerInput(state, actions, ev);
-  };
-  return { clock, state, actions, press };
-}
 
 const busy = () => ({ abort: new AbortController(), kind: "turn" as const, startedAt: 0 });
 
