@@ -6,10 +6,9 @@
 // once, so it echoes in the next screen frame. Nothing runs while idle: the spinner ticks only
 // while the agent works.
 //
-// History: entries are committed to the terminal's scrollback in order, each exactly once, as soon
-// as they stop changing; a streaming answer commits its settled markdown blocks as they settle.
-// Everything after the first unsettled entry stays in the live zone. An entry whose code waits for
-// its grammar (lazy-grammars.ts) counts as unsettled until the grammar is there.
+// History: entries go to the terminal's scrollback in order, each exactly once, as soon as they
+// stop changing, and a streaming answer's markdown block by block as it settles (the invariant is
+// in history-commit.ts); everything after the first unsettled entry stays in the live zone.
 //
 // The parts: the state as data (state.ts) and the effects handlers may ask for (actions.ts); key
 // handling in composer-keys.ts, permission-keys.ts and pager-keys.ts and slash commands in
