@@ -1,17 +1,18 @@
 // The composition root for one agent session, shared by print mode and the interactive app:
 // it opens (or resumes) the session log, builds the workspace, tools, model client, context and
 // permission gate, and wires them to the kernel through the event bus. No logic of its own.
-import { existsSync, readFileSync, rmSync, statSync } from "node:fs";
+import { existsSync, rmSync, statSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { buildSystemPrompt, gitStatusSummary, loadProjectInstructions } from "../context/system-prompt.ts";
 import { createEventBus, type EventBus } from "../events/bus.ts";
 import { newEventId as newId, newSessionId } from "../events/id.ts";
 import { createPermissionEngine, splitRuleList, type Problem } from "../permissions/index.ts";
-import { SessionWriteError } from "../session/log.ts";
+import { SessionWriteError, type SessionWriter } from "../session/log.ts";
+import { explainFsError, isUserFsError } from "../workspace/fs-errors.ts";
 import { metaPathOf, projectSessionsDir } from "../session/paths.ts";
 import { createGitProtection } from "../workspace/git/index.ts";
-import { isDurable, type AgentEvent, type DurableEvent, type PermissionMode } from "../events/types.ts";
-import { runTurn, type TurnResult } from "../kernel/loop.ts";
+import { isDurable, type AgentEvent, type PermissionMode } from "../events/types.ts";
+import { runTurn } from "../kernel/loop.ts";
 import type { LoopPolicy } from "../kernel/types.ts";
 import { createAnthropicClient } from "../model/anthropic-client.ts";
 import { costUsd, DEFAULT_MODEL, maxTokensFor } from "../model/models.ts";
@@ -19,57 +20,28 @@ import type { SystemBlock } from "../model/types.ts";
 import { doomLoopPolicy } from "../policy/doom-loop.ts";
 import { verifyOnStopPolicy } from "../policy/verify-on-stop.ts";
 import { createConversationContext } from "../context/conversation.ts";
-import { createSession, forkSession, latestSession, openSession, resolveSession, SessionLockedError, SessionNotFoundError } from "../session/store.ts";
+import { createSession } from "../session/store.ts";
 import { builtinTools } from "../tools/builtin.ts";
 import { createToolRuntime } from "../tools/runtime.ts";
 import { createWorkspace } from "../workspace/local.ts";
 import { settleOrphans } from "../workspace/orphans.ts";
-import type { LocalWorkspace } from "../workspace/types.ts";
 import { VERSION } from "../version.ts";
 import { loadSettings } from "./config.ts";
 import { createGate } from "./gate.ts";
-import type { AgentSession, SessionOptions } from "./types.ts";
+import { openLog, restoreWorkspace, SessionOpenError } from "./open-log.ts";
+import type { AgentSession, AgentTurnResult, SessionOptions } from "./types.ts";
 
-/**
- * A resumed session picks up where the model was: in the directory its last bash command left,
- * and knowing the files it read or wrote, as long as they have not changed on disk since (then
- * the stale-write check asks it to read them again, as it would have live).
- */
-function restoreWorkspace(ws: LocalWorkspace, events: DurableEvent[]) {
-  for (const e of events) {
-    if (e.type !== "tool_result" || e.isError) continue;
-    const path = e.display?.path;
-    if (path && (e.name === "read" || e.name === "write" || e.name === "edit")) {
-      try {
-        const st = statSync(path);
-        // +1: the event time is whole milliseconds, the file time finer.
-        if (st.isFile() && st.mtimeMs <= e.ts + 1) ws.reads.record(path, readFileSync(path), st.mtimeMs);
-      } catch {
-        // Gone since: the model will find out when it uses the file.
-      }
-    }
-    const cwd = e.display?.cwd;
-    if (cwd && e.name === "bash" && existsSync(cwd)) ws.cwd = cwd;
-  }
-}
+export { SessionOpenError };
 
-function writeFailureMessage(e: SessionWriteError): string {
-  const cause = e.cause instanceof Error ? e.cause.message : String(e.cause);
-  return `cannot write the session log ${e.path} (${cause}); stopped so no work is lost unrecorded. Free some space, then continue with --continue`;
+function writeFailureMessage(e: SessionWriteError, interactive: boolean): string {
+  const todo = interactive
+    ? "Free some space and send your message again: what is waiting is saved then."
+    : "Free some space, then continue with khaelor --continue.";
+  return `${e.message}. KHAELOR stopped so no more work goes unrecorded. ${todo}`;
 }
 
 function formatProblem(p: Problem): string {
   return `${p.file}${p.position ? ` ${p.position}` : ""}: ${p.message}`;
-}
-
-/** The session cannot start; `usage` when the cause is how KHAELOR was invoked (exit code 2). */
-export class SessionOpenError extends Error {
-  constructor(
-    message: string,
-    readonly usage = false,
-  ) {
-    super(message);
-  }
 }
 
 export async function openAgentSession(opts: SessionOptions): Promise<AgentSession> {
@@ -87,7 +59,7 @@ export async function openAgentSession(opts: SessionOptions): Promise<AgentSessi
   const client = createAnthropicClient({ apiKey, baseURL: opts.api?.baseURL ?? (process.env.ANTHROPIC_BASE_URL || undefined) });
 
   // Open the log first: resuming decides the model and the permission mode.
-  const opened = openLog(opts, cwd);
+  const opened = openLog(opts, cwd, notices, (e) => onWriteError(e));
   const replayed = opened.replayed;
   let model = opts.model ?? replayed?.model ?? settings.model ?? DEFAULT_MODEL;
   const sessionId = opened.writer?.sessionId ?? newSessionId();
@@ -99,12 +71,13 @@ export async function openAgentSession(opts: SessionOptions): Promise<AgentSessi
     writeFailure ??= e;
     stopTurn?.();
   };
+  const shadowDir = join(projectSessionsDir(cwd), "shadow");
   // The rules engine (grammar load) and the first work-tree snapshot are independent: overlap them.
   // The mode comes from this run's flags or settings, never silently from the resumed session:
   // a session once run with bypassPermissions must not stay in it.
   const [engine, git, orphanNotices] = await Promise.all([
     createPermissionEngine({ projectRoot: cwd, mode: opts.permissionMode, cliAllow: opts.allowedTools ?? [], cliDeny: opts.disallowedTools ?? [] }),
-    createGitProtection({ projectRoot: cwd, dataDir: join(projectSessionsDir(cwd), "shadow"), sessionId, resume: opened.writer !== null }),
+    createGitProtection({ projectRoot: cwd, dataDir: shadowDir, sessionId, resume: opened.writer !== null }),
     settleOrphans(opened.lostProcesses, sessionId),
   ]).catch((e: unknown) => {
     opened.writer?.close();
@@ -122,9 +95,16 @@ export async function openAgentSession(opts: SessionOptions): Promise<AgentSessi
     notices.push(`this session last ran in ${replayed.permissionMode} mode; it now runs in ${engine.mode} mode (pass --permission-mode ${replayed.permissionMode} to keep it)`);
   for (const g of replayed?.grants ?? []) if (g.decision === "allow") for (const rule of splitRuleList([g.rule])) engine.grant(rule, "session");
   if (git.unavailable) notices.push(`/undo and /diff are off: ${git.unavailable}`);
-  const writer =
-    opened.writer ??
-    createSession({ sessionId, cwd, model, permissionMode: engine.mode, khaelorVersion: VERSION, git: git.baseline, forkedFrom: opened.forkedFrom, seed: opened.seedEvents, onError: onWriteError });
+  let writer: SessionWriter;
+  try {
+    writer =
+      opened.writer ??
+      createSession({ sessionId, cwd, model, permissionMode: engine.mode, khaelorVersion: VERSION, git: git.baseline, forkedFrom: opened.forkedFrom, seed: opened.seedEvents, onError: onWriteError });
+  } catch (e) {
+    if (e instanceof SessionWriteError) throw new SessionOpenError(explainFsError(e.cause, e.path, "the session log"));
+    if (!isUserFsError(e)) throw e;
+    throw new SessionOpenError(explainFsError(e, projectSessionsDir(cwd), "the session directory"));
+  }
 
   const tools = createToolRuntime(builtinTools(), { searchGuard: (tool, dir) => engine.searchFilter(tool, dir) });
   // Resume contract: tools may be added between versions, never silently removed.
@@ -143,10 +123,19 @@ export async function openAgentSession(opts: SessionOptions): Promise<AgentSessi
   // A new session nobody spoke in is not worth a place in the session list: it goes when closed.
   let spoke = opened.writer !== null || (opened.seedEvents?.length ?? 0) > 0;
   // The log hears every event first, so nothing is shown that is not on disk.
+  // A turn whose own message could not be saved is given up whole: none of it goes to the log
+  // or the model, and the app gives the message back to be sent again.
+  let discardingTurn = false;
   bus.subscribe((e: AgentEvent) => {
     if (e.type === "user_message") spoke = true;
-    if (isDurable(e)) {
+    if (isDurable(e) && !discardingTurn) {
+      const failedBefore = writer.failure !== null;
       writer.append(e);
+      if (!failedBefore && writer.failure && e.type === "user_message" && !e.steering && !e.synthetic) {
+        writer.discardPending();
+        discardingTurn = true;
+        return;
+      }
       context.apply(e);
       if ((e.type === "assistant_message" || e.type === "compaction") && e.costUsd) cost += e.costUsd;
       if (e.type === "setting_change") {
@@ -161,7 +150,7 @@ export async function openAgentSession(opts: SessionOptions): Promise<AgentSessi
     bus.emit({ type: "setting_change", id: newId(), ts: Date.now(), ...change });
   }
 
-  const gate = createGate({ engine, tools, workspace, emit: bus.emit, ask: opts.ask });
+  const gate = createGate({ engine, workspace, emit: bus.emit, ask: opts.ask });
 
   const instructions = loadProjectInstructions(cwd);
   const gitStatus = gitStatusSummary(cwd);
@@ -217,20 +206,40 @@ export async function openAgentSession(opts: SessionOptions): Promise<AgentSessi
     takeQueuedSteering(): string[] {
       return steering.splice(0);
     },
-    async runTurn(input: string, signal: AbortSignal): Promise<TurnResult> {
-      if (writeFailure) return { reason: "error", message: writeFailureMessage(writeFailure), steps: 0, lastText: "" };
+    async runTurn(input: string, signal: AbortSignal): Promise<AgentTurnResult> {
+      const unsaved = (e: SessionWriteError, keepInput: boolean): AgentTurnResult => {
+        const message = writeFailureMessage(e, opts.ask !== undefined);
+        return { reason: "error", message, notSaved: message, keepInput, steps: 0, lastText: "" };
+      };
+      // Events held back by a failed write go first; if they still cannot be written, this message waits too.
+      if (writeFailure) {
+        if (!writer.retry()) return unsaved(writer.failure ?? writeFailure, true);
+        writeFailure = null;
+      }
       const turn = new AbortController();
       const follow = () => turn.abort();
       signal.addEventListener("abort", follow, { once: true });
       stopTurn = follow;
-      await git.beginTurn();
       try {
-        const r = await runTurn(kernelDeps(), input, turn.signal);
-        return writeFailure ? { ...r, reason: "error", message: writeFailureMessage(writeFailure) } : r;
-      } finally {
+        await git.beginTurn();
+      } catch (e) {
         stopTurn = null;
         signal.removeEventListener("abort", follow);
-        await git.endTurn();
+        // No undo point, no turn: on a full disk the log would be the next thing to fail.
+        const message = `${explainFsError(e, shadowDir, "the /undo snapshot in", "Free some space and send your message again.")}`;
+        return { reason: "error", message, notSaved: message, keepInput: true, steps: 0, lastText: "" };
+      }
+      try {
+        const r = await runTurn(kernelDeps(), input, turn.signal);
+        if (!writeFailure) return r;
+        return { ...unsaved(writeFailure, discardingTurn), steps: r.steps, lastText: r.lastText };
+      } finally {
+        discardingTurn = false;
+        stopTurn = null;
+        signal.removeEventListener("abort", follow);
+        await git.endTurn().catch((e: unknown) => {
+          bus.emit({ type: "error", id: newId(), ts: Date.now(), kind: "snapshot", message: `/undo will not cover this turn: ${explainFsError(e, shadowDir, "its snapshot in")}` });
+        });
       }
     },
     snapshotsOff: () => git.unavailable,
@@ -261,26 +270,4 @@ export async function openAgentSession(opts: SessionOptions): Promise<AgentSessi
       }
     },
   };
-
-  function openLog(o: SessionOptions, dir: string) {
-    if (!o.resume) return { writer: null, replayed: null, forkedFrom: undefined, seedEvents: undefined, lostProcesses: [] };
-    try {
-      const path = "latest" in o.resume ? latestSession(dir)?.path : resolveSession(dir, o.resume.id).path;
-      if (!path) throw new SessionOpenError(`no session to continue in ${dir}: start one with khaelor -p "..."`);
-      if (o.fork) {
-        const fork = forkSession(path);
-        notices.push(...fork.warnings);
-        return { writer: null, replayed: fork.replayed, forkedFrom: fork.forkedFrom, seedEvents: fork.events, lostProcesses: [] };
-      }
-      const s = openSession(path, { onError: (e) => onWriteError(e) });
-      notices.push(...s.warnings);
-      if (s.crashed) notices.push("the previous run of this session stopped unexpectedly; unfinished tool calls were marked as interrupted");
-      return { writer: s.writer, replayed: s.replayed, forkedFrom: undefined, seedEvents: undefined, lostProcesses: s.lostProcesses };
-    } catch (e) {
-      if (e instanceof SessionLockedError || e instanceof SessionNotFoundError) throw new SessionOpenError(e.message);
-      throw e;
-    }
-  }
 }
-
-
