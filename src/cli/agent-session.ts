@@ -15,7 +15,7 @@ import { runTurn, type TurnResult } from "../kernel/loop.ts";
 import type { LoopPolicy } from "../kernel/types.ts";
 import { createAnthropicClient } from "../model/anthropic-client.ts";
 import { costUsd, DEFAULT_MODEL, maxTokensFor } from "../model/models.ts";
-import type { SystemBlock } from "../model/types.ts";
+import type { SystemBlock, UserBlock } from "../model/types.ts";
 import { doomLoopPolicy } from "../policy/doom-loop.ts";
 import { verifyOnStopPolicy } from "../policy/verify-on-stop.ts";
 import { createConversationContext } from "../context/conversation.ts";
@@ -100,7 +100,7 @@ export async function openAgentSession(opts: CliOptions, io: SessionIo) {
   const opened = openLog(opts, cwd);
   const replayed = opened.replayed;
   let model = opts.model ?? replayed?.model ?? settings.model ?? DEFAULT_MODEL;
-  const sessionId = opened.writer?.sessionId ?? newSessionId();
+  const sessionId = opened.writer?.sessionId ?? opts.sessionId ?? newSessionId();
   // The log is the truth: when it cannot be written (a full disk), the turn stops at once with
   // that error instead of going on with work that would not survive a restart.
   let writeFailure: SessionWriteError | null = null;
@@ -175,7 +175,9 @@ export async function openAgentSession(opts: CliOptions, io: SessionIo) {
 
   const instructions = loadProjectInstructions(cwd);
   const gitStatus = gitStatusSummary(cwd);
-  const system = buildSystemPrompt({ cwd, date: new Date(), gitStatus, instructions, toolNames: tools.names() });
+  const built: SystemBlock[] =
+    opts.systemPrompt !== null ? [{ type: "text", text: opts.systemPrompt }] : buildSystemPrompt({ cwd, date: new Date(), gitStatus, instructions, toolNames: tools.names() });
+  const system: SystemBlock[] = opts.appendSystemPrompt ? [...built, { type: "text", text: opts.appendSystemPrompt }] : built;
   const steering: string[] = [];
   const policies: LoopPolicy[] = [];
   if (opts.verifyNudge) policies.push(verifyOnStopPolicy(cwd));
@@ -236,7 +238,7 @@ export async function openAgentSession(opts: CliOptions, io: SessionIo) {
     takeQueuedSteering(): string[] {
       return steering.splice(0);
     },
-    async runTurn(input: string, signal: AbortSignal): Promise<TurnResult> {
+    async runTurn(input: string | UserBlock[], signal: AbortSignal): Promise<TurnResult> {
       if (writeFailure) return { reason: "error", message: writeFailureMessage(writeFailure), steps: 0, lastText: "" };
       const turn = new AbortController();
       const follow = () => turn.abort();

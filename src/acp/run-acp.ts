@@ -1,0 +1,1 @@
+export async function runAcp(_opts: unknown): Promise<number> { return 1; }
