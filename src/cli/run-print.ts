@@ -5,7 +5,8 @@ import type { TurnEndReason } from "../events/types.ts";
 import { buildResult, createTally } from "../print/result.ts";
 import { jsonPrinter, streamJsonPrinter, textPrinter, type Printer } from "../print/printer.ts";
 import { EXIT, type CliOptions } from "./args.ts";
-import { openAgentSession, SessionOpenError } from "./agent-session.ts";
+import { openAgentSession, SessionOpenError } from "../agent/agent-session.ts";
+import { sessionOptions } from "./session-options.ts";
 import { printSessionList } from "./sessions-command.ts";
 import { DEMO_BANNER, DEMO_PROMPT, startDemo } from "./demo.ts";
 
@@ -46,7 +47,8 @@ export async function runPrint(opts: CliOptions): Promise<number> {
 
   let session;
   try {
-    session = await openAgentSession(opts, { interactive: false, ...(demo ? { api: { baseURL: demo.api.url, apiKey: demo.apiKey }, cwd: demo.dir } : {}) });
+    // Nobody to ask: a call a rule says to ask about is denied.
+    session = await openAgentSession({ ...sessionOptions(opts), ...(demo ? { api: { baseURL: demo.api.url, apiKey: demo.apiKey }, cwd: demo.dir } : {}) });
   } catch (e) {
     if (e instanceof SessionOpenError) {
       stderr.write(`khaelor: ${e.message}\n`);
@@ -64,8 +66,8 @@ export async function runPrint(opts: CliOptions): Promise<number> {
         ? streamJsonPrinter(stdout, opts.includePartialMessages)
         : textPrinter(stdout, stderr, opts.verbose);
   const tally = createTally();
-  printer.init({ sessionId: session.sessionId, model: session.model(), tools: session.toolNames, cwd: session.cwd, permissionMode: session.permissionMode() });
-  session.bus.subscribe((e) => {
+  printer.init({ sessionId: session.sessionId, model: session.model(), tools: [...session.toolNames], cwd: session.cwd, permissionMode: session.permissionMode() });
+  session.subscribe((e) => {
     tally.observe(e);
     printer.onEvent(e);
   });
