@@ -6,8 +6,9 @@ import * as acp from "@agentclientprotocol/sdk";
 import type { AgentContext, ClientCapabilities, SessionModeState, SessionUpdate, StopReason } from "@agentclientprotocol/sdk";
 import type { PermissionMode } from "../events/types.ts";
 import { EXIT, type CliOptions } from "../cli/args.ts";
-import { openAgentSession, SessionOpenError, type AgentSession } from "../cli/agent-session.ts";
-import type { Asker } from "../cli/gate.ts";
+import { openAgentSession, SessionOpenError } from "../agent/agent-session.ts";
+import type { AgentSession, Asker } from "../agent/types.ts";
+import { sessionOptions } from "../cli/session-options.ts";
 import { VERSION } from "../version.ts";
 import { promptContent } from "./prompt-content.ts";
 import { previewDiff, toolKind, toolLocations } from "./tool-view.ts";
@@ -52,7 +53,7 @@ export async function runAcp(opts: CliOptions): Promise<number> {
     const ask: Asker = async (req, signal) => {
       if (!peer) return { allow: false };
       const input = (req.call.input ?? {}) as Record<string, unknown>;
-      const diff = previewDiff(req.call.name, input, s.workspace.cwd);
+      const diff = previewDiff(req.call.name, input, req.cwd);
       const options: acp.PermissionOption[] = [
         { optionId: "allow_once", name: "Allow once", kind: "allow_once" },
         ...(req.suggestion ? [{ optionId: "allow_always", name: `Always allow ${req.suggestion.rules.join(", ")}`, kind: "allow_always" as const }] : []),
@@ -69,7 +70,7 @@ export async function runAcp(opts: CliOptions): Promise<number> {
               kind: toolKind(req.call.name),
               status: "pending",
               rawInput: input,
-              locations: toolLocations(req.call.name, input, s.workspace.cwd),
+              locations: toolLocations(req.call.name, input, req.cwd),
               ...(diff ? { content: [diff] } : {}),
             },
             options,
@@ -85,10 +86,7 @@ export async function runAcp(opts: CliOptions): Promise<number> {
         return { allow: false };
       }
     };
-    const s = await openAgentSession(
-      { ...opts, cwd, resume, continue: false, forkSession: false, prompt: null },
-      { interactive: true, ask },
-    );
+    const s = await openAgentSession({ ...sessionOptions({ ...opts, cwd, resume, continue: false, forkSession: false }), ask });
     sessionId = s.sessionId;
     for (const n of s.notices) log(n);
     if (mcpServers.length > 0) log(`MCP servers from the client are not supported yet; session ${sessionId} runs without them`);
@@ -96,8 +94,8 @@ export async function runAcp(opts: CliOptions): Promise<number> {
   };
 
   const attach = (s: AgentSession) => {
-    const updates = createLiveUpdates({ cwd: () => s.workspace.cwd, costSoFar: () => s.costSoFar() });
-    s.bus.subscribe((e) => {
+    const updates = createLiveUpdates({ root: s.cwd, costSoFar: () => s.costSoFar() });
+    s.subscribe((e) => {
       for (const u of updates(e)) notify(s.sessionId, u);
     });
     sessions.set(s.sessionId, { session: s, turn: null, running: null });
@@ -163,7 +161,7 @@ export async function runAcp(opts: CliOptions): Promise<number> {
       signal.addEventListener("abort", follow, { once: true });
       l.turn = turn;
       let lastStop: string | null = null;
-      const off = l.session.bus.subscribe((e) => {
+      const off = l.session.subscribe((e) => {
         if (e.type === "assistant_message") lastStop = e.message.stop_reason;
       });
       const text = typeof content === "string" ? content : "";

@@ -19,7 +19,10 @@ export function modeUpdate(mode: PermissionMode): SessionUpdate {
 }
 
 /** Live translation for one session; it remembers each call's input and the file before an edit. */
-export function createLiveUpdates(opts: { cwd: () => string; costSoFar: () => number }) {
+export function createLiveUpdates(opts: { root: string; costSoFar: () => number }) {
+  // Relative paths are relative to the model's working directory, which a bash `cd` moves; the
+  // bash results say where it is now.
+  let cwd = opts.root;
   const calls = new Map<string, { name: string; input: Input; before: { path: string; text: string | null } | null }>();
   return (e: AgentEvent): SessionUpdate[] => {
     switch (e.type) {
@@ -48,9 +51,9 @@ export function createLiveUpdates(opts: { cwd: () => string; costSoFar: () => nu
         const c = calls.get(e.toolUseId);
         const input = c?.input ?? {};
         // The file as it is just before this call (an earlier call of the same message may have changed it).
-        const path = e.name === "edit" || e.name === "write" ? absPath(input, opts.cwd()) : undefined;
+        const path = e.name === "edit" || e.name === "write" ? absPath(input, cwd) : undefined;
         if (c && path) c.before = { path, text: readText(path) };
-        const diff = previewDiff(e.name, input, opts.cwd());
+        const diff = previewDiff(e.name, input, cwd);
         return [
           {
             sessionUpdate: "tool_call",
@@ -58,7 +61,7 @@ export function createLiveUpdates(opts: { cwd: () => string; costSoFar: () => nu
             title: e.summary,
             kind: toolKind(e.name),
             status: "in_progress",
-            locations: toolLocations(e.name, input, opts.cwd()),
+            locations: toolLocations(e.name, input, cwd),
             rawInput: input,
             ...(diff ? { content: [diff] } : {}),
           },
@@ -67,6 +70,7 @@ export function createLiveUpdates(opts: { cwd: () => string; costSoFar: () => nu
       case "tool_result": {
         const c = calls.get(e.toolUseId);
         calls.delete(e.toolUseId);
+        if (e.name === "bash" && e.display?.cwd) cwd = e.display.cwd;
         const content: ToolCallContent[] = [textContent(resultText(e.content))];
         // What the edit did, as the file is now: the same text the app's diff is made from.
         if (!e.isError && c?.before) content.push({ type: "diff", path: c.before.path, oldText: c.before.text, newText: readText(c.before.path) ?? "" });

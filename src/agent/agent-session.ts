@@ -166,7 +166,7 @@ export async function openAgentSession(opts: SessionOptions): Promise<AgentSessi
   const instructions = loadProjectInstructions(cwd);
   const gitStatus = gitStatusSummary(cwd);
   const built: SystemBlock[] =
-    opts.systemPrompt !== null ? [{ type: "text", text: opts.systemPrompt }] : buildSystemPrompt({ cwd, date: new Date(), gitStatus, instructions, toolNames: tools.names() });
+    opts.systemPrompt !== undefined ? [{ type: "text", text: opts.systemPrompt }] : buildSystemPrompt({ cwd, date: new Date(), gitStatus, instructions, toolNames: tools.names() });
   const system: SystemBlock[] = opts.appendSystemPrompt ? [...built, { type: "text", text: opts.appendSystemPrompt }] : built;
   const steering: string[] = [];
   const policies: LoopPolicy[] = [];

@@ -11,8 +11,9 @@ import type { UserBlock } from "../model/types.ts";
 import { streamJsonPrinter } from "../print/printer.ts";
 import { buildResult, createTally } from "../print/result.ts";
 import { EXIT, type CliOptions } from "../cli/args.ts";
-import { openAgentSession, SessionOpenError, type AgentSession } from "../cli/agent-session.ts";
-import type { Asker } from "../cli/gate.ts";
+import { openAgentSession, SessionOpenError } from "../agent/agent-session.ts";
+import type { AgentSession, Asker } from "../agent/types.ts";
+import { sessionOptions } from "../cli/session-options.ts";
 import { userContent, textOf } from "./content.ts";
 import { createControlChannel } from "./control.ts";
 import { grantScopeOf, suggestionsFor } from "./permission-updates.ts";
@@ -84,12 +85,12 @@ export async function runStreamJson(opts: CliOptions): Promise<number> {
   let openFailed: string | null = null;
   const getSession = (): Promise<AgentSession> =>
     (opening ??= (async () => {
-      const s = await openAgentSession({ ...opts, model, systemPrompt, appendSystemPrompt }, { interactive: stdioAsks, ...(stdioAsks ? { ask } : {}) });
+      const s = await openAgentSession({ ...sessionOptions({ ...opts, model, systemPrompt, appendSystemPrompt }), ...(stdioAsks ? { ask } : {}) });
       session = s;
       sessionId = s.sessionId;
       for (const n of s.notices) stderr(n);
-      printer.init({ sessionId: s.sessionId, model: s.model(), tools: s.toolNames, cwd: s.cwd, permissionMode: s.permissionMode() });
-      s.bus.subscribe((e) => {
+      printer.init({ sessionId: s.sessionId, model: s.model(), tools: [...s.toolNames], cwd: s.cwd, permissionMode: s.permissionMode() });
+      s.subscribe((e) => {
         tally.observe(e);
         printer.onEvent(e);
       });
