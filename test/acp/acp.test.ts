@@ -205,4 +205,52 @@ describe("khaelor acp", () => {
     expect(resumed.stderr).not.toContain("stopped unexpectedly");
     expect(resumed.code).toBe(0);
   });
+
+  test("session/cancel while a permission request is open: the client answers cancelled, the call is denied, the prompt stops with cancelled", async () => {
+    const dir = tempProject();
+    const server = await serve({ turns: [{ content: [{ type: "tool_use", name: "bash", input: { command: "echo no > no.txt" } }] }] });
+    let cancel!: () => void;
+    const a = startAgent(dir, isolatedEnv(server.url), {
+      // An editor answers an open request with `cancelled` once the user cancels the turn.
+      permission: async () => {
+        await new Promise<void>((resolve) => (cancel = resolve));
+        return { outcome: { outcome: "cancelled" } };
+      },
+    });
+    const stop = await a.run(async (ctx) => {
+      await initialize(ctx);
+      const s = await ctx.request("session/new", { cwd: dir, mcpServers: [] });
+      const prompt = ctx.request("session/prompt", { sessionId: s.sessionId, prompt: [{ type: "text", text: "go" }] });
+      while (a.asked.length === 0) await new Promise((r) => setTimeout(r, 5));
+      await ctx.notify("session/cancel", { sessionId: s.sessionId });
+      cancel();
+      return (await prompt).stopReason;
+    });
+    await a.proc.exited;
+    expect(stop).toBe("cancelled");
+    expect(await Bun.file(join(dir, "no.txt")).exists()).toBe(false);
+  });
+
+  test("a kill -9 mid-prompt leaves a session that resumes like any other", async () => {
+    const dir = tempProject();
+    const server = await serve({ turns: [{ content: [{ type: "text", text: "a slow answer ".repeat(300) }], pacing: { delayMs: 15, textChunk: 4 } }, { content: [{ type: "text", text: "back" }] }] });
+    const env = isolatedEnv(server.url);
+    const a = startAgent(dir, env);
+    let sessionId = "";
+    await a
+      .run(async (ctx) => {
+        await initialize(ctx);
+        sessionId = (await ctx.request("session/new", { cwd: dir, mcpServers: [] })).sessionId;
+        const prompt = ctx.request("session/prompt", { sessionId, prompt: [{ type: "text", text: "talk" }] });
+        while (!a.updates.some((u) => u.update.sessionUpdate === "agent_message_chunk")) await new Promise((r) => setTimeout(r, 5));
+        a.proc.kill("SIGKILL");
+        await prompt;
+      })
+      .catch(() => {});
+    expect(await a.proc.exited).not.toBe(0);
+    const resumed = await runCli(["-p", "--resume", sessionId, "are you back?"], { cwd: dir, env });
+    expect(resumed.code).toBe(0);
+    expect(resumed.stderr).toContain("stopped unexpectedly");
+    expect(resumed.stdout).toBe("back\n");
+  });
 });
