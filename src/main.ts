@@ -1,6 +1,7 @@
 // Entry point: parse argv, pick a mode, hand over. Kept tiny so `--version` and `--help` start
 // fast; every mode is imported only when it runs. (No top-level await: it breaks --bytecode.)
 import { EXIT, HELP, parseArgs, UsageError } from "./cli/args.ts";
+import { runningPlatform } from "./platform/target.ts";
 import { VERSION } from "./version.ts";
 
 async function main(): Promise<number> {
@@ -18,7 +19,7 @@ async function main(): Promise<number> {
   for (const flag of opts.unhonoured) process.stderr.write(`khaelor: ${flag} is accepted for compatibility but not supported yet; ignored\n`);
   switch (opts.command) {
     case "version":
-      process.stdout.write(`${VERSION} (khaelor)\n`);
+      process.stdout.write(`${VERSION} (khaelor, ${runningPlatform()})\n`);
       return EXIT.ok;
     case "help":
       process.stdout.write(HELP);

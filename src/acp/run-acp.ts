@@ -11,7 +11,7 @@ import type { AgentSession, Asker } from "../agent/types.ts";
 import { sessionOptions } from "../cli/session-options.ts";
 import { VERSION } from "../version.ts";
 import { promptContent } from "./prompt-content.ts";
-import { previewDiff, toolKind, toolLocations } from "./tool-view.ts";
+import { preparedDiff, toolKind, toolLocations } from "./tool-view.ts";
 import { createLiveUpdates, replayUpdates } from "./updates.ts";
 
 const MODES: Array<{ id: PermissionMode; name: string; description: string }> = [
@@ -48,12 +48,14 @@ export async function runAcp(opts: CliOptions): Promise<number> {
   };
 
   /** Opens (or, with `resume`, loads) a session in `cwd` and routes its events to the client. */
-  const open = async (cwd: string, resume: string | null, mcpServers: unknown[]): Promise<AgentSession> => {
+  const open = async (cwd: string, resume: string | null, mcpServers: unknown[]) => {
     let sessionId = "";
+    let s: AgentSession | null = null;
+    const updates = createLiveUpdates({ root: cwd, costSoFar: () => s?.costSoFar() ?? 0 });
     const ask: Asker = async (req, signal) => {
       if (!peer) return { allow: false };
       const input = (req.call.input ?? {}) as Record<string, unknown>;
-      const diff = previewDiff(req.call.name, input, req.cwd);
+      const diff = preparedDiff(req.call.name, input, updates.cwd(), cwd, req.preview);
       const options: acp.PermissionOption[] = [
         { optionId: "allow_once", name: "Allow once", kind: "allow_once" },
         ...(req.suggestion ? [{ optionId: "allow_always", name: `Always allow ${req.suggestion.rules.join(", ")}`, kind: "allow_always" as const }] : []),
@@ -70,7 +72,7 @@ export async function runAcp(opts: CliOptions): Promise<number> {
               kind: toolKind(req.call.name),
               status: "pending",
               rawInput: input,
-              locations: toolLocations(req.call.name, input, req.cwd),
+              locations: toolLocations(req.call.name, input, updates.cwd()),
               ...(diff ? { content: [diff] } : {}),
             },
             options,
@@ -86,17 +88,17 @@ export async function runAcp(opts: CliOptions): Promise<number> {
         return { allow: false };
       }
     };
-    const s = await openAgentSession({ ...sessionOptions({ ...opts, cwd, resume, continue: false, forkSession: false }), ask });
-    sessionId = s.sessionId;
-    for (const n of s.notices) log(n);
+    const opened = await openAgentSession({ ...sessionOptions({ ...opts, cwd, resume, continue: false, forkSession: false }), ask });
+    s = opened;
+    sessionId = opened.sessionId;
+    for (const n of opened.notices) log(n);
     if (mcpServers.length > 0) log(`MCP servers from the client are not supported yet; session ${sessionId} runs without them`);
-    return s;
+    return { s: opened, updates };
   };
 
-  const attach = (s: AgentSession) => {
-    const updates = createLiveUpdates({ root: s.cwd, costSoFar: () => s.costSoFar() });
+  const attach = ({ s, updates }: Awaited<ReturnType<typeof open>>) => {
     s.subscribe((e) => {
-      for (const u of updates(e)) notify(s.sessionId, u);
+      for (const u of updates.translate(e)) notify(s.sessionId, u);
     });
     sessions.set(s.sessionId, { session: s, turn: null, running: null });
     // After the response, so the client knows the session the commands belong to.
@@ -126,24 +128,24 @@ export async function runAcp(opts: CliOptions): Promise<number> {
     })
     .onRequest("session/new", async ({ params, client }) => {
       peer = client;
-      const s = await open(params.cwd, null, params.mcpServers).catch(openError);
-      attach(s);
-      return { sessionId: s.sessionId, modes: modes(s) };
+      const o = await open(params.cwd, null, params.mcpServers).catch(openError);
+      attach(o);
+      return { sessionId: o.s.sessionId, modes: modes(o.s) };
     })
     .onRequest("session/load", async ({ params, client }) => {
       peer = client;
       if (sessions.has(params.sessionId)) throw acp.RequestError.invalidRequest(undefined, `session ${params.sessionId} is already open on this connection`);
-      let s: AgentSession;
+      let o: Awaited<ReturnType<typeof open>>;
       try {
-        s = await open(params.cwd, params.sessionId, params.mcpServers);
+        o = await open(params.cwd, params.sessionId, params.mcpServers);
       } catch (e) {
         if (e instanceof SessionOpenError && /no session|not found/i.test(e.message)) throw acp.RequestError.sessionNotFound(params.sessionId);
         return openError(e);
       }
       // The conversation so far comes before the response, as the protocol asks.
-      for (const u of replayUpdates(s.replayed?.events ?? [], s.cwd)) notify(s.sessionId, u);
-      attach(s);
-      return { modes: modes(s) };
+      for (const u of replayUpdates(o.s.replayed?.events ?? [], o.s.cwd)) notify(o.s.sessionId, u);
+      attach(o);
+      return { modes: modes(o.s) };
     })
     .onRequest("session/set_mode", ({ params }) => {
       const l = live(params.sessionId);

@@ -4,6 +4,8 @@
 import { existsSync, readFileSync, statSync } from "node:fs";
 import { isAbsolute, resolve } from "node:path";
 import type { ToolCallContent, ToolCallLocation, ToolKind } from "@agentclientprotocol/sdk";
+import { applyPatch } from "diff";
+import type { ToolPreview } from "../tools/types.ts";
 
 const KIND: Record<string, ToolKind> = {
   read: "read",
@@ -59,10 +61,25 @@ export function previewDiff(name: string, input: Input, cwd: string): ToolCallCo
   const oldString = str(input, "old_string");
   const newString = str(input, "new_string") ?? "";
   if (oldString === undefined) return null;
-  if (before === null || oldString === "") return { type: "diff", path, oldText: before, newText: oldString === "" ? newString : (before ?? "") };
+  if (oldString === "") return { type: "diff", path, oldText: before, newText: newString };
+  if (before === null) return null;
   const at = before.indexOf(oldString);
   // The edit tool also matches loosely (indentation, whitespace): then show just the two snippets.
   if (at < 0) return { type: "diff", path, oldText: oldString, newText: newString };
   const after = input.replace_all === true ? before.split(oldString).join(newString) : before.slice(0, at) + newString + before.slice(at + oldString.length);
   return { type: "diff", path, oldText: before, newText: after };
+}
+
+/**
+ * The diff the permission panel shows (the tool's prepared preview: exactly what runs once it is
+ * allowed) as ACP's old and new text. Falls back to a preview of our own if it cannot be applied.
+ */
+export function preparedDiff(name: string, input: Input, cwd: string, root: string, preview: ToolPreview | undefined): ToolCallContent | null {
+  if (preview?.diff) {
+    const path = isAbsolute(preview.path) ? preview.path : resolve(root, preview.path);
+    const before = readText(path);
+    const after = applyPatch(before ?? "", preview.diff);
+    if (after !== false) return { type: "diff", path, oldText: before, newText: after };
+  }
+  return previewDiff(name, input, cwd);
 }

@@ -24,7 +24,7 @@ export function createLiveUpdates(opts: { root: string; costSoFar: () => number 
   // bash results say where it is now.
   let cwd = opts.root;
   const calls = new Map<string, { name: string; input: Input; before: { path: string; text: string | null } | null }>();
-  return (e: AgentEvent): SessionUpdate[] => {
+  const translate = (e: AgentEvent): SessionUpdate[] => {
     switch (e.type) {
       case "text_delta":
         return [{ sessionUpdate: "agent_message_chunk", content: { type: "text", text: e.text } }];
@@ -82,6 +82,7 @@ export function createLiveUpdates(opts: { root: string; costSoFar: () => number 
         return [];
     }
   };
+  return { translate, cwd: () => cwd };
 }
 
 function userChunks(content: string | UserBlock[]): SessionUpdate[] {
