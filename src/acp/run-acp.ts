@@ -9,6 +9,7 @@ import { EXIT, type CliOptions } from "../cli/args.ts";
 import { openAgentSession, SessionOpenError } from "../agent/agent-session.ts";
 import type { AgentSession, Asker } from "../agent/types.ts";
 import { sessionOptions } from "../cli/session-options.ts";
+import { listSessions } from "../session/store.ts";
 import { VERSION } from "../version.ts";
 import { promptContent } from "./prompt-content.ts";
 import { preparedDiff, toolKind, toolLocations } from "./tool-view.ts";
@@ -122,6 +123,7 @@ export async function runAcp(opts: CliOptions): Promise<number> {
           loadSession: true,
           promptCapabilities: { image: true, audio: false, embeddedContext: true },
           mcpCapabilities: { http: false, sse: false },
+          sessionCapabilities: { list: {} },
         },
         authMethods: [],
       };
@@ -146,6 +148,15 @@ export async function runAcp(opts: CliOptions): Promise<number> {
       for (const u of replayUpdates(o.s.replayed?.events ?? [], o.s.cwd)) notify(o.s.sessionId, u);
       attach(o);
       return { modes: modes(o.s) };
+    })
+    .onRequest("session/list", ({ params }) => {
+      // The project's sessions, newest first: the same list `khaelor sessions` prints.
+      const cwd = params.cwd ?? process.cwd();
+      return {
+        sessions: listSessions(cwd)
+          .filter((x) => !x.newerFormat)
+          .map((x) => ({ sessionId: x.id, cwd: x.cwd || cwd, title: x.title || null, updatedAt: new Date(x.lastActivity).toISOString() })),
+      };
     })
     .onRequest("session/set_mode", ({ params }) => {
       const l = live(params.sessionId);

@@ -68,12 +68,22 @@ Usage:
   khaelor -p [options] [prompt]       print mode: run to completion, print the answer
   echo "task" | khaelor [options]     print mode with the task from stdin
   khaelor sessions [--json]           list this project's sessions
+  khaelor acp                         speak the Agent Client Protocol on stdio (Zed, JetBrains, Neovim, Emacs)
   khaelor --demo                      scripted demo on a built-in fake model (no API key needed)
 
 Options:
   -p, --print                   Non-interactive: run the prompt (or stdin) and exit
   --output-format <fmt>         text (default) | json (one result object) | stream-json (NDJSON events)
   --include-partial-messages    stream-json: add stream_event deltas as they arrive
+  --input-format <fmt>          text (default) | stream-json (user messages and control requests as
+                                NDJSON on stdin, as the Claude Agent SDK sends them; needs
+                                --output-format stream-json)
+  --permission-prompt-tool stdio  stream-json: ask the host (can_use_tool) instead of denying
+  --system-prompt <text>        Replace the system prompt
+  --append-system-prompt <text> Add to the end of the system prompt
+  --session-id <uuid>           Give a new session this id
+  --dangerously-skip-permissions  Same as --permission-mode bypassPermissions
+  --allow-dangerously-skip-permissions  Let a host switch to bypassPermissions later
   --model <name>                Model to use (default: config, then the newest Sonnet)
   --max-turns <n>               Stop after n model turns (exit code 3)
   --max-budget-usd <x>          Stop when the session's cost reaches x dollars (exit code 4)
@@ -94,6 +104,8 @@ Options:
   -h, --help                    Print this help
 
 Print mode: stdout carries only the requested output; diagnostics go to stderr.
+Other flags Claude Code wrappers pass (--add-dir, --settings, --mcp-config, --fallback-model, ...) are
+accepted and named on stderr as not supported yet.
 In print mode, calls the permission mode would ask about are denied and listed in the result's
 permission_denials; allow them with --allowedTools or --permission-mode.
 

@@ -122,10 +122,13 @@ describe("khaelor acp", () => {
     const listed = parseNdjson((await runCli(["sessions", "--json"], { cwd: dir, env })).stdout);
     expect(JSON.stringify(listed)).toContain(sessionId);
     const b = startAgent(dir, env);
-    const loaded = await b.run(async (ctx) => {
+    const { loaded, list } = await b.run(async (ctx) => {
       await initialize(ctx);
-      return ctx.request("session/load", { sessionId, cwd: dir, mcpServers: [] });
+      const list = await ctx.request("session/list", { cwd: dir });
+      return { list, loaded: await ctx.request("session/load", { sessionId, cwd: dir, mcpServers: [] }) };
     });
+    expect(list.sessions.map((x) => x.sessionId)).toEqual([sessionId]);
+    expect(list.sessions[0]!.title).toContain("say goodbye");
     await b.proc.exited;
     const replay = b.updates.filter((u) => u.sessionId === sessionId);
     expect(text(replay, "user_message_chunk")).toBe("say goodbye");
