@@ -62,6 +62,16 @@ function writeFailureMessage(e: SessionWriteError, interactive: boolean): string
 }
 
 
+/** The built-in tools a host asked for (Claude Code's names work: Bash, Read); names we lack are said. */
+function offeredTools(names: string[] | undefined, notices: string[]) {
+  const all = builtinTools();
+  if (names === undefined) return all;
+  const wanted = new Set(names.map((n) => n.toLowerCase()));
+  const unknown = names.filter((n) => !all.some((t) => t.name === n.toLowerCase()));
+  if (unknown.length > 0) notices.push(`--tools: KHAELOR has no tool ${unknown.join(", ")}; offering ${all.filter((t) => wanted.has(t.name)).map((t) => t.name).join(", ") || "no tools"}`);
+  return all.filter((t) => wanted.has(t.name));
+}
+
 function formatProblem(p: Problem): string {
   return `${p.file}${p.position ? ` ${p.position}` : ""}: ${p.message}`;
 }
@@ -138,7 +148,7 @@ export async function openAgentSession(opts: SessionOptions): Promise<AgentSessi
     throw new SessionOpenError(explainFsError(e, projectSessionsDir(cwd), "the session directory"));
   }
 
-  const tools = createToolRuntime(builtinTools(), { searchGuard: (tool, dir) => engine.searchFilter(tool, dir) });
+  const tools = createToolRuntime(offeredTools(opts.tools, notices), { searchGuard: (tool, dir) => engine.searchFilter(tool, dir) });
   // Resume contract: tools may be added between versions, never silently removed.
   const missing = (replayed?.toolNamesUsed ?? []).filter((t) => !tools.names().includes(t));
   if (missing.length > 0) notices.push(`this session used tools this version does not have (${missing.join(", ")}); calls to them will fail`);

@@ -22,6 +22,8 @@ export type CliOptions = {
   systemPrompt: string | null;
   /** Added after the system prompt (Claude Code's --append-system-prompt). */
   appendSystemPrompt: string | null;
+  /** The built-in tools the model is offered (Claude Code's --tools); null: all of them. */
+  tools: string[] | null;
   /** Flags accepted for compatibility with Claude Code wrappers that this version does not honour. */
   unhonoured: string[];
   includePartialMessages: boolean;
@@ -82,6 +84,7 @@ Options:
   --system-prompt <text>        Replace the system prompt
   --append-system-prompt <text> Add to the end of the system prompt
   --session-id <uuid>           Give a new session this id
+  --tools <names>               Offer only these tools (comma separated; "" none, "default" all)
   --dangerously-skip-permissions  Same as --permission-mode bypassPermissions
   --allow-dangerously-skip-permissions  Let a host switch to bypassPermissions later
   --model <name>                Model to use (default: config, then the newest Sonnet)
@@ -139,6 +142,7 @@ export function parseArgs(argv: string[]): CliOptions {
     sessionId: null,
     systemPrompt: null,
     appendSystemPrompt: null,
+    tools: null,
     unhonoured: [],
     includePartialMessages: false,
     model: null,
@@ -228,6 +232,11 @@ export function parseArgs(argv: string[]): CliOptions {
       case "--system-prompt":
         o.systemPrompt = value(arg);
         break;
+      case "--tools": {
+        const v = value(arg);
+        o.tools = v === "default" ? null : v.split(/[,\s]+/).filter(Boolean);
+        break;
+      }
       case "--append-system-prompt":
         o.appendSystemPrompt = value(arg);
         break;
@@ -353,7 +362,6 @@ const COMPAT_FLAGS: Record<string, boolean> = {
   "--thinking": true,
   "--thinking-display": true,
   "--effort": true,
-  "--tools": true,
   "--betas": true,
   "--agent": true,
   "--json-schema": true,

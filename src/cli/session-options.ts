@@ -13,6 +13,7 @@ export function sessionOptions(o: CliOptions): SessionOptions {
     ...(o.sessionId !== null ? { sessionId: o.sessionId } : {}),
     ...(o.systemPrompt !== null ? { systemPrompt: o.systemPrompt } : {}),
     ...(o.appendSystemPrompt !== null ? { appendSystemPrompt: o.appendSystemPrompt } : {}),
+    ...(o.tools !== null ? { tools: o.tools } : {}),
     allowedTools: o.allowedTools,
     disallowedTools: o.disallowedTools,
     verifyNudge: o.verifyNudge,
