@@ -220,6 +220,7 @@ export async function openAgentSession(opts: SessionOptions): Promise<AgentSessi
     costSoFar: () => cost - costAtOpen,
     costOf: costUsd,
     maxTokens: maxTokensFor(model),
+    thinkingBudget: opts.thinkingBudget,
   });
 
   // A crash or a plain process.exit must not leave the model's processes running.

@@ -54,6 +54,8 @@ export type SessionOptions = {
   budgets?: { maxTurns?: number; maxBudgetUsd?: number; wallTimeMs?: number };
   /** Who is asked when a rule says ask; absent, nobody is there and the call is denied. */
   ask?: Asker;
+  /** Extended thinking's budget in tokens (adaptive models choose their own); absent, no thinking. */
+  thinkingBudget?: number;
   /** Offer the model only these built-in tools (names in any case: Bash or bash); absent, all of them. */
   tools?: string[];
   /** A new session takes this id (a host that names its sessions: Claude Code's --session-id). */

@@ -22,6 +22,8 @@ export type CliOptions = {
   systemPrompt: string | null;
   /** Added after the system prompt (Claude Code's --append-system-prompt). */
   appendSystemPrompt: string | null;
+  /** Extended thinking's token budget (--max-thinking-tokens, --thinking); null: no thinking. */
+  thinkingBudget: number | null;
   /** The built-in tools the model is offered (Claude Code's --tools); null: all of them. */
   tools: string[] | null;
   /** Flags accepted for compatibility with Claude Code wrappers that this version does not honour. */
@@ -60,6 +62,7 @@ export const EXIT = {
   sigterm: 143,
 } as const;
 
+const DEFAULT_THINKING_BUDGET = 16_000;
 const MODES: PermissionMode[] = ["default", "acceptEdits", "plan", "bypassPermissions"];
 const FORMATS: OutputFormat[] = ["text", "json", "stream-json"];
 
@@ -84,6 +87,7 @@ Options:
   --system-prompt <text>        Replace the system prompt
   --append-system-prompt <text> Add to the end of the system prompt
   --session-id <uuid>           Give a new session this id
+  --max-thinking-tokens <n>     Let the model think (extended thinking) with this budget
   --tools <names>               Offer only these tools (comma separated; "" none, "default" all)
   --dangerously-skip-permissions  Same as --permission-mode bypassPermissions
   --allow-dangerously-skip-permissions  Let a host switch to bypassPermissions later
@@ -143,6 +147,7 @@ export function parseArgs(argv: string[]): CliOptions {
     systemPrompt: null,
     appendSystemPrompt: null,
     tools: null,
+    thinkingBudget: null,
     unhonoured: [],
     includePartialMessages: false,
     model: null,
@@ -232,6 +237,20 @@ export function parseArgs(argv: string[]): CliOptions {
       case "--system-prompt":
         o.systemPrompt = value(arg);
         break;
+      case "--max-thinking-tokens": {
+        const raw = value(arg);
+        const n = Number(raw);
+        if (!Number.isInteger(n) || n < 0) throw new UsageError(`--max-thinking-tokens expects a whole number, got "${raw}"`);
+        o.thinkingBudget = n === 0 ? null : n;
+        break;
+      }
+      case "--thinking": {
+        const v = value(arg);
+        if (!["adaptive", "enabled", "disabled"].includes(v)) throw new UsageError(`--thinking must be adaptive, enabled or disabled, got "${v}"`);
+        // Adaptive models choose their own length (the number is not sent); others get this budget.
+        o.thinkingBudget = v === "disabled" ? null : (o.thinkingBudget ?? DEFAULT_THINKING_BUDGET);
+        break;
+      }
       case "--tools": {
         const v = value(arg);
         o.tools = v === "default" ? null : v.split(/[,\s]+/).filter(Boolean);
@@ -358,8 +377,6 @@ const COMPAT_FLAGS: Record<string, boolean> = {
   "--mcp-config": true,
   "--strict-mcp-config": false,
   "--fallback-model": true,
-  "--max-thinking-tokens": true,
-  "--thinking": true,
   "--thinking-display": true,
   "--effort": true,
   "--betas": true,

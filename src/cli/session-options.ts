@@ -14,6 +14,7 @@ export function sessionOptions(o: CliOptions): SessionOptions {
     ...(o.systemPrompt !== null ? { systemPrompt: o.systemPrompt } : {}),
     ...(o.appendSystemPrompt !== null ? { appendSystemPrompt: o.appendSystemPrompt } : {}),
     ...(o.tools !== null ? { tools: o.tools } : {}),
+    ...(o.thinkingBudget !== null ? { thinkingBudget: o.thinkingBudget } : {}),
     allowedTools: o.allowedTools,
     disallowedTools: o.disallowedTools,
     verifyNudge: o.verifyNudge,

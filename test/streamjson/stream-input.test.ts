@@ -130,7 +130,6 @@ describe("stream-json input", () => {
     expect(r.code).toBe(0);
     const notices = r.stderr.split("\n").filter((l) => l.includes("not supported yet"));
     expect(notices).toEqual([
-      "khaelor: --max-thinking-tokens is accepted for compatibility but not supported yet; ignored",
       "khaelor: --setting-sources is accepted for compatibility but not supported yet; ignored",
       "khaelor: --add-dir is accepted for compatibility but not supported yet; ignored",
       "khaelor: --fallback-model is accepted for compatibility but not supported yet; ignored",
@@ -142,6 +141,7 @@ describe("stream-json input", () => {
     const body = server.requests.find((q) => q.outcome === "served")!.body as { system: Array<{ text: string }>; tools: Array<{ name: string }> };
     expect(body.system.at(-1)!.text).toBe("-be brief");
     expect(body.tools.map((t) => t.name)).toEqual(["read", "grep"]);
+    expect((body as { thinking?: unknown }).thinking).toEqual({ type: "adaptive" });
     const bad = await runCli([...FLAGS, "--frobnicate"], { cwd: tempProject(), env, stdin: "" });
     expect(bad.code).toBe(2);
     expect(bad.stderr).toContain("unknown option --frobnicate");
