@@ -107,6 +107,8 @@ export async function runAcp(opts: CliOptions): Promise<number> {
   };
 
   const openError = (e: unknown): never => {
+    // No key: the editor can show its sign-in advice; the message says what to set.
+    if (e instanceof SessionOpenError && /ANTHROPIC_API_KEY/.test(e.message)) throw acp.RequestError.authRequired(undefined, e.message);
     if (e instanceof SessionOpenError) throw acp.RequestError.invalidParams(undefined, e.message);
     throw e;
   };

@@ -186,6 +186,19 @@ describe("khaelor acp", () => {
       return errs;
     });
     await a.proc.exited;
+    // Without an API key, session/new says so, as an auth-required error an editor can act on.
+    const { ANTHROPIC_API_KEY: _, ...noKey } = env;
+    const k = startAgent(dir, noKey);
+    const keyError = await k.run(async (ctx) => {
+      await initialize(ctx);
+      return ctx.request("session/new", { cwd: dir, mcpServers: [] }).then(
+        () => null,
+        (e: acp.RequestError) => e,
+      );
+    });
+    await k.proc.exited;
+    expect(keyError?.code).toBe(-32000);
+    expect(keyError?.message).toContain("ANTHROPIC_API_KEY is not set");
     expect(errors.length).toBe(3);
     expect(errors[0]).toMatch(/not found/i);
     expect(errors[1]).toMatch(/not found/i);
