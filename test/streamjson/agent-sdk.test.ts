@@ -74,4 +74,63 @@ describe("the Claude Agent SDK drives khaelor", () => {
     // One session for both turns.
     expect(new Set(messages.map((m) => (m as { session_id?: string }).session_id)).size).toBe(1);
   });
+
+  test("updatedPermissions saves the suggested rule (the next such call is not asked); setPermissionMode, setModel and a deny with interrupt", async () => {
+    const dir = tempProject();
+    const bash = (command: string) => ({ content: [{ type: "tool_use" as const, name: "bash", input: { command } }] });
+    const server = await serve({
+      turns: [
+        bash("npm test --silent || true"),
+        bash("npm test --silent || echo again"),
+        { content: [{ type: "text", text: "tests ran" }] },
+        { content: [{ type: "tool_use", name: "write", input: { file_path: "a.txt", content: "a\n" } }] },
+        { content: [{ type: "text", text: "wrote a.txt" }], expect: { lastHasToolResult: { isError: false } } },
+        bash("rm -rf build"),
+      ],
+    });
+    const results: string[] = [];
+    let next!: () => void;
+    async function* prompts(): AsyncGenerator<SDKUserMessage> {
+      for (const text of ["run the tests", "write a.txt", "clean up"]) {
+        const done = new Promise<void>((r) => (next = r));
+        yield user(text);
+        await done;
+      }
+    }
+    const asked: string[] = [];
+    const q = query({
+      prompt: prompts(),
+      options: {
+        pathToClaudeCodeExecutable: wrapper(),
+        cwd: dir,
+        env: isolatedEnv(server.url),
+        // Our own flag, through the SDK's pass-through: the scripted turns end where the test says.
+        extraArgs: { "no-verify-nudge": null },
+        canUseTool: async (tool, input, o) => {
+          asked.push(`${tool}: ${String((input as { command?: string }).command ?? (input as { file_path?: string }).file_path)}`);
+          if (tool === "bash" && String(input.command).startsWith("rm")) return { behavior: "deny", message: "not now", interrupt: true };
+          return { behavior: "allow", updatedInput: input, updatedPermissions: o.suggestions?.slice(0, 1) ?? [] };
+        },
+      },
+    });
+    for await (const m of q) {
+      if (m.type !== "result") continue;
+      results.push(m.subtype === "success" ? m.result : m.subtype);
+      if (results.length === 1) {
+        await q.setPermissionMode("acceptEdits");
+        await q.setModel("claude-haiku-5-5");
+      }
+      next();
+    }
+    expect(server.checkFailures).toEqual([]);
+    // The first npm test call was allowed with its suggestion saved; the second ran without asking.
+    // In acceptEdits the write was not asked about; the rm was denied and ended the turn.
+    expect(asked).toEqual(["bash: npm test --silent || true", "bash: rm -rf build"]);
+    expect(results.slice(0, 2)).toEqual(["tests ran", "wrote a.txt"]);
+    expect(results[2]).toBe("error_during_execution");
+    const local = JSON.parse(readFileSync(join(dir, ".khaelor", "settings.local.json"), "utf8")) as { permissions: { allow: string[] } };
+    expect(local.permissions.allow.some((r) => r.startsWith("Bash(npm test"))).toBe(true);
+    const models = server.requests.filter((r) => r.outcome === "served").map((r) => (r.body as { model: string }).model);
+    expect(models.at(-1)).toBe("claude-haiku-5-5");
+  });
 });
