@@ -125,7 +125,7 @@ export async function runAcp(opts: CliOptions): Promise<number> {
           loadSession: true,
           promptCapabilities: { image: true, audio: false, embeddedContext: true },
           mcpCapabilities: { http: false, sse: false },
-          sessionCapabilities: { list: {} },
+          sessionCapabilities: { list: {}, close: {} },
         },
         authMethods: [],
       };
@@ -159,6 +159,15 @@ export async function runAcp(opts: CliOptions): Promise<number> {
           .filter((x) => !x.newerFormat)
           .map((x) => ({ sessionId: x.id, cwd: x.cwd || cwd, title: x.title || null, updatedAt: new Date(x.lastActivity).toISOString() })),
       };
+    })
+    .onRequest("session/close", async ({ params }) => {
+      // Frees the session (its lock too, so `khaelor --resume` can take it in a terminal); the log stays.
+      const l = live(params.sessionId);
+      sessions.delete(params.sessionId);
+      l.turn?.abort();
+      await l.running?.catch(() => {});
+      await l.session.close();
+      return {};
     })
     .onRequest("session/set_mode", ({ params }) => {
       const l = live(params.sessionId);

@@ -78,6 +78,7 @@ describe("khaelor acp", () => {
           ],
         },
         { content: [{ type: "text", text: "Done: it says goodbye now." }], expect: { lastHasToolResult: { isError: false } } },
+        { content: [{ type: "text", text: "Free." }] },
       ],
     });
     const env = isolatedEnv(server.url);
@@ -87,6 +88,11 @@ describe("khaelor acp", () => {
       const s = await ctx.request("session/new", { cwd: dir, mcpServers: [] });
       const r = await ctx.request("session/prompt", { sessionId: s.sessionId, prompt: [{ type: "text", text: "say goodbye" }] });
       await ctx.request("session/set_mode", { sessionId: s.sessionId, modeId: "plan" });
+      // Closed, the session is free for a terminal while the editor stays connected.
+      await ctx.request("session/close", { sessionId: s.sessionId });
+      const held = await runCli(["-p", "--resume", s.sessionId, "are you free?"], { cwd: dir, env });
+      expect(held.stderr).not.toContain("already open");
+      expect(held.stdout).toBe("Free.\n");
       return { sessionId: s.sessionId, stop: r.stopReason, init, modes: s.modes };
     });
     await a.proc.exited;
@@ -131,8 +137,9 @@ describe("khaelor acp", () => {
     expect(list.sessions[0]!.title).toContain("say goodbye");
     await b.proc.exited;
     const replay = b.updates.filter((u) => u.sessionId === sessionId);
-    expect(text(replay, "user_message_chunk")).toBe("say goodbye");
-    expect(text(replay, "agent_message_chunk")).toBe("I will edit hello.txt.Done: it says goodbye now.");
+    // Both turns: the editor's and the one run from the terminal after session/close.
+    expect(text(replay, "user_message_chunk")).toBe("say goodbyeare you free?");
+    expect(text(replay, "agent_message_chunk")).toBe("I will edit hello.txt.Done: it says goodbye now.Free.");
     expect(text(replay, "agent_thought_chunk")).toBe("The greeting should change.");
     expect(ofKind(replay, "tool_call")[1]).toMatchObject({ toolCallId: call.toolCallId, kind: "edit", status: "completed" });
     // As with --resume, the mode comes from this run (flags, settings), never silently from the log.
