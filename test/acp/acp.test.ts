@@ -276,4 +276,36 @@ describe("khaelor acp", () => {
     expect(resumed.stderr).toContain("stopped unexpectedly");
     expect(resumed.stdout).toBe("back\n");
   });
+
+  test("a prompt with an image, an embedded file and a link reaches the model; audio is named as left out; /compact compacts", async () => {
+    const dir = tempProject();
+    const server = await serve({ turns: [{ content: [{ type: "text", text: "seen" }] }, { content: [{ type: "text", text: "Summary of the talk." }] }] });
+    const png = "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==";
+    const a = startAgent(dir, isolatedEnv(server.url));
+    const stops = await a.run(async (ctx) => {
+      await initialize(ctx);
+      const s = await ctx.request("session/new", { cwd: dir, mcpServers: [] });
+      const first = await ctx.request("session/prompt", {
+        sessionId: s.sessionId,
+        prompt: [
+          { type: "text", text: "look at " },
+          { type: "resource_link", uri: `file://${dir}/a.ts`, name: "a.ts" },
+          { type: "resource", resource: { uri: `file://${dir}/b.ts`, text: "export const b = 2;" } },
+          { type: "image", data: png, mimeType: "image/png" },
+          { type: "audio", data: "AAAA", mimeType: "audio/wav" },
+        ],
+      });
+      const second = await ctx.request("session/prompt", { sessionId: s.sessionId, prompt: [{ type: "text", text: "/compact" }] });
+      return [first.stopReason, second.stopReason];
+    });
+    await a.proc.exited;
+    expect(stops).toEqual(["end_turn", "end_turn"]);
+    const body = server.requests.find((q) => q.outcome === "served")!.body as { messages: Array<{ content: Array<{ type: string; text?: string }> }> };
+    const sent = body.messages[0]!.content;
+    expect(sent.map((b) => b.type)).toEqual(["text", "text", "text", "image"]);
+    expect(sent[1]!.text).toBe(`[a.ts](file://${dir}/a.ts)`);
+    expect(sent[2]!.text).toContain("export const b = 2;");
+    expect(text(a.updates, "agent_message_chunk")).toContain("left out of the message, not supported: audio");
+    expect(text(a.updates, "agent_message_chunk")).toContain("Compacted the conversation.");
+  });
 });
