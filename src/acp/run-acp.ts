@@ -3,7 +3,7 @@
 // --resume, crash-safe), opened through the same session service as every other mode; this file
 // only speaks the protocol: requests in, session/update notifications and permission asks out.
 import * as acp from "@agentclientprotocol/sdk";
-import type { AgentContext, ClientCapabilities, SessionModeState, SessionUpdate, StopReason } from "@agentclientprotocol/sdk";
+import type { AgentContext, SessionModeState, SessionUpdate, StopReason } from "@agentclientprotocol/sdk";
 import type { PermissionMode } from "../events/types.ts";
 import { EXIT, type CliOptions } from "../cli/args.ts";
 import { openAgentSession, SessionOpenError } from "../agent/agent-session.ts";
@@ -34,7 +34,6 @@ export async function runAcp(opts: CliOptions): Promise<number> {
   const log = (s: string) => void process.stderr.write(`khaelor acp: ${s}\n`);
   const sessions = new Map<string, Live>();
   let peer: AgentContext | null = null;
-  let clientCaps: ClientCapabilities = {};
 
   const notify = (sessionId: string, update: SessionUpdate) => {
     peer?.notify("session/update", { sessionId, update }).catch(() => {
@@ -115,9 +114,10 @@ export async function runAcp(opts: CliOptions): Promise<number> {
 
   const app = acp
     .agent({ name: "khaelor" })
-    .onRequest("initialize", ({ params, client }) => {
+    .onRequest("initialize", ({ client }) => {
       peer = client;
-      clientCaps = params.clientCapabilities ?? {};
+      // The client's fs and terminal capabilities are not used yet: files are read and written on
+      // disk (the editor sees the changes there) and bash runs here.
       return {
         protocolVersion: acp.PROTOCOL_VERSION,
         agentInfo: { name: "khaelor", title: "KHAELOR", version: VERSION },
@@ -234,7 +234,6 @@ export async function runAcp(opts: CliOptions): Promise<number> {
   for (const l of sessions.values()) l.turn?.abort();
   await Promise.allSettled([...sessions.values()].map((l) => l.running));
   await Promise.allSettled([...sessions.values()].map((l) => l.session.close()));
-  void clientCaps;
   return EXIT.ok;
 }
 

@@ -67,8 +67,12 @@ export async function runStreamJson(opts: CliOptions): Promise<number> {
     if (!a.ok) return { allow: false, message: a.error === "cancelled" ? undefined : `(no answer from the host: ${a.error})` };
     const r = a.response;
     if (r.behavior === "allow") {
-      if (r.updatedInput !== undefined && JSON.stringify(r.updatedInput) !== JSON.stringify(req.call.input))
-        once("updated-input", "can_use_tool: an allow with a changed updatedInput is not supported; the call runs with the model's input");
+      // A host that rewrote the call meant its version to run, not the model's: until a changed
+      // input can be run, the call is denied rather than run as the host did not allow it.
+      if (r.updatedInput !== undefined && JSON.stringify(r.updatedInput) !== JSON.stringify(req.call.input)) {
+        once("updated-input", "can_use_tool: an allow with a changed updatedInput is not supported yet; such calls are denied");
+        return { allow: false, message: "The host allowed this call only with a changed input, which KHAELOR cannot run yet; it was not run." };
+      }
       const scope = grantScopeOf(r.updatedPermissions);
       return { allow: true, ...(scope && req.suggestion ? { always: { scope } } : {}) };
     }

@@ -146,4 +146,30 @@ describe("stream-json input", () => {
     expect(bad.code).toBe(2);
     expect(bad.stderr).toContain("unknown option --frobnicate");
   });
+
+  test("can_use_tool by hand: an allow with a changed input is not run; end of input while an ask is open denies it", async () => {
+    const server = await serve({
+      turns: [
+        { content: [{ type: "tool_use", name: "bash", input: { command: "echo one > one.txt" } }] },
+        { content: [{ type: "text", text: "not run" }], expect: { lastHasToolResult: { isError: true, contentMatches: "changed input" } } },
+        { content: [{ type: "tool_use", name: "bash", input: { command: "echo two > two.txt" } }] },
+        { content: [{ type: "text", text: "host gone" }], expect: { lastHasToolResult: { isError: true } } },
+      ],
+    });
+    const dir = tempProject();
+    const s = spawnStream(["--permission-prompt-tool", "stdio", "--no-verify-nudge"], dir, isolatedEnv(server.url));
+    s.send(user("one"));
+    const ask = await s.next((l) => l.type === "control_request");
+    expect(ask.request).toMatchObject({ subtype: "can_use_tool", tool_name: "bash", input: { command: "echo one > one.txt" } });
+    s.send({ type: "control_response", response: { subtype: "success", request_id: ask.request_id, response: { behavior: "allow", updatedInput: { command: "echo safer" } } } });
+    expect(await s.next((l) => l.type === "result")).toMatchObject({ result: "not run" });
+    s.send(user("two"));
+    await s.next((l) => l.type === "control_request" && l.request_id !== ask.request_id);
+    const { code, stderr } = await s.end();
+    expect(code).toBe(0);
+    expect(s.lines.filter((l) => l.type === "result").map((l) => l.result)).toEqual(["not run", "host gone"]);
+    expect(stderr).toContain("changed updatedInput is not supported yet");
+    expect(await Bun.file(`${dir}/one.txt`).exists()).toBe(false);
+    expect(await Bun.file(`${dir}/two.txt`).exists()).toBe(false);
+  });
 });
