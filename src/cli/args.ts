@@ -403,7 +403,7 @@ const COMPAT_FLAGS: Record<string, boolean> = {
 };
 
 /** Flags taken as they are: their meaning is already how KHAELOR works, so no notice. */
-const HONOURED_AS_IS = new Set(["--await-initialize", "--no-optional-locks"]);
+const HONOURED_AS_IS = new Set(["--await-initialize"]);
 
 function looksLikeRule(s: string): boolean {
   // Only names of tools that exist, so `--allowedTools Read Summarize` leaves "Summarize" as the prompt.
