@@ -1,7 +1,7 @@
 // The composition root for one agent session, shared by print mode and the interactive app:
 // it opens (or resumes) the session log, builds the workspace, tools, model client, context and
 // permission gate, and wires them to the kernel through the event bus. No logic of its own.
-import { existsSync, readFileSync, rmSync, statSync } from "node:fs";
+import { existsSync, rmSync, statSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { buildSystemPrompt, gitStatusSummary, loadProjectInstructions } from "../context/system-prompt.ts";
 import { createEventBus, type EventBus } from "../events/bus.ts";
@@ -23,6 +23,7 @@ import { createSession, forkSession, latestSession, openSession, resolveSession,
 import { builtinTools } from "../tools/builtin.ts";
 import { createToolRuntime } from "../tools/runtime.ts";
 import { createWorkspace } from "../workspace/local.ts";
+import { LIMITS, readRegularFile } from "../workspace/safe-read.ts";
 import { settleOrphans } from "../workspace/orphans.ts";
 import type { LocalWorkspace } from "../workspace/types.ts";
 import { VERSION } from "../version.ts";
@@ -43,7 +44,7 @@ function restoreWorkspace(ws: LocalWorkspace, events: DurableEvent[]) {
       try {
         const st = statSync(path);
         // +1: the event time is whole milliseconds, the file time finer.
-        if (st.isFile() && st.mtimeMs <= e.ts + 1) ws.reads.record(path, readFileSync(path), st.mtimeMs);
+        if (st.isFile() && st.mtimeMs <= e.ts + 1) ws.reads.record(path, readRegularFile(path, { maxBytes: LIMITS.workFile }).bytes, st.mtimeMs);
       } catch {
         // Gone since: the model will find out when it uses the file.
       }

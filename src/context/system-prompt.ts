@@ -3,7 +3,9 @@
 // a dynamic block (date, cwd, git status, project instructions) that is stable within a session.
 // Build it once per session, not per turn: anything that changed between turns here would sit in
 // front of every message and void the conversation's cache.
-import { existsSync, readFileSync, statSync } from "node:fs";
+import { existsSync } from "node:fs";
+import { looksBinary } from "../workspace/encoding.ts";
+import { readRegularFile, stripBom } from "../workspace/safe-read.ts";
 import { homedir } from "node:os";
 import { dirname, join } from "node:path";
 import type { SystemBlock } from "../model/types.ts";
@@ -114,10 +116,11 @@ function gitRoot(cwd: string): string | null {
 
 function readBounded(path: string): string | null {
   try {
-    if (!statSync(path).isFile()) return null;
-    const text = readFileSync(path, "utf8");
-    if (Buffer.byteLength(text) <= MAX_INSTRUCTION_BYTES) return text;
-    return `${text.slice(0, MAX_INSTRUCTION_BYTES)}\n\n[... ${path} is longer; the rest was left out. Read the file for more.]`;
+    const { bytes, truncated } = readRegularFile(path, { maxBytes: MAX_INSTRUCTION_BYTES, truncate: true });
+    if (looksBinary(bytes)) return null;
+    const text = stripBom(bytes.toString("utf8"));
+    if (!truncated) return text;
+    return `${text}\n\n[... ${path} is longer; the rest was left out. Read the file for more.]`;
   } catch {
     return null;
   }

@@ -3,11 +3,12 @@
 // grep's --exclude-dir/--exclude match base names (GNU and BSD grep alike, and only without a
 // slash); rg's `-g '!name'` matches a base name at any depth, while a glob with a slash is matched
 // against the path relative to rg's working directory, so it counts only when rg starts there.
-import { existsSync, readFileSync } from "node:fs";
+import { existsSync } from "node:fs";
 import { isAbsolute, join, normalize, resolve } from "node:path";
 import type { NameSkip, PathSkip, Walk } from "./command-walks.ts";
 import { diffWalk, gitDiffWalk } from "./diff-walks.ts";
 import { gitTopLevel, isInside, realPath } from "./path-facts.ts";
+import { LIMITS, readRegularText } from "../workspace/safe-read.ts";
 import { hasWildcard, namesMayMatch } from "./glob-segments.ts";
 import { literalWord, type ShellWord } from "./shell-words.ts";
 import { cwdRoot, has, isNameGlob, lastNumber, rootsOf, scanArgs, shellQuote, values, walk, type ArgSpec } from "./walk-args.ts";
@@ -89,7 +90,7 @@ function rgConfig(words: ShellWord[]): ShellWord[] | null {
   if (!path || scanArgs(words, RG).opts.some((o) => o.name === "--no-config")) return [];
   try {
     // one argument per line; blank lines and `#` comments are skipped
-    const lines = readFileSync(path, "utf8").split(/\r?\n/).map((l) => l.trim());
+    const lines = readRegularText(path, LIMITS.smallConfig).split(/\r?\n/).map((l) => l.trim());
     return lines.filter((l) => l !== "" && !l.startsWith("#")).map(literalWord);
   } catch {
     return null;

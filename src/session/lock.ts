@@ -1,6 +1,7 @@
 // One writer per session. The lock is a file beside the log holding the owner's pid and host; a
 // lock whose process is gone (kill -9, power cut) is stale and taken over.
-import { closeSync, openSync, readFileSync, renameSync, statSync, unlinkSync, writeSync } from "node:fs";
+import { readRegularText, LIMITS } from "../workspace/safe-read.ts";
+import { closeSync, openSync, renameSync, statSync, unlinkSync, writeSync } from "node:fs";
 import { hostname } from "node:os";
 import { lockPathOf, sessionIdOf } from "./paths.ts";
 
@@ -33,7 +34,7 @@ function isAlive(pid: number): boolean {
 
 function readOwner(lockPath: string): LockOwner | null {
   try {
-    const o = JSON.parse(readFileSync(lockPath, "utf8")) as Partial<LockOwner>;
+    const o = JSON.parse(readRegularText(lockPath, LIMITS.sessionMeta)) as Partial<LockOwner>;
     if (typeof o.pid === "number" && typeof o.host === "string") return { pid: o.pid, host: o.host, since: Number(o.since) || 0 };
   } catch {
     // Missing or unreadable: the caller decides.

@@ -1,7 +1,8 @@
 // The session log: one JSON line per durable event, appended with one write() each. The writer
 // fsyncs at loop boundaries (a user message, each tool result, the end of a turn, a compaction), so
 // a power cut loses at most the in-flight model turn; kill -9 loses nothing that was written.
-import { closeSync, fstatSync, fsyncSync, openSync, readFileSync, renameSync, writeFileSync, writeSync } from "node:fs";
+import { closeSync, fstatSync, fsyncSync, openSync, renameSync, writeFileSync, writeSync } from "node:fs";
+import { LIMITS, readRegularFile } from "../workspace/safe-read.ts";
 import type { DurableEvent } from "../events/types.ts";
 import { NewerFormatError, parseEventLine, serializeEvent } from "../events/schema.ts";
 import { metaPathOf, sessionIdOf } from "./paths.ts";
@@ -148,7 +149,7 @@ export type SessionLog = { events: DurableEvent[]; warnings: LogWarning[]; /** T
  * or a newer KHAELOR wrote it.
  */
 export function readSessionLog(path: string): SessionLog {
-  return parseSessionLog(readFileSync(path, "utf8"));
+  return parseSessionLog(readRegularFile(path, { maxBytes: LIMITS.sessionLog }).bytes.toString("utf8"));
 }
 
 export function parseSessionLog(text: string): SessionLog {

@@ -1,5 +1,6 @@
 // The sessions of a project: create, reopen for append, list, find by id prefix, fork.
-import { closeSync, existsSync, fsyncSync, ftruncateSync, mkdirSync, openSync, readdirSync, readFileSync, statSync, writeSync } from "node:fs";
+import { closeSync, constants, existsSync, fstatSync, fsyncSync, ftruncateSync, mkdirSync, openSync, readdirSync, readFileSync, statSync, writeSync } from "node:fs";
+import { fileKind, formatBytes, LIMITS, readRegularText } from "../workspace/safe-read.ts";
 import { dirname, join, resolve } from "node:path";
 import { newEventId, newSessionId } from "../events/id.ts";
 import { FORMAT_VERSION } from "../events/schema.ts";
@@ -81,12 +82,18 @@ type Appendable = { writer: SessionWriter; recoveredStaleLock: boolean; events: 
 
 function openForAppend(path: string, opts: { events?: DurableEvent[]; onError?: WriterOptions["onError"] }): Appendable {
   if (!existsSync(path)) throw new SessionNotFoundError(`No session log at ${path}. Run \`khaelor sessions\` to list this project's sessions.`);
+  // Opening a FIFO would block for good; opened non-blocking, and only a regular file is read.
+  const st = statSync(path);
+  if (!st.isFile()) throw new Error(`cannot read ${path}: it is ${fileKind(st)}, not a regular file`);
   const lock = acquireSessionLock(path);
   try {
-    const fd = openSync(path, "r+");
+    const fd = openSync(path, constants.O_RDWR | constants.O_NONBLOCK | constants.O_NOCTTY);
     let events = opts.events;
     let warnings: string[] = [];
     try {
+      const opened = fstatSync(fd);
+      if (!opened.isFile()) throw new Error(`cannot read ${path}: it is ${fileKind(opened)}, not a regular file`);
+      if (opened.size > LIMITS.sessionLog) throw new Error(`cannot read ${path}: it is ${formatBytes(opened.size)}, over the ${formatBytes(LIMITS.sessionLog)} limit for a session log`);
       const text = readFileSync(fd, "utf8");
       const log = parseSessionLog(text);
       warnings = log.warnings.map((w) => w.message);
@@ -171,7 +178,7 @@ export function openSession(path: string, opts: { onError?: WriterOptions["onErr
 
 function readSummaryCache(path: string, size: number): Omit<SessionSummary, "path"> | null {
   try {
-    const meta = JSON.parse(readFileSync(metaPathOf(path), "utf8")) as Omit<SessionSummary, "path"> & { size?: number };
+    const meta = JSON.parse(readRegularText(metaPathOf(path), LIMITS.sessionMeta)) as Omit<SessionSummary, "path"> & { size?: number };
     if (meta.size !== size || typeof meta.id !== "string") return null;
     const { size: _size, ...summary } = meta;
     return summary;

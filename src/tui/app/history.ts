@@ -2,9 +2,10 @@
 // ($KHAELOR_HOME/history/<project-slug>.jsonl, one JSON string per line, newest last), and the
 // Up/Down walk over it. The walk keeps the draft the user was typing, so going back down past the
 // newest entry gives it back unchanged.
-import { appendFileSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { appendFileSync, mkdirSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { dataRoot, projectSlug } from "../../session/paths.ts";
+import { LIMITS, readRegularText } from "../../workspace/safe-read.ts";
 
 /** Entries kept; the file is rewritten down to this when it grows past twice as many. */
 export const HISTORY_LIMIT = 10_000;
@@ -76,7 +77,7 @@ export class PromptHistory {
 export function loadHistory(file: string): string[] {
   let raw: string;
   try {
-    raw = readFileSync(file, "utf8");
+    raw = readRegularText(file, LIMITS.history);
   } catch {
     return [];
   }

@@ -2,12 +2,13 @@
 // exactly what will happen. For an edit or a write, the diff is computed against the file as it is
 // on disk now (the tool will refuse a stale write anyway); for a command, the command; for a read
 // outside the project, the path.
-import { existsSync, readFileSync, statSync } from "node:fs";
+import { existsSync } from "node:fs";
 import { homedir } from "node:os";
 import { isAbsolute, join, relative, resolve } from "node:path";
 import { createTwoFilesPatch } from "diff";
 import type { AskRequest } from "../../cli/gate.ts";
 import { settingsLocations, userConfigDir } from "../../permissions/settings-files.ts";
+import { readRegularText } from "../../workspace/safe-read.ts";
 import type { PermissionPrompt } from "../views/permission-panel.ts";
 
 /** Files bigger than this get no preview diff (the tool's own result still shows one). */
@@ -81,8 +82,8 @@ export function alwaysFiles(projectRoot: string, home = homedir()): { local: str
 
 function readSmall(abs: string): string | null {
   try {
-    if (!existsSync(abs) || statSync(abs).size > PREVIEW_BYTES) return null;
-    return readFileSync(abs, "utf8").replace(/\r\n/g, "\n");
+    if (!existsSync(abs)) return null;
+    return readRegularText(abs, PREVIEW_BYTES).replace(/\r\n/g, "\n");
   } catch {
     return null;
   }

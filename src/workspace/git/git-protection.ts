@@ -1,7 +1,8 @@
 // Turn-by-turn protection of the work tree: a snapshot before and after every agent turn, /diff
 // against the session start (or any snapshot), and /undo that puts back what the last turn changed,
 // by any means (tools or bash), while leaving alone what the user changed since.
-import { existsSync, mkdirSync, readdirSync, readFileSync, realpathSync, rmdirSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { LIMITS, readRegularText } from "../safe-read.ts";
+import { existsSync, mkdirSync, readdirSync, realpathSync, rmdirSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { homedir } from "node:os";
 import { basename, dirname, isAbsolute, join, relative, resolve, sep } from "node:path";
 import { recordBaseline, type GitBaseline } from "./baseline.ts";
@@ -99,7 +100,7 @@ async function openProtection(opts: GitProtectionOptions): Promise<GitProtection
   let state: State | null = null;
   if (opts.resume && existsSync(stateFile)) {
     try {
-      state = JSON.parse(readFileSync(stateFile, "utf8")) as State;
+      state = JSON.parse(readRegularText(stateFile, LIMITS.sessionMeta * 64)) as State;
     } catch {
       state = null;
     }
