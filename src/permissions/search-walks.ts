@@ -12,6 +12,7 @@ import { LIMITS, readRegularText } from "../workspace/safe-read.ts";
 import { hasWildcard, namesMayMatch } from "./glob-segments.ts";
 import { literalWord, type ShellWord } from "./shell-words.ts";
 import { cwdRoot, has, isNameGlob, lastNumber, rootsOf, scanArgs, shellQuote, values, walk, type ArgSpec } from "./walk-args.ts";
+import { trimEndChars } from "../text/trim-chars.ts";
 
 const GREP: ArgSpec = {
   short: "ABCDdefm",
@@ -120,7 +121,7 @@ function rgWalk(command: ShellWord[]): Walk {
     const exclusion = rgExclusion(g.text.slice(1), g.ignoreCase);
     if (!exclusion) continue;
     // a folder left out whole is never entered, so only an inclusion that can match its own name undoes that
-    const lastName = (glob: string) => glob.replace(/\/+$/, "").split("/").pop() ?? "";
+    const lastName = (glob: string) => trimEndChars(glob, "/").split("/").pop() ?? "";
     const undone = exclusion.whole && exclusion.kind === "name" ? later.some((i) => namesMayMatch(lastName(i.text), exclusion.skip.glob)) : later.length > 0;
     if (undone) continue;
     if (exclusion.kind === "name") skipNames.push(exclusion.skip);
@@ -128,7 +129,7 @@ function rgWalk(command: ShellWord[]): Walk {
   }
   // with a positive glob, a file that no glob matches is not searched; the last glob matching it decides
   const unknownGlob = a.opts.some((o) => ["-g", "--glob", "--iglob"].includes(o.name) && (!o.value || o.value.dynamic));
-  const fileName = (glob: string) => (glob.replace(/\/+$/, "").split("/").pop() ?? "").replace(/\*\*/g, "*");
+  const fileName = (glob: string) => (trimEndChars(glob, "/").split("/").pop() ?? "").replace(/\*\*/g, "*");
   // rg's `{a,b}` alternation is not read here: such a whitelist may match any name
   const onlyNames =
     includes.length > 0 && !unknownGlob && !includes.some((i) => hasAlternation(i.text))
