@@ -128,7 +128,7 @@ function globBase(w: ShellWord): string | null {
   const segments = trimTrailingSlashes(w.pattern).split("/");
   const first = segments.findIndex((s) => /(^|[^\\])[*?[]/.test(s));
   const seg = segments[first] as string;
-  const everything = !/[A-Za-z0-9_-]/.test(seg.replace(/\\./g, "x").replace(/\[[^\]]*\]/g, ""));
+  const everything = !/[A-Za-z0-9_-]/.test(seg.replace(/\\./g, "x").replace(/\[[^\][]*\]/g, ""));
   if (!everything) return null;
   const dir = segments.slice(0, first).join("/").replace(/\\(.)/g, "$1");
   return first === 0 ? "." : dir === "" ? "/" : dir;

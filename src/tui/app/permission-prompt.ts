@@ -10,6 +10,7 @@ import type { AskRequest } from "../../cli/gate.ts";
 import { settingsLocations, userConfigDir } from "../../permissions/settings-files.ts";
 import { readRegularText } from "../../workspace/safe-read.ts";
 import type { PermissionPrompt } from "../views/permission-panel.ts";
+import { trimEndChars } from "../../text/trim-chars.ts";
 
 /** Files bigger than this get no preview diff (the tool's own result still shows one). */
 const PREVIEW_BYTES = 2_000_000;
@@ -61,7 +62,7 @@ export function buildPermissionPrompt(req: AskRequest, cwd: string, projectRoot:
 function withoutRepeats(p: PermissionPrompt): PermissionPrompt {
   const shown = p.detail?.text ?? "";
   if (shown && !shown.includes("\n") && p.summary.endsWith(shown) && p.summary.length > shown.length) {
-    p.summary = p.summary.slice(0, -shown.length).replace(/[\s:]+$/, "");
+    p.summary = trimEndChars(p.summary.slice(0, -shown.length), "\\s:");
   }
   const restated = /^(?:running|writing) `?([^`]*)`?$/.exec(p.reason.trim())?.[1];
   if (restated !== undefined && (restated === shown || restated === p.diffPath || shown.endsWith(restated))) p.reason = "";
