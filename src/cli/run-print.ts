@@ -5,7 +5,8 @@ import type { TurnEndReason } from "../events/types.ts";
 import { buildResult, createTally } from "../print/result.ts";
 import { jsonPrinter, streamJsonPrinter, textPrinter, type Printer } from "../print/printer.ts";
 import { EXIT, type CliOptions } from "./args.ts";
-import { openAgentSession, SessionOpenError } from "./agent-session.ts";
+import { openAgentSession, SessionOpenError } from "../agent/agent-session.ts";
+import { sessionOptions } from "./session-options.ts";
 import { printSessionList } from "./sessions-command.ts";
 import { DEMO_BANNER, DEMO_PROMPT, startDemo } from "./demo.ts";
 
@@ -46,11 +47,17 @@ export async function runPrint(opts: CliOptions): Promise<number> {
 
   let session;
   try {
-    session = await openAgentSession(opts, { interactive: false, ...(demo ? { api: { baseURL: demo.api.url, apiKey: demo.apiKey }, cwd: demo.dir } : {}) });
+    // Nobody to ask: a call a rule says to ask about is denied.
+    session = await openAgentSession({ ...sessionOptions(opts), ...(demo ? { api: { baseURL: demo.api.url, apiKey: demo.apiKey }, cwd: demo.dir } : {}) });
   } catch (e) {
     if (e instanceof SessionOpenError) {
       stderr.write(`khaelor: ${e.message}\n`);
       await demo?.close();
+      // A stream-json or json reader waits for its result line, even when no session could start.
+      if (!e.usage && opts.outputFormat !== "text") {
+        const printer = opts.outputFormat === "json" ? jsonPrinter(stdout, { write: () => {} }) : streamJsonPrinter(stdout, false);
+        printer.finish(buildResult({ tally: createTally(), reason: "error", text: "", errorMessage: e.message, sessionId: "", durationMs: Date.now() - started }));
+      }
       return e.usage ? EXIT.usage : EXIT.error;
     }
     throw e;
@@ -64,8 +71,8 @@ export async function runPrint(opts: CliOptions): Promise<number> {
         ? streamJsonPrinter(stdout, opts.includePartialMessages)
         : textPrinter(stdout, stderr, opts.verbose);
   const tally = createTally();
-  printer.init({ sessionId: session.sessionId, model: session.model(), tools: session.toolNames, cwd: session.cwd, permissionMode: session.permissionMode() });
-  session.bus.subscribe((e) => {
+  printer.init({ sessionId: session.sessionId, model: session.model(), tools: [...session.toolNames], cwd: session.cwd, permissionMode: session.permissionMode() });
+  session.subscribe((e) => {
     tally.observe(e);
     printer.onEvent(e);
   });
@@ -99,7 +106,13 @@ export async function runPrint(opts: CliOptions): Promise<number> {
       reason = r.reason;
       message = r.message;
       text = r.lastText;
+      if (r.notSaved) stderr.write(`khaelor: ${r.notSaved}\n`);
     }
+  } catch (e) {
+    // Whatever went wrong, the reader still gets its result line and one sentence, not a stack.
+    reason = "error";
+    message = e instanceof Error ? e.message : String(e);
+    stderr.write(`khaelor: ${message}\n`);
   } finally {
     process.off("SIGINT", onInt);
     process.off("SIGTERM", onTerm);

@@ -3,8 +3,8 @@
 // FIFO's open) would freeze a test file in process, where no timeout can fire.
 import { join } from "node:path";
 import { loadProjectInstructions } from "../../src/context/system-prompt.ts";
-import { loadSettingsFile } from "../../src/permissions/settings-files.ts";
-import { loadSettings } from "../../src/cli/config.ts";
+import { loadSettingsFile } from "../../src/permissions/rules/settings-files.ts";
+import { loadSettings } from "../../src/agent/config.ts";
 import { loadHistory } from "../../src/tui/app/history.ts";
 import { readSessionLog } from "../../src/session/log.ts";
 import { makeHarness } from "../tools/harness.ts";

@@ -1,0 +1,273 @@
+// The composition root for one agent session, shared by print mode and the interactive app:
+// it opens (or resumes) the session log, builds the workspace, tools, model client, context and
+// permission gate, and wires them to the kernel through the event bus. No logic of its own.
+import { existsSync, rmSync, statSync } from "node:fs";
+import { dirname, join, resolve } from "node:path";
+import { buildSystemPrompt, gitStatusSummary, loadProjectInstructions } from "../context/system-prompt.ts";
+import { createEventBus, type EventBus } from "../events/bus.ts";
+import { newEventId as newId, newSessionId } from "../events/id.ts";
+import { createPermissionEngine, splitRuleList, type Problem } from "../permissions/index.ts";
+import { SessionWriteError, type SessionWriter } from "../session/log.ts";
+import { explainFsError, isUserFsError } from "../workspace/fs-errors.ts";
+import { metaPathOf, projectSessionsDir } from "../session/paths.ts";
+import { createGitProtection } from "../workspace/git/index.ts";
+import { isDurable, type AgentEvent, type PermissionMode } from "../events/types.ts";
+import { runTurn } from "../kernel/loop.ts";
+import type { LoopPolicy } from "../kernel/types.ts";
+import { createAnthropicClient } from "../model/anthropic-client.ts";
+import { costUsd, DEFAULT_MODEL, maxTokensFor } from "../model/models.ts";
+import type { SystemBlock } from "../model/types.ts";
+import { doomLoopPolicy } from "../policy/doom-loop.ts";
+import { verifyOnStopPolicy } from "../policy/verify-on-stop.ts";
+import { createConversationContext } from "../context/conversation.ts";
+import { createSession } from "../session/store.ts";
+import { builtinTools } from "../tools/builtin.ts";
+import { createToolRuntime } from "../tools/runtime.ts";
+import { createWorkspace } from "../workspace/local.ts";
+import { settleOrphans } from "../workspace/orphans.ts";
+import { VERSION } from "../version.ts";
+import { loadSettings } from "./config.ts";
+import { createGate } from "./gate.ts";
+import { openLog, restoreWorkspace, SessionOpenError } from "./open-log.ts";
+import type { AgentSession, AgentTurnResult, SessionOptions } from "./types.ts";
+
+export { SessionOpenError };
+
+function writeFailureMessage(e: SessionWriteError, interactive: boolean): string {
+  const todo = interactive
+    ? "Free some space and send your message again: what is waiting is saved then."
+    : "Free some space, then continue with khaelor --continue.";
+  return `${e.message}. KHAELOR stopped so no more work goes unrecorded. ${todo}`;
+}
+
+function formatProblem(p: Problem): string {
+  return `${p.file}${p.position ? ` ${p.position}` : ""}: ${p.message}`;
+}
+
+export async function openAgentSession(opts: SessionOptions): Promise<AgentSession> {
+  const cwd = resolve(opts.cwd ?? process.cwd());
+  if (!existsSync(cwd) || !statSync(cwd).isDirectory()) throw new SessionOpenError(`--cwd ${cwd} is not a directory`);
+  const { settings, problems } = loadSettings(cwd);
+  /** Things the user should read before the session starts (print mode: stderr; the app: shown). */
+  const notices: string[] = [...problems];
+
+  // Checked before anything is written, so a missing key leaves no empty session behind.
+  const apiKey = opts.api?.apiKey ?? (process.env.ANTHROPIC_API_KEY || settings.apiKey);
+  if (!apiKey && !process.env.ANTHROPIC_AUTH_TOKEN)
+    throw new SessionOpenError("ANTHROPIC_API_KEY is not set: export it (or ANTHROPIC_AUTH_TOKEN, or set apiKey in ~/.config/khaelor/settings.json), or try `khaelor --demo`");
+  // Without a key the client falls back to ANTHROPIC_AUTH_TOKEN (a bearer token).
+  const client = createAnthropicClient({ apiKey, baseURL: opts.api?.baseURL ?? (process.env.ANTHROPIC_BASE_URL || undefined) });
+
+  // Open the log first: resuming decides the model and the permission mode.
+  const opened = openLog(opts, cwd, notices, (e) => onWriteError(e));
+  const replayed = opened.replayed;
+  let model = opts.model ?? replayed?.model ?? settings.model ?? DEFAULT_MODEL;
+  const sessionId = opened.writer?.sessionId ?? newSessionId();
+  // The log is the truth: when it cannot be written (a full disk), the turn stops at once with
+  // that error instead of going on with work that would not survive a restart.
+  let writeFailure: SessionWriteError | null = null;
+  let stopTurn: (() => void) | null = null;
+  const onWriteError = (e: SessionWriteError) => {
+    writeFailure ??= e;
+    stopTurn?.();
+  };
+  const shadowDir = join(projectSessionsDir(cwd), "shadow");
+  // The rules engine (grammar load) and the first work-tree snapshot are independent: overlap them.
+  // The mode comes from this run's flags or settings, never silently from the resumed session:
+  // a session once run with bypassPermissions must not stay in it.
+  const [engine, git, orphanNotices] = await Promise.all([
+    createPermissionEngine({ projectRoot: cwd, mode: opts.permissionMode, cliAllow: opts.allowedTools ?? [], cliDeny: opts.disallowedTools ?? [] }),
+    createGitProtection({ projectRoot: cwd, dataDir: shadowDir, sessionId, resume: opened.writer !== null }),
+    settleOrphans(opened.lostProcesses, sessionId),
+  ]).catch((e: unknown) => {
+    opened.writer?.close();
+    throw e;
+  });
+  // A rule typed on the command line that does not parse is a usage error: silently dropping a
+  // --disallowedTools rule would let through what the user meant to forbid.
+  const cliProblems = engine.problems().filter((p) => p.file.startsWith("--"));
+  if (cliProblems.length > 0) {
+    opened.writer?.close();
+    throw new SessionOpenError(cliProblems.map(formatProblem).join("\n"), true);
+  }
+  notices.push(...orphanNotices, ...engine.problems().map(formatProblem));
+  if (replayed && replayed.permissionMode !== engine.mode)
+    notices.push(`this session last ran in ${replayed.permissionMode} mode; it now runs in ${engine.mode} mode (pass --permission-mode ${replayed.permissionMode} to keep it)`);
+  for (const g of replayed?.grants ?? []) if (g.decision === "allow") for (const rule of splitRuleList([g.rule])) engine.grant(rule, "session");
+  if (git.unavailable) notices.push(`/undo and /diff are off: ${git.unavailable}`);
+  let writer: SessionWriter;
+  try {
+    writer =
+      opened.writer ??
+      createSession({ sessionId, cwd, model, permissionMode: engine.mode, khaelorVersion: VERSION, git: git.baseline, forkedFrom: opened.forkedFrom, seed: opened.seedEvents, onError: onWriteError });
+  } catch (e) {
+    if (e instanceof SessionWriteError) throw new SessionOpenError(explainFsError(e.cause, e.path, "the session log"));
+    if (!isUserFsError(e)) throw e;
+    throw new SessionOpenError(explainFsError(e, projectSessionsDir(cwd), "the session directory"));
+  }
+
+  const tools = createToolRuntime(builtinTools(), { searchGuard: (tool, dir) => engine.searchFilter(tool, dir) });
+  // Resume contract: tools may be added between versions, never silently removed.
+  const missing = (replayed?.toolNamesUsed ?? []).filter((t) => !tools.names().includes(t));
+  if (missing.length > 0) notices.push(`this session used tools this version does not have (${missing.join(", ")}); calls to them will fail`);
+  const spillDir = join(dirname(writer.path), `${sessionId}.spill`);
+  const workspace = createWorkspace({ root: cwd, spillDir, sessionId });
+  workspace.onFileChanged = (abs, before) => git.adopt(abs, before);
+  if (replayed) restoreWorkspace(workspace, replayed.events);
+  const bus: EventBus = createEventBus();
+  const context = createConversationContext({ model: () => model, client, emit: bus.emit, events: replayed?.events ?? [] });
+
+  let cost = replayed?.costUsd ?? 0;
+  // --max-budget-usd limits what this run spends, not what earlier runs of the session spent.
+  const costAtOpen = cost;
+  // A new session nobody spoke in is not worth a place in the session list: it goes when closed.
+  let spoke = opened.writer !== null || (opened.seedEvents?.length ?? 0) > 0;
+  // The log hears every event first, so nothing is shown that is not on disk.
+  // A turn whose own message could not be saved is given up whole: none of it goes to the log
+  // or the model, and the app gives the message back to be sent again.
+  let discardingTurn = false;
+  bus.subscribe((e: AgentEvent) => {
+    if (e.type === "user_message") spoke = true;
+    if (isDurable(e) && !discardingTurn) {
+      const failedBefore = writer.failure !== null;
+      writer.append(e);
+      if (!failedBefore && writer.failure && e.type === "user_message" && !e.steering && !e.synthetic) {
+        writer.discardPending();
+        discardingTurn = true;
+        return;
+      }
+      context.apply(e);
+      if ((e.type === "assistant_message" || e.type === "compaction") && e.costUsd) cost += e.costUsd;
+      if (e.type === "setting_change") {
+        if (e.model) model = e.model;
+        if (e.permissionMode) engine.setMode(e.permissionMode);
+      }
+    }
+  });
+  // A resumed session started with other flags records the change, so replay sees it too.
+  if (replayed && (model !== replayed.model || engine.mode !== replayed.permissionMode)) {
+    const change = { ...(model !== replayed.model ? { model } : {}), ...(engine.mode !== replayed.permissionMode ? { permissionMode: engine.mode } : {}) };
+    bus.emit({ type: "setting_change", id: newId(), ts: Date.now(), ...change });
+  }
+
+  const gate = createGate({ engine, workspace, emit: bus.emit, ask: opts.ask });
+
+  const instructions = loadProjectInstructions(cwd);
+  const gitStatus = gitStatusSummary(cwd);
+  const system = buildSystemPrompt({ cwd, date: new Date(), gitStatus, instructions, toolNames: tools.names() });
+  const steering: string[] = [];
+  const policies: LoopPolicy[] = [];
+  if (opts.verifyNudge ?? true) policies.push(verifyOnStopPolicy(cwd));
+  if (opts.doomLoop ?? true) policies.push(doomLoopPolicy());
+
+  const kernelDeps = () => ({
+    model: client,
+    modelName: () => model,
+    system: (): SystemBlock[] => system,
+    tools,
+    workspace,
+    context,
+    gate,
+    emit: bus.emit,
+    policies,
+    budgets: opts.budgets ?? {},
+    takeSteering: () => steering.splice(0),
+    takeNotices: () => workspace.processes.takeExitNotices(),
+    costSoFar: () => cost - costAtOpen,
+    costOf: costUsd,
+    maxTokens: maxTokensFor(model),
+  });
+
+  // A crash or a plain process.exit must not leave the model's processes running.
+  const killOnExit = () => workspace.processes.killAllSync();
+  process.on("exit", killOnExit);
+  let closed = false;
+  return {
+    sessionId,
+    cwd,
+    toolNames: tools.names(),
+    replayed,
+    notices,
+    logPath: writer.path,
+    subscribe: (listener) => bus.subscribe(listener),
+    model: () => model,
+    permissionMode: (): PermissionMode => engine.mode,
+    costSoFar: () => cost,
+    isEmpty: () => !spoke,
+    setModel(name: string) {
+      bus.emit({ type: "setting_change", id: newId(), ts: Date.now(), model: name });
+    },
+    setPermissionMode(mode: PermissionMode) {
+      bus.emit({ type: "setting_change", id: newId(), ts: Date.now(), permissionMode: mode });
+    },
+    queueSteering(text: string) {
+      steering.push(text);
+    },
+    takeQueuedSteering(): string[] {
+      return steering.splice(0);
+    },
+    async runTurn(input: string, signal: AbortSignal): Promise<AgentTurnResult> {
+      const unsaved = (e: SessionWriteError, keepInput: boolean): AgentTurnResult => {
+        const message = writeFailureMessage(e, opts.ask !== undefined);
+        return { reason: "error", message, notSaved: message, keepInput, steps: 0, lastText: "" };
+      };
+      // Events held back by a failed write go first; if they still cannot be written, this message waits too.
+      if (writeFailure) {
+        if (!writer.retry()) return unsaved(writer.failure ?? writeFailure, true);
+        writeFailure = null;
+      }
+      const turn = new AbortController();
+      const follow = () => turn.abort();
+      signal.addEventListener("abort", follow, { once: true });
+      stopTurn = follow;
+      try {
+        await git.beginTurn();
+      } catch (e) {
+        stopTurn = null;
+        signal.removeEventListener("abort", follow);
+        // No undo point, no turn: on a full disk the log would be the next thing to fail.
+        const message = `${explainFsError(e, shadowDir, "the /undo snapshot in", "Free some space and send your message again.")}`;
+        return { reason: "error", message, notSaved: message, keepInput: true, steps: 0, lastText: "" };
+      }
+      try {
+        const r = await runTurn(kernelDeps(), input, turn.signal);
+        if (!writeFailure) return r;
+        return { ...unsaved(writeFailure, discardingTurn), steps: r.steps, lastText: r.lastText };
+      } finally {
+        discardingTurn = false;
+        stopTurn = null;
+        signal.removeEventListener("abort", follow);
+        await git.endTurn().catch((e: unknown) => {
+          bus.emit({ type: "error", id: newId(), ts: Date.now(), kind: "snapshot", message: `/undo will not cover this turn: ${explainFsError(e, shadowDir, "its snapshot in")}` });
+        });
+      }
+    },
+    snapshotsOff: () => git.unavailable,
+    async undo() {
+      if (git.unavailable) throw new Error(`/undo is off: ${git.unavailable}`);
+      const r = await git.undo();
+      if (r) bus.emit({ type: "undo", id: newId(), ts: Date.now(), snapshot: r.snapshot, restored: r.restored, removed: r.removed, skipped: r.skipped });
+      return r;
+    },
+    diff: () => git.diff(),
+    async compact(instructionsText: string | undefined, signal: AbortSignal): Promise<boolean> {
+      return context.compact("manual", signal, instructionsText);
+    },
+    rules: () => engine.rules(),
+    removeRule: (entry) => engine.removeRule(entry),
+    processes: () => workspace.processes.list(),
+    async close() {
+      if (closed) return;
+      closed = true;
+      await workspace.processes.stopAll();
+      process.off("exit", killOnExit);
+      writer.close();
+      if (!spoke) {
+        rmSync(writer.path, { force: true });
+        rmSync(metaPathOf(writer.path), { force: true });
+        rmSync(spillDir, { recursive: true, force: true });
+        git.forget();
+      }
+    },
+  };
+}
