@@ -6,6 +6,7 @@ import { closeSync, openSync, readFileSync, renameSync, statSync, unlinkSync, wr
 import { LIMITS, readRegularText } from "../workspace/safe-read.ts";
 import { hostname } from "node:os";
 import { lockPathOf, sessionIdOf } from "./paths.ts";
+import { PRIVATE_FILE_MODE } from "../platform/private-files.ts";
 
 type LockOwner = {
   pid: number;
@@ -111,7 +112,7 @@ export function acquireSessionLock(logPath: string): SessionLock {
   let recoveredStale = false;
   for (let attempt = 0; attempt < 5; attempt++) {
     try {
-      const fd = openSync(lockPath, "wx");
+      const fd = openSync(lockPath, "wx", PRIVATE_FILE_MODE);
       try {
         const buf = Buffer.from(JSON.stringify(mine));
         let off = 0;

@@ -9,6 +9,7 @@ import { fsReason } from "../workspace/fs-errors.ts";
 import { metaPathOf, sessionIdOf } from "./paths.ts";
 import { createRedactor, type Redactor } from "./redact.ts";
 import { createSummaryBuilder, type SessionSummary, type SummaryBuilder } from "./summary.ts";
+import { PRIVATE_FILE_MODE } from "../platform/private-files.ts";
 
 export interface SessionWriter {
   readonly path: string;
@@ -110,7 +111,8 @@ export function createWriter(path: string, fd: number, opts: WriterOptions = {})
     try {
       // The log's mtime too: an edit that keeps the size (another program, a newer KHAELOR) shows.
       const mtimeMs = fstatSync(fd).mtimeMs;
-      writeFileSync(`${meta}.tmp`, JSON.stringify({ ...builder.result(), size, mtimeMs, formatVersion: FORMAT_VERSION }));
+      // Redacted as the log is: the title is the first prompt, which may hold a pasted key.
+      writeFileSync(`${meta}.tmp`, redact(JSON.stringify({ ...builder.result(), size, mtimeMs, formatVersion: FORMAT_VERSION })), { mode: PRIVATE_FILE_MODE });
       renameSync(`${meta}.tmp`, meta);
       dirtyMeta = false;
     } catch {

@@ -10,8 +10,9 @@ import { acquireSessionLock } from "./lock.ts";
 import { createWriter, NewerSessionError, parseSessionLog, readSessionLog, type SessionWriter, type WriterOptions } from "./log.ts";
 import { replaySession, type Replayed } from "./replay.ts";
 import { INTERRUPTED_RESULT } from "./view.ts";
-import { metaPathOf, projectSessionsDir, sessionIdOf, sessionPath, sessionsRoot } from "./paths.ts";
+import { dataRoot, metaPathOf, projectSessionsDir, sessionIdOf, sessionPath, sessionsRoot } from "./paths.ts";
 import { createSummaryBuilder, type SessionSummary } from "./summary.ts";
+import { ensurePrivateDir, PRIVATE_FILE_MODE } from "../platform/private-files.ts";
 
 type Env = Record<string, string | undefined>;
 
@@ -48,12 +49,12 @@ function fsyncDir(dir: string) {
 export function createSession(opts: CreateSessionOptions): SessionWriter {
   const sessionId = opts.sessionId ?? newSessionId();
   const path = sessionPath(opts.cwd, sessionId, opts.env);
-  mkdirSync(dirname(path), { recursive: true });
+  ensurePrivateDir(dirname(path), dataRoot(opts.env));
   const lock = acquireSessionLock(path);
   let fd: number;
   try {
     // O_APPEND: after a write is cut back (a full disk), the next one starts at the cut, not past it.
-    fd = openSync(path, "ax");
+    fd = openSync(path, "ax", PRIVATE_FILE_MODE);
   } catch (e) {
     lock.release();
     throw e;

@@ -8,6 +8,7 @@ import { basename, dirname, isAbsolute, join, relative, resolve, sep } from "nod
 import { recordBaseline, type GitBaseline } from "./baseline.ts";
 import { findUserRepository, ShadowRepo } from "./shadow-repo.ts";
 import type { TreeChange } from "./tree-changes.ts";
+import { ensurePrivateDir, PRIVATE_FILE_MODE } from "../../platform/private-files.ts";
 
 export type GitProtectionOptions = {
   projectRoot: string;
@@ -93,7 +94,7 @@ async function openProtection(opts: GitProtectionOptions): Promise<GitProtection
     if (why) return new NoProtection(projectRoot, why);
   }
   const workTree = user?.root ?? projectRoot;
-  mkdirSync(opts.dataDir, { recursive: true });
+  ensurePrivateDir(opts.dataDir);
   const session = (opts.sessionId ?? "session").replace(/[^\w.-]/g, "_");
   const shadow = await ShadowRepo.open({ workTree, user, gitDir: join(opts.dataDir, "shadow.git"), indexName: `index-${session}` });
   const stateFile = join(opts.dataDir, `turns-${session}.json`);
@@ -140,7 +141,7 @@ class Protection implements GitProtection {
   }
 
   private save(): void {
-    writeFileSync(this.stateFile, JSON.stringify(this.state));
+    writeFileSync(this.stateFile, JSON.stringify(this.state), { mode: PRIVATE_FILE_MODE });
   }
 
   snapshot(): Promise<string> {
