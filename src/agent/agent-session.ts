@@ -153,7 +153,16 @@ export async function openAgentSession(opts: SessionOptions): Promise<AgentSessi
 
   const gate = createGate({ engine, workspace, emit: bus.emit, ask: opts.ask });
 
-  const instructions = loadProjectInstructions(cwd);
+  const instructions = loadProjectInstructions(cwd, {
+    // The Read rules hold for instruction files too: a deny always, and a project file must be one
+    // the model could read unasked (not a secret file behind a link).
+    mayRead: (real, own) => {
+      const d = engine.decide({ tool: "read", input: { file_path: real }, cwd });
+      if (d.behavior === "deny" || (!own && d.behavior !== "allow")) return `reading it is not allowed unasked (${d.reason})`;
+      return true;
+    },
+    onSkip: (path, why) => notices.push(`instruction file ${path} skipped: ${why}`),
+  });
   const gitStatus = gitStatusSummary(cwd);
   const system = buildSystemPrompt({ cwd, date: new Date(), gitStatus, instructions, toolNames: tools.names() });
   const steering: string[] = [];
