@@ -47,9 +47,16 @@ function offeredTools(names: string[] | undefined, notices: string[]) {
   const all = builtinTools();
   if (names === undefined) return all;
   const wanted = new Set(names.map((n) => n.toLowerCase()));
-  const unknown = names.filter((n) => !all.some((t) => t.name === n.toLowerCase()));
+  const unknown = names.filter((n) => !all.some((t) => t.name === n.toLowerCase()) && !SERVER_TOOL_NAMES[n.toLowerCase()]);
   if (unknown.length > 0) notices.push(`--tools: KHAELOR has no tool ${unknown.join(", ")}; offering ${all.filter((t) => wanted.has(t.name)).map((t) => t.name).join(", ") || "no tools"}`);
   return all.filter((t) => wanted.has(t.name));
+}
+
+/** The API's web tools by the names --tools uses for them (Claude Code's WebSearch, WebFetch). */
+const SERVER_TOOL_NAMES: Record<string, string> = { websearch: "web_search", webfetch: "web_fetch" };
+
+function offeredServerTool(names: string[] | undefined, apiName: string): boolean {
+  return names === undefined || names.some((n) => SERVER_TOOL_NAMES[n.toLowerCase()] === apiName);
 }
 
 function formatProblem(p: Problem): string {
@@ -189,7 +196,7 @@ export async function openAgentSession(opts: SessionOptions): Promise<AgentSessi
     system: (): SystemBlock[] => system,
     tools,
     // Asked per request: a rule granted or removed, or a mode switched, applies to the next one.
-    serverTools: () => webToolSpecs(engine.rules(), engine.mode, settings),
+    serverTools: () => webToolSpecs(engine.rules(), engine.mode, settings).filter((t) => offeredServerTool(opts.tools, t.name)),
     workspace,
     context,
     gate,

@@ -125,7 +125,7 @@ describe("stream-json input", () => {
   test("the Agent SDK's flags are accepted; those not honoured are named once; an unknown flag is still exit 2", async () => {
     const server = await serve({ turns: [{ content: [{ type: "text", text: "ok" }] }] });
     const env = isolatedEnv(server.url);
-    const sdkArgs = [...FLAGS, "--max-thinking-tokens", "1000", "--setting-sources", "user,project", "--add-dir", "/tmp", "--permission-mode", "default", "--allow-dangerously-skip-permissions", "--append-system-prompt=-be brief", "--session-id", "0f8fad5b-d9cb-469f-a165-70867728950e", "--await-initialize", "--fallback-model", "claude-haiku-5-5", "--add-dir", "/var", "--tools", "Read,Grep,WebSearch"];
+    const sdkArgs = [...FLAGS, "--max-thinking-tokens", "1000", "--setting-sources", "user,project", "--add-dir", "/tmp", "--permission-mode", "default", "--allow-dangerously-skip-permissions", "--append-system-prompt=-be brief", "--session-id", "0f8fad5b-d9cb-469f-a165-70867728950e", "--await-initialize", "--fallback-model", "claude-haiku-5-5", "--add-dir", "/var", "--tools", "Read,Grep,WebSearch,TodoWrite"];
     const r = await runCli(sdkArgs, { cwd: tempProject(), env, stdin: `${JSON.stringify(user("hi"))}\n` });
     expect(r.code).toBe(0);
     const notices = r.stderr.split("\n").filter((l) => l.includes("not supported yet"));
@@ -137,10 +137,11 @@ describe("stream-json input", () => {
     expect(r.stdout).toContain('"session_id":"0f8fad5b-d9cb-469f-a165-70867728950e"');
     // --tools is honoured: only those tools are offered, and a name we lack is said.
     expect(JSON.parse(r.stdout.split("\n")[0]!).tools).toEqual(["read", "grep"]);
-    expect(r.stderr).toContain("--tools: KHAELOR has no tool WebSearch; offering read, grep");
+    expect(r.stderr).toContain("--tools: KHAELOR has no tool TodoWrite; offering read, grep");
     const body = server.requests.find((q) => q.outcome === "served")!.body as { system: Array<{ text: string }>; tools: Array<{ name: string }> };
     expect(body.system.at(-1)!.text).toBe("-be brief");
-    expect(body.tools.map((t) => t.name)).toEqual(["read", "grep"]);
+    // The API's web search is offered as WebSearch was named; web fetch was not.
+    expect(body.tools.map((t) => t.name)).toEqual(["read", "grep", "web_search"]);
     expect((body as { thinking?: unknown }).thinking).toEqual({ type: "adaptive" });
     const bad = await runCli([...FLAGS, "--frobnicate"], { cwd: tempProject(), env, stdin: "" });
     expect(bad.code).toBe(2);
