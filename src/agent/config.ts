@@ -1,9 +1,9 @@
 // The few settings the composition root reads itself, from the files src/permissions locates
 // (their permission rules belong to src/permissions). A broken file is reported and skipped, never fatal.
-import { readFileSync } from "node:fs";
 import { homedir } from "node:os";
 import { z } from "zod";
 import { settingsLocations, userConfigDir } from "../permissions/index.ts";
+import { LIMITS, readTextIfExists } from "../workspace/safe-read.ts";
 
 const Settings = z.looseObject({
   model: z.string().min(1).optional(),
@@ -21,12 +21,14 @@ export function loadSettings(projectRoot: string): { settings: Settings; problem
   const settings: Settings = {};
   const problems: string[] = [];
   for (const { file } of settingsLocations(projectRoot, userConfigDir(homedir()))) {
-    let text: string;
+    // Unreadable files (missing, special, oversized) are reported by the permission loader, once.
+    let text: string | null;
     try {
-      text = readFileSync(file, "utf8");
+      text = readTextIfExists(file, LIMITS.settings);
     } catch {
       continue;
     }
+    if (text === null) continue;
     try {
       const parsed = Settings.safeParse(JSON.parse(text));
       if (!parsed.success) {

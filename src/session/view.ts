@@ -61,7 +61,7 @@ export const contentChars = (c: ToolResultContent): number =>
 export function prunedStub(e: ToolResultEvent): string {
   const text = typeof e.content === "string" ? e.content : e.content.map((b) => (b.type === "text" ? b.text : "")).join("\n");
   // The tools' spill marker: "the full output (N characters) is in <path>" (older: "saved to <path>").
-  const spill = /full output(?: \([^)]*\))? (?:is in|saved to|written to) (\S+?)[.,;:)]?(?:\s|$)/i.exec(text)?.[1];
+  const spill = /full output(?: \([^)\n]{0,200}\))? (?:is in|saved to|written to) (\S+?)[.,;:)]?(?:\s|$)/i.exec(text)?.[1];
   const where = spill ? `The full output is saved in ${spill}; read it if you need it again.` : "Run the tool again if you need it.";
   return `[Old output of ${e.name} (${e.summary}) removed to save context. ${where}]`;
 }
