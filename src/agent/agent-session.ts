@@ -20,7 +20,18 @@ import type { SystemBlock } from "../model/types.ts";
 import { doomLoopPolicy } from "../policy/doom-loop.ts";
 import { verifyOnStopPolicy } from "../policy/verify-on-stop.ts";
 import { createConversationContext } from "../context/conversation.ts";
-import { createSession, forkSession, latestSession, NewerSessionError, openSession, resolveSession, SessionLockedError, SessionNotFoundError } from "../session/store.ts";
+import {
+  createSession,
+  forkSession,
+  latestSession,
+  NewerSessionError,
+  openSession,
+  resolveSession,
+  SessionEmptyError,
+  SessionLockedError,
+  SessionNotFoundError,
+  SessionUnwritableError,
+} from "../session/store.ts";
 import { builtinTools } from "../tools/builtin.ts";
 import { createToolRuntime } from "../tools/runtime.ts";
 import { createWorkspace } from "../workspace/local.ts";
@@ -318,7 +329,8 @@ export async function openAgentSession(opts: SessionOptions): Promise<AgentSessi
       if (s.crashed) notices.push("the previous run of this session stopped unexpectedly; unfinished tool calls were marked as interrupted");
       return { writer: s.writer, replayed: s.replayed, forkedFrom: undefined, seedEvents: undefined, lostProcesses: s.lostProcesses };
     } catch (e) {
-      if (e instanceof SessionLockedError || e instanceof SessionNotFoundError || e instanceof NewerSessionError) throw new SessionOpenError(e.message);
+      if (e instanceof SessionLockedError || e instanceof SessionNotFoundError || e instanceof NewerSessionError || e instanceof SessionUnwritableError || e instanceof SessionEmptyError)
+        throw new SessionOpenError(e.message);
       throw e;
     }
   }

@@ -5,6 +5,7 @@ import { closeSync, fstatSync, fsyncSync, ftruncateSync, openSync, readFileSync,
 import type { DurableEvent } from "../events/types.ts";
 import { FORMAT_VERSION, NewerFormatError, parseEventLine, serializeEvent } from "../events/schema.ts";
 import { fsReason } from "../workspace/fs-errors.ts";
+import { UNREADABLE_RESULT } from "./view.ts";
 import { metaPathOf, sessionIdOf } from "./paths.ts";
 import { createRedactor, type Redactor } from "./redact.ts";
 import { createSummaryBuilder, type SessionSummary, type SummaryBuilder } from "./summary.ts";
@@ -233,6 +234,13 @@ export type SessionLog = {
   warnings: LogWarning[];
   /** The log ends in a partial line (a crash mid-write). */
   tornTail: boolean;
+  /**
+   * The bytes after the last newline, when there are any: `keep` is a complete event whose newline
+   * never made it (with any NUL or blank padding cut off), `junk` what does not parse.
+   */
+  tail?: { keep: string; junk: string };
+  /** tool_use ids named by lines that could not be read: their results exist but are lost to corruption. */
+  unreadableResults: string[];
   /** With `upTo: "newer"`: where a line of a newer format stopped the reading (the events before it are read). */
   newer?: NewerFormatError & { line: number };
 };
@@ -266,31 +274,58 @@ export function readSessionLog(path: string): SessionLog {
 export function parseSessionLog(text: string, opts: { upTo?: "newer" } = {}): SessionLog {
   const events: DurableEvent[] = [];
   const warnings: LogWarning[] = [];
+  const unreadableResults: string[] = [];
   const lines = text.split("\n");
   const endsClean = text.length === 0 || text.endsWith("\n");
   // split() leaves "" after a final newline.
   const last = endsClean ? lines.length - 1 : lines.length;
   let headerVersion: number | undefined;
   let tornTail = false;
+  let tail: SessionLog["tail"];
   for (let i = 0; i < last; i++) {
-    const line = lines[i]!;
-    if (line.trim() === "") continue;
-    const isLast = i === lines.length - 1;
+    const raw = lines[i]!;
+    const isTail = !endsClean && i === lines.length - 1;
+    // A power cut can leave NULs (or blanks) after the last write: they pad, they are not part of it.
+    const line = isTail ? raw.replace(/[\0\s]+$/, "") : raw;
+    if (line.trim() === "") {
+      if (isTail) tail = { keep: "", junk: raw };
+      continue;
+    }
     try {
       const e = parseEventLine(line, headerVersion);
       if (e.type === "session_header" && headerVersion === undefined) headerVersion = e.formatVersion;
       events.push(e);
+      if (isTail) tail = { keep: line, junk: raw.slice(line.length) };
     } catch (err) {
       if (err instanceof NewerFormatError) {
         if (opts.upTo !== "newer") throw err;
-        return { events, warnings, tornTail, newer: Object.assign(err, { line: i + 1 }) };
+        return { events, warnings, tornTail, unreadableResults, newer: Object.assign(err, { line: i + 1 }) };
       }
       const why = (err as Error).message;
-      if (isLast) {
+      // A tool result that cannot be read still happened: the call ran. Saying "interrupted" (as
+      // for a call that never answered) would invite the model to run it again.
+      const named = /"toolUseId"\s*:\s*"([^"]+)"/.exec(line)?.[1];
+      if (named && /"type"\s*:\s*"tool_result"/.test(line)) {
+        unreadableResults.push(named);
+        events.push({
+          type: "tool_result",
+          id: `unreadable-line-${i + 1}`,
+          ts: events.at(-1)?.ts ?? 0,
+          toolUseId: named,
+          name: /"name"\s*:\s*"([^"]+)"/.exec(line)?.[1] ?? "unknown",
+          content: UNREADABLE_RESULT,
+          isError: true,
+          kind: "error",
+          summary: "result unreadable in the session log",
+          durationMs: 0,
+        });
+      }
+      if (isTail) {
         tornTail = true;
+        tail = { keep: "", junk: raw };
         warnings.push({ line: i + 1, message: `line ${i + 1}: the last line is incomplete (KHAELOR stopped mid-write); ignored` });
       } else warnings.push({ line: i + 1, message: `line ${i + 1}: skipped, ${why}` });
     }
   }
-  return { events, warnings, tornTail };
+  return { events, warnings, tornTail, unreadableResults, ...(tail ? { tail } : {}) };
 }
