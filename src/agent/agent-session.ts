@@ -193,7 +193,7 @@ export async function openAgentSession(opts: SessionOptions): Promise<AgentSessi
     bus.emit({ type: "setting_change", id: newId(), ts: Date.now(), ...change });
   }
 
-  const gate = createGate({ engine, tools, workspace, emit: bus.emit, ask: opts.ask });
+  const gate = createGate({ engine, workspace, emit: bus.emit, ask: opts.ask });
 
   const instructions = loadProjectInstructions(cwd);
   const gitStatus = gitStatusSummary(cwd);

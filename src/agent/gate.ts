@@ -5,13 +5,12 @@ import { newEventId } from "../events/id.ts";
 import type { EventSink } from "../events/types.ts";
 import type { GateDecision, PermissionGate } from "../kernel/types.ts";
 import type { Decision, GrantScope, PermissionEngine, Suggestion } from "../permissions/index.ts";
-import type { ToolCall, ToolRuntime } from "../tools/types.ts";
+import type { PreparedCall, ToolCall } from "../tools/types.ts";
 import type { Workspace } from "../workspace/types.ts";
 import type { Asker } from "./types.ts";
 
 export type GateOptions = {
   engine: PermissionEngine;
-  tools: ToolRuntime;
   workspace: Workspace;
   emit: EventSink;
   ask?: Asker;
@@ -24,7 +23,8 @@ export function createGate(opts: GateOptions): PermissionGate & { decide(call: T
 
   return {
     decide,
-    async authorize(call: ToolCall, signal: AbortSignal): Promise<GateDecision> {
+    async authorize(prepared: PreparedCall, signal: AbortSignal): Promise<GateDecision> {
+      const { call } = prepared;
       const d = decide(call);
       if (d.behavior === "allow") return { allow: true };
       if (d.behavior === "deny" || !opts.ask) {
@@ -36,8 +36,10 @@ export function createGate(opts: GateOptions): PermissionGate & { decide(call: T
         record(call, "deny", d.source, { message });
         return { allow: false, message };
       }
-      const summary = opts.tools.describe(call)?.summary ?? call.name;
-      const answer = await opts.ask({ call, summary, reason: d.reason, suggestion: d.suggestion, cwd: opts.workspace.cwd }, signal);
+      const answer = await opts.ask(
+        { call, summary: prepared.summary, reason: d.reason, suggestion: d.suggestion, ...(prepared.preview ? { preview: prepared.preview } : {}) },
+        signal,
+      );
       if (answer.allow) {
         const saved = answer.always && d.suggestion ? saveGrant(opts.engine, d.suggestion, answer.always.scope) : undefined;
         record(call, "allow", "user", saved ? { savedRule: saved } : {});

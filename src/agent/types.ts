@@ -5,7 +5,7 @@
 import type { AgentEvent, DurableEvent, PermissionMode, SessionHeader } from "../events/types.ts";
 import type { TurnResult } from "../kernel/loop.ts";
 import type { GrantResult, GrantScope, RuleEntry, Suggestion } from "../permissions/index.ts";
-import type { ToolCall } from "../tools/types.ts";
+import type { ToolCall, ToolPreview } from "../tools/types.ts";
 import type { FileChange, UndoResult } from "../workspace/git/index.ts";
 import type { ProcessInfo } from "../workspace/process-registry.ts";
 
@@ -26,8 +26,8 @@ export type AskRequest = {
   summary: string;
   reason: string;
   suggestion?: Suggestion;
-  /** The working directory the call runs in (relative paths in its input are relative to it). */
-  cwd: string;
+  /** What the call will do (an edit's or a write's diff): exactly what runs once it is allowed. */
+  preview?: ToolPreview;
 };
 
 /** Asks the user whether a call may run (the app's permission panel); resolves with the choice. */
