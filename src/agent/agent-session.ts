@@ -260,7 +260,7 @@ export async function openAgentSession(opts: SessionOptions): Promise<AgentSessi
         writeFailure = null;
       }
       const turn = new AbortController();
-      const follow = () => turn.abort();
+      const follow = () => turn.abort(signal.reason);
       signal.addEventListener("abort", follow, { once: true });
       stopTurn = follow;
       try {

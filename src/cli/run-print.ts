@@ -77,16 +77,21 @@ export async function runPrint(opts: CliOptions): Promise<number> {
     printer.onEvent(e);
   });
 
+  // A closed terminal or a reader that went away (EIO, EPIPE) must not crash the run before the log is closed.
+  for (const stream of [process.stdout, process.stderr])
+    stream.on("error", (e: NodeJS.ErrnoException) => {
+      if (e.code !== "EIO" && e.code !== "EPIPE") throw e;
+    });
   const controller = new AbortController();
   let signalExit: number | null = null;
-  const onSignal = (code: number) => () => {
+  const onSignal = (code: number, reason: "sigint" | "sigterm" | "sighup") => () => {
     if (signalExit !== null) process.exit(code); // a second Ctrl-C: leave now
     signalExit = code;
-    controller.abort();
+    controller.abort(reason);
   };
-  const onInt = onSignal(EXIT.sigint);
-  const onTerm = onSignal(EXIT.sigterm);
-  const onHup = onSignal(EXIT.sighup);
+  const onInt = onSignal(EXIT.sigint, "sigint");
+  const onTerm = onSignal(EXIT.sigterm, "sigterm");
+  const onHup = onSignal(EXIT.sighup, "sighup");
   process.on("SIGINT", onInt);
   process.on("SIGTERM", onTerm);
   process.on("SIGHUP", onHup);

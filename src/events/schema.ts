@@ -126,7 +126,7 @@ export const compactionSchema = z.object({
 export const interruptionSchema = z.object({
   ...base,
   type: z.literal("interruption"),
-  reason: z.enum(["user", "sigint", "sigterm", "crash_recovery"]),
+  reason: z.enum(["user", "sigint", "sigterm", "sighup", "crash_recovery"]),
 });
 
 export const settingChangeSchema = z.object({

@@ -390,7 +390,8 @@ export class App {
     this.renderNow();
   }
 
-  async exit(code = 0): Promise<void> {
+  /** `signal`: the signal that ends the session, recorded as the reason a running turn stopped. */
+  async exit(code = 0, signal?: "sigint" | "sigterm" | "sighup"): Promise<void> {
     if (!this.ready) {
       // Nothing to close yet: leave as soon as the session is open (and closed again).
       this.exitWhenReady = code;
@@ -401,7 +402,7 @@ export class App {
     this.exiting = true;
     if (this.pager) this.closePager();
     this.ask?.resolve({ allow: false });
-    this.busy?.abort.abort();
+    this.busy?.abort.abort(signal);
     this.stopTimers();
     await this.turnDone;
     this.unsubscribe();
