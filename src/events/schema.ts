@@ -95,7 +95,9 @@ export const toolResultSchema = z.object({
   isError: z.boolean(),
   kind: z.enum(["ok", "error", "unknown_tool", "invalid_input"]),
   summary: z.string(),
-  display: z.object({ diff: z.string().optional(), path: z.string().optional(), cwd: z.string().optional() }).optional(),
+  display: z
+    .object({ diff: z.string().optional(), path: z.string().optional(), cwd: z.string().optional(), notes: z.string().optional(), body: z.number().int().min(0).optional() })
+    .optional(),
   durationMs: z.number(),
 });
 

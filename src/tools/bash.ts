@@ -5,7 +5,7 @@ import { join } from "node:path";
 import { StringDecoder } from "node:string_decoder";
 import { commandEnv, groupAlive, signalGroup, spawnShellGroup } from "../workspace/process-group.ts";
 import { OutputCollector } from "./output-budget.ts";
-import { displayPath, localWorkspace, ok, fail } from "./results.ts";
+import { displayPath, localWorkspace, ok, fail, withNotes } from "./results.ts";
 import type { Tool } from "./types.ts";
 import description from "./bash.md" with { type: "text" };
 
@@ -84,21 +84,29 @@ export const bashTool: Tool<Input> = {
     if (newCwd) ws.cwd = newCwd;
 
     const r = out.finish();
+    // The model's notes, and the user's: how it ended, without the advice and the cwd.
     const notes: string[] = [];
+    const userNotes: string[] = [];
+    const note = (forModel: string, forUser: string | null = forModel) => {
+      notes.push(forModel);
+      if (forUser !== null) userNotes.push(forUser);
+    };
+    const killedAll = "the command and everything it started were killed";
     if (ended === "timeout") {
-      notes.push(`timed out after ${timeoutMs} ms: the command and everything it started were killed. For servers and watchers use the process tool; for long builds pass a larger timeout (at most ${MAX_TIMEOUT_MS})`);
+      note(`timed out after ${timeoutMs} ms: ${killedAll}. For servers and watchers use the process tool; for long builds pass a larger timeout (at most ${MAX_TIMEOUT_MS})`, `timed out: ${killedAll}`);
     } else if (ended === "cancelled") {
-      notes.push(`cancelled by the user after ${Date.now() - started} ms; the command and everything it started were killed`);
+      note(`cancelled by the user after ${Date.now() - started} ms; ${killedAll}`, `cancelled by the user; ${killedAll}`);
     } else if (signal) {
-      notes.push(`killed by ${signal}`);
+      note(`killed by ${signal}`);
     } else if (code !== 0) {
-      notes.push(`exit code ${code}`);
+      note(`exit code ${code}`);
     }
-    if (leftovers && !ended) notes.push("background processes the command left running were stopped; start long-running programs with the process tool");
-    notes.push(`cwd: ${displayPath(ws, ws.cwd)}${cwdChanged ? " (changed)" : ""}`);
+    const stopped = "background processes the command left running were stopped";
+    if (leftovers && !ended) note(`${stopped}; start long-running programs with the process tool`, stopped);
+    note(`cwd: ${displayPath(ws, ws.cwd)}${cwdChanged ? " (changed)" : ""}`, null);
     const body = r.text === "" ? "(no output)" : r.text.replace(/\n$/, "");
-    const text = `${body}\n\n[${notes.join("; ")}]`;
+    const { text, display } = withNotes(body, notes, userNotes, { cwd: ws.cwd });
     const failed = ended !== null || signal !== null || code !== 0;
-    return failed ? fail(text, { cwd: ws.cwd }) : ok(text, { cwd: ws.cwd });
+    return failed ? fail(text, display) : ok(text, display);
   },
 };

@@ -2,7 +2,7 @@ import { z } from "zod";
 import { readFileSync, statSync } from "node:fs";
 import { extname } from "node:path";
 import type { ImageMediaType } from "../model/types.ts";
-import { fail, localWorkspace, ok, displayPath } from "./results.ts";
+import { fail, localWorkspace, ok, displayPath, withNotes } from "./results.ts";
 import { RESULT_BUDGET_CHARS } from "./output-budget.ts";
 import { didYouMean } from "./suggest-paths.ts";
 import { describeBinary, encodingLabel, loadFile } from "./text-file.ts";
@@ -103,14 +103,18 @@ export const readTool: Tool<Input> = {
       used += row.length + 1;
       last = n;
     }
+    // The model's notes say how to read on; the user's only what was left out.
     const notes: string[] = [];
-    if (last < total) {
-      notes.push(`showing lines ${start}-${last} of ${total}; continue with offset=${last + 1}`);
-    }
-    if (cutLines) notes.push(`${cutLines} long line${cutLines === 1 ? " was" : "s were"} cut; use grep or bash (cut -c) to see them whole`);
-    if (file.encoding !== "utf-8") notes.push(`encoding: ${encodingLabel[file.encoding]}`);
-    if (file.eol === "crlf") notes.push("line endings: CRLF (edits keep them)");
-    const text = out.join("\n") + (notes.length ? `\n\n[${notes.join("; ")}]` : "");
-    return ok(text, { path: abs });
+    const userNotes: string[] = [];
+    const note = (said: string, advice = "") => {
+      userNotes.push(said);
+      notes.push(said + advice);
+    };
+    if (last < total) note(`showing lines ${start}-${last} of ${total}`, `; continue with offset=${last + 1}`);
+    if (cutLines) note(`${cutLines} long line${cutLines === 1 ? " was" : "s were"} cut`, "; use grep or bash (cut -c) to see them whole");
+    if (file.encoding !== "utf-8") note(`encoding: ${encodingLabel[file.encoding]}`);
+    if (file.eol === "crlf") note("line endings: CRLF (edits keep them)");
+    const { text, display } = withNotes(out.join("\n"), notes, userNotes, { path: abs });
+    return ok(text, display);
   },
 };

@@ -109,7 +109,7 @@ export class Transcript {
           t.view.status = "denied";
           t.view.error = deniedMessage;
         } else {
-          const shown = shownResult(e.name, text);
+          const shown = shownResult(e.name, text, e.display);
           t.view.output = shownText(shown);
           // A command's output is what the user wants to see of it: its last lines stay under the
           // row, whether it passed, failed or was stopped (the end is where errors are).
