@@ -4,6 +4,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { StringDecoder } from "node:string_decoder";
 import { commandEnv, groupAlive, signalGroup, spawnShellGroup } from "../workspace/process-group.ts";
+import { describeMarked, findMarked, stopMarked } from "../workspace/marked-processes.ts";
 import { OutputCollector } from "./output-budget.ts";
 import { displayPath, localWorkspace, ok, fail, withNotes } from "./results.ts";
 import type { Tool } from "./types.ts";
@@ -20,6 +21,9 @@ const schema = z.object({
   description: z.string().optional().describe("What the command does, in a few words (shown to the user)"),
 });
 type Input = z.infer<typeof schema>;
+
+/** Carried by every process a bash call starts, so those that leave its group are still found. */
+export const CALL_MARK = "KHAELOR_CALL";
 
 const shQuote = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`;
 let seq = 0;
@@ -39,7 +43,9 @@ export const bashTool: Tool<Input> = {
     const script = `trap '__khaelor_ec=$?; pwd -P > ${shQuote(cwdFile)} 2>/dev/null; exit $__khaelor_ec' EXIT\n${input.command}`;
     if (ctx.signal.aborted) return fail("cancelled before it started");
 
-    const g = spawnShellGroup(script, { cwd: ws.cwd, env: commandEnv(), stdin: "ignore" });
+    // The session's mark and this call's: what leaves the group (setsid, a double fork) keeps them.
+    const callMark = `khaelor-${process.pid}-${seq}-${Date.now().toString(36)}`;
+    const g = spawnShellGroup(script, { cwd: ws.cwd, env: commandEnv({ ...ws.processes.mark, [CALL_MARK]: callMark }), stdin: "ignore" });
     const untrack = ws.processes.track(g.pid);
     const out = new OutputCollector(ws.spill, "bash");
     const decoder = new StringDecoder("utf8");
@@ -69,6 +75,9 @@ export const bashTool: Tool<Input> = {
     const leftovers = groupAlive(g.pid);
     if (leftovers) signalGroup(g.pid, "SIGKILL");
     untrack();
+    // Daemons outside the group still carry the call's mark: they are stopped too, and named.
+    const escaped = findMarked(`${CALL_MARK}=${callMark}`);
+    if (escaped?.length) await stopMarked(escaped, KILL_GRACE_MS);
     // Output still in the pipe arrives after exit; a process outside the group (a daemon that
     // called setsid) could hold the pipe open forever, so wait only briefly.
     await Promise.race([stdoutClosed, new Promise((r) => setTimeout(r, 500))]);
@@ -103,6 +112,11 @@ export const bashTool: Tool<Input> = {
     }
     const stopped = "background processes the command left running were stopped";
     if (leftovers && !ended) note(`${stopped}; start long-running programs with the process tool`, stopped);
+    if (escaped?.length) {
+      const them = escaped.length === 1 ? "it" : "them";
+      const what = `the command started ${escaped.length === 1 ? "a process" : `${escaped.length} processes`} that left its process group (setsid or a double fork): ${escaped.map(describeMarked).join(", ")}; stopped, since nothing would manage ${them}`;
+      note(`${what}. Start long-running programs with the process tool`, what);
+    }
     note(`cwd: ${displayPath(ws, ws.cwd)}${cwdChanged ? " (changed)" : ""}`, null);
     const body = r.text === "" ? "(no output)" : r.text.replace(/\n$/, "");
     const { text, display } = withNotes(body, notes, userNotes, { cwd: ws.cwd });

@@ -5,6 +5,7 @@
 // reused by someone else's process never carries it, and is left alone without a word of advice
 // to kill it. Where the environment cannot be read, the user is told how to check and stop it.
 import { environHas } from "../platform/process-environ.ts";
+import { describeMarked, findMarked, stopMarked } from "./marked-processes.ts";
 import { groupAlive } from "./process-group.ts";
 import { stopGroup } from "./process-registry.ts";
 import type { StartedProcess } from "./types.ts";
@@ -14,6 +15,9 @@ const MARK = "KHAELOR_SESSION_ID";
 export function sessionMark(sessionId: string): Record<string, string> {
   return { [MARK]: sessionId };
 }
+
+/** The mark as it appears in an environment: NAME=value. */
+export const markEntry = (sessionId: string): string => `${MARK}=${sessionId}`;
 
 /** Stops this session's orphans; returns one line per process for the user. */
 export async function settleOrphans(lost: readonly StartedProcess[], sessionId: string, graceMs = 2000): Promise<string[]> {
@@ -30,6 +34,20 @@ export async function settleOrphans(lost: readonly StartedProcess[], sessionId: 
       return `stopped ${what}: the previous run was killed and left it running`;
     }),
   );
+}
+
+/**
+ * What still carries the session's mark when it is resumed: no KHAELOR holds the session, so it was
+ * left by the previous run (an interrupted bash command after kill -9, a daemon that left its
+ * group). Stopped, and said; where processes cannot be searched, said too.
+ */
+export async function settleMarked(sessionId: string, graceMs = 2000): Promise<string[]> {
+  const left = findMarked(markEntry(sessionId));
+  if (left === null) return [];
+  if (left.length === 0) return [];
+  await stopMarked(left, graceMs);
+  const n = left.length === 1 ? "a process" : `${left.length} processes`;
+  return [`stopped ${n} the previous run left running (an interrupted command, or what it started): ${left.map(describeMarked).join(", ")}`];
 }
 
 /** Whose group leader this is, by its environment (src/platform/process-environ.ts). */
