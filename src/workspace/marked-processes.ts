@@ -66,5 +66,8 @@ export function killMarkedSync(entry: string): void {
   for (const p of findMarked(entry) ?? []) signal(p.pid, "SIGKILL");
 }
 
-/** `pid 123 (sleep 300)`, for the model and the user. */
-export const describeMarked = (p: MarkedProcess): string => `pid ${p.pid} (${p.command.length > 60 ? `${p.command.slice(0, 59)}…` : p.command || "?"})`;
+/** `pid 123 (sleep 300)`, for the model and the user; a bash call's shell shows the model's command, not our wrapper. */
+export function describeMarked(p: MarkedProcess): string {
+  const command = p.command.replace(/^bash -c exec 2>&1\s+trap .*? EXIT\s+/s, "").replace(/\s+/g, " ").trim();
+  return `pid ${p.pid} (${command.length > 60 ? `${command.slice(0, 59)}…` : command || "?"})`;
+}

@@ -4,6 +4,7 @@
 // belongs to this session: its group leader's environment carries the session's mark. A pid
 // reused by someone else's process never carries it, and is left alone without a word of advice
 // to kill it. Where the environment cannot be read, the user is told how to check and stop it.
+import { rmSync } from "node:fs";
 import { environHas } from "../platform/process-environ.ts";
 import { describeMarked, findMarked, stopMarked } from "./marked-processes.ts";
 import { groupAlive } from "./process-group.ts";
@@ -45,7 +46,10 @@ export async function settleMarked(sessionId: string, graceMs = 2000): Promise<s
   const left = findMarked(markEntry(sessionId));
   if (left === null) return [];
   if (left.length === 0) return [];
+  // An interrupted bash call's shell writes its cwd file as it stops; nobody is left to read it.
+  const cwdFiles = left.flatMap((p) => [...p.command.matchAll(/> '([^']*khaelor-cwd-[^']*)'/g)].map((m) => m[1]!));
   await stopMarked(left, graceMs);
+  for (const f of cwdFiles) rmSync(f, { force: true });
   const n = left.length === 1 ? "a process" : `${left.length} processes`;
   return [`stopped ${n} the previous run left running (an interrupted command, or what it started): ${left.map(describeMarked).join(", ")}`];
 }
