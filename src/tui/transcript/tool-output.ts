@@ -88,7 +88,7 @@ function processResult(text: string): ShownResult {
   }
   const body = text
     .replace(/ Read its output with action=read id=\S+ \(wait_for a ready message\), stop it with action=stop\.$/, "")
-    .replace(/ Read its answer with action=read\.$/, "")
+    .replace(/ Read its answer with action=read(?: \(wait_for its prompt\))?\.$/, "")
     .replace(/ Start one with action=start\.$/, "");
   return { body, notes: "" };
 }
