@@ -52,7 +52,7 @@ export const bashTool: Tool<Input> = {
     const stdoutClosed = new Promise<void>((r) => g.child.stdout!.on("close", () => r()));
     g.child.stdout!.on("data", (b: Buffer) => {
       const s = decoder.write(b);
-      out.push(s);
+      out.push(s, b);
       if (s) ctx.onProgress?.(s);
     });
 
@@ -81,7 +81,7 @@ export const bashTool: Tool<Input> = {
     // Output still in the pipe arrives after exit; a process outside the group (a daemon that
     // called setsid) could hold the pipe open forever, so wait only briefly.
     await Promise.race([stdoutClosed, new Promise((r) => setTimeout(r, 500))]);
-    out.push(decoder.end());
+    out.push(decoder.end(), new Uint8Array());
     g.child.stdout!.destroy();
 
     let newCwd: string | null = null;
@@ -119,7 +119,7 @@ export const bashTool: Tool<Input> = {
     }
     note(`cwd: ${displayPath(ws, ws.cwd)}${cwdChanged ? " (changed)" : ""}`, null);
     const body = r.text === "" ? "(no output)" : r.text.replace(/\n$/, "");
-    const { text, display } = withNotes(body, notes, userNotes, { cwd: ws.cwd });
+    const { text, display } = withNotes(body, notes, userNotes, { cwd: ws.cwd, lines: out.lineCount });
     const failed = ended !== null || signal !== null || code !== 0;
     return failed ? fail(text, display) : ok(text, display);
   },

@@ -36,7 +36,7 @@ export class SpillFiles {
   }
 
   /** For streams: the file is created on the first chunk and grows with each later one. `path` turns null if a write fails. */
-  appender(label: string): { readonly path: string | null; append(chunk: string): void } {
+  appender(label: string): { readonly path: string | null; append(chunk: string | Uint8Array): void } {
     let path = this.write(label, "");
     return {
       get path() {
