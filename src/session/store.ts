@@ -7,7 +7,7 @@ import { FORMAT_VERSION, NewerFormatError } from "../events/schema.ts";
 import type { DurableEvent, PermissionMode, SessionHeader } from "../events/types.ts";
 import { VERSION } from "../version.ts";
 import { acquireSessionLock } from "./lock.ts";
-import { createWriter, NewerSessionError, parseSessionLog, readSessionLog, type SessionLog, type SessionWriter, type WriterOptions } from "./log.ts";
+import { createWriter, NewerSessionError, readSessionLog, streamSessionLog, type SessionLog, type SessionWriter, type WriterOptions } from "./log.ts";
 import { replaySession, type Replayed } from "./replay.ts";
 import { INTERRUPTED_RESULT } from "./view.ts";
 import { metaPathOf, projectSessionsDir, sessionIdOf, sessionPath, sessionsRoot } from "./paths.ts";
@@ -103,8 +103,8 @@ const tornPathOf = (path: string) => `${path}.torn`;
  * its place (it gets the newline); what does not parse (a write cut short, NUL padding) moves to
  * <id>.jsonl.torn, so nothing is thrown away, and the log ends on a clean line.
  */
-function repairTail(path: string, fd: number, text: string, tail: NonNullable<SessionLog["tail"]>): string | null {
-  const cut = Buffer.byteLength(text.slice(0, text.lastIndexOf("\n") + 1), "utf8");
+function repairTail(path: string, fd: number, size: number, tail: NonNullable<SessionLog["tail"]>): string | null {
+  const cut = size - Buffer.byteLength(tail.keep + tail.junk, "utf8");
   let moved: string | null = null;
   if (tail.junk !== "") {
     appendFileSync(tornPathOf(path), tail.junk.endsWith("\n") ? tail.junk : `${tail.junk}\n`);
@@ -163,24 +163,23 @@ function openForAppend(path: string, opts: { events?: DurableEvent[]; onError?: 
     let warnings: string[] = [];
     let unreadableResults: string[] = [];
     try {
-      const text = readFileSync(path, "utf8");
-      let log: SessionLog;
+      let log: SessionLog & { size: number };
       try {
-        log = parseSessionLog(text);
+        log = streamSessionLog(path);
       } catch (e) {
         if (e instanceof NewerFormatError) throw new NewerSessionError(path, e);
         throw e;
       }
       if (log.events.length === 0)
         throw new SessionEmptyError(
-          text.length === 0
+          log.size === 0
             ? `Session ${id} is empty: its log ${path} is 0 bytes (nothing was saved in it), so there is nothing to resume. Start a new session, or resume another (khaelor sessions lists them).`
             : `Session ${id} has no readable events: every line of ${path} is damaged, so there is nothing to resume. Start a new session, or resume another (khaelor sessions lists them).`,
         );
       warnings = log.warnings.map((w) => w.message);
       unreadableResults = log.unreadableResults;
       if (log.tail) {
-        const moved = repairTail(path, fd, text, log.tail);
+        const moved = repairTail(path, fd, log.size, log.tail);
         if (moved) warnings.push(`the unreadable end of the log was moved to ${moved}`);
       }
       events ??= log.events;
@@ -291,15 +290,14 @@ export function summarizeSession(path: string): SessionSummary | null {
   }
   const cached = readSummaryCache(path, size, mtime);
   if (cached) return { ...cached, path };
+  const b = createSummaryBuilder(sessionIdOf(path));
   let log;
   try {
     // A newer KHAELOR's lines end the reading but not the listing: the session is shown, marked.
-    log = parseSessionLog(readFileSync(path, "utf8"), { upTo: "newer" });
+    log = streamSessionLog(path, { upTo: "newer", keep: false, onEvent: (e) => b.add(e) });
   } catch {
     return null;
   }
-  const b = createSummaryBuilder(sessionIdOf(path));
-  for (const e of log.events) b.add(e);
   const s = b.result();
   // Its last activity is at least the file's: a newer KHAELOR's events are later than those read.
   const lastActivity = log.newer ? Math.max(s.lastActivity, mtime) : s.lastActivity || mtime;
