@@ -16,6 +16,7 @@ import { runTurn } from "../kernel/loop.ts";
 import type { LoopPolicy } from "../kernel/types.ts";
 import { createAnthropicClient } from "../model/anthropic-client.ts";
 import { costUsd, DEFAULT_MODEL, maxTokensFor } from "../model/models.ts";
+import { webToolSpecs } from "../model/web-tools.ts";
 import type { SystemBlock } from "../model/types.ts";
 import { doomLoopPolicy } from "../policy/doom-loop.ts";
 import { verifyOnStopPolicy } from "../policy/verify-on-stop.ts";
@@ -24,6 +25,7 @@ import { createSession } from "../session/store.ts";
 import { builtinTools } from "../tools/builtin.ts";
 import { createToolRuntime } from "../tools/runtime.ts";
 import { createWorkspace } from "../workspace/local.ts";
+import { redactText } from "../session/redact.ts";
 import { findMarked, killMarkedSync, stopMarked } from "../workspace/marked-processes.ts";
 import { markEntry, settleMarked, settleOrphans } from "../workspace/orphans.ts";
 import { VERSION } from "../version.ts";
@@ -114,7 +116,7 @@ export async function openAgentSession(opts: SessionOptions): Promise<AgentSessi
   const missing = (replayed?.toolNamesUsed ?? []).filter((t) => !tools.names().includes(t));
   if (missing.length > 0) notices.push(`this session used tools this version does not have (${missing.join(", ")}); calls to them will fail`);
   const spillDir = join(dirname(writer.path), `${sessionId}.spill`);
-  const workspace = createWorkspace({ root: cwd, spillDir, sessionId });
+  const workspace = createWorkspace({ root: cwd, spillDir, sessionId, redact: redactText });
   workspace.onFileChanged = (abs, before) => git.adopt(abs, before);
   if (replayed) restoreWorkspace(workspace, replayed.events);
   const bus: EventBus = createEventBus();
@@ -155,7 +157,16 @@ export async function openAgentSession(opts: SessionOptions): Promise<AgentSessi
 
   const gate = createGate({ engine, workspace, emit: bus.emit, ask: opts.ask });
 
-  const instructions = loadProjectInstructions(cwd);
+  const instructions = loadProjectInstructions(cwd, {
+    // The Read rules hold for instruction files too: a deny always, and a project file must be one
+    // the model could read unasked (not a secret file behind a link).
+    mayRead: (real, own) => {
+      const d = engine.decide({ tool: "read", input: { file_path: real }, cwd });
+      if (d.behavior === "deny" || (!own && d.behavior !== "allow")) return `reading it is not allowed unasked (${d.reason})`;
+      return true;
+    },
+    onSkip: (path, why) => notices.push(`instruction file ${path} skipped: ${why}`),
+  });
   const gitStatus = gitStatusSummary(cwd);
   const system = buildSystemPrompt({ cwd, date: new Date(), gitStatus, instructions, toolNames: tools.names() });
   const steering: string[] = [];
@@ -168,6 +179,8 @@ export async function openAgentSession(opts: SessionOptions): Promise<AgentSessi
     modelName: () => model,
     system: (): SystemBlock[] => system,
     tools,
+    // Asked per request: a rule granted or removed, or a mode switched, applies to the next one.
+    serverTools: () => webToolSpecs(engine.rules(), engine.mode, settings),
     workspace,
     context,
     gate,

@@ -1,7 +1,8 @@
 // The session log: one JSON line per durable event, appended with one write() each. The writer
 // fsyncs at loop boundaries (a user message, each tool result, the end of a turn, a compaction), so
 // a power cut loses at most the in-flight model turn; kill -9 loses nothing that was written.
-import { closeSync, fstatSync, fsyncSync, ftruncateSync, openSync, readSync, renameSync, unlinkSync, writeFileSync, writeSync } from "node:fs";
+import { closeSync, constants, fstatSync, fsyncSync, ftruncateSync, openSync, readSync, renameSync, statSync, unlinkSync, writeFileSync, writeSync } from "node:fs";
+import { fileKind, formatBytes, LIMITS } from "../workspace/safe-read.ts";
 import type { DurableEvent } from "../events/types.ts";
 import { FORMAT_VERSION, NewerFormatError, parseEventLine, serializeEvent } from "../events/schema.ts";
 import { fsReason } from "../workspace/fs-errors.ts";
@@ -9,6 +10,7 @@ import { UNREADABLE_RESULT } from "./view.ts";
 import { metaPathOf, sessionIdOf } from "./paths.ts";
 import { createRedactor, type Redactor } from "./redact.ts";
 import { createSummaryBuilder, type SessionSummary, type SummaryBuilder } from "./summary.ts";
+import { PRIVATE_FILE_MODE } from "../platform/private-files.ts";
 
 export interface SessionWriter {
   readonly path: string;
@@ -110,7 +112,8 @@ export function createWriter(path: string, fd: number, opts: WriterOptions = {})
     try {
       // The log's mtime too: an edit that keeps the size (another program, a newer KHAELOR) shows.
       const mtimeMs = fstatSync(fd).mtimeMs;
-      writeFileSync(`${meta}.tmp`, JSON.stringify({ ...builder.result(), size, mtimeMs, formatVersion: FORMAT_VERSION }));
+      // Redacted as the log is: the title is the first prompt, which may hold a pasted key.
+      writeFileSync(`${meta}.tmp`, redact(JSON.stringify({ ...builder.result(), size, mtimeMs, formatVersion: FORMAT_VERSION })), { mode: PRIVATE_FILE_MODE });
       renameSync(`${meta}.tmp`, meta);
       dirtyMeta = false;
     } catch {
@@ -365,9 +368,15 @@ const CHUNK_BYTES = 4 * 1024 * 1024;
  */
 export function streamSessionLog(path: string, opts: ParseOptions = {}): SessionLog & { size: number } {
   const parser = createLogParser(opts);
-  const fd = openSync(path, "r");
+  // Only a regular file is read, opened so a FIFO cannot block us; never past the cap.
+  const before = statSync(path);
+  if (!before.isFile()) throw new Error(`cannot read ${path}: it is ${fileKind(before)}, not a regular file`);
+  const fd = openSync(path, constants.O_RDONLY | constants.O_NONBLOCK | constants.O_NOCTTY);
   let size = 0;
   try {
+    const st = fstatSync(fd);
+    if (!st.isFile()) throw new Error(`cannot read ${path}: it is ${fileKind(st)}, not a regular file`);
+    if (st.size > LIMITS.sessionLog) throw new Error(`cannot read ${path}: it is ${formatBytes(st.size)}, over the ${formatBytes(LIMITS.sessionLog)} limit for a session log`);
     const chunk = Buffer.allocUnsafe(CHUNK_BYTES);
     let carry: Buffer = Buffer.alloc(0);
     let lineNo = 0;

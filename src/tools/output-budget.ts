@@ -2,7 +2,7 @@
 // saying what was cut, and the whole output is saved to a spill file it can read or grep. Long
 // outputs are usually boring in the middle: the command line and setup at the top, the error or
 // summary at the bottom.
-import type { SpillFiles } from "../workspace/spill.ts";
+import type { SpillAppender, SpillFiles } from "../workspace/spill.ts";
 import { collapseRedraws } from "../workspace/terminal-text.ts";
 
 export const RESULT_BUDGET_CHARS = 30_000;
@@ -75,7 +75,9 @@ export class OutputCollector {
   private head = "";
   private tail = "";
   private total = 0;
-  private spillFile: { readonly path: string | null; append(chunk: string | Uint8Array): void } | null = null;
+  private spillFile: SpillAppender | null = null;
+  /** The output is binary: the spill file takes its bytes as they are (text goes through the redactor). */
+  private binarySpill = false;
 
   constructor(
     private readonly spill: SpillFiles,
@@ -98,14 +100,18 @@ export class OutputCollector {
       this.all += chunk;
       if (bytes && this.raw) this.raw.push(bytes);
       if (this.all.length <= this.budget) return;
-      this.spillFile = this.spill.appender(this.label);
-      this.spillFile.append(this.raw ? Buffer.concat(this.raw) : this.all);
+      this.binarySpill = this.raw !== null && looksBinaryOutput(this.all);
+      this.spillFile = this.binarySpill ? this.spill.bytesAppender(this.label) : this.spill.appender(this.label);
+      if (this.binarySpill) this.spillFile.appendBytes!(Buffer.concat(this.raw!));
+      else this.spillFile.append(this.all);
+      this.raw = null;
       this.head = this.all.slice(0, this.budget);
       this.tail = this.all.slice(-this.budget);
       this.all = "";
       return;
     }
-    this.spillFile.append(this.raw && bytes ? bytes : chunk);
+    if (this.binarySpill && bytes) this.spillFile.appendBytes!(bytes);
+    else this.spillFile.append(chunk);
     this.tail = (this.tail + chunk).slice(-this.budget);
   }
 
@@ -116,7 +122,7 @@ export class OutputCollector {
 
   /** The output's size as the spill file holds it: bytes when the bytes were given. */
   private size(chars: number): string {
-    return this.raw ? `${this.bytes.toLocaleString("en-US")} bytes` : `${chars} characters`;
+    return this.raw || this.binarySpill ? `${this.bytes.toLocaleString("en-US")} bytes` : `${chars} characters`;
   }
 
   /** Lines of the whole output (not of the budgeted text): "… 1,204 earlier lines" is about the real thing. */
@@ -138,6 +144,7 @@ export class OutputCollector {
       const clean = cleanOutput(this.all);
       return { ...fitToBudget(clean, this.spill, this.label, this.budget), binary: false, totalChars: this.total };
     }
+    this.spillFile.end();
     const path = this.spillFile.path;
     if (looksBinaryOutput(this.head)) {
       return { text: `[binary output: ${this.size(this.total)}; the full output ${whereSaved(this.spill, path)}]`, spillPath: path, cutChars: this.total, binary: true, totalChars: this.total };
