@@ -23,7 +23,9 @@ import { createSession, forkSession, latestSession, openSession, resolveSession,
 import { builtinTools } from "../tools/builtin.ts";
 import { createToolRuntime } from "../tools/runtime.ts";
 import { createWorkspace } from "../workspace/local.ts";
-import { settleOrphans } from "../workspace/orphans.ts";
+import { sessionMark, settleOrphans } from "../workspace/orphans.ts";
+import { leftoverServers } from "../mcp/manager.ts";
+import { openSessionMcp } from "../mcp/session-mcp.ts";
 import type { LocalWorkspace } from "../workspace/types.ts";
 import { VERSION } from "../version.ts";
 import type { CliOptions } from "./args.ts";
@@ -112,12 +114,30 @@ export async function openAgentSession(opts: CliOptions, io: SessionIo) {
   // The rules engine (grammar load) and the first work-tree snapshot are independent: overlap them.
   // The mode comes from this run's flags or settings, never silently from the resumed session:
   // a session once run with bypassPermissions must not stay in it.
+  // MCP servers start now, in parallel with everything below; only the first request waits for
+  // them, and no longer than the startup timeout.
+  const logDir = opened.writer ? dirname(opened.writer.path) : projectSessionsDir(cwd);
+  const mcpPidFile = join(logDir, `${sessionId}.mcp-pids.json`);
+  const leftover = opened.writer ? leftoverServers(mcpPidFile) : [];
+  const serverEnv: Record<string, string> = { ...(process.env as Record<string, string>), ...sessionMark(sessionId) };
+  const mcp = openSessionMcp({
+    projectRoot: cwd,
+    cliConfigs: opts.mcpConfig,
+    strict: opts.strictMcpConfig,
+    trustProject: opts.trustProject,
+    interactive: io.interactive,
+    env: process.env,
+    serverEnv,
+    pidFile: mcpPidFile,
+  });
+  notices.push(...mcp.notices);
   const [engine, git, orphanNotices] = await Promise.all([
     createPermissionEngine({ projectRoot: cwd, mode: opts.permissionMode ?? undefined, cliAllow: opts.allowedTools, cliDeny: opts.disallowedTools }),
     createGitProtection({ projectRoot: cwd, dataDir: join(projectSessionsDir(cwd), "shadow"), sessionId, resume: opened.writer !== null }),
-    settleOrphans(opened.lostProcesses, sessionId),
-  ]).catch((e: unknown) => {
+    settleOrphans([...opened.lostProcesses, ...leftover], sessionId),
+  ]).catch(async (e: unknown) => {
     opened.writer?.close();
+    await mcp.manager.close();
     throw e;
   });
   // A rule typed on the command line that does not parse is a usage error: silently dropping a
@@ -125,6 +145,7 @@ export async function openAgentSession(opts: CliOptions, io: SessionIo) {
   const cliProblems = engine.problems().filter((p) => p.file.startsWith("--"));
   if (cliProblems.length > 0) {
     opened.writer?.close();
+    await mcp.manager.close();
     throw new SessionOpenError(cliProblems.map(formatProblem).join("\n"), true);
   }
   notices.push(...orphanNotices, ...engine.problems().map(formatProblem));
@@ -136,9 +157,10 @@ export async function openAgentSession(opts: CliOptions, io: SessionIo) {
     opened.writer ??
     createSession({ sessionId, cwd, model, permissionMode: engine.mode, khaelorVersion: VERSION, git: git.baseline, forkedFrom: opened.forkedFrom, seed: opened.seedEvents, onError: onWriteError });
 
-  const tools = createToolRuntime(builtinTools(), { searchGuard: (tool, dir) => engine.searchFilter(tool, dir) });
-  // Resume contract: tools may be added between versions, never silently removed.
-  const missing = (replayed?.toolNamesUsed ?? []).filter((t) => !tools.names().includes(t));
+  const tools = createToolRuntime(builtinTools(), { searchGuard: (tool, dir) => engine.searchFilter(tool, dir), dynamic: () => mcp.manager.tools() });
+  // Resume contract: tools may be added between versions, never silently removed. (MCP tools come
+  // and go with their servers, which are not connected yet.)
+  const missing = (replayed?.toolNamesUsed ?? []).filter((t) => !t.startsWith("mcp__") && !tools.names().includes(t));
   if (missing.length > 0) notices.push(`this session used tools this version does not have (${missing.join(", ")}); calls to them will fail`);
   const spillDir = join(dirname(writer.path), `${sessionId}.spill`);
   const workspace = createWorkspace({ root: cwd, spillDir, sessionId });
@@ -204,7 +226,10 @@ export async function openAgentSession(opts: CliOptions, io: SessionIo) {
   });
 
   // A crash or a plain process.exit must not leave the model's processes running.
-  const killOnExit = () => workspace.processes.killAllSync();
+  const killOnExit = () => {
+    workspace.processes.killAllSync();
+    mcp.manager.killSync();
+  };
   process.on("exit", killOnExit);
   let closed = false;
   return {
@@ -213,6 +238,9 @@ export async function openAgentSession(opts: CliOptions, io: SessionIo) {
     bus,
     workspace,
     toolNames: tools.names(),
+    /** Every tool offered now, MCP servers' included. */
+    currentToolNames: () => tools.names(),
+    mcp,
     replayed,
     notices,
     logPath: writer.path,
@@ -242,7 +270,7 @@ export async function openAgentSession(opts: CliOptions, io: SessionIo) {
       const follow = () => turn.abort();
       signal.addEventListener("abort", follow, { once: true });
       stopTurn = follow;
-      await git.beginTurn();
+      await Promise.all([git.beginTurn(), mcp.manager.ready()]);
       try {
         const r = await runTurn(kernelDeps(), input, turn.signal);
         return writeFailure ? { ...r, reason: "error", message: writeFailureMessage(writeFailure) } : r;
@@ -265,7 +293,7 @@ export async function openAgentSession(opts: CliOptions, io: SessionIo) {
     async close() {
       if (closed) return;
       closed = true;
-      await workspace.processes.stopAll();
+      await Promise.all([workspace.processes.stopAll(), mcp.manager.close()]);
       process.off("exit", killOnExit);
       writer.close();
       if (!spoke) {

@@ -25,7 +25,8 @@ export type GateOptions = {
 };
 
 export function createGate(opts: GateOptions): PermissionGate & { decide(call: ToolCall): Decision } {
-  const decide = (call: ToolCall): Decision => opts.engine.decide({ tool: call.name, input: call.input, cwd: opts.workspace.cwd });
+  const decide = (call: ToolCall): Decision =>
+    opts.engine.decide({ tool: call.name, input: call.input, cwd: opts.workspace.cwd, readOnly: opts.tools.describe(call)?.readOnly });
   const record = (call: ToolCall, decision: "allow" | "deny", source: string, extra: { message?: string; savedRule?: { rule: string; scope: GrantScope } } = {}) =>
     opts.emit({ type: "permission_decision", id: newEventId(), ts: Date.now(), toolUseId: call.id, toolName: call.name, decision, source, ...extra });
 

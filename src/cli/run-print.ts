@@ -7,6 +7,7 @@ import { jsonPrinter, streamJsonPrinter, textPrinter, type Printer } from "../pr
 import { EXIT, type CliOptions } from "./args.ts";
 import { openAgentSession, SessionOpenError } from "./agent-session.ts";
 import { printSessionList } from "./sessions-command.ts";
+import { failureNotices } from "../mcp/session-mcp.ts";
 import { DEMO_BANNER, DEMO_PROMPT, startDemo } from "./demo.ts";
 
 export async function runPrint(opts: CliOptions): Promise<number> {
@@ -57,6 +58,11 @@ export async function runPrint(opts: CliOptions): Promise<number> {
   }
 
   for (const n of session.notices) stderr.write(`khaelor: ${n}\n`);
+  // init lists the MCP servers as they stand once started (or at the startup deadline); the first
+  // request would wait for them anyway.
+  await session.mcp.manager.ready();
+  const mcpServers = session.mcp.servers();
+  for (const n of failureNotices(mcpServers)) stderr.write(`khaelor: ${n}\n`);
   const printer: Printer =
     opts.outputFormat === "json"
       ? jsonPrinter(stdout, stderr)
@@ -64,7 +70,14 @@ export async function runPrint(opts: CliOptions): Promise<number> {
         ? streamJsonPrinter(stdout, opts.includePartialMessages)
         : textPrinter(stdout, stderr, opts.verbose);
   const tally = createTally();
-  printer.init({ sessionId: session.sessionId, model: session.model(), tools: session.toolNames, cwd: session.cwd, permissionMode: session.permissionMode() });
+  printer.init({
+    sessionId: session.sessionId,
+    model: session.model(),
+    tools: session.currentToolNames(),
+    cwd: session.cwd,
+    permissionMode: session.permissionMode(),
+    mcpServers: mcpServers.map((s) => ({ name: s.name, status: s.status.state, ...("reason" in s.status ? { error: s.status.reason } : {}) })),
+  });
   session.bus.subscribe((e) => {
     tally.observe(e);
     printer.onEvent(e);

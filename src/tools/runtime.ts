@@ -43,23 +43,49 @@ function describeIssues(error: z.ZodError): string {
 }
 
 export type ToolRuntimeOptions = {
+  /** Tools that come and go during the session (MCP servers connecting, restarting); a new array when they change. */
+  dynamic?: () => Tool[];
   /** Given to every call, so grep and glob over a directory leave out what the rules hide. */
   searchGuard?: SearchGuard;
 };
 
-export function createToolRuntime(tools: Tool[], opts: ToolRuntimeOptions = {}): ToolRuntime {
-  const byName = new Map(tools.map((t) => [t.name, t]));
-  const specs: ToolSpec[] = tools.map((t) => ({ name: t.name, description: t.description, input_schema: toJsonSchema(t.inputSchema) }));
-  const names = tools.map((t) => t.name);
+export function createToolRuntime(fixed: Tool[], opts: ToolRuntimeOptions = {}): ToolRuntime {
+  const specOf = (t: Tool): ToolSpec => ({ name: t.name, description: t.description, input_schema: t.jsonSchema ?? toJsonSchema(t.inputSchema) });
+  const fixedSpecs = fixed.map(specOf);
+  let byName = new Map(fixed.map((t) => [t.name, t]));
+  let specs: ToolSpec[] = fixedSpecs;
+  let names = fixed.map((t) => t.name);
+  let seen: Tool[] | null = null;
+  /** Rebuilt only when the dynamic list is a new array, so a stable list costs nothing per call. */
+  const refresh = () => {
+    const extra = opts.dynamic?.();
+    if (!extra || extra === seen) return;
+    seen = extra;
+    const own = new Set(fixed.map((t) => t.name));
+    const added = extra.filter((t) => !own.has(t.name));
+    byName = new Map([...fixed, ...added].map((t) => [t.name, t]));
+    specs = [...fixedSpecs, ...added.map(specOf)];
+    names = [...fixed, ...added].map((t) => t.name);
+  };
+  const lookup = (name: string) => {
+    refresh();
+    return byName.get(name);
+  };
 
   const parse = (tool: Tool, input: unknown) => tool.inputSchema.safeParse(input ?? {});
 
   return {
-    specs: () => specs,
-    names: () => names,
+    specs: () => {
+      refresh();
+      return specs;
+    },
+    names: () => {
+      refresh();
+      return names;
+    },
 
     describe(call) {
-      const tool = byName.get(call.name);
+      const tool = lookup(call.name);
       if (!tool) return null;
       const p = parse(tool, call.input);
       const summary = p.success ? safeSummary(tool, p.data) : `${tool.name} (invalid input)`;
@@ -67,7 +93,7 @@ export function createToolRuntime(tools: Tool[], opts: ToolRuntimeOptions = {}):
     },
 
     async precheck(call, ctx) {
-      const tool = byName.get(call.name);
+      const tool = lookup(call.name);
       const p = tool?.precheck ? parse(tool, call.input) : null;
       if (!tool?.precheck || !p?.success) return null;
       const t0 = performance.now();
@@ -90,7 +116,7 @@ export function createToolRuntime(tools: Tool[], opts: ToolRuntimeOptions = {}):
         ...(r.display ? { display: r.display } : {}),
         durationMs: performance.now() - t0,
       });
-      const tool = byName.get(call.name);
+      const tool = lookup(call.name);
       if (!tool) {
         return done("unknown_tool", { content: `Unknown tool "${call.name}". Available tools: ${names.join(", ")}.` }, `unknown tool ${call.name}`);
       }

@@ -1,0 +1,3 @@
+export async function mcpCommand(_args: string[]): Promise<number> {
+  return 1;
+}

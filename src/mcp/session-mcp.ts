@@ -1,0 +1,82 @@
+// What a session needs of MCP, in one place so the composition root only wires it: the servers
+// from every config source, the project-trust decision for the ones a project's files define, the
+// manager that runs them, and the notices the user should read.
+import { loadMcpConfig, trustItemOf, type ServerConfig } from "./config.ts";
+import { createMcpManager, DEFAULT_STARTUP_TIMEOUT_MS, DEFAULT_TOOL_TIMEOUT_MS, type McpManager, type ServerView } from "./manager.ts";
+import { recordTrust, skippedMessage, trustState, type TrustItem } from "../trust/project-trust.ts";
+
+export type SessionMcpOptions = {
+  projectRoot: string;
+  cliConfigs: string[];
+  strict: boolean;
+  /** --trust-project: this run runs the project's servers unasked (nothing is remembered). */
+  trustProject: boolean;
+  /** The app can ask; print mode cannot. */
+  interactive: boolean;
+  env: Record<string, string | undefined>;
+  /** The environment stdio servers get (the session's mark added). */
+  serverEnv: Record<string, string>;
+  pidFile?: string;
+  trustFile?: string;
+};
+
+export type SessionMcp = {
+  manager: McpManager;
+  /** Project-defined servers never asked about: the app asks (answerTrust); print mode skipped them. */
+  pendingTrust: TrustItem[];
+  answerTrust(answer: "trust" | "decline"): Promise<void>;
+  notices: string[];
+  servers(): ServerView[];
+};
+
+/** A positive whole number of milliseconds from the environment, or the default (with a notice when set badly). */
+function msFromEnv(env: Record<string, string | undefined>, name: string, fallback: number, notices: string[]): number {
+  const raw = env[name];
+  if (raw === undefined || raw === "") return fallback;
+  const n = Number(raw);
+  if (Number.isInteger(n) && n > 0) return n;
+  notices.push(`${name}=${raw} is not a positive number of milliseconds; using ${fallback}`);
+  return fallback;
+}
+
+export function openSessionMcp(o: SessionMcpOptions): SessionMcp {
+  const notices: string[] = [];
+  const config = loadMcpConfig({ projectRoot: o.projectRoot, cliConfigs: o.cliConfigs, strict: o.strict });
+  notices.push(...config.problems.map((p) => `MCP: ${p}`));
+  const gated = config.servers.filter((s) => s.needsTrust && s.spec && !s.disabled);
+  const items = new Map<string, TrustItem>(gated.map((s) => [s.name, trustItemOf(s)]));
+  const state = trustState(o.projectRoot, [...items.values()], o.trustFile);
+  const allowed = new Set(o.trustProject ? [...items.keys()] : state.trusted.map((i) => i.name));
+  const untrusted = new Set([...items.keys()].filter((n) => !allowed.has(n)));
+  const pendingTrust = o.interactive && !o.trustProject ? state.unasked : [];
+  if (!o.interactive && untrusted.size > 0) notices.push(skippedMessage(o.projectRoot, [...items.values()].filter((i) => untrusted.has(i.name))));
+
+  const manager = createMcpManager({
+    servers: config.servers,
+    untrusted,
+    cwd: o.projectRoot,
+    env: o.serverEnv,
+    startupTimeoutMs: msFromEnv(o.env, "MCP_TIMEOUT", DEFAULT_STARTUP_TIMEOUT_MS, notices),
+    toolTimeoutMs: msFromEnv(o.env, "MCP_TOOL_TIMEOUT", DEFAULT_TOOL_TIMEOUT_MS, notices),
+    ...(o.pidFile ? { pidFile: o.pidFile } : {}),
+  });
+  manager.start();
+  return {
+    manager,
+    pendingTrust,
+    async answerTrust(answer) {
+      const asked = pendingTrust.splice(0);
+      recordTrust(o.projectRoot, asked, answer, o.trustFile);
+      if (answer === "trust") await Promise.all(asked.map((i) => manager.reconnect(i.name)));
+    },
+    notices,
+    servers: () => manager.servers(),
+  };
+}
+
+/** One line per server that did not connect, for stderr or a notice. */
+export function failureNotices(servers: ServerView[]): string[] {
+  return servers.filter((s) => s.status.state === "failed").map((s) => `MCP server ${s.name} failed: ${"reason" in s.status ? s.status.reason : ""}`);
+}
+
+export type { ServerConfig };
