@@ -62,7 +62,16 @@ export async function runPrint(opts: CliOptions): Promise<number> {
   // request would wait for them anyway.
   await session.mcp.manager.ready();
   const mcpServers = session.mcp.servers();
-  for (const n of failureNotices(mcpServers)) stderr.write(`khaelor: ${n}\n`);
+  const reported = new Set<string>();
+  const reportFailures = () => {
+    for (const n of failureNotices(session.mcp.servers())) {
+      if (reported.has(n)) continue;
+      reported.add(n);
+      stderr.write(`khaelor: ${n}\n`);
+    }
+  };
+  reportFailures();
+  const offMcp = session.mcp.manager.onChange(reportFailures);
   const printer: Printer =
     opts.outputFormat === "json"
       ? jsonPrinter(stdout, stderr)
@@ -117,6 +126,7 @@ export async function runPrint(opts: CliOptions): Promise<number> {
     process.off("SIGINT", onInt);
     process.off("SIGTERM", onTerm);
     process.off("SIGHUP", onHup);
+    offMcp();
     await session.close();
     await demo?.close();
   }

@@ -85,8 +85,9 @@ export class ServerConnection {
     this.transport = transport;
     this.client = client;
     try {
-      await withTimeout(client.connect(transport, { timeout: this.opts.startupTimeoutMs }), this.opts.startupTimeoutMs, `did not answer within ${this.opts.startupTimeoutMs} ms (MCP_TIMEOUT)`);
-      this.tools = await this.listTools(client);
+      // One deadline for the handshake and the tool list together.
+      const ready = client.connect(transport, { timeout: this.opts.startupTimeoutMs }).then(() => this.listTools(client));
+      this.tools = await withTimeout(ready, this.opts.startupTimeoutMs, `did not answer within ${this.opts.startupTimeoutMs} ms (MCP_TIMEOUT)`);
     } catch (e) {
       if (this.closed) return;
       const reason = this.explain(e, spec);

@@ -17,6 +17,7 @@ import { mcpToolName } from "./tool-names.ts";
 
 export const DEFAULT_STARTUP_TIMEOUT_MS = 10_000;
 export const DEFAULT_TOOL_TIMEOUT_MS = 10 * 60_000;
+const READY_SLACK_MS = 200;
 /** Claude Code cuts server tool descriptions here too: some servers ship pages of prose. */
 const MAX_DESCRIPTION = 2048;
 
@@ -116,7 +117,8 @@ export function createMcpManager(opts: McpManagerOptions) {
     /** Resolves when every server connected or failed, or the startup deadline passed. */
     async ready(): Promise<void> {
       if (!started) return;
-      const left = startupTimeoutMs - (Date.now() - startedAt);
+      // A little past the servers' own deadline, so one that times out is seen failed, not pending.
+      const left = startupTimeoutMs + READY_SLACK_MS - (Date.now() - startedAt);
       if (left <= 0) return;
       let timer: ReturnType<typeof setTimeout> | undefined;
       await Promise.race([started, new Promise<void>((r) => (timer = setTimeout(r, left)))]).finally(() => clearTimeout(timer));
