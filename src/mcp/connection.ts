@@ -35,6 +35,7 @@ export class ServerConnection {
   private closed = false;
   /** Set when the server went away under us: the next call starts it again. */
   private lost = false;
+  private everConnected = false;
 
   constructor(
     readonly config: ServerConfig,
@@ -50,6 +51,11 @@ export class ServerConnection {
 
   get pid(): number | null {
     return this.transport instanceof GroupStdioTransport ? this.transport.pid : null;
+  }
+
+  /** Connected, or died after connecting: its tools stay offered (a call starts it again), so the model's tool list and the cached prefix do not change. */
+  get offersTools(): boolean {
+    return this.state.state === "connected" || (this.everConnected && this.state.state !== "disabled" && this.tools.length > 0);
   }
 
   get description(): string {
@@ -114,6 +120,7 @@ export class ServerConnection {
         }
       });
     }
+    this.everConnected = true;
     this.set({ state: "connected" });
   }
 

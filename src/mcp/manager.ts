@@ -79,7 +79,7 @@ export function createMcpManager(opts: McpManagerOptions) {
   }
 
   function toolsOf(c: ServerConnection): Tool[] {
-    if (c.state.state !== "connected") return [];
+    if (!c.offersTools) return [];
     return c.tools.map((t): Tool => {
       const readOnly = t.annotations?.readOnlyHint === true;
       // $schema is for validators; it only costs the model tokens.
@@ -136,7 +136,7 @@ export function createMcpManager(opts: McpManagerOptions) {
         target: c.description,
         transport: c.config.spec?.type ?? "invalid",
         status: c.state,
-        tools: c.state.state === "connected" ? c.tools.map((t) => ({ name: t.name, fullName: mcpToolName(c.name, t.name), description: t.description ?? "", readOnly: t.annotations?.readOnlyHint === true })) : [],
+        tools: c.offersTools ? c.tools.map((t) => ({ name: t.name, fullName: mcpToolName(c.name, t.name), description: t.description ?? "", readOnly: t.annotations?.readOnlyHint === true })) : [],
       }));
     },
     /** /mcp reconnect; also starts a server the user just trusted. */
