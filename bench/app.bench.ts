@@ -7,15 +7,16 @@
 import { existsSync, mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { openAgentSession } from "../src/cli/agent-session.ts";
+import { openAgentSession } from "../src/agent/agent-session.ts";
 import { parseArgs } from "../src/cli/args.ts";
+import { sessionOptions } from "../src/cli/session-options.ts";
 import { startFakeApi } from "../src/fakeapi/index.ts";
 import { App } from "../src/tui/app/app.ts";
 import { FileFinder } from "../src/tui/app/file-finder.ts";
 import { PromptHistory } from "../src/tui/app/history.ts";
 import { preloadHighlighting } from "../src/tui/markdown/index.ts";
 import type { Row } from "../src/tui/render/style.ts";
-import { createScreen, type FrameStats, type Screen } from "../src/tui/views/screen.ts";
+import { createScreen, type FrameStats, type Screen } from "../src/tui/screen/screen.ts";
 
 type Result = { name: string; [k: string]: unknown };
 
@@ -42,7 +43,7 @@ async function withApp<T>(opts: { answer: string; cols: number; rows: number; pa
   const api = await startFakeApi({ scenario: { pacing: opts.pacing, turns: [{ content: [{ type: "text", text: opts.answer }] }] } });
   const dir = mkdtempSync(join(tmpdir(), "khaelor-bench-proj-"));
   const cli = parseArgs([]);
-  const session = await openAgentSession(cli, { interactive: true, ask: async () => ({ allow: true }), api: { baseURL: api.url, apiKey: "sk-ant-bench" }, cwd: dir });
+  const session = await openAgentSession({ ...sessionOptions(cli), ask: async () => ({ allow: true }), api: { baseURL: api.url, apiKey: "sk-ant-bench" }, cwd: dir });
   let bytes = 0;
   const screen = createScreen({ output: { write: (d: string) => ((bytes += Buffer.byteLength(d)), true) }, caps: { colorDepth: "256", syncOutput: true }, cursorStyle: "auto", cols: opts.cols, rows: opts.rows });
   const frames: FrameStats[] = [];

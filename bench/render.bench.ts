@@ -1,7 +1,7 @@
 // Renderer benchmarks: bytes and time per unit of work, ours beside a naive full-repaint baseline
 // (clear the live zone and print every row again each frame, as Ink-style renderers do).
 import type { Row } from "../src/tui/render/style.ts";
-import { createScreen, type Screen } from "../src/tui/views/screen.ts";
+import { createScreen, type Screen } from "../src/tui/screen/screen.ts";
 
 type Result = {
   name: string; cols: number; rows: number; frames: number; p50_ms: number; p99_ms: number;

@@ -12,12 +12,12 @@ import { resolve } from "node:path";
 import type { InputEvent } from "../tui/term/decoder.ts";
 import { capsFromEnv } from "../tui/term/caps.ts";
 import { openTerminal } from "../tui/term/terminal.ts";
-import { createScreen, type ScreenCaps } from "../tui/views/screen.ts";
+import { createScreen, type ScreenCaps } from "../tui/screen/screen.ts";
 import type { App } from "../tui/app/app.ts";
 import { VERSION } from "../version.ts";
 import { EXIT, type CliOptions } from "./args.ts";
-import type { AgentSession } from "./agent-session.ts";
-import type { Asker } from "./gate.ts";
+import type { AgentSession, Asker, SessionOptions } from "../agent/types.ts";
+import { sessionOptions } from "./session-options.ts";
 
 const MOUSE_ON = "\x1b[?1000h\x1b[?1006h";
 const MOUSE_OFF = "\x1b[?1000l\x1b[?1006l";
@@ -90,7 +90,7 @@ export async function runInteractive(opts: CliOptions): Promise<number> {
     finder: new FileFinder(cwd),
     links: supportsLinks(process.env),
     reopen: async (resume, keep) =>
-      (await import("./agent-session.ts")).openAgentSession({ ...opts, resume, continue: false, forkSession: false, prompt: null, ...(keep ?? {}) }, io),
+      (await import("../agent/agent-session.ts")).openAgentSession({ ...sessionOptions({ ...opts, resume, continue: false, forkSession: false, prompt: null, ...(keep ?? {}) }), ...io }),
     onPager(open) {
       term.altScreen = open;
       if (open === mouse) return;
@@ -131,14 +131,14 @@ export async function runInteractive(opts: CliOptions): Promise<number> {
   }
 
   const ask: Asker = (req, signal) => app.askPermission(req, signal);
-  const io = { interactive: true, ask, ...(demo ? { api: { baseURL: demo.api.url, apiKey: demo.apiKey }, cwd: demo.dir } : {}) };
+  const io: SessionOptions = { ask, ...(demo ? { api: { baseURL: demo.api.url, apiKey: demo.apiKey }, cwd: demo.dir } : {}) };
   let session: AgentSession;
   try {
-    const { openAgentSession } = await import("./agent-session.ts");
-    session = await openAgentSession(opts, io);
+    const { openAgentSession } = await import("../agent/agent-session.ts");
+    session = await openAgentSession({ ...sessionOptions(opts), ...io });
   } catch (e) {
     app.abandon();
-    const { SessionOpenError } = await import("./agent-session.ts");
+    const { SessionOpenError } = await import("../agent/agent-session.ts");
     await leave(null, e instanceof SessionOpenError ? e.message : e instanceof Error ? (e.stack ?? e.message) : String(e));
     return EXIT.error;
   }

@@ -5,7 +5,8 @@ import type { TurnEndReason } from "../events/types.ts";
 import { buildResult, createTally } from "../print/result.ts";
 import { jsonPrinter, streamJsonPrinter, textPrinter, type Printer } from "../print/printer.ts";
 import { EXIT, type CliOptions } from "./args.ts";
-import { openAgentSession, SessionOpenError } from "./agent-session.ts";
+import { openAgentSession, SessionOpenError } from "../agent/agent-session.ts";
+import { sessionOptions } from "./session-options.ts";
 import { printSessionList } from "./sessions-command.ts";
 import { failureNotices } from "../mcp/session-mcp.ts";
 import { DEMO_BANNER, DEMO_PROMPT, startDemo } from "./demo.ts";
@@ -47,7 +48,8 @@ export async function runPrint(opts: CliOptions): Promise<number> {
 
   let session;
   try {
-    session = await openAgentSession(opts, { interactive: false, ...(demo ? { api: { baseURL: demo.api.url, apiKey: demo.apiKey }, cwd: demo.dir } : {}) });
+    // Nobody to ask: a call a rule says to ask about is denied.
+    session = await openAgentSession({ ...sessionOptions(opts), ...(demo ? { api: { baseURL: demo.api.url, apiKey: demo.apiKey }, cwd: demo.dir } : {}) });
   } catch (e) {
     if (e instanceof SessionOpenError) {
       stderr.write(`khaelor: ${e.message}\n`);
@@ -60,7 +62,7 @@ export async function runPrint(opts: CliOptions): Promise<number> {
   for (const n of session.notices) stderr.write(`khaelor: ${n}\n`);
   // init lists the MCP servers as they stand once started (or at the startup deadline); the first
   // request would wait for them anyway.
-  await session.mcp.manager.ready();
+  await session.mcp.ready();
   const mcpServers = session.mcp.servers();
   const reported = new Set<string>();
   const reportFailures = () => {
@@ -71,7 +73,7 @@ export async function runPrint(opts: CliOptions): Promise<number> {
     }
   };
   reportFailures();
-  const offMcp = session.mcp.manager.onChange(reportFailures);
+  const offMcp = session.mcp.onChange(reportFailures);
   const printer: Printer =
     opts.outputFormat === "json"
       ? jsonPrinter(stdout, stderr)
@@ -82,12 +84,12 @@ export async function runPrint(opts: CliOptions): Promise<number> {
   printer.init({
     sessionId: session.sessionId,
     model: session.model(),
-    tools: session.currentToolNames(),
+    tools: [...session.toolNames, ...session.mcp.toolNames()],
     cwd: session.cwd,
     permissionMode: session.permissionMode(),
     mcpServers: mcpServers.map((s) => ({ name: s.name, status: s.status.state, ...("reason" in s.status ? { error: s.status.reason } : {}) })),
   });
-  session.bus.subscribe((e) => {
+  session.subscribe((e) => {
     tally.observe(e);
     printer.onEvent(e);
   });

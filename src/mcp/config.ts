@@ -5,7 +5,7 @@
 import { existsSync, readFileSync } from "node:fs";
 import { homedir } from "node:os";
 import { join, resolve } from "node:path";
-import { settingsLocations, userConfigDir } from "../permissions/settings-files.ts";
+import { settingsLocations, userConfigDir } from "../permissions/index.ts";
 import { fingerprintOf, type TrustItem } from "../trust/project-trust.ts";
 
 export type StdioSpec = { type: "stdio"; command: string; args: string[]; env: Record<string, string>; cwd?: string };

@@ -9,7 +9,7 @@ import type { JsonSchema } from "../model/types.ts";
 import type { Tool } from "../tools/types.ts";
 import { SpillFiles } from "../workspace/spill.ts";
 import { isLocalWorkspace } from "../workspace/types.ts";
-import type { StartedProcess } from "../session/replay.ts";
+import type { StartedProcess } from "../workspace/types.ts";
 import type { ServerConfig } from "./config.ts";
 import { ServerConnection, type ServerState } from "./connection.ts";
 import { convertResult } from "./results.ts";

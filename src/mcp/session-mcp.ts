@@ -20,14 +20,23 @@ export type SessionMcpOptions = {
   trustFile?: string;
 };
 
-export type SessionMcp = {
-  manager: McpManager;
-  /** Project-defined servers never asked about: the app asks (answerTrust); print mode skipped them. */
-  pendingTrust: TrustItem[];
-  answerTrust(answer: "trust" | "decline"): Promise<void>;
-  notices: string[];
+/** What a mode sees of the session's MCP servers (src/agent's AgentSession.mcp). */
+export interface McpView {
+  /** Resolves when every server connected or failed, or the startup deadline passed. */
+  ready(): Promise<void>;
   servers(): ServerView[];
-};
+  /** The MCP tools offered now (mcp__server__tool). */
+  toolNames(): string[];
+  /** Stop and start one server again (also one the user just trusted). */
+  reconnect(name: string): Promise<void>;
+  /** A server's status or tool list changed. Returns the unsubscribe. */
+  onChange(listener: () => void): () => void;
+  /** Project-defined servers never asked about: the app asks once (answerTrust); print mode skipped them. */
+  pendingTrust(): TrustItem[];
+  answerTrust(answer: "trust" | "decline"): Promise<void>;
+}
+
+export type SessionMcp = { manager: McpManager; notices: string[]; view: McpView };
 
 /** A positive whole number of milliseconds from the environment, or the default (with a notice when set badly). */
 function msFromEnv(env: Record<string, string | undefined>, name: string, fallback: number, notices: string[]): number {
@@ -61,17 +70,22 @@ export function openSessionMcp(o: SessionMcpOptions): SessionMcp {
     ...(o.pidFile ? { pidFile: o.pidFile } : {}),
   });
   manager.start();
-  return {
-    manager,
-    pendingTrust,
+  const view: McpView = {
+    ready: () => manager.ready(),
+    servers: () => manager.servers(),
+    toolNames: () => manager.tools().map((t) => t.name),
+    async reconnect(name) {
+      await manager.reconnect(name);
+    },
+    onChange: (l) => manager.onChange(l),
+    pendingTrust: () => [...pendingTrust],
     async answerTrust(answer) {
       const asked = pendingTrust.splice(0);
       recordTrust(o.projectRoot, asked, answer, o.trustFile);
       if (answer === "trust") await Promise.all(asked.map((i) => manager.reconnect(i.name)));
     },
-    notices,
-    servers: () => manager.servers(),
   };
+  return { manager, notices, view };
 }
 
 /** One line per server that did not connect, for stderr or a notice. */

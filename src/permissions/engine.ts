@@ -5,12 +5,12 @@ import { homedir } from "node:os";
 import { resolve } from "node:path";
 import { createParser } from "../assets/tree-sitter.ts";
 import { isMcpName } from "../mcp/tool-names.ts";
-import { decidePath, type JudgeContext } from "./decide-path.ts";
+import { decidePath, type JudgeContext } from "./paths/decide-path.ts";
 import { decideShell } from "./decide-shell.ts";
-import { realPath, resolveToolPath } from "./path-facts.ts";
-import { RuleSet } from "./rule-set.ts";
-import { parseRule } from "./rule-syntax.ts";
-import { searchFilter, type SearchTool } from "./search-filter.ts";
+import { realPath, resolveToolPath } from "./paths/path-facts.ts";
+import { RuleSet } from "./rules/rule-set.ts";
+import { parseRule } from "./rules/rule-syntax.ts";
+import { searchFilter, type SearchTool } from "./paths/search-filter.ts";
 import {
   excludeFromGit,
   loadSettingsFile,
@@ -18,7 +18,7 @@ import {
   updateRuleInFile,
   userConfigDir,
   type SettingsLocation,
-} from "./settings-files.ts";
+} from "./rules/settings-files.ts";
 import type {
   Behavior,
   Decision,

@@ -43,6 +43,13 @@
  * - Settings: user ($XDG_CONFIG_HOME or ~/.config)/khaelor/settings.json, project
  *   .khaelor/settings.json, local .khaelor/settings.local.json (added to .git/info/exclude when we
  *   write it). Bad rules are listed by problems() with file and position, and ignored.
+ *
+ * Layout, each wing importing only ./types.ts and the wings before it: rules/ (rule syntax, the
+ * rule set, the path and command matchers, settings files), paths/ (facts about a path, the
+ * decision for one path, search filters), shell/ (a command line's words, wrappers, redirections,
+ * inline code, the read-only set, the hardline floor), walks/ (where a walking command reaches,
+ * its shape in walks/types.ts, and how that meets the Read rules); decide-shell.ts joins shell/
+ * and walks/, and engine.ts is the engine.
  */
 export { createPermissionEngine, splitRuleList } from "./engine.ts";
 export type { GrantResult, PermissionEngine, PermissionEngineOptions } from "./engine.ts";
@@ -59,5 +66,6 @@ export type {
   SearchSkip,
   Suggestion,
 } from "./types.ts";
-export type { SearchTool } from "./search-filter.ts";
+export type { SearchTool } from "./paths/search-filter.ts";
 export { PERMISSION_MODES } from "./types.ts";
+export { settingsLocations, userConfigDir } from "./rules/settings-files.ts";

@@ -2,11 +2,11 @@
 // truth; this is a fold over them.
 import type { DurableEvent, PermissionMode, SessionHeader } from "../events/types.ts";
 import type { ToolUseBlock } from "../model/types.ts";
+import type { StartedProcess } from "../workspace/types.ts";
 import { createSummaryBuilder } from "./summary.ts";
 import { createConversationView, type ConversationView } from "./view.ts";
 
 export type SavedGrant = { rule: string; decision: "allow" | "deny" };
-export type StartedProcess = { toolUseId: string; command: string; name: string | null; /** Its group's id, when the result said. */ pid: number | null };
 
 export type Replayed = {
   header: SessionHeader | null;

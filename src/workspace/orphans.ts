@@ -6,9 +6,9 @@
 // to kill it. Where the environment cannot be read, the user is told how to check and stop it.
 import { spawnSync } from "node:child_process";
 import { readFileSync } from "node:fs";
-import type { StartedProcess } from "../session/replay.ts";
 import { groupAlive } from "./process-group.ts";
 import { stopGroup } from "./process-registry.ts";
+import type { StartedProcess } from "./types.ts";
 
 const MARK = "KHAELOR_SESSION_ID";
 

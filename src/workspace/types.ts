@@ -8,6 +8,9 @@ export interface Workspace {
   resolve(path: string): string;
 }
 
+/** A process the process tool started, as the session log records it (resume stops it if still running). */
+export type StartedProcess = { toolUseId: string; command: string; name: string | null; /** Its group's id, when the result said. */ pid: number | null };
+
 // What the local workspace adds for the tools (createWorkspace in ./local.ts builds one).
 import type { EditJournal } from "./edit-journal.ts";
 import type { ProcessRegistry } from "./process-registry.ts";

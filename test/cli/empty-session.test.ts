@@ -5,8 +5,7 @@ import { execSync } from "node:child_process";
 import { existsSync, mkdtempSync, readdirSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { openAgentSession } from "../../src/cli/agent-session.ts";
-import { parseArgs } from "../../src/cli/args.ts";
+import { openAgentSession } from "../../src/agent/agent-session.ts";
 import { projectSessionsDir } from "../../src/session/paths.ts";
 import { listSessions } from "../../src/session/store.ts";
 import { fakeApiFixture } from "../support/fake-api.ts";
@@ -21,7 +20,7 @@ test("closing a session nobody spoke in removes it; one with a message is kept",
     const dir = mkdtempSync(join(tmpdir(), "khaelor-proj-"));
     execSync("git init -q .", { cwd: dir });
     const api = await serve({ turns: [{ content: [{ type: "text", text: "hi" }] }] });
-    const open = () => openAgentSession(parseArgs([]), { interactive: true, ask: async () => ({ allow: true }), api: { baseURL: api.url, apiKey: "sk-ant-test" }, cwd: dir });
+    const open = () => openAgentSession({ ask: async () => ({ allow: true }), api: { baseURL: api.url, apiKey: "sk-ant-test" }, cwd: dir });
 
     const silent = await open();
     expect(existsSync(silent.logPath)).toBe(true);

@@ -3,8 +3,8 @@ import { afterEach, expect, test } from "bun:test";
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { createPermissionEngine } from "../../src/permissions/index.ts";
-import { compileCommandPattern } from "../../src/permissions/command-pattern.ts";
-import { compilePathPattern } from "../../src/permissions/path-pattern.ts";
+import { compileCommandPattern } from "../../src/permissions/rules/command-pattern.ts";
+import { compilePathPattern } from "../../src/permissions/rules/path-pattern.ts";
 import { makeFixture, type Fixture } from "./fixture.ts";
 
 let fx: Fixture | undefined;

@@ -1,7 +1,7 @@
 // Whether two path globs can match a common path: the comparison that decides if a walk reaches
 // what a rule covers. A "no" must be certain (it lets a command run); a "yes" may be cautious.
 import { expect, test } from "bun:test";
-import { depthSegments, globSegments, mayIntersect, namesMayMatch, pathSegments } from "../../src/permissions/glob-segments.ts";
+import { depthSegments, globSegments, mayIntersect, namesMayMatch, pathSegments } from "../../src/permissions/paths/glob-segments.ts";
 
 const rule = (p: string) => [...globSegments(p, { rule: true }), { kind: "any" as const }];
 const walk = (start: string, depth: number) => [...pathSegments(start), ...depthSegments(depth)];

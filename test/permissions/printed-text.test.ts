@@ -1,7 +1,7 @@
 // What echo and printf print, as the permission check reads it for text piped into a shell, against
 // what the real bash and sh print for the same words: the real output must be one of the readings.
 import { expect, test } from "bun:test";
-import { printedText } from "../../src/permissions/printed-text.ts";
+import { printedText } from "../../src/permissions/shell/printed-text.ts";
 
 const CASES: string[][] = [
   ["echo", "rm", "-rf", "/"],

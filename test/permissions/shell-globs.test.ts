@@ -4,7 +4,7 @@ import { afterEach, expect, test } from "bun:test";
 import { existsSync, mkdirSync, symlinkSync } from "node:fs";
 import { join } from "node:path";
 import { createPermissionEngine, type PermissionMode } from "../../src/permissions/index.ts";
-import { GLOB_VISIT_LIMIT, globScans } from "../../src/permissions/shell-globs.ts";
+import { GLOB_VISIT_LIMIT, globScans } from "../../src/permissions/shell/shell-globs.ts";
 import { makeFixture, type Fixture } from "./fixture.ts";
 
 let fx: Fixture | undefined;

@@ -5,8 +5,8 @@ import { afterEach, expect, test } from "bun:test";
 import { mkdirSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { createPermissionEngine, type PermissionMode } from "../../src/permissions/index.ts";
-import { SECRET_NAME_GLOBS, sensitiveReason } from "../../src/permissions/path-facts.ts";
-import { SECRET_SCAN_LIMIT } from "../../src/permissions/walk-secrets.ts";
+import { SECRET_NAME_GLOBS, sensitiveReason } from "../../src/permissions/paths/path-facts.ts";
+import { SECRET_SCAN_LIMIT } from "../../src/permissions/walks/walk-secrets.ts";
 import { addProject, makeFixture, type Fixture } from "./fixture.ts";
 
 let fx: Fixture | undefined;

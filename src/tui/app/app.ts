@@ -18,12 +18,11 @@
 // Startup: the app exists before the session does (deps.session null), so the composer takes keys
 // at once; what is sent meanwhile is shown as queued and runs when sessionOpened() hands it over.
 import { extname } from "node:path";
-import type { AgentSession } from "../../cli/agent-session.ts";
-import type { AskAnswer, AskRequest } from "../../cli/gate.ts";
+import type { AgentSession, AskAnswer, AskRequest } from "../../agent/types.ts";
 import type { AgentEvent, PermissionMode } from "../../events/types.ts";
 import { modelInfo } from "../../model/models.ts";
 import type { MarkdownStream } from "../markdown/index.ts";
-import type { FullView, Screen } from "../views/screen.ts";
+import type { FullView, Screen } from "../screen/screen.ts";
 import { TranscriptPager, type PagerSource } from "../views/pager.ts";
 import { formatCost } from "../../model/format-cost.ts";
 import type { StatusInfo } from "../views/status-line.ts";
@@ -38,7 +37,7 @@ import type { InputEvent } from "./app-input.ts";
 import { buildPermissionPrompt } from "./permission-prompt.ts";
 import { parseSlash, isKnownCommand, looksLikeCommand } from "./slash-commands.ts";
 import { LazyGrammars } from "./lazy-grammars.ts";
-import { Transcript } from "./transcript.ts";
+import { Transcript } from "../transcript/transcript.ts";
 import { composerInput, type Picker } from "./composer-keys.ts";
 import { armAskGuard, permissionInput, typedAhead, type PermissionAsk } from "./permission-keys.ts";
 import { pagerInput, transcriptSource } from "./pager-keys.ts";
@@ -141,7 +140,7 @@ export class App {
     // From here on events are live: the work tree is as they leave it.
     // Crash recovery, lost processes, settings problems, snapshots off: read before the first prompt.
     for (const n of session.notices) this.transcript.notice(n, "warn");
-    this.unsubscribe = session.bus.subscribe((e) => this.onEvent(e));
+    this.unsubscribe = session.subscribe((e) => this.onEvent(e));
   }
 
   /** With the session given to the constructor: a banner line, (on --resume) the last few turns, optionally a first prompt. */
@@ -328,7 +327,7 @@ export class App {
   /** The permission panel (the session's Asker). */
   askPermission(req: AskRequest, signal: AbortSignal): Promise<AskAnswer> {
     return new Promise<AskAnswer>((resolve) => {
-      const prompt = buildPermissionPrompt(req, this.session.workspace.cwd, this.session.cwd);
+      const prompt = buildPermissionPrompt(req, this.session.cwd);
       if (prompt.diffPath) this.grammars.waitingFor(extname(prompt.diffPath).slice(1));
       const finish = (a: AskAnswer) => {
         if (this.ask?.resolve !== finish) return;
@@ -366,7 +365,7 @@ export class App {
       // /clear starts over in the conversation, not in the settings: the model and mode chosen stay.
       next = await this.deps.reopen(resume, resume ? undefined : { model: old.model(), permissionMode: old.permissionMode() });
     } catch (e) {
-      this.unsubscribe = old.bus.subscribe((ev) => this.onEvent(ev));
+      this.unsubscribe = old.subscribe((ev) => this.onEvent(ev));
       this.transcript.notice(`Could not open the session: ${e instanceof Error ? e.message : String(e)}`, "error");
       this.renderNow();
       return;

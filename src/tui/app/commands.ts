@@ -105,7 +105,7 @@ export async function runSlashCommand(app: App, name: string, arg: string): Prom
       return;
     }
     case "permissions": {
-      const rules = s.permissions.rules();
+      const rules = s.rules();
       t.notice(
         [
           `Permission mode: ${MODE_LABEL[s.permissionMode()]} (--permission-mode ${s.permissionMode()}; Shift+Tab cycles)`,
@@ -120,7 +120,7 @@ export async function runSlashCommand(app: App, name: string, arg: string): Prom
         (v) => {
           const r = rules[Number(v)];
           if (!r) return;
-          const done = s.permissions.removeRule(r);
+          const done = s.removeRule(r);
           if (done.ok) t.notice(`Removed ${r.behavior} rule ${r.rule}${done.file ? ` from ${done.file}` : ""}.`);
           else t.notice(`Could not remove ${r.rule}: ${done.error}`, "error");
         },
@@ -128,12 +128,13 @@ export async function runSlashCommand(app: App, name: string, arg: string): Prom
       return;
     }
     case "diff": {
-      if (s.git.unavailable) {
-        t.notice(`/diff is off: ${s.git.unavailable}`, "warn");
+      const off = s.snapshotsOff();
+      if (off) {
+        t.notice(`/diff is off: ${off}`, "warn");
         break;
       }
       await app.runBusy("command", async () => {
-        const d = await s.git.diff();
+        const d = await s.diff();
         if (d.files.length === 0) {
           t.notice("No changes since the session started.");
           return;

@@ -14,7 +14,7 @@ import { preloadHighlighting } from "../markdown/index.ts";
 import { isHighlightLoaded } from "../markdown/highlight/highlighter.ts";
 import { grammarForInfo } from "../markdown/highlight/queries.ts";
 import type { GrammarName } from "../../assets/tree-sitter.ts";
-import type { Entry } from "./transcript.ts";
+import type { Entry } from "../transcript/entry.ts";
 
 const HOLD_MS = 1500;
 

@@ -14,7 +14,7 @@ import { clipSpans, span, wrapSpans, cleanText } from "../views/text.ts";
 import { ui } from "../views/theme.ts";
 import { renderToolCall, SPINNER } from "../views/tool-row.ts";
 import type { App } from "./app.ts";
-import { isSettled, type Entry } from "./transcript.ts";
+import { isSettled, type Entry } from "../transcript/entry.ts";
 
 /** Commits what has settled, then sets the live zone. `final`: everything is history now. */
 export function layout(app: App, final: boolean): void {
@@ -168,7 +168,7 @@ export function statusInfo(app: App): StatusInfo {
   const prompt = u.input + u.cacheRead + u.cacheWrite;
   let running = 0;
   try {
-    running = s.workspace.processes.list().filter((p) => p.state === "running").length;
+    running = s.processes().filter((p) => p.state === "running").length;
   } catch {
     running = 0;
   }

@@ -3,7 +3,7 @@ import type { PagerSource } from "../views/pager.ts";
 import { needsGap, renderEntry } from "../views/entry-view.ts";
 import type { App } from "./app.ts";
 import type { InputEvent } from "./app-input.ts";
-import { entryText } from "./transcript.ts";
+import { entryText } from "../transcript/entry.ts";
 
 export function transcriptSource(app: App): PagerSource {
   const t = () => app.transcript;

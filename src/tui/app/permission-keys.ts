@@ -1,6 +1,6 @@
 // Keys while a permission prompt is open, and the guard that keeps keys typed before it appeared
 // (or in a typing burst) with the composer instead of answering it.
-import type { AskAnswer } from "../../cli/gate.ts";
+import type { AskAnswer } from "../../agent/types.ts";
 import type { PagerSource } from "../views/pager.ts";
 import { PERMISSION_KEYS, renderPermissionFull, type PermissionPanelState, type PermissionPrompt } from "../views/permission-panel.ts";
 import type { App } from "./app.ts";

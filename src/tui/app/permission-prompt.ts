@@ -6,14 +6,14 @@ import { existsSync, readFileSync, statSync } from "node:fs";
 import { homedir } from "node:os";
 import { isAbsolute, join, relative, resolve } from "node:path";
 import { createTwoFilesPatch } from "diff";
-import type { AskRequest } from "../../cli/gate.ts";
-import { settingsLocations, userConfigDir } from "../../permissions/settings-files.ts";
+import type { AskRequest } from "../../agent/types.ts";
+import { settingsLocations, userConfigDir } from "../../permissions/index.ts";
 import type { PermissionPrompt } from "../views/permission-panel.ts";
 
 /** Files bigger than this get no preview diff (the tool's own result still shows one). */
 const PREVIEW_BYTES = 2_000_000;
 
-export function buildPermissionPrompt(req: AskRequest, cwd: string, projectRoot: string): PermissionPrompt {
+export function buildPermissionPrompt(req: AskRequest, projectRoot: string): PermissionPrompt {
   const input = (req.call.input ?? {}) as Record<string, unknown>;
   const str = (k: string) => (typeof input[k] === "string" ? (input[k] as string) : undefined);
   const prompt: PermissionPrompt = {
@@ -29,7 +29,7 @@ export function buildPermissionPrompt(req: AskRequest, cwd: string, projectRoot:
   else if (name === "process") prompt.detail = { label: "process", text: `${str("action") ?? "?"} ${str("id") ?? ""}`.trim() };
   else if ((name === "edit" || name === "write") && str("file_path")) {
     const path = str("file_path")!;
-    const abs = isAbsolute(path) ? path : resolve(cwd, path);
+    const abs = isAbsolute(path) ? path : resolve(req.cwd, path);
     const shown = relative(projectRoot, abs) || path;
     prompt.diffPath = shown;
     const before = readSmall(abs);

@@ -1,7 +1,7 @@
 // Closing a session stops the processes the agent started (dev servers, watchers). Stopping a
 // server the user may be using is never silent: before the session closes, the app notes what is
 // running, and says afterwards what was stopped.
-import type { AgentSession } from "../../cli/agent-session.ts";
+import type { AgentSession } from "../../agent/types.ts";
 import { cleanText, clipText } from "../views/text.ts";
 
 const COMMAND_CHARS = 60;
@@ -10,7 +10,7 @@ const COMMAND_CHARS = 60;
 export function runningProcessLines(session: AgentSession): string[] {
   let running;
   try {
-    running = session.workspace.processes.list().filter((p) => p.state === "running");
+    running = session.processes().filter((p) => p.state === "running");
   } catch {
     return [];
   }

@@ -1,7 +1,7 @@
 // How each transcript entry looks once it is settled: the rows the history commit writes into
 // scrollback and the pager shows. (The live zone draws unsettled entries itself: the streaming
 // markdown tail, a running tool's spinner.)
-import type { Entry } from "../app/transcript.ts";
+import { CUT_NOTICE, type Entry } from "../transcript/entry.ts";
 import { renderMarkdown } from "../markdown/index.ts";
 import type { Row } from "../render/style.ts";
 import { formatDuration, renderToolCall } from "./tool-row.ts";
@@ -43,8 +43,6 @@ export function renderEntry(e: Entry, opts: EntryViewOptions): Row[] {
     }
   }
 }
-
-export const CUT_NOTICE = "the answer hit the output-token limit and was cut off; ask to continue";
 
 /** Under an answer that did not end on its own: stopped by the user, or cut by the output-token limit. */
 export function answerFooter(e: Extract<Entry, { kind: "assistant" }>, width: number): Row[] {

@@ -5,17 +5,7 @@ import type { Row, Span } from "../render/style.ts";
 import { clipSpans, cleanText, span, spansWidth } from "./text.ts";
 import { ui } from "./theme.ts";
 import { SPINNER } from "./tool-row.ts";
-
-export type RetryView = {
-  /** 1 for the first retry. */
-  attempt: number;
-  /** Retries the client makes at most (null: not told). */
-  maxRetries: number | null;
-  status: number | null;
-  message: string;
-  /** When the next request goes out (ms since the epoch). */
-  until: number;
-};
+import type { RetryView } from "../transcript/entry.ts";
 
 /** What failed, in a few words: the status says it for HTTP errors; a dropped stream has only its message. */
 export function retryCause(status: number | null, message: string): string {

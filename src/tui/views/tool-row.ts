@@ -5,35 +5,13 @@ import type { Row, Span } from "../render/style.ts";
 import { renderDiff } from "./diff-view.ts";
 import { cleanText, clipSpans, span, wrapSpans, wrapText } from "./text.ts";
 import { ui } from "./theme.ts";
-
-export type ToolStatus = "pending" | "running" | "ok" | "error" | "denied" | "interrupted";
-
-export type ToolCallView = {
-  id: string;
-  name: string;
-  summary: string;
-  status: ToolStatus;
-  startedAt: number | null;
-  durationMs: number | null;
-  /** The last lines of live output (bash, process), already capped by the model. */
-  outputTail: string[];
-  diff?: string;
-  path?: string;
-  /** The last lines of a finished command's output. */
-  resultTail?: string[];
-  /** The whole result, less the notes meant for the model (see app/tool-output.ts), shown in the pager. */
-  output?: string;
-  /** Why it failed or was denied, shown in red. */
-  error?: string;
-};
+import type { ToolCallView } from "../transcript/entry.ts";
+import { TAIL_LINES } from "../transcript/output-tail.ts";
 
 export const SPINNER = ["⠋", "⠙", "⠹", "⠸", "⠼", "⠴", "⠦", "⠧", "⠇", "⠏"];
-/** Live output lines shown under a running command. */
-export const TAIL_LINES = 5;
 /** Diff lines shown under an edit in the live zone and history (the pager and /diff show all). */
 export const DIFF_LINES = 40;
 const ERROR_LINES = 4;
-const MAX_LINE = 2000;
 
 export function formatDuration(ms: number): string {
   if (ms < 1000) return `${Math.max(0, Math.round(ms))}ms`;
@@ -107,26 +85,6 @@ export function renderToolCall(t: ToolCallView, opts: ToolRowOptions): Row[] {
     if (lines.length > ERROR_LINES) rows.push({ spans: [span(`${indent}… ${lines.length - ERROR_LINES} more lines`, ui.dim)] });
   }
   return rows;
-}
-
-/** Keeps the last `max` complete-or-partial lines of a stream of output chunks. */
-export function appendTail(lines: string[], chunk: string, max = TAIL_LINES * 4): string[] {
-  const parts = chunk.replace(/\r\n/g, "\n").split("\n");
-  const out = lines.slice();
-  const first = parts.shift() ?? "";
-  if (out.length === 0) out.push(first);
-  else out[out.length - 1] = (out[out.length - 1] ?? "") + first;
-  out.push(...parts);
-  // A carriage return (progress bars) rewrites the line: keep what follows the last one.
-  for (let i = 0; i < out.length; i++) {
-    const l = out[i] ?? "";
-    const cr = l.lastIndexOf("\r");
-    if (cr >= 0) out[i] = l.slice(cr + 1);
-  }
-  const trimmed = out.length > max ? out.slice(out.length - max) : out;
-  // Only the start of a huge line can ever be shown; keep memory flat under minified output.
-  for (let i = 0; i < trimmed.length; i++) if ((trimmed[i] ?? "").length > MAX_LINE) trimmed[i] = (trimmed[i] ?? "").slice(0, MAX_LINE);
-  return trimmed;
 }
 
 /** The tail without the empty line a final newline leaves open. */

@@ -2,7 +2,7 @@
 import { expect, test } from "bun:test";
 import { LazyGrammars } from "../../../src/tui/app/lazy-grammars.ts";
 import { allGrammars, isHighlightLoaded } from "../../../src/tui/markdown/highlight/highlighter.ts";
-import type { Entry } from "../../../src/tui/app/transcript.ts";
+import type { Entry } from "../../../src/tui/transcript/entry.ts";
 
 // Grammars are process-wide: pick one no earlier test has loaded.
 const fresh = (skip: string[] = []) => allGrammars.find((g) => !isHighlightLoaded(g) && !skip.includes(g));

@@ -3,7 +3,7 @@ import { describe, expect, test } from "bun:test";
 import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import type { AskRequest } from "../../../src/cli/gate.ts";
+import type { AskRequest } from "../../../src/agent/types.ts";
 import { buildPermissionPrompt } from "../../../src/tui/app/permission-prompt.ts";
 import { renderPermissionPanel } from "../../../src/tui/views/permission-panel.ts";
 import { rowText } from "../../../src/tui/views/text.ts";
@@ -18,7 +18,7 @@ describe("permission prompt", () => {
       reason: "running `sh run-js.sh server.js`",
       suggestion: { rules: ["Process(sh run-js.sh *)"] },
     } as unknown as AskRequest;
-    const p = buildPermissionPrompt(req, dir, dir);
+    const p = buildPermissionPrompt({ ...req, cwd: dir }, dir);
     const text = renderPermissionPanel({ prompt: p, message: null }, 100, 20).map(rowText).join("\n");
     expect(text.split("sh run-js.sh server.js").length - 1).toBe(1);
     expect(text).toContain("process start slug-server");
@@ -26,6 +26,6 @@ describe("permission prompt", () => {
 
   test("a reason that says more than the command stays", () => {
     const req = { call: { id: "t1", name: "bash", input: { command: "git push" } }, summary: "bash: git push", reason: "`git push` asks because of Bash(git push *) (user settings)" } as unknown as AskRequest;
-    expect(buildPermissionPrompt(req, dir, dir).reason).toContain("asks because of");
+    expect(buildPermissionPrompt({ ...req, cwd: dir }, dir).reason).toContain("asks because of");
   });
 });

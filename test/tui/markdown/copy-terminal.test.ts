@@ -5,9 +5,9 @@
 // resized and reflows the history it owns; the copy must survive that too.
 import { expect, test } from "bun:test";
 import { createMarkdownStream } from "../../../src/tui/markdown/index.ts";
-import type { Entry } from "../../../src/tui/app/transcript.ts";
+import type { Entry } from "../../../src/tui/transcript/entry.ts";
 import { renderEntry, renderUserText } from "../../../src/tui/views/entry-view.ts";
-import { createScreen } from "../../../src/tui/views/screen.ts";
+import { createScreen } from "../../../src/tui/screen/screen.ts";
 import { seededRandom } from "../../support/prng.ts";
 import { createTestTerminal } from "../support/terminal.ts";
 

@@ -7,7 +7,7 @@
 // (there the cells a grapheme spills over are unknown to us, so they are printed again).
 import { describe, expect, test } from "bun:test";
 import type { Row } from "../../../src/tui/render/style.ts";
-import { createScreen, type CursorStyle } from "../../../src/tui/views/screen.ts";
+import { createScreen, type CursorStyle } from "../../../src/tui/screen/screen.ts";
 import { createTestTerminal, type PendingWrapModel, type WidthModel } from "../support/terminal.ts";
 
 const TEXT = "Emoji: 👨‍👩‍👧‍👦 family, 🏳️‍🌈 flag, 👍🏽 ok, e\u0301\u0302 and ☺️ done";

@@ -5,7 +5,7 @@
 // into both models and must give the same screen and cursor.
 import { describe, expect, test } from "bun:test";
 import type { Row } from "../../../src/tui/render/style.ts";
-import { createScreen, type CursorStyle } from "../../../src/tui/views/screen.ts";
+import { createScreen, type CursorStyle } from "../../../src/tui/screen/screen.ts";
 import { createTestTerminal, type PendingWrapModel } from "../support/terminal.ts";
 
 const COLS = 20;

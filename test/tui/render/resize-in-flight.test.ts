@@ -14,7 +14,7 @@
 // with its windowOptions.getWinSizeChars option set).
 import { describe, expect, test } from "bun:test";
 import type { Row } from "../../../src/tui/render/style.ts";
-import { createScreen, type CursorStyle } from "../../../src/tui/views/screen.ts";
+import { createScreen, type CursorStyle } from "../../../src/tui/screen/screen.ts";
 import { layoutLine } from "../support/model.ts";
 import { createTestTerminal } from "../support/terminal.ts";
 

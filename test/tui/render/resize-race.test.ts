@@ -7,7 +7,7 @@
 import { describe, expect, test } from "bun:test";
 import { createMarkdownStream } from "../../../src/tui/markdown/index.ts";
 import type { Row } from "../../../src/tui/render/style.ts";
-import { createScreen } from "../../../src/tui/views/screen.ts";
+import { createScreen } from "../../../src/tui/screen/screen.ts";
 import { createTestTerminal } from "../support/terminal.ts";
 
 const ANSWER = `# Release notes

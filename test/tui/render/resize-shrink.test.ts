@@ -8,7 +8,7 @@
 // (checked by hand: `tmux resize-window -y 8` on the demo's permission prompt).
 import { describe, expect, test } from "bun:test";
 import type { Row } from "../../../src/tui/render/style.ts";
-import { createScreen, type CursorStyle, type Screen } from "../../../src/tui/views/screen.ts";
+import { createScreen, type CursorStyle, type Screen } from "../../../src/tui/screen/screen.ts";
 import { layoutLine, prng, WORDS } from "../support/model.ts";
 import { createTestTerminal } from "../support/terminal.ts";
 

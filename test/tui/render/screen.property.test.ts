@@ -6,7 +6,7 @@
 // a subtly broken one proves it can fail.
 import { describe, expect, test } from "bun:test";
 import type { Row, Style } from "../../../src/tui/render/style.ts";
-import { createScreen, type Cursor, type CursorStyle } from "../../../src/tui/views/screen.ts";
+import { createScreen, type Cursor, type CursorStyle } from "../../../src/tui/screen/screen.ts";
 import { STYLES, WORDS, graphemesOf, layoutLine, lineText, prng, rowText, type Line } from "../support/model.ts";
 import { createTestTerminal, type PendingWrapModel, type TestTerminal } from "../support/terminal.ts";
 

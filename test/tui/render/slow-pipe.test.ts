@@ -2,7 +2,7 @@
 // when it drains only the newest state is drawn. The emulator must still end on the right screen.
 import { expect, test } from "bun:test";
 import { Writable } from "node:stream";
-import { createScreen } from "../../../src/tui/views/screen.ts";
+import { createScreen } from "../../../src/tui/screen/screen.ts";
 import { createTestTerminal } from "../support/terminal.ts";
 
 test("a throttled stdout ends on the final state with far fewer frames than updates", async () => {

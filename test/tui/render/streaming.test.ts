@@ -4,7 +4,7 @@
 // once frames stop), and a height change redraws the zone (xterm.js drops lines below the cursor).
 import { describe, expect, test } from "bun:test";
 import type { Row } from "../../../src/tui/render/style.ts";
-import { createScreen, type Screen, type ScreenOptions } from "../../../src/tui/views/screen.ts";
+import { createScreen, type Screen, type ScreenOptions } from "../../../src/tui/screen/screen.ts";
 import { createTestTerminal, type TestTerminal } from "../support/terminal.ts";
 
 const FOOTER: Row[] = [

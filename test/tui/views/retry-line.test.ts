@@ -1,7 +1,8 @@
 // The live retry line: what failed in a few words, which retry, and a countdown that moves; at
 // narrow widths the help and then the cause give way, never the countdown.
 import { describe, expect, test } from "bun:test";
-import { renderRetryLine, retryCause, type RetryView } from "../../../src/tui/views/retry-line.ts";
+import type { RetryView } from "../../../src/tui/transcript/entry.ts";
+import { renderRetryLine, retryCause } from "../../../src/tui/views/retry-line.ts";
 import { displayWidth, rowText } from "../../../src/tui/views/text.ts";
 
 const retry = (over: Partial<RetryView> = {}): RetryView => ({ attempt: 2, maxRetries: 8, status: 529, message: "The API is overloaded (529 overloaded_error: Overloaded).", until: 10_000, ...over });

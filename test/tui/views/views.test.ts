@@ -5,11 +5,13 @@ import { renderDiff } from "../../../src/tui/views/diff-view.ts";
 import { PERMISSION_KEYS, renderPermissionPanel } from "../../../src/tui/views/permission-panel.ts";
 import { renderStatusLine, type StatusInfo } from "../../../src/tui/views/status-line.ts";
 import { displayWidth, rowText } from "../../../src/tui/views/text.ts";
-import { renderToolCall, appendTail, type ToolCallView } from "../../../src/tui/views/tool-row.ts";
+import type { ToolCallView } from "../../../src/tui/transcript/entry.ts";
+import { appendTail } from "../../../src/tui/transcript/output-tail.ts";
+import { renderToolCall } from "../../../src/tui/views/tool-row.ts";
 import { renderComposer } from "../../../src/tui/views/composer-view.ts";
 import type { Row } from "../../../src/tui/render/style.ts";
 import type { AgentEvent } from "../../../src/events/types.ts";
-import { Transcript } from "../../../src/tui/app/transcript.ts";
+import { Transcript } from "../../../src/tui/transcript/transcript.ts";
 import { preloadHighlighting } from "../../../src/tui/markdown/index.ts";
 
 const widest = (rows: Row[]) => Math.max(0, ...rows.map((r) => displayWidth(rowText(r))));

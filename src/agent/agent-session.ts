@@ -1,0 +1,313 @@
+// The composition root for one agent session, shared by print mode and the interactive app:
+// it opens (or resumes) the session log, builds the workspace, tools, model client, context and
+// permission gate, and wires them to the kernel through the event bus. No logic of its own.
+import { existsSync, readFileSync, rmSync, statSync } from "node:fs";
+import { dirname, join, resolve } from "node:path";
+import { buildSystemPrompt, gitStatusSummary, loadProjectInstructions } from "../context/system-prompt.ts";
+import { createEventBus, type EventBus } from "../events/bus.ts";
+import { newEventId as newId, newSessionId } from "../events/id.ts";
+import { createPermissionEngine, splitRuleList, type Problem } from "../permissions/index.ts";
+import { SessionWriteError } from "../session/log.ts";
+import { metaPathOf, projectSessionsDir } from "../session/paths.ts";
+import { createGitProtection } from "../workspace/git/index.ts";
+import { isDurable, type AgentEvent, type DurableEvent, type PermissionMode } from "../events/types.ts";
+import { runTurn, type TurnResult } from "../kernel/loop.ts";
+import type { LoopPolicy } from "../kernel/types.ts";
+import { createAnthropicClient } from "../model/anthropic-client.ts";
+import { costUsd, DEFAULT_MODEL, maxTokensFor } from "../model/models.ts";
+import type { SystemBlock } from "../model/types.ts";
+import { doomLoopPolicy } from "../policy/doom-loop.ts";
+import { verifyOnStopPolicy } from "../policy/verify-on-stop.ts";
+import { createConversationContext } from "../context/conversation.ts";
+import { createSession, forkSession, latestSession, openSession, resolveSession, SessionLockedError, SessionNotFoundError } from "../session/store.ts";
+import { builtinTools } from "../tools/builtin.ts";
+import { createToolRuntime } from "../tools/runtime.ts";
+import { createWorkspace } from "../workspace/local.ts";
+import { sessionMark, settleOrphans } from "../workspace/orphans.ts";
+import { leftoverServers } from "../mcp/manager.ts";
+import { openSessionMcp } from "../mcp/session-mcp.ts";
+import type { LocalWorkspace } from "../workspace/types.ts";
+import { VERSION } from "../version.ts";
+import { loadSettings } from "./config.ts";
+import { createGate } from "./gate.ts";
+import type { AgentSession, SessionOptions } from "./types.ts";
+
+/**
+ * A resumed session picks up where the model was: in the directory its last bash command left,
+ * and knowing the files it read or wrote, as long as they have not changed on disk since (then
+ * the stale-write check asks it to read them again, as it would have live).
+ */
+function restoreWorkspace(ws: LocalWorkspace, events: DurableEvent[]) {
+  for (const e of events) {
+    if (e.type !== "tool_result" || e.isError) continue;
+    const path = e.display?.path;
+    if (path && (e.name === "read" || e.name === "write" || e.name === "edit")) {
+      try {
+        const st = statSync(path);
+        // +1: the event time is whole milliseconds, the file time finer.
+        if (st.isFile() && st.mtimeMs <= e.ts + 1) ws.reads.record(path, readFileSync(path), st.mtimeMs);
+      } catch {
+        // Gone since: the model will find out when it uses the file.
+      }
+    }
+    const cwd = e.display?.cwd;
+    if (cwd && e.name === "bash" && existsSync(cwd)) ws.cwd = cwd;
+  }
+}
+
+function writeFailureMessage(e: SessionWriteError): string {
+  const cause = e.cause instanceof Error ? e.cause.message : String(e.cause);
+  return `cannot write the session log ${e.path} (${cause}); stopped so no work is lost unrecorded. Free some space, then continue with --continue`;
+}
+
+function formatProblem(p: Problem): string {
+  return `${p.file}${p.position ? ` ${p.position}` : ""}: ${p.message}`;
+}
+
+/** The session cannot start; `usage` when the cause is how KHAELOR was invoked (exit code 2). */
+export class SessionOpenError extends Error {
+  constructor(
+    message: string,
+    readonly usage = false,
+  ) {
+    super(message);
+  }
+}
+
+export async function openAgentSession(opts: SessionOptions): Promise<AgentSession> {
+  const cwd = resolve(opts.cwd ?? process.cwd());
+  if (!existsSync(cwd) || !statSync(cwd).isDirectory()) throw new SessionOpenError(`--cwd ${cwd} is not a directory`);
+  const { settings, problems } = loadSettings(cwd);
+  /** Things the user should read before the session starts (print mode: stderr; the app: shown). */
+  const notices: string[] = [...problems];
+
+  // Checked before anything is written, so a missing key leaves no empty session behind.
+  const apiKey = opts.api?.apiKey ?? (process.env.ANTHROPIC_API_KEY || settings.apiKey);
+  if (!apiKey && !process.env.ANTHROPIC_AUTH_TOKEN)
+    throw new SessionOpenError("ANTHROPIC_API_KEY is not set: export it (or ANTHROPIC_AUTH_TOKEN, or set apiKey in ~/.config/khaelor/settings.json), or try `khaelor --demo`");
+  // Without a key the client falls back to ANTHROPIC_AUTH_TOKEN (a bearer token).
+  const client = createAnthropicClient({ apiKey, baseURL: opts.api?.baseURL ?? (process.env.ANTHROPIC_BASE_URL || undefined) });
+
+  // Open the log first: resuming decides the model and the permission mode.
+  const opened = openLog(opts, cwd);
+  const replayed = opened.replayed;
+  let model = opts.model ?? replayed?.model ?? settings.model ?? DEFAULT_MODEL;
+  const sessionId = opened.writer?.sessionId ?? newSessionId();
+  // The log is the truth: when it cannot be written (a full disk), the turn stops at once with
+  // that error instead of going on with work that would not survive a restart.
+  let writeFailure: SessionWriteError | null = null;
+  let stopTurn: (() => void) | null = null;
+  const onWriteError = (e: SessionWriteError) => {
+    writeFailure ??= e;
+    stopTurn?.();
+  };
+  // The rules engine (grammar load) and the first work-tree snapshot are independent: overlap them.
+  // The mode comes from this run's flags or settings, never silently from the resumed session:
+  // a session once run with bypassPermissions must not stay in it.
+  // MCP servers start now, in parallel with everything below; only the first request waits for
+  // them, and no longer than the startup timeout.
+  const logDir = opened.writer ? dirname(opened.writer.path) : projectSessionsDir(cwd);
+  const mcpPidFile = join(logDir, `${sessionId}.mcp-pids.json`);
+  const leftover = opened.writer ? leftoverServers(mcpPidFile) : [];
+  const serverEnv: Record<string, string> = { ...(process.env as Record<string, string>), ...sessionMark(sessionId) };
+  const mcp = openSessionMcp({
+    projectRoot: cwd,
+    cliConfigs: opts.mcp?.configs ?? [],
+    strict: opts.mcp?.strict ?? false,
+    trustProject: opts.mcp?.trustProject ?? false,
+    // Someone to ask about permissions is someone to ask about trust.
+    interactive: opts.ask !== undefined,
+    env: process.env,
+    serverEnv,
+    pidFile: mcpPidFile,
+  });
+  notices.push(...mcp.notices);
+  const [engine, git, orphanNotices] = await Promise.all([
+    createPermissionEngine({ projectRoot: cwd, mode: opts.permissionMode, cliAllow: opts.allowedTools ?? [], cliDeny: opts.disallowedTools ?? [] }),
+    createGitProtection({ projectRoot: cwd, dataDir: join(projectSessionsDir(cwd), "shadow"), sessionId, resume: opened.writer !== null }),
+    settleOrphans([...opened.lostProcesses, ...leftover], sessionId),
+  ]).catch(async (e: unknown) => {
+    opened.writer?.close();
+    await mcp.manager.close();
+    throw e;
+  });
+  // A rule typed on the command line that does not parse is a usage error: silently dropping a
+  // --disallowedTools rule would let through what the user meant to forbid.
+  const cliProblems = engine.problems().filter((p) => p.file.startsWith("--"));
+  if (cliProblems.length > 0) {
+    opened.writer?.close();
+    await mcp.manager.close();
+    throw new SessionOpenError(cliProblems.map(formatProblem).join("\n"), true);
+  }
+  notices.push(...orphanNotices, ...engine.problems().map(formatProblem));
+  if (replayed && replayed.permissionMode !== engine.mode)
+    notices.push(`this session last ran in ${replayed.permissionMode} mode; it now runs in ${engine.mode} mode (pass --permission-mode ${replayed.permissionMode} to keep it)`);
+  for (const g of replayed?.grants ?? []) if (g.decision === "allow") for (const rule of splitRuleList([g.rule])) engine.grant(rule, "session");
+  if (git.unavailable) notices.push(`/undo and /diff are off: ${git.unavailable}`);
+  const writer =
+    opened.writer ??
+    createSession({ sessionId, cwd, model, permissionMode: engine.mode, khaelorVersion: VERSION, git: git.baseline, forkedFrom: opened.forkedFrom, seed: opened.seedEvents, onError: onWriteError });
+
+  const tools = createToolRuntime(builtinTools(), { searchGuard: (tool, dir) => engine.searchFilter(tool, dir), dynamic: () => mcp.manager.tools() });
+  // Resume contract: tools may be added between versions, never silently removed. (MCP tools come
+  // and go with their servers, which are not connected yet.)
+  const missing = (replayed?.toolNamesUsed ?? []).filter((t) => !t.startsWith("mcp__") && !tools.names().includes(t));
+  if (missing.length > 0) notices.push(`this session used tools this version does not have (${missing.join(", ")}); calls to them will fail`);
+  const spillDir = join(dirname(writer.path), `${sessionId}.spill`);
+  const workspace = createWorkspace({ root: cwd, spillDir, sessionId });
+  workspace.onFileChanged = (abs, before) => git.adopt(abs, before);
+  if (replayed) restoreWorkspace(workspace, replayed.events);
+  const bus: EventBus = createEventBus();
+  const context = createConversationContext({ model: () => model, client, emit: bus.emit, events: replayed?.events ?? [] });
+
+  let cost = replayed?.costUsd ?? 0;
+  // --max-budget-usd limits what this run spends, not what earlier runs of the session spent.
+  const costAtOpen = cost;
+  // A new session nobody spoke in is not worth a place in the session list: it goes when closed.
+  let spoke = opened.writer !== null || (opened.seedEvents?.length ?? 0) > 0;
+  // The log hears every event first, so nothing is shown that is not on disk.
+  bus.subscribe((e: AgentEvent) => {
+    if (e.type === "user_message") spoke = true;
+    if (isDurable(e)) {
+      writer.append(e);
+      context.apply(e);
+      if ((e.type === "assistant_message" || e.type === "compaction") && e.costUsd) cost += e.costUsd;
+      if (e.type === "setting_change") {
+        if (e.model) model = e.model;
+        if (e.permissionMode) engine.setMode(e.permissionMode);
+      }
+    }
+  });
+  // A resumed session started with other flags records the change, so replay sees it too.
+  if (replayed && (model !== replayed.model || engine.mode !== replayed.permissionMode)) {
+    const change = { ...(model !== replayed.model ? { model } : {}), ...(engine.mode !== replayed.permissionMode ? { permissionMode: engine.mode } : {}) };
+    bus.emit({ type: "setting_change", id: newId(), ts: Date.now(), ...change });
+  }
+
+  const gate = createGate({ engine, tools, workspace, emit: bus.emit, ask: opts.ask });
+
+  const instructions = loadProjectInstructions(cwd);
+  const gitStatus = gitStatusSummary(cwd);
+  const system = buildSystemPrompt({ cwd, date: new Date(), gitStatus, instructions, toolNames: tools.names() });
+  const steering: string[] = [];
+  const policies: LoopPolicy[] = [];
+  if (opts.verifyNudge ?? true) policies.push(verifyOnStopPolicy(cwd));
+  if (opts.doomLoop ?? true) policies.push(doomLoopPolicy());
+
+  const kernelDeps = () => ({
+    model: client,
+    modelName: () => model,
+    system: (): SystemBlock[] => system,
+    tools,
+    workspace,
+    context,
+    gate,
+    emit: bus.emit,
+    policies,
+    budgets: opts.budgets ?? {},
+    takeSteering: () => steering.splice(0),
+    takeNotices: () => workspace.processes.takeExitNotices(),
+    costSoFar: () => cost - costAtOpen,
+    costOf: costUsd,
+    maxTokens: maxTokensFor(model),
+  });
+
+  // A crash or a plain process.exit must not leave the model's processes running.
+  const killOnExit = () => {
+    workspace.processes.killAllSync();
+    mcp.manager.killSync();
+  };
+  process.on("exit", killOnExit);
+  let closed = false;
+  return {
+    sessionId,
+    cwd,
+    toolNames: tools.names(),
+    mcp: mcp.view,
+    replayed,
+    notices,
+    logPath: writer.path,
+    subscribe: (listener) => bus.subscribe(listener),
+    model: () => model,
+    permissionMode: (): PermissionMode => engine.mode,
+    costSoFar: () => cost,
+    isEmpty: () => !spoke,
+    setModel(name: string) {
+      bus.emit({ type: "setting_change", id: newId(), ts: Date.now(), model: name });
+    },
+    setPermissionMode(mode: PermissionMode) {
+      bus.emit({ type: "setting_change", id: newId(), ts: Date.now(), permissionMode: mode });
+    },
+    queueSteering(text: string) {
+      steering.push(text);
+    },
+    takeQueuedSteering(): string[] {
+      return steering.splice(0);
+    },
+    async runTurn(input: string, signal: AbortSignal): Promise<TurnResult> {
+      if (writeFailure) return { reason: "error", message: writeFailureMessage(writeFailure), steps: 0, lastText: "" };
+      const turn = new AbortController();
+      const follow = () => turn.abort();
+      signal.addEventListener("abort", follow, { once: true });
+      stopTurn = follow;
+      await Promise.all([git.beginTurn(), mcp.manager.ready()]);
+      try {
+        const r = await runTurn(kernelDeps(), input, turn.signal);
+        return writeFailure ? { ...r, reason: "error", message: writeFailureMessage(writeFailure) } : r;
+      } finally {
+        stopTurn = null;
+        signal.removeEventListener("abort", follow);
+        await git.endTurn();
+      }
+    },
+    snapshotsOff: () => git.unavailable,
+    async undo() {
+      if (git.unavailable) throw new Error(`/undo is off: ${git.unavailable}`);
+      const r = await git.undo();
+      if (r) bus.emit({ type: "undo", id: newId(), ts: Date.now(), snapshot: r.snapshot, restored: r.restored, removed: r.removed, skipped: r.skipped });
+      return r;
+    },
+    diff: () => git.diff(),
+    async compact(instructionsText: string | undefined, signal: AbortSignal): Promise<boolean> {
+      return context.compact("manual", signal, instructionsText);
+    },
+    rules: () => engine.rules(),
+    removeRule: (entry) => engine.removeRule(entry),
+    processes: () => workspace.processes.list(),
+    async close() {
+      if (closed) return;
+      closed = true;
+      await Promise.all([workspace.processes.stopAll(), mcp.manager.close()]);
+      process.off("exit", killOnExit);
+      writer.close();
+      if (!spoke) {
+        rmSync(writer.path, { force: true });
+        rmSync(metaPathOf(writer.path), { force: true });
+        rmSync(spillDir, { recursive: true, force: true });
+        git.forget();
+      }
+    },
+  };
+
+  function openLog(o: SessionOptions, dir: string) {
+    if (!o.resume) return { writer: null, replayed: null, forkedFrom: undefined, seedEvents: undefined, lostProcesses: [] };
+    try {
+      const path = "latest" in o.resume ? latestSession(dir)?.path : resolveSession(dir, o.resume.id).path;
+      if (!path) throw new SessionOpenError(`no session to continue in ${dir}: start one with khaelor -p "..."`);
+      if (o.fork) {
+        const fork = forkSession(path);
+        notices.push(...fork.warnings);
+        return { writer: null, replayed: fork.replayed, forkedFrom: fork.forkedFrom, seedEvents: fork.events, lostProcesses: [] };
+      }
+      const s = openSession(path, { onError: (e) => onWriteError(e) });
+      notices.push(...s.warnings);
+      if (s.crashed) notices.push("the previous run of this session stopped unexpectedly; unfinished tool calls were marked as interrupted");
+      return { writer: s.writer, replayed: s.replayed, forkedFrom: undefined, seedEvents: undefined, lostProcesses: s.lostProcesses };
+    } catch (e) {
+      if (e instanceof SessionLockedError || e instanceof SessionNotFoundError) throw new SessionOpenError(e.message);
+      throw e;
+    }
+  }
+}
+
+

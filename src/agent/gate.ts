@@ -1,0 +1,57 @@
+// The kernel's PermissionGate: asks the rules engine, turns "ask" into a question for the user
+// (interactive) or a denial (print mode), saves "allow always" grants, and records every
+// decision that was not a plain allow as an event.
+import { newEventId } from "../events/id.ts";
+import type { EventSink } from "../events/types.ts";
+import type { GateDecision, PermissionGate } from "../kernel/types.ts";
+import type { Decision, GrantScope, PermissionEngine, Suggestion } from "../permissions/index.ts";
+import type { ToolCall, ToolRuntime } from "../tools/types.ts";
+import type { Workspace } from "../workspace/types.ts";
+import type { Asker } from "./types.ts";
+
+export type GateOptions = {
+  engine: PermissionEngine;
+  tools: ToolRuntime;
+  workspace: Workspace;
+  emit: EventSink;
+  ask?: Asker;
+};
+
+export function createGate(opts: GateOptions): PermissionGate & { decide(call: ToolCall): Decision } {
+  const decide = (call: ToolCall): Decision =>
+    opts.engine.decide({ tool: call.name, input: call.input, cwd: opts.workspace.cwd, readOnly: opts.tools.describe(call)?.readOnly });
+  const record = (call: ToolCall, decision: "allow" | "deny", source: string, extra: { message?: string; savedRule?: { rule: string; scope: GrantScope } } = {}) =>
+    opts.emit({ type: "permission_decision", id: newEventId(), ts: Date.now(), toolUseId: call.id, toolName: call.name, decision, source, ...extra });
+
+  return {
+    decide,
+    async authorize(call: ToolCall, signal: AbortSignal): Promise<GateDecision> {
+      const d = decide(call);
+      if (d.behavior === "allow") return { allow: true };
+      if (d.behavior === "deny" || !opts.ask) {
+        const reason = /[.!?]$/.test(d.reason) ? d.reason : `${d.reason}.`;
+        const message =
+          d.behavior === "deny"
+            ? `Permission denied: ${reason}`
+            : `Permission denied: ${reason} There is no one to ask in print mode; the user can allow it with --allowedTools or --permission-mode.`;
+        record(call, "deny", d.source, { message });
+        return { allow: false, message };
+      }
+      const summary = opts.tools.describe(call)?.summary ?? call.name;
+      const answer = await opts.ask({ call, summary, reason: d.reason, suggestion: d.suggestion, cwd: opts.workspace.cwd }, signal);
+      if (answer.allow) {
+        const saved = answer.always && d.suggestion ? saveGrant(opts.engine, d.suggestion, answer.always.scope) : undefined;
+        record(call, "allow", "user", saved ? { savedRule: saved } : {});
+        return { allow: true };
+      }
+      const message = answer.message ? `The user denied this call and said: ${answer.message}` : "The user denied this call.";
+      record(call, "deny", "user", { message });
+      return { allow: false, message };
+    },
+  };
+}
+
+function saveGrant(engine: PermissionEngine, suggestion: Suggestion, scope: GrantScope) {
+  for (const rule of suggestion.rules) engine.grant(rule, scope);
+  return { rule: suggestion.rules.join(", "), scope };
+}

@@ -1,0 +1,106 @@
+// The session service every mode stands on: the interactive app and print mode today, the ACP and
+// stream-json modes next. A mode adds its own I/O (a terminal, stdout, a protocol) around this
+// interface and never reaches past it into the workspace, the permission engine, git or the bus.
+// Kept narrow on purpose: what a mode needs to run turns and show them, nothing to wire.
+import type { AgentEvent, DurableEvent, PermissionMode, SessionHeader } from "../events/types.ts";
+import type { TurnResult } from "../kernel/loop.ts";
+import type { GrantResult, GrantScope, RuleEntry, Suggestion } from "../permissions/index.ts";
+import type { McpView } from "../mcp/session-mcp.ts";
+import type { ToolCall } from "../tools/types.ts";
+import type { FileChange, UndoResult } from "../workspace/git/index.ts";
+import type { ProcessInfo } from "../workspace/process-registry.ts";
+
+export type { TurnResult };
+
+/** The user's answer to one ask. `always` saves the suggested rule at that scope. */
+export type AskAnswer = { allow: true; always?: { scope: GrantScope } } | { allow: false; message?: string };
+
+export type AskRequest = {
+  call: ToolCall;
+  summary: string;
+  reason: string;
+  suggestion?: Suggestion;
+  /** The working directory the call runs in (relative paths in its input are relative to it). */
+  cwd: string;
+};
+
+/** Asks the user whether a call may run (the app's permission panel); resolves with the choice. */
+export type Asker = (req: AskRequest, signal: AbortSignal) => Promise<AskAnswer>;
+
+/** Everything a mode decides about the session it opens; src/agent never reads the command line. */
+export type SessionOptions = {
+  /** The project directory (default: the process's). */
+  cwd?: string;
+  /** Absent: a new session. `latest`: this project's last one; otherwise one by id or unique prefix. */
+  resume?: { latest: true } | { id: string };
+  /** With resume: continue in a new session, the old one untouched. */
+  fork?: boolean;
+  /** Wins over the resumed session's model and the settings'. */
+  model?: string;
+  /** This run's mode; never taken silently from a resumed session. */
+  permissionMode?: PermissionMode;
+  allowedTools?: string[];
+  disallowedTools?: string[];
+  /** Loop policies, both on unless turned off. */
+  verifyNudge?: boolean;
+  doomLoop?: boolean;
+  budgets?: { maxTurns?: number; maxBudgetUsd?: number; wallTimeMs?: number };
+  /** Who is asked when a rule says ask; absent, nobody is there and the call is denied. */
+  ask?: Asker;
+  /** Another Messages API endpoint and key (the demo's fake model). */
+  api?: { baseURL: string; apiKey: string };
+  /** --mcp-config files or JSON, --strict-mcp-config, --trust-project. */
+  mcp?: { configs?: string[]; strict?: boolean; trustProject?: boolean };
+};
+
+/** What resuming found in the log, for a mode to show where the session was. */
+export type ResumedLog = { header: SessionHeader | null; events: DurableEvent[] };
+
+export interface AgentSession {
+  readonly sessionId: string;
+  /** The project directory. */
+  readonly cwd: string;
+  readonly toolNames: readonly string[];
+  /** Null for a new session. */
+  readonly replayed: ResumedLog | null;
+  /** To read before the first prompt: settings problems, crash recovery, lost processes, snapshots off. */
+  readonly notices: readonly string[];
+  readonly logPath: string;
+
+  /** Every event, live (the log has it first). Returns the unsubscribe. */
+  subscribe(listener: (e: AgentEvent) => void): () => void;
+  /** One user turn, run until the model ends it or something stops it (budgets, abort, errors). */
+  runTurn(input: string, signal: AbortSignal): Promise<TurnResult>;
+  /** A message typed while a turn runs: delivered at the turn's next boundary. */
+  queueSteering(text: string): void;
+  /** Takes back messages queued but not yet delivered (after Esc, the composer gets them back). */
+  takeQueuedSteering(): string[];
+
+  model(): string;
+  setModel(name: string): void;
+  permissionMode(): PermissionMode;
+  setPermissionMode(mode: PermissionMode): void;
+  /** What the whole session has cost, earlier runs included. */
+  costSoFar(): number;
+  /** Nothing was said in this session (so far): closing it now leaves nothing behind. */
+  isEmpty(): boolean;
+
+  /** Shrinks the model's view; false when there is nothing to compact. */
+  compact(instructions: string | undefined, signal: AbortSignal): Promise<boolean>;
+  /** Why /undo and /diff are off; null when snapshots work. */
+  snapshotsOff(): string | null;
+  /** Restores the work tree to before the last agent turn (recorded in the log); null when nothing is left to undo. Throws when snapshots are off. */
+  undo(): Promise<UndoResult | null>;
+  /** What changed in the work tree since the session started. */
+  diff(): Promise<{ patch: string; files: FileChange[] }>;
+  /** The permission rules in force, from every scope. */
+  rules(): RuleEntry[];
+  /** Removes one rule as listed by rules(), from its file too. */
+  removeRule(entry: Pick<RuleEntry, "rule" | "behavior" | "scope">): GrantResult;
+  /** The MCP servers: their status and tools, reconnect, and the project-trust question. */
+  readonly mcp: McpView;
+  /** The processes the agent started (dev servers, watchers), running or not. */
+  processes(): ProcessInfo[];
+  /** Stops the agent's processes and closes the log (removed when nothing was said). */
+  close(): Promise<void>;
+}

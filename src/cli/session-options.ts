@@ -1,0 +1,24 @@
+// The command line's share of a session: which log, which model and mode, rules, policies and
+// budgets. What only a mode knows (who to ask, the demo's endpoint) it adds itself.
+import type { SessionOptions } from "../agent/types.ts";
+import type { CliOptions } from "./args.ts";
+
+export function sessionOptions(o: CliOptions): SessionOptions {
+  const resume = o.continue ? { latest: true as const } : o.resume ? { id: o.resume } : undefined;
+  return {
+    ...(o.cwd !== null ? { cwd: o.cwd } : {}),
+    ...(resume ? { resume, fork: o.forkSession } : {}),
+    ...(o.model !== null ? { model: o.model } : {}),
+    ...(o.permissionMode !== null ? { permissionMode: o.permissionMode } : {}),
+    allowedTools: o.allowedTools,
+    disallowedTools: o.disallowedTools,
+    verifyNudge: o.verifyNudge,
+    mcp: { configs: o.mcpConfig, strict: o.strictMcpConfig, trustProject: o.trustProject },
+    doomLoop: o.doomLoop,
+    budgets: {
+      ...(o.maxTurns !== null ? { maxTurns: o.maxTurns } : {}),
+      ...(o.maxBudgetUsd !== null ? { maxBudgetUsd: o.maxBudgetUsd } : {}),
+      ...(o.maxTimeS ? { wallTimeMs: o.maxTimeS * 1000 } : {}),
+    },
+  };
+}

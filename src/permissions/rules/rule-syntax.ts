@@ -1,0 +1,53 @@
+// Claude Code's rule syntax: `Tool` or `Tool(specifier)`. Parsing only; matching lives with the
+// matchers (path-pattern.ts, command-pattern.ts).
+import type { ParsedRule, RuleTool } from "../types.ts";
+
+const TOOLS: Record<string, RuleTool> = {
+  Read: "Read",
+  Edit: "Edit",
+  // Claude Code's Edit rules cover every file write; accept its other writer names as aliases.
+  Write: "Edit",
+  MultiEdit: "Edit",
+  Bash: "Bash",
+  Grep: "Grep",
+  Glob: "Glob",
+  Process: "Process",
+  WebFetch: "WebFetch",
+};
+
+export type RuleParse = { ok: true; rule: ParsedRule } | { ok: false; message: string };
+
+export function parseRule(raw: string): RuleParse {
+  const text = raw.trim();
+  // MCP tools: mcp__server (all its tools), mcp__server__* (the same), mcp__server__tool.
+  if (/^mcp__/i.test(text)) {
+    if (!/^mcp__[A-Za-z0-9_-]+(__\*)?$/.test(text) || /^mcp___*(\*)?$/.test(text))
+      return { ok: false, message: `"${raw}" is not an MCP rule; write mcp__server, mcp__server__* or mcp__server__tool` };
+    return { ok: true, rule: { tool: "Mcp", specifier: text, text } };
+  }
+  const m = /^([A-Za-z]+)\s*(?:\((.*)\))?$/s.exec(text);
+  if (!m) {
+    return { ok: false, message: `"${raw}" is not a rule; write Tool or Tool(specifier), e.g. Bash(npm test *) or Read(./src/**)` };
+  }
+  const name = m[1] as string;
+  // Our tools are lowercase (`--disallowedTools bash` names what system/init lists); rules are
+  // written with Claude Code's names. Accept either spelling.
+  const tool = TOOLS[name] ?? TOOLS[name.charAt(0).toUpperCase() + name.slice(1).toLowerCase()] ?? (name.toLowerCase() === "webfetch" ? "WebFetch" : name.toLowerCase() === "multiedit" ? "Edit" : undefined);
+  if (!tool) {
+    return { ok: false, message: `unknown tool "${name}" in "${raw}"; use one of ${Object.keys(TOOLS).join(", ")}` };
+  }
+  if (m[2] === undefined) return { ok: true, rule: { tool, text: tool } };
+  const specifier = m[2].trim();
+  if (specifier === "" || specifier === "*") {
+    // `Bash()` is a typo; `Bash(*)` means the whole tool, as in Claude Code.
+    if (specifier === "*") return { ok: true, rule: { tool, text: tool } };
+    return { ok: false, message: `empty specifier in "${raw}"; write ${tool} for the whole tool` };
+  }
+  if (tool === "Bash" || tool === "Process") {
+    const legacy = specifier.indexOf(":*");
+    if (legacy !== -1 && legacy !== specifier.length - 2) {
+      return { ok: false, message: `":*" must end the rule in "${raw}"; write e.g. Bash(git push:*) or Bash(git push *)` };
+    }
+  }
+  return { ok: true, rule: { tool, specifier, text: `${tool}(${specifier})` } };
+}

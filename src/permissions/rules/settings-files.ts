@@ -1,0 +1,156 @@
+// The three settings files (user, project, local) in Claude Code's format:
+//   {"permissions": {"allow": [...], "deny": [...], "ask": [...], "defaultMode": "..."}}
+// Reading never throws: a broken file or a bad rule becomes a Problem naming the file and the
+// position, and the rest still loads. Writing keeps every other key of the file as it was.
+import { existsSync, mkdirSync, readFileSync, renameSync, statSync, writeFileSync, appendFileSync } from "node:fs";
+import { dirname, join, relative, resolve } from "node:path";
+import { z } from "zod";
+import { parseRule } from "./rule-syntax.ts";
+import { PERMISSION_MODES, type Behavior, type PermissionMode, type Problem, type RuleEntry } from "../types.ts";
+
+export type FileScope = "user" | "project" | "local";
+export type SettingsLocation = { scope: FileScope; file: string };
+
+export function settingsLocations(projectRoot: string, configDir: string): SettingsLocation[] {
+  return [
+    { scope: "user", file: join(configDir, "settings.json") },
+    { scope: "project", file: join(projectRoot, ".khaelor", "settings.json") },
+    { scope: "local", file: join(projectRoot, ".khaelor", "settings.local.json") },
+  ];
+}
+
+/** ~/.config/khaelor, honouring XDG_CONFIG_HOME unless a config home is given (tests). */
+export function userConfigDir(home: string, configHome?: string): string {
+  return join(configHome ?? (process.env.XDG_CONFIG_HOME || join(home, ".config")), "khaelor");
+}
+
+export type LoadedSettings = { rules: RuleEntry[]; defaultMode?: PermissionMode; problems: Problem[] };
+
+const BEHAVIORS: Behavior[] = ["deny", "ask", "allow"];
+
+const SettingsShape = z.looseObject({
+  permissions: z
+    .looseObject({
+      allow: z.array(z.unknown()).optional(),
+      deny: z.array(z.unknown()).optional(),
+      ask: z.array(z.unknown()).optional(),
+      defaultMode: z.enum(PERMISSION_MODES).optional(),
+    })
+    .optional(),
+});
+
+export function loadSettingsFile(loc: SettingsLocation): LoadedSettings {
+  const out: LoadedSettings = { rules: [], problems: [] };
+  let text: string;
+  try {
+    text = readFileSync(loc.file, "utf8");
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code !== "ENOENT") {
+      out.problems.push({ file: loc.file, message: `cannot read: ${(e as Error).message}` });
+    }
+    return out;
+  }
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch (e) {
+    out.problems.push({ file: loc.file, message: `not valid JSON (${(e as Error).message}); its rules are ignored until it is fixed` });
+    return out;
+  }
+  const parsed = SettingsShape.safeParse(json);
+  if (!parsed.success) {
+    // Report each broken key, then salvage what is well-formed.
+    for (const issue of parsed.error.issues) {
+      out.problems.push({ file: loc.file, position: issue.path.join("."), message: issue.message });
+    }
+  }
+  const perms = (json as { permissions?: Record<string, unknown> } | null)?.permissions;
+  if (!perms || typeof perms !== "object") return out;
+  for (const behavior of BEHAVIORS) {
+    const list = perms[behavior];
+    if (!Array.isArray(list)) continue;
+    list.forEach((raw, index) => {
+      const position = `permissions.${behavior}[${index}]`;
+      if (typeof raw !== "string") {
+        out.problems.push({ file: loc.file, position, message: `expected a rule string, got ${JSON.stringify(raw)}` });
+        return;
+      }
+      const rule = parseRule(raw);
+      if (!rule.ok) out.problems.push({ file: loc.file, position, rule: raw, message: `${rule.message}; the rule is ignored` });
+      else out.rules.push({ rule: raw, behavior, scope: loc.scope, file: loc.file });
+    });
+  }
+  const mode = perms.defaultMode;
+  if (typeof mode === "string" && (PERMISSION_MODES as readonly string[]).includes(mode)) {
+    if (loc.scope === "project" && mode === "bypassPermissions") {
+      // The project file comes with the repository; it must not switch checks off for whoever clones it.
+      out.problems.push({ file: loc.file, position: "permissions.defaultMode", message: "bypassPermissions is ignored in the shared project settings; set it in settings.local.json or pass --permission-mode" });
+    } else out.defaultMode = mode as PermissionMode;
+  }
+  return out;
+}
+
+/** Add or remove one rule in a settings file, keeping everything else. Throws with a message to show. */
+export function updateRuleInFile(file: string, behavior: Behavior, rule: string, change: "add" | "remove"): boolean {
+  let json: Record<string, unknown> = {};
+  if (existsSync(file)) {
+    const text = readFileSync(file, "utf8");
+    try {
+      const parsed: unknown = text.trim() === "" ? {} : JSON.parse(text);
+      if (!parsed || typeof parsed !== "object" || Array.isArray(parsed)) throw new Error("not a JSON object");
+      json = parsed as Record<string, unknown>;
+    } catch (e) {
+      throw new Error(`${file} is not valid JSON (${(e as Error).message}); fix it by hand before saving rules to it`);
+    }
+  }
+  const perms = (json.permissions && typeof json.permissions === "object" ? json.permissions : {}) as Record<string, unknown>;
+  const list = Array.isArray(perms[behavior]) ? [...(perms[behavior] as unknown[])] : [];
+  const at = list.indexOf(rule);
+  if (change === "add") {
+    if (at !== -1) return false;
+    list.push(rule);
+  } else {
+    if (at === -1) return false;
+    list.splice(at, 1);
+  }
+  perms[behavior] = list;
+  json.permissions = perms;
+  mkdirSync(dirname(file), { recursive: true });
+  const tmp = `${file}.${process.pid}.tmp`;
+  writeFileSync(tmp, JSON.stringify(json, null, 2) + "\n");
+  renameSync(tmp, file);
+  return true;
+}
+
+/** Keep a file out of git through .git/info/exclude (never .gitignore, which the user owns and shares). */
+export function excludeFromGit(file: string): void {
+  const found = findGitDir(dirname(file));
+  if (!found) return;
+  const excludeFile = join(found.commonDir, "info", "exclude");
+  const entry = "/" + relative(found.workTree, file).split("\\").join("/");
+  const current = existsSync(excludeFile) ? readFileSync(excludeFile, "utf8") : "";
+  if (current.split("\n").some((l) => l.trim() === entry)) return;
+  mkdirSync(dirname(excludeFile), { recursive: true });
+  appendFileSync(excludeFile, `${current === "" || current.endsWith("\n") ? "" : "\n"}# kept out of git by KHAELOR\n${entry}\n`);
+}
+
+function findGitDir(from: string): { workTree: string; commonDir: string } | null {
+  for (let dir = resolve(from); ; dir = dirname(dir)) {
+    const dotGit = join(dir, ".git");
+    try {
+      const st = statSync(dotGit);
+      let gitDir = dotGit;
+      if (st.isFile()) {
+        const m = /^gitdir:\s*(.+)$/m.exec(readFileSync(dotGit, "utf8"));
+        if (!m) return null;
+        gitDir = resolve(dir, (m[1] as string).trim());
+      }
+      const commonFile = join(gitDir, "commondir");
+      const commonDir = existsSync(commonFile) ? resolve(gitDir, readFileSync(commonFile, "utf8").trim()) : gitDir;
+      return { workTree: dir, commonDir };
+    } catch {
+      // no .git here
+    }
+    if (dirname(dir) === dir) return null;
+  }
+}

@@ -1,0 +1,313 @@
+// The session as the UI knows it: an ordered list of entries (user prompts, assistant answers,
+// thinking, tool calls, notices) folded from AgentEvents, live or replayed. The live zone, the
+// history commit and the transcript pager all read this one list, so what scrolls into history is
+// exactly what the pager shows later.
+import type { AgentEvent, DurableEvent } from "../../events/types.ts";
+import type { AssistantBlock, ToolResultContent } from "../../model/types.ts";
+import { CUT_NOTICE, type Entry, type NoticeLevel, type RetryView } from "./entry.ts";
+import { appendTail } from "./output-tail.ts";
+import { shownResult, shownText } from "./tool-output.ts";
+import { compactionNotice, syntheticNotice, undoNotice } from "./event-notices.ts";
+
+/** The words the permission prompt used for each place a rule can be saved. */
+const SCOPE_WORDS: Record<string, string> = { local: "this project, not committed", project: "this project", session: "this session only", user: "every project" };
+
+export type UsageTotals = { input: number; output: number; cacheRead: number; cacheWrite: number; lastContext: number | null };
+
+export class Transcript {
+  readonly entries: Entry[] = [];
+  private nextKey = 1;
+  /** Entries of the message being streamed, by content-block index. */
+  private blocks = new Map<number, Entry>();
+  /** Entries created since the last message_start (voided when a retry discards a partial). */
+  private sinceStart: Entry[] = [];
+  private tools = new Map<string, Extract<Entry, { kind: "tool" }>>();
+  private denied = new Map<string, string>();
+  readonly usage: UsageTotals = { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, lastContext: null };
+  /**
+   * The request being retried, while the client waits: shown as one live line, never as an entry
+   * (eight failed attempts are not eight lines of history). Gone when an attempt starts streaming;
+   * a turn that finally fails says so in its error entry.
+   */
+  retry: RetryView | null = null;
+  /** Bumped on every change, so views know when to recompute. */
+  version = 0;
+  /** Called when entries are removed (a discarded partial), so the history commit can rewind. */
+  onRemoved: (fromIndex: number) => void = () => {};
+
+  apply(e: AgentEvent, now = Date.now()): void {
+    this.version++;
+    switch (e.type) {
+      case "user_message": {
+        const text = userText(e.content);
+        if (e.synthetic) this.push({ kind: "notice", text: syntheticNotice(e.synthetic, text), level: "info" });
+        else if (text !== "" || typeof e.content === "string") this.push({ kind: "user", text, steering: e.steering === true });
+        break;
+      }
+      case "message_start":
+        this.retry = null;
+        this.blocks.clear();
+        this.sinceStart = [];
+        break;
+      case "thinking_delta": {
+        const b = this.block(e.index, () => ({ kind: "thinking", text: "", done: false, startedAt: now, durationMs: null }));
+        if (b.kind === "thinking") b.text += e.thinking;
+        break;
+      }
+      case "text_delta": {
+        const b = this.block(e.index, () => ({ kind: "assistant", text: "", done: false, interrupted: false }));
+        if (b.kind === "assistant") b.text += e.text;
+        break;
+      }
+      case "tool_input_delta": {
+        if (!this.tools.has(e.id)) {
+          const t = this.block(e.index, () => toolEntry(e.id, e.name, e.name, {}));
+          if (t.kind === "tool") this.tools.set(e.id, t);
+        }
+        break;
+      }
+      case "block_done": {
+        // An answer's text is done only with its message: only then is the stop reason known, and
+        // an answer cut by the output-token limit must not reach history without saying so.
+        const b = this.blocks.get(e.index);
+        if (b?.kind === "thinking" && !b.done) {
+          b.done = true;
+          b.durationMs = now - b.startedAt;
+        }
+        break;
+      }
+      case "api_retry":
+        if (e.partialDiscarded) this.discardPartial();
+        this.retry = { attempt: e.attempt, maxRetries: e.maxRetries ?? null, status: e.status, message: e.message, until: now + e.delayMs };
+        break;
+      case "assistant_message":
+        this.retry = null;
+        this.applyAssistant(e, now);
+        break;
+      case "tool_start": {
+        const t = this.tools.get(e.toolUseId) ?? this.addTool(e.toolUseId, e.name, {});
+        t.view.summary = e.summary;
+        t.view.status = "running";
+        t.view.startedAt = now;
+        break;
+      }
+      case "tool_progress": {
+        const t = this.tools.get(e.toolUseId);
+        if (t) t.view.outputTail = appendTail(t.view.outputTail, e.chunk);
+        break;
+      }
+      case "tool_result": {
+        const t = this.tools.get(e.toolUseId) ?? this.addTool(e.toolUseId, e.name, {});
+        const deniedMessage = this.denied.get(e.toolUseId);
+        t.view.summary = e.summary || t.view.summary;
+        t.view.durationMs = e.durationMs;
+        t.view.outputTail = [];
+        if (e.display?.diff) t.view.diff = e.display.diff;
+        if (e.display?.path) t.view.path = e.display.path;
+        const text = resultText(e.content);
+        if (deniedMessage !== undefined) {
+          t.view.status = "denied";
+          t.view.error = deniedMessage;
+        } else {
+          const shown = shownResult(e.name, text);
+          t.view.output = shownText(shown);
+          // A command's output is what the user wants to see of it: its last lines stay under the
+          // row, whether it passed, failed or was stopped (the end is where errors are).
+          if (e.name === "bash") t.view.resultTail = lastLines(shown.body, RESULT_LINES);
+          if (e.isError) {
+            t.view.status = /^Cancelled by the user|cancelled by the user|interrupted/i.test(text) ? "interrupted" : "error";
+            t.view.error = shown.notes || shown.body;
+          } else t.view.status = "ok";
+        }
+        break;
+      }
+      case "permission_decision":
+        if (e.decision === "deny") this.denied.set(e.toolUseId, e.message ?? "denied");
+        if (e.savedRule) this.push({ kind: "notice", text: `Saved rule: allow ${e.savedRule.rule} (${SCOPE_WORDS[e.savedRule.scope] ?? e.savedRule.scope})`, level: "info" });
+        break;
+      case "compaction":
+        this.retry = null;
+        this.push({ kind: "notice", text: compactionNotice(e), level: "info" });
+        break;
+      case "compacting":
+        this.push({ kind: "notice", text: "Compacting the conversation…", level: "info" });
+        break;
+      case "interruption":
+        this.retry = null;
+        this.markInterrupted();
+        // Said once: an answer or a tool of this turn already marked "interrupted" says it.
+        if (e.reason === "crash_recovery") this.push({ kind: "notice", text: "Interrupted: KHAELOR stopped during this turn", level: "warn" });
+        else if (!this.turnShowsInterruption()) this.push({ kind: "notice", text: "Interrupted", level: "warn" });
+        break;
+      case "error":
+        this.retry = null;
+        this.push({ kind: "notice", text: `Error: ${e.message}`, level: "error" });
+        break;
+      case "undo":
+        this.push({ kind: "notice", text: undoNotice(e), level: "info" });
+        break;
+      case "setting_change":
+        if (e.model) this.push({ kind: "notice", text: `Model: ${e.model}`, level: "info" });
+        break;
+      case "turn_end":
+        this.retry = null;
+        this.markInterruptedIfOpen(e.reason !== "finished");
+        if (e.reason !== "finished" && e.reason !== "cancelled" && e.reason !== "error") this.push({ kind: "notice", text: `Stopped: ${e.reason.replace(/_/g, " ")}`, level: "warn" });
+        break;
+      default:
+        break;
+    }
+  }
+
+  /** Replayed durable events (--resume): no deltas, whole messages. */
+  applyAll(events: readonly DurableEvent[]): void {
+    for (const e of events) this.apply(e, e.ts);
+  }
+
+  notice(text: string, level: NoticeLevel = "info"): void {
+    this.version++;
+    this.push({ kind: "notice", text, level });
+  }
+
+  /** The work ended (a command's compaction failed after its retries): no retry is pending any more. */
+  clearRetry(): void {
+    if (this.retry === null) return;
+    this.retry = null;
+    this.version++;
+  }
+
+  /** The call waited for the user's answer: its running time starts now, not when it was announced. */
+  restartClock(toolUseId: string, now: number): void {
+    const t = this.tools.get(toolUseId);
+    if (t && t.view.status === "running") t.view.startedAt = now;
+  }
+
+  hasRunningTool(): boolean {
+    for (const t of this.tools.values()) if (t.view.status === "running") return true;
+    return false;
+  }
+
+  private applyAssistant(e: Extract<DurableEvent, { type: "assistant_message" }>, now: number): void {
+    const u = e.message.usage;
+    this.usage.input += u.input_tokens;
+    this.usage.output += u.output_tokens;
+    this.usage.cacheRead += u.cache_read_input_tokens;
+    this.usage.cacheWrite += u.cache_creation_input_tokens;
+    const ctx = u.input_tokens + u.cache_read_input_tokens + u.cache_creation_input_tokens + u.output_tokens;
+    if (ctx > 0) this.usage.lastContext = ctx;
+    const streamed = this.blocks.size > 0;
+    const cutAt = e.message.stop_reason === "max_tokens" ? e.message.content.length - 1 : -1;
+    e.message.content.forEach((block: AssistantBlock, index) => {
+      const existing = this.blocks.get(index);
+      if (existing) {
+        if (existing.kind === "assistant") {
+          existing.done = true;
+          if (block.type === "text") existing.text = block.text;
+          if (e.interrupted) existing.interrupted = true;
+          if (index === cutAt) existing.cut = true;
+        } else if (existing.kind === "thinking" && !existing.done) {
+          existing.done = true;
+          existing.durationMs = now - existing.startedAt;
+        } else if (existing.kind === "tool" && block.type === "tool_use") existing.input = block.input;
+        return;
+      }
+      if (streamed && block.type !== "tool_use") return;
+      if (block.type === "text" && block.text !== "") this.push({ kind: "assistant", text: block.text, done: true, interrupted: e.interrupted === true, cut: index === cutAt });
+      else if (block.type === "thinking") this.push({ kind: "thinking", text: block.thinking, done: true, startedAt: now, durationMs: null });
+      else if (block.type === "tool_use" && !this.tools.has(block.id)) this.addTool(block.id, block.name, block.input);
+    });
+    this.blocks.clear();
+    // Cut while thinking: there is no answer to mark, but the user still needs to know.
+    if (cutAt >= 0 && e.message.content[cutAt]?.type === "thinking") this.push({ kind: "notice", text: CUT_NOTICE, level: "warn" });
+  }
+
+  private turnShowsInterruption(): boolean {
+    for (let i = this.entries.length - 1; i >= 0; i--) {
+      const e = this.entries[i]!;
+      if (e.kind === "user" && !e.steering) return false;
+      if ((e.kind === "assistant" && e.interrupted) || (e.kind === "tool" && e.view.status === "interrupted")) return true;
+    }
+    return false;
+  }
+
+  private markInterrupted(): void {
+    for (const e of this.entries) {
+      if (e.kind === "assistant" && !e.done) {
+        e.done = true;
+        e.interrupted = true;
+      } else if (e.kind === "thinking" && !e.done) e.done = true;
+      else if (e.kind === "tool" && (e.view.status === "running" || e.view.status === "pending")) {
+        e.view.status = "interrupted";
+        e.view.outputTail = [];
+      }
+    }
+  }
+
+  private markInterruptedIfOpen(any: boolean): void {
+    if (any) this.markInterrupted();
+    else for (const e of this.entries) if ((e.kind === "assistant" || e.kind === "thinking") && !e.done) e.done = true;
+  }
+
+  private discardPartial(): void {
+    const drop = new Set(this.sinceStart);
+    const first = this.entries.findIndex((e) => drop.has(e));
+    if (first < 0) return;
+    for (const e of this.sinceStart) if (e.kind === "tool") this.tools.delete(e.view.id);
+    const kept = this.entries.filter((e) => !drop.has(e));
+    this.entries.length = 0;
+    this.entries.push(...kept);
+    this.blocks.clear();
+    this.sinceStart = [];
+    this.onRemoved(first);
+  }
+
+  private block(index: number, make: () => DistributiveOmit<Entry, "key">): Entry {
+    let b = this.blocks.get(index);
+    if (!b) {
+      b = this.push(make());
+      this.blocks.set(index, b);
+      this.sinceStart.push(b);
+    }
+    return b;
+  }
+
+  private addTool(id: string, name: string, input: unknown): Extract<Entry, { kind: "tool" }> {
+    const t = this.push(toolEntry(id, name, name, input)) as Extract<Entry, { kind: "tool" }>;
+    this.tools.set(id, t);
+    return t;
+  }
+
+  private push(e: DistributiveOmit<Entry, "key">): Entry {
+    const entry = { ...e, key: this.nextKey++ } as Entry;
+    this.entries.push(entry);
+    return entry;
+  }
+}
+
+type DistributiveOmit<T, K extends keyof any> = T extends unknown ? Omit<T, K> : never;
+
+function toolEntry(id: string, name: string, summary: string, input: unknown): DistributiveOmit<Entry, "key"> {
+  return { kind: "tool", input, view: { id, name, summary, status: "pending", startedAt: null, durationMs: null, outputTail: [] } };
+}
+
+function userText(content: string | Array<{ type: string; text?: string }>): string {
+  if (typeof content === "string") return content;
+  return content
+    .filter((b) => b.type === "text")
+    .map((b) => b.text ?? "")
+    .join("\n");
+}
+
+function resultText(content: ToolResultContent): string {
+  if (typeof content === "string") return content;
+  return content.map((b) => (b.type === "text" ? b.text : "[image]")).join("\n");
+}
+
+const RESULT_LINES = 4;
+
+function lastLines(text: string, n: number): string[] {
+  const lines = text.split("\n");
+  while (lines.length > 0 && (lines[lines.length - 1] ?? "").trim() === "") lines.pop();
+  // "… 1 earlier line" would take the row the line itself needs.
+  return lines.length > n + 1 ? [`… ${lines.length - n} earlier lines`, ...lines.slice(-n)] : lines;
+}
