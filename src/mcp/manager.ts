@@ -139,13 +139,16 @@ export function createMcpManager(opts: McpManagerOptions) {
         tools: c.offersTools ? c.tools.map((t) => ({ name: t.name, fullName: mcpToolName(c.name, t.name), description: t.description ?? "", readOnly: t.annotations?.readOnlyHint === true })) : [],
       }));
     },
-    /** /mcp reconnect; also starts a server the user just trusted. */
+    /** /mcp reconnect. A server of an untrusted project is never started here: trust it (allow) first. */
     async reconnect(name: string): Promise<ServerState | null> {
       const c = connections.find((x) => x.name === name);
-      if (!c) return null;
-      untrusted.delete(name);
+      if (!c || untrusted.has(name)) return c?.state ?? null;
       await c.reconnect();
       return c.state;
+    },
+    /** The user trusted it: it may start now. */
+    allow(name: string): void {
+      untrusted.delete(name);
     },
     onChange(listener: () => void): () => void {
       listeners.add(listener);

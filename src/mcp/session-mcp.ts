@@ -33,7 +33,10 @@ export interface McpView {
   onChange(listener: () => void): () => void;
   /** Project-defined servers never asked about: the app asks once (answerTrust); print mode skipped them. */
   pendingTrust(): TrustItem[];
-  answerTrust(answer: "trust" | "decline"): Promise<void>;
+  /** Every project-defined server, asked about or not (for /mcp to trust one later). */
+  trustItems(): TrustItem[];
+  /** Remember the answer about these servers (default: the pending ones); trusted ones start. */
+  answerTrust(answer: "trust" | "decline", names?: string[]): Promise<void>;
 }
 
 export type SessionMcp = { manager: McpManager; notices: string[]; view: McpView };
@@ -79,10 +82,14 @@ export function openSessionMcp(o: SessionMcpOptions): SessionMcp {
     },
     onChange: (l) => manager.onChange(l),
     pendingTrust: () => [...pendingTrust],
-    async answerTrust(answer) {
-      const asked = pendingTrust.splice(0);
+    trustItems: () => [...items.values()],
+    async answerTrust(answer, names) {
+      const asked = names ? [...items.values()].filter((i) => names.includes(i.name)) : [...pendingTrust];
+      for (const i of asked) if (pendingTrust.includes(i)) pendingTrust.splice(pendingTrust.indexOf(i), 1);
       recordTrust(o.projectRoot, asked, answer, o.trustFile);
-      if (answer === "trust") await Promise.all(asked.map((i) => manager.reconnect(i.name)));
+      if (answer !== "trust") return;
+      for (const i of asked) manager.allow(i.name);
+      await Promise.all(asked.map((i) => manager.reconnect(i.name)));
     },
   };
   return { manager, notices, view };

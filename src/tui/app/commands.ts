@@ -9,6 +9,7 @@ import { formatTokens, MODE_LABEL } from "../views/status-line.ts";
 import { span } from "../views/text.ts";
 import { ui } from "../views/theme.ts";
 import type { App } from "./app.ts";
+import { showMcp } from "./mcp-panel.ts";
 import { SLASH_COMMANDS } from "./slash-commands.ts";
 
 const KEYS_HELP = [
@@ -104,6 +105,9 @@ export async function runSlashCommand(app: App, name: string, arg: string): Prom
       );
       return;
     }
+    case "mcp":
+      showMcp(app);
+      return;
     case "permissions": {
       const rules = s.rules();
       t.notice(
