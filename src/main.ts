@@ -1,6 +1,7 @@
 // Entry point: parse argv, pick a mode, hand over. Kept tiny so `--version` and `--help` start
 // fast; every mode is imported only when it runs. (No top-level await: it breaks --bytecode.)
 import { EXIT, HELP, parseArgs, UsageError } from "./cli/args.ts";
+import { runningPlatform } from "./platform/target.ts";
 import { VERSION } from "./version.ts";
 
 async function main(): Promise<number> {
@@ -16,7 +17,7 @@ async function main(): Promise<number> {
   }
   switch (opts.command) {
     case "version":
-      process.stdout.write(`${VERSION} (khaelor)\n`);
+      process.stdout.write(`${VERSION} (khaelor, ${runningPlatform()})\n`);
       return EXIT.ok;
     case "help":
       process.stdout.write(HELP);

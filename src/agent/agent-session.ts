@@ -7,7 +7,8 @@ import { buildSystemPrompt, gitStatusSummary, loadProjectInstructions } from "..
 import { createEventBus, type EventBus } from "../events/bus.ts";
 import { newEventId as newId, newSessionId } from "../events/id.ts";
 import { createPermissionEngine, splitRuleList, type Problem } from "../permissions/index.ts";
-import { SessionWriteError } from "../session/log.ts";
+import { SessionWriteError, type SessionWriter } from "../session/log.ts";
+import { explainFsError, isUserFsError } from "../workspace/fs-errors.ts";
 import { metaPathOf, projectSessionsDir } from "../session/paths.ts";
 import { createGitProtection } from "../workspace/git/index.ts";
 import { isDurable, type AgentEvent, type DurableEvent, type PermissionMode } from "../events/types.ts";
@@ -19,7 +20,7 @@ import type { SystemBlock } from "../model/types.ts";
 import { doomLoopPolicy } from "../policy/doom-loop.ts";
 import { verifyOnStopPolicy } from "../policy/verify-on-stop.ts";
 import { createConversationContext } from "../context/conversation.ts";
-import { createSession, forkSession, latestSession, openSession, resolveSession, SessionLockedError, SessionNotFoundError } from "../session/store.ts";
+import { createSession, forkSession, latestSession, NewerSessionError, openSession, resolveSession, SessionLockedError, SessionNotFoundError } from "../session/store.ts";
 import { builtinTools } from "../tools/builtin.ts";
 import { createToolRuntime } from "../tools/runtime.ts";
 import { createWorkspace } from "../workspace/local.ts";
@@ -30,7 +31,7 @@ import type { LocalWorkspace } from "../workspace/types.ts";
 import { VERSION } from "../version.ts";
 import { loadSettings } from "./config.ts";
 import { createGate } from "./gate.ts";
-import type { AgentSession, SessionOptions } from "./types.ts";
+import type { AgentSession, AgentTurnResult, SessionOptions } from "./types.ts";
 
 /**
  * A resumed session picks up where the model was: in the directory its last bash command left,
@@ -55,10 +56,13 @@ function restoreWorkspace(ws: LocalWorkspace, events: DurableEvent[]) {
   }
 }
 
-function writeFailureMessage(e: SessionWriteError): string {
-  const cause = e.cause instanceof Error ? e.cause.message : String(e.cause);
-  return `cannot write the session log ${e.path} (${cause}); stopped so no work is lost unrecorded. Free some space, then continue with --continue`;
+function writeFailureMessage(e: SessionWriteError, interactive: boolean): string {
+  const todo = interactive
+    ? "Free some space and send your message again: what is waiting is saved then."
+    : "Free some space, then continue with khaelor --continue.";
+  return `${e.message}. KHAELOR stopped so no more work goes unrecorded. ${todo}`;
 }
+
 
 function formatProblem(p: Problem): string {
   return `${p.file}${p.position ? ` ${p.position}` : ""}: ${p.message}`;
@@ -101,6 +105,7 @@ export async function openAgentSession(opts: SessionOptions): Promise<AgentSessi
     writeFailure ??= e;
     stopTurn?.();
   };
+  const shadowDir = join(projectSessionsDir(cwd), "shadow");
   // The rules engine (grammar load) and the first work-tree snapshot are independent: overlap them.
   // The mode comes from this run's flags or settings, never silently from the resumed session:
   // a session once run with bypassPermissions must not stay in it.
@@ -124,7 +129,7 @@ export async function openAgentSession(opts: SessionOptions): Promise<AgentSessi
   notices.push(...mcp.notices);
   const [engine, git, orphanNotices] = await Promise.all([
     createPermissionEngine({ projectRoot: cwd, mode: opts.permissionMode, cliAllow: opts.allowedTools ?? [], cliDeny: opts.disallowedTools ?? [] }),
-    createGitProtection({ projectRoot: cwd, dataDir: join(projectSessionsDir(cwd), "shadow"), sessionId, resume: opened.writer !== null }),
+    createGitProtection({ projectRoot: cwd, dataDir: shadowDir, sessionId, resume: opened.writer !== null }),
     settleOrphans([...opened.lostProcesses, ...leftover], sessionId),
   ]).catch(async (e: unknown) => {
     opened.writer?.close();
@@ -144,9 +149,17 @@ export async function openAgentSession(opts: SessionOptions): Promise<AgentSessi
     notices.push(`this session last ran in ${replayed.permissionMode} mode; it now runs in ${engine.mode} mode (pass --permission-mode ${replayed.permissionMode} to keep it)`);
   for (const g of replayed?.grants ?? []) if (g.decision === "allow") for (const rule of splitRuleList([g.rule])) engine.grant(rule, "session");
   if (git.unavailable) notices.push(`/undo and /diff are off: ${git.unavailable}`);
-  const writer =
-    opened.writer ??
-    createSession({ sessionId, cwd, model, permissionMode: engine.mode, khaelorVersion: VERSION, git: git.baseline, forkedFrom: opened.forkedFrom, seed: opened.seedEvents, onError: onWriteError });
+  let writer: SessionWriter;
+  try {
+    writer =
+      opened.writer ??
+      createSession({ sessionId, cwd, model, permissionMode: engine.mode, khaelorVersion: VERSION, git: git.baseline, forkedFrom: opened.forkedFrom, seed: opened.seedEvents, onError: onWriteError });
+  } catch (e) {
+    await mcp.manager.close();
+    if (e instanceof SessionWriteError) throw new SessionOpenError(explainFsError(e.cause, e.path, "the session log"));
+    if (!isUserFsError(e)) throw e;
+    throw new SessionOpenError(explainFsError(e, projectSessionsDir(cwd), "the session directory"));
+  }
 
   const tools = createToolRuntime(builtinTools(), { searchGuard: (tool, dir) => engine.searchFilter(tool, dir), dynamic: () => mcp.manager.tools() });
   // Resume contract: tools may be added between versions, never silently removed. (MCP tools come
@@ -166,10 +179,19 @@ export async function openAgentSession(opts: SessionOptions): Promise<AgentSessi
   // A new session nobody spoke in is not worth a place in the session list: it goes when closed.
   let spoke = opened.writer !== null || (opened.seedEvents?.length ?? 0) > 0;
   // The log hears every event first, so nothing is shown that is not on disk.
+  // A turn whose own message could not be saved is given up whole: none of it goes to the log
+  // or the model, and the app gives the message back to be sent again.
+  let discardingTurn = false;
   bus.subscribe((e: AgentEvent) => {
     if (e.type === "user_message") spoke = true;
-    if (isDurable(e)) {
+    if (isDurable(e) && !discardingTurn) {
+      const failedBefore = writer.failure !== null;
       writer.append(e);
+      if (!failedBefore && writer.failure && e.type === "user_message" && !e.steering && !e.synthetic) {
+        writer.discardPending();
+        discardingTurn = true;
+        return;
+      }
       context.apply(e);
       if ((e.type === "assistant_message" || e.type === "compaction") && e.costUsd) cost += e.costUsd;
       if (e.type === "setting_change") {
@@ -184,7 +206,7 @@ export async function openAgentSession(opts: SessionOptions): Promise<AgentSessi
     bus.emit({ type: "setting_change", id: newId(), ts: Date.now(), ...change });
   }
 
-  const gate = createGate({ engine, tools, workspace, emit: bus.emit, ask: opts.ask });
+  const gate = createGate({ engine, workspace, emit: bus.emit, ask: opts.ask });
 
   const instructions = loadProjectInstructions(cwd);
   const gitStatus = gitStatusSummary(cwd);
@@ -244,20 +266,41 @@ export async function openAgentSession(opts: SessionOptions): Promise<AgentSessi
     takeQueuedSteering(): string[] {
       return steering.splice(0);
     },
-    async runTurn(input: string, signal: AbortSignal): Promise<TurnResult> {
-      if (writeFailure) return { reason: "error", message: writeFailureMessage(writeFailure), steps: 0, lastText: "" };
+    async runTurn(input: string, signal: AbortSignal): Promise<AgentTurnResult> {
+      const unsaved = (e: SessionWriteError, keepInput: boolean): AgentTurnResult => {
+        const message = writeFailureMessage(e, opts.ask !== undefined);
+        return { reason: "error", message, notSaved: message, keepInput, steps: 0, lastText: "" };
+      };
+      // Events held back by a failed write go first; if they still cannot be written, this message waits too.
+      if (writeFailure) {
+        if (!writer.retry()) return unsaved(writer.failure ?? writeFailure, true);
+        writeFailure = null;
+      }
       const turn = new AbortController();
       const follow = () => turn.abort();
       signal.addEventListener("abort", follow, { once: true });
       stopTurn = follow;
-      await Promise.all([git.beginTurn(), mcp.manager.ready()]);
       try {
-        const r = await runTurn(kernelDeps(), input, turn.signal);
-        return writeFailure ? { ...r, reason: "error", message: writeFailureMessage(writeFailure) } : r;
-      } finally {
+        // The first request waits for the MCP servers, at most until their startup deadline.
+        await Promise.all([git.beginTurn(), mcp.manager.ready()]);
+      } catch (e) {
         stopTurn = null;
         signal.removeEventListener("abort", follow);
-        await git.endTurn();
+        // No undo point, no turn: on a full disk the log would be the next thing to fail.
+        const message = `${explainFsError(e, shadowDir, "the /undo snapshot in", "Free some space and send your message again.")}`;
+        return { reason: "error", message, notSaved: message, keepInput: true, steps: 0, lastText: "" };
+      }
+      try {
+        const r = await runTurn(kernelDeps(), input, turn.signal);
+        if (!writeFailure) return r;
+        return { ...unsaved(writeFailure, discardingTurn), steps: r.steps, lastText: r.lastText };
+      } finally {
+        discardingTurn = false;
+        stopTurn = null;
+        signal.removeEventListener("abort", follow);
+        await git.endTurn().catch((e: unknown) => {
+          bus.emit({ type: "error", id: newId(), ts: Date.now(), kind: "snapshot", message: `/undo will not cover this turn: ${explainFsError(e, shadowDir, "its snapshot in")}` });
+        });
       }
     },
     snapshotsOff: () => git.unavailable,
@@ -304,7 +347,7 @@ export async function openAgentSession(opts: SessionOptions): Promise<AgentSessi
       if (s.crashed) notices.push("the previous run of this session stopped unexpectedly; unfinished tool calls were marked as interrupted");
       return { writer: s.writer, replayed: s.replayed, forkedFrom: undefined, seedEvents: undefined, lostProcesses: s.lostProcesses };
     } catch (e) {
-      if (e instanceof SessionLockedError || e instanceof SessionNotFoundError) throw new SessionOpenError(e.message);
+      if (e instanceof SessionLockedError || e instanceof SessionNotFoundError || e instanceof NewerSessionError) throw new SessionOpenError(e.message);
       throw e;
     }
   }

@@ -5,28 +5,28 @@ import { newEventId } from "../events/id.ts";
 import type { EventSink } from "../events/types.ts";
 import type { GateDecision, PermissionGate } from "../kernel/types.ts";
 import type { Decision, GrantScope, PermissionEngine, Suggestion } from "../permissions/index.ts";
-import type { ToolCall, ToolRuntime } from "../tools/types.ts";
+import type { PreparedCall, ToolCall } from "../tools/types.ts";
 import type { Workspace } from "../workspace/types.ts";
 import type { Asker } from "./types.ts";
 
 export type GateOptions = {
   engine: PermissionEngine;
-  tools: ToolRuntime;
   workspace: Workspace;
   emit: EventSink;
   ask?: Asker;
 };
 
-export function createGate(opts: GateOptions): PermissionGate & { decide(call: ToolCall): Decision } {
-  const decide = (call: ToolCall): Decision =>
-    opts.engine.decide({ tool: call.name, input: call.input, cwd: opts.workspace.cwd, readOnly: opts.tools.describe(call)?.readOnly });
+export function createGate(opts: GateOptions): PermissionGate & { decide(call: ToolCall, readOnly?: boolean): Decision } {
+  // readOnly: what the tool says of itself; only MCP tools' (readOnlyHint) change a decision.
+  const decide = (call: ToolCall, readOnly?: boolean): Decision => opts.engine.decide({ tool: call.name, input: call.input, cwd: opts.workspace.cwd, ...(readOnly !== undefined ? { readOnly } : {}) });
   const record = (call: ToolCall, decision: "allow" | "deny", source: string, extra: { message?: string; savedRule?: { rule: string; scope: GrantScope } } = {}) =>
     opts.emit({ type: "permission_decision", id: newEventId(), ts: Date.now(), toolUseId: call.id, toolName: call.name, decision, source, ...extra });
 
   return {
     decide,
-    async authorize(call: ToolCall, signal: AbortSignal): Promise<GateDecision> {
-      const d = decide(call);
+    async authorize(prepared: PreparedCall, signal: AbortSignal): Promise<GateDecision> {
+      const { call } = prepared;
+      const d = decide(call, prepared.readOnly);
       if (d.behavior === "allow") return { allow: true };
       if (d.behavior === "deny" || !opts.ask) {
         const reason = /[.!?]$/.test(d.reason) ? d.reason : `${d.reason}.`;
@@ -37,8 +37,10 @@ export function createGate(opts: GateOptions): PermissionGate & { decide(call: T
         record(call, "deny", d.source, { message });
         return { allow: false, message };
       }
-      const summary = opts.tools.describe(call)?.summary ?? call.name;
-      const answer = await opts.ask({ call, summary, reason: d.reason, suggestion: d.suggestion, cwd: opts.workspace.cwd }, signal);
+      const answer = await opts.ask(
+        { call, summary: prepared.summary, reason: d.reason, suggestion: d.suggestion, ...(prepared.preview ? { preview: prepared.preview } : {}) },
+        signal,
+      );
       if (answer.allow) {
         const saved = answer.always && d.suggestion ? saveGrant(opts.engine, d.suggestion, answer.always.scope) : undefined;
         record(call, "allow", "user", saved ? { savedRule: saved } : {});

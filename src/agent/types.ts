@@ -6,11 +6,18 @@ import type { AgentEvent, DurableEvent, PermissionMode, SessionHeader } from "..
 import type { TurnResult } from "../kernel/loop.ts";
 import type { GrantResult, GrantScope, RuleEntry, Suggestion } from "../permissions/index.ts";
 import type { McpView } from "../mcp/session-mcp.ts";
-import type { ToolCall } from "../tools/types.ts";
+import type { ToolCall, ToolPreview } from "../tools/types.ts";
 import type { FileChange, UndoResult } from "../workspace/git/index.ts";
 import type { ProcessInfo } from "../workspace/process-registry.ts";
 
 export type { TurnResult };
+
+export type AgentTurnResult = TurnResult & {
+  /** The log could not be written (a full disk): what was not saved and what to do (also in `message`). */
+  notSaved?: string;
+  /** The user's message itself was not saved: a mode gives it back to be sent again. */
+  keepInput?: boolean;
+};
 
 /** The user's answer to one ask. `always` saves the suggested rule at that scope. */
 export type AskAnswer = { allow: true; always?: { scope: GrantScope } } | { allow: false; message?: string };
@@ -20,8 +27,8 @@ export type AskRequest = {
   summary: string;
   reason: string;
   suggestion?: Suggestion;
-  /** The working directory the call runs in (relative paths in its input are relative to it). */
-  cwd: string;
+  /** What the call will do (an edit's or a write's diff): exactly what runs once it is allowed. */
+  preview?: ToolPreview;
 };
 
 /** Asks the user whether a call may run (the app's permission panel); resolves with the choice. */
@@ -70,7 +77,7 @@ export interface AgentSession {
   /** Every event, live (the log has it first). Returns the unsubscribe. */
   subscribe(listener: (e: AgentEvent) => void): () => void;
   /** One user turn, run until the model ends it or something stops it (budgets, abort, errors). */
-  runTurn(input: string, signal: AbortSignal): Promise<TurnResult>;
+  runTurn(input: string, signal: AbortSignal): Promise<AgentTurnResult>;
   /** A message typed while a turn runs: delivered at the turn's next boundary. */
   queueSteering(text: string): void;
   /** Takes back messages queued but not yet delivered (after Esc, the composer gets them back). */

@@ -1,13 +1,13 @@
 // Files that ship inside the compiled binary. `with { type: "file" }` gives a real path when run
 // from source and a `/$bunfs/...` path inside a `bun build --compile` binary, where the file can be
 // read but not executed; executables are therefore unpacked to a per-version cache on first use.
+// Grammars are the same on every platform; ripgrep is the build target's (./ripgrep-asset.ts).
 import { createHash } from "node:crypto";
 import { chmodSync, existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
-import { homedir } from "node:os";
 import { join } from "node:path";
-// The compiled binary targets linux-x64; the ripgrep package for it is an optional dependency of
-// @vscode/ripgrep that npm installs on that platform.
-import rgEmbedded from "../../node_modules/@vscode/ripgrep-linux-x64/bin/rg" with { type: "file" };
+import { userDirs } from "../platform/dirs.ts";
+import { RELEASE_TARGETS, isReleaseTarget, runningPlatform } from "../platform/target.ts";
+import { ripgrepAsset, type RipgrepAsset } from "./ripgrep-asset.ts";
 import treeSitterRuntime from "../../node_modules/web-tree-sitter/web-tree-sitter.wasm" with { type: "file" };
 import bashWasm from "../../node_modules/@vscode/tree-sitter-wasm/wasm/tree-sitter-bash.wasm" with { type: "file" };
 import cSharpWasm from "../../node_modules/@vscode/tree-sitter-wasm/wasm/tree-sitter-c-sharp.wasm" with { type: "file" };
@@ -44,30 +44,19 @@ export type GrammarName = keyof typeof grammarFiles;
 export const treeSitterRuntimeFile: string = treeSitterRuntime;
 
 export function cacheDir(): string {
-  const base = process.env.XDG_CACHE_HOME || join(homedir(), ".cache");
-  return join(process.env.KHAELOR_CACHE_DIR || join(base, "khaelor"), VERSION);
+  return join(process.env.KHAELOR_CACHE_DIR || join(userDirs().cache, "khaelor"), VERSION);
 }
 
-const isBundled = (p: string) => p.startsWith("/$bunfs/") || p.includes("~BUN");
+const sha256 = (bytes: Uint8Array): string => createHash("sha256").update(bytes).digest("hex");
 
 /**
- * A path to an executable copy of an embedded file. From source that is the file itself. In the
- * compiled binary it is unpacked once into the cache, verified by hash on each first use in a
- * process, and written via rename so two first runs racing each other both end with a whole file.
+ * Writes `bytes` as an executable named by its hash under `dir`, unless a copy with that hash is
+ * there. Verified by hash on each first use in a process, and written via rename, so two first runs
+ * racing each other both end with a whole file and a half-written one is never run.
  */
-export function unpackExecutable(embedded: string, name: string): string {
-  if (!isBundled(embedded)) return embedded;
-  return unpackBytes(readFileSync(embedded), join(cacheDir(), "bin"), name);
-}
-
-/** Writes `bytes` as an executable named by its hash under `dir`, unless a verified copy is there. */
-export function unpackBytes(bytes: Uint8Array, dir: string, name: string): string {
-  const hash = createHash("sha256").update(bytes).digest("hex").slice(0, 16);
-  const target = join(dir, `${name}-${hash}`);
-  if (existsSync(target)) {
-    const onDisk = readFileSync(target);
-    if (createHash("sha256").update(onDisk).digest("hex").slice(0, 16) === hash) return target;
-  }
+export function unpackBytes(bytes: Uint8Array, dir: string, name: string, hash = sha256(bytes)): string {
+  const target = join(dir, `${name}-${hash.slice(0, 16)}`);
+  if (existsSync(target) && sha256(readFileSync(target)) === hash) return target;
   mkdirSync(dir, { recursive: true });
   const tmp = `${target}.${process.pid}.${Date.now()}.tmp`;
   writeFileSync(tmp, bytes, { mode: 0o755 });
@@ -76,9 +65,33 @@ export function unpackBytes(bytes: Uint8Array, dir: string, name: string): strin
   return target;
 }
 
+/**
+ * An executable path for a ripgrep asset. From source, npm's own copy. In a compiled binary the
+ * embedded bytes are checked against the hash recorded at build time before anything is unpacked:
+ * a binary for another platform, or one whose embedded ripgrep was damaged, says so and runs nothing.
+ */
+export function executableRipgrep(asset: RipgrepAsset, running: string, dir: string): string {
+  if (asset.sha256 === null) return asset.file;
+  if (asset.platform !== running) {
+    const instead = isReleaseTarget(running) ? `download khaelor-${running} instead` : `KHAELOR ships binaries for ${RELEASE_TARGETS.join(", ")}; on ${running}, run it from source`;
+    throw new Error(`this khaelor is built for ${asset.platform} and its embedded ripgrep (${asset.source}) cannot run on ${running}: ${instead}`);
+  }
+  let bytes: Uint8Array;
+  try {
+    bytes = readFileSync(asset.file);
+  } catch (e) {
+    throw new Error(`the ripgrep embedded in this khaelor (${asset.source}) cannot be read (${e instanceof Error ? e.message : String(e)}): download khaelor-${asset.platform} again and check it against khaelor-${asset.platform}.sha256`);
+  }
+  const got = sha256(bytes);
+  if (got !== asset.sha256) {
+    throw new Error(`the ripgrep embedded in this khaelor (${asset.source}) is damaged (sha256 ${got.slice(0, 16)}…, built with ${asset.sha256.slice(0, 16)}…): download khaelor-${asset.platform} again and check it against khaelor-${asset.platform}.sha256`);
+  }
+  return unpackBytes(bytes, dir, "rg", got);
+}
+
 let rgPath: string | null = null;
 /** The ripgrep executable (embedded in the binary; unpacked on first use). */
 export function ripgrepPath(): string {
-  rgPath ??= unpackExecutable(rgEmbedded, "rg");
+  rgPath ??= executableRipgrep(ripgrepAsset(), runningPlatform(), join(cacheDir(), "bin"));
   return rgPath;
 }

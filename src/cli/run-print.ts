@@ -54,6 +54,11 @@ export async function runPrint(opts: CliOptions): Promise<number> {
     if (e instanceof SessionOpenError) {
       stderr.write(`khaelor: ${e.message}\n`);
       await demo?.close();
+      // A stream-json or json reader waits for its result line, even when no session could start.
+      if (!e.usage && opts.outputFormat !== "text") {
+        const printer = opts.outputFormat === "json" ? jsonPrinter(stdout, { write: () => {} }) : streamJsonPrinter(stdout, false);
+        printer.finish(buildResult({ tally: createTally(), reason: "error", text: "", errorMessage: e.message, sessionId: "", durationMs: Date.now() - started }));
+      }
       return e.usage ? EXIT.usage : EXIT.error;
     }
     throw e;
@@ -123,7 +128,13 @@ export async function runPrint(opts: CliOptions): Promise<number> {
       reason = r.reason;
       message = r.message;
       text = r.lastText;
+      if (r.notSaved) stderr.write(`khaelor: ${r.notSaved}\n`);
     }
+  } catch (e) {
+    // Whatever went wrong, the reader still gets its result line and one sentence, not a stack.
+    reason = "error";
+    message = e instanceof Error ? e.message : String(e);
+    stderr.write(`khaelor: ${message}\n`);
   } finally {
     process.off("SIGINT", onInt);
     process.off("SIGTERM", onTerm);

@@ -12,7 +12,7 @@ export function printSessionList(opts: CliOptions, heading: string | null): numb
   const cwd = resolve(opts.cwd ?? process.cwd());
   const sessions = listSessions(cwd);
   if (opts.json) {
-    process.stdout.write(`${JSON.stringify(sessions.map((s) => ({ id: s.id, title: s.title, lastActivity: new Date(s.lastActivity).toISOString(), turns: s.turns, costUsd: s.costUsd, path: s.path })))}\n`);
+    process.stdout.write(`${JSON.stringify(sessions.map((s) => ({ id: s.id, title: s.title, lastActivity: new Date(s.lastActivity).toISOString(), turns: s.turns, costUsd: s.costUsd, path: s.path, ...(s.newerFormat ? { newerFormat: s.newerFormat } : {}) })))}\n`);
     return EXIT.ok;
   }
   if (sessions.length === 0) {
@@ -23,7 +23,8 @@ export function printSessionList(opts: CliOptions, heading: string | null): numb
   for (const s of sessions) {
     const when = new Date(s.lastActivity).toISOString().replace("T", " ").slice(0, 16);
     const turns = `${String(s.turns).padStart(3)} turn${s.turns === 1 ? " " : "s"}`;
-    process.stdout.write(`${s.id.slice(0, 8)}  ${when}  ${turns}  ${formatCost(s.costUsd).padEnd(7)}  ${s.title || "(untitled)"}\n`);
+    const newer = s.newerFormat ? "  [written by a newer KHAELOR: upgrade to resume it]" : "";
+    process.stdout.write(`${s.id.slice(0, 8)}  ${when}  ${turns}  ${formatCost(s.costUsd).padEnd(7)}  ${s.title || "(untitled)"}${newer}\n`);
   }
   return EXIT.ok;
 }

@@ -4,7 +4,7 @@
 import { newEventId } from "../events/id.ts";
 import type { AgentEvent, DurableEvent, TurnEndReason, UserMessageEvent } from "../events/types.ts";
 import { ModelError, type AssistantMessage, type ToolUseBlock, type UserBlock } from "../model/types.ts";
-import type { ToolCall } from "../tools/types.ts";
+import type { ToolCall, ToolDisplay, ToolOutcome } from "../tools/types.ts";
 import type { KernelDeps, PolicyVerdict } from "./types.ts";
 
 export type TurnResult = {
@@ -179,33 +179,17 @@ async function executeAll(deps: KernelDeps, calls: ToolUseBlock[], signal: Abort
   const outcomes: Outcome[] = [];
   for (const block of calls) {
     const call: ToolCall = { id: block.id, name: block.name, input: block.input };
-    const info = deps.tools.describe(call);
-    const summary = info?.summary ?? block.name;
-    const result = (content: string, isError: boolean, kind: "ok" | "error" | "unknown_tool" | "invalid_input", durationMs = 0) => ({
-      content,
-      isError,
-      kind,
-      summary,
-      durationMs,
-    });
-    let r;
-    if (signal.aborted) r = result("Cancelled by the user before this tool ran.", true, "error");
-    else if (call.id === truncatedId)
-      r = result(
-        `Your response reached the output limit (max_tokens) while writing this ${call.name} call, so its input is incomplete and it was not run. Make the call again with less input: for a large file, write the first part, then add the rest with edit.`,
-        true,
-        "invalid_input",
-      );
-    else {
-      deps.emit({ type: "tool_start", toolUseId: call.id, name: call.name, summary });
-      const ctx = { workspace: deps.workspace, signal, onProgress: (chunk: string) => deps.emit({ type: "tool_progress", toolUseId: call.id, chunk }) };
-      // Unknown tools, invalid input and calls that cannot succeed are answered without asking anyone.
-      const doomed = info?.valid ? await deps.tools.precheck(call, ctx) : null;
-      const decision = info?.valid && !doomed ? await deps.gate.authorize(call, signal) : { allow: true as const };
-      if (doomed) r = doomed;
-      else if (!decision.allow) r = result(decision.message, true, "error");
-      else r = await deps.tools.execute(call, ctx);
-    }
+    const r = signal.aborted
+      ? unrun(deps, call, "Cancelled by the user before this tool ran.", "error")
+      : call.id === truncatedId
+        ? unrun(
+            deps,
+            call,
+            `Your response reached the output limit (max_tokens) while writing this ${call.name} call, so its input is incomplete and it was not run. Make the call again with less input: for a large file, write the first part, then add the rest with edit.`,
+            "invalid_input",
+            { notes: "the answer hit the output-token limit while writing this call, so it was not run; the agent was told to retry with less input", body: 0 },
+          )
+        : await execute(deps, call, signal);
     deps.emit({
       type: "tool_result",
       id: newEventId(),
@@ -216,12 +200,31 @@ async function executeAll(deps: KernelDeps, calls: ToolUseBlock[], signal: Abort
       isError: r.isError,
       kind: r.kind,
       summary: r.summary,
-      ...("display" in r && r.display ? { display: r.display } : {}),
+      ...(r.display ? { display: r.display } : {}),
       durationMs: r.durationMs,
     });
     outcomes.push({ isError: r.isError, malformed: r.kind === "unknown_tool" || r.kind === "invalid_input" });
   }
   return outcomes;
+}
+
+/** One call: parsed and planned once; unknown tools, invalid input and calls that cannot succeed are answered without asking anyone. */
+async function execute(deps: KernelDeps, call: ToolCall, signal: AbortSignal): Promise<ToolOutcome> {
+  const ctx = { workspace: deps.workspace, signal, onProgress: (chunk: string) => deps.emit({ type: "tool_progress", toolUseId: call.id, chunk }) };
+  const prepared = await deps.tools.prepare(call, ctx);
+  // An unknown tool's row is named by what the model called.
+  const summary = prepared.ok ? prepared.summary : prepared.outcome.kind === "unknown_tool" ? call.name : prepared.outcome.summary;
+  deps.emit({ type: "tool_start", toolUseId: call.id, name: call.name, summary });
+  if (!prepared.ok) return prepared.outcome;
+  const decision = await deps.gate.authorize(prepared, signal);
+  if (!decision.allow) return { content: decision.message, isError: true, kind: "error", summary, durationMs: 0 };
+  return prepared.run();
+}
+
+/** The answer to a call that is not run at all. */
+function unrun(deps: KernelDeps, call: ToolCall, content: string, kind: "error" | "invalid_input", display?: ToolDisplay): ToolOutcome {
+  const summary = deps.tools.describe(call)?.summary ?? call.name;
+  return { content, isError: true, kind, summary, durationMs: 0, ...(display ? { display } : {}) };
 }
 
 function textOf(message: AssistantMessage): string {

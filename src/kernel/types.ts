@@ -1,6 +1,6 @@
 // What the kernel needs from the world. Everything here is an interface; main.ts wires real ones.
 import type { Message, ModelClient, SystemBlock, Usage } from "../model/types.ts";
-import type { ToolCall, ToolRuntime } from "../tools/types.ts";
+import type { PreparedCall, ToolCall, ToolRuntime } from "../tools/types.ts";
 import type { Workspace } from "../workspace/types.ts";
 import type { EventSink, TurnEndReason } from "../events/types.ts";
 
@@ -16,9 +16,9 @@ export interface ConversationContext {
 
 export type GateDecision = { allow: true } | { allow: false; message: string };
 
-/** Decides whether a tool call may run (rules, mode, or asking the user). */
+/** Decides whether a prepared tool call may run (rules, mode, or asking the user, who sees its preview). */
 export interface PermissionGate {
-  authorize(call: ToolCall, signal: AbortSignal): Promise<GateDecision>;
+  authorize(call: PreparedCall, signal: AbortSignal): Promise<GateDecision>;
 }
 
 /** A service consulted at loop boundaries; it may inject a message or stop the run. */

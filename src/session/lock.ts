@@ -1,10 +1,41 @@
-// One writer per session. The lock is a file beside the log holding the owner's pid and host; a
-// lock whose process is gone (kill -9, power cut) is stale and taken over.
+// One writer per session. The lock is a file beside the log holding the owner's pid and host, and
+// (on Linux) the boot, the process's start time and its command line: a lock whose process is gone
+// (kill -9, power cut), or whose pid now belongs to some other process (after a reboot or a pid
+// wrap-around), is stale and taken over.
 import { closeSync, openSync, readFileSync, renameSync, statSync, unlinkSync, writeSync } from "node:fs";
 import { hostname } from "node:os";
 import { lockPathOf, sessionIdOf } from "./paths.ts";
 
-type LockOwner = { pid: number; host: string; since: number };
+type LockOwner = {
+  pid: number;
+  host: string;
+  since: number;
+  /** /proc/sys/kernel/random/boot_id: a pid from another boot is another process. */
+  boot?: string;
+  /** Field 22 of /proc/<pid>/stat (clock ticks after boot): a reused pid starts at another time. */
+  start?: string;
+  /** /proc/<pid>/cmdline, NUL-separated. */
+  cmd?: string;
+};
+
+const readProc = (path: string): string | null => {
+  try {
+    return readFileSync(path, "utf8");
+  } catch {
+    return null;
+  }
+};
+
+/** What identifies a running process beyond its pid; null where /proc is not there (macOS). */
+export function processIdentity(pid: number | "self"): { boot: string; start: string; cmd: string } | null {
+  const stat = readProc(`/proc/${pid}/stat`);
+  const boot = readProc("/proc/sys/kernel/random/boot_id");
+  const cmd = readProc(`/proc/${pid}/cmdline`);
+  if (stat === null || boot === null || cmd === null) return null;
+  // The command name (field 2) may hold spaces and parentheses: count from the last ")".
+  const start = stat.slice(stat.lastIndexOf(")") + 2).split(" ")[19];
+  return start ? { boot: boot.trim(), start, cmd } : null;
+}
 
 export class SessionLockedError extends Error {
   constructor(
@@ -15,7 +46,7 @@ export class SessionLockedError extends Error {
     const where = owner.host === hostname() ? `process ${owner.pid}` : `process ${owner.pid} on ${owner.host}`;
     super(
       `Session ${id} is already open in another KHAELOR (${where}). Close that one first, or use --fork-session to continue this conversation in a new session.` +
-        (owner.host === hostname() ? "" : ` If that machine is gone, delete ${lockPathOf(logPath)}.`),
+        ` If no KHAELOR has it open${owner.host === hostname() ? "" : " (that machine is gone)"}, delete ${lockPathOf(logPath)}.`,
     );
     this.name = "SessionLockedError";
   }
@@ -31,10 +62,27 @@ function isAlive(pid: number): boolean {
   }
 }
 
+/** The lock's process is still the KHAELOR that wrote it (same boot, start time and command line). */
+function holds(owner: LockOwner): boolean {
+  if (!isAlive(owner.pid)) return false;
+  if (owner.start === undefined) return true; // written where /proc is not: the pid is all we have
+  const now = processIdentity(owner.pid);
+  if (!now) return true;
+  return now.boot === owner.boot && now.start === owner.start && now.cmd === owner.cmd;
+}
+
 function readOwner(lockPath: string): LockOwner | null {
   try {
     const o = JSON.parse(readFileSync(lockPath, "utf8")) as Partial<LockOwner>;
-    if (typeof o.pid === "number" && typeof o.host === "string") return { pid: o.pid, host: o.host, since: Number(o.since) || 0 };
+    if (typeof o.pid === "number" && typeof o.host === "string")
+      return {
+        pid: o.pid,
+        host: o.host,
+        since: Number(o.since) || 0,
+        ...(typeof o.boot === "string" ? { boot: o.boot } : {}),
+        ...(typeof o.start === "string" ? { start: o.start } : {}),
+        ...(typeof o.cmd === "string" ? { cmd: o.cmd } : {}),
+      };
   } catch {
     // Missing or unreadable: the caller decides.
   }
@@ -45,7 +93,7 @@ function readOwner(lockPath: string): LockOwner | null {
 const UNREADABLE_GRACE_MS = 2000;
 
 function isStale(lockPath: string, owner: LockOwner | null): boolean {
-  if (owner) return owner.host === hostname() && !isAlive(owner.pid);
+  if (owner) return owner.host === hostname() && !holds(owner);
   try {
     return Date.now() - statSync(lockPath).mtimeMs > UNREADABLE_GRACE_MS;
   } catch {
@@ -58,16 +106,24 @@ export type SessionLock = { release(): void; /** A lock left by a process that d
 /** Takes the writer lock of a session log. Throws SessionLockedError if a live process holds it. */
 export function acquireSessionLock(logPath: string): SessionLock {
   const lockPath = lockPathOf(logPath);
-  const mine: LockOwner = { pid: process.pid, host: hostname(), since: Date.now() };
+  const mine: LockOwner = { pid: process.pid, host: hostname(), since: Date.now(), ...(processIdentity("self") ?? {}) };
   let recoveredStale = false;
   for (let attempt = 0; attempt < 5; attempt++) {
     try {
       const fd = openSync(lockPath, "wx");
       try {
-        writeSync(fd, JSON.stringify(mine));
-      } finally {
+        const buf = Buffer.from(JSON.stringify(mine));
+        let off = 0;
+        while (off < buf.length) off += writeSync(fd, buf, off, buf.length - off);
+      } catch (e) {
+        // A full disk: an empty lock would block the next start for no one; leave none.
         closeSync(fd);
+        try {
+          unlinkSync(lockPath);
+        } catch {}
+        throw e;
       }
+      closeSync(fd);
       return { release: () => releaseIfMine(lockPath, mine), recoveredStale };
     } catch (e) {
       if ((e as NodeJS.ErrnoException).code !== "EEXIST") throw e;

@@ -1,9 +1,10 @@
 // The session log: one JSON line per durable event, appended with one write() each. The writer
 // fsyncs at loop boundaries (a user message, each tool result, the end of a turn, a compaction), so
 // a power cut loses at most the in-flight model turn; kill -9 loses nothing that was written.
-import { closeSync, fstatSync, fsyncSync, openSync, readFileSync, renameSync, writeFileSync, writeSync } from "node:fs";
+import { closeSync, fstatSync, fsyncSync, ftruncateSync, openSync, readFileSync, renameSync, unlinkSync, writeFileSync, writeSync } from "node:fs";
 import type { DurableEvent } from "../events/types.ts";
-import { NewerFormatError, parseEventLine, serializeEvent } from "../events/schema.ts";
+import { FORMAT_VERSION, NewerFormatError, parseEventLine, serializeEvent } from "../events/schema.ts";
+import { fsReason } from "../workspace/fs-errors.ts";
 import { metaPathOf, sessionIdOf } from "./paths.ts";
 import { createRedactor, type Redactor } from "./redact.ts";
 import { createSummaryBuilder, type SessionSummary, type SummaryBuilder } from "./summary.ts";
@@ -15,6 +16,15 @@ export interface SessionWriter {
   append(e: DurableEvent): void;
   /** fsync the log now. */
   sync(): void;
+  /**
+   * After a failed write every later event waits in memory (writing them past the gap would make
+   * a log that lies). This writes them now, in order: true when the log is whole again.
+   */
+  retry(): boolean;
+  /** Forgets the events waiting after a failure (the turn they belong to is given up); the failure stays until retry(). */
+  discardPending(): void;
+  /** The failure that has events waiting, or null when everything appended is on disk. */
+  readonly failure: SessionWriteError | null;
   /** Syncs, writes the summary cache, releases the lock. Idempotent. */
   close(): void;
   summary(): SessionSummary;
@@ -36,11 +46,38 @@ export class SessionWriteError extends Error {
   constructor(
     readonly path: string,
     override readonly cause: unknown,
+    /** The last event that is on disk: everything up to it is safe, nothing after it was saved. */
+    readonly lastSaved: DurableEvent | null = null,
   ) {
-    const code = (cause as NodeJS.ErrnoException)?.code;
-    const why = code === "ENOSPC" ? "the disk is full" : code === "EDQUOT" ? "the disk quota is exceeded" : String((cause as Error)?.message ?? cause);
-    super(`Could not write to the session log ${path}: ${why}. Free some space; everything up to the last saved event is safe.`);
+    super(`${fsReason(cause)}; nothing after ${describeSaved(lastSaved)} was saved to the session log ${path}`);
     this.name = "SessionWriteError";
+  }
+}
+
+const clock = (ts: number) => new Date(ts).toTimeString().slice(0, 8);
+const quote = (text: string) => {
+  const line = text.trim().replace(/\s+/g, " ");
+  return `"${line.length > 40 ? `${line.slice(0, 39)}…` : line}"`;
+};
+
+/** The last saved event, as a user would recognise it: `your message "fix the test" (14:02:11)`. */
+export function describeSaved(e: DurableEvent | null): string {
+  if (!e) return "the start of the session";
+  switch (e.type) {
+    case "session_header":
+      return `the start of the session (${clock(e.ts)})`;
+    case "user_message": {
+      const text = typeof e.content === "string" ? e.content : e.content.map((b) => (b.type === "text" ? b.text : "")).join(" ");
+      return e.synthetic || e.steering ? `a note to the model (${clock(e.ts)})` : `your message ${quote(text)} (${clock(e.ts)})`;
+    }
+    case "assistant_message":
+      return `the model's reply of ${clock(e.ts)}`;
+    case "tool_result":
+      return `the result of ${e.name} (${clock(e.ts)})`;
+    case "turn_end":
+      return `the end of the turn at ${clock(e.ts)}`;
+    default:
+      return `the ${e.type.replace(/_/g, " ")} of ${clock(e.ts)}`;
   }
 }
 
@@ -50,13 +87,17 @@ export function createWriter(path: string, fd: number, opts: WriterOptions = {})
   const builder: SummaryBuilder = createSummaryBuilder(sessionIdOf(path));
   for (const e of opts.existing ?? []) builder.add(e);
   let size = fstatSync(fd).size;
-  // A failed write may have left part of a line; the next one starts on a fresh line.
+  // A failed write may have left part of a line that could not be cut off; the next one starts on a fresh line.
   let torn = false;
   let closed = false;
   let dirtyMeta = false;
+  let lastSaved: DurableEvent | null = opts.existing?.at(-1) ?? null;
+  let failure: SessionWriteError | null = null;
+  const pending: DurableEvent[] = [];
 
   const fail = (cause: unknown) => {
-    const err = new SessionWriteError(path, cause);
+    const err = new SessionWriteError(path, cause, lastSaved);
+    failure ??= err;
     if (opts.onError) opts.onError(err);
     else throw err;
   };
@@ -66,36 +107,83 @@ export function createWriter(path: string, fd: number, opts: WriterOptions = {})
     // Derived data: a temp file and a rename (never a half-written cache), no fsync.
     const meta = metaPathOf(path);
     try {
-      writeFileSync(`${meta}.tmp`, JSON.stringify({ ...builder.result(), size }));
+      // The log's mtime too: an edit that keeps the size (another program, a newer KHAELOR) shows.
+      const mtimeMs = fstatSync(fd).mtimeMs;
+      writeFileSync(`${meta}.tmp`, JSON.stringify({ ...builder.result(), size, mtimeMs, formatVersion: FORMAT_VERSION }));
       renameSync(`${meta}.tmp`, meta);
       dirtyMeta = false;
     } catch {
-      // The cache is optional: a listing rescans the log.
+      // The cache is optional: a listing rescans the log. An empty temp file is not left behind.
+      try {
+        unlinkSync(`${meta}.tmp`);
+      } catch {}
     }
+  };
+
+  /** One event to disk; on failure the log is cut back to where it was, so no torn line stays. */
+  const write = (e: DurableEvent): unknown => {
+    const line = (torn ? "\n" : "") + redact(serializeEvent(e)) + "\n";
+    const buf = Buffer.from(line, "utf8");
+    let written = 0;
+    try {
+      while (written < buf.length) written += writeSync(fd, buf, written, buf.length - written);
+      torn = false;
+    } catch (cause) {
+      if (written > 0) {
+        try {
+          ftruncateSync(fd, size);
+        } catch {
+          size += written;
+          torn = true;
+        }
+      }
+      return cause;
+    }
+    size += written;
+    builder.add(e);
+    lastSaved = e;
+    dirtyMeta = true;
+    return null;
   };
 
   const writer: SessionWriter = {
     path,
     sessionId: sessionIdOf(path),
+    get failure() {
+      return failure;
+    },
     append(e) {
       if (closed) throw new Error(`session log ${path} is closed; this event was not written: ${e.type}`);
-      const line = (torn ? "\n" : "") + redact(serializeEvent(e)) + "\n";
-      const buf = Buffer.from(line, "utf8");
-      let written = 0;
-      try {
-        while (written < buf.length) written += writeSync(fd, buf, written, buf.length - written);
-        torn = false;
-      } catch (cause) {
-        size += written;
-        torn = torn || written > 0;
+      if (failure) {
+        pending.push(e);
+        return;
+      }
+      const cause = write(e);
+      if (cause) {
+        pending.push(e);
         fail(cause);
         return;
       }
-      size += written;
-      builder.add(e);
-      dirtyMeta = true;
       if (SYNC_AFTER.has(e.type)) writer.sync();
       if (e.type === "turn_end") writeMeta();
+    },
+    discardPending() {
+      pending.length = 0;
+    },
+    retry() {
+      if (closed) return false;
+      while (pending.length > 0) {
+        const cause = write(pending[0]!);
+        if (cause) {
+          failure = new SessionWriteError(path, cause, lastSaved);
+          return false;
+        }
+        pending.shift();
+      }
+      failure = null;
+      writer.sync();
+      writeMeta();
+      return failure === null;
     },
     sync() {
       if (closed) return;
@@ -107,7 +195,7 @@ export function createWriter(path: string, fd: number, opts: WriterOptions = {})
     },
     close() {
       if (closed) return;
-      writer.sync();
+      if (!failure) writer.sync();
       writeMeta();
       closed = true;
       closeSync(fd);
@@ -140,18 +228,42 @@ function ensureExitHook() {
 }
 
 export type LogWarning = { line: number; message: string };
-export type SessionLog = { events: DurableEvent[]; warnings: LogWarning[]; /** The log ends in a partial line (a crash mid-write). */ tornTail: boolean };
+export type SessionLog = {
+  events: DurableEvent[];
+  warnings: LogWarning[];
+  /** The log ends in a partial line (a crash mid-write). */
+  tornTail: boolean;
+  /** With `upTo: "newer"`: where a line of a newer format stopped the reading (the events before it are read). */
+  newer?: NewerFormatError & { line: number };
+};
+
+/** A log (or a line of it) a newer KHAELOR wrote: reading on would drop what this version cannot understand. */
+export class NewerSessionError extends Error {
+  constructor(
+    readonly path: string,
+    override readonly cause: NewerFormatError,
+  ) {
+    super(`Session ${sessionIdOf(path)} was ${cause.message}. Nothing was written to it, and no other session was continued in its place.`);
+    this.name = "NewerSessionError";
+  }
+}
 
 /**
  * Reads a session log. A torn last line (a crash mid-write) is ignored and reported; a corrupt line
- * elsewhere is skipped with a warning. Neither stops a resume. Throws only if the file cannot be read
- * or a newer KHAELOR wrote it.
+ * elsewhere is skipped with a warning. Neither stops a resume. Throws NewerSessionError if a newer
+ * KHAELOR wrote any of it (or the file's own error if it cannot be read).
  */
 export function readSessionLog(path: string): SessionLog {
-  return parseSessionLog(readFileSync(path, "utf8"));
+  try {
+    return parseSessionLog(readFileSync(path, "utf8"));
+  } catch (e) {
+    if (e instanceof NewerFormatError) throw new NewerSessionError(path, e);
+    throw e;
+  }
 }
 
-export function parseSessionLog(text: string): SessionLog {
+/** `upTo: "newer"` stops at the first line of a newer format and reports it instead of throwing (for listings). */
+export function parseSessionLog(text: string, opts: { upTo?: "newer" } = {}): SessionLog {
   const events: DurableEvent[] = [];
   const warnings: LogWarning[] = [];
   const lines = text.split("\n");
@@ -169,7 +281,10 @@ export function parseSessionLog(text: string): SessionLog {
       if (e.type === "session_header" && headerVersion === undefined) headerVersion = e.formatVersion;
       events.push(e);
     } catch (err) {
-      if (err instanceof NewerFormatError) throw new Error(`Cannot read this session log: it was ${err.message}.`);
+      if (err instanceof NewerFormatError) {
+        if (opts.upTo !== "newer") throw err;
+        return { events, warnings, tornTail, newer: Object.assign(err, { line: i + 1 }) };
+      }
       const why = (err as Error).message;
       if (isLast) {
         tornTail = true;

@@ -1,17 +1,16 @@
 // Where sessions live: $KHAELOR_HOME/sessions/<project-slug>/<id>.jsonl, with KHAELOR_HOME
-// defaulting to $XDG_DATA_HOME/khaelor (XDG_DATA_HOME defaulting to ~/.local/share).
+// defaulting to $XDG_DATA_HOME/khaelor (XDG_DATA_HOME defaulting to ~/.local/share), on macOS too.
 import { createHash } from "node:crypto";
 import { realpathSync } from "node:fs";
-import { homedir } from "node:os";
 import { basename, join, resolve } from "node:path";
+import { userDirs } from "../platform/dirs.ts";
 
 type Env = Record<string, string | undefined>;
 
 /** The root of KHAELOR's data (sessions and anything else it keeps between runs). */
 export function dataRoot(env: Env = process.env): string {
   if (env.KHAELOR_HOME) return resolve(env.KHAELOR_HOME);
-  const xdg = env.XDG_DATA_HOME && env.XDG_DATA_HOME.startsWith("/") ? env.XDG_DATA_HOME : join(homedir(), ".local", "share");
-  return join(xdg, "khaelor");
+  return join(userDirs(env).data, "khaelor");
 }
 
 export function sessionsRoot(env: Env = process.env): string {

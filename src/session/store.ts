@@ -1,12 +1,12 @@
 // The sessions of a project: create, reopen for append, list, find by id prefix, fork.
-import { closeSync, existsSync, fsyncSync, ftruncateSync, mkdirSync, openSync, readdirSync, readFileSync, statSync, writeSync } from "node:fs";
+import { closeSync, existsSync, fsyncSync, ftruncateSync, mkdirSync, openSync, readdirSync, readFileSync, rmSync, statSync, writeSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { newEventId, newSessionId } from "../events/id.ts";
-import { FORMAT_VERSION } from "../events/schema.ts";
+import { FORMAT_VERSION, NewerFormatError } from "../events/schema.ts";
 import type { DurableEvent, PermissionMode, SessionHeader } from "../events/types.ts";
 import { VERSION } from "../version.ts";
 import { acquireSessionLock } from "./lock.ts";
-import { createWriter, parseSessionLog, readSessionLog, type SessionWriter, type WriterOptions } from "./log.ts";
+import { createWriter, NewerSessionError, parseSessionLog, readSessionLog, type SessionWriter, type WriterOptions } from "./log.ts";
 import { replaySession, type Replayed } from "./replay.ts";
 import { INTERRUPTED_RESULT } from "./view.ts";
 import { metaPathOf, projectSessionsDir, sessionIdOf, sessionPath, sessionsRoot } from "./paths.ts";
@@ -51,7 +51,8 @@ export function createSession(opts: CreateSessionOptions): SessionWriter {
   const lock = acquireSessionLock(path);
   let fd: number;
   try {
-    fd = openSync(path, "wx");
+    // O_APPEND: after a write is cut back (a full disk), the next one starts at the cut, not past it.
+    fd = openSync(path, "ax");
   } catch (e) {
     lock.release();
     throw e;
@@ -73,6 +74,13 @@ export function createSession(opts: CreateSessionOptions): SessionWriter {
   });
   for (const e of opts.seed ?? []) if (e.type !== "session_header") writer.append(e);
   if (opts.seed?.length) writer.sync();
+  const failed = writer.failure;
+  if (failed && writer.summary().cwd === "") {
+    // Not even the header fits (a full disk): leave no empty log behind for the session list.
+    writer.close();
+    rmSync(path, { force: true });
+    throw failed;
+  }
   fsyncDir(dirname(path));
   return writer;
 }
@@ -88,7 +96,13 @@ function openForAppend(path: string, opts: { events?: DurableEvent[]; onError?: 
     let warnings: string[] = [];
     try {
       const text = readFileSync(fd, "utf8");
-      const log = parseSessionLog(text);
+      let log;
+      try {
+        log = parseSessionLog(text);
+      } catch (e) {
+        if (e instanceof NewerFormatError) throw new NewerSessionError(path, e);
+        throw e;
+      }
       warnings = log.warnings.map((w) => w.message);
       if (text.length > 0 && !text.endsWith("\n")) {
         // A complete event whose newline never made it keeps its place; the partial line of a
@@ -118,6 +132,7 @@ export function openSessionForAppend(path: string, opts: { events?: DurableEvent
 }
 
 export { SessionLockedError } from "./lock.ts";
+export { NewerSessionError } from "./log.ts";
 
 export type OpenedSession = {
   writer: SessionWriter;
@@ -169,11 +184,14 @@ export function openSession(path: string, opts: { onError?: WriterOptions["onErr
   return { writer: opened.writer, replayed, warnings: opened.warnings, crashed, lostProcesses: crashed ? replayed.lostProcesses : [] };
 }
 
-function readSummaryCache(path: string, size: number): Omit<SessionSummary, "path"> | null {
+function readSummaryCache(path: string, size: number, mtimeMs: number): Omit<SessionSummary, "path"> | null {
   try {
-    const meta = JSON.parse(readFileSync(metaPathOf(path), "utf8")) as Omit<SessionSummary, "path"> & { size?: number };
+    const meta = JSON.parse(readFileSync(metaPathOf(path), "utf8")) as Omit<SessionSummary, "path"> & { size?: number; mtimeMs?: number; formatVersion?: number };
     if (meta.size !== size || typeof meta.id !== "string") return null;
-    const { size: _size, ...summary } = meta;
+    if (meta.mtimeMs !== undefined && meta.mtimeMs !== mtimeMs) return null;
+    // A newer KHAELOR's cache over its own lines: read the log, which says so.
+    if ((meta.formatVersion ?? 1) > FORMAT_VERSION) return null;
+    const { size: _size, mtimeMs: _m, formatVersion: _v, ...summary } = meta;
     return summary;
   } catch {
     return null;
@@ -191,18 +209,21 @@ export function summarizeSession(path: string): SessionSummary | null {
   } catch {
     return null;
   }
-  const cached = readSummaryCache(path, size);
+  const cached = readSummaryCache(path, size, mtime);
   if (cached) return { ...cached, path };
   let log;
   try {
-    log = readSessionLog(path);
+    // A newer KHAELOR's lines end the reading but not the listing: the session is shown, marked.
+    log = parseSessionLog(readFileSync(path, "utf8"), { upTo: "newer" });
   } catch {
     return null;
   }
   const b = createSummaryBuilder(sessionIdOf(path));
   for (const e of log.events) b.add(e);
   const s = b.result();
-  return { ...s, lastActivity: s.lastActivity || mtime, path };
+  // Its last activity is at least the file's: a newer KHAELOR's events are later than those read.
+  const lastActivity = log.newer ? Math.max(s.lastActivity, mtime) : s.lastActivity || mtime;
+  return { ...s, lastActivity, path, ...(log.newer ? { newerFormat: log.newer.message } : {}) };
 }
 
 /** This project's sessions, most recent first. Cheap: one stat and one small cache read per session. */

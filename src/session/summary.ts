@@ -15,6 +15,8 @@ export type SessionSummary = {
   model: string;
   cwd: string;
   forkedFrom?: string;
+  /** A newer KHAELOR wrote (part of) this log: why this version cannot continue it. */
+  newerFormat?: string;
 };
 
 const TITLE_MAX = 80;

@@ -2,12 +2,11 @@ import { z } from "zod";
 import { existsSync, statSync } from "node:fs";
 import { canEncode, encodeText } from "../workspace/encoding.ts";
 import { planEdit, type MatchStage } from "./edit-match.ts";
-import { commitChange, staleReason } from "./file-change.ts";
+import { changedSincePlanned, commitChange, failsOnceAllowed, staleReason } from "./file-change.ts";
 import { clipDiff, diffTexts } from "./numbered-diff.ts";
 import { displayPath, fail, localWorkspace, ok } from "./results.ts";
-import { didYouMean } from "./suggest-paths.ts";
 import { encodingLabel, loadFile } from "./text-file.ts";
-import type { Tool, ToolContext, ToolResult } from "./types.ts";
+import type { Tool, ToolContext, ToolPlan } from "./types.ts";
 import description from "./edit.md" with { type: "text" };
 
 const schema = z.object({
@@ -57,26 +56,30 @@ function crlfIndex(raw: string): { text: string; rawOffset(n: number): number } 
   };
 }
 
-/** Everything an edit checks before it changes the file; `apply` makes the change. */
-type Prepared = { failure: ToolResult } | { apply(): Promise<ToolResult> };
-
-async function prepareEdit(input: Input, ctx: ToolContext, gated: boolean): Promise<Prepared> {
+/**
+ * One pass over an edit: every check, then the exact bytes it will write and their diff. The diff
+ * is the preview the user approves, and run() writes those bytes, so what lands is what was shown.
+ */
+function planEditCall(input: Input, ctx: ToolContext): ToolPlan {
   const ws = localWorkspace(ctx);
   const abs = ws.resolve(input.file_path);
   const shown = displayPath(ws, abs);
-  const failure = (message: string): Prepared => ({ failure: fail(message) });
+  const failure = (message: string): ToolPlan => ({ failure: fail(message) });
   const oldString = input.old_string.replace(/\r\n/g, "\n");
   const newString = input.new_string.replace(/\r\n/g, "\n");
 
   if (oldString === "") {
-    if (existsSync(abs) && statSync(abs).size > 0) {
-      return failure(`${shown} already exists. To change it, give old_string (the text to replace); to replace it whole, read it and use write.`);
-    }
+    const alreadyThere = () => existsSync(abs) && statSync(abs).size > 0;
+    const exists = `${shown} already exists. To change it, give old_string (the text to replace); to replace it whole, read it and use write.`;
+    if (alreadyThere()) return failure(exists);
+    const d = diffTexts(shown, "", newString);
     return {
-      async apply() {
+      preview: { path: shown, diff: d.unified, ...(existsSync(abs) ? {} : { detail: { label: "new file", text: shown } }) },
+      async run() {
+        // Made while the user was asked: it is not the empty file this edit was planned on.
+        if (alreadyThere()) return fail(exists);
         const before = existsSync(abs) ? new Uint8Array() : null;
         await commitChange(ws, abs, before, Buffer.from(newString, "utf8"), "edit", ctx.toolUseId);
-        const d = diffTexts(shown, "", newString);
         return ok(`Created ${shown} (${d.added} line${d.added === 1 ? "" : "s"}).`, { path: abs, diff: d.unified });
       },
     };
@@ -87,10 +90,7 @@ async function prepareEdit(input: Input, ctx: ToolContext, gated: boolean): Prom
     if (statSync(abs).isDirectory()) return failure(`${shown} is a directory; edit changes files.`);
   } catch (e) {
     const err = e as NodeJS.ErrnoException;
-    if (err.code === "ENOENT" || err.code === "ENOTDIR") {
-      // Names near a path are only offered once the call was allowed: they may lie in a denied folder.
-      return failure(`File not found: ${shown}.${gated ? didYouMean(ws, abs) : ""} To create a new file, use write (or edit with an empty old_string).`);
-    }
+    if (err.code === "ENOENT" || err.code === "ENOTDIR") return failure(`File not found: ${shown}. To create a new file, use write (or edit with an empty old_string).`);
     throw e;
   }
   // Before anything about the content is said: a file this session has not read (perhaps one it
@@ -119,11 +119,15 @@ async function prepareEdit(input: Input, ctx: ToolContext, gated: boolean): Prom
   if (!canEncode(out, file.encoding)) {
     return failure(`${shown} is ${encodingLabel[file.encoding]} and new_string has characters it cannot hold. Use only Latin-1 characters, or convert the file to UTF-8 first (write it whole).`);
   }
+  const bytes = encodeText(out, file.encoding);
+  const d = diffTexts(shown, norm.text, out.replace(/\r\n/g, "\n"));
+  const note = stageNote[plan.stage];
   return {
-    async apply() {
-      await commitChange(ws, abs, file.bytes, encodeText(out, file.encoding), "edit", ctx.toolUseId);
-      const d = diffTexts(shown, norm.text, out.replace(/\r\n/g, "\n"));
-      const note = stageNote[plan.stage];
+    preview: { path: shown, diff: d.unified, ...(note ? { detail: { label: "matched", text: note } } : {}) },
+    async run() {
+      const moved = changedSincePlanned(ws, abs, file.bytes);
+      if (moved) return fail(moved);
+      await commitChange(ws, abs, file.bytes, bytes, "edit", ctx.toolUseId);
       const count = plan.replacements.length > 1 ? ` (${plan.replacements.length} replacements)` : "";
       const header = `Edited ${shown}${count}: +${d.added} -${d.removed} lines.${note ? ` Note: ${note}.` : ""}`;
       return ok(`${header}\n${clipDiff(d.numbered, DIFF_CHARS)}`, { path: abs, diff: d.unified });
@@ -140,16 +144,13 @@ export const editTool: Tool<Input> = {
   summarize: (i) => `edit ${i.file_path}${i.replace_all ? " (all)" : ""}`,
   // Runs before the permission gate: nothing it says may depend on a file this session has not
   // read (it could be one the rules hide), not its content and not whether it exists.
-  async precheck(input, ctx) {
+  async prepare(input, ctx) {
     const ws = localWorkspace(ctx);
     const abs = ws.resolve(input.file_path);
-    if (ws.reads.check(abs) === "unread") return input.old_string === "" ? null : fail(staleReason(ws, abs)!);
-    const p = await prepareEdit(input, ctx, false);
-    return "failure" in p ? p.failure : null;
-  },
-  // Prepared again: the file may have changed while the user was asked.
-  async run(input, ctx) {
-    const p = await prepareEdit(input, ctx, true);
-    return "failure" in p ? p.failure : p.apply();
+    if (ws.reads.check(abs) !== "unread") return planEditCall(input, ctx);
+    if (input.old_string !== "") return { failure: fail(staleReason(ws, abs)!) };
+    // A new file at a path not read: what stops it is said only once the call is allowed.
+    const plan = planEditCall(input, ctx);
+    return "failure" in plan ? failsOnceAllowed(displayPath(ws, abs), plan.failure) : plan;
   },
 };

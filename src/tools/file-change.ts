@@ -1,8 +1,10 @@
 // The checks and bookkeeping shared by write and edit: refuse to overwrite what the model has not
 // seen, write atomically, remember the new state as read, and journal the change for undo.
+import { readFileSync } from "node:fs";
 import { writeFileAtomic } from "../workspace/atomic-write.ts";
 import type { LocalWorkspace } from "../workspace/types.ts";
-import { displayPath } from "./results.ts";
+import { displayPath, fail } from "./results.ts";
+import type { ToolPlan, ToolResult } from "./types.ts";
 
 /** null when the file may be changed; otherwise the reason it may not, with what to do. */
 export function staleReason(ws: LocalWorkspace, abs: string): string | null {
@@ -12,6 +14,32 @@ export function staleReason(ws: LocalWorkspace, abs: string): string | null {
   if (f === "changed") return `${shown} changed on disk since you read it (another program or the user edited it): read it again, then redo the change.`;
   if (f === "missing") return `${shown} was deleted since you read it. Check whether that was intended before recreating it.`;
   return null;
+}
+
+/**
+ * null when the file still holds `planned`, the bytes a change was planned on; otherwise why the
+ * plan no longer applies (the user or another program changed the file while the call was asked about).
+ */
+export function changedSincePlanned(ws: LocalWorkspace, abs: string, planned: Uint8Array): string | null {
+  const stale = staleReason(ws, abs);
+  if (stale) return stale;
+  let now: Buffer;
+  try {
+    now = readFileSync(abs);
+  } catch {
+    return `${displayPath(ws, abs)} was deleted since you read it. Check whether that was intended before recreating it.`;
+  }
+  return now.equals(planned) ? null : `${displayPath(ws, abs)} changed on disk since you read it (another program or the user edited it): read it again, then redo the change.`;
+}
+
+/**
+ * A call about a path this session has not read, which will fail: the model may only learn why
+ * once the call is allowed (the path may be one the rules hide), while the user, asked first, is
+ * shown it now.
+ */
+export function failsOnceAllowed(path: string, failure: ToolResult): ToolPlan {
+  const text = typeof failure.content === "string" ? failure.content : "this call will fail";
+  return { preview: { path, detail: { label: "will fail", text } }, run: async () => failure };
 }
 
 export async function commitChange(ws: LocalWorkspace, abs: string, before: Uint8Array | null, after: Uint8Array, tool: string, toolUseId: string): Promise<void> {

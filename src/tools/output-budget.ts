@@ -3,6 +3,7 @@
 // outputs are usually boring in the middle: the command line and setup at the top, the error or
 // summary at the bottom.
 import type { SpillFiles } from "../workspace/spill.ts";
+import { collapseRedraws } from "../workspace/terminal-text.ts";
 
 export const RESULT_BUDGET_CHARS = 30_000;
 const HEAD_SHARE = 0.4;
@@ -12,17 +13,7 @@ const ANSI = /\x1b\[[0-?]*[ -\/]*[@-~]|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)|\x1b[@-
 
 /** Text as the model should see it: no escape sequences, progress-bar redraws collapsed. */
 export function cleanOutput(text: string): string {
-  let s = text.replace(ANSI, "");
-  if (s.includes("\r")) {
-    s = s
-      .split("\n")
-      .map((line) => {
-        const l = line.endsWith("\r") ? line.slice(0, -1) : line;
-        const i = l.lastIndexOf("\r");
-        return i === -1 ? l : l.slice(i + 1);
-      })
-      .join("\n");
-  }
+  const s = collapseRedraws(text.replace(ANSI, ""));
   // Other C0 controls (except tab and newline) mean nothing to the model and could reach a terminal.
   return s.replace(/[\x00-\x08\x0b-\x1f\x7f]/g, "");
 }

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { statSync } from "node:fs";
-import type { ProcessInfo } from "../workspace/process-registry.ts";
+import { KEYS, type KeyName, type ProcessInfo } from "../workspace/process-registry.ts";
 import { RESULT_BUDGET_CHARS, cleanOutput, fitToBudget } from "./output-budget.ts";
 import { displayPath, fail, localWorkspace, ok } from "./results.ts";
 import type { Tool } from "./types.ts";
@@ -8,6 +8,7 @@ import description from "./process.md" with { type: "text" };
 
 const MAX_WAIT_MS = 600_000;
 const SIGNALS = ["TERM", "KILL", "INT", "HUP", "QUIT", "USR1", "USR2"] as const;
+const KEY_NAMES = Object.keys(KEYS) as [KeyName, ...KeyName[]];
 
 // One flat object (the Messages API wants an object schema at the top); which fields an action
 // needs is checked in run(), with an error naming the missing field.
@@ -21,7 +22,8 @@ const schema = z.object({
   since: z.number().int().min(0).optional().describe("read: from this output offset (from an earlier read)"),
   wait_for: z.string().optional().describe("read: wait until this regex appears in new output"),
   timeout: z.number().int().min(1).max(MAX_WAIT_MS).optional().describe("read: how long wait_for may wait, in ms (default 30000)"),
-  input: z.string().optional().describe("write: text for the process's stdin"),
+  input: z.string().optional().describe("write: text to type into the process's terminal (\"\\n\" presses Enter)"),
+  keys: z.array(z.enum(KEY_NAMES)).optional().describe("write: keys to press after the text, e.g. [\"Enter\"] or [\"Ctrl-C\"]"),
   signal: z.enum(SIGNALS).optional().describe("stop: the signal to send first (default TERM)"),
 });
 type Input = z.infer<typeof schema>;
@@ -42,6 +44,7 @@ export const processTool: Tool<Input> = {
   summarize: (i) => {
     if (i.action === "start") return `process start${i.name ? ` ${i.name}` : ""}: ${i.command ?? ""}`.slice(0, 100);
     if (i.action === "list") return "process list";
+    if (i.action === "write") return `process write ${i.id ?? ""}: ${[i.input !== undefined ? JSON.stringify(i.input).slice(0, 60) : "", ...(i.keys ?? [])].filter(Boolean).join(" ")}`;
     return `process ${i.action} ${i.id ?? ""}${i.wait_for ? ` (wait for /${i.wait_for}/)` : ""}`;
   },
   async run(input, ctx) {
@@ -103,8 +106,11 @@ export const processTool: Tool<Input> = {
         }
         case "write": {
           const id = need("id");
-          reg.write(id, need("input"));
-          return ok(`Wrote ${input.input!.length} characters to ${id}'s stdin. Read its answer with action=read.`);
+          const keys = input.keys ?? [];
+          if (input.input === undefined && keys.length === 0) return fail('action=write needs "input" (text to type) or "keys" (e.g. ["Ctrl-C"]).');
+          reg.write(id, input.input ?? "", keys);
+          const what = [input.input !== undefined ? `${input.input.length} characters` : "", keys.join(" ")].filter(Boolean).join(" then ");
+          return ok(`Typed ${what} into ${id}'s terminal. Read its answer with action=read (wait_for its prompt).`);
         }
         case "stop": {
           const id = need("id");

@@ -2,7 +2,7 @@
 // exception — comes back as an error outcome the model can read and correct; nothing throws.
 import { z } from "zod";
 import type { JsonSchema, ToolSpec } from "../model/types.ts";
-import type { SearchGuard, Tool, ToolCall, ToolContext, ToolOutcome, ToolRuntime } from "./types.ts";
+import type { SearchGuard, Tool, ToolContext, ToolOutcome, ToolPlan, ToolResult, ToolRuntime } from "./types.ts";
 
 function toJsonSchema(schema: z.ZodType): JsonSchema {
   const js = z.toJSONSchema(schema, { io: "input", unrepresentable: "any" }) as Record<string, unknown>;
@@ -50,11 +50,12 @@ export type ToolRuntimeOptions = {
 };
 
 export function createToolRuntime(fixed: Tool[], opts: ToolRuntimeOptions = {}): ToolRuntime {
+  for (const t of fixed) if (!t.prepare && !t.run) throw new Error(`tool ${t.name} has neither prepare nor run`);
   const specOf = (t: Tool): ToolSpec => ({ name: t.name, description: t.description, input_schema: t.jsonSchema ?? toJsonSchema(t.inputSchema) });
   const fixedSpecs = fixed.map(specOf);
-  let byName = new Map(fixed.map((t) => [t.name, t]));
-  let specs: ToolSpec[] = fixedSpecs;
-  let names = fixed.map((t) => t.name);
+  let byNameNow = new Map(fixed.map((t) => [t.name, t]));
+  let specsNow: ToolSpec[] = fixedSpecs;
+  let namesNow = fixed.map((t) => t.name);
   let seen: Tool[] | null = null;
   /** Rebuilt only when the dynamic list is a new array, so a stable list costs nothing per call. */
   const refresh = () => {
@@ -62,77 +63,78 @@ export function createToolRuntime(fixed: Tool[], opts: ToolRuntimeOptions = {}):
     if (!extra || extra === seen) return;
     seen = extra;
     const own = new Set(fixed.map((t) => t.name));
-    const added = extra.filter((t) => !own.has(t.name));
-    byName = new Map([...fixed, ...added].map((t) => [t.name, t]));
-    specs = [...fixedSpecs, ...added.map(specOf)];
-    names = [...fixed, ...added].map((t) => t.name);
+    const all = [...fixed, ...extra.filter((t) => !own.has(t.name))];
+    byNameNow = new Map(all.map((t) => [t.name, t]));
+    specsNow = [...fixedSpecs, ...all.slice(fixed.length).map(specOf)];
+    namesNow = all.map((t) => t.name);
   };
-  const lookup = (name: string) => {
-    refresh();
-    return byName.get(name);
-  };
+  const byName = { get: (name: string) => (refresh(), byNameNow.get(name)) };
+  const specs = () => (refresh(), specsNow);
+  const names = () => (refresh(), namesNow);
 
   const parse = (tool: Tool, input: unknown) => tool.inputSchema.safeParse(input ?? {});
+  const outcome = (kind: ToolOutcome["kind"], r: ToolResult, summary: string, t0: number): ToolOutcome => ({
+    kind,
+    content: r.content,
+    isError: kind !== "ok" || !!r.isError,
+    summary,
+    ...(r.display ? { display: r.display } : {}),
+    durationMs: performance.now() - t0,
+  });
+  const thrown = (tool: Tool, e: unknown): ToolResult => ({ content: `${tool.name} failed: ${e instanceof Error ? e.message : String(e)}` });
+
+  const prepare: ToolRuntime["prepare"] = async (call, ctx) => {
+    const t0 = performance.now();
+    const failed = (kind: ToolOutcome["kind"], r: ToolResult, summary: string) => ({ ok: false as const, call, outcome: outcome(kind, r, summary, t0) });
+    const tool = byName.get(call.name);
+    if (!tool) return failed("unknown_tool", { content: `Unknown tool "${call.name}". Available tools: ${names().join(", ")}.` }, `unknown tool ${call.name}`);
+    const p = parse(tool, call.input);
+    if (!p.success) return failed("invalid_input", { content: `Invalid input for ${tool.name}: ${describeIssues(p.error)}. Fix these fields and call it again.` }, `${tool.name} (invalid input)`);
+    const summary = safeSummary(tool, p.data);
+    const searchGuard = ctx.searchGuard ?? opts.searchGuard;
+    const full: ToolContext = { ...ctx, toolUseId: call.id, ...(searchGuard ? { searchGuard } : {}) };
+    let plan: ToolPlan;
+    try {
+      plan = tool.prepare ? await tool.prepare(p.data, full) : { run: () => tool.run!(p.data, full) };
+    } catch (e) {
+      return failed("error", thrown(tool, e), summary);
+    }
+    if ("failure" in plan) return failed("error", plan.failure, summary);
+    return {
+      ok: true,
+      call,
+      summary,
+      readOnly: tool.readOnly,
+      destructive: tool.destructive,
+      ...(plan.preview ? { preview: plan.preview } : {}),
+      async run() {
+        const t1 = performance.now();
+        try {
+          const r = await plan.run();
+          return outcome(r.isError ? "error" : "ok", r, summary, t1);
+        } catch (e) {
+          return outcome("error", thrown(tool, e), summary, t1);
+        }
+      },
+    };
+  };
 
   return {
-    specs: () => {
-      refresh();
-      return specs;
-    },
-    names: () => {
-      refresh();
-      return names;
+    specs,
+    names,
+    prepare,
+
+    async execute(call, ctx) {
+      const p = await prepare(call, ctx);
+      return p.ok ? p.run() : p.outcome;
     },
 
     describe(call) {
-      const tool = lookup(call.name);
+      const tool = byName.get(call.name);
       if (!tool) return null;
       const p = parse(tool, call.input);
       const summary = p.success ? safeSummary(tool, p.data) : `${tool.name} (invalid input)`;
       return { readOnly: tool.readOnly, destructive: tool.destructive, summary, valid: p.success };
-    },
-
-    async precheck(call, ctx) {
-      const tool = lookup(call.name);
-      const p = tool?.precheck ? parse(tool, call.input) : null;
-      if (!tool?.precheck || !p?.success) return null;
-      const t0 = performance.now();
-      try {
-        const r = await tool.precheck(p.data, { ...ctx, toolUseId: call.id });
-        if (!r) return null;
-        return { kind: "error", content: r.content, isError: true, summary: safeSummary(tool, p.data), durationMs: performance.now() - t0 };
-      } catch {
-        return null; // the call itself will meet the problem and say it
-      }
-    },
-
-    async execute(call: ToolCall, ctx: Omit<ToolContext, "toolUseId">): Promise<ToolOutcome> {
-      const t0 = performance.now();
-      const done = (kind: ToolOutcome["kind"], r: { content: ToolOutcome["content"]; isError?: boolean; display?: ToolOutcome["display"] }, summary: string): ToolOutcome => ({
-        kind,
-        content: r.content,
-        isError: kind !== "ok" || !!r.isError,
-        summary,
-        ...(r.display ? { display: r.display } : {}),
-        durationMs: performance.now() - t0,
-      });
-      const tool = lookup(call.name);
-      if (!tool) {
-        return done("unknown_tool", { content: `Unknown tool "${call.name}". Available tools: ${names.join(", ")}.` }, `unknown tool ${call.name}`);
-      }
-      const p = parse(tool, call.input);
-      if (!p.success) {
-        return done("invalid_input", { content: `Invalid input for ${tool.name}: ${describeIssues(p.error)}. Fix these fields and call it again.` }, `${tool.name} (invalid input)`);
-      }
-      const summary = safeSummary(tool, p.data);
-      try {
-        const searchGuard = ctx.searchGuard ?? opts.searchGuard;
-        const r = await tool.run(p.data, { ...ctx, toolUseId: call.id, ...(searchGuard ? { searchGuard } : {}) });
-        return done(r.isError ? "error" : "ok", r, summary);
-      } catch (e) {
-        const msg = e instanceof Error ? e.message : String(e);
-        return done("error", { content: `${tool.name} failed: ${msg}` }, summary);
-      }
     },
   };
 }

@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { existsSync, statSync } from "node:fs";
 import { canEncode, encodeText, type TextEncodingName } from "../workspace/encoding.ts";
-import { commitChange, staleReason } from "./file-change.ts";
+import { changedSincePlanned, commitChange, failsOnceAllowed, staleReason } from "./file-change.ts";
 import { clipDiff, diffTexts } from "./numbered-diff.ts";
 import { displayPath, fail, localWorkspace, ok } from "./results.ts";
 import { encodingLabel, loadFile } from "./text-file.ts";
@@ -27,29 +27,29 @@ export const writeTool: Tool<Input> = {
     const n = lineCount(i.content);
     return `write ${i.file_path} (${n} line${n === 1 ? "" : "s"})`;
   },
-  // Before the permission gate: only about files this session has read, so that nothing is
+  // One pass: the diff shown to the user asked to allow the write is of the bytes run() writes.
+  // Before the permission gate, only files this session has read are spoken of, so that nothing is
   // learnt about one the rules may hide (not even whether it exists).
-  async precheck(input, ctx) {
-    const ws = localWorkspace(ctx);
-    const abs = ws.resolve(input.file_path);
-    if (ws.reads.check(abs) === "unread") return null;
-    const why = existsSync(abs) ? overwriteProblem(ws, abs) : null;
-    return why ? fail(why) : null;
-  },
-  async run(input, ctx) {
+  async prepare(input, ctx) {
     const ws = localWorkspace(ctx);
     const abs = ws.resolve(input.file_path);
     const shown = displayPath(ws, abs);
 
     if (!existsSync(abs)) {
       const bytes = Buffer.from(input.content, "utf8");
-      await commitChange(ws, abs, null, bytes, "write", ctx.toolUseId);
-      const lines = lineCount(input.content);
       const d = diffTexts(shown, "", input.content);
-      return ok(`Created ${shown} (${lines} lines, ${bytes.length} bytes).`, { path: abs, diff: d.unified });
+      return {
+        preview: { path: shown, diff: d.unified, detail: { label: "new file", text: shown } },
+        async run() {
+          // Made while the user was asked: this write was planned as a new file.
+          if (existsSync(abs)) return fail(overwriteProblem(ws, abs) ?? `${shown} appeared on disk before this write ran: read it, then write again.`);
+          await commitChange(ws, abs, null, bytes, "write", ctx.toolUseId);
+          return ok(`Created ${shown} (${lineCount(input.content)} lines, ${bytes.length} bytes).`, { path: abs, diff: d.unified });
+        },
+      };
     }
     const why = overwriteProblem(ws, abs);
-    if (why) return fail(why);
+    if (why) return ws.reads.check(abs) === "unread" ? failsOnceAllowed(shown, fail(why)) : { failure: fail(why) };
 
     const old = loadFile(abs);
     let content = input.content;
@@ -62,11 +62,19 @@ export const writeTool: Tool<Input> = {
       encoding = "utf-8";
     }
     const bytes = encodeText(content, encoding);
-    await commitChange(ws, abs, old.bytes, bytes, "write", ctx.toolUseId);
     const before = old.binary ? "" : old.text.replace(/\r\n/g, "\n");
     const d = diffTexts(shown, before, content.replace(/\r\n/g, "\n"));
-    if (d.added === 0 && d.removed === 0) return ok(`Wrote ${shown}: content unchanged.${note}`, { path: abs });
-    return ok(`Updated ${shown}: +${d.added} -${d.removed} lines.${note}\n${clipDiff(d.numbered, DIFF_CHARS)}`, { path: abs, diff: d.unified });
+    const unchanged = d.added === 0 && d.removed === 0;
+    return {
+      preview: unchanged ? { path: shown, detail: { label: "file", text: `${shown} (content unchanged)` } } : { path: shown, diff: d.unified },
+      async run() {
+        const moved = changedSincePlanned(ws, abs, old.bytes);
+        if (moved) return fail(moved);
+        await commitChange(ws, abs, old.bytes, bytes, "write", ctx.toolUseId);
+        if (unchanged) return ok(`Wrote ${shown}: content unchanged.${note}`, { path: abs });
+        return ok(`Updated ${shown}: +${d.added} -${d.removed} lines.${note}\n${clipDiff(d.numbered, DIFF_CHARS)}`, { path: abs, diff: d.unified });
+      },
+    };
   },
 };
 

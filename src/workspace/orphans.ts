@@ -4,8 +4,7 @@
 // belongs to this session: its group leader's environment carries the session's mark. A pid
 // reused by someone else's process never carries it, and is left alone without a word of advice
 // to kill it. Where the environment cannot be read, the user is told how to check and stop it.
-import { spawnSync } from "node:child_process";
-import { readFileSync } from "node:fs";
+import { environHas } from "../platform/process-environ.ts";
 import { groupAlive } from "./process-group.ts";
 import { stopGroup } from "./process-registry.ts";
 import type { StartedProcess } from "./types.ts";
@@ -33,17 +32,10 @@ export async function settleOrphans(lost: readonly StartedProcess[], sessionId: 
   );
 }
 
-/** Whose group leader this is, by its environment: Linux's /proc, else ps (macOS shows it with `e`). */
+/** Whose group leader this is, by its environment (src/platform/process-environ.ts). */
 function ownerOf(pid: number, sessionId: string): "ours" | "other" | "unknown" {
-  const mark = `${MARK}=${sessionId}`;
-  try {
-    return readFileSync(`/proc/${pid}/environ`, "latin1").split("\0").includes(mark) ? "ours" : "other";
-  } catch {
-    // no /proc (macOS), or not ours to read
-  }
-  const ps = spawnSync("ps", ["eww", "-o", "command=", "-p", String(pid)], { encoding: "utf8", timeout: 2000 });
-  if (ps.status === 0 && ps.stdout.split(/\s+/).includes(mark)) return "ours";
-  return "unknown";
+  const has = environHas(pid, `${MARK}=${sessionId}`);
+  return has === null ? "unknown" : has ? "ours" : "other";
 }
 
 function firstLine(command: string): string {

@@ -1,9 +1,10 @@
 // Long-running processes the model starts (dev servers, watchers, REPLs) plus the groups of bash
-// commands in flight, so that one call stops them all when KHAELOR exits. Output goes into a
-// rolling buffer per process; each read returns what is new since the previous read.
-import { StringDecoder } from "node:string_decoder";
-import type { Writable } from "node:stream";
-import { commandEnv, groupAlive, signalGroup, spawnShellGroup } from "./process-group.ts";
+// commands in flight, so that one call stops them all when KHAELOR exits. Each process runs in a
+// pseudo-terminal of its own (./pty-group.ts); its output, cleaned of escape sequences as it
+// arrives, goes into a rolling buffer, and each read returns what is new since the previous read.
+import { groupAlive, signalGroup } from "./process-group.ts";
+import { spawnPtyGroup, terminalEnv } from "./pty-group.ts";
+import { collapseRedraws, TerminalText } from "./terminal-text.ts";
 
 export const PROCESS_BUFFER_CHARS = 1_000_000;
 const STOP_GRACE_MS = 2000;
@@ -37,6 +38,29 @@ export type ReadOptions = {
   signal?: AbortSignal;
 };
 
+/** Keys `write` can press after the text, as a terminal's keyboard sends them. */
+export const KEYS = {
+  Enter: "\r",
+  Tab: "\t",
+  Escape: "\x1b",
+  Backspace: "\x7f",
+  Up: "\x1b[A",
+  Down: "\x1b[B",
+  Right: "\x1b[C",
+  Left: "\x1b[D",
+  "Ctrl-C": "\x03",
+  "Ctrl-D": "\x04",
+  "Ctrl-Z": "\x1a",
+  "Ctrl-\\": "\x1c",
+} as const;
+export type KeyName = keyof typeof KEYS;
+
+/** Text as typed: a line break is the Enter key (CR), which the terminal turns into the program's newline. */
+export const typed = (text: string): string => text.replace(/\r?\n/g, "\r");
+
+/** How far back a wait_for re-reads text it already checked, so a match split across chunks is found. */
+const WAIT_OVERLAP = 4096;
+
 export type ReadResult = {
   text: string;
   /** Offset just after the returned text; pass as `since` to read from here again. */
@@ -68,7 +92,7 @@ class ManagedProcess {
     readonly pid: number,
     readonly command: string,
     readonly cwd: string,
-    readonly stdin: Writable | null,
+    readonly input: ((data: string) => void) | null,
     readonly exited: Promise<unknown>,
   ) {}
 
@@ -78,6 +102,7 @@ class ManagedProcess {
 
   append(text: string, byteLength: number): void {
     this.bytes += byteLength;
+    if (text === "") return;
     this.buffer += text;
     if (this.buffer.length > PROCESS_BUFFER_CHARS) {
       // Drop whole lines where we can, so a read never starts mid-line.
@@ -151,28 +176,37 @@ export class ProcessRegistry {
       if (/^p\d+$/.test(opts.name)) throw new Error(`"${opts.name}" looks like a process id; pick another name`);
     }
     const id = `p${++this.seq}`;
-    const g = spawnShellGroup(opts.command, { cwd: opts.cwd, env: commandEnv(this.env), stdin: "pipe" });
-    const p = new ManagedProcess(id, opts.name ?? null, g.pid, opts.command, opts.cwd, g.child.stdin, g.exited);
-    // A REPL that exits while we write to it would otherwise throw EPIPE at the top level.
-    g.child.stdin?.on("error", () => {});
-    const decoder = new StringDecoder("utf8");
-    g.child.stdout?.on("data", (chunk: Buffer) => p.append(decoder.write(chunk), chunk.length));
-    g.child.stdout?.on("end", () => p.append(decoder.end(), 0));
-    void g.exited.then(({ code, signal }) => {
-      p.state = "exited";
-      p.exitCode = code;
-      p.signal = signal;
-      p.endedAt = Date.now();
-      // The leader is gone; anything it left in the group would be an orphan.
-      signalGroup(p.pid, "SIGKILL");
-      if (!p.stoppedByUs) {
-        const how = signal ? `was killed by ${signal}` : `exited with code ${code}`;
-        this.notices.push(`process ${p.label()} ${how} (process read id=${p.id} shows its last output)`);
+    const text = new TerminalText();
+    const decoder = new TextDecoder();
+    // Terminal output is delivered from the event loop, never during spawnPtyGroup: `proc` is set by then.
+    let proc!: ManagedProcess;
+    const answer = (column: number) => {
+      try {
+        g.write(`\x1b[1;${column}R`);
+      } catch {
+        // the terminal closed while the program asked
       }
-      p.wake();
+    };
+    const onData = (chunk: Uint8Array) => proc.append(text.push(decoder.decode(chunk, { stream: true }), answer), chunk.length);
+    const g = spawnPtyGroup(opts.command, { cwd: opts.cwd, env: terminalEnv(this.env), onData });
+    proc = new ManagedProcess(id, opts.name ?? null, g.pid, opts.command, opts.cwd, (data) => g.write(data), g.exited);
+    void g.exited.then(({ code, signal }) => {
+      proc.append(text.push(decoder.decode()), 0);
+      text.end();
+      proc.state = "exited";
+      proc.exitCode = code;
+      proc.signal = signal;
+      proc.endedAt = Date.now();
+      // The leader is gone; anything it left in the group would be an orphan.
+      signalGroup(proc.pid, "SIGKILL");
+      if (!proc.stoppedByUs) {
+        const how = signal ? `was killed by ${signal}` : `exited with code ${code}`;
+        this.notices.push(`process ${proc.label()} ${how} (process read id=${proc.id} shows its last output)`);
+      }
+      proc.wake();
     });
-    this.procs.set(id, p);
-    return p.info();
+    this.procs.set(id, proc);
+    return proc.info();
   }
 
   /** A process by id, or by name (the most recent one with that name). */
@@ -209,9 +243,12 @@ export class ProcessRegistry {
     if (opts.waitFor) {
       const re = opts.waitFor;
       const deadline = Date.now() + (opts.timeoutMs ?? 30_000);
+      // Checked as the model will read it (redraws collapsed); a flood is re-read only near its end.
+      let checked = from;
       for (;;) {
-        const start = Math.max(from, p.bufferStart);
-        if (re.test(p.buffer.slice(start - p.bufferStart))) {
+        const at = scanStart(p, from, checked);
+        checked = p.end;
+        if (re.test(collapseRedraws(p.buffer.slice(at - p.bufferStart)))) {
           matched = true;
           break;
         }
@@ -246,12 +283,15 @@ export class ProcessRegistry {
     return { text, offset: p.end, dropped: Math.max(0, dropped), matched, timedOut, info: p.info() };
   }
 
-  write(idOrName: string, input: string): void {
+  /** Keystrokes for the process's terminal: `text` as typed (see `typed`), then the named keys. */
+  write(idOrName: string, text: string, keys: readonly KeyName[] = []): void {
     const p = this.require(idOrName);
-    if (p.state !== "running" || !p.stdin || p.stdin.destroyed) {
-      throw new Error(`process ${p.label()} is not running; its stdin is closed`);
+    if (p.state !== "running" || !p.input) throw new Error(`process ${p.label()} is not running; nothing reads its input`);
+    try {
+      p.input(typed(text) + keys.map((k) => KEYS[k]).join(""));
+    } catch {
+      throw new Error(`process ${p.label()} is exiting; its terminal is closed`);
     }
-    p.stdin.write(input);
   }
 
   /** TERM (or `signal`) to the whole group, then KILL after the grace period. */
@@ -300,6 +340,14 @@ export class ProcessRegistry {
     }
     for (const pgid of this.transient) signalGroup(pgid, "SIGKILL");
   }
+}
+
+/** Where a wait_for check starts: `from` at first, later only the last few KB (from a line start). */
+function scanStart(p: ManagedProcess, from: number, checked: number): number {
+  const floor = Math.max(from, p.bufferStart);
+  const at = Math.max(floor, checked - WAIT_OVERLAP);
+  if (at === floor) return floor;
+  return Math.max(floor, p.buffer.lastIndexOf("\n", at - p.bufferStart - 1) + 1 + p.bufferStart);
 }
 
 /**

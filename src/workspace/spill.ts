@@ -1,6 +1,7 @@
 // Full outputs that were too long for the model's context. The result names the file so the model
 // can read or grep the part it needs instead of running the command again.
-import { appendFileSync, mkdirSync, writeFileSync } from "node:fs";
+import { appendFileSync, mkdirSync, rmSync, writeFileSync } from "node:fs";
+import { fsReason } from "./fs-errors.ts";
 import { join } from "node:path";
 
 let counter = 0;
@@ -21,12 +22,15 @@ export class SpillFiles {
 
   /** The saved file's path, or null when it could not be written (see lastError). */
   write(label: string, text: string | Uint8Array): string | null {
+    let path: string | null = null;
     try {
-      const path = this.newPath(label);
+      path = this.newPath(label);
       writeFileSync(path, text);
       return path;
     } catch (e) {
-      this.lastError = (e as Error).message;
+      this.lastError = fsReason(e);
+      // A full disk: no empty or cut-off file that looks like the full output.
+      if (path) rmSync(path, { force: true });
       return null;
     }
   }
@@ -43,7 +47,8 @@ export class SpillFiles {
         try {
           appendFileSync(path, chunk);
         } catch (e) {
-          this.lastError = (e as Error).message;
+          this.lastError = fsReason(e);
+          rmSync(path, { force: true });
           path = null;
         }
       },

@@ -9,7 +9,7 @@ import type { KernelDeps, PermissionGate } from "../../src/kernel/types.ts";
 import { ModelError, type AssistantBlock, type Message } from "../../src/model/types.ts";
 import { doomLoopPolicy } from "../../src/policy/doom-loop.ts";
 import { verifyOnStopPolicy } from "../../src/policy/verify-on-stop.ts";
-import type { ToolCall, ToolOutcome, ToolRuntime } from "../../src/tools/types.ts";
+import type { FailedCall, PreparedCall, ToolCall, ToolOutcome, ToolRuntime } from "../../src/tools/types.ts";
 import { memoryContext } from "../support/memory-context.ts";
 import { scriptedModel, type ScriptStep } from "../support/scripted-model.ts";
 
@@ -21,25 +21,31 @@ function testRuntime(log: string[] = []): ToolRuntime {
     edit: z.object({ file_path: z.string() }),
     bash: z.object({ command: z.string() }),
   };
+  const execute = async (call: ToolCall): Promise<ToolOutcome> => {
+    const base = { summary: call.name, durationMs: 1 };
+    const schema = schemas[call.name];
+    if (!schema) return { ...base, kind: "unknown_tool", isError: true, content: `Unknown tool ${call.name}` };
+    const parsed = schema.safeParse(call.input);
+    if (!parsed.success) return { ...base, kind: "invalid_input", isError: true, content: `Invalid input: ${parsed.error.issues.map((i) => i.path.join(".")).join(", ")}` };
+    log.push(`${call.name}:${JSON.stringify(call.input)}`);
+    if (call.name === "fail") return { ...base, kind: "error", isError: true, content: "it broke" };
+    return { ...base, kind: "ok", isError: false, content: `ok ${JSON.stringify(call.input)}` };
+  };
+  const describe = (call: ToolCall) => (schemas[call.name] ? { readOnly: call.name === "echo", destructive: false, summary: `${call.name}`, valid: schemas[call.name]!.safeParse(call.input).success } : null);
+  const prepare = async (call: ToolCall): Promise<PreparedCall | FailedCall> => {
+    const info = describe(call);
+    if (!info?.valid) return { ok: false, call, outcome: await execute(call) };
+    // An edit of "gone.txt" cannot succeed: the runtime says so before anyone is asked.
+    if (call.name === "edit" && (call.input as { file_path?: string }).file_path === "gone.txt")
+      return { ok: false, call, outcome: { summary: "edit", durationMs: 1, kind: "error", isError: true, content: "File not found: gone.txt." } };
+    return { ok: true, call, summary: info.summary, readOnly: info.readOnly, destructive: info.destructive, run: () => execute(call) };
+  };
   return {
     specs: () => Object.keys(schemas).map((name) => ({ name, description: name, input_schema: { type: "object" } })),
     names: () => Object.keys(schemas),
-    describe: (call) => (schemas[call.name] ? { readOnly: call.name === "echo", destructive: false, summary: `${call.name}`, valid: schemas[call.name]!.safeParse(call.input).success } : null),
-    async execute(call: ToolCall): Promise<ToolOutcome> {
-      const base = { summary: call.name, durationMs: 1 };
-      const schema = schemas[call.name];
-      if (!schema) return { ...base, kind: "unknown_tool", isError: true, content: `Unknown tool ${call.name}` };
-      const parsed = schema.safeParse(call.input);
-      if (!parsed.success) return { ...base, kind: "invalid_input", isError: true, content: `Invalid input: ${parsed.error.issues.map((i) => i.path.join(".")).join(", ")}` };
-      log.push(`${call.name}:${JSON.stringify(call.input)}`);
-      if (call.name === "fail") return { ...base, kind: "error", isError: true, content: "it broke" };
-      return { ...base, kind: "ok", isError: false, content: `ok ${JSON.stringify(call.input)}` };
-    },
-    // An edit of "gone.txt" cannot succeed: the runtime says so before anyone is asked.
-    precheck: async (call) =>
-      call.name === "edit" && (call.input as { file_path?: string }).file_path === "gone.txt"
-        ? { summary: "edit", durationMs: 1, kind: "error", isError: true, content: "File not found: gone.txt." }
-        : null,
+    describe,
+    prepare,
+    execute,
   };
 }
 

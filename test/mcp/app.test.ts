@@ -28,7 +28,7 @@ test("trust once, then the call asks with server, tool and input; /mcp shows the
   expect(s.screen()).toContain(`MCP server repo (${join(dir, ".mcp.json")}):`);
   expect(existsSync(marker)).toBe(false);
   s.send(KEY.enter); // "Trust and run"
-  await s.waitFor(() => existsSync(marker) && readFileSync(marker, "utf8").endsWith("\n"), "the trusted server to start");
+  await s.waitFor(() => existsSync(marker) && readFileSync(marker, "utf8").endsWith("\n"), "the trusted server to start", 40_000);
 
   await submit(s, "echo something");
   await s.waitForText("Permission needed");
@@ -57,7 +57,7 @@ test("trust once, then the call asks with server, tool and input; /mcp shows the
   // remembered: the next session starts the server without asking
   const again = fixtures.pty([], { cwd: dir, env, cols: 120, rows: 40 });
   await again.waitFor(idle, "the composer");
-  await again.waitFor(() => Number(readFileSync(marker, "utf8")) !== pid, "the server to start again");
+  await again.waitFor(() => Number(readFileSync(marker, "utf8")) !== pid, "the server to start again", 40_000);
   expect(again.all()).not.toContain("remembered for this project");
   again.send(KEY.ctrlD);
   expect(await again.exited).toBe(0);

@@ -58,16 +58,18 @@ describe("process", () => {
     expect(h.ws.processes.takeExitNotices()).toEqual([]);
   });
 
-  test("write sends input to stdin of a REPL-like process; tail and since select output", async () => {
+  test("write types lines into the terminal of a REPL-like process; tail and since select output", async () => {
     await h.call("process", { action: "start", command: `while read -r line; do echo "got:$line"; done`, name: "repl" });
     await h.call("process", { action: "write", id: "repl", input: "one\ntwo\nthree\n" });
     const r = await h.call("process", { action: "read", id: "repl", wait_for: "got:three" });
+    // The terminal echoes what was typed, as it would for a user.
+    expect(r.text).toContain("one\ntwo\nthree\n");
     expect(r.text).toContain("got:one\ngot:two\ngot:three");
     const offset = Number(/offset (\d+)/.exec(r.text)![1]);
     await h.call("process", { action: "write", id: "repl", input: "four\n" });
     await h.call("process", { action: "read", id: "repl", wait_for: "got:four" });
     const since = await h.call("process", { action: "read", id: "repl", since: offset });
-    expect(since.text.startsWith("got:four")).toBe(true);
+    expect(since.text.startsWith("four\ngot:four")).toBe(true);
     const tail = await h.call("process", { action: "read", id: "repl", since: 0, tail: 1 });
     expect(tail.text.startsWith("got:four\n")).toBe(true);
     await h.call("process", { action: "stop", id: "repl" });

@@ -290,12 +290,20 @@ export class App {
     this.startSpinner();
     this.turnDone = this.session
       .runTurn(text, abort.signal)
+      .then((r) => this.unsavedTurn(text, r))
       .catch((e: unknown) => this.transcript.notice(`Error: ${e instanceof Error ? e.message : String(e)}`, "error"))
       .finally(() => {
         if (this.busy?.abort === abort) this.busy = null;
         this.workEnded();
       });
     this.renderNow();
+  }
+
+  /** The log could not be written (a full disk): say what was not saved, and give back a message that was not. */
+  private unsavedTurn(text: string, r: { notSaved?: string; keepInput?: boolean }): void {
+    if (!r.notSaved) return;
+    this.transcript.notice(r.notSaved, "error");
+    if (r.keepInput && this.composer.isEmpty()) this.composer.setText(text);
   }
 
   /** Runs a command's async work with Esc able to abort it and the spinner showing. */

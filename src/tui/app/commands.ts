@@ -182,8 +182,8 @@ export async function runSlashCommand(app: App, name: string, arg: string): Prom
 }
 
 /** A session in a chooser: its short id, when it was last used, how long it is. */
-export function describeSession(x: { id: string; lastActivity: number; turns: number }): string {
-  return `${x.id.slice(0, 8)} · ${ago(Date.now() - x.lastActivity)} · ${plural(x.turns, "turn")}`;
+export function describeSession(x: { id: string; lastActivity: number; turns: number; newerFormat?: string }): string {
+  return `${x.id.slice(0, 8)} · ${ago(Date.now() - x.lastActivity)} · ${plural(x.turns, "turn")}${x.newerFormat ? " · written by a newer KHAELOR" : ""}`;
 }
 
 function plural(n: number, word: string): string {

@@ -1,17 +1,11 @@
-// What the permission panel shows for one ask: built from the call itself, so the user sees
-// exactly what will happen. For an edit or a write, the diff is computed against the file as it is
-// on disk now (the tool will refuse a stale write anyway); for a command, the command; for a read
-// outside the project, the path.
-import { existsSync, readFileSync, statSync } from "node:fs";
+// What the permission panel shows for one ask: for an edit or a write, the diff the tool planned,
+// which is exactly what it writes once allowed (the panel never reads the disk); for a command,
+// the command; for a read outside the project, the path.
 import { homedir } from "node:os";
-import { isAbsolute, join, relative, resolve } from "node:path";
-import { createTwoFilesPatch } from "diff";
+import { join, relative } from "node:path";
 import type { AskRequest } from "../../agent/types.ts";
 import { settingsLocations, userConfigDir } from "../../permissions/index.ts";
 import type { PermissionPrompt } from "../views/permission-panel.ts";
-
-/** Files bigger than this get no preview diff (the tool's own result still shows one). */
-const PREVIEW_BYTES = 2_000_000;
 
 export function buildPermissionPrompt(req: AskRequest, projectRoot: string): PermissionPrompt {
   const input = (req.call.input ?? {}) as Record<string, unknown>;
@@ -28,31 +22,15 @@ export function buildPermissionPrompt(req: AskRequest, projectRoot: string): Per
     // "server · tool" in the summary; the whole input, as the server will get it, below.
     prompt.summary = `MCP ${req.summary.replace(/ [{[].*$/s, "")}`;
     prompt.detail = { label: "input", text: mcpInput(req.call.input) };
+  } else if (req.preview) {
+    prompt.diffPath = req.preview.path;
+    if (req.preview.diff) prompt.diff = req.preview.diff;
+    if (req.preview.detail) prompt.detail = req.preview.detail;
+    else if (!req.preview.diff) prompt.detail = { label: "file", text: req.preview.path };
   } else if (name === "bash" && str("command")) prompt.detail = { label: "command", text: str("command")! };
   else if (name === "process" && str("command")) prompt.detail = { label: `${str("action") ?? "start"} process`, text: str("command")! };
   else if (name === "process") prompt.detail = { label: "process", text: `${str("action") ?? "?"} ${str("id") ?? ""}`.trim() };
-  else if ((name === "edit" || name === "write") && str("file_path")) {
-    const path = str("file_path")!;
-    const abs = isAbsolute(path) ? path : resolve(req.cwd, path);
-    const shown = relative(projectRoot, abs) || path;
-    prompt.diffPath = shown;
-    const before = readSmall(abs);
-    if (name === "write") {
-      prompt.diff = createTwoFilesPatch(shown, shown, before ?? "", str("content") ?? "", "", "", { context: 3 });
-      if (before === null) prompt.detail = { label: "new file", text: shown };
-    } else if (before !== null && str("old_string") !== undefined) {
-      const old = str("old_string")!;
-      const at = before.indexOf(old);
-      if (at >= 0) {
-        const after = before.slice(0, at) + (str("new_string") ?? "") + before.slice(at + old.length);
-        prompt.diff = createTwoFilesPatch(shown, shown, before, after, "", "", { context: 3 });
-      } else {
-        // The edit tool matches loosely (indentation, whitespace); show what it was asked to do.
-        prompt.diff = createTwoFilesPatch(shown, shown, old, str("new_string") ?? "", "", "", { context: 3 });
-        prompt.detail = { label: "file", text: `${shown} (approximate match; line numbers are relative)` };
-      }
-    } else prompt.detail = { label: "file", text: shown };
-  } else if (str("file_path") || str("path")) prompt.detail = { label: "path", text: str("file_path") ?? str("path")! };
+  else if (str("file_path") || str("path")) prompt.detail = { label: "path", text: str("file_path") ?? str("path")! };
   return withoutRepeats(prompt);
 }
 
@@ -90,13 +68,4 @@ function mcpInput(input: unknown): string {
   const shown = lines.slice(0, 30).map((l) => (l.length > 400 ? `${l.slice(0, 399)}…` : l));
   if (lines.length > 30) shown.push(`… (${lines.length - 30} more lines)`);
   return shown.join("\n");
-}
-
-function readSmall(abs: string): string | null {
-  try {
-    if (!existsSync(abs) || statSync(abs).size > PREVIEW_BYTES) return null;
-    return readFileSync(abs, "utf8").replace(/\r\n/g, "\n");
-  } catch {
-    return null;
-  }
 }

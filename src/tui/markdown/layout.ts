@@ -8,7 +8,7 @@ import type { Token } from "./highlight/highlighter.ts";
 import { isDiffInfo } from "./highlight/queries.ts";
 import { RowSink, spansWidth, styled } from "./row-sink.ts";
 import { syntaxStyle, type MarkdownTheme } from "./theme.ts";
-import { displayWidth } from "./width.ts";
+import { displayWidth } from "../render/width.ts";
 import { HARD_BREAK, mergeStyle, splitLine, wrapPieces, type RowTarget } from "./wrap.ts";
 
 export type CodeBlock = Extract<Block, { type: "code" }>;

@@ -7,7 +7,7 @@
 // inserted. Hard rows (new paragraphs, list items, code lines, table rows) carry their prefixes.
 // With `hangingIndent` (for views where copy does not matter) continuations are indented instead.
 import type { Row, Span, Style } from "../render/style.ts";
-import { displayWidth } from "./width.ts";
+import { displayWidth } from "../render/width.ts";
 
 type Level = { first: Span[]; rest: Span[]; pending: boolean };
 

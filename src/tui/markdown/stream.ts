@@ -10,6 +10,7 @@
 //
 // The tail (unsettled complete lines plus the incomplete last line) is parsed afresh for display,
 // with incomplete structure held back or healed (heal.ts). Its cost is O(tail) per frame.
+import { neutralizeControlsButLines } from "../render/sanitize.ts";
 import type { Row } from "../render/style.ts";
 import type { Block, RefMap } from "./ast.ts";
 import { BlockParser, toBlocks, type BNode } from "./block-parser.ts";
@@ -44,14 +45,9 @@ export type MarkdownStream = {
   settledBlocks(): readonly Block[];
 };
 
-/** Control characters would reach the terminal raw; tab and newline are handled by the parser. */
-const reControl = /[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f]/g;
-
+/** Line endings become "\n"; controls become the stand-ins every view shows (../render/sanitize.ts). */
 function sanitize(text: string): string {
-  return text
-    .replace(/\r\n?/g, "\n")
-    .replace(reControl, "\uFFFD")
-    .replace(/[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g, "\uFFFD");
+  return neutralizeControlsButLines(text.replace(/\r\n?/g, "\n"));
 }
 
 const wholeTokens = new WeakMap<CodeBlock, Token[][] | null>();

@@ -20,7 +20,7 @@ export type RowTarget = {
   /** Continuation rows are soft, joined by the terminal: rows are filled to the edge, not word-wrapped. */
   readonly softContinuations: boolean;
 };
-import { displayWidth, graphemes } from "./width.ts";
+import { displayWidth, graphemes } from "../render/width.ts";
 
 /** A hard line break inside a paragraph, in a piece list (pieces never contain newlines otherwise). */
 export const HARD_BREAK: Span = { text: "\n" };

@@ -2,9 +2,10 @@
 // a 200×60 frame is three flat arrays and no objects. Width is 1 for a narrow grapheme, 2 for the
 // lead cell of a wide one, 0 for the cell a wide grapheme covers. A blank cell is a space in the
 // default style; `len[y]` is one past the last non-blank cell, so trailing blanks cost nothing.
-import { GraphemeTable, SPACE, WIDE_TAIL, isPrintableAscii, segmentGraphemes } from "./graphemes.ts";
+import { GraphemeTable, SPACE, WIDE_TAIL } from "./graphemes.ts";
 import { DEFAULT_STYLE, StyleTable } from "./styles.ts";
 import type { Row } from "./style.ts";
+import { isPrintableAscii, segmentGraphemes } from "./width.ts";
 
 export class CellBuffer {
   glyph: Uint32Array;

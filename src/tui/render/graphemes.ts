@@ -2,16 +2,13 @@
 //
 // Ids 0x20..0x7e are the printable ASCII code points themselves (the fast path: no lookup, no
 // segmentation, width 1). Id 0 marks the trailing half of a wide grapheme. Everything else is
-// interned from FIRST_INTERNED upward. Widths come from string-width, which costs ~10 µs a call,
-// so each distinct grapheme is measured once.
-import stringWidth from "string-width";
-import { isControlCode, neutralizeControls } from "./sanitize.ts";
+// interned from FIRST_INTERNED upward, shown as ./sanitize.ts says and as wide as ./width.ts says.
+import { neutralizeControls } from "./sanitize.ts";
+import { graphemeWidth } from "./width.ts";
 
 export const WIDE_TAIL = 0;
 export const SPACE = 0x20;
 const FIRST_INTERNED = 0x80;
-
-const segmenter = new Intl.Segmenter(undefined, { granularity: "grapheme" });
 
 export class GraphemeTable {
   private readonly byText = new Map<string, number>();
@@ -33,13 +30,7 @@ export class GraphemeTable {
     }
     let id = this.byText.get(g);
     if (id !== undefined) return id;
-    let text = g;
-    for (let i = 0; i < g.length; i++) {
-      if (isControlCode(g.charCodeAt(i))) {
-        text = neutralizeControls(g);
-        break;
-      }
-    }
+    const text = neutralizeControls(g);
     id = this.texts.length;
     this.texts.push(text);
     if (id >= this.widths.length) {
@@ -47,7 +38,7 @@ export class GraphemeTable {
       next.set(this.widths);
       this.widths = next;
     }
-    this.widths[id] = Math.min(2, stringWidth(text));
+    this.widths[id] = graphemeWidth(g);
     this.byText.set(g, id);
     return id;
   }
@@ -66,18 +57,4 @@ export class GraphemeTable {
     const t = this.texts[id] ?? "";
     return t.length > 2 || (t.length === 2 && !(t.charCodeAt(0) >= 0xd800 && t.charCodeAt(0) < 0xdc00));
   }
-}
-
-/** Splits text into grapheme clusters. Callers take the ASCII fast path before calling this. */
-export function segmentGraphemes(text: string): Iterable<{ segment: string }> {
-  return segmenter.segment(text);
-}
-
-/** True when every code unit is printable ASCII (one cell per character). */
-export function isPrintableAscii(text: string): boolean {
-  for (let i = 0; i < text.length; i++) {
-    const c = text.charCodeAt(i);
-    if (c < 0x20 || c >= 0x7f) return false;
-  }
-  return true;
 }

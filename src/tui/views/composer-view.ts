@@ -4,7 +4,7 @@
 import type { Row, Span, Style } from "../render/style.ts";
 import { cleanText, displayWidth, span } from "./text.ts";
 import { ui } from "./theme.ts";
-import { graphemes } from "../markdown/width.ts";
+import { graphemes } from "../render/width.ts";
 
 export type ComposerViewInput = {
   text: string;

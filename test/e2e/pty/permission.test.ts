@@ -108,6 +108,53 @@ describe("the prompt on a short terminal", () => {
   }, 60_000);
 });
 
+describe("the diff you approve is the diff that lands", () => {
+  // The model's old_string uses 2 spaces where the file uses 4: the edit matches with flexible
+  // indentation and re-indents new_string. The panel once rebuilt the diff itself from the model's
+  // text ("approximate match") and showed a line that never landed.
+  test("an edit with indentation the model got wrong shows, before it is allowed, exactly the lines it writes", async () => {
+    const dir = tempProject();
+    const file = ["export function size(n) {", "    if (n < 0) {", '        throw new Error("bad");', "    }", "    return n;", "}", ""].join("\n");
+    await Bun.write(join(dir, "size.js"), file);
+    const fake = await api({
+      turns: [
+        { content: [{ type: "tool_use", name: "read", input: { file_path: "size.js" } }] },
+        {
+          content: [
+            {
+              type: "tool_use",
+              name: "edit",
+              input: { file_path: "size.js", old_string: '  if (n < 0) {\n    throw new Error("bad");\n  }', new_string: '  if (n < 0) {\n    throw new RangeError("negative size");\n  }' },
+            },
+          ],
+        },
+        text("EDIT-DONE"),
+      ],
+    });
+    const s = pty([], isolatedEnv(fake.url), dir, 100, 30);
+    await s.waitFor(idle, "the composer");
+    s.type("fix it");
+    s.send(KEY.enter);
+    await s.waitForText("[y] allow once");
+    const panel = s.screen();
+    expect(panel).not.toContain("approximate");
+    // The panel's rows for the changed lines: the gutter ends in "+ " or "- ", then the line as it is.
+    const row = (text: string) => panel.split("\n").find((l) => l.includes(text)) ?? "";
+    expect(row('Error("bad")')).toContain('- ' + '        throw new Error("bad");');
+    const added = row("RangeError");
+    await answerPrompt(s, "y");
+    await s.waitFor((sc) => sc.includes("EDIT-DONE"), "the answer after the edit");
+    const landed = await Bun.file(join(dir, "size.js")).text();
+    expect(landed).toBe(file.replace('throw new Error("bad")', 'throw new RangeError("negative size")'));
+    // The line that landed is the line the panel showed, indentation included.
+    const landedLine = landed.split("\n").find((l) => l.includes("RangeError"))!;
+    expect(landedLine).toBe('        throw new RangeError("negative size");');
+    expect(added).toContain(`+ ${landedLine}`);
+    s.send(KEY.ctrlD);
+    expect(await s.exited).toBe(0);
+  }, 60_000);
+});
+
 describe("leaving the prompt", () => {
   test("Esc denies and stops the turn: the model is not asked again", async () => {
     const fake = await api({ turns: [{ content: [{ type: "tool_use", name: "bash", input: { command: "touch esc.txt" } }] }, text("SHOULD-NOT-RUN")] });

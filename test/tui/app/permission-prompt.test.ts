@@ -18,7 +18,7 @@ describe("permission prompt", () => {
       reason: "running `sh run-js.sh server.js`",
       suggestion: { rules: ["Process(sh run-js.sh *)"] },
     } as unknown as AskRequest;
-    const p = buildPermissionPrompt({ ...req, cwd: dir }, dir);
+    const p = buildPermissionPrompt(req, dir);
     const text = renderPermissionPanel({ prompt: p, message: null }, 100, 20).map(rowText).join("\n");
     expect(text.split("sh run-js.sh server.js").length - 1).toBe(1);
     expect(text).toContain("process start slug-server");
@@ -26,6 +26,22 @@ describe("permission prompt", () => {
 
   test("a reason that says more than the command stays", () => {
     const req = { call: { id: "t1", name: "bash", input: { command: "git push" } }, summary: "bash: git push", reason: "`git push` asks because of Bash(git push *) (user settings)" } as unknown as AskRequest;
-    expect(buildPermissionPrompt({ ...req, cwd: dir }, dir).reason).toContain("asks because of");
+    expect(buildPermissionPrompt(req, dir).reason).toContain("asks because of");
+  });
+
+  test("an edit shows the diff its tool planned, not one rebuilt from the call (the file need not exist here)", () => {
+    const diff = "--- gone.ts\n+++ gone.ts\n@@ -1,1 +1,1 @@\n-        a();\n+        b();\n";
+    const req = {
+      call: { id: "t1", name: "edit", input: { file_path: "gone.ts", old_string: "  a();", new_string: "  b();" } },
+      summary: "edit gone.ts",
+      reason: "writing gone.ts",
+      preview: { path: "gone.ts", diff },
+    } as unknown as AskRequest;
+    const p = buildPermissionPrompt(req, dir);
+    expect(p.diff).toBe(diff);
+    expect(p.detail).toBeUndefined();
+    const text = renderPermissionPanel({ prompt: p, message: null }, 100, 20).map(rowText).join("\n");
+    expect(text).toContain("+         b();");
+    expect(text).not.toContain("approximate");
   });
 });

@@ -3,7 +3,7 @@
 import { beforeAll, expect, test } from "bun:test";
 import type { Row } from "../../../src/tui/render/style.ts";
 import { createMarkdownStream, preloadHighlighting, renderMarkdown } from "../../../src/tui/markdown/index.ts";
-import { displayWidth } from "../../../src/tui/markdown/width.ts";
+import { displayWidth } from "../../../src/tui/render/width.ts";
 import { chunk, genDoc, prng } from "./gen-doc.ts";
 
 beforeAll(async () => {

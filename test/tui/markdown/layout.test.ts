@@ -2,7 +2,7 @@
 import { expect, test } from "bun:test";
 import type { Row } from "../../../src/tui/render/style.ts";
 import { defaultTheme, renderMarkdown } from "../../../src/tui/markdown/index.ts";
-import { displayWidth } from "../../../src/tui/markdown/width.ts";
+import { displayWidth } from "../../../src/tui/render/width.ts";
 
 const lines = (rows: readonly Row[]) => rows.map((r) => r.spans.map((s) => s.text).join(""));
 const render = (md: string, width = 60) => renderMarkdown(md, { width, links: true });

@@ -1,0 +1,38 @@
+// Telling our process groups from a stranger's by the environment: /proc on Linux, ps where there
+// is no /proc (macOS). Both branches run here against real processes; ps runs with the arguments
+// for the platform it is on (procps' `e` here, BSD's -E on macOS, checked as arguments).
+import { afterEach, expect, test } from "bun:test";
+import { environHas, environSource, psEnvironArgs } from "../../src/platform/process-environ.ts";
+import { commandEnv, signalGroup, spawnShellGroup } from "../../src/workspace/process-group.ts";
+
+const started: number[] = [];
+afterEach(() => {
+  for (const pid of started.splice(0)) signalGroup(pid, "SIGKILL");
+});
+function marked(mark: string): number {
+  const g = spawnShellGroup("sleep 300", { cwd: "/", env: commandEnv({ KHAELOR_SESSION_ID: mark }), stdin: "ignore" });
+  started.push(g.pid);
+  return g.pid;
+}
+const gonePid = 2 ** 22 + 11;
+
+test("Linux reads /proc; macOS, without it, asks ps", () => {
+  expect(environSource("linux")).toBe("proc");
+  expect(environSource("darwin")).toBe("ps");
+  expect(psEnvironArgs(42, "darwin")).toEqual(["-E", "-ww", "-o", "command=", "-p", "42"]);
+  expect(psEnvironArgs(42, "linux")).toEqual(["eww", "-o", "command=", "-p", "42"]);
+});
+
+test.skipIf(process.platform !== "linux")("/proc: ours, a stranger's and a gone pid are told apart", () => {
+  const pid = marked("session-a");
+  expect(environHas(pid, "KHAELOR_SESSION_ID=session-a", "proc")).toBe(true);
+  expect(environHas(pid, "KHAELOR_SESSION_ID=session-b", "proc")).toBe(false);
+  expect(environHas(gonePid, "KHAELOR_SESSION_ID=session-a", "proc")).toBeNull();
+});
+
+test("ps: ours is found; anything else is unknown, since ps leaves out what it may not read", () => {
+  const pid = marked("session-a");
+  expect(environHas(pid, "KHAELOR_SESSION_ID=session-a", "ps")).toBe(true);
+  expect(environHas(pid, "KHAELOR_SESSION_ID=session-b", "ps")).toBeNull();
+  expect(environHas(gonePid, "KHAELOR_SESSION_ID=session-a", "ps")).toBeNull();
+});
