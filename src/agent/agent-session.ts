@@ -27,6 +27,7 @@ import { createWorkspace } from "../workspace/local.ts";
 import { sessionMark, settleOrphans } from "../workspace/orphans.ts";
 import { leftoverServers } from "../mcp/manager.ts";
 import { openSessionMcp } from "../mcp/session-mcp.ts";
+import { toolSearchOffer } from "../mcp/tool-search.ts";
 import type { LocalWorkspace } from "../workspace/types.ts";
 import { VERSION } from "../version.ts";
 import { loadSettings } from "./config.ts";
@@ -216,11 +217,14 @@ export async function openAgentSession(opts: SessionOptions): Promise<AgentSessi
   if (opts.verifyNudge ?? true) policies.push(verifyOnStopPolicy(cwd));
   if (opts.doomLoop ?? true) policies.push(doomLoopPolicy());
 
+  // Many MCP tools go behind the API's tool search instead of into every request whole.
+  const offeredTools = toolSearchOffer(() => tools.specs());
   const kernelDeps = () => ({
     model: client,
     modelName: () => model,
     system: (): SystemBlock[] => system,
     tools,
+    offeredTools,
     workspace,
     context,
     gate,

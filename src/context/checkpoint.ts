@@ -52,6 +52,9 @@ function blockText(b: UserBlock | AssistantBlock, caps: typeof CAPS): string | n
       return null;
     case "tool_use":
       return `[tool call ${b.name} ${cap(JSON.stringify(b.input ?? {}), caps.toolInput)}]`;
+    case "server_tool_use":
+    case "tool_search_tool_result":
+      return null; // a tool search; the calls it led to say what was done
     case "tool_result": {
       const c = typeof b.content === "string" ? b.content : b.content.map((x) => (x.type === "text" ? x.text : "[image]")).join("\n");
       return `[tool result${b.is_error ? " (error)" : ""}]\n${cap(c, caps.toolResult)}`;

@@ -32,7 +32,10 @@ const toolResultBlock = z.object({
   content: toolResultContent,
   is_error: z.boolean().optional(),
 });
-const assistantBlock = z.discriminatedUnion("type", [textBlock, thinkingBlock, redactedThinkingBlock, toolUseBlock]);
+// The API's tool search (offered for many MCP tools): its blocks are kept and sent back as they came.
+const serverToolUseBlock = z.object({ type: z.literal("server_tool_use"), id: z.string(), name: z.string(), input: z.unknown() });
+const toolSearchResultBlock = z.object({ type: z.literal("tool_search_tool_result"), tool_use_id: z.string(), content: z.unknown() });
+const assistantBlock = z.discriminatedUnion("type", [textBlock, thinkingBlock, redactedThinkingBlock, toolUseBlock, serverToolUseBlock, toolSearchResultBlock]);
 const userBlock = z.discriminatedUnion("type", [textBlock, imageBlock, toolResultBlock]);
 const usage = z.object({
   input_tokens: z.number(),

@@ -61,6 +61,11 @@ function checkTools(tools: unknown): string | null {
   const seen = new Set<string>();
   for (const [i, t] of tools.entries()) {
     if (!isObj(t) || typeof t.name !== "string") return `tools.${i}.name: Field required`;
+    // The API's own tools (tool search) carry a type and a name, no schema.
+    if (typeof t.type === "string" && t.type.startsWith("tool_search_tool_")) {
+      if (t.type !== "tool_search_tool_regex_20251119" && t.type !== "tool_search_tool_bm25_20251119") return `tools.${i}.type: unknown tool type ${t.type}`;
+      continue;
+    }
     if (!TOOL_NAME.test(t.name)) return `tools.${i}.name: String should match pattern '^[a-zA-Z0-9_-]{1,128}$'`;
     if (seen.has(t.name)) return "tools: Tool names must be unique.";
     seen.add(t.name);

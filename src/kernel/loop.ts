@@ -150,7 +150,7 @@ async function streamOnce(deps: KernelDeps, signal: AbortSignal, durable: Durabl
     model: deps.modelName(),
     system: deps.system(),
     messages: deps.context.messages(),
-    tools: deps.tools.specs(),
+    tools: deps.offeredTools?.() ?? deps.tools.specs(),
     maxTokens: deps.maxTokens,
     thinkingBudget: deps.thinkingBudget,
     signal,

@@ -10,6 +10,9 @@ type BlockState =
   | { type: "thinking"; thinking: string; signature: string }
   | { type: "redacted_thinking"; data: string }
   | { type: "tool_use"; id: string; name: string; json: string }
+  /** The API's tool search: the call (input streamed as JSON) and its result, sent back as they came. */
+  | { type: "server_tool_use"; id: string; name: string; json: string }
+  | { type: "tool_search_tool_result"; tool_use_id: string; content: unknown }
   /** Server-side blocks (web search results, ...) we neither show nor send back. */
   | { type: "ignored" };
 
@@ -45,7 +48,11 @@ export class MessageAssembler {
                 ? { type: "redacted_thinking", data: b.data }
                 : b.type === "tool_use"
                   ? { type: "tool_use", id: b.id, name: b.name, json: "" }
-                  : { type: "ignored" };
+                  : b.type === "server_tool_use" && b.name.startsWith("tool_search_tool")
+                    ? { type: "server_tool_use", id: b.id, name: b.name, json: "" }
+                    : b.type === "tool_search_tool_result"
+                      ? { type: "tool_search_tool_result", tool_use_id: b.tool_use_id, content: b.content }
+                      : { type: "ignored" };
         this.states[ev.index] = state;
         return [];
       }
@@ -65,6 +72,10 @@ export class MessageAssembler {
         }
         if (d.type === "signature_delta" && s.type === "thinking") {
           s.signature += d.signature;
+          return [];
+        }
+        if (d.type === "input_json_delta" && s.type === "server_tool_use") {
+          s.json += d.partial_json;
           return [];
         }
         if (d.type === "input_json_delta" && s.type === "tool_use") {
@@ -108,7 +119,8 @@ export class MessageAssembler {
       if (!s) return;
       const done = this.done.get(i);
       if (done) {
-        if (done.type !== "tool_use") out.push(done);
+        // a tool search without its result (or its result alone) cannot be sent back either
+        if (done.type !== "tool_use" && done.type !== "server_tool_use" && done.type !== "tool_search_tool_result") out.push(done);
       } else if (s.type === "text" && s.text !== "") out.push({ type: "text", text: s.text });
     });
     return out;
@@ -138,6 +150,10 @@ function finish(s: Exclude<BlockState, { type: "ignored" }>): AssistantBlock {
       return { type: "redacted_thinking", data: s.data };
     case "tool_use":
       return { type: "tool_use", id: s.id, name: s.name, input: parseToolInput(s.json) };
+    case "server_tool_use":
+      return { type: "server_tool_use", id: s.id, name: s.name, input: parseToolInput(s.json) };
+    case "tool_search_tool_result":
+      return { type: "tool_search_tool_result", tool_use_id: s.tool_use_id, content: s.content };
   }
 }
 

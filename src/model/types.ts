@@ -15,7 +15,12 @@ export type ToolResultBlock = {
   is_error?: boolean;
 };
 
-export type AssistantBlock = TextBlock | ThinkingBlock | RedactedThinkingBlock | ToolUseBlock;
+/** The API running one of its own tools (tool search): kept and sent back as it came. */
+export type ServerToolUseBlock = { type: "server_tool_use"; id: string; name: string; input: unknown };
+/** What the API's tool search found (tool_reference blocks naming deferred tools): kept as it came. */
+export type ToolSearchResultBlock = { type: "tool_search_tool_result"; tool_use_id: string; content: unknown };
+
+export type AssistantBlock = TextBlock | ThinkingBlock | RedactedThinkingBlock | ToolUseBlock | ServerToolUseBlock | ToolSearchResultBlock;
 export type UserBlock = TextBlock | ImageBlock | ToolResultBlock;
 
 export type CacheControl = { type: "ephemeral" };
@@ -51,7 +56,16 @@ export type AssistantMessage = {
 
 /** JSON schema as sent in `tools[].input_schema`. */
 export type JsonSchema = { type: "object"; properties?: Record<string, unknown>; required?: string[]; [k: string]: unknown };
-export type ToolSpec = { name: string; description: string; input_schema: JsonSchema };
+export type CustomToolSpec = {
+  name: string;
+  description: string;
+  input_schema: JsonSchema;
+  /** Left out of the prompt; the model finds it through the tool search tool when it needs it. */
+  defer_loading?: boolean;
+};
+/** The API's own tool search, offered when MCP servers' tool definitions are too big to send whole. */
+export type ToolSearchSpec = { type: "tool_search_tool_regex_20251119"; name: "tool_search_tool_regex" };
+export type ToolSpec = CustomToolSpec | ToolSearchSpec;
 
 export type ModelRequest = {
   model: string;

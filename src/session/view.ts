@@ -43,7 +43,10 @@ export function blockChars(b: UserBlock | AssistantBlock): number {
     case "redacted_thinking":
       return b.data.length / 4;
     case "tool_use":
+    case "server_tool_use":
       return b.name.length + JSON.stringify(b.input ?? {}).length + 20;
+    case "tool_search_tool_result":
+      return JSON.stringify(b.content ?? null).length + 20;
     case "tool_result":
       return contentChars(b.content) + 20;
   }
