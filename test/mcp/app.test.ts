@@ -62,3 +62,24 @@ test("trust once, then the call asks with server, tool and input; /mcp shows the
   again.send(KEY.ctrlD);
   expect(await again.exited).toBe(0);
 }, 90_000);
+
+test("Esc cancels an MCP call at the server; a server that fails gets a notice", async () => {
+  const dir = tempProject();
+  const calls = join(dir, "calls");
+  const api = await fixtures.api({
+    turns: [
+      { content: [{ type: "tool_use", name: "mcp__t__slow", input: { ms: 60_000 } }] },
+      { content: [{ type: "text", text: "AFTER" }] },
+    ],
+  });
+  const config = JSON.stringify({ mcpServers: { t: testServer("--calls-file", calls), broken: { command: "khaelor-no-such-server-binary" } } });
+  const s = fixtures.pty(["--mcp-config", config, "--allowedTools", "mcp__t"], { cwd: dir, env: isolatedEnv(api.url), cols: 120, rows: 40 });
+  await s.waitForText("MCP server broken failed: command not found: khaelor-no-such-server-binary (is it installed and on PATH?)");
+  await submit(s, "wait a minute");
+  await s.waitFor(() => existsSync(calls) && readFileSync(calls, "utf8").includes("slow start"), "the slow call to start", 40_000);
+  s.send(KEY.esc);
+  await s.waitFor(() => readFileSync(calls, "utf8").includes("slow cancelled"), "the server to hear the cancellation");
+  await s.waitFor(idle, "the composer");
+  s.send(KEY.ctrlD);
+  expect(await s.exited).toBe(0);
+}, 90_000);
