@@ -1,14 +1,32 @@
 // One MCP server: connecting (with the startup timeout), its tool list, calls, and the reasons it
 // failed in words a user can act on. A server that dies is restarted by the next call; a call in
 // flight when it dies answers with an error.
-import { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { SSEClientTransport } from "@modelcontextprotocol/sdk/client/sse.js";
-import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+//
+// The SDK is loaded on the first connect, not with this module: importing it costs hundreds of
+// milliseconds (its zod schemas, ajv), which a session without servers must not pay at start.
+import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
-import { ErrorCode, McpError, ToolListChangedNotificationSchema, type CallToolResult, type Tool as McpTool } from "@modelcontextprotocol/sdk/types.js";
+import type { CallToolResult, Tool as McpTool } from "@modelcontextprotocol/sdk/types.js";
 import { VERSION } from "../version.ts";
 import { describeSpec, expandSpec, type ServerConfig, type ServerSpec } from "./config.ts";
-import { GroupStdioTransport } from "./stdio-transport.ts";
+import type { GroupStdioTransport } from "./stdio-transport.ts";
+
+/** JSON-RPC error codes the SDK uses (its ErrorCode enum, without loading it). */
+const CONNECTION_CLOSED = -32000;
+const REQUEST_TIMEOUT = -32001;
+
+async function loadSdk() {
+  const [client, sse, http, types, stdio] = await Promise.all([
+    import("@modelcontextprotocol/sdk/client/index.js"),
+    import("@modelcontextprotocol/sdk/client/sse.js"),
+    import("@modelcontextprotocol/sdk/client/streamableHttp.js"),
+    import("@modelcontextprotocol/sdk/types.js"),
+    import("./stdio-transport.ts"),
+  ]);
+  return { Client: client.Client, SSEClientTransport: sse.SSEClientTransport, StreamableHTTPClientTransport: http.StreamableHTTPClientTransport, ToolListChanged: types.ToolListChangedNotificationSchema, GroupStdioTransport: stdio.GroupStdioTransport };
+}
+type Sdk = Awaited<ReturnType<typeof loadSdk>>;
+let sdk: Promise<Sdk> | null = null;
 
 export type ServerState =
   | { state: "pending" }
@@ -31,6 +49,8 @@ export class ServerConnection {
   tools: McpTool[] = [];
   private client: Client | null = null;
   private transport: Transport | null = null;
+  /** The transport when it is our stdio one (its pid, stderr, exit). */
+  private stdio: GroupStdioTransport | null = null;
   private connecting: Promise<void> | null = null;
   private closed = false;
   /** Set when the server went away under us: the next call starts it again. */
@@ -50,7 +70,7 @@ export class ServerConnection {
   }
 
   get pid(): number | null {
-    return this.transport instanceof GroupStdioTransport ? this.transport.pid : null;
+    return this.stdio?.pid ?? null;
   }
 
   /** Connected, or died after connecting: its tools stay offered (a call starts it again), so the model's tool list and the cached prefix do not change. */
@@ -60,6 +80,11 @@ export class ServerConnection {
 
   get description(): string {
     return describeSpec(this.config.spec, this.config.raw);
+  }
+
+  /** Resolves when no start is in flight. */
+  settled(): Promise<void> {
+    return this.connecting ?? Promise.resolve();
   }
 
   /** Starts (or restarts) the server; resolves when it is connected or has failed. Never throws. */
@@ -86,19 +111,31 @@ export class ServerConnection {
       return;
     }
     const spec = expanded.spec;
-    const transport = this.makeTransport(spec);
-    const client = new Client({ name: "khaelor", version: VERSION }, { capabilities: {} });
+    // One deadline from here: loading the client, the handshake and the tool list together.
+    const deadline = Date.now() + this.opts.startupTimeoutMs;
+    const late = `did not answer within ${this.opts.startupTimeoutMs} ms (MCP_TIMEOUT)`;
+    let lib: Sdk;
+    try {
+      lib = await withTimeout((sdk ??= loadSdk()), this.opts.startupTimeoutMs, `KHAELOR's MCP client did not load within ${this.opts.startupTimeoutMs} ms (MCP_TIMEOUT)`);
+    } catch (e) {
+      this.set({ state: "failed", reason: `the MCP client could not load: ${e instanceof Error ? e.message : String(e)}` });
+      return;
+    }
+    if (this.closed) return;
+    const transport = this.makeTransport(lib, spec);
+    const client = new lib.Client({ name: "khaelor", version: VERSION }, { capabilities: {} });
     this.transport = transport;
+    this.stdio = transport instanceof lib.GroupStdioTransport ? transport : null;
     this.client = client;
     try {
-      // One deadline for the handshake and the tool list together.
-      const ready = client.connect(transport, { timeout: this.opts.startupTimeoutMs }).then(() => this.listTools(client));
-      this.tools = await withTimeout(ready, this.opts.startupTimeoutMs, `did not answer within ${this.opts.startupTimeoutMs} ms (MCP_TIMEOUT)`);
+      const left = Math.max(1, deadline - Date.now());
+      const ready = client.connect(transport, { timeout: left }).then(() => this.listTools(client));
+      this.tools = await withTimeout(ready, left, late);
     } catch (e) {
       if (this.closed) return;
-      const reason = this.explain(e, spec);
+      // Failed as soon as known; stopping what is left of it may take a moment more.
+      this.set({ state: "failed", reason: this.explain(e, spec) });
       await this.dropClient();
-      this.set({ state: "failed", reason });
       return;
     }
     if (this.closed) {
@@ -111,7 +148,7 @@ export class ServerConnection {
       this.set({ state: "failed", reason: `${this.exitWords()}; it is restarted on the next call` });
     };
     if (client.getServerCapabilities()?.tools?.listChanged) {
-      client.setNotificationHandler(ToolListChangedNotificationSchema, async () => {
+      client.setNotificationHandler(lib.ToolListChanged, async () => {
         try {
           this.tools = await this.listTools(client);
           this.opts.onChange();
@@ -124,11 +161,11 @@ export class ServerConnection {
     this.set({ state: "connected" });
   }
 
-  private makeTransport(spec: ServerSpec): Transport {
-    if (spec.type === "stdio") return new GroupStdioTransport(spec, { cwd: this.opts.cwd, env: { ...this.opts.env, ...spec.env } });
+  private makeTransport(lib: Sdk, spec: ServerSpec): Transport {
+    if (spec.type === "stdio") return new lib.GroupStdioTransport(spec, { cwd: this.opts.cwd, env: { ...this.opts.env, ...spec.env } });
     const requestInit = { headers: spec.headers };
-    if (spec.type === "http") return new StreamableHTTPClientTransport(new URL(spec.url), { requestInit });
-    return new SSEClientTransport(new URL(spec.url), {
+    if (spec.type === "http") return new lib.StreamableHTTPClientTransport(new URL(spec.url), { requestInit });
+    return new lib.SSEClientTransport(new URL(spec.url), {
       requestInit,
       eventSourceInit: { fetch: (url, init) => fetch(url, { ...init, headers: { ...(init?.headers as Record<string, string> | undefined), ...spec.headers } }) },
     });
@@ -157,7 +194,7 @@ export class ServerConnection {
       if (/ECONNREFUSED|Unable to connect|fetch failed|ConnectionRefused/i.test(msg)) return `cannot connect to ${spec.url} (connection refused)`;
       return `${spec.url}: ${msg}`;
     }
-    const t = this.transport instanceof GroupStdioTransport ? this.transport : null;
+    const t = this.stdio;
     const parts = [/command not found/.test(msg) ? `${msg} (is it installed and on PATH?)` : t?.exit ? this.exitWords() : msg];
     if (t?.junk) parts.push(`it printed ${t.junk.count} line${t.junk.count === 1 ? "" : "s"} on stdout that ${t.junk.count === 1 ? "is" : "are"} not MCP messages (a stdio server must print only JSON-RPC there), the first: ${JSON.stringify(t.junk.first)}`);
     const err = t?.stderrTail.trim();
@@ -166,7 +203,7 @@ export class ServerConnection {
   }
 
   private exitWords(): string {
-    const t = this.transport instanceof GroupStdioTransport ? this.transport : null;
+    const t = this.stdio;
     const exit = t?.exit;
     if (!exit) return "the server closed the connection";
     const how = exit.signal ? `was killed by ${exit.signal}` : `exited with code ${exit.code}`;
@@ -187,9 +224,10 @@ export class ServerConnection {
       return { ok: true, result: r as CallToolResult };
     } catch (e) {
       if (signal.aborted) return { ok: false, failure: "Cancelled by the user; the server was told to stop the call." };
-      if (e instanceof McpError && e.code === ErrorCode.RequestTimeout)
+      const code = (e as { code?: unknown }).code;
+      if (code === REQUEST_TIMEOUT)
         return { ok: false, failure: `the MCP server ${this.name} did not answer within ${this.opts.toolTimeoutMs} ms (MCP_TOOL_TIMEOUT); the call was cancelled` };
-      if (this.lost || (e instanceof McpError && e.code === ErrorCode.ConnectionClosed)) {
+      if (this.lost || code === CONNECTION_CLOSED) {
         this.lost = true;
         return { ok: false, failure: `the MCP server ${this.name} stopped during the call: ${this.exitWords()}. It will be restarted on the next call` };
       }
@@ -211,6 +249,7 @@ export class ServerConnection {
     this.client = null;
     this.transport = null;
     if (!client) return;
+    // stdio stays for its exit and stderr (the reason in the status) until the next start
     client.onclose = undefined;
     try {
       await client.close();
@@ -226,7 +265,7 @@ export class ServerConnection {
   }
 
   killSync(): void {
-    if (this.transport instanceof GroupStdioTransport) this.transport.killSync();
+    if (this.transport && this.stdio === this.transport) this.stdio.killSync();
   }
 }
 

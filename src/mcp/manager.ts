@@ -17,7 +17,7 @@ import { mcpToolName } from "./tool-names.ts";
 
 export const DEFAULT_STARTUP_TIMEOUT_MS = 10_000;
 export const DEFAULT_TOOL_TIMEOUT_MS = 10 * 60_000;
-const READY_SLACK_MS = 200;
+const READY_SLACK_MS = 300;
 /** Claude Code cuts server tool descriptions here too: some servers ship pages of prose. */
 const MAX_DESCRIPTION = 2048;
 
@@ -61,8 +61,12 @@ export function createMcpManager(opts: McpManagerOptions) {
   );
   const untrusted = opts.untrusted ?? new Set<string>();
   const approvalNeeded = (c: ServerConnection) => untrusted.has(c.name);
-  let started: Promise<void> | null = null;
-  let startedAt = 0;
+  let started = false;
+  /** When the first request stops waiting: the startup timeout after the latest start (the session's, or one the user asked for). */
+  let waitUntil = 0;
+  const extendWait = () => {
+    waitUntil = Math.max(waitUntil, Date.now() + startupTimeoutMs + READY_SLACK_MS);
+  };
 
   function writePids(): void {
     if (!opts.pidFile) return;
@@ -110,18 +114,19 @@ export function createMcpManager(opts: McpManagerOptions) {
     /** Starts every server that may run, all at once. Returns at once. */
     start(): void {
       if (started) return;
-      startedAt = Date.now();
+      started = true;
+      extendWait();
       for (const c of connections) if (approvalNeeded(c)) c.state = { state: "needs-approval", reason: "defined in this project's files, which are not trusted" };
-      started = Promise.all(connections.filter((c) => !approvalNeeded(c)).map((c) => c.connect())).then(() => undefined);
+      for (const c of connections) if (!approvalNeeded(c)) void c.connect();
     },
     /** Resolves when every server connected or failed, or the startup deadline passed. */
     async ready(): Promise<void> {
-      if (!started) return;
       // A little past the servers' own deadline, so one that times out is seen failed, not pending.
-      const left = startupTimeoutMs + READY_SLACK_MS - (Date.now() - startedAt);
-      if (left <= 0) return;
+      const left = waitUntil - Date.now();
+      if (!started || left <= 0) return;
       let timer: ReturnType<typeof setTimeout> | undefined;
-      await Promise.race([started, new Promise<void>((r) => (timer = setTimeout(r, left)))]).finally(() => clearTimeout(timer));
+      const settled = Promise.all(connections.map((c) => c.settled())).then(() => undefined);
+      await Promise.race([settled, new Promise<void>((r) => (timer = setTimeout(r, left)))]).finally(() => clearTimeout(timer));
     },
     /** The tools of every connected server; a new array only when something changed. */
     tools(): Tool[] {
@@ -143,6 +148,7 @@ export function createMcpManager(opts: McpManagerOptions) {
     async reconnect(name: string): Promise<ServerState | null> {
       const c = connections.find((x) => x.name === name);
       if (!c || untrusted.has(name)) return c?.state ?? null;
+      extendWait();
       await c.reconnect();
       return c.state;
     },

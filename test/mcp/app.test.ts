@@ -7,7 +7,7 @@ import { join } from "node:path";
 import { groupAlive } from "../../src/workspace/process-group.ts";
 import { isolatedEnv, tempProject } from "../support/cli.ts";
 import { answerPrompt, idle, KEY, ptyFixtures, submit } from "../e2e/pty/harness.ts";
-import { testServer } from "./support.ts";
+import { testServer, until } from "./support.ts";
 
 const fixtures = ptyFixtures();
 
@@ -28,7 +28,8 @@ test("trust once, then the call asks with server, tool and input; /mcp shows the
   expect(s.screen()).toContain(`MCP server repo (${join(dir, ".mcp.json")}):`);
   expect(existsSync(marker)).toBe(false);
   s.send(KEY.enter); // "Trust and run"
-  await s.waitFor(() => existsSync(marker) && readFileSync(marker, "utf8").endsWith("\n"), "the trusted server to start", 40_000);
+  // (files, not the screen: polled, as the pty's waitFor looks again only when the screen changes)
+  await until("the trusted server to start", () => existsSync(marker) && readFileSync(marker, "utf8").endsWith("\n"), 40_000);
 
   await submit(s, "echo something");
   await s.waitForText("Permission needed");
@@ -55,9 +56,11 @@ test("trust once, then the call asks with server, tool and input; /mcp shows the
   expect(groupAlive(pid)).toBe(false);
 
   // remembered: the next session starts the server without asking
+  const store = join(env.KHAELOR_HOME!, "trusted-projects.json");
+  expect(readFileSync(store, "utf8")).toContain('"trusted": [');
   const again = fixtures.pty([], { cwd: dir, env, cols: 120, rows: 40 });
   await again.waitFor(idle, "the composer");
-  await again.waitFor(() => Number(readFileSync(marker, "utf8")) !== pid, "the server to start again", 40_000);
+  await until("the server to start again", () => readFileSync(marker, "utf8").endsWith("\n") && Number(readFileSync(marker, "utf8")) !== pid, 40_000);
   expect(again.all()).not.toContain("remembered for this project");
   again.send(KEY.ctrlD);
   expect(await again.exited).toBe(0);
@@ -76,9 +79,9 @@ test("Esc cancels an MCP call at the server; a server that fails gets a notice",
   const s = fixtures.pty(["--mcp-config", config, "--allowedTools", "mcp__t"], { cwd: dir, env: isolatedEnv(api.url), cols: 120, rows: 40 });
   await s.waitForText("MCP server broken failed: command not found: khaelor-no-such-server-binary (is it installed and on PATH?)");
   await submit(s, "wait a minute");
-  await s.waitFor(() => existsSync(calls) && readFileSync(calls, "utf8").includes("slow start"), "the slow call to start", 40_000);
+  await until("the slow call to start", () => existsSync(calls) && readFileSync(calls, "utf8").includes("slow start"), 40_000);
   s.send(KEY.esc);
-  await s.waitFor(() => readFileSync(calls, "utf8").includes("slow cancelled"), "the server to hear the cancellation");
+  await until("the server to hear the cancellation", () => readFileSync(calls, "utf8").includes("slow cancelled"));
   await s.waitFor(idle, "the composer");
   s.send(KEY.ctrlD);
   expect(await s.exited).toBe(0);

@@ -63,7 +63,7 @@ test("unknown transport, missing command, junk on stdout, HTTP 401, an unset var
       unset: { command: "${KHAELOR_TEST_UNSET_VAR}", args: ["${OTHER:-fine}"] },
     });
     const api = await serve({ turns: [{ content: [{ type: "text", text: "still here" }], expect: { toolsInclude: ["mcp__good__echo"] } }] });
-    const r = await runCli(["-p", "hi", "--trust-project", "--mcp-config", config, "--output-format", "stream-json", "--verbose"], { cwd: dir, env: isolatedEnv(api.url, { MCP_TIMEOUT: "3000" }) });
+    const r = await runCli(["-p", "hi", "--trust-project", "--mcp-config", config, "--output-format", "stream-json", "--verbose"], { cwd: dir, env: isolatedEnv(api.url, { MCP_TIMEOUT: "12000" }) });
     expect(r.code).toBe(0);
     const lines = parseNdjson(r.stdout);
     expect(lines.at(-1)!.result).toBe("still here");
@@ -73,7 +73,7 @@ test("unknown transport, missing command, junk on stdout, HTTP 401, an unset var
     expect(status.nocmd).toBe("failed: command: missing: a stdio server needs the command that starts it (in --mcp-config)");
     expect(status.missing).toBe("failed: command not found: khaelor-no-such-server-binary (is it installed and on PATH?)");
     expect(status.junk).toBe(
-      `failed: did not answer within 3000 ms (MCP_TIMEOUT); it printed 2 lines on stdout that are not MCP messages (a stdio server must print only JSON-RPC there), the first: "Starting my server v1.0..."`,
+      `failed: did not answer within 12000 ms (MCP_TIMEOUT); it printed 2 lines on stdout that are not MCP messages (a stdio server must print only JSON-RPC there), the first: "Starting my server v1.0..."`,
     );
     expect(status.auth).toStartWith(`failed: http://127.0.0.1:${port}/mcp answered 401 Unauthorized: it needs authentication, and OAuth is not supported yet`);
     expect(status.unset).toBe("failed: ${KHAELOR_TEST_UNSET_VAR} is not set in the environment (used in --mcp-config)");
