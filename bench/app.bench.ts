@@ -132,7 +132,7 @@ async function keystrokeEcho(): Promise<Result> {
       });
     }
     const h = new PromptHistory(null, Array.from({ length: 10_000 }, (_, i) => `prompt ${i}`));
-    (app.deps as { history: PromptHistory }).history = h;
+    app.state.history = h;
     app.renderNow();
     screen.frame(); // the 10,000 messages go to history (and are not measured)
     const times: number[] = [];

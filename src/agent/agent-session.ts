@@ -1,7 +1,7 @@
 // The composition root for one agent session, shared by print mode and the interactive app:
 // it opens (or resumes) the session log, builds the workspace, tools, model client, context and
 // permission gate, and wires them to the kernel through the event bus. No logic of its own.
-import { existsSync, readFileSync, rmSync, statSync } from "node:fs";
+import { existsSync, rmSync, statSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { buildSystemPrompt, gitStatusSummary, loadProjectInstructions } from "../context/system-prompt.ts";
 import { createEventBus, type EventBus } from "../events/bus.ts";
@@ -11,51 +11,33 @@ import { SessionWriteError, type SessionWriter } from "../session/log.ts";
 import { explainFsError, isUserFsError } from "../workspace/fs-errors.ts";
 import { metaPathOf, projectSessionsDir } from "../session/paths.ts";
 import { createGitProtection } from "../workspace/git/index.ts";
-import { isDurable, type AgentEvent, type DurableEvent, type PermissionMode } from "../events/types.ts";
-import { runTurn, type TurnResult } from "../kernel/loop.ts";
+import { isDurable, type AgentEvent, type PermissionMode } from "../events/types.ts";
+import { runTurn } from "../kernel/loop.ts";
 import type { LoopPolicy } from "../kernel/types.ts";
 import { createAnthropicClient } from "../model/anthropic-client.ts";
 import { costUsd, DEFAULT_MODEL, maxTokensFor } from "../model/models.ts";
+import { webToolSpecs } from "../model/web-tools.ts";
 import type { SystemBlock } from "../model/types.ts";
 import { doomLoopPolicy } from "../policy/doom-loop.ts";
 import { verifyOnStopPolicy } from "../policy/verify-on-stop.ts";
 import { createConversationContext } from "../context/conversation.ts";
-import { createSession, forkSession, latestSession, NewerSessionError, openSession, resolveSession, SessionLockedError, SessionNotFoundError } from "../session/store.ts";
+import { createSession } from "../session/store.ts";
 import { builtinTools } from "../tools/builtin.ts";
 import { createToolRuntime } from "../tools/runtime.ts";
 import { createWorkspace } from "../workspace/local.ts";
+import { redactText } from "../session/redact.ts";
 import { sessionMark, settleOrphans } from "../workspace/orphans.ts";
 import { leftoverServers } from "../mcp/manager.ts";
 import { openSessionMcp } from "../mcp/session-mcp.ts";
-import { toolSearchOffer } from "../mcp/tool-search.ts";
+import { TOOL_SEARCH_TOOL, toolSearchOffer } from "../mcp/tool-search.ts";
 import type { LocalWorkspace } from "../workspace/types.ts";
 import { VERSION } from "../version.ts";
 import { loadSettings } from "./config.ts";
 import { createGate } from "./gate.ts";
+import { openLog, restoreWorkspace, SessionOpenError } from "./open-log.ts";
 import type { AgentSession, AgentTurnResult, SessionOptions } from "./types.ts";
 
-/**
- * A resumed session picks up where the model was: in the directory its last bash command left,
- * and knowing the files it read or wrote, as long as they have not changed on disk since (then
- * the stale-write check asks it to read them again, as it would have live).
- */
-function restoreWorkspace(ws: LocalWorkspace, events: DurableEvent[]) {
-  for (const e of events) {
-    if (e.type !== "tool_result" || e.isError) continue;
-    const path = e.display?.path;
-    if (path && (e.name === "read" || e.name === "write" || e.name === "edit")) {
-      try {
-        const st = statSync(path);
-        // +1: the event time is whole milliseconds, the file time finer.
-        if (st.isFile() && st.mtimeMs <= e.ts + 1) ws.reads.record(path, readFileSync(path), st.mtimeMs);
-      } catch {
-        // Gone since: the model will find out when it uses the file.
-      }
-    }
-    const cwd = e.display?.cwd;
-    if (cwd && e.name === "bash" && existsSync(cwd)) ws.cwd = cwd;
-  }
-}
+export { SessionOpenError };
 
 function writeFailureMessage(e: SessionWriteError, interactive: boolean): string {
   const todo = interactive
@@ -64,19 +46,8 @@ function writeFailureMessage(e: SessionWriteError, interactive: boolean): string
   return `${e.message}. KHAELOR stopped so no more work goes unrecorded. ${todo}`;
 }
 
-
 function formatProblem(p: Problem): string {
   return `${p.file}${p.position ? ` ${p.position}` : ""}: ${p.message}`;
-}
-
-/** The session cannot start; `usage` when the cause is how KHAELOR was invoked (exit code 2). */
-export class SessionOpenError extends Error {
-  constructor(
-    message: string,
-    readonly usage = false,
-  ) {
-    super(message);
-  }
 }
 
 export async function openAgentSession(opts: SessionOptions): Promise<AgentSession> {
@@ -94,7 +65,7 @@ export async function openAgentSession(opts: SessionOptions): Promise<AgentSessi
   const client = createAnthropicClient({ apiKey, baseURL: opts.api?.baseURL ?? (process.env.ANTHROPIC_BASE_URL || undefined) });
 
   // Open the log first: resuming decides the model and the permission mode.
-  const opened = openLog(opts, cwd);
+  const opened = openLog(opts, cwd, notices, (e) => onWriteError(e));
   const replayed = opened.replayed;
   let model = opts.model ?? replayed?.model ?? settings.model ?? DEFAULT_MODEL;
   const sessionId = opened.writer?.sessionId ?? newSessionId();
@@ -168,7 +139,7 @@ export async function openAgentSession(opts: SessionOptions): Promise<AgentSessi
   const missing = (replayed?.toolNamesUsed ?? []).filter((t) => !t.startsWith("mcp__") && !tools.names().includes(t));
   if (missing.length > 0) notices.push(`this session used tools this version does not have (${missing.join(", ")}); calls to them will fail`);
   const spillDir = join(dirname(writer.path), `${sessionId}.spill`);
-  const workspace = createWorkspace({ root: cwd, spillDir, sessionId });
+  const workspace = createWorkspace({ root: cwd, spillDir, sessionId, redact: redactText });
   workspace.onFileChanged = (abs, before) => git.adopt(abs, before);
   if (replayed) restoreWorkspace(workspace, replayed.events);
   const bus: EventBus = createEventBus();
@@ -209,7 +180,16 @@ export async function openAgentSession(opts: SessionOptions): Promise<AgentSessi
 
   const gate = createGate({ engine, workspace, emit: bus.emit, ask: opts.ask });
 
-  const instructions = loadProjectInstructions(cwd);
+  const instructions = loadProjectInstructions(cwd, {
+    // The Read rules hold for instruction files too: a deny always, and a project file must be one
+    // the model could read unasked (not a secret file behind a link).
+    mayRead: (real, own) => {
+      const d = engine.decide({ tool: "read", input: { file_path: real }, cwd });
+      if (d.behavior === "deny" || (!own && d.behavior !== "allow")) return `reading it is not allowed unasked (${d.reason})`;
+      return true;
+    },
+    onSkip: (path, why) => notices.push(`instruction file ${path} skipped: ${why}`),
+  });
   const gitStatus = gitStatusSummary(cwd);
   const system = buildSystemPrompt({ cwd, date: new Date(), gitStatus, instructions, toolNames: tools.names() });
   const steering: string[] = [];
@@ -223,8 +203,11 @@ export async function openAgentSession(opts: SessionOptions): Promise<AgentSessi
     model: client,
     modelName: () => model,
     system: (): SystemBlock[] => system,
-    tools,
-    offeredTools,
+    // the runtime, its specs as offered (MCP tools deferred behind tool search past the budget)
+    tools: { ...tools, specs: () => offeredTools().tools },
+    // Asked per request: a rule granted or removed, or a mode switched, applies to the next one;
+    // with many MCP tools, the API's tool search joins them.
+    serverTools: () => [...webToolSpecs(engine.rules(), engine.mode, settings), ...(offeredTools().search ? [TOOL_SEARCH_TOOL] : [])],
     workspace,
     context,
     gate,
@@ -335,26 +318,4 @@ export async function openAgentSession(opts: SessionOptions): Promise<AgentSessi
       }
     },
   };
-
-  function openLog(o: SessionOptions, dir: string) {
-    if (!o.resume) return { writer: null, replayed: null, forkedFrom: undefined, seedEvents: undefined, lostProcesses: [] };
-    try {
-      const path = "latest" in o.resume ? latestSession(dir)?.path : resolveSession(dir, o.resume.id).path;
-      if (!path) throw new SessionOpenError(`no session to continue in ${dir}: start one with khaelor -p "..."`);
-      if (o.fork) {
-        const fork = forkSession(path);
-        notices.push(...fork.warnings);
-        return { writer: null, replayed: fork.replayed, forkedFrom: fork.forkedFrom, seedEvents: fork.events, lostProcesses: [] };
-      }
-      const s = openSession(path, { onError: (e) => onWriteError(e) });
-      notices.push(...s.warnings);
-      if (s.crashed) notices.push("the previous run of this session stopped unexpectedly; unfinished tool calls were marked as interrupted");
-      return { writer: s.writer, replayed: s.replayed, forkedFrom: undefined, seedEvents: undefined, lostProcesses: s.lostProcesses };
-    } catch (e) {
-      if (e instanceof SessionLockedError || e instanceof SessionNotFoundError || e instanceof NewerSessionError) throw new SessionOpenError(e.message);
-      throw e;
-    }
-  }
 }
-
-

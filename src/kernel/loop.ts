@@ -86,6 +86,8 @@ export async function runTurn(deps: KernelDeps, input: string | UserBlock[], sig
       lastText = textOf(message) || lastText;
       const calls = message.content.filter((b): b is ToolUseBlock => b.type === "tool_use");
       if (calls.length === 0) {
+        // The API paused a long run of its own tools (web searches): sending the message back resumes it.
+        if (message.stop_reason === "pause_turn") continue;
         if (deliverQueued()) continue;
         if (policies.some((p) => apply(p.onStop?.()))) continue;
         break;
@@ -150,7 +152,8 @@ async function streamOnce(deps: KernelDeps, signal: AbortSignal, durable: Durabl
     model: deps.modelName(),
     system: deps.system(),
     messages: deps.context.messages(),
-    tools: deps.offeredTools?.() ?? deps.tools.specs(),
+    tools: deps.tools.specs(),
+    ...(deps.serverTools ? { serverTools: deps.serverTools() } : {}),
     maxTokens: deps.maxTokens,
     thinkingBudget: deps.thinkingBudget,
     signal,

@@ -15,7 +15,7 @@ export type GrantScope = "session" | "local" | "user";
 
 /** Claude Code's tool names, which rules are written with. */
 /** `Mcp` rules are written mcp__server, mcp__server__tool or mcp__server__* (the whole rule is the specifier). */
-export type RuleTool = "Read" | "Edit" | "Bash" | "Grep" | "Glob" | "Process" | "WebFetch" | "Mcp";
+export type RuleTool = "Read" | "Edit" | "Bash" | "Grep" | "Glob" | "Process" | "WebFetch" | "WebSearch" | "Mcp";
 
 export type ParsedRule = {
   tool: RuleTool;

@@ -1,11 +1,12 @@
 import { z } from "zod";
-import { readFileSync, rmSync } from "node:fs";
+import { lstatSync, mkdtempSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { StringDecoder } from "node:string_decoder";
 import { commandEnv, groupAlive, signalGroup, spawnShellGroup } from "../workspace/process-group.ts";
 import { OutputCollector } from "./output-budget.ts";
-import { displayPath, localWorkspace, ok, fail } from "./results.ts";
+import { readRegularText } from "../workspace/safe-read.ts";
+import { displayPath, localWorkspace, ok, fail, withNotes } from "./results.ts";
 import type { Tool } from "./types.ts";
 import description from "./bash.md" with { type: "text" };
 
@@ -24,6 +25,44 @@ type Input = z.infer<typeof schema>;
 const shQuote = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`;
 let seq = 0;
 
+/**
+ * Where the shell leaves its final directory: a 0700 directory of this process with a random name
+ * (mkdtemp). A predictable name in the shared $TMPDIR let another local user plant the file and move
+ * the agent into a folder of theirs.
+ */
+let privateDir: string | null = null;
+function cwdDir(): string {
+  if (privateDir === null || !ownPrivateDir(privateDir)) {
+    privateDir = mkdtempSync(join(tmpdir(), "khaelor-"));
+    const made = privateDir;
+    process.once("exit", () => rmSync(made, { recursive: true, force: true }));
+  }
+  return privateDir;
+}
+
+function ownPrivateDir(dir: string): boolean {
+  try {
+    const st = lstatSync(dir);
+    return st.isDirectory() && st.uid === process.getuid?.() && (st.mode & 0o077) === 0;
+  } catch {
+    return false;
+  }
+}
+
+/** The directory the shell wrote, trusted only as a regular file of ours naming an existing directory. */
+function readCwdFile(file: string): string | null {
+  try {
+    const st = lstatSync(file);
+    if (!st.isFile() || st.uid !== process.getuid?.() || st.size > 16_384) return null;
+    const dir = readRegularText(file, 16_384).replace(/\n$/, "");
+    return dir.startsWith("/") && !dir.includes("\n") && statSync(dir).isDirectory() ? dir : null;
+  } catch {
+    return null;
+  } finally {
+    rmSync(file, { force: true });
+  }
+}
+
 export const bashTool: Tool<Input> = {
   name: "bash",
   description,
@@ -34,7 +73,8 @@ export const bashTool: Tool<Input> = {
   async run(input, ctx) {
     const ws = localWorkspace(ctx);
     const timeoutMs = input.timeout ?? DEFAULT_TIMEOUT_MS;
-    const cwdFile = join(tmpdir(), `khaelor-cwd-${process.pid}-${++seq}-${Date.now().toString(36)}`);
+    const cwdFile = join(cwdDir(), `cwd-${++seq}`);
+    rmSync(cwdFile, { force: true });
     // The EXIT trap records where the command ended up, even after an explicit `exit N`.
     const script = `trap '__khaelor_ec=$?; pwd -P > ${shQuote(cwdFile)} 2>/dev/null; exit $__khaelor_ec' EXIT\n${input.command}`;
     if (ctx.signal.aborted) return fail("cancelled before it started");
@@ -75,30 +115,34 @@ export const bashTool: Tool<Input> = {
     out.push(decoder.end());
     g.child.stdout!.destroy();
 
-    let newCwd: string | null = null;
-    try {
-      newCwd = readFileSync(cwdFile, "utf8").trim() || null;
-      rmSync(cwdFile, { force: true });
-    } catch {}
+    const newCwd = readCwdFile(cwdFile);
     const cwdChanged = newCwd !== null && newCwd !== ws.cwd;
     if (newCwd) ws.cwd = newCwd;
 
     const r = out.finish();
+    // The model's notes, and the user's: how it ended, without the advice and the cwd.
     const notes: string[] = [];
+    const userNotes: string[] = [];
+    const note = (forModel: string, forUser: string | null = forModel) => {
+      notes.push(forModel);
+      if (forUser !== null) userNotes.push(forUser);
+    };
+    const killedAll = "the command and everything it started were killed";
     if (ended === "timeout") {
-      notes.push(`timed out after ${timeoutMs} ms: the command and everything it started were killed. For servers and watchers use the process tool; for long builds pass a larger timeout (at most ${MAX_TIMEOUT_MS})`);
+      note(`timed out after ${timeoutMs} ms: ${killedAll}. For servers and watchers use the process tool; for long builds pass a larger timeout (at most ${MAX_TIMEOUT_MS})`, `timed out: ${killedAll}`);
     } else if (ended === "cancelled") {
-      notes.push(`cancelled by the user after ${Date.now() - started} ms; the command and everything it started were killed`);
+      note(`cancelled by the user after ${Date.now() - started} ms; ${killedAll}`, `cancelled by the user; ${killedAll}`);
     } else if (signal) {
-      notes.push(`killed by ${signal}`);
+      note(`killed by ${signal}`);
     } else if (code !== 0) {
-      notes.push(`exit code ${code}`);
+      note(`exit code ${code}`);
     }
-    if (leftovers && !ended) notes.push("background processes the command left running were stopped; start long-running programs with the process tool");
-    notes.push(`cwd: ${displayPath(ws, ws.cwd)}${cwdChanged ? " (changed)" : ""}`);
+    const stopped = "background processes the command left running were stopped";
+    if (leftovers && !ended) note(`${stopped}; start long-running programs with the process tool`, stopped);
+    note(`cwd: ${displayPath(ws, ws.cwd)}${cwdChanged ? " (changed)" : ""}`, null);
     const body = r.text === "" ? "(no output)" : r.text.replace(/\n$/, "");
-    const text = `${body}\n\n[${notes.join("; ")}]`;
+    const { text, display } = withNotes(body, notes, userNotes, { cwd: ws.cwd });
     const failed = ended !== null || signal !== null || code !== 0;
-    return failed ? fail(text, { cwd: ws.cwd }) : ok(text, { cwd: ws.cwd });
+    return failed ? fail(text, display) : ok(text, display);
   },
 };

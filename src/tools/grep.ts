@@ -2,7 +2,7 @@ import { z } from "zod";
 import { isAbsolute, join } from "node:path";
 import { runRipgrep } from "../workspace/ripgrep.ts";
 import { fitToBudget } from "./output-budget.ts";
-import { displayPath, fail, localWorkspace, ok } from "./results.ts";
+import { displayPath, fail, localWorkspace, ok, withNotes } from "./results.ts";
 import { hideFromSearch, matchedLeftOut, skippedNotes } from "./search-guard.ts";
 import { SEARCH_TIMEOUT_MS, baseArgs, byMtimeDesc, namesHidden, searchScope } from "./search-scope.ts";
 import type { Tool } from "./types.ts";
@@ -81,7 +81,8 @@ export const grepTool: Tool<Input> = {
     const hidden = hiding ? skippedNotes(ws, scope.abs, hiding.skipped, "searched") : [];
     if (!results.some((x) => x.path !== null)) {
       const none = `No matches for ${JSON.stringify(input.pattern)} in ${where}${r.timedOut ? " (the search timed out; narrow the path or glob)" : ""}.`;
-      return ok(none + (hidden.length ? `\n\n[${hidden.join("; ")}]` : ""));
+      const { text, display } = withNotes(none, hidden, hidden);
+      return ok(text, display);
     }
     // Paths relative to the project, as everywhere else.
     const rel = (p: string) => displayPath(ws, isAbsolute(p) ? p : join(ws.cwd, p));
@@ -99,17 +100,23 @@ export const grepTool: Tool<Input> = {
       limit = input.head_limit ?? (mode === "count" ? GREP_MAX_FILES : GREP_MAX_LINES);
     }
     const shown = lines.slice(0, limit);
+    // The model's notes, and the user's without the advice on how to search next.
     const notes: string[] = [];
-    if (lines.length > limit) notes.push(`${lines.length - limit} more ${unit} not shown; narrow the search (path, glob, type) or raise head_limit`);
-    if (r.timedOut) notes.push("the search timed out, so results are incomplete; narrow the path or glob");
-    if (r.truncated) notes.push("the search produced too much output and was stopped; narrow it");
-    if (mode === "count") {
-      const total = results.reduce((n, x) => n + Number(x.rest.slice(1) || 0), 0);
-      notes.unshift(`${total} matches in ${lines.length} files`);
-    }
-    notes.push(...hidden);
-    const text = shown.join("\n") + (notes.length ? `\n\n[${notes.join("; ")}]` : "");
-    return ok(fitToBudget(text, ws.spill, "grep").text);
+    const userNotes: string[] = [];
+    const note = (said: string, advice = "") => {
+      userNotes.push(said);
+      notes.push(said + advice);
+    };
+    if (mode === "count") note(`${results.reduce((n, x) => n + Number(x.rest.slice(1) || 0), 0)} matches in ${lines.length} files`);
+    if (lines.length > limit) note(`${lines.length - limit} more ${unit} not shown`, "; narrow the search (path, glob, type) or raise head_limit");
+    if (r.timedOut) note("the search timed out, so results are incomplete; narrow the path or glob");
+    if (r.truncated) note("the search produced too much output and was stopped; narrow it");
+    for (const h of hidden) note(h);
+    const { text, display } = withNotes(shown.join("\n"), notes, userNotes);
+    // Past the budget the middle is cut; the notes stay at the end, after what the user sees.
+    const fitted = fitToBudget(text, ws.spill, "grep").text;
+    const trailer = text.slice(display.body);
+    return ok(fitted, fitted === text ? display : { ...display, body: fitted.endsWith(trailer) ? fitted.length - trailer.length : fitted.length });
   },
 };
 

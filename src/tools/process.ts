@@ -2,7 +2,7 @@ import { z } from "zod";
 import { statSync } from "node:fs";
 import { KEYS, type KeyName, type ProcessInfo } from "../workspace/process-registry.ts";
 import { RESULT_BUDGET_CHARS, cleanOutput, fitToBudget } from "./output-budget.ts";
-import { displayPath, fail, localWorkspace, ok } from "./results.ts";
+import { displayPath, fail, localWorkspace, ok, withAdvice, withNotes } from "./results.ts";
 import type { Tool } from "./types.ts";
 import description from "./process.md" with { type: "text" };
 
@@ -66,11 +66,15 @@ export const processTool: Tool<Input> = {
             return fail(`cwd ${displayPath(ws, cwd)} does not exist.`);
           }
           const p = reg.start({ command, cwd, ...(input.name !== undefined ? { name: input.name } : {}) });
-          return ok(`Started ${p.name ? `"${p.name}" as ` : ""}${p.id} (pid ${p.pid}) in ${cwd === ws.root ? "the project root" : displayPath(ws, cwd)}. Read its output with action=read id=${p.name ?? p.id} (wait_for a ready message), stop it with action=stop.`);
+          const started = withAdvice(`Started ${p.name ? `"${p.name}" as ` : ""}${p.id} (pid ${p.pid}) in ${cwd === ws.root ? "the project root" : displayPath(ws, cwd)}.`, `Read its output with action=read id=${p.name ?? p.id} (wait_for a ready message), stop it with action=stop.`);
+          return ok(started.text, started.display);
         }
         case "list": {
           const all = reg.list();
-          if (all.length === 0) return ok("No processes. Start one with action=start.");
+          if (all.length === 0) {
+            const none = withAdvice("No processes.", "Start one with action=start.");
+            return ok(none.text, none.display);
+          }
           const rows = all.map((p) => `${p.id}\t${p.name ?? "-"}\tpid ${p.pid}\t${describeState(p)}\tup ${uptime(p.uptimeMs)}\t${p.bytes} bytes\t${p.command.split("\n")[0]!.slice(0, 80)}`);
           return ok(`id\tname\tpid\tstate\tuptime\toutput\tcommand\n${rows.join("\n")}`);
         }
@@ -92,17 +96,29 @@ export const processTool: Tool<Input> = {
             signal: ctx.signal,
           });
           const label = r.info.name ? `${r.info.name} (${r.info.id})` : r.info.id;
-          const notes: string[] = [`${label} ${describeState(r.info)}`, `offset ${r.offset}`];
+          const state = describeState(r.info);
+          const notes: string[] = [`${label} ${state}`, `offset ${r.offset}`];
+          // The user hears of a wait that failed and a process that ended, not of offsets.
+          const userNotes: string[] = [];
           if (waitFor) {
-            if (r.matched) notes.unshift(`/${input.wait_for}/ appeared`);
-            else if (r.timedOut) notes.unshift(`/${input.wait_for}/ did not appear within ${input.timeout ?? 30_000} ms`);
-            else if (ctx.signal.aborted) notes.unshift("the wait was cancelled");
-            else notes.unshift(`/${input.wait_for}/ did not appear before the process ended`);
+            const wait = r.matched
+              ? null
+              : r.timedOut
+                ? `/${input.wait_for}/ did not appear within ${input.timeout ?? 30_000} ms`
+                : ctx.signal.aborted
+                  ? "the wait was cancelled"
+                  : `/${input.wait_for}/ did not appear before the process ended`;
+            notes.unshift(wait ?? `/${input.wait_for}/ appeared`);
+            if (wait) userNotes.push(wait);
           }
-          if (r.dropped > 0) notes.push(`${r.dropped} older characters were dropped from the buffer`);
+          if (r.info.state !== "running") userNotes.push(`the process ${state}`);
+          if (r.dropped > 0) {
+            notes.push(`${r.dropped} older characters were dropped from the buffer`);
+            userNotes.push(`${r.dropped} older characters were dropped from the buffer`);
+          }
           const body = fitToBudget(cleanOutput(r.text), ws.spill, `process-${r.info.id}`, RESULT_BUDGET_CHARS);
-          const text = `${body.text === "" ? "(no new output)" : body.text.replace(/\n$/, "")}\n\n[${notes.join("; ")}]`;
-          return waitFor && !r.matched ? fail(text) : ok(text);
+          const { text, display } = withNotes(body.text === "" ? "(no new output)" : body.text.replace(/\n$/, ""), notes, userNotes);
+          return waitFor && !r.matched ? fail(text, display) : ok(text, display);
         }
         case "write": {
           const id = need("id");
@@ -110,7 +126,8 @@ export const processTool: Tool<Input> = {
           if (input.input === undefined && keys.length === 0) return fail('action=write needs "input" (text to type) or "keys" (e.g. ["Ctrl-C"]).');
           reg.write(id, input.input ?? "", keys);
           const what = [input.input !== undefined ? `${input.input.length} characters` : "", keys.join(" ")].filter(Boolean).join(" then ");
-          return ok(`Typed ${what} into ${id}'s terminal. Read its answer with action=read (wait_for its prompt).`);
+          const typed = withAdvice(`Typed ${what} into ${id}'s terminal.`, "Read its answer with action=read (wait_for its prompt).");
+          return ok(typed.text, typed.display);
         }
         case "stop": {
           const id = need("id");

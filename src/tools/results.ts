@@ -7,6 +7,21 @@ import type { ToolContext, ToolDisplay, ToolResult } from "./types.ts";
 export const ok = (text: string, display?: ToolDisplay): ToolResult => (display ? { content: text, display } : { content: text });
 export const fail = (text: string, display?: ToolDisplay): ToolResult => (display ? { content: text, isError: true, display } : { content: text, isError: true });
 
+/**
+ * A result written for the model that ends in bracketed notes ("[exit code 1; cwd: .]"): beside
+ * it, what the user is shown instead, the body and notes of their own without the model's
+ * bookkeeping (how to call the tool next, the working directory).
+ */
+export function withNotes(body: string, forModel: string[], forUser: string[], display: ToolDisplay = {}): { text: string; display: ToolDisplay } {
+  const text = forModel.length ? `${body}\n\n[${forModel.join("; ")}]` : body;
+  return { text, display: { ...display, body: body.length, ...(forUser.length ? { notes: forUser.join("; ") } : {}) } };
+}
+
+/** A result whose text goes on, after what the user is shown, with instructions for the model ("Read its output with action=read …"). */
+export function withAdvice(shown: string, advice: string): { text: string; display: ToolDisplay } {
+  return { text: `${shown} ${advice}`, display: { body: shown.length } };
+}
+
 /** The local workspace behind the context (tools need files, spill and processes, not just paths). */
 export function localWorkspace(ctx: ToolContext): LocalWorkspace {
   if (!isLocalWorkspace(ctx.workspace)) {

@@ -1,7 +1,7 @@
 // The kernel's only view of the tools. Whatever a call does wrong — an unknown tool, bad input, an
 // exception — comes back as an error outcome the model can read and correct; nothing throws.
 import { z } from "zod";
-import type { CustomToolSpec as ToolSpec, JsonSchema } from "../model/types.ts";
+import type { JsonSchema, ToolSpec } from "../model/types.ts";
 import type { SearchGuard, Tool, ToolContext, ToolOutcome, ToolPlan, ToolResult, ToolRuntime } from "./types.ts";
 
 function toJsonSchema(schema: z.ZodType): JsonSchema {

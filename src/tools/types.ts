@@ -1,6 +1,6 @@
 // The contract between the kernel and the tools. The kernel only sees ToolRuntime.
 import type { z } from "zod";
-import type { CustomToolSpec, ImageBlock, JsonSchema, TextBlock, ToolResultContent } from "../model/types.ts";
+import type { ImageBlock, JsonSchema, TextBlock, ToolResultContent, ToolSpec } from "../model/types.ts";
 import type { Workspace } from "../workspace/types.ts";
 
 export type ToolCall = { id: string; name: string; input: unknown };
@@ -110,7 +110,7 @@ export type PreparedCall = {
 export type FailedCall = { ok: false; call: ToolCall; outcome: ToolOutcome };
 
 export interface ToolRuntime {
-  specs(): CustomToolSpec[];
+  specs(): ToolSpec[];
   names(): string[];
   /**
    * Parses the call once and plans it: a failure the model can read and correct, or a prepared

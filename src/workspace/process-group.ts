@@ -3,7 +3,10 @@
 // and group leader (setsid); process.kill(-pid) then signals the whole group.
 import { spawn, type ChildProcess } from "node:child_process";
 
-/** The environment for commands the model runs: no pagers, no colours, no prompts. */
+/**
+ * The environment for commands the model runs: nothing pages, prompts or opens an editor, since
+ * nobody is there to answer (bash reads from /dev/null and has no terminal to ask on).
+ */
 export function commandEnv(extra: Record<string, string> = {}): Record<string, string> {
   const env: Record<string, string> = {};
   for (const [k, v] of Object.entries(process.env)) if (v !== undefined) env[k] = v;
@@ -11,11 +14,21 @@ export function commandEnv(extra: Record<string, string> = {}): Record<string, s
     TERM: "dumb",
     PAGER: "cat",
     GIT_PAGER: "cat",
+    MANPAGER: "cat",
+    SYSTEMD_PAGER: "cat",
     NO_COLOR: "1",
     FORCE_COLOR: "0",
     CLICOLOR: "0",
     // git asking for a password on /dev/null would just hang until the timeout.
     GIT_TERMINAL_PROMPT: "0",
+    GCM_INTERACTIVE: "never",
+    // `git commit` without -m, `git merge`, `git rebase -i`: the user's editor would wait for keys
+    // nobody types; `true` keeps git's default message (or aborts an empty commit, saying so).
+    GIT_EDITOR: "true",
+    DEBIAN_FRONTEND: "noninteractive",
+    PIP_NO_INPUT: "1",
+    // Python buffers a pipe: live output and the true order of stdout and stderr need it unbuffered.
+    PYTHONUNBUFFERED: "1",
   });
   delete env.CLICOLOR_FORCE;
   return Object.assign(env, extra);

@@ -30,7 +30,7 @@ export class RuleSet {
     const compiled: CompiledRule = { ...entry, parsed };
     if (parsed.specifier !== undefined) {
       if (parsed.tool === "Bash" || parsed.tool === "Process") compiled.matchCommand = compileCommandPattern(parsed.specifier);
-      else if (parsed.tool !== "WebFetch" && parsed.tool !== "Mcp") compiled.matchPath = compilePathPattern(parsed.specifier, this.anchors);
+      else if (parsed.tool !== "WebFetch" && parsed.tool !== "WebSearch" && parsed.tool !== "Mcp") compiled.matchPath = compilePathPattern(parsed.specifier, this.anchors);
     }
     this.rules.push(compiled);
     return true;

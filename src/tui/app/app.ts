@@ -6,43 +6,45 @@
 // once, so it echoes in the next screen frame. Nothing runs while idle: the spinner ticks only
 // while the agent works.
 //
-// History: entries are committed to the terminal's scrollback in order, each exactly once, as soon
-// as they stop changing; a streaming answer commits its settled markdown blocks as they settle.
-// Everything after the first unsettled entry stays in the live zone. An entry whose code waits for
-// its grammar (lazy-grammars.ts) counts as unsettled until the grammar is there.
+// History: entries go to the terminal's scrollback in order, each exactly once, as soon as they
+// stop changing, and a streaming answer's markdown block by block as it settles (the invariant is
+// in history-commit.ts); everything after the first unsettled entry stays in the live zone.
 //
-// The parts: key handling in composer-keys.ts, permission-keys.ts and pager-keys.ts; history
-// commit and the live zone in live-zone.ts. They read and write the state below; App owns it,
-// the session lifecycle and the timers.
+// The parts: the state as data (state.ts) and the effects handlers may ask for (actions.ts); key
+// handling in composer-keys.ts, permission-keys.ts and pager-keys.ts and slash commands in
+// commands.ts, each a function of (state, actions, event); the history commit in
+// history-commit.ts; the live zone, a function of the state, in live-zone.ts. App owns the state,
+// implements the actions, and runs the session's lifecycle and the timers.
 //
 // Startup: the app exists before the session does (deps.session null), so the composer takes keys
 // at once; what is sent meanwhile is shown as queued and runs when sessionOpened() hands it over.
 import { extname } from "node:path";
 import type { AgentSession, AskAnswer, AskRequest } from "../../agent/types.ts";
-import type { AgentEvent, PermissionMode } from "../../events/types.ts";
+import type { AgentEvent, DurableEvent, PermissionMode } from "../../events/types.ts";
 import { modelInfo } from "../../model/models.ts";
-import type { MarkdownStream } from "../markdown/index.ts";
-import type { FullView, Screen } from "../screen/screen.ts";
+import type { Screen } from "../screen/screen.ts";
 import { TranscriptPager, type PagerSource } from "../views/pager.ts";
 import { formatCost } from "../../model/format-cost.ts";
-import type { StatusInfo } from "../views/status-line.ts";
 import type { Row, Style } from "../render/style.ts";
 import { span, wrapSpans, cleanText } from "../views/text.ts";
 import { ui } from "../views/theme.ts";
+import type { AppActions, ChooserItem } from "./actions.ts";
 import { runSlashCommand } from "./commands.ts";
 import { askProjectTrust, watchMcp } from "./mcp-panel.ts";
 import { Composer } from "./composer.ts";
 import type { FileFinder } from "./file-finder.ts";
+import { HistoryCommit } from "./history-commit.ts";
 import type { PromptHistory } from "./history.ts";
 import type { InputEvent } from "./app-input.ts";
 import { buildPermissionPrompt } from "./permission-prompt.ts";
 import { parseSlash, isKnownCommand, looksLikeCommand } from "./slash-commands.ts";
 import { LazyGrammars } from "./lazy-grammars.ts";
 import { Transcript } from "../transcript/transcript.ts";
-import { composerInput, type Picker } from "./composer-keys.ts";
-import { armAskGuard, permissionInput, typedAhead, type PermissionAsk } from "./permission-keys.ts";
+import { composerInput } from "./composer-keys.ts";
+import { armAskGuard, permissionInput, typedAhead } from "./permission-keys.ts";
 import { pagerInput, transcriptSource } from "./pager-keys.ts";
-import { layout, statusInfo } from "./live-zone.ts";
+import { liveZone } from "./live-zone.ts";
+import type { AppState, Busy } from "./state.ts";
 import { runningProcessLines } from "./stopped-processes.ts";
 import { sessionSwitchLines } from "./session-switch.ts";
 
@@ -72,89 +74,100 @@ const SPIN_MS = 100;
 const FRAME_MS = 16;
 const INTERRUPTING = "interrupting…";
 
-export class App {
-  /** Set once the session is open (always, outside the first moments of startup). */
-  session!: AgentSession;
-  ready = false;
+export class App implements AppActions {
+  readonly state: AppState;
   /** Sent before the session was open: run, in order, as soon as it is. */
   private sentEarly: string[] = [];
   private exitWhenReady: number | null = null;
-  gitBranch: string | null;
-  transcript = new Transcript();
-  readonly composer = new Composer();
   readonly screen: Screen;
-  readonly now: () => number;
-
-  // History commit state.
-  committed = 0;
-  headRows = 0;
-  headGapDone = false;
-  streams = new Map<number, { md: MarkdownStream; fed: number }>();
-  width: number;
-
-  // Work in flight.
-  busy: null | { abort: AbortController; kind: "turn" | "compact" | "command"; startedAt: number } = null;
+  private readonly clock: () => number;
   private turnDone: Promise<unknown> = Promise.resolve();
-  queued: string[] = [];
-  ask: PermissionAsk | null = null;
-  picker: Picker | null = null;
-  /** ofPrompt: the pager shows the open permission prompt in full (and closes when it is answered). */
-  pager: { view: FullView; pager: TranscriptPager; ofPrompt: boolean } | null = null;
-  hint: { text: string; until: number } | null = null;
   private hintTimer: ReturnType<typeof setTimeout> | null = null;
-  ctrlCAt = 0;
-  /** When the composer last took a key (to tell a typing burst from an answer to a prompt). */
-  lastTypedAt = Number.NEGATIVE_INFINITY;
-  guardTimer: ReturnType<typeof setTimeout> | null = null;
   private unsubscribe: () => void = () => {};
   private renderTimer: ReturnType<typeof setTimeout> | null = null;
   private spinTimer: ReturnType<typeof setInterval> | null = null;
-  frameNo = 0;
   private exiting = false;
-  allowBypassCycle = false;
   private pagerDirty = false;
-  readonly grammars: LazyGrammars;
 
   constructor(readonly deps: AppDeps) {
     this.screen = deps.screen;
-    this.width = deps.screen.cols;
-    this.now = deps.now ?? Date.now;
-    this.gitBranch = deps.gitBranch ?? null;
-    this.grammars = new LazyGrammars(() => {
-      this.pager?.pager.restyle();
+    this.clock = deps.now ?? Date.now;
+    const grammars = new LazyGrammars(() => {
+      this.state.pager?.pager.restyle();
       this.requestRender();
-    }, this.now);
+    }, this.clock);
+    this.state = {
+      session: null,
+      ready: false,
+      gitBranch: deps.gitBranch ?? null,
+      transcript: new Transcript(),
+      composer: new Composer(),
+      history: deps.history,
+      finder: deps.finder,
+      links: deps.links,
+      committer: new HistoryCommit(deps.screen.cols, deps.links, grammars),
+      grammars,
+      width: deps.screen.cols,
+      busy: null,
+      queued: [],
+      ask: null,
+      picker: null,
+      pager: null,
+      hint: null,
+      ctrlCAt: 0,
+      lastTypedAt: Number.NEGATIVE_INFINITY,
+      guardTimer: null,
+      frameNo: 0,
+      allowBypassCycle: false,
+    };
+  }
+
+  /** The session's transcript as the UI knows it. */
+  get transcript(): Transcript {
+    return this.state.transcript;
+  }
+
+  /** The turn or command running, if any. */
+  get busy(): Busy | null {
+    return this.state.busy;
+  }
+
+  now(): number {
+    return this.clock();
+  }
+
+  private get session(): AgentSession {
+    if (!this.state.session) throw new Error("the session is not open yet");
+    return this.state.session;
   }
 
   // ── lifecycle ──────────────────────────────────────────────────────────────────────────────
 
   private attach(session: AgentSession): void {
-    this.session = session;
-    this.ready = true;
-    this.transcript = new Transcript();
-    this.transcript.onRemoved = (from) => this.onEntriesRemoved(from);
-    this.committed = 0;
-    this.headRows = 0;
-    this.headGapDone = false;
-    this.streams.clear();
+    const st = this.state;
+    st.session = session;
+    st.ready = true;
+    st.transcript = new Transcript();
+    st.transcript.onRemoved = (from) => this.onEntriesRemoved(from);
+    st.committer.reset();
     if (session.replayed) this.showResumed(session.replayed.events);
     // From here on events are live: the work tree is as they leave it.
     // Crash recovery, lost processes, settings problems, snapshots off: read before the first prompt.
-    for (const n of session.notices) this.transcript.notice(n, "warn");
+    for (const n of session.notices) st.transcript.notice(n, "warn");
     const offEvents = session.subscribe((e) => this.onEvent(e));
-    const offMcp = watchMcp(this, session);
+    const offMcp = watchMcp(st, this, session);
     this.unsubscribe = () => {
       offEvents();
       offMcp();
     };
     // A project whose files define commands (MCP servers) asks once before they run.
-    askProjectTrust(this);
+    askProjectTrust(st, this);
   }
 
   /** With the session given to the constructor: a banner line, (on --resume) the last few turns, optionally a first prompt. */
   start(banner: string[], firstPrompt: string | null): void {
     if (!this.deps.session) throw new Error("App.start needs a session: use showStarting() and sessionOpened()");
-    this.sessionOpened(this.deps.session, { banner, firstPrompt, gitBranch: this.gitBranch });
+    this.sessionOpened(this.deps.session, { banner, firstPrompt, gitBranch: this.state.gitBranch });
   }
 
   /** Before the session is open: the composer, already taking keys, and a "starting" status. */
@@ -167,9 +180,10 @@ export class App {
    * the session's notices; then the first prompt and whatever was sent while it was opening.
    */
   sessionOpened(session: AgentSession, opts: { banner: string[]; firstPrompt: string | null; gitBranch: string | null }): void {
-    if (opts.banner.length) this.screen.commit(opts.banner.flatMap((b) => wrapSpans([span(cleanText(b), ui.dim)], this.width)));
-    this.gitBranch = opts.gitBranch;
-    this.allowBypassCycle = session.permissionMode() === "bypassPermissions";
+    const st = this.state;
+    if (opts.banner.length) this.screen.commit(opts.banner.flatMap((b) => wrapSpans([span(cleanText(b), ui.dim)], st.width)));
+    st.gitBranch = opts.gitBranch;
+    st.allowBypassCycle = session.permissionMode() === "bypassPermissions";
     this.attach(session);
     this.renderNow();
     if (this.exitWhenReady !== null) {
@@ -177,7 +191,7 @@ export class App {
       return;
     }
     const early = this.sentEarly.splice(0);
-    this.queued = [];
+    st.queued = [];
     if (opts.firstPrompt) this.submit(opts.firstPrompt);
     for (const text of early) this.submit(text);
   }
@@ -191,9 +205,10 @@ export class App {
     this.screen.dispose();
   }
 
-  private showResumed(events: readonly import("../../events/types.ts").DurableEvent[]): void {
-    this.transcript.applyAll(events);
-    const entries = this.transcript.entries;
+  private showResumed(events: readonly DurableEvent[]): void {
+    const st = this.state;
+    st.transcript.applyAll(events);
+    const entries = st.transcript.entries;
     const keep = this.deps.resumeTurns ?? 3;
     let seen = 0;
     let from = entries.length;
@@ -207,8 +222,7 @@ export class App {
     }
     // Earlier entries are in the pager only: mark them as written without writing them.
     if (from > 0) {
-      this.committed = from;
-      this.headGapDone = true;
+      st.committer.skipTo(from);
       this.screen.commit([
         { spans: [span(`… ${from} earlier entr${from === 1 ? "y" : "ies"} of this session: Ctrl-T shows the whole transcript`, ui.dim)] },
       ]);
@@ -216,67 +230,55 @@ export class App {
   }
 
   private onEntriesRemoved(from: number): void {
-    if (from < this.committed) {
-      this.committed = from;
-      this.headRows = 0;
-      this.headGapDone = false;
-      this.screen.commit([{ spans: [span("(the partial answer above was discarded: the request is being retried)", ui.warn)] }]);
-    } else if (from === this.committed) {
-      // Rows of the partial already in history get a note after them (and the next entry its own
-      // gap); with none written, a gap already written before the partial serves the next entry.
-      if (this.headRows > 0) {
-        this.screen.commit([{ spans: [span("(the partial answer above was discarded: the request is being retried)", ui.warn)] }]);
-        this.headGapDone = false;
-      }
-      this.headRows = 0;
-    }
-    for (const key of [...this.streams.keys()]) if (!this.transcript.entries.some((e) => e.key === key)) this.streams.delete(key);
+    const note = this.state.committer.rewind(from, this.state.transcript.entries);
+    if (note.length) this.screen.commit(note);
   }
 
   private onEvent(e: AgentEvent): void {
-    this.transcript.apply(e, this.now());
+    const st = this.state;
+    st.transcript.apply(e, this.now());
     if (e.type === "user_message" && e.steering) {
       const text = typeof e.content === "string" ? e.content : "";
-      const i = this.queued.indexOf(text);
-      if (i >= 0) this.queued.splice(i, 1);
+      const i = st.queued.indexOf(text);
+      if (i >= 0) st.queued.splice(i, 1);
     }
-    if (e.type === "tool_result" && e.display?.path) this.deps.finder.touch(relativeTo(this.session.cwd, e.display.path));
-    if (this.pager) this.pagerDirty = true;
+    if (e.type === "tool_result" && e.display?.path) st.finder.touch(relativeTo(this.session.cwd, e.display.path));
+    if (st.pager) this.pagerDirty = true;
     this.requestRender();
   }
 
   // ── work ───────────────────────────────────────────────────────────────────────────────────
 
-  /** Enter: a command, a message queued for the running turn, or a new turn. */
   submit(text: string): void {
+    const st = this.state;
     const trimmed = text.trim();
     if (!trimmed) return;
-    if (!this.ready) {
+    if (!st.ready) {
       this.sentEarly.push(text);
-      this.queued.push(text);
+      st.queued.push(text);
       this.requestRender();
       return;
     }
-    this.deps.history.add(text);
-    for (const m of text.matchAll(/(?:^|\s)@(?:"([^"]+)"|(\S+))/g)) if (m[1] ?? m[2]) this.deps.finder.touch((m[1] ?? m[2])!);
+    st.history.add(text);
+    for (const m of text.matchAll(/(?:^|\s)@(?:"([^"]+)"|(\S+))/g)) if (m[1] ?? m[2]) st.finder.touch((m[1] ?? m[2])!);
     const name = looksLikeCommand(text);
     if (name !== null) {
       const cmd = parseSlash(trimmed);
-      if (cmd && isKnownCommand(name)) void runSlashCommand(this, cmd.name, cmd.arg);
+      if (cmd && isKnownCommand(name)) void runSlashCommand(st, this, cmd.name, cmd.arg);
       else {
         // Never sent to the model by mistake: the text comes back to be fixed (or sent with a leading space).
-        this.transcript.notice(`Unknown command /${name}: /help lists them. To send this to the model as a message, start it with a space.`, "warn");
-        if (this.composer.isEmpty()) this.composer.setText(text);
+        st.transcript.notice(`Unknown command /${name}: /help lists them. To send this to the model as a message, start it with a space.`, "warn");
+        if (st.composer.isEmpty()) st.composer.setText(text);
         this.requestRender();
       }
       return;
     }
-    if (this.busy) {
-      if (this.busy.kind !== "turn") {
+    if (st.busy) {
+      if (st.busy.kind !== "turn") {
         this.flash("wait for the current command to finish");
         return;
       }
-      this.queued.push(text);
+      st.queued.push(text);
       this.session.queueSteering(text);
       this.requestRender();
       return;
@@ -286,14 +288,14 @@ export class App {
 
   private runTurn(text: string): void {
     const abort = new AbortController();
-    this.busy = { abort, kind: "turn", startedAt: this.now() };
+    this.state.busy = { abort, kind: "turn", startedAt: this.now() };
     this.startSpinner();
     this.turnDone = this.session
       .runTurn(text, abort.signal)
       .then((r) => this.unsavedTurn(text, r))
-      .catch((e: unknown) => this.transcript.notice(`Error: ${e instanceof Error ? e.message : String(e)}`, "error"))
+      .catch((e: unknown) => this.state.transcript.notice(`Error: ${e instanceof Error ? e.message : String(e)}`, "error"))
       .finally(() => {
-        if (this.busy?.abort === abort) this.busy = null;
+        if (this.state.busy?.abort === abort) this.state.busy = null;
         this.workEnded();
       });
     this.renderNow();
@@ -302,24 +304,23 @@ export class App {
   /** The log could not be written (a full disk): say what was not saved, and give back a message that was not. */
   private unsavedTurn(text: string, r: { notSaved?: string; keepInput?: boolean }): void {
     if (!r.notSaved) return;
-    this.transcript.notice(r.notSaved, "error");
-    if (r.keepInput && this.composer.isEmpty()) this.composer.setText(text);
+    this.state.transcript.notice(r.notSaved, "error");
+    if (r.keepInput && this.state.composer.isEmpty()) this.state.composer.setText(text);
   }
 
-  /** Runs a command's async work with Esc able to abort it and the spinner showing. */
   async runBusy(kind: "compact" | "command", work: (signal: AbortSignal) => Promise<void>): Promise<void> {
-    if (this.busy) {
+    if (this.state.busy) {
       this.flash("the agent is working: wait, or press Esc to interrupt it first");
       return;
     }
     const abort = new AbortController();
-    this.busy = { abort, kind, startedAt: this.now() };
+    this.state.busy = { abort, kind, startedAt: this.now() };
     this.startSpinner();
     this.renderNow();
     const done = work(abort.signal)
-      .catch((e: unknown) => this.transcript.notice(`Error: ${e instanceof Error ? e.message : String(e)}`, "error"))
+      .catch((e: unknown) => this.state.transcript.notice(`Error: ${e instanceof Error ? e.message : String(e)}`, "error"))
       .finally(() => {
-        if (this.busy?.abort === abort) this.busy = null;
+        if (this.state.busy?.abort === abort) this.state.busy = null;
         this.workEnded();
       });
     this.turnDone = done;
@@ -328,49 +329,51 @@ export class App {
 
   /** The turn or command is over: the spinner stops, and "interrupting…" does not outlive the work. */
   private workEnded(): void {
-    if (!this.busy) this.transcript.clearRetry();
+    const st = this.state;
+    if (!st.busy) st.transcript.clearRetry();
     this.stopSpinnerIfIdle();
-    if (!this.busy && this.hint?.text === INTERRUPTING) this.hint = null;
+    if (!st.busy && st.hint?.text === INTERRUPTING) st.hint = null;
     this.renderNow();
   }
 
   interrupt(): void {
-    if (!this.busy) return;
-    this.busy.abort.abort();
+    if (!this.state.busy) return;
+    this.state.busy.abort.abort();
     this.flash(INTERRUPTING);
   }
 
   /** The permission panel (the session's Asker). */
   askPermission(req: AskRequest, signal: AbortSignal): Promise<AskAnswer> {
+    const st = this.state;
     return new Promise<AskAnswer>((resolve) => {
       const prompt = buildPermissionPrompt(req, this.session.cwd);
-      if (prompt.diffPath) this.grammars.waitingFor(extname(prompt.diffPath).slice(1));
+      if (prompt.diffPath) st.grammars.waitingFor(extname(prompt.diffPath).slice(1));
       const finish = (a: AskAnswer) => {
-        if (this.ask?.resolve !== finish) return;
-        this.ask = null;
+        if (st.ask?.resolve !== finish) return;
+        st.ask = null;
         signal.removeEventListener("abort", onAbort);
-        if (this.guardTimer) clearTimeout(this.guardTimer);
-        this.guardTimer = null;
-        if (this.pager?.ofPrompt) this.closePager();
-        if (this.busy) this.startSpinner();
-        this.transcript.restartClock(req.call.id, this.now());
+        if (st.guardTimer) clearTimeout(st.guardTimer);
+        st.guardTimer = null;
+        if (st.pager?.ofPrompt) this.closePager();
+        if (st.busy) this.startSpinner();
+        st.transcript.restartClock(req.call.id, this.now());
         resolve(a);
         this.renderNow();
       };
       const onAbort = () => finish({ allow: false });
       signal.addEventListener("abort", onAbort, { once: true });
-      this.ask = { panel: { prompt, message: null, armed: false }, resolve: finish, toolUseId: req.call.id, suggestion: !!req.suggestion, shownAt: this.now(), guarded: true };
-      if (this.pager) this.closePager();
+      st.ask = { panel: { prompt, message: null, armed: false }, resolve: finish, toolUseId: req.call.id, suggestion: !!req.suggestion, shownAt: this.now(), guarded: true };
+      if (st.pager) this.closePager();
       // Nothing moves while the user reads: no spinner frames (and no CPU) until they answer.
       this.pauseSpinner();
-      armAskGuard(this, this.ask);
+      armAskGuard(st, this, st.ask);
       this.renderNow();
     });
   }
 
-  /** /clear and /resume: close this session and continue in another. */
   async switchSession(resume: string | null): Promise<void> {
-    if (this.busy) {
+    const st = this.state;
+    if (st.busy) {
       this.flash("the agent is working: press Esc to interrupt it first");
       return;
     }
@@ -382,7 +385,7 @@ export class App {
       next = await this.deps.reopen(resume, resume ? undefined : { model: old.model(), permissionMode: old.permissionMode() });
     } catch (e) {
       this.unsubscribe = old.subscribe((ev) => this.onEvent(ev));
-      this.transcript.notice(`Could not open the session: ${e instanceof Error ? e.message : String(e)}`, "error");
+      st.transcript.notice(`Could not open the session: ${e instanceof Error ? e.message : String(e)}`, "error");
       this.renderNow();
       return;
     }
@@ -390,16 +393,17 @@ export class App {
     // A session nobody spoke in is removed as it closes: there is nothing to point back to.
     const oldKept = !old.isEmpty();
     await old.close();
-    this.queued = [];
+    st.queued = [];
     // Wrapped as soft rows, so a long line is never cut and copies as one line.
-    const rows = (lines: string[], style: Style): Row[] => lines.flatMap((line) => wrapSpans([span(cleanText(line), style)], this.width).map((r, i) => (i > 0 ? { ...r, soft: true } : r)));
+    const rows = (lines: string[], style: Style): Row[] => lines.flatMap((line) => wrapSpans([span(cleanText(line), style)], st.width).map((r, i) => (i > 0 ? { ...r, soft: true } : r)));
     this.screen.commit([{ spans: [] }, ...rows(stopped, ui.warn), ...rows(sessionSwitchLines(old.cwd, { oldId: old.sessionId, oldKept, newId: next.sessionId, resumed: resume !== null }), ui.accent)]);
     this.attach(next);
     this.renderNow();
   }
 
   async exit(code = 0): Promise<void> {
-    if (!this.ready) {
+    const st = this.state;
+    if (!st.ready) {
       // Nothing to close yet: leave as soon as the session is open (and closed again).
       this.exitWhenReady = code;
       this.flash("leaving as soon as the session is open…");
@@ -407,25 +411,26 @@ export class App {
     }
     if (this.exiting) return;
     this.exiting = true;
-    if (this.pager) this.closePager();
-    this.ask?.resolve({ allow: false });
-    this.busy?.abort.abort();
+    if (st.pager) this.closePager();
+    st.ask?.resolve({ allow: false });
+    st.busy?.abort.abort();
     this.stopTimers();
     await this.turnDone;
     this.unsubscribe();
     // Finish what is on screen: the rest of the transcript goes to history, the live zone empties.
-    layout(this, true);
+    this.commitHistory(true);
     this.screen.setLive([], null);
     this.screen.frame();
     this.screen.dispose();
-    const cost = this.session.costSoFar();
-    const priced = modelInfo(this.session.model())?.price !== null;
-    const stopped = runningProcessLines(this.session);
-    const kept = !this.session.isEmpty();
-    await this.session.close();
+    const session = this.session;
+    const cost = session.costSoFar();
+    const priced = modelInfo(session.model())?.price !== null;
+    const stopped = runningProcessLines(session);
+    const kept = !session.isEmpty();
+    await session.close();
     // The same money format as the status line, so the two never disagree ($0.026, not $0.0260).
     const line = kept
-      ? `Resume this session with: khaelor --resume ${this.session.sessionId}  (cost ${priced ? formatCost(cost) : "unknown"})`
+      ? `Resume this session with: khaelor --resume ${session.sessionId}  (cost ${priced ? formatCost(cost) : "unknown"})`
       : "Nothing was said in this session, so it was not kept.";
     this.deps.onExit(code, [...stopped, line].join("\n"));
   }
@@ -433,16 +438,16 @@ export class App {
   // ── input ──────────────────────────────────────────────────────────────────────────────────
 
   onInput(events: InputEvent[]): void {
+    const st = this.state;
     for (const ev of events) {
       if (this.exiting) return;
       if (ev.type === "key" && ev.ctrl && ev.name === "z" && !ev.alt) this.suspend();
-      else if (this.pager) pagerInput(this, ev);
-      else if (this.ask && !typedAhead(this, this.ask, ev)) permissionInput(this, ev, this.ask);
-      else composerInput(this, ev);
+      else if (st.pager) pagerInput(st, this, ev);
+      else if (st.ask && !typedAhead(st, this, st.ask, ev)) permissionInput(st, this, ev, st.ask);
+      else composerInput(st, this, ev);
     }
     this.renderNow();
   }
-
 
   /**
    * Ctrl-Z: the live zone is cleared first, so the shell's "Stopped" line lands where it was and
@@ -450,7 +455,7 @@ export class App {
    */
   suspend(): void {
     if (!this.deps.suspend) return;
-    if (this.pager) this.closePager();
+    if (this.state.pager) this.closePager();
     this.screen.setLive([], null);
     this.screen.frame();
     this.deps.suspend();
@@ -462,16 +467,13 @@ export class App {
     this.renderNow();
   }
 
-
-  /** A chooser (sessions, models) in the picker slot. */
-  choose(title: string, items: Array<{ label: string; detail?: string; value: string }>, onPick: (v: string) => void, onCancel?: () => void): void {
-    this.picker = { kind: "choose", title, items: items.slice(), all: items, selected: 0, onPick, onCancel, query: "" };
+  choose(title: string, items: ChooserItem[], onPick: (v: string) => void, onCancel?: () => void): void {
+    this.state.picker = { kind: "choose", title, items: items.slice(), all: items, selected: 0, onPick, onCancel, query: "" };
     this.renderNow();
   }
 
-  /** A short message in the status line, for a couple of seconds. */
   flash(text: string, ms = 2500): void {
-    this.hint = { text, until: this.now() + ms };
+    this.state.hint = { text, until: this.now() + ms };
     if (this.hintTimer) clearTimeout(this.hintTimer);
     this.hintTimer = setTimeout(() => {
       this.hintTimer = null;
@@ -480,45 +482,48 @@ export class App {
     this.requestRender();
   }
 
+  render(): void {
+    this.renderNow();
+  }
+
+  redraw(): void {
+    this.screen.invalidate();
+  }
+
   // ── pager ──────────────────────────────────────────────────────────────────────────────────
 
-  /** The transcript (no source), or another source named by `title` in the pager's footer. */
   openPager(source?: PagerSource, opts: { title?: string; ofPrompt?: boolean } = {}): void {
-    if (this.pager) return;
-    const src = source ?? transcriptSource(this);
+    const st = this.state;
+    if (st.pager) return;
+    const src = source ?? transcriptSource(st);
     const ofPrompt = opts.ofPrompt === true;
     const view = this.screen.openFullView();
     const pager = new TranscriptPager(src, this.screen.cols, this.screen.rows, opts.title ?? (ofPrompt ? "permission prompt" : "transcript"));
     // A prompt is read from its top; a transcript from its latest entry.
     if (ofPrompt) pager.home();
     else pager.end();
-    this.pager = { view, pager, ofPrompt };
+    st.pager = { view, pager, ofPrompt };
     this.deps.onPager(true);
     view.draw(pager.render());
   }
 
   closePager(): void {
-    if (!this.pager) return;
-    this.pager.view.close();
-    this.pager = null;
+    const st = this.state;
+    if (!st.pager) return;
+    st.pager.view.close();
+    st.pager = null;
     this.deps.onPager(false);
     this.renderNow();
   }
 
-
   // ── layout ─────────────────────────────────────────────────────────────────────────────────
 
   onResize(cols: number, rows: number): void {
+    const st = this.state;
     this.screen.resize(cols, rows);
-    this.width = cols;
-    // Settled rows already in history stay as the terminal reflowed them; the streaming answer
-    // continues at the new width from the first block not yet written.
-    for (const [key, s] of this.streams) {
-      s.md.setWidth(cols);
-      const head = this.transcript.entries[this.committed];
-      if (head?.key === key) this.headRows = s.md.settledRows().length;
-    }
-    if (this.pager) this.pager.pager.resize(cols, rows);
+    st.width = cols;
+    st.committer.resize(cols, st.transcript.entries);
+    if (st.pager) st.pager.pager.resize(cols, rows);
     this.renderNow();
   }
 
@@ -536,34 +541,37 @@ export class App {
       this.renderTimer = null;
     }
     if (this.exiting) return;
-    if (this.pager) {
+    const st = this.state;
+    if (st.pager) {
       if (this.pagerDirty) {
         this.pagerDirty = false;
-        this.pager.pager.refresh();
+        st.pager.pager.refresh();
       }
-      this.pager.view.draw(this.pager.pager.render());
-      layout(this, false);
-      return;
+      st.pager.view.draw(st.pager.pager.render());
     }
-    layout(this, false);
+    this.commitHistory(false);
+    const live = liveZone(st, { height: this.screen.rows, now: this.now() });
+    this.screen.setLive(live.rows, live.cursor);
   }
 
-  statusInfo(): StatusInfo {
-    return statusInfo(this);
+  /** What has settled goes to scrollback. `final`: everything is history now. */
+  private commitHistory(final: boolean): void {
+    const rows = this.state.committer.advance(this.state.transcript.entries, final);
+    if (rows.length) this.screen.commit(rows);
   }
 
   // ── timers ─────────────────────────────────────────────────────────────────────────────────
 
   private startSpinner(): void {
-    if (this.spinTimer || this.ask) return;
+    if (this.spinTimer || this.state.ask) return;
     this.spinTimer = setInterval(() => {
-      this.frameNo++;
+      this.state.frameNo++;
       this.requestRender();
     }, SPIN_MS);
   }
 
   private stopSpinnerIfIdle(): void {
-    if (this.busy || !this.spinTimer) return;
+    if (this.state.busy || !this.spinTimer) return;
     clearInterval(this.spinTimer);
     this.spinTimer = null;
   }
@@ -574,19 +582,15 @@ export class App {
   }
 
   private stopTimers(): void {
+    const st = this.state;
     if (this.spinTimer) clearInterval(this.spinTimer);
     this.spinTimer = null;
     if (this.renderTimer) clearTimeout(this.renderTimer);
     this.renderTimer = null;
     if (this.hintTimer) clearTimeout(this.hintTimer);
     this.hintTimer = null;
-    if (this.guardTimer) clearTimeout(this.guardTimer);
-    this.guardTimer = null;
-  }
-
-  /** For tests: the composer picker shown, if any. */
-  pickerItems(): string[] {
-    return this.picker ? this.picker.items.map((i) => i.label) : [];
+    if (st.guardTimer) clearTimeout(st.guardTimer);
+    st.guardTimer = null;
   }
 }
 

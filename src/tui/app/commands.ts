@@ -1,4 +1,5 @@
-// What each slash command does, on the session's own API (src/cli/agent-session.ts).
+// What each slash command does, on the session's own API (src/agent/types.ts): functions of the
+// app's state and actions, like the key handlers.
 import { extname } from "node:path";
 import { preloadHighlighting } from "../markdown/index.ts";
 import { KNOWN_MODELS, modelInfo, SUGGESTED_MODELS } from "../../model/models.ts";
@@ -8,9 +9,11 @@ import { formatCost } from "../../model/format-cost.ts";
 import { formatTokens, MODE_LABEL } from "../views/status-line.ts";
 import { span } from "../views/text.ts";
 import { ui } from "../views/theme.ts";
-import type { App } from "./app.ts";
+import type { AppActions } from "./actions.ts";
+import { statusInfo } from "./live-zone.ts";
 import { showMcp } from "./mcp-panel.ts";
 import { SLASH_COMMANDS } from "./slash-commands.ts";
+import { sessionOf, type AppState } from "./state.ts";
 
 const KEYS_HELP = [
   "Enter send · Shift+Enter / Alt+Enter / Ctrl-J newline · Up/Down history · Tab completes",
@@ -28,30 +31,30 @@ function ago(ms: number): string {
   return `${Math.round(s / 86_400)}d ago`;
 }
 
-export async function runSlashCommand(app: App, name: string, arg: string): Promise<void> {
-  const t = app.transcript;
-  const s = app.session;
+export async function runSlashCommand(state: AppState, actions: AppActions, name: string, arg: string): Promise<void> {
+  const t = state.transcript;
+  const s = sessionOf(state);
   switch (name) {
     case "help":
       t.notice(["Commands:", ...SLASH_COMMANDS.map((c) => `  /${c.name}${c.args ? ` ${c.args}` : ""} — ${c.help}`), "Keys:", ...KEYS_HELP.map((k) => `  ${k}`)].join("\n"));
       break;
     case "exit":
-      await app.exit(0);
+      await actions.exit(0);
       return;
     case "clear":
-      await app.switchSession(null);
+      await actions.switchSession(null);
       return;
     case "transcript":
-      app.openPager();
+      actions.openPager();
       return;
     case "compact":
-      await app.runBusy("compact", async (signal) => {
+      await actions.runBusy("compact", async (signal) => {
         const ok = await s.compact(arg || undefined, signal);
         if (!ok) t.notice("Nothing to compact yet.", "info");
       });
       return;
     case "cost": {
-      const info = app.statusInfo();
+      const info = statusInfo(state, actions.now());
       const u = t.usage;
       t.notice(
         [
@@ -69,12 +72,12 @@ export async function runSlashCommand(app: App, name: string, arg: string): Prom
         break;
       }
       const names = [...new Set([s.model(), ...SUGGESTED_MODELS])];
-      app.choose(
+      actions.choose(
         "Model (Enter switches, Esc keeps the current one):",
         names.map((n) => ({ label: n, detail: n === s.model() ? "current" : windowOf(n), value: n })),
         (v) => {
           if (v !== s.model()) s.setModel(v);
-          else app.flash(`the model stays ${v}`);
+          else actions.flash(`the model stays ${v}`);
         },
       );
       return;
@@ -90,7 +93,7 @@ export async function runSlashCommand(app: App, name: string, arg: string): Prom
     }
     case "resume": {
       if (arg) {
-        await app.switchSession(arg);
+        await actions.switchSession(arg);
         return;
       }
       const list = listSessions(s.cwd).filter((x) => x.id !== s.sessionId);
@@ -98,15 +101,15 @@ export async function runSlashCommand(app: App, name: string, arg: string): Prom
         t.notice("No other session in this project to resume.");
         break;
       }
-      app.choose(
+      actions.choose(
         "Resume which session? (Enter resumes, Esc cancels)",
         list.slice(0, 50).map((x) => ({ label: x.title || "(untitled)", detail: describeSession(x), value: x.id })),
-        (id) => void app.switchSession(id),
+        (id) => void actions.switchSession(id),
       );
       return;
     }
     case "mcp":
-      showMcp(app);
+      showMcp(state, actions);
       return;
     case "permissions": {
       const rules = s.rules();
@@ -118,7 +121,7 @@ export async function runSlashCommand(app: App, name: string, arg: string): Prom
         ].join("\n"),
       );
       if (rules.length === 0) break;
-      app.choose(
+      actions.choose(
         "Remove a rule? (Enter removes it, also from its file; Esc keeps them all)",
         rules.map((r, i) => ({ label: `${r.behavior} ${r.rule}`, detail: describeScope(r), value: String(i) })),
         (v) => {
@@ -137,7 +140,7 @@ export async function runSlashCommand(app: App, name: string, arg: string): Prom
         t.notice(`/diff is off: ${off}`, "warn");
         break;
       }
-      await app.runBusy("command", async () => {
+      await actions.runBusy("command", async () => {
         const d = await s.diff();
         if (d.files.length === 0) {
           t.notice("No changes since the session started.");
@@ -146,7 +149,7 @@ export async function runSlashCommand(app: App, name: string, arg: string): Prom
         // The pager lays each diff out once: its languages load first.
         await preloadHighlighting(d.files.map((f) => extname(f.path).slice(1)));
         const patches = splitPatch(d.patch);
-        app.openPager({
+        actions.openPager({
           count: () => patches.length + 1,
           text: (i) => (i === 0 ? d.files.map((f) => f.path).join("\n") : (patches[i - 1] ?? "")),
           layout: (i, width) =>
@@ -161,7 +164,7 @@ export async function runSlashCommand(app: App, name: string, arg: string): Prom
       return;
     }
     case "undo": {
-      await app.runBusy("command", async () => {
+      await actions.runBusy("command", async () => {
         let r: Awaited<ReturnType<typeof s.undo>>;
         try {
           r = await s.undo();
@@ -178,7 +181,7 @@ export async function runSlashCommand(app: App, name: string, arg: string): Prom
     default:
       t.notice(`Unknown command /${name}: /help lists them.`, "warn");
   }
-  app.renderNow();
+  actions.render();
 }
 
 /** A session in a chooser: its short id, when it was last used, how long it is. */

@@ -1,17 +1,14 @@
 // Keys while the composer has the keyboard: editing, history, the slash/file picker and the
-// choosers (/model, /resume, /permissions), Ctrl-C, Esc and Shift-Tab. Functions of the App: they
-// act on its state (see app.ts) and call back into it to submit, interrupt or exit.
+// choosers (/model, /resume, /permissions), Ctrl-C, Esc and Shift-Tab. Functions of (state,
+// actions, event): they change the state (./state.ts) and ask for effects (submit, interrupt,
+// exit) through the actions (./actions.ts).
 import type { PermissionMode } from "../../events/types.ts";
-import { movePicker, type PickerState } from "../views/picker.ts";
-import type { App } from "./app.ts";
+import { movePicker } from "../views/picker.ts";
+import type { AppActions } from "./actions.ts";
 import type { InputEvent, Key } from "./app-input.ts";
 import { mentionAt } from "./file-finder.ts";
 import { completeSlash } from "./slash-commands.ts";
-
-export type Picker =
-  | ({ kind: "slash" } & PickerState<string>)
-  | ({ kind: "file"; start: number } & PickerState<string>)
-  | ({ kind: "choose"; onPick: (value: string) => void; onCancel?: () => void; all: Array<{ label: string; detail?: string; value: string }> } & PickerState<string>);
+import { sessionOf, type AppState, type Picker } from "./state.ts";
 
 const MODES: PermissionMode[] = ["default", "acceptEdits", "plan"];
 
@@ -20,65 +17,65 @@ const MODES: PermissionMode[] = ["default", "acceptEdits", "plan"];
  * it, Enter takes the selection, Esc clears the filter or, with none, closes it. Nothing reaches the composer behind it, so text
  * typed ahead ("/model⏎/sessions⏎") is never glued into a message.
  */
-function chooserInput(app: App, ev: InputEvent, p: Extract<Picker, { kind: "choose" }>): void {
+function chooserInput(state: AppState, actions: AppActions, ev: InputEvent, p: Extract<Picker, { kind: "choose" }>): void {
   if (ev.type === "wheel") return;
   // "/" before any filter starts another command: the chooser steps aside (typed ahead,
   // "/model⏎/sessions⏎" runs both commands).
   if (ev.type === "text" && !p.query && ev.text.startsWith("/")) {
-    app.picker = null;
+    state.picker = null;
     p.onCancel?.();
-    composerInput(app, ev);
+    composerInput(state, actions, ev);
     return;
   }
   if (ev.type === "text" || ev.type === "paste") {
-    filterChooser(app, p, (p.query ?? "") + ev.text.replace(/[\r\n]+/g, " "));
+    filterChooser(state, p, (p.query ?? "") + ev.text.replace(/[\r\n]+/g, " "));
     return;
   }
   const k = (ev.ctrl ? "C-" : "") + ev.name;
   if (k === "up" || k === "C-p") movePicker(p, -1);
   else if (k === "down" || k === "C-n") movePicker(p, 1);
-  else if (k === "backspace") filterChooser(app, p, (p.query ?? "").slice(0, -1));
+  else if (k === "backspace") filterChooser(state, p, (p.query ?? "").slice(0, -1));
   else if ((k === "escape" || k === "C-c") && p.query) {
     // A filter is undone first: leaving (which quits the --resume chooser) takes a second press.
-    filterChooser(app, p, "");
+    filterChooser(state, p, "");
   } else if (k === "escape" || k === "C-c") {
-    app.picker = null;
+    state.picker = null;
     p.onCancel?.();
   } else if (k === "enter" || k === "tab") {
     const item = p.items[p.selected];
-    if (item) acceptPick(app, p, item.value, true);
-    else app.flash(`nothing matches "${p.query ?? ""}": Backspace edits the filter, Esc closes`);
+    if (item) acceptPick(state, actions, p, item.value, true);
+    else actions.flash(`nothing matches "${p.query ?? ""}": Backspace edits the filter, Esc closes`);
   }
 }
 
-function filterChooser(app: App, p: Extract<Picker, { kind: "choose" }>, query: string): void {
+function filterChooser(state: AppState, p: Extract<Picker, { kind: "choose" }>, query: string): void {
   const q = query.toLowerCase();
   p.query = query;
   p.items = q ? p.all.filter((i) => `${i.label} ${i.detail ?? ""}`.toLowerCase().includes(q)) : p.all.slice();
   p.selected = 0;
 }
 
-export function composerInput(app: App, ev: InputEvent): void {
-  const c = app.composer;
-  if (ev.type !== "wheel") app.lastTypedAt = app.now();
-  if (app.picker?.kind === "choose") {
-    chooserInput(app, ev, app.picker);
+export function composerInput(state: AppState, actions: AppActions, ev: InputEvent): void {
+  const c = state.composer;
+  if (ev.type !== "wheel") state.lastTypedAt = actions.now();
+  if (state.picker?.kind === "choose") {
+    chooserInput(state, actions, ev, state.picker);
     return;
   }
-  if (ev.type === "text" || ev.type === "paste") app.ctrlCAt = 0;
+  if (ev.type === "text" || ev.type === "paste") state.ctrlCAt = 0;
   if (ev.type === "text") {
     c.insert(ev.text);
-    afterEdit(app);
+    afterEdit(state, actions);
     return;
   }
   if (ev.type === "paste") {
     c.paste(ev.text);
-    afterEdit(app);
+    afterEdit(state, actions);
     return;
   }
   if (ev.type === "wheel") return;
-  if (ev.name !== "c" || !ev.ctrl) app.ctrlCAt = 0;
-  if (pickerKey(app, ev)) return;
+  if (ev.name !== "c" || !ev.ctrl) state.ctrlCAt = 0;
+  if (pickerKey(state, actions, ev)) return;
   const { name, ctrl, alt, shift } = ev;
   const k = (ctrl ? "C-" : "") + (alt ? "M-" : "") + (shift ? "S-" : "") + name;
   switch (k) {
@@ -86,7 +83,7 @@ export function composerInput(app: App, ev: InputEvent): void {
       const text = c.submitText();
       if (!text.trim()) return;
       c.setText("");
-      app.submit(text);
+      actions.submit(text);
       return;
     }
     case "S-enter":
@@ -141,14 +138,14 @@ export function composerInput(app: App, ev: InputEvent): void {
     case "up":
     case "C-p":
       if (!c.up()) {
-        const prev = app.deps.history.prev(c.text);
+        const prev = state.history.prev(c.text);
         if (prev !== null) c.setText(prev);
       }
       return;
     case "down":
     case "C-n":
       if (!c.down()) {
-        const next = app.deps.history.next();
+        const next = state.history.next();
         if (next !== null) c.setText(next);
       }
       return;
@@ -168,33 +165,33 @@ export function composerInput(app: App, ev: InputEvent): void {
       c.undo();
       break;
     case "S-tab":
-      cycleMode(app);
+      cycleMode(state, actions);
       return;
     case "tab":
       return;
     case "escape":
-      if (app.busy) {
-        takeBackQueued(app);
-        app.interrupt();
+      if (state.busy) {
+        takeBackQueued(state, actions);
+        actions.interrupt();
       }
       return;
     case "C-t":
-      app.openPager();
+      actions.openPager();
       return;
     case "C-l":
-      app.screen.invalidate();
+      actions.redraw();
       return;
     case "C-c":
-      ctrlC(app);
+      ctrlC(state, actions);
       return;
     case "C-d":
-      if (c.isEmpty()) void app.exit(0);
+      if (c.isEmpty()) void actions.exit(0);
       else c.deleteForward();
       break;
     default:
       return;
   }
-  afterEdit(app);
+  afterEdit(state, actions);
 }
 
 
@@ -202,11 +199,11 @@ export function composerInput(app: App, ev: InputEvent): void {
  * Esc while messages wait for the next step: they would otherwise start the next turn on their
  * own. They go back into the composer (before what is being typed), to be sent again or not.
  */
-export function takeBackQueued(app: App): void {
-  const back = app.session.takeQueuedSteering();
-  app.queued = [];
+export function takeBackQueued(state: AppState, actions: AppActions): void {
+  const back = sessionOf(state).takeQueuedSteering();
+  state.queued = [];
   if (back.length === 0) return;
-  const c = app.composer;
+  const c = state.composer;
   const typed = c.text;
   c.setText("");
   back.forEach((m, i) => {
@@ -217,7 +214,7 @@ export function takeBackQueued(app: App): void {
     c.newline();
     c.insert(typed);
   }
-  app.flash(`${back.length === 1 ? "the queued message is" : `${back.length} queued messages are`} back in the prompt`);
+  actions.flash(`${back.length === 1 ? "the queued message is" : `${back.length} queued messages are`} back in the prompt`);
 }
 
 /**
@@ -225,62 +222,62 @@ export function takeBackQueued(app: App): void {
  * exit, so pressing it again at a command that seems stuck does not quit the app. When idle it
  * clears the prompt, or, on an empty prompt, arms the exit for a second press.
  */
-function ctrlC(app: App): void {
-  const c = app.composer;
-  if (app.busy) {
-    app.ctrlCAt = 0;
-    takeBackQueued(app);
-    app.interrupt();
+function ctrlC(state: AppState, actions: AppActions): void {
+  const c = state.composer;
+  if (state.busy) {
+    state.ctrlCAt = 0;
+    takeBackQueued(state, actions);
+    actions.interrupt();
     return;
   }
-  const now = app.now();
-  if (app.ctrlCAt && now - app.ctrlCAt < 2000) {
-    void app.exit(0);
+  const now = actions.now();
+  if (state.ctrlCAt && now - state.ctrlCAt < 2000) {
+    void actions.exit(0);
     return;
   }
   if (!c.isEmpty()) {
     c.clear();
-    app.ctrlCAt = 0;
-    app.picker = null;
+    state.ctrlCAt = 0;
+    state.picker = null;
     return;
   }
-  app.ctrlCAt = now;
-  app.flash("press Ctrl-C again to exit");
+  state.ctrlCAt = now;
+  actions.flash("press Ctrl-C again to exit");
 }
 
-function cycleMode(app: App): void {
-  if (!app.ready) {
-    app.flash("the session is still opening");
+function cycleMode(state: AppState, actions: AppActions): void {
+  if (!state.ready) {
+    actions.flash("the session is still opening");
     return;
   }
-  const modes = app.allowBypassCycle ? [...MODES, "bypassPermissions" as const] : MODES;
-  const cur = app.session.permissionMode();
+  const modes = state.allowBypassCycle ? [...MODES, "bypassPermissions" as const] : MODES;
+  const cur = sessionOf(state).permissionMode();
   const next = modes[(modes.indexOf(cur) + 1) % modes.length] ?? "default";
-  app.session.setPermissionMode(next);
+  sessionOf(state).setPermissionMode(next);
 }
 
 /** Keys the open picker takes; true when handled. */
-function pickerKey(app: App, ev: Key): boolean {
-  const p = app.picker;
+function pickerKey(state: AppState, actions: AppActions, ev: Key): boolean {
+  const p = state.picker;
   if (!p) return false;
   const k = (ev.ctrl ? "C-" : "") + ev.name;
   if (k === "up" || k === "C-p") movePicker(p, -1);
   else if (k === "down" || k === "C-n") movePicker(p, 1);
-  else if (k === "escape") app.picker = null;
+  else if (k === "escape") state.picker = null;
   else if (k === "tab" || (k === "enter" && !ev.shift && !ev.alt)) {
     const item = p.items[p.selected];
     if (!item) {
-      app.picker = null;
+      state.picker = null;
       return k === "tab";
     }
-    acceptPick(app, p, item.value, k === "enter");
+    acceptPick(state, actions, p, item.value, k === "enter");
   } else return false;
   return true;
 }
 
-function acceptPick(app: App, p: Picker, value: string, enter: boolean): void {
-  const c = app.composer;
-  app.picker = null;
+function acceptPick(state: AppState, actions: AppActions, p: Picker, value: string, enter: boolean): void {
+  const c = state.composer;
+  state.picker = null;
   if (p.kind === "choose") {
     p.onPick(value);
     return;
@@ -289,7 +286,7 @@ function acceptPick(app: App, p: Picker, value: string, enter: boolean): void {
     c.setText(`/${value}`);
     if (enter) {
       c.setText("");
-      app.submit(`/${value}`);
+      actions.submit(`/${value}`);
     } else c.insert(" ");
     return;
   }
@@ -298,18 +295,18 @@ function acceptPick(app: App, p: Picker, value: string, enter: boolean): void {
   const end = c.cursor;
   const mention = `@${/\s/.test(value) ? `"${value}"` : value} `;
   c.setText(`${text.slice(0, p.start)}${mention}${text.slice(end)}`, p.start + mention.length);
-  app.deps.finder.touch(value);
+  state.finder.touch(value);
 }
 
 /** Pickers follow the text: "/…" completes commands, "@…" completes files. */
-function afterEdit(app: App): void {
-  const c = app.composer;
-  app.deps.history.resetWalk();
-  if (app.picker?.kind === "choose") return;
+function afterEdit(state: AppState, actions: AppActions): void {
+  const c = state.composer;
+  state.history.resetWalk();
+  if (state.picker?.kind === "choose") return;
   const slash = !c.text.includes("\n") && /^\/\S*$/.test(c.text) ? completeSlash(c.text) : [];
   if (slash.length > 0) {
-    const prev = app.picker?.kind === "slash" ? app.picker.selected : 0;
-    app.picker = {
+    const prev = state.picker?.kind === "slash" ? state.picker.selected : 0;
+    state.picker = {
       kind: "slash",
       items: slash.map((s) => ({ label: `/${s.name}${s.args ? ` ${s.args}` : ""}`, detail: s.help, value: s.name })),
       selected: Math.min(prev, slash.length - 1),
@@ -318,10 +315,10 @@ function afterEdit(app: App): void {
   }
   const m = mentionAt(c.text, c.cursor);
   if (m) {
-    const f = app.deps.finder;
-    if (!f.ready) void f.load().then(() => refreshMention(app));
+    const f = state.finder;
+    if (!f.ready) void f.load().then(() => refreshMention(state, actions));
     const matches = f.search(m.query);
-    app.picker = {
+    state.picker = {
       kind: "file",
       start: m.start,
       title: f.ready ? undefined : "listing files…",
@@ -330,12 +327,12 @@ function afterEdit(app: App): void {
     };
     return;
   }
-  app.picker = null;
+  state.picker = null;
 }
 
-function refreshMention(app: App): void {
-  if (app.picker?.kind === "file") {
-    afterEdit(app);
-    app.renderNow();
+function refreshMention(state: AppState, actions: AppActions): void {
+  if (state.picker?.kind === "file") {
+    afterEdit(state, actions);
+    actions.render();
   }
 }

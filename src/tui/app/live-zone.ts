@@ -1,8 +1,9 @@
-// Each frame: commit to history what has settled, then lay out the live zone below it (the
-// unsettled transcript, queued messages, the permission panel or the composer and its picker, the
-// status line), never taller than the screen. See app.ts for when entries count as settled.
+// The live zone, a function of the app's state: below what history holds (./history-commit.ts),
+// the unsettled transcript, queued messages, the permission panel or the composer and its
+// picker, and the status line, never taller than the screen. It reads the state and changes
+// nothing; the history commit runs first and gives every live answer its markdown stream.
 import { modelInfo } from "../../model/models.ts";
-import { createMarkdownStream, type MarkdownStream } from "../markdown/index.ts";
+import type { Cursor } from "../screen/screen.ts";
 import type { Row } from "../render/style.ts";
 import { renderComposer } from "../views/composer-view.ts";
 import { answerFooter, needsGap, renderEntry } from "../views/entry-view.ts";
@@ -13,118 +14,72 @@ import { renderStatusLine, type StatusInfo } from "../views/status-line.ts";
 import { clipSpans, span, wrapSpans, cleanText } from "../views/text.ts";
 import { ui } from "../views/theme.ts";
 import { renderToolCall, SPINNER } from "../views/tool-row.ts";
-import type { App } from "./app.ts";
-import { isSettled, type Entry } from "../transcript/entry.ts";
+import { sessionOf, type AppState } from "./state.ts";
 
-/** Commits what has settled, then sets the live zone. `final`: everything is history now. */
-export function layout(app: App, final: boolean): void {
-  const width = app.width;
-  const entries = app.transcript.entries;
-  const out: Row[] = [];
-  while (app.committed < entries.length) {
-    const e = entries[app.committed]!;
-    const prev = entries[app.committed - 1];
-    const streaming = e.kind === "assistant" && (!e.done || app.streams.has(e.key));
-    if (!final && !streaming && (!isSettled(e) || app.grammars.holds(e))) break;
-    if (!app.headGapDone && needsGap(prev, e)) out.push({ spans: [] });
-    app.headGapDone = true;
-    if (e.kind === "assistant" && streaming) {
-      const s = streamFor(app, e, final);
-      // Done means all of it reached the stream (a fence may still wait for its grammar).
-      const done = final || (e.done && s.fed === e.text.length);
-      if (done) s.md.finish();
-      const settled = s.md.settledRows();
-      for (let i = app.headRows; i < settled.length; i++) out.push(settled[i]!);
-      app.headRows = settled.length;
-      if (!done) break;
-      out.push(...answerFooter(e, width));
-      app.streams.delete(e.key);
-    } else {
-      out.push(...renderEntry(e, { width, links: app.deps.links, full: false }));
-    }
-    app.committed++;
-    app.headRows = 0;
-    app.headGapDone = false;
-  }
-  if (out.length) app.screen.commit(out);
-  if (final) return;
-  setLive(app, width);
-}
+export type LiveZone = { rows: Row[]; cursor: Cursor | null };
 
-function streamFor(app: App, e: Extract<Entry, { kind: "assistant" }>, all = false): { md: MarkdownStream; fed: number } {
-  let s = app.streams.get(e.key);
-  if (!s) {
-    s = { md: createMarkdownStream({ width: app.width, links: app.deps.links }), fed: 0 };
-    app.streams.set(e.key, s);
-  }
-  if (s.fed < e.text.length) {
-    const limit = all ? e.text.length : app.grammars.feedLimit(e.text, s.fed);
-    if (limit > s.fed) {
-      s.md.append(e.text.slice(s.fed, limit));
-      s.fed = limit;
-    }
-  }
-  return s;
-}
-
-function setLive(app: App, width: number): void {
-  const height = app.screen.rows;
-  const maxLive = Math.max(1, height - 1);
-  const entries = app.transcript.entries;
+/** The live zone for a screen `height` rows tall, at time `now`. */
+export function liveZone(state: AppState, view: { height: number; now: number }): LiveZone {
+  const width = state.width;
+  const maxLive = Math.max(1, view.height - 1);
+  const entries = state.transcript.entries;
+  const { committed, headRows, headGapDone } = state.committer;
   const top: Row[] = [];
-  const now = app.now();
-  for (let i = app.committed; i < entries.length; i++) {
+  const now = view.now;
+  for (let i = committed; i < entries.length; i++) {
     const e = entries[i]!;
-    if ((i > app.committed || !app.headGapDone) && needsGap(entries[i - 1], e)) top.push({ spans: [] });
+    if ((i > committed || !headGapDone) && needsGap(entries[i - 1], e)) top.push({ spans: [] });
     if (e.kind === "assistant") {
-      const s = streamFor(app, e);
-      const settled = s.md.settledRows();
-      const from = i === app.committed ? app.headRows : 0;
-      for (let r = from; r < settled.length; r++) top.push(settled[r]!);
-      top.push(...s.md.tailRows());
+      const s = state.committer.stream(e.key);
+      if (s) {
+        const settled = s.md.settledRows();
+        const from = i === committed ? headRows : 0;
+        for (let r = from; r < settled.length; r++) top.push(settled[r]!);
+        top.push(...s.md.tailRows());
+      }
       if (e.done) top.push(...answerFooter(e, width));
     } else if (e.kind === "thinking" && !e.done) {
-      top.push({ spans: clipSpans([span(`${SPINNER[app.frameNo % SPINNER.length]} Thinking…`, ui.thinking)], width, true) });
+      top.push({ spans: clipSpans([span(`${SPINNER[state.frameNo % SPINNER.length]} Thinking…`, ui.thinking)], width, true) });
       const lines = e.text.trimEnd().split("\n").slice(-3);
       for (const l of lines) top.push(...wrapSpans([span(cleanText(l), ui.thinking)], width, [span("  ")], [span("  ")]).slice(-3));
     } else if (e.kind === "tool") {
-      top.push(...renderToolCall(e.view, { width, frame: app.frameNo, now, awaitingAnswer: app.ask?.toolUseId === e.view.id }));
-    } else top.push(...renderEntry(e, { width, links: app.deps.links, full: false }));
+      top.push(...renderToolCall(e.view, { width, frame: state.frameNo, now, awaitingAnswer: state.ask?.toolUseId === e.view.id }));
+    } else top.push(...renderEntry(e, { width, links: state.links, full: false }));
   }
-  const retry = app.transcript.retry;
-  if (app.busy && !app.ask && retry) {
+  const retry = state.transcript.retry;
+  if (state.busy && !state.ask && retry) {
     // The spinner's frames redraw it, so the countdown moves without a timer of its own.
     top.push({ spans: [] });
-    top.push(renderRetryLine(retry, { width, now, frame: app.frameNo }));
-  } else if (app.busy && !app.ask && !hasActiveRow(app)) {
-    const label = app.busy.kind === "compact" ? "Compacting…" : "Working…";
+    top.push(renderRetryLine(retry, { width, now, frame: state.frameNo }));
+  } else if (state.busy && !state.ask && !hasActiveRow(state, committed)) {
+    const label = state.busy.kind === "compact" ? "Compacting…" : "Working…";
     top.push({ spans: [] });
-    top.push({ spans: clipSpans([span(`${SPINNER[app.frameNo % SPINNER.length]} ${label}`, ui.accent), span("  Esc to interrupt", ui.dim)], width, true) });
+    top.push({ spans: clipSpans([span(`${SPINNER[state.frameNo % SPINNER.length]} ${label}`, ui.accent), span("  Esc to interrupt", ui.dim)], width, true) });
   }
 
   const bottom: Row[] = [];
-  for (const q of app.queued) bottom.push({ spans: clipSpans([span("  queued: ", ui.queued), span(cleanText(q.split("\n")[0] ?? ""), ui.queued)], width, true) });
+  for (const q of state.queued) bottom.push({ spans: clipSpans([span("  queued: ", ui.queued), span(cleanText(q.split("\n")[0] ?? ""), ui.queued)], width, true) });
   let cursor: { row: number; col: number } | null = null;
-  if (app.ask) {
+  if (state.ask) {
     bottom.push({ spans: [] });
     const room = Math.max(3, maxLive - 2);
-    bottom.push(...renderPermissionPanel(app.ask.panel, width, room));
+    bottom.push(...renderPermissionPanel(state.ask.panel, width, room));
   } else {
     bottom.push({ spans: [] });
-    if (app.picker) bottom.push(...renderPicker(app.picker, width, Math.min(8, Math.max(1, maxLive - 4))));
+    if (state.picker) bottom.push(...renderPicker(state.picker, width, Math.min(8, Math.max(1, maxLive - 4))));
     const composerRows = Math.max(1, Math.min(10, maxLive - bottom.length - 1));
     const v = renderComposer({
-      text: app.composer.text,
-      cursor: app.composer.cursor,
+      text: state.composer.text,
+      cursor: state.composer.cursor,
       width,
       maxRows: composerRows,
-      hint: composerHint(app),
-      busy: app.busy !== null,
+      hint: composerHint(state),
+      busy: state.busy !== null,
     });
     cursor = { row: bottom.length + v.cursor.row, col: v.cursor.col };
     bottom.push(...v.rows);
   }
-  bottom.push(statusRow(app, width));
+  bottom.push(statusRow(state, width, now));
 
   // The live zone never exceeds the screen: the transcript part gives way first (its top rows).
   let rows: Row[];
@@ -138,20 +93,20 @@ function setLive(app: App, width: number): void {
     rows = [...shownTop, ...bottom];
     if (cursor) cursor = { row: shownTop.length + cursor.row, col: Math.min(cursor.col, width - 1) };
   }
-  app.screen.setLive(rows, cursor);
+  return { rows, cursor };
 }
 
 /** What typing does now, said where the user types. */
-function composerHint(app: App): string {
+function composerHint(state: AppState): string {
   // A chooser takes the keys: what is typed filters its list, nothing reaches the composer.
-  if (app.picker?.kind === "choose") return "type to filter the list above";
-  if (!app.ready) return "starting… type ahead, Enter sends once ready";
-  return app.busy ? "type to queue a message · Esc interrupts" : "ask anything · / for commands · @ for files";
+  if (state.picker?.kind === "choose") return "type to filter the list above";
+  if (!state.ready) return "starting… type ahead, Enter sends once ready";
+  return state.busy ? "type to queue a message · Esc interrupts" : "ask anything · / for commands · @ for files";
 }
 
-function hasActiveRow(app: App): boolean {
-  const entries = app.transcript.entries;
-  for (let i = app.committed; i < entries.length; i++) {
+function hasActiveRow(state: AppState, committed: number): boolean {
+  const entries = state.transcript.entries;
+  for (let i = committed; i < entries.length; i++) {
     const e = entries[i]!;
     // An answer counts while it is the last thing streaming; once a tool call streams after it, the
     // text is finished (it waits only for its message's end) and the "Working…" line shows.
@@ -161,10 +116,10 @@ function hasActiveRow(app: App): boolean {
   return false;
 }
 
-export function statusInfo(app: App): StatusInfo {
-  const s = app.session;
+export function statusInfo(state: AppState, now: number): StatusInfo {
+  const s = sessionOf(state);
   const info = modelInfo(s.model());
-  const u = app.transcript.usage;
+  const u = state.transcript.usage;
   const prompt = u.input + u.cacheRead + u.cacheWrite;
   let running = 0;
   try {
@@ -182,17 +137,17 @@ export function statusInfo(app: App): StatusInfo {
     cacheHitRate: prompt > 0 ? u.cacheRead / prompt : null,
     costUsd: info && info.price === null ? null : s.costSoFar(),
     runningProcesses: running,
-    gitBranch: app.gitBranch,
-    activity: app.hint && app.hint.until > app.now() ? app.hint.text : null,
+    gitBranch: state.gitBranch,
+    activity: state.hint && state.hint.until > now ? state.hint.text : null,
   };
 }
 
-function statusRow(app: App, width: number): Row {
-  if (!app.ready) {
+function statusRow(state: AppState, width: number, now: number): Row {
+  if (!state.ready) {
     // The --resume chooser comes before any session: nothing is starting until the user picks one.
-    const waiting = app.picker?.kind === "choose" ? "no session open yet" : "starting the session…";
-    const note = app.hint && app.hint.until > app.now() ? app.hint.text : waiting;
+    const waiting = state.picker?.kind === "choose" ? "no session open yet" : "starting the session…";
+    const note = state.hint && state.hint.until > now ? state.hint.text : waiting;
     return { spans: clipSpans([span(`⏵ ${note}`, ui.dim)], width, true) };
   }
-  return renderStatusLine(statusInfo(app), width);
+  return renderStatusLine(statusInfo(state, now), width);
 }

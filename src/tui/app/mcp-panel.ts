@@ -2,7 +2,8 @@
 // the first time a project's files define servers, and a notice when a server fails.
 import type { AgentSession } from "../../agent/types.ts";
 import type { ServerView } from "../../mcp/manager.ts";
-import type { App } from "./app.ts";
+import type { AppActions } from "./actions.ts";
+import { sessionOf, type AppState } from "./state.ts";
 
 function status(s: ServerView): string {
   switch (s.status.state) {
@@ -20,10 +21,10 @@ function status(s: ServerView): string {
 }
 
 /** /mcp: the servers, then a chooser to reconnect one (or to review a project's servers). */
-export function showMcp(app: App): void {
-  const s = app.session;
+export function showMcp(state: AppState, actions: AppActions): void {
+  const s = sessionOf(state);
   const servers = s.mcp.servers();
-  const t = app.transcript;
+  const t = state.transcript;
   if (servers.length === 0) {
     t.notice("No MCP servers. Add one with khaelor mcp add <name> <command> [args...], or in .mcp.json.");
     return;
@@ -34,7 +35,7 @@ export function showMcp(app: App): void {
     if (v.tools.length) lines.push(`    tools: ${v.tools.map((x) => x.name).join(", ")}`);
   }
   t.notice(lines.join("\n"));
-  app.choose(
+  actions.choose(
     "Reconnect a server? (Enter reconnects; Esc leaves them)",
     servers
       .filter((v) => v.status.state !== "disabled" && v.transport !== "invalid")
@@ -42,14 +43,14 @@ export function showMcp(app: App): void {
     (name) => {
       const v = servers.find((x) => x.name === name);
       if (v?.status.state === "needs-approval") {
-        askProjectTrust(app, [name]);
+        askProjectTrust(state, actions, [name]);
         return;
       }
-      app.flash(`reconnecting ${name}…`);
+      actions.flash(`reconnecting ${name}…`);
       void s.mcp.reconnect(name).then(() => {
         const now = s.mcp.servers().find((x) => x.name === name);
-        if (now) t.notice(`MCP server ${name}: ${status(now)}`, now.status.state === "connected" ? "info" : "warn");
-        app.requestRender();
+        if (now) state.transcript.notice(`MCP server ${name}: ${status(now)}`, now.status.state === "connected" ? "info" : "warn");
+        actions.render();
       });
     },
   );
@@ -59,11 +60,11 @@ export function showMcp(app: App): void {
  * Asked once per project (the answer is kept in the user's data directory): the commands a
  * project's files would run, shown as they would run. Esc leaves the question for next time.
  */
-export function askProjectTrust(app: App, names?: string[]): void {
-  const s = app.session;
+export function askProjectTrust(state: AppState, actions: AppActions, names?: string[]): void {
+  const s = sessionOf(state);
   const items = names ? s.mcp.trustItems().filter((i) => names.includes(i.name)) : s.mcp.pendingTrust();
   if (items.length === 0) return;
-  app.transcript.notice(
+  state.transcript.notice(
     [
       `This project's files define ${items.length === 1 ? "a command" : `${items.length} commands`} KHAELOR would run on your machine:`,
       ...items.map((i) => `  ${i.kind} ${i.name} (${i.file}):\n    ${i.command}`),
@@ -71,30 +72,30 @@ export function askProjectTrust(app: App, names?: string[]): void {
     ].join("\n"),
     "warn",
   );
-  app.choose(
+  actions.choose(
     `Trust ${s.cwd} and run ${items.length === 1 ? "it" : "them"}? (remembered for this project)`,
     [
       { label: "Trust and run", detail: "now and in later sessions; a changed command asks again", value: "trust" },
       { label: "Do not run", detail: "remembered; /mcp can trust later", value: "decline" },
     ],
     (answer) => {
-      void s.mcp.answerTrust(answer === "trust" ? "trust" : "decline", items.map((i) => i.name)).then(() => app.requestRender());
-      app.flash(answer === "trust" ? "starting the project's MCP servers…" : "the project's MCP servers stay off");
+      void s.mcp.answerTrust(answer === "trust" ? "trust" : "decline", items.map((i) => i.name)).then(() => actions.render());
+      actions.flash(answer === "trust" ? "starting the project's MCP servers…" : "the project's MCP servers stay off");
     },
   );
 }
 
 /** A notice for each server that fails (at start or later); returns the unsubscribe. */
-export function watchMcp(app: App, session: AgentSession): () => void {
+export function watchMcp(state: AppState, actions: AppActions, session: AgentSession): () => void {
   const said = new Map<string, string>();
   const check = () => {
     for (const v of session.mcp.servers()) {
       const reason = v.status.state === "failed" ? v.status.reason : null;
-      if (reason && said.get(v.name) !== reason) app.transcript.notice(`MCP server ${v.name} failed: ${reason}`, "warn");
+      if (reason && said.get(v.name) !== reason) state.transcript.notice(`MCP server ${v.name} failed: ${reason}`, "warn");
       if (reason) said.set(v.name, reason);
       else said.delete(v.name);
     }
-    app.requestRender();
+    actions.render();
   };
   const off = session.mcp.onChange(check);
   check();

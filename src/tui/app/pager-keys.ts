@@ -1,12 +1,13 @@
 // The transcript pager (Ctrl-T): what it pages through, and its keys (less-like, with / search).
-import type { PagerSource } from "../views/pager.ts";
-import { needsGap, renderEntry } from "../views/entry-view.ts";
-import type { App } from "./app.ts";
-import type { InputEvent } from "./app-input.ts";
 import { entryText } from "../transcript/entry.ts";
+import { needsGap, renderEntry } from "../views/entry-view.ts";
+import type { PagerSource } from "../views/pager.ts";
+import type { AppActions } from "./actions.ts";
+import type { InputEvent } from "./app-input.ts";
+import type { AppState } from "./state.ts";
 
-export function transcriptSource(app: App): PagerSource {
-  const t = () => app.transcript;
+export function transcriptSource(state: AppState): PagerSource {
+  const t = () => state.transcript;
   return {
     count: () => t().entries.length,
     text: (i) => {
@@ -17,18 +18,18 @@ export function transcriptSource(app: App): PagerSource {
       const entries = t().entries;
       const e = entries[i];
       if (!e) return [];
-      app.grammars.holds(e); // a language not loaded yet starts loading; the pager restyles when it is
+      state.grammars.holds(e); // a language not loaded yet starts loading; the pager restyles when it is
       const rows = renderEntry(e, { width, links: false, full: true });
       return needsGap(entries[i - 1], e) ? [{ spans: [] }, ...rows] : rows;
     },
   };
 }
 
-export function pagerInput(app: App, ev: InputEvent): void {
-  const { pager } = app.pager!;
+export function pagerInput(state: AppState, actions: AppActions, ev: InputEvent): void {
+  const { pager } = state.pager!;
   // Typed ahead, several keys arrive as one text event: each is a command here.
   if (ev.type === "text" && !pager.search?.editing && ev.text.length > 1) {
-    for (const ch of ev.text) if (app.pager) pagerInput(app, { type: "text", text: ch });
+    for (const ch of ev.text) if (state.pager) pagerInput(state, actions, { type: "text", text: ch });
     return;
   }
   const s = pager.search;
@@ -51,7 +52,7 @@ export function pagerInput(app: App, ev: InputEvent): void {
     case "q":
     case "C-t":
     case "C-c":
-      app.closePager();
+      actions.closePager();
       return;
     case "up":
     case "k":

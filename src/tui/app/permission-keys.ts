@@ -1,21 +1,11 @@
 // Keys while a permission prompt is open, and the guard that keeps keys typed before it appeared
 // (or in a typing burst) with the composer instead of answering it.
-import type { AskAnswer } from "../../agent/types.ts";
 import type { PagerSource } from "../views/pager.ts";
-import { PERMISSION_KEYS, renderPermissionFull, type PermissionPanelState, type PermissionPrompt } from "../views/permission-panel.ts";
-import type { App } from "./app.ts";
+import { PERMISSION_KEYS, renderPermissionFull, type PermissionPrompt } from "../views/permission-panel.ts";
+import type { AppActions } from "./actions.ts";
 import type { InputEvent } from "./app-input.ts";
 import { takeBackQueued } from "./composer-keys.ts";
-
-export type PermissionAsk = {
-  panel: PermissionPanelState;
-  resolve: (a: AskAnswer) => void;
-  toolUseId: string;
-  suggestion: boolean;
-  shownAt: number;
-  /** Keys still go to the composer: the prompt has just appeared, or a typing burst is going on. */
-  guarded: boolean;
-};
+import type { AppState, PermissionAsk } from "./state.ts";
 
 /**
  * A permission prompt takes no key in its first moments: nobody reads a prompt and answers it this
@@ -26,7 +16,7 @@ const ASK_GUARD_MS = 400;
 /** Keys closer together than this are one typing burst; a burst going on when a prompt appears stays with the composer. */
 const BURST_GAP_MS = 350;
 
-export function permissionInput(app: App, ev: InputEvent, ask: PermissionAsk): void {
+export function permissionInput(state: AppState, actions: AppActions, ev: InputEvent, ask: PermissionAsk): void {
   const panel = ask.panel;
   if (panel.message !== null) {
     if (ev.type === "text" || ev.type === "paste") panel.message += ev.text.replace(/[\r\n]+/g, " ");
@@ -40,13 +30,13 @@ export function permissionInput(app: App, ev: InputEvent, ask: PermissionAsk): v
     // As in the composer: Esc (or Ctrl-C) stops the turn, not just this one call. Work is running,
     // so Ctrl-C does not arm the exit (see ctrlC in composer-keys.ts).
     ask.resolve({ allow: false });
-    takeBackQueued(app);
-    app.interrupt();
-    app.ctrlCAt = 0;
+    takeBackQueued(state, actions);
+    actions.interrupt();
+    state.ctrlCAt = 0;
     return;
   }
   if (ev.type === "key" && ev.ctrl && ev.name === "t") {
-    app.openPager(promptSource(ask.panel.prompt), { ofPrompt: true });
+    actions.openPager(promptSource(ask.panel.prompt), { ofPrompt: true });
     return;
   }
   const k = ev.type === "text" ? ev.text.toLowerCase() : ev.type === "key" && !ev.ctrl && !ev.alt ? ev.name : "";
@@ -62,41 +52,41 @@ export function permissionInput(app: App, ev: InputEvent, ask: PermissionAsk): v
  * typed in the prompt's first moments or in a typing burst that began before it, or several
  * characters at once (fast typing, an unbracketed paste), which is never a one-key answer.
  */
-export function typedAhead(app: App, ask: PermissionAsk, ev: InputEvent): boolean {
+export function typedAhead(state: AppState, actions: AppActions, ask: PermissionAsk, ev: InputEvent): boolean {
   if (ask.panel.message !== null || ev.type === "wheel") return false;
   // Ctrl-T only shows the prompt in full: it answers nothing, so it is never held back.
   if (ev.type === "key" && ev.ctrl && ev.name === "t") return false;
-  if (ask.guarded && !guardOver(app, ask)) {
+  if (ask.guarded && !guardOver(state, actions, ask)) {
     ask.panel.typedAhead = true;
-    armAskGuard(app, ask);
+    armAskGuard(state, actions, ask);
     return true;
   }
   if ((ev.type === "text" && [...ev.text].length > 1) || ev.type === "paste") {
     ask.guarded = true;
     ask.panel.armed = false;
     ask.panel.typedAhead = true;
-    armAskGuard(app, ask);
+    armAskGuard(state, actions, ask);
     return true;
   }
   return false;
 }
 
-function guardOver(app: App, ask: PermissionAsk): boolean {
-  const now = app.now();
-  return now - ask.shownAt >= ASK_GUARD_MS && now - app.lastTypedAt >= BURST_GAP_MS;
+function guardOver(state: AppState, actions: AppActions, ask: PermissionAsk): boolean {
+  const now = actions.now();
+  return now - ask.shownAt >= ASK_GUARD_MS && now - state.lastTypedAt >= BURST_GAP_MS;
 }
 
 /** Arms the prompt's keys once the guard time has passed and the typing has paused. */
-export function armAskGuard(app: App, ask: PermissionAsk): void {
-  if (app.guardTimer) clearTimeout(app.guardTimer);
-  const due = Math.max(ask.shownAt + ASK_GUARD_MS, app.lastTypedAt + BURST_GAP_MS) - app.now();
-  app.guardTimer = setTimeout(() => {
-    app.guardTimer = null;
-    if (app.ask !== ask) return;
-    if (!guardOver(app, ask)) return armAskGuard(app, ask);
+export function armAskGuard(state: AppState, actions: AppActions, ask: PermissionAsk): void {
+  if (state.guardTimer) clearTimeout(state.guardTimer);
+  const due = Math.max(ask.shownAt + ASK_GUARD_MS, state.lastTypedAt + BURST_GAP_MS) - actions.now();
+  state.guardTimer = setTimeout(() => {
+    state.guardTimer = null;
+    if (state.ask !== ask) return;
+    if (!guardOver(state, actions, ask)) return armAskGuard(state, actions, ask);
     ask.guarded = false;
     ask.panel.armed = true;
-    app.renderNow();
+    actions.render();
   }, Math.max(1, due + 1));
 }
 

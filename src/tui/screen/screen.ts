@@ -1,5 +1,5 @@
 // The two-zone screen: history goes into the terminal's own scrollback exactly once; the live zone
-// below it is repainted cell by cell. Read "The screen: two zones" in shared/design/ARCHITECTURE.md.
+// below it is repainted cell by cell. Read "The screen: two zones" in ARCHITECTURE.md.
 //
 //   const screen = createScreen({ output: process.stdout, caps, cols, rows });
 //   screen.commit(rows);            // finished rows, laid out at screen.cols: written once, never again

@@ -1,9 +1,12 @@
 // A tool result as the user sees it. Results are written for the model: bash and process append a
 // bracketed trailer of notes ("[exit code 1; cwd: .]", "[ticker (p1) running; offset 5]"), and
 // some results end with instructions in tool syntax ("Read its output with action=read id=…").
-// The user gets the output and what happened to it, never the model's bookkeeping. Each pattern
-// matches exactly what src/tools (bash.ts, process.ts, read.ts, grep.ts) and the kernel's answer to
-// a call cut by max_tokens write; anything else is real output and is left alone.
+// The user gets the output and what happened to it, never the model's bookkeeping. The tools say
+// which is which in the result's display data (body, notes); the patterns below are only for
+// session logs written before they did, and match exactly what src/tools (bash.ts, process.ts,
+// read.ts, grep.ts) and the kernel's answer to a call cut by max_tokens wrote then; anything else
+// is real output and is left alone.
+import type { ToolDisplay } from "../../tools/types.ts";
 
 export type ShownResult = {
   /** The output, with the model's trailer and instructions taken off. */
@@ -15,7 +18,13 @@ export type ShownResult = {
 /** The kernel's answer for a call cut off by max_tokens (kernel/loop.ts), which tells the model how to retry. */
 const CUT_CALL = /^Your response reached the output limit \(max_tokens\) while writing this \S+ call, so its input is incomplete and it was not run\. .*$/s;
 
-export function shownResult(tool: string, text: string): ShownResult {
+export function shownResult(tool: string, text: string, display?: ToolDisplay): ShownResult {
+  if (display?.body !== undefined) return { body: text.slice(0, display.body), notes: display.notes ?? "" };
+  return fromOldLog(tool, text);
+}
+
+/** A result from a log written before tools gave display data: its text is read back into body and notes. */
+function fromOldLog(tool: string, text: string): ShownResult {
   if (CUT_CALL.test(text)) return { body: "", notes: "the answer hit the output-token limit while writing this call, so it was not run; the agent was told to retry with less input" };
   switch (tool) {
     case "bash":
@@ -79,7 +88,7 @@ function processResult(text: string): ShownResult {
   }
   const body = text
     .replace(/ Read its output with action=read id=\S+ \(wait_for a ready message\), stop it with action=stop\.$/, "")
-    .replace(/ Read its answer with action=read\.$/, "")
+    .replace(/ Read its answer with action=read(?: \(wait_for its prompt\))?\.$/, "")
     .replace(/ Start one with action=start\.$/, "");
   return { body, notes: "" };
 }

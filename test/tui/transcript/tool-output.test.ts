@@ -85,4 +85,34 @@ describe("the real tools' words", () => {
       await h.cleanup();
     }
   });
+
+  test("the display data the tools give says what the old logs' text was read back into", async () => {
+    const h = makeHarness();
+    try {
+      await Bun.write(`${h.dir}/many.txt`, Array.from({ length: 30 }, (_, i) => `row ${i}`).join("\n"));
+      const results = [
+        ["bash", await h.call("bash", { command: "echo hello; cd .." })],
+        ["bash", await h.call("bash", { command: `cd ${h.dir}` })],
+        ["bash", await h.call("bash", { command: "echo boom; exit 2" })],
+        ["bash", await h.call("bash", { command: "sleep 5", timeout: 50 })],
+        ["process", await h.call("process", { action: "list" })],
+        ["process", await h.call("process", { action: "start", name: "ticker", command: "echo tick; sleep 30" })],
+        ["process", await h.call("process", { action: "read", id: "ticker", wait_for: "tick", timeout: 10_000 })],
+        ["process", await h.call("process", { action: "read", id: "ticker", wait_for: "never", timeout: 50 })],
+        ["read", await h.call("read", { file_path: "many.txt", limit: 5 })],
+        ["grep", await h.call("grep", { pattern: "row", path: "many.txt", output_mode: "content", head_limit: 3 })],
+        ["grep", await h.call("grep", { pattern: "row", output_mode: "count" })],
+      ] as const;
+      for (const [tool, r] of results) {
+        expect(r.display?.body).toBeNumber();
+        expect(shownResult(tool, r.text, r.display)).toEqual(shownResult(tool, r.text));
+      }
+      expect(shownResult("bash", results[3][1].text, results[3][1].display).notes).toBe("timed out: the command and everything it started were killed");
+      // Newer than the old logs' wording: only the display data knows where the advice starts.
+      const typed = await h.call("process", { action: "write", id: "ticker", input: "x\n" });
+      expect(shownResult("process", typed.text, typed.display)).toEqual({ body: "Typed 2 characters into ticker's terminal.", notes: "" });
+    } finally {
+      await h.cleanup();
+    }
+  });
 });

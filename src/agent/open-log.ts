@@ -1,0 +1,64 @@
+// Session opening: which log a session continues (a new one, the latest, one by id, a fork), and
+// what of the workspace a resumed session gets back. Problems a user can act on are
+// SessionOpenErrors; what the user should read before the first prompt goes to `notices`.
+import { existsSync, statSync } from "node:fs";
+import { LIMITS, readRegularFile } from "../workspace/safe-read.ts";
+import type { DurableEvent } from "../events/types.ts";
+import type { SessionWriteError } from "../session/log.ts";
+import { forkSession, latestSession, NewerSessionError, openSession, resolveSession, SessionLockedError, SessionNotFoundError } from "../session/store.ts";
+import type { LocalWorkspace } from "../workspace/types.ts";
+import type { SessionOptions } from "./types.ts";
+
+/** The session cannot start; `usage` when the cause is how KHAELOR was invoked (exit code 2). */
+export class SessionOpenError extends Error {
+  constructor(
+    message: string,
+    readonly usage = false,
+  ) {
+    super(message);
+  }
+}
+
+/** The log a session writes to: null writer for a new session (created once the mode is known). */
+export function openLog(o: SessionOptions, dir: string, notices: string[], onWriteError: (e: SessionWriteError) => void) {
+  if (!o.resume) return { writer: null, replayed: null, forkedFrom: undefined, seedEvents: undefined, lostProcesses: [] };
+  try {
+    const path = "latest" in o.resume ? latestSession(dir)?.path : resolveSession(dir, o.resume.id).path;
+    if (!path) throw new SessionOpenError(`no session to continue in ${dir}: start one with khaelor -p "..."`);
+    if (o.fork) {
+      const fork = forkSession(path);
+      notices.push(...fork.warnings);
+      return { writer: null, replayed: fork.replayed, forkedFrom: fork.forkedFrom, seedEvents: fork.events, lostProcesses: [] };
+    }
+    const s = openSession(path, { onError: (e) => onWriteError(e) });
+    notices.push(...s.warnings);
+    if (s.crashed) notices.push("the previous run of this session stopped unexpectedly; unfinished tool calls were marked as interrupted");
+    return { writer: s.writer, replayed: s.replayed, forkedFrom: undefined, seedEvents: undefined, lostProcesses: s.lostProcesses };
+  } catch (e) {
+    if (e instanceof SessionLockedError || e instanceof SessionNotFoundError || e instanceof NewerSessionError) throw new SessionOpenError(e.message);
+    throw e;
+  }
+}
+
+/**
+ * A resumed session picks up where the model was: in the directory its last bash command left,
+ * and knowing the files it read or wrote, as long as they have not changed on disk since (then
+ * the stale-write check asks it to read them again, as it would have live).
+ */
+export function restoreWorkspace(ws: LocalWorkspace, events: DurableEvent[]) {
+  for (const e of events) {
+    if (e.type !== "tool_result" || e.isError) continue;
+    const path = e.display?.path;
+    if (path && (e.name === "read" || e.name === "write" || e.name === "edit")) {
+      try {
+        const st = statSync(path);
+        // +1: the event time is whole milliseconds, the file time finer.
+        if (st.isFile() && st.mtimeMs <= e.ts + 1) ws.reads.record(path, readRegularFile(path, { maxBytes: LIMITS.workFile }).bytes, st.mtimeMs);
+      } catch {
+        // Gone since: the model will find out when it uses the file.
+      }
+    }
+    const cwd = e.display?.cwd;
+    if (cwd && e.name === "bash" && existsSync(cwd)) ws.cwd = cwd;
+  }
+}

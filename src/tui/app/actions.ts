@@ -1,0 +1,29 @@
+// What key handlers and slash commands may ask of the app beyond changing its state
+// (./state.ts): the effects. App implements it; tests drive the handlers with a fake that records.
+import type { PagerSource } from "../views/pager.ts";
+
+export type ChooserItem = { label: string; detail?: string; value: string };
+
+export interface AppActions {
+  now(): number;
+  /** Enter: a command, a message queued for the running turn, or a new turn. */
+  submit(text: string): void;
+  /** Aborts the running turn or command (Esc). */
+  interrupt(): void;
+  exit(code: number): Promise<void>;
+  /** A short message in the status line, for a couple of seconds. */
+  flash(text: string, ms?: number): void;
+  /** The transcript (no source), or another source named by `title` in the pager's footer. */
+  openPager(source?: PagerSource, opts?: { title?: string; ofPrompt?: boolean }): void;
+  closePager(): void;
+  /** A chooser (sessions, models, rules) in the picker slot. */
+  choose(title: string, items: ChooserItem[], onPick: (value: string) => void, onCancel?: () => void): void;
+  /** Runs a command's async work with Esc able to abort it and the spinner showing. */
+  runBusy(kind: "compact" | "command", work: (signal: AbortSignal) => Promise<void>): Promise<void>;
+  /** /clear (null) and /resume: close this session and continue in another. */
+  switchSession(resume: string | null): Promise<void>;
+  /** Lays out now (the state changed outside a key, e.g. a timer or a load finished). */
+  render(): void;
+  /** Ctrl-L: the whole live zone is drawn again. */
+  redraw(): void;
+}

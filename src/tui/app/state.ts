@@ -1,0 +1,80 @@
+// The interactive app's state, as data: what the key handlers, the slash commands and the live
+// zone read and change. App (./app.ts) owns one, with the timers and the session's lifecycle;
+// handlers reach effects (submitting, the pager, the clock, exiting) only through AppActions
+// (./actions.ts), so each is a function of (state, actions, event).
+import type { AgentSession, AskAnswer } from "../../agent/types.ts";
+import type { FullView } from "../screen/screen.ts";
+import type { Transcript } from "../transcript/transcript.ts";
+import type { TranscriptPager } from "../views/pager.ts";
+import type { PermissionPanelState } from "../views/permission-panel.ts";
+import type { PickerState } from "../views/picker.ts";
+import type { Composer } from "./composer.ts";
+import type { FileFinder } from "./file-finder.ts";
+import type { HistoryCommit } from "./history-commit.ts";
+import type { PromptHistory } from "./history.ts";
+import type { LazyGrammars } from "./lazy-grammars.ts";
+
+export type Picker =
+  | ({ kind: "slash" } & PickerState<string>)
+  | ({ kind: "file"; start: number } & PickerState<string>)
+  | ({ kind: "choose"; onPick: (value: string) => void; onCancel?: () => void; all: Array<{ label: string; detail?: string; value: string }> } & PickerState<string>);
+
+export type PermissionAsk = {
+  panel: PermissionPanelState;
+  resolve: (a: AskAnswer) => void;
+  toolUseId: string;
+  suggestion: boolean;
+  shownAt: number;
+  /** Keys still go to the composer: the prompt has just appeared, or a typing burst is going on. */
+  guarded: boolean;
+};
+
+/** A turn, /compact or a command's async work: Esc aborts it, the spinner shows it. */
+export type Busy = { abort: AbortController; kind: "turn" | "compact" | "command"; startedAt: number };
+
+/** ofPrompt: the pager shows the open permission prompt in full (and closes when it is answered). */
+export type OpenPager = { view: FullView; pager: TranscriptPager; ofPrompt: boolean };
+
+export type AppState = {
+  /** Null only in the first moments of startup, before the session is open (ready is false). */
+  session: AgentSession | null;
+  ready: boolean;
+  gitBranch: string | null;
+  transcript: Transcript;
+  readonly composer: Composer;
+  /** Prompts sent before, for Up/Down. */
+  history: PromptHistory;
+  /** The project's files, for @ mentions. */
+  readonly finder: FileFinder;
+  /** The terminal shows OSC 8 hyperlinks. */
+  readonly links: boolean;
+  /** What of the transcript is in scrollback (./history-commit.ts). */
+  readonly committer: HistoryCommit;
+  readonly grammars: LazyGrammars;
+  width: number;
+
+  busy: Busy | null;
+  /** Messages sent while work runs, shown until the session delivers them. */
+  queued: string[];
+  ask: PermissionAsk | null;
+  picker: Picker | null;
+  pager: OpenPager | null;
+  /** A short message in the status line, until `until`. */
+  hint: { text: string; until: number } | null;
+  /** When Ctrl-C armed the exit (0: not armed). */
+  ctrlCAt: number;
+  /** When the composer last took a key (to tell a typing burst from an answer to a prompt). */
+  lastTypedAt: number;
+  /** Arms the open permission prompt's keys (see permission-keys.ts). */
+  guardTimer: ReturnType<typeof setTimeout> | null;
+  /** The spinner's frame. */
+  frameNo: number;
+  /** Shift-Tab may cycle into bypassPermissions (the session started in it). */
+  allowBypassCycle: boolean;
+};
+
+/** The open session; handlers that need one run only once it is open. */
+export function sessionOf(state: AppState): AgentSession {
+  if (!state.session) throw new Error("the session is not open yet");
+  return state.session;
+}

@@ -1,0 +1,61 @@
+// Slash commands as functions of (state, actions, name, argument): what each leaves in the
+// transcript and what it asks of the app.
+import { expect, test } from "bun:test";
+import { runSlashCommand } from "../../../src/tui/app/commands.ts";
+import { setup } from "../support/app-state.ts";
+
+const notices = (s: ReturnType<typeof setup>["state"]) => s.transcript.entries.flatMap((e) => (e.kind === "notice" ? [e.text] : []));
+
+test("/help lists every command and the keys", async () => {
+  const { state, actions } = setup();
+  await runSlashCommand(state, actions, "help", "");
+  const text = notices(state).join("\n");
+  for (const c of ["/clear", "/compact", "/model", "/undo", "/exit"]) expect(text).toContain(c);
+  expect(text).toContain("Shift+Tab permission mode");
+});
+
+test("/model with a name switches; an unknown name is tried as is, with a warning", async () => {
+  const { state, actions } = setup();
+  await runSlashCommand(state, actions, "model", "claude-opus-5-5");
+  expect(state.session!.model()).toBe("claude-opus-5-5");
+  expect(notices(state)).toEqual([]);
+  await runSlashCommand(state, actions, "model", "my-own-model");
+  expect(state.session!.model()).toBe("my-own-model");
+  expect(notices(state)[0]).toContain("my-own-model is not a model KHAELOR knows");
+});
+
+test("/model alone opens a chooser with the current model first; picking it again keeps it", async () => {
+  const { state, actions } = setup();
+  await runSlashCommand(state, actions, "model", "");
+  const c = actions.choosers[0]!;
+  expect(c.items[0]).toMatchObject({ value: "claude-sonnet-5-5", detail: "current" });
+  c.onPick("claude-sonnet-5-5");
+  expect(actions.flashes).toEqual(["the model stays claude-sonnet-5-5"]);
+  c.onPick("claude-haiku-5-5");
+  expect(state.session!.model()).toBe("claude-haiku-5-5");
+});
+
+test("/clear, /resume <id>, /transcript and /exit ask the app", async () => {
+  const { state, actions } = setup();
+  await runSlashCommand(state, actions, "clear", "");
+  await runSlashCommand(state, actions, "resume", "abc123");
+  await runSlashCommand(state, actions, "transcript", "");
+  await runSlashCommand(state, actions, "exit", "");
+  expect(actions.switches).toEqual([null, "abc123"]);
+  expect(actions.pagers).toEqual([undefined]);
+  expect(actions.exits).toEqual([0]);
+});
+
+test("/permissions with no rules says every write and command asks, and offers nothing to remove", async () => {
+  const { state, actions } = setup();
+  await runSlashCommand(state, actions, "permissions", "");
+  expect(notices(state)[0]).toContain("No rules: every write and command asks.");
+  expect(actions.choosers).toEqual([]);
+});
+
+test("/diff with snapshots off says why and runs nothing", async () => {
+  const { state, actions } = setup();
+  await runSlashCommand(state, actions, "diff", "");
+  expect(notices(state)).toEqual(["/diff is off: snapshots are off in this test"]);
+  expect(actions.busyRuns).toEqual([]);
+});

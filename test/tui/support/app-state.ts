@@ -1,0 +1,118 @@
+// An AppState built from the real parts (transcript, composer, prompt history, file finder, history
+// commit), a session that answers the few calls key handling and commands make, and AppActions
+// that record what was asked of them: for driving handlers as functions of (state, actions, event).
+import type { AgentSession } from "../../../src/agent/types.ts";
+import type { PermissionMode } from "../../../src/events/types.ts";
+import type { AppActions, ChooserItem } from "../../../src/tui/app/actions.ts";
+import type { InputEvent } from "../../../src/tui/app/app-input.ts";
+import { composerInput } from "../../../src/tui/app/composer-keys.ts";
+import { Composer } from "../../../src/tui/app/composer.ts";
+import { FileFinder } from "../../../src/tui/app/file-finder.ts";
+import { HistoryCommit } from "../../../src/tui/app/history-commit.ts";
+import { PromptHistory } from "../../../src/tui/app/history.ts";
+import { LazyGrammars } from "../../../src/tui/app/lazy-grammars.ts";
+import type { AppState } from "../../../src/tui/app/state.ts";
+import { Transcript } from "../../../src/tui/transcript/transcript.ts";
+
+/** The few session calls key handling and commands make, over a mode, a model and a steering queue of its own. */
+export function fakeSession(queuedSteering: string[] = []): AgentSession {
+  let mode: PermissionMode = "default";
+  let model = "claude-sonnet-5-5";
+  const s: Partial<AgentSession> = {
+    cwd: "/nonexistent",
+    sessionId: "0123456789abcdef",
+    permissionMode: () => mode,
+    setPermissionMode: (m: PermissionMode) => void (mode = m),
+    model: () => model,
+    setModel: (m: string) => void (model = m),
+    takeQueuedSteering: () => queuedSteering.splice(0),
+    rules: () => [],
+    snapshotsOff: () => "snapshots are off in this test",
+  };
+  return s as AgentSession;
+}
+
+export type Recorded = {
+  submitted: string[];
+  interrupts: number;
+  exits: number[];
+  flashes: string[];
+  pagers: Array<{ title?: string; ofPrompt?: boolean } | undefined>;
+  closedPagers: number;
+  choosers: Array<{ title: string; items: ChooserItem[]; onPick: (value: string) => void }>;
+  switches: Array<string | null>;
+  busyRuns: string[];
+  redraws: number;
+};
+
+export function fakeActions(clock: { t: number }): AppActions & Recorded {
+  return {
+    submitted: [],
+    interrupts: 0,
+    exits: [],
+    flashes: [],
+    pagers: [],
+    closedPagers: 0,
+    choosers: [],
+    switches: [],
+    busyRuns: [],
+    redraws: 0,
+    now: () => clock.t,
+    submit(t) { this.submitted.push(t); },
+    interrupt() { this.interrupts++; },
+    async exit(code) { this.exits.push(code); },
+    flash(t) { this.flashes.push(t); },
+    openPager(_source, opts) { this.pagers.push(opts); },
+    closePager() { this.closedPagers++; },
+    choose(title: string, items: ChooserItem[], onPick: (value: string) => void) { this.choosers.push({ title, items, onPick }); },
+    async runBusy(kind, work) {
+      this.busyRuns.push(kind);
+      await work(new AbortController().signal);
+    },
+    async switchSession(resume) { this.switches.push(resume); },
+    render() {},
+    redraw() { this.redraws++; },
+  };
+}
+
+export function makeState(over: Partial<AppState> = {}): AppState {
+  const grammars = new LazyGrammars(() => {});
+  const finder = new FileFinder("/nonexistent");
+  finder.setFiles(["src/app.ts", "src/screen/zone.ts", "README.md"]);
+  return {
+    session: fakeSession(),
+    ready: true,
+    gitBranch: null,
+    transcript: new Transcript(),
+    composer: new Composer(),
+    history: new PromptHistory(null, ["first prompt", "second prompt"]),
+    finder,
+    links: false,
+    committer: new HistoryCommit(80, false, grammars),
+    grammars,
+    width: 80,
+    busy: null,
+    queued: [],
+    ask: null,
+    picker: null,
+    pager: null,
+    hint: null,
+    ctrlCAt: 0,
+    lastTypedAt: Number.NEGATIVE_INFINITY,
+    guardTimer: null,
+    frameNo: 0,
+    allowBypassCycle: false,
+    ...over,
+  };
+}
+
+export function setup(over: Partial<AppState> = {}) {
+  const clock = { t: 10_000 };
+  const state = makeState(over);
+  const actions = fakeActions(clock);
+  const press = (...evs: InputEvent[]) => {
+    for (const ev of evs) composerInput(state, actions, ev);
+  };
+  return { clock, state, actions, press };
+}
+
