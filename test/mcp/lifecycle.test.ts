@@ -98,7 +98,7 @@ test("a server that never answers holds the first request back only until MCP_TI
   const api = await serve({ turns: [{ content: [{ type: "text", text: "answered" }], expect: { toolsInclude: ["mcp__ok__echo"] } }] });
   const r = await runCli(["-p", "go", "--mcp-config", mcpConfig({ ok: testServer(), hang: testServer("--junk") }), "--output-format", "stream-json", "--verbose"], {
     cwd: dir,
-    env: isolatedEnv(api.url, { MCP_TIMEOUT: "6000" }),
+    env: isolatedEnv(api.url, { MCP_TIMEOUT: "15000" }),
   });
   expect(r.code).toBe(0);
   const out = parseNdjson(r.stdout);
