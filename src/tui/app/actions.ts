@@ -26,4 +26,6 @@ export interface AppActions {
   render(): void;
   /** Ctrl-L: the whole live zone is drawn again. */
   redraw(): void;
+  /** Ctrl-G and /edit: the composer's text in the user's editor, and back. */
+  editInEditor(): void;
 }

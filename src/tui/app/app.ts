@@ -22,6 +22,7 @@ import { extname } from "node:path";
 import type { AgentSession, AskAnswer, AskRequest } from "../../agent/types.ts";
 import type { AgentEvent, DurableEvent, PermissionMode } from "../../events/types.ts";
 import { modelInfo } from "../../model/models.ts";
+import type { EditResult } from "../../platform/editor.ts";
 import type { Screen } from "../screen/screen.ts";
 import { TranscriptPager, type PagerSource } from "../views/pager.ts";
 import { formatCost } from "../../model/format-cost.ts";
@@ -62,6 +63,8 @@ export type AppDeps = {
   onPager(open: boolean): void;
   /** Ctrl-Z: give the terminal back to the shell until `fg` (absent: Ctrl-Z does nothing). */
   suspend?(): void;
+  /** Ctrl-G: `text` in the user's editor, the terminal lent to it until it exits (absent: no editor here). */
+  editText?(text: string): EditResult;
   /** Everything is cleaned up; the process may end with this code. `line` may hold several lines (stopped processes, then how to resume). */
   onExit(code: number, line: string): void;
   now?: () => number;
@@ -451,6 +454,28 @@ export class App implements AppActions {
     this.screen.setLive([], null);
     this.screen.frame();
     this.deps.suspend();
+  }
+
+  /**
+   * Ctrl-G: the live zone is cleared as for Ctrl-Z, so an editor that does not take the
+   * alternate screen starts on a clean line; the edited text replaces the composer's, and an
+   * editor that fails leaves it as it was and says why.
+   */
+  editInEditor(): void {
+    const st = this.state;
+    if (!this.deps.editText) {
+      this.flash("no editor can be opened here");
+      return;
+    }
+    if (st.pager) this.closePager();
+    st.picker = null;
+    this.screen.setLive([], null);
+    this.screen.frame();
+    const r = this.deps.editText(st.composer.submitText());
+    this.screen.invalidate();
+    if (r.ok) st.composer.setText(r.text);
+    else st.transcript.notice(`${r.error}; the prompt is as it was.`, "warn");
+    this.renderNow();
   }
 
   /** After `fg`: the shell may have written below us; draw the live zone afresh. */

@@ -43,6 +43,7 @@ export type Recorded = {
   switches: Array<string | null>;
   busyRuns: string[];
   redraws: number;
+  edits: number;
 };
 
 export function fakeActions(clock: { t: number }): AppActions & Recorded {
@@ -57,6 +58,7 @@ export function fakeActions(clock: { t: number }): AppActions & Recorded {
     switches: [],
     busyRuns: [],
     redraws: 0,
+    edits: 0,
     now: () => clock.t,
     submit(t) { this.submitted.push(t); },
     interrupt() { this.interrupts++; },
@@ -72,6 +74,7 @@ export function fakeActions(clock: { t: number }): AppActions & Recorded {
     async switchSession(resume) { this.switches.push(resume); },
     render() {},
     redraw() { this.redraws++; },
+    editInEditor() { this.edits++; },
   };
 }
 
