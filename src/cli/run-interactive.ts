@@ -102,6 +102,7 @@ export async function runInteractive(opts: CliOptions): Promise<number> {
     },
     suspend: () => term.suspend(),
     editText: (text) => term.handOver(() => editText(text)),
+    copy: async (text) => (await import("../tui/term/clipboard.ts")).copyToClipboard(text, { write: (d) => void term.write(d), env: process.env, inTmux: term.caps.inTmux }),
     onExit(code, line) {
       // The demo's project is a temporary copy, removed on the way out: its session cannot be
       // resumed, so the last line (how to resume) is replaced; the lines before it (stopped processes) stay.

@@ -24,6 +24,7 @@ import type { AgentEvent, DurableEvent, PermissionMode } from "../../events/type
 import { modelInfo } from "../../model/models.ts";
 import type { EditResult } from "../../platform/editor.ts";
 import type { Screen } from "../screen/screen.ts";
+import type { CopyResult } from "../term/clipboard.ts";
 import { TranscriptPager, type PagerSource } from "../views/pager.ts";
 import { formatCost } from "../../model/format-cost.ts";
 import type { Row, Style } from "../render/style.ts";
@@ -65,6 +66,8 @@ export type AppDeps = {
   suspend?(): void;
   /** Ctrl-G: `text` in the user's editor, the terminal lent to it until it exits (absent: no editor here). */
   editText?(text: string): EditResult;
+  /** /copy: the clipboard as this terminal reaches it (absent: there is none). */
+  copy?(text: string): Promise<CopyResult>;
   /** Everything is cleaned up; the process may end with this code. `line` may hold several lines (stopped processes, then how to resume). */
   onExit(code: number, line: string): void;
   now?: () => number;
@@ -476,6 +479,10 @@ export class App implements AppActions {
     if (r.ok) st.composer.setText(r.text);
     else st.transcript.notice(`${r.error}; the prompt is as it was.`, "warn");
     this.renderNow();
+  }
+
+  copyToClipboard(text: string): Promise<CopyResult> {
+    return this.deps.copy ? this.deps.copy(text) : Promise.resolve({ ok: false, error: "there is no clipboard here" });
   }
 
   /** After `fg`: the shell may have written below us; draw the live zone afresh. */

@@ -79,3 +79,65 @@ describe("$EDITOR", () => {
     expect(t.screen()).not.toContain("CLOBBERED");
   });
 });
+
+describe("/copy", () => {
+  const ANSWER = "# Plan\n\n1. Read `parser.ts`\n2. Fix **the** bug\n\n```ts\nconst x = 1;\n```";
+  const osc52Payloads = (out: string) => [...out.matchAll(/\x1b\]52;c;([A-Za-z0-9+/=]*)\x07/g)].map((m) => Buffer.from(m[1] ?? "", "base64").toString("utf8"));
+
+  async function answered(s: PtySession, what: string, shows = "Fix the bug"): Promise<void> {
+    await s.waitFor(idle, "the composer");
+    s.type(what);
+    s.send(KEY.enter);
+    await s.waitFor((sc) => sc.includes(shows) && idle(sc), "the answer");
+  }
+
+  async function run(s: PtySession, line: string, shows: string): Promise<void> {
+    s.type(line);
+    await s.waitForText(`› ${line}`);
+    s.send(KEY.enter);
+    await s.waitForText(shows);
+  }
+
+  test("writes an OSC 52 carrying the answer's markdown source; /copy 2 the one before; in tmux also wrapped for passthrough", async () => {
+    const fake = await fixtures.api({ turns: [text("FIRST answer"), text(ANSWER)] });
+    const s = start(fake, {});
+    await answered(s, "one", "FIRST answer");
+    await answered(s, "two");
+    await run(s, "/copy", "Copied the last answer (8 lines of markdown) to the terminal's clipboard (OSC 52)");
+    expect(osc52Payloads(s.output())).toEqual([ANSWER]);
+    await run(s, "/copy 2", "Copied answer 2 from the end");
+    expect(osc52Payloads(s.output())).toEqual([ANSWER, "FIRST answer"]);
+    await run(s, "/copy 3", "There are fewer than 3 answers to copy.");
+
+    const fake2 = await fixtures.api({ turns: [text(ANSWER)] });
+    const t = start(fake2, { TMUX: "/tmp/tmux-1000/default,1,0" });
+    await answered(t, "one");
+    await run(t, "/copy", "OSC 52 through tmux");
+    const out = t.output();
+    // Once bare (for tmux's own clipboard handling), once inside the passthrough.
+    expect(osc52Payloads(out)).toEqual([ANSWER, ANSWER]);
+    const b64 = Buffer.from(ANSWER).toString("base64");
+    expect(out).toContain(`\x1bPtmux;\x1b\x1b]52;c;${b64}\x07\x1b\\`);
+  });
+
+  test("a terminal that ignores OSC 52 gets the platform's clipboard command; without one, and when too large, it says so", async () => {
+    const big = "word ".repeat(16_000); // 80 KB: past 100 KB once encoded
+    const fake = await fixtures.api({ turns: [text(ANSWER), text(big)] });
+    const dir = tempProject();
+    // A stand-in xclip on PATH (found only with DISPLAY set, as the real one would be used).
+    script(dir, "xclip", `cat > "${dir}/clip"`);
+    const s = start(fake, { TERM_PROGRAM: "Apple_Terminal", DISPLAY: ":0", PATH: `${dir}:${process.env.PATH}` });
+    await answered(s, "one");
+    await run(s, "/copy", "to the clipboard (xclip)");
+    expect(readFileSync(join(dir, "clip"), "utf8")).toBe(ANSWER);
+    expect(osc52Payloads(s.output())).toEqual([]);
+
+    const fake2 = await fixtures.api({ turns: [text(ANSWER), text(big)] });
+    const t = start(fake2, { TERM_PROGRAM: "Apple_Terminal" });
+    await answered(t, "one");
+    await run(t, "/copy", "does not take OSC 52 copies and no clipboard command");
+    await answered(t, "two", "word word");
+    await run(t, "/copy", "too large to copy through the terminal");
+    expect(osc52Payloads(t.output())).toEqual([]);
+  });
+});

@@ -44,6 +44,7 @@ export type Recorded = {
   busyRuns: string[];
   redraws: number;
   edits: number;
+  copied: string[];
 };
 
 export function fakeActions(clock: { t: number }): AppActions & Recorded {
@@ -59,6 +60,7 @@ export function fakeActions(clock: { t: number }): AppActions & Recorded {
     busyRuns: [],
     redraws: 0,
     edits: 0,
+    copied: [],
     now: () => clock.t,
     submit(t) { this.submitted.push(t); },
     interrupt() { this.interrupts++; },
@@ -75,6 +77,7 @@ export function fakeActions(clock: { t: number }): AppActions & Recorded {
     render() {},
     redraw() { this.redraws++; },
     editInEditor() { this.edits++; },
+    async copyToClipboard(t) { this.copied.push(t); return { ok: true, where: "a test clipboard" }; },
   };
 }
 
