@@ -26,7 +26,8 @@ import { builtinTools } from "../tools/builtin.ts";
 import { createToolRuntime } from "../tools/runtime.ts";
 import { createWorkspace } from "../workspace/local.ts";
 import { redactText } from "../session/redact.ts";
-import { settleOrphans } from "../workspace/orphans.ts";
+import { findMarked, killMarkedSync, stopMarked } from "../workspace/marked-processes.ts";
+import { markEntry, settleMarked, settleOrphans } from "../workspace/orphans.ts";
 import { VERSION } from "../version.ts";
 import { loadSettings } from "./config.ts";
 import { createGate } from "./gate.ts";
@@ -97,7 +98,9 @@ export async function openAgentSession(opts: SessionOptions): Promise<AgentSessi
   const [engine, git, orphanNotices] = await Promise.all([
     createPermissionEngine({ projectRoot: cwd, mode: opts.permissionMode, cliAllow: opts.allowedTools ?? [], cliDeny: opts.disallowedTools ?? [] }),
     createGitProtection({ projectRoot: cwd, dataDir: shadowDir, sessionId, resume: opened.writer !== null }),
-    settleOrphans(opened.lostProcesses, sessionId),
+    // On resume, then, whatever else still carries the mark: an interrupted bash command a kill -9
+    // left running, a daemon it started (no KHAELOR holds this session, so none is managed).
+    settleOrphans(opened.lostProcesses, sessionId).then(async (lines) => (opened.writer ? [...lines, ...(await settleMarked(sessionId))] : lines)),
   ]).catch((e: unknown) => {
     opened.writer?.close();
     throw e;
@@ -212,7 +215,12 @@ export async function openAgentSession(opts: SessionOptions): Promise<AgentSessi
   });
 
   // A crash or a plain process.exit must not leave the model's processes running.
-  const killOnExit = () => workspace.processes.killAllSync();
+  // …nor what left their groups (setsid, double forks): anything still carrying the session's mark.
+  const mark = markEntry(sessionId);
+  const killOnExit = () => {
+    workspace.processes.killAllSync();
+    killMarkedSync(mark);
+  };
   process.on("exit", killOnExit);
   let closed = false;
   return {
@@ -250,7 +258,7 @@ export async function openAgentSession(opts: SessionOptions): Promise<AgentSessi
         writeFailure = null;
       }
       const turn = new AbortController();
-      const follow = () => turn.abort();
+      const follow = () => turn.abort(signal.reason);
       signal.addEventListener("abort", follow, { once: true });
       stopTurn = follow;
       try {
@@ -293,6 +301,7 @@ export async function openAgentSession(opts: SessionOptions): Promise<AgentSessi
       if (closed) return;
       closed = true;
       await workspace.processes.stopAll();
+      await stopMarked(findMarked(mark) ?? []);
       process.off("exit", killOnExit);
       writer.close();
       if (!spoke) {

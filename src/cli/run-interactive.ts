@@ -73,7 +73,8 @@ export async function runInteractive(opts: CliOptions): Promise<number> {
   // SIGTERM/SIGHUP/SIGINT: the terminal layer restores the terminal at once and re-raises; this
   // listener (still installed) then ends the session properly: processes stopped, log closed.
   const signals = ["SIGTERM", "SIGHUP", "SIGINT"] as const;
-  const onSignal = (sig: NodeJS.Signals) => void app.exit(sig === "SIGHUP" ? EXIT.sighup : sig === "SIGINT" ? EXIT.sigint : EXIT.sigterm);
+  const onSignal = (sig: NodeJS.Signals) =>
+    void app.exit(sig === "SIGHUP" ? EXIT.sighup : sig === "SIGINT" ? EXIT.sigint : EXIT.sigterm, sig === "SIGHUP" ? "sighup" : sig === "SIGINT" ? "sigint" : "sigterm");
   const leave = async (line: string | null, toStderr: string | null) => {
     for (const off of unsubscribe) off();
     for (const s of signals) process.off(s, onSignal);

@@ -35,6 +35,8 @@ export type ToolDisplay = {
   notes?: string;
   /** The user sees the first `body` characters of the text (the rest is the model's bookkeeping). Absent: all of it. */
   body?: number;
+  /** bash: lines of the whole output, which the text may show only the head and tail of. */
+  lines?: number;
 };
 
 export type ToolResult = {

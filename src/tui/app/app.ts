@@ -399,7 +399,8 @@ export class App implements AppActions {
     this.renderNow();
   }
 
-  async exit(code = 0): Promise<void> {
+  /** `signal`: the signal that ends the session, recorded as the reason a running turn stopped. */
+  async exit(code = 0, signal?: "sigint" | "sigterm" | "sighup"): Promise<void> {
     const st = this.state;
     if (!st.ready) {
       // Nothing to close yet: leave as soon as the session is open (and closed again).
@@ -411,7 +412,7 @@ export class App implements AppActions {
     this.exiting = true;
     if (st.pager) this.closePager();
     st.ask?.resolve({ allow: false });
-    st.busy?.abort.abort();
+    st.busy?.abort.abort(signal);
     this.stopTimers();
     await this.turnDone;
     this.unsubscribe();
