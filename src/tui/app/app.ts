@@ -22,7 +22,9 @@ import { extname } from "node:path";
 import type { AgentSession, AskAnswer, AskRequest } from "../../agent/types.ts";
 import type { AgentEvent, DurableEvent, PermissionMode } from "../../events/types.ts";
 import { modelInfo } from "../../model/models.ts";
+import type { EditResult } from "../../platform/editor.ts";
 import type { Screen } from "../screen/screen.ts";
+import type { CopyResult } from "../term/clipboard.ts";
 import { TranscriptPager, type PagerSource } from "../views/pager.ts";
 import { formatCost } from "../../model/format-cost.ts";
 import type { Row, Style } from "../render/style.ts";
@@ -63,6 +65,10 @@ export type AppDeps = {
   onPager(open: boolean): void;
   /** Ctrl-Z: give the terminal back to the shell until `fg` (absent: Ctrl-Z does nothing). */
   suspend?(): void;
+  /** Ctrl-G: `text` in the user's editor, the terminal lent to it until it exits (absent: no editor here). */
+  editText?(text: string): EditResult;
+  /** /copy: the clipboard as this terminal reaches it (absent: there is none). */
+  copy?(text: string): Promise<CopyResult>;
   /** Everything is cleaned up; the process may end with this code. `line` may hold several lines (stopped processes, then how to resume). */
   onExit(code: number, line: string): void;
   now?: () => number;
@@ -460,6 +466,32 @@ export class App implements AppActions {
     this.screen.setLive([], null);
     this.screen.frame();
     this.deps.suspend();
+  }
+
+  /**
+   * Ctrl-G: the live zone is cleared as for Ctrl-Z, so an editor that does not take the
+   * alternate screen starts on a clean line; the edited text replaces the composer's, and an
+   * editor that fails leaves it as it was and says why.
+   */
+  editInEditor(): void {
+    const st = this.state;
+    if (!this.deps.editText) {
+      this.flash("no editor can be opened here");
+      return;
+    }
+    if (st.pager) this.closePager();
+    st.picker = null;
+    this.screen.setLive([], null);
+    this.screen.frame();
+    const r = this.deps.editText(st.composer.submitText());
+    this.screen.invalidate();
+    if (r.ok) st.composer.setText(r.text);
+    else st.transcript.notice(`${r.error}; the prompt is as it was.`, "warn");
+    this.renderNow();
+  }
+
+  copyToClipboard(text: string): Promise<CopyResult> {
+    return this.deps.copy ? this.deps.copy(text) : Promise.resolve({ ok: false, error: "there is no clipboard here" });
   }
 
   /** After `fg`: the shell may have written below us; draw the live zone afresh. */

@@ -30,6 +30,11 @@ export type TerminalSession = {
   altScreen: boolean;
   /** Ctrl-Z: give the terminal back to the shell and stop. */
   suspend(): void;
+  /**
+   * Lends the terminal to a program that runs to its end inside `run` (an editor): our modes off
+   * and the tty cooked while it runs, everything back (and the size re-read) after.
+   */
+  handOver<T>(run: () => T): T;
   /** Undo everything we changed. Idempotent; runs by itself on exit, signals and crashes. */
   restore(): void;
   /** Restore, then discard input still in flight (key releases, late replies) so it never reaches the shell. */
@@ -193,6 +198,19 @@ export async function openTerminal(opts: OpenTerminalOptions = {}): Promise<Term
     suspend() {
       leave();
       process.kill(process.pid, "SIGSTOP");
+    },
+    handOver(run) {
+      leave();
+      stdin.pause();
+      try {
+        return run();
+      } finally {
+        if (!restored) {
+          enter();
+          // The window may have been resized while the program had it.
+          if (!refreshSize()) onResize();
+        }
+      }
     },
     restore() {
       if (restored) return;
