@@ -25,6 +25,7 @@ import { builtinTools } from "../tools/builtin.ts";
 import { createToolRuntime } from "../tools/runtime.ts";
 import { createWorkspace } from "../workspace/local.ts";
 import { redactText } from "../session/redact.ts";
+import { pruneSpillDirs } from "../session/spill-retention.ts";
 import { settleOrphans } from "../workspace/orphans.ts";
 import { VERSION } from "../version.ts";
 import { loadSettings } from "./config.ts";
@@ -119,6 +120,7 @@ export async function openAgentSession(opts: SessionOptions): Promise<AgentSessi
   const missing = (replayed?.toolNamesUsed ?? []).filter((t) => !tools.names().includes(t));
   if (missing.length > 0) notices.push(`this session used tools this version does not have (${missing.join(", ")}); calls to them will fail`);
   const spillDir = join(dirname(writer.path), `${sessionId}.spill`);
+  pruneSpillDirs(dirname(writer.path));
   const workspace = createWorkspace({ root: cwd, spillDir, sessionId, redact: redactText });
   workspace.onFileChanged = (abs, before) => git.adopt(abs, before);
   if (replayed) restoreWorkspace(workspace, replayed.events);
