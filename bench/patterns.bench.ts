@@ -1,7 +1,7 @@
 // The worst case of every pattern that runs on model input (commands, paths, tool output, the
 // streamed answer), at two sizes: `ratio` is the cost at 10x the input over the cost at 1x, about
-// 10 for linear work (100 would be quadratic). `before_ms_20k` is the pattern this replaced, on the
-// 20 K input, where one was measured. Worst cases are the attack strings a ReDoS checker (recheck)
+// 10 for linear work (100 would be quadratic). `before_ms_10k` is the pattern this replaced, on the
+// 10 K input, where one was measured. Worst cases are the attack strings a ReDoS checker (recheck)
 // reported for the old patterns.
 import type { BenchResult } from "./run.ts";
 import { createPermissionEngine } from "../src/permissions/index.ts";
@@ -16,7 +16,7 @@ import { holdBack, healInline } from "../src/tui/markdown/heal.ts";
 import { renderMarkdown } from "../src/tui/markdown/index.ts";
 import { parseUnifiedDiff } from "../src/tui/views/diff-view.ts";
 
-const SMALL = 20_000;
+const SMALL = 10_000;
 
 function ms(fn: () => unknown): number {
   // The best of three: the machine is shared.
@@ -38,6 +38,7 @@ function timeOnce(fn: () => unknown): number {
 type Case = { name: string; input: (n: number) => string; run: (s: string) => unknown; before?: (s: string) => unknown };
 
 export async function run(_opts: { json: boolean }): Promise<BenchResult[]> {
+  const trace = process.env.BENCH_TRACE === "1";
   const engine = await createPermissionEngine({ projectRoot: "/tmp", mode: "default", home: "/tmp", configHome: "/nonexistent-khaelor-bench" });
   const redact = createTextRedactor({});
   const anchors = { root: "/work/project", home: "/home/u" };
@@ -76,10 +77,12 @@ export async function run(_opts: { json: boolean }): Promise<BenchResult[]> {
   for (const c of cases) {
     const small = c.input(SMALL);
     const large = c.input(SMALL * 10);
+    if (trace) console.error("start", c.name);
     const a = ms(() => c.run(small));
+    if (trace) console.error("  20k", a);
     const b = ms(() => c.run(large));
-    const row: BenchResult = { name: `pattern: ${c.name}`, ms_20k: +a.toFixed(2), ms_200k: +b.toFixed(2), ratio: +(b / Math.max(a, 0.01)).toFixed(1) };
-    if (c.before) row.before_ms_20k = +timeOnce(() => c.before!(small)).toFixed(1);
+    const row: BenchResult = { name: `pattern: ${c.name}`, ms_10k: +a.toFixed(2), ms_100k: +b.toFixed(2), ratio: +(b / Math.max(a, 0.01)).toFixed(1) };
+    if (c.before) row.before_ms_10k = +timeOnce(() => c.before!(small)).toFixed(1);
     out.push(row);
   }
   return out;

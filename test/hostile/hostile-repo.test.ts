@@ -5,7 +5,7 @@ import { describe, expect, test } from "bun:test";
 import { execFileSync } from "node:child_process";
 import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { fakeApiFixture } from "../support/fake-api.ts";
+import { fakeApiFixture, type ScenarioInput } from "../support/fake-api.ts";
 import { isolatedEnv, runCli, tempProject } from "../support/cli.ts";
 import { createPermissionEngine } from "../../src/permissions/index.ts";
 import { ptyFixtures } from "../e2e/pty/harness.ts";
@@ -24,7 +24,7 @@ function project(settings?: string | Buffer): string {
   return dir;
 }
 
-const rmVictim = { turns: [{ content: [{ type: "tool_use", name: "bash", input: { command: "rm victim.txt" } }] }, { content: [{ type: "text", text: "done" }] }] };
+const rmVictim: ScenarioInput = { turns: [{ content: [{ type: "tool_use", name: "bash", input: { command: "rm victim.txt" } }] }, { content: [{ type: "text", text: "done" }] }] };
 
 describe("rules that do not parse fail closed", () => {
   test.each([
