@@ -10,7 +10,7 @@ bin=$(realpath "${1:-$root/dist/khaelor}")
 read -r -a runner <<< "${KHAELOR_RUNNER:-}"
 work=$(mktemp -d)
 api_pid=""
-trap '[ -n "$api_pid" ] && kill "$api_pid" 2>/dev/null; [ -n "${KEEP_SMOKE:-}" ] || rm -rf "$work"' EXIT
+trap '[ -n "$api_pid" ] && kill "$api_pid" 2>/dev/null; rm -rf "$work"' EXIT
 mkdir -p "$work/bin" "$work/project" "$work/home"
 cp "$bin" "$work/bin/khaelor"
 export HOME="$work/home" XDG_CACHE_HOME="$work/home/cache" KHAELOR_HOME="$work/home/data"

@@ -16,7 +16,8 @@ import { runTurn } from "../kernel/loop.ts";
 import type { LoopPolicy } from "../kernel/types.ts";
 import { createAnthropicClient } from "../model/anthropic-client.ts";
 import { costUsd, DEFAULT_MODEL, maxTokensFor } from "../model/models.ts";
-import type { SystemBlock } from "../model/types.ts";
+import { webToolSpecs } from "../model/web-tools.ts";
+import type { SystemBlock, UserBlock } from "../model/types.ts";
 import { doomLoopPolicy } from "../policy/doom-loop.ts";
 import { verifyOnStopPolicy } from "../policy/verify-on-stop.ts";
 import { createConversationContext } from "../context/conversation.ts";
@@ -42,6 +43,23 @@ function writeFailureMessage(e: SessionWriteError, interactive: boolean): string
   return `${e.message}. KHAELOR stopped so no more work goes unrecorded. ${todo}`;
 }
 
+/** The built-in tools a host asked for (Claude Code's names work: Bash, Read); names we lack are said. */
+function offeredTools(names: string[] | undefined, notices: string[]) {
+  const all = builtinTools();
+  if (names === undefined) return all;
+  const wanted = new Set(names.map((n) => n.toLowerCase()));
+  const unknown = names.filter((n) => !all.some((t) => t.name === n.toLowerCase()) && !SERVER_TOOL_NAMES[n.toLowerCase()]);
+  if (unknown.length > 0) notices.push(`--tools: KHAELOR has no tool ${unknown.join(", ")}; offering ${all.filter((t) => wanted.has(t.name)).map((t) => t.name).join(", ") || "no tools"}`);
+  return all.filter((t) => wanted.has(t.name));
+}
+
+/** The API's web tools by the names --tools uses for them (Claude Code's WebSearch, WebFetch). */
+const SERVER_TOOL_NAMES: Record<string, string> = { websearch: "web_search", webfetch: "web_fetch" };
+
+function offeredServerTool(names: string[] | undefined, apiName: string): boolean {
+  return names === undefined || names.some((n) => SERVER_TOOL_NAMES[n.toLowerCase()] === apiName);
+}
+
 function formatProblem(p: Problem): string {
   return `${p.file}${p.position ? ` ${p.position}` : ""}: ${p.message}`;
 }
@@ -64,7 +82,7 @@ export async function openAgentSession(opts: SessionOptions): Promise<AgentSessi
   const opened = openLog(opts, cwd, notices, (e) => onWriteError(e));
   const replayed = opened.replayed;
   let model = opts.model ?? replayed?.model ?? settings.model ?? DEFAULT_MODEL;
-  const sessionId = opened.writer?.sessionId ?? newSessionId();
+  const sessionId = opened.writer?.sessionId ?? opts.sessionId ?? newSessionId();
   // The log is the truth: when it cannot be written (a full disk), the turn stops at once with
   // that error instead of going on with work that would not survive a restart.
   let writeFailure: SessionWriteError | null = null;
@@ -115,7 +133,7 @@ export async function openAgentSession(opts: SessionOptions): Promise<AgentSessi
     throw new SessionOpenError(explainFsError(e, projectSessionsDir(cwd), "the session directory"));
   }
 
-  const tools = createToolRuntime(builtinTools(), { searchGuard: (tool, dir) => engine.searchFilter(tool, dir) });
+  const tools = createToolRuntime(offeredTools(opts.tools, notices), { searchGuard: (tool, dir) => engine.searchFilter(tool, dir) });
   // Resume contract: tools may be added between versions, never silently removed.
   const missing = (replayed?.toolNamesUsed ?? []).filter((t) => !tools.names().includes(t));
   if (missing.length > 0) notices.push(`this session used tools this version does not have (${missing.join(", ")}); calls to them will fail`);
@@ -173,7 +191,9 @@ export async function openAgentSession(opts: SessionOptions): Promise<AgentSessi
     onSkip: (path, why) => notices.push(`instruction file ${path} skipped: ${why}`),
   });
   const gitStatus = gitStatusSummary(cwd);
-  const system = buildSystemPrompt({ cwd, date: new Date(), gitStatus, instructions, toolNames: tools.names() });
+  const built: SystemBlock[] =
+    opts.systemPrompt !== undefined ? [{ type: "text", text: opts.systemPrompt }] : buildSystemPrompt({ cwd, date: new Date(), gitStatus, instructions, toolNames: tools.names() });
+  const system: SystemBlock[] = opts.appendSystemPrompt ? [...built, { type: "text", text: opts.appendSystemPrompt }] : built;
   const steering: string[] = [];
   const policies: LoopPolicy[] = [];
   if (opts.verifyNudge ?? true) policies.push(verifyOnStopPolicy(cwd));
@@ -184,6 +204,8 @@ export async function openAgentSession(opts: SessionOptions): Promise<AgentSessi
     modelName: () => model,
     system: (): SystemBlock[] => system,
     tools,
+    // Asked per request: a rule granted or removed, or a mode switched, applies to the next one.
+    serverTools: () => webToolSpecs(engine.rules(), engine.mode, settings).filter((t) => offeredServerTool(opts.tools, t.name)),
     workspace,
     context,
     gate,
@@ -195,6 +217,7 @@ export async function openAgentSession(opts: SessionOptions): Promise<AgentSessi
     costSoFar: () => cost - costAtOpen,
     costOf: costUsd,
     maxTokens: maxTokensFor(model),
+    thinkingBudget: opts.thinkingBudget,
   });
 
   // A crash or a plain process.exit must not leave the model's processes running.
@@ -225,7 +248,7 @@ export async function openAgentSession(opts: SessionOptions): Promise<AgentSessi
     takeQueuedSteering(): string[] {
       return steering.splice(0);
     },
-    async runTurn(input: string, signal: AbortSignal): Promise<AgentTurnResult> {
+    async runTurn(input: string | UserBlock[], signal: AbortSignal): Promise<AgentTurnResult> {
       const unsaved = (e: SessionWriteError, keepInput: boolean): AgentTurnResult => {
         const message = writeFailureMessage(e, opts.ask !== undefined);
         return { reason: "error", message, notSaved: message, keepInput, steps: 0, lastText: "" };

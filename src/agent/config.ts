@@ -8,8 +8,13 @@ import { LIMITS, readTextIfExists } from "../workspace/safe-read.ts";
 const Settings = z.looseObject({
   model: z.string().min(1).optional(),
   apiKey: z.string().min(1).optional(),
+  /** false: never offer the API's web search / web fetch (see src/model/web-tools.ts). */
+  webSearch: z.boolean().optional(),
+  webFetch: z.boolean().optional(),
 });
 export type Settings = z.infer<typeof Settings>;
+
+const KEYS = new Set(["model", "apiKey", "webSearch", "webFetch"]);
 
 /** Later files win (user < project < local). Problems are returned, not thrown. */
 export function loadSettings(projectRoot: string): { settings: Settings; problems: string[] } {
@@ -30,7 +35,7 @@ export function loadSettings(projectRoot: string): { settings: Settings; problem
         problems.push(`${file}: ${parsed.error.issues.map((i) => `${i.path.join(".")}: ${i.message}`).join("; ")} (ignored)`);
         continue;
       }
-      Object.assign(settings, Object.fromEntries(Object.entries(parsed.data).filter(([k]) => k === "model" || k === "apiKey")));
+      Object.assign(settings, Object.fromEntries(Object.entries(parsed.data).filter(([k]) => KEYS.has(k))));
     } catch {
       // Not JSON: the permission loader reports it (once) and fails closed.
     }

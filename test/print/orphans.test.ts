@@ -19,12 +19,13 @@ async function until(what: string, cond: () => boolean, ms = 20_000): Promise<vo
   }
 }
 
-test("resuming after a kill -9 stops the server the killed run left behind", async () => {
+/** A print run that starts `command` as background process srv, SIGKILLed while it waits for the model. */
+async function startAndKill(command: (pidFile: string) => string): Promise<{ dir: string; env: Record<string, string>; pgid: number; shown: string }> {
   const dir = tempProject();
   const pidFile = join(dir, "srv.pid");
   const api = await serve({
     turns: [
-      { content: [{ type: "tool_use", name: "process", input: { action: "start", name: "srv", command: `echo $$ > ${pidFile}; sleep 300` } }] },
+      { content: [{ type: "tool_use", name: "process", input: { action: "start", name: "srv", command: command(pidFile) } }] },
       // The answer after the start never finishes: the run is killed while it waits for it.
       { content: [{ type: "text", text: "The server is up and will keep running." }], pacing: { delayMs: 60_000 } },
     ],
@@ -35,14 +36,31 @@ test("resuming after a kill -9 stops the server the killed run left behind", asy
   const pgid = Number(readFileSync(pidFile, "utf8").trim());
   run.kill("SIGKILL");
   await run.exited;
-  expect(groupAlive(pgid)).toBe(true); // orphaned, still running
+  return { dir, env, pgid, shown: `process srv (${command(pidFile)}, pid ${pgid})` };
+}
 
+async function resume(dir: string, env: Record<string, string>) {
   const next = await serve({ turns: [{ content: [{ type: "text", text: "Resumed." }] }] });
   const resumed = await runCli(["--continue", "-p", "is it still up?"], { cwd: dir, env: { ...env, ANTHROPIC_BASE_URL: next.url } });
   expect(resumed.stderr + resumed.stdout).toContain("Resumed.");
   expect(resumed.code).toBe(0);
-  expect(resumed.stderr).toContain(`stopped process srv (echo $$ > ${pidFile}; sleep 300, pid ${pgid})`);
+  return resumed;
+}
+
+// A background process runs in a terminal of its own, which hangs up when the run is killed, and
+// most die of that. One that ignores the hangup (as daemons and nohup'd servers do) is the orphan.
+test("resuming after a kill -9 stops the server the killed run left behind", async () => {
+  const { dir, env, pgid, shown } = await startAndKill((pidFile) => `trap "" HUP; echo $$ > ${pidFile}; sleep 300`);
+  expect(groupAlive(pgid)).toBe(true); // orphaned, still running
+  const resumed = await resume(dir, env);
+  expect(resumed.stderr).toContain(`stopped ${shown}: the previous run was killed and left it running`);
   expect(groupAlive(pgid)).toBe(false);
+}, 60_000);
+
+test("a server that died with the killed run's terminal is reported gone on resume", async () => {
+  const { dir, env, shown } = await startAndKill((pidFile) => `echo $$ > ${pidFile}; sleep 300`);
+  const resumed = await resume(dir, env);
+  expect(resumed.stderr).toContain(`${shown}, started by the previous run, is no longer running`);
 }, 60_000);
 
 test("a process without the session's mark is never stopped, only described", async () => {
