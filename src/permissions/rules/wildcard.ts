@@ -77,7 +77,11 @@ export function compilePieces(pieces: Piece[], opts: { ignoreCase?: boolean } = 
   const run = (text: string, cut?: (i: number) => boolean): boolean => {
     gen++;
     let count = 0;
-    for (const j of closure[start] as Int32Array) if (seen[j] !== gen) (seen[j] = gen), (liveBuf[count++] = j);
+    const first = closure[start] as Int32Array;
+    for (let q = 0; q < first.length; q++) {
+      const j = first[q] as number;
+      if (seen[j] !== gen) (seen[j] = gen), (liveBuf[count++] = j);
+    }
     let pos = 0;
     for (const raw of text) {
       if (count === 0) return false;
@@ -88,7 +92,12 @@ export function compilePieces(pieces: Piece[], opts: { ignoreCase?: boolean } = 
       for (let k = 0; k < count; k++) {
         const i = liveBuf[k] as number;
         const test = tests[i];
-        if (test && test(c)) for (const j of closure[nexts[i] as number] as Int32Array) if (seen[j] !== gen) (seen[j] = gen), (nextBuf[n++] = j);
+        if (!test || !test(c)) continue;
+        const to = closure[nexts[i] as number] as Int32Array;
+        for (let q = 0; q < to.length; q++) {
+          const j = to[q] as number;
+          if (seen[j] !== gen) (seen[j] = gen), (nextBuf[n++] = j);
+        }
       }
       const t = liveBuf;
       liveBuf = nextBuf;
