@@ -1,7 +1,8 @@
 // The worst case of every pattern that runs on model input (commands, paths, tool output, the
 // streamed answer), at two sizes: `ratio` is the cost at 10x the input over the cost at 1x, about
 // 10 for linear work (100 would be quadratic). `before_ms_10k` is the pattern this replaced, on the
-// 10 K input, where one was measured. Worst cases are the attack strings a ReDoS checker (recheck)
+// 10 K input, where one was measured (not for the many-star rules: the regex they were, O(n^4) and
+// worse, would not finish). Worst cases are the attack strings a ReDoS checker (recheck)
 // reported for the old patterns.
 import type { BenchResult } from "./run.ts";
 import { createPermissionEngine } from "../src/permissions/index.ts";
@@ -50,9 +51,9 @@ export async function run(_opts: { json: boolean }): Promise<BenchResult[]> {
       input: (n) => `echo ${"QUJD".repeat(n / 4)} | base64 -d > logo.png`,
       run: (s) => engine.decide({ tool: "bash", input: { command: s }, cwd: "/tmp" }),
     },
-    { name: "Bash(*a*a*a*a*b) rule on a long command", input: (n) => "a".repeat(n), run: (s) => compileCommandPattern("*a*a*a*a*b")(s), before: (s) => /^.*a.*a.*a.*a.*b$/s.test(s) },
+    { name: "Bash(*a*a*a*a*b) rule on a long command", input: (n) => "a".repeat(n), run: (s) => compileCommandPattern("*a*a*a*a*b")(s) },
     { name: "Read(secrets/**) rule on a path of many segments", input: (n) => "/a".repeat(n / 2), run: (s) => compilePathPattern("secrets/**", anchors)(s) },
-    { name: "name glob *a*a*a*b", input: (n) => "a".repeat(n), run: (s) => compileGlob("*a*a*a*b")(s), before: (s) => /^[^/]*a[^/]*a[^/]*a[^/]*b$/.test(s) },
+    { name: "name glob *a*a*a*b", input: (n) => "a".repeat(n), run: (s) => compileGlob("*a*a*a*b")(s) },
     { name: "find -path fnmatch *a*a*a*b", input: (n) => "a".repeat(n), run: (s) => compilePieces(fnmatchPieces("*a*a*a*b"))(s) },
     { name: "trailing slashes trim", input: (n) => "/".repeat(n) + "x", run: (s) => trimEndChars(s, "/"), before: (s) => s.replace(/\/+$/, "") },
     { name: "printf directive %000…", input: (n) => "%" + "0".repeat(n), run: (s) => printedText(["printf", s], null), before: (s) => /^%([-+ #0]*)(\d+|\*)?(?:\.(\d*|\*))?([sbqcdiu%])/.test(s) },
