@@ -9,7 +9,7 @@ import { decidePath, type JudgeContext } from "./paths/decide-path.ts";
 import { decideShell } from "./decide-shell.ts";
 import { realPath, resolveToolPath } from "./paths/path-facts.ts";
 import { RuleSet } from "./rules/rule-set.ts";
-import { parseRule } from "./rules/rule-syntax.ts";
+import { parseRule, toolsCoveredBy } from "./rules/rule-syntax.ts";
 import { searchFilter, type SearchTool } from "./paths/search-filter.ts";
 import {
   excludeFromGit,
@@ -108,7 +108,12 @@ class Engine implements PermissionEngine {
 
   decide(req: DecisionRequest): Decision {
     try {
-      return this.decideUnsafe(req);
+      const d = this.decideUnsafe(req);
+      if (d.behavior !== "allow") return d;
+      // Rules that did not parse fail closed: what they may have denied or asked about is asked.
+      const broken = this.problems().find((p) => p.failClosed && (p.failClosed.tool === null || toolsCoveredBy(p.failClosed.tool).includes(req.tool.toLowerCase())));
+      if (broken) return { behavior: "ask", reason: `${broken.rule ? `the rule "${broken.rule}"` : "a settings file"} in ${broken.file} could not be read and may cover this; asking until it is fixed`, source: "broken rule" };
+      return d;
     } catch (e) {
       return { behavior: "ask", reason: `the permission check failed (${(e as Error).message}); asking instead`, source: "error" };
     }
