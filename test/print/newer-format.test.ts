@@ -4,7 +4,6 @@
 import { describe, expect, test } from "bun:test";
 import { appendFileSync, readFileSync, writeFileSync } from "node:fs";
 import { FORMAT_VERSION } from "../../src/events/schema.ts";
-import { FORMAT_VERSION } from "../../src/events/schema.ts";
 import { createSession } from "../../src/session/store.ts";
 import { startFakeApi } from "../support/fake-api.ts";
 import { isolatedEnv, runCli, tempProject } from "../support/cli.ts";
