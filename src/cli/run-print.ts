@@ -9,6 +9,7 @@ import { EXIT, type CliOptions } from "./args.ts";
 import { openAgentSession, SessionOpenError } from "../agent/agent-session.ts";
 import { sessionOptions } from "./session-options.ts";
 import { printSessionList } from "./sessions-command.ts";
+import { failureNotices } from "../mcp/session-mcp.ts";
 import { DEMO_BANNER, DEMO_PROMPT, startDemo } from "./demo.ts";
 
 export async function runPrint(opts: CliOptions): Promise<number> {
@@ -85,6 +86,20 @@ export async function runPrint(opts: CliOptions): Promise<number> {
     }
     return EXIT.usage;
   }
+  // init lists the MCP servers as they stand once started (or at the startup deadline); the first
+  // request would wait for them anyway.
+  await session.mcp.ready();
+  const mcpServers = session.mcp.servers();
+  const reported = new Set<string>();
+  const reportFailures = () => {
+    for (const n of failureNotices(session.mcp.servers())) {
+      if (reported.has(n)) continue;
+      reported.add(n);
+      stderr.write(`khaelor: ${n}\n`);
+    }
+  };
+  reportFailures();
+  const offMcp = session.mcp.onChange(reportFailures);
   const printer: Printer =
     opts.outputFormat === "json"
       ? jsonPrinter(stdout, stderr)
@@ -92,7 +107,14 @@ export async function runPrint(opts: CliOptions): Promise<number> {
         ? streamJsonPrinter(stdout, opts.includePartialMessages)
         : textPrinter(stdout, stderr, opts.verbose);
   const tally = createTally();
-  printer.init({ sessionId: session.sessionId, model: session.model(), tools: [...session.toolNames], cwd: session.cwd, permissionMode: session.permissionMode() });
+  printer.init({
+    sessionId: session.sessionId,
+    model: session.model(),
+    tools: [...session.toolNames, ...session.mcp.toolNames()],
+    cwd: session.cwd,
+    permissionMode: session.permissionMode(),
+    mcpServers: mcpServers.map((s) => ({ name: s.name, status: s.status.state, ...("reason" in s.status ? { error: s.status.reason } : {}) })),
+  });
   session.subscribe((e) => {
     tally.observe(e);
     printer.onEvent(e);
@@ -143,6 +165,7 @@ export async function runPrint(opts: CliOptions): Promise<number> {
     process.off("SIGINT", onInt);
     process.off("SIGTERM", onTerm);
     process.off("SIGHUP", onHup);
+    offMcp();
     await session.close();
     await demo?.close();
   }

@@ -32,6 +32,7 @@ import { span, wrapSpans, cleanText } from "../views/text.ts";
 import { ui } from "../views/theme.ts";
 import type { AppActions, ChooserItem } from "./actions.ts";
 import { runSlashCommand } from "./commands.ts";
+import { askProjectTrust, watchMcp } from "./mcp-panel.ts";
 import { Composer } from "./composer.ts";
 import type { FileFinder } from "./file-finder.ts";
 import { HistoryCommit } from "./history-commit.ts";
@@ -165,7 +166,14 @@ export class App implements AppActions {
     // From here on events are live: the work tree is as they leave it.
     // Crash recovery, lost processes, settings problems, snapshots off: read before the first prompt.
     for (const n of session.notices) st.transcript.notice(n, "warn");
-    this.unsubscribe = session.subscribe((e) => this.onEvent(e));
+    const offEvents = session.subscribe((e) => this.onEvent(e));
+    const offMcp = watchMcp(st, this, session);
+    this.unsubscribe = () => {
+      offEvents();
+      offMcp();
+    };
+    // A project whose files define commands (MCP servers) asks once before they run.
+    askProjectTrust(st, this);
   }
 
   /** With the session given to the constructor: a banner line, (on --resume) the last few turns, optionally a first prompt. */

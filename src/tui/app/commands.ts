@@ -11,6 +11,7 @@ import { span } from "../views/text.ts";
 import { ui } from "../views/theme.ts";
 import type { AppActions } from "./actions.ts";
 import { statusInfo } from "./live-zone.ts";
+import { showMcp } from "./mcp-panel.ts";
 import { SLASH_COMMANDS } from "./slash-commands.ts";
 import { nthLatestAnswer } from "../transcript/answers.ts";
 import { sessionOf, type AppState } from "./state.ts";
@@ -129,6 +130,9 @@ export async function runSlashCommand(state: AppState, actions: AppActions, name
       );
       return;
     }
+    case "mcp":
+      showMcp(state, actions);
+      return;
     case "permissions": {
       const rules = s.rules();
       t.notice(

@@ -13,6 +13,7 @@ export const SLASH_COMMANDS: readonly SlashCommand[] = [
   { name: "model", args: "[name]", help: "show or switch the model" },
   { name: "cost", help: "tokens and cost of this session" },
   { name: "permissions", help: "rules in force and where they come from" },
+  { name: "mcp", help: "MCP servers: status, tools, reconnect" },
   { name: "diff", help: "what changed in the work tree since the session started" },
   { name: "undo", help: "put back what the last agent turn changed" },
   { name: "copy", args: "[N]", help: "the last answer (or the Nth latest) as markdown to the clipboard" },
