@@ -107,11 +107,16 @@ class Engine implements PermissionEngine {
   }
 
   decide(req: DecisionRequest): Decision {
+    let d: Decision;
     try {
-      return this.decideUnsafe(req);
+      d = this.decideUnsafe(req);
     } catch (e) {
-      return { behavior: "ask", reason: `the permission check failed (${(e as Error).message}); asking instead`, source: "error" };
+      d = { behavior: "ask", reason: `the permission check failed (${(e as Error).message}); asking instead`, source: "error" };
     }
+    // dontAsk (Claude Code's, for unattended runs) is the default mode with nobody to ask: what
+    // would ask is denied, and the reason says what it would have asked about.
+    if (this.ctx.mode === "dontAsk" && d.behavior === "ask") return { behavior: "deny", reason: `dontAsk mode denies what would ask (${d.reason})`, source: "mode:dontAsk" };
+    return d;
   }
 
   searchFilter(tool: SearchTool, dir: string): SearchFilter {

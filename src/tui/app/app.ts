@@ -131,6 +131,7 @@ export class App implements AppActions {
       guardTimer: null,
       frameNo: 0,
       allowBypassCycle: false,
+      allowDontAskCycle: false,
     };
   }
 
@@ -196,6 +197,7 @@ export class App implements AppActions {
     if (opts.banner.length) this.screen.commit(opts.banner.flatMap((b) => wrapSpans([span(cleanText(b), ui.dim)], st.width)));
     st.gitBranch = opts.gitBranch;
     st.allowBypassCycle = session.permissionMode() === "bypassPermissions";
+    st.allowDontAskCycle = session.permissionMode() === "dontAsk";
     this.attach(session);
     this.renderNow();
     if (this.exitWhenReady !== null) {

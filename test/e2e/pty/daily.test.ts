@@ -1,7 +1,7 @@
 // The daily terminal conveniences in the real CLI, in a pseudo-terminal (issue 18): Ctrl-G / /edit
 // through a scripted $EDITOR, /copy's OSC 52, notifications while the window is away. Each test waits on the screen, never on time.
 import { describe, expect, test } from "bun:test";
-import { chmodSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { FakeApi } from "../../support/fake-api.ts";
 import { isolatedEnv, tempProject } from "../../support/cli.ts";
@@ -197,5 +197,28 @@ describe("notifications", () => {
     await s.waitFor(() => promptArmed(s), "the prompt to take keys");
     expect(s.output().slice(before)).not.toContain("\x1b]9;");
     expect(s.output().slice(before)).not.toContain("\x07");
+  });
+});
+
+describe("dontAsk", () => {
+  test("--permission-mode dontAsk denies what would ask without a prompt, the turn goes on; Shift+Tab cycles back into it", async () => {
+    const fake = await fixtures.api({ turns: [{ content: [{ type: "tool_use", name: "bash", input: { command: "touch denied.txt" } }] }, text("CARRIED-ON")] });
+    const dir = tempProject();
+    const s = fixtures.pty(["--permission-mode", "dontAsk"], { cwd: dir, env: isolatedEnv(fake.url) });
+    await s.waitFor(idle, "the composer");
+    expect(s.screen()).toContain("⏵ don't ask");
+    s.type("go");
+    s.send(KEY.enter);
+    await s.waitFor((sc) => sc.includes("CARRIED-ON") && idle(sc), "the answer after the denial");
+    expect(s.all()).not.toContain("Permission needed");
+    expect(JSON.stringify(fake.requests[1]?.body)).toContain("dontAsk mode denies what would ask");
+    expect(existsSync(join(dir, "denied.txt"))).toBe(false);
+    const modes: string[] = [];
+    for (const want of ["ask before edits", "accept edits", "plan mode", "don't ask"]) {
+      s.send(KEY.shiftTab);
+      await s.waitForText(`⏵ ${want}`);
+      modes.push(want);
+    }
+    expect(modes).toHaveLength(4);
   });
 });
