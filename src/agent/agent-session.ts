@@ -27,6 +27,11 @@ import { createWorkspace } from "../workspace/local.ts";
 import { settleOrphans } from "../workspace/orphans.ts";
 import { VERSION } from "../version.ts";
 import { loadSettings } from "./config.ts";
+import { homedir } from "node:os";
+import { settingsLocations, userConfigDir } from "../permissions/index.ts";
+import { hookedGate, hookedRuntime, stopHookPolicy } from "../hooks/attach.ts";
+import { openSessionHooks } from "../hooks/session-hooks.ts";
+import type { UserBlock } from "../model/types.ts";
 import { createGate } from "./gate.ts";
 import { openLog, restoreWorkspace, SessionOpenError } from "./open-log.ts";
 import type { AgentSession, AgentTurnResult, SessionOptions } from "./types.ts";
@@ -106,7 +111,17 @@ export async function openAgentSession(opts: SessionOptions): Promise<AgentSessi
     throw new SessionOpenError(explainFsError(e, projectSessionsDir(cwd), "the session directory"));
   }
 
-  const tools = createToolRuntime(builtinTools(), { searchGuard: (tool, dir) => engine.searchFilter(tool, dir) });
+  const bus: EventBus = createEventBus();
+  const hooks = openSessionHooks({
+    cwd,
+    files: settingsLocations(cwd, userConfigDir(homedir())),
+    sessionId,
+    transcriptPath: writer.path,
+    permissionMode: () => engine.mode,
+    emit: (e) => bus.emit(e),
+  });
+  notices.push(...hooks.notices);
+  const tools = hookedRuntime(createToolRuntime(builtinTools(), { searchGuard: (tool, dir) => engine.searchFilter(tool, dir) }), hooks.service, cwd);
   // Resume contract: tools may be added between versions, never silently removed.
   const missing = (replayed?.toolNamesUsed ?? []).filter((t) => !tools.names().includes(t));
   if (missing.length > 0) notices.push(`this session used tools this version does not have (${missing.join(", ")}); calls to them will fail`);
@@ -114,7 +129,6 @@ export async function openAgentSession(opts: SessionOptions): Promise<AgentSessi
   const workspace = createWorkspace({ root: cwd, spillDir, sessionId });
   workspace.onFileChanged = (abs, before) => git.adopt(abs, before);
   if (replayed) restoreWorkspace(workspace, replayed.events);
-  const bus: EventBus = createEventBus();
   const context = createConversationContext({ model: () => model, client, emit: bus.emit, events: replayed?.events ?? [] });
 
   let cost = replayed?.costUsd ?? 0;
@@ -150,7 +164,14 @@ export async function openAgentSession(opts: SessionOptions): Promise<AgentSessi
     bus.emit({ type: "setting_change", id: newId(), ts: Date.now(), ...change });
   }
 
-  const gate = createGate({ engine, workspace, emit: bus.emit, ask: opts.ask });
+  // Notification: a hook hears that the user is asked (a desktop notifier), without waiting for it.
+  const ask: typeof opts.ask = opts.ask
+    ? (req, signal) => {
+        void hooks.service.run("Notification", "permission_prompt", { message: `KHAELOR needs your permission to use ${req.call.name}`, notification_type: "permission_prompt" }, signal);
+        return opts.ask!(req, signal);
+      }
+    : undefined;
+  const gate = hookedGate(createGate({ engine, workspace, emit: bus.emit, ask }), hooks.service, cwd, bus.emit);
 
   const instructions = loadProjectInstructions(cwd);
   const gitStatus = gitStatusSummary(cwd);
@@ -159,6 +180,26 @@ export async function openAgentSession(opts: SessionOptions): Promise<AgentSessi
   const policies: LoopPolicy[] = [];
   if (opts.verifyNudge ?? true) policies.push(verifyOnStopPolicy(cwd));
   if (opts.doomLoop ?? true) policies.push(doomLoopPolicy());
+  // Stop hooks are asked after the built-in verification: when it sends the model back, they wait for the next stop.
+  let turnSignal: AbortSignal = new AbortController().signal;
+  policies.push(stopHookPolicy(hooks.service, () => turnSignal));
+  // PreCompact hears every compaction, the kernel's automatic ones too.
+  const compactWithHooks = async (trigger: "auto" | "manual" | "overflow", signal?: AbortSignal, instructionsText?: string): Promise<boolean> => {
+    await hooks.service.run("PreCompact", trigger === "manual" ? "manual" : "auto", { trigger: trigger === "manual" ? "manual" : "auto", custom_instructions: instructionsText ?? "" }, signal ?? turnSignal);
+    return context.compact(trigger, signal, instructionsText);
+  };
+  const hookedContext = { messages: () => context.messages(), needsCompaction: () => context.needsCompaction(), compact: compactWithHooks };
+  // SessionStart's output is context for the model's first turn.
+  const startContext = await collectStart();
+  async function collectStart(): Promise<string[]> {
+    if (!hooks.service.has("SessionStart")) return [];
+    const said = bus.subscribe((e) => {
+      if (e.type === "hook_end" && e.message) notices.push(e.message);
+    });
+    const o = await hooks.service.run("SessionStart", replayed ? "resume" : "startup", { source: replayed ? "resume" : "startup" }, new AbortController().signal);
+    said();
+    return o.context;
+  }
 
   const kernelDeps = () => ({
     model: client,
@@ -166,7 +207,7 @@ export async function openAgentSession(opts: SessionOptions): Promise<AgentSessi
     system: (): SystemBlock[] => system,
     tools,
     workspace,
-    context,
+    context: hookedContext,
     gate,
     emit: bus.emit,
     policies,
@@ -229,8 +270,22 @@ export async function openAgentSession(opts: SessionOptions): Promise<AgentSessi
         const message = `${explainFsError(e, shadowDir, "the /undo snapshot in", "Free some space and send your message again.")}`;
         return { reason: "error", message, notSaved: message, keepInput: true, steps: 0, lastText: "" };
       }
+      turnSignal = turn.signal;
+      let content: string | UserBlock[] = input;
+      if (hooks.service.has("UserPromptSubmit")) {
+        const o = await hooks.service.run("UserPromptSubmit", undefined, { prompt: input }, turn.signal);
+        if (o.block || o.stop) {
+          stopTurn = null;
+          signal.removeEventListener("abort", follow);
+          await git.endTurn().catch(() => {});
+          const message = o.stop ? `A UserPromptSubmit hook stopped this prompt: ${o.stop}` : `A UserPromptSubmit hook blocked this prompt: ${o.block}`;
+          return { reason: "error", message, keepInput: true, steps: 0, lastText: "" };
+        }
+        if (o.context.length > 0) content = withContext(input, "UserPromptSubmit", o.context);
+      }
+      if (startContext.length > 0) content = withContext(content, "SessionStart", startContext.splice(0));
       try {
-        const r = await runTurn(kernelDeps(), input, turn.signal);
+        const r = await runTurn(kernelDeps(), content, turn.signal);
         if (!writeFailure) return r;
         return { ...unsaved(writeFailure, discardingTurn), steps: r.steps, lastText: r.lastText };
       } finally {
@@ -251,7 +306,7 @@ export async function openAgentSession(opts: SessionOptions): Promise<AgentSessi
     },
     diff: () => git.diff(),
     async compact(instructionsText: string | undefined, signal: AbortSignal): Promise<boolean> {
-      return context.compact("manual", signal, instructionsText);
+      return compactWithHooks("manual", signal, instructionsText);
     },
     rules: () => engine.rules(),
     removeRule: (entry) => engine.removeRule(entry),
@@ -259,6 +314,7 @@ export async function openAgentSession(opts: SessionOptions): Promise<AgentSessi
     async close() {
       if (closed) return;
       closed = true;
+      if (hooks.service.has("SessionEnd")) await hooks.service.run("SessionEnd", "other", { reason: "other" }, new AbortController().signal);
       await workspace.processes.stopAll();
       process.off("exit", killOnExit);
       writer.close();
@@ -270,4 +326,10 @@ export async function openAgentSession(opts: SessionOptions): Promise<AgentSessi
       }
     },
   };
+}
+
+/** The user's message with a hook's context after it, as a block the model reads as context. */
+function withContext(input: string | UserBlock[], event: string, context: string[]): UserBlock[] {
+  const blocks: UserBlock[] = typeof input === "string" ? [{ type: "text", text: input }] : input;
+  return [...blocks, { type: "text", text: `<system-reminder>\n${event} hook additional context:\n${context.join("\n")}\n</system-reminder>` }];
 }

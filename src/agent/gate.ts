@@ -16,16 +16,21 @@ export type GateOptions = {
   ask?: Asker;
 };
 
-export function createGate(opts: GateOptions): PermissionGate & { decide(call: ToolCall): Decision } {
+export function createGate(opts: GateOptions): PermissionGate & {
+  decide(call: ToolCall): Decision;
+  authorize(prepared: PreparedCall, signal: AbortSignal, forceAsk?: string): Promise<GateDecision>;
+} {
   const decide = (call: ToolCall): Decision => opts.engine.decide({ tool: call.name, input: call.input, cwd: opts.workspace.cwd });
   const record = (call: ToolCall, decision: "allow" | "deny", source: string, extra: { message?: string; savedRule?: { rule: string; scope: GrantScope } } = {}) =>
     opts.emit({ type: "permission_decision", id: newEventId(), ts: Date.now(), toolUseId: call.id, toolName: call.name, decision, source, ...extra });
 
   return {
     decide,
-    async authorize(prepared: PreparedCall, signal: AbortSignal): Promise<GateDecision> {
+    /** forceAsk (a PreToolUse hook's "ask"): asks, with this reason, even where the rules allow. */
+    async authorize(prepared: PreparedCall, signal: AbortSignal, forceAsk?: string): Promise<GateDecision> {
       const { call } = prepared;
-      const d = decide(call);
+      const ruled = decide(call);
+      const d: Decision = forceAsk && ruled.behavior === "allow" ? { behavior: "ask", reason: forceAsk, source: "hook" } : ruled;
       if (d.behavior === "allow") return { allow: true };
       if (d.behavior === "deny" || !opts.ask) {
         const reason = /[.!?]$/.test(d.reason) ? d.reason : `${d.reason}.`;

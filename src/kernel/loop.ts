@@ -59,6 +59,12 @@ export async function runTurn(deps: KernelDeps, input: string | UserBlock[], sig
     return true;
   };
 
+  /** Policies in order; the first that sends the model back wins, and the later ones are not asked. */
+  const sentBack = async (list: typeof policies): Promise<boolean> => {
+    for (const p of list) if (apply(await p.onStop?.())) return true;
+    return false;
+  };
+
   /** Notices (a process exited) and messages typed while we worked: delivered at a boundary. */
   const deliverNotices = (): number => {
     const notices = deps.takeNotices?.() ?? [];
@@ -87,7 +93,7 @@ export async function runTurn(deps: KernelDeps, input: string | UserBlock[], sig
       const calls = message.content.filter((b): b is ToolUseBlock => b.type === "tool_use");
       if (calls.length === 0) {
         if (deliverQueued()) continue;
-        if (policies.some((p) => apply(p.onStop?.()))) continue;
+        if (await sentBack(policies)) continue;
         break;
       }
       // Output cut at max_tokens ends inside the last call's input: it must not run half-written.
