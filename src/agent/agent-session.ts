@@ -16,6 +16,7 @@ import { runTurn } from "../kernel/loop.ts";
 import type { LoopPolicy } from "../kernel/types.ts";
 import { createAnthropicClient } from "../model/anthropic-client.ts";
 import { costUsd, DEFAULT_MODEL, maxTokensFor } from "../model/models.ts";
+import { webToolSpecs } from "../model/web-tools.ts";
 import type { SystemBlock } from "../model/types.ts";
 import { doomLoopPolicy } from "../policy/doom-loop.ts";
 import { verifyOnStopPolicy } from "../policy/verify-on-stop.ts";
@@ -24,6 +25,7 @@ import { createSession } from "../session/store.ts";
 import { builtinTools } from "../tools/builtin.ts";
 import { createToolRuntime } from "../tools/runtime.ts";
 import { createWorkspace } from "../workspace/local.ts";
+import { redactText } from "../session/redact.ts";
 import { settleOrphans } from "../workspace/orphans.ts";
 import { VERSION } from "../version.ts";
 import { loadSettings } from "./config.ts";
@@ -126,7 +128,7 @@ export async function openAgentSession(opts: SessionOptions): Promise<AgentSessi
   const missing = (replayed?.toolNamesUsed ?? []).filter((t) => !tools.names().includes(t));
   if (missing.length > 0) notices.push(`this session used tools this version does not have (${missing.join(", ")}); calls to them will fail`);
   const spillDir = join(dirname(writer.path), `${sessionId}.spill`);
-  const workspace = createWorkspace({ root: cwd, spillDir, sessionId });
+  const workspace = createWorkspace({ root: cwd, spillDir, sessionId, redact: redactText });
   workspace.onFileChanged = (abs, before) => git.adopt(abs, before);
   if (replayed) restoreWorkspace(workspace, replayed.events);
   const context = createConversationContext({ model: () => model, client, emit: bus.emit, events: replayed?.events ?? [] });
@@ -173,7 +175,16 @@ export async function openAgentSession(opts: SessionOptions): Promise<AgentSessi
     : undefined;
   const gate = hookedGate(createGate({ engine, workspace, emit: bus.emit, ask }), hooks.service, cwd, bus.emit);
 
-  const instructions = loadProjectInstructions(cwd);
+  const instructions = loadProjectInstructions(cwd, {
+    // The Read rules hold for instruction files too: a deny always, and a project file must be one
+    // the model could read unasked (not a secret file behind a link).
+    mayRead: (real, own) => {
+      const d = engine.decide({ tool: "read", input: { file_path: real }, cwd });
+      if (d.behavior === "deny" || (!own && d.behavior !== "allow")) return `reading it is not allowed unasked (${d.reason})`;
+      return true;
+    },
+    onSkip: (path, why) => notices.push(`instruction file ${path} skipped: ${why}`),
+  });
   const gitStatus = gitStatusSummary(cwd);
   const system = buildSystemPrompt({ cwd, date: new Date(), gitStatus, instructions, toolNames: tools.names() });
   const steering: string[] = [];
@@ -206,6 +217,8 @@ export async function openAgentSession(opts: SessionOptions): Promise<AgentSessi
     modelName: () => model,
     system: (): SystemBlock[] => system,
     tools,
+    // Asked per request: a rule granted or removed, or a mode switched, applies to the next one.
+    serverTools: () => webToolSpecs(engine.rules(), engine.mode, settings),
     workspace,
     context: hookedContext,
     gate,

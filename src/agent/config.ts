@@ -1,34 +1,41 @@
 // The few settings the composition root reads itself, from the files src/permissions locates
 // (their permission rules belong to src/permissions). A broken file is reported and skipped, never fatal.
-import { readFileSync } from "node:fs";
 import { homedir } from "node:os";
 import { z } from "zod";
 import { settingsLocations, userConfigDir } from "../permissions/index.ts";
+import { LIMITS, readTextIfExists } from "../workspace/safe-read.ts";
 
 const Settings = z.looseObject({
   model: z.string().min(1).optional(),
   apiKey: z.string().min(1).optional(),
+  /** false: never offer the API's web search / web fetch (see src/model/web-tools.ts). */
+  webSearch: z.boolean().optional(),
+  webFetch: z.boolean().optional(),
 });
 export type Settings = z.infer<typeof Settings>;
+
+const KEYS = new Set(["model", "apiKey", "webSearch", "webFetch"]);
 
 /** Later files win (user < project < local). Problems are returned, not thrown. */
 export function loadSettings(projectRoot: string): { settings: Settings; problems: string[] } {
   const settings: Settings = {};
   const problems: string[] = [];
   for (const { file } of settingsLocations(projectRoot, userConfigDir(homedir()))) {
-    let text: string;
+    // Unreadable files (missing, special, oversized) are reported by the permission loader, once.
+    let text: string | null;
     try {
-      text = readFileSync(file, "utf8");
+      text = readTextIfExists(file, LIMITS.settings);
     } catch {
       continue;
     }
+    if (text === null) continue;
     try {
       const parsed = Settings.safeParse(JSON.parse(text));
       if (!parsed.success) {
         problems.push(`${file}: ${parsed.error.issues.map((i) => `${i.path.join(".")}: ${i.message}`).join("; ")} (ignored)`);
         continue;
       }
-      Object.assign(settings, Object.fromEntries(Object.entries(parsed.data).filter(([k]) => k === "model" || k === "apiKey")));
+      Object.assign(settings, Object.fromEntries(Object.entries(parsed.data).filter(([k]) => KEYS.has(k))));
     } catch (e) {
       problems.push(`${file}: not valid JSON (${e instanceof Error ? e.message : e}); ignored`);
     }

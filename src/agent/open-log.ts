@@ -1,7 +1,8 @@
 // Session opening: which log a session continues (a new one, the latest, one by id, a fork), and
 // what of the workspace a resumed session gets back. Problems a user can act on are
 // SessionOpenErrors; what the user should read before the first prompt goes to `notices`.
-import { existsSync, readFileSync, statSync } from "node:fs";
+import { existsSync, statSync } from "node:fs";
+import { LIMITS, readRegularFile } from "../workspace/safe-read.ts";
 import type { DurableEvent } from "../events/types.ts";
 import type { SessionWriteError } from "../session/log.ts";
 import { forkSession, latestSession, NewerSessionError, openSession, resolveSession, SessionLockedError, SessionNotFoundError } from "../session/store.ts";
@@ -52,7 +53,7 @@ export function restoreWorkspace(ws: LocalWorkspace, events: DurableEvent[]) {
       try {
         const st = statSync(path);
         // +1: the event time is whole milliseconds, the file time finer.
-        if (st.isFile() && st.mtimeMs <= e.ts + 1) ws.reads.record(path, readFileSync(path), st.mtimeMs);
+        if (st.isFile() && st.mtimeMs <= e.ts + 1) ws.reads.record(path, readRegularFile(path, { maxBytes: LIMITS.workFile }).bytes, st.mtimeMs);
       } catch {
         // Gone since: the model will find out when it uses the file.
       }

@@ -4,6 +4,7 @@
 // The transcript is sent as plain text in one user message rather than as the original messages:
 // no tool definitions are needed, no tool_use/tool_result pairing can break, and long tool outputs
 // are cut to their head and tail so the request itself cannot overflow.
+import { describeServerResult } from "../model/server-blocks.ts";
 import { zeroUsage, type AssistantBlock, type Message, type ModelClient, type ModelEvent, type Usage, type UserBlock } from "../model/types.ts";
 
 export const CHECKPOINT_SECTIONS = [
@@ -56,6 +57,12 @@ function blockText(b: UserBlock | AssistantBlock, caps: typeof CAPS): string | n
       const c = typeof b.content === "string" ? b.content : b.content.map((x) => (x.type === "text" ? x.text : "[image]")).join("\n");
       return `[tool result${b.is_error ? " (error)" : ""}]\n${cap(c, caps.toolResult)}`;
     }
+    case "server_tool_use":
+      return `[${b.name} ${cap(JSON.stringify(b.input ?? {}), caps.toolInput)}]`;
+    case "web_search_tool_result":
+    case "web_fetch_tool_result":
+    case "unknown_block":
+      return `[${b.type === "unknown_block" ? b.block.type : b.type}]\n${cap(describeServerResult(b), caps.toolResult)}`;
   }
 }
 

@@ -3,7 +3,9 @@
 // a dynamic block (date, cwd, git status, project instructions) that is stable within a session.
 // Build it once per session, not per turn: anything that changed between turns here would sit in
 // front of every message and void the conversation's cache.
-import { existsSync, readFileSync, statSync } from "node:fs";
+import { existsSync, lstatSync, realpathSync } from "node:fs";
+import { looksBinary } from "../workspace/encoding.ts";
+import { readRegularFile, stripBom } from "../workspace/safe-read.ts";
 import { homedir } from "node:os";
 import { dirname, join } from "node:path";
 import type { SystemBlock } from "../model/types.ts";
@@ -84,7 +86,33 @@ const MAX_INSTRUCTION_BYTES = 40_000;
  * speaks last), after the user's own ~/.config/khaelor/AGENTS.md. Outside a git repository only
  * `cwd` itself is searched: walking up to / would pick up files from unrelated projects.
  */
-export function loadProjectInstructions(cwd: string, opts: { configDir?: string } = {}): ProjectInstructions {
+export type InstructionOptions = {
+  configDir?: string;
+  /**
+   * Whether the permission rules let this (real) path be read: "allow", or why not. Without it
+   * only the place is checked. The user's own file needs only not to be denied.
+   */
+  mayRead?: (realPath: string, own: boolean) => true | string;
+  /** An instruction file that was there but not read, and why (shown to the user as a notice). */
+  onSkip?: (path: string, why: string) => void;
+};
+
+/**
+ * An instruction file is read only where it really is inside the project or the user's config
+ * directory: `AGENTS.md -> /proc/self/environ` put the whole environment (API key included) into
+ * every request, `CLAUDE.md -> ~/.ssh/id_rsa` passed a Read(~/.ssh/**) deny.
+ */
+function instructionPlace(path: string, roots: string[]): string | null {
+  let real: string;
+  try {
+    real = realpathSync(path);
+  } catch {
+    return null;
+  }
+  return roots.some((r) => real === r || real.startsWith(r.endsWith("/") ? r : r + "/")) ? real : null;
+}
+
+export function loadProjectInstructions(cwd: string, opts: InstructionOptions = {}): ProjectInstructions {
   const configDir = opts.configDir ?? join(process.env.XDG_CONFIG_HOME || join(homedir(), ".config"), "khaelor");
   const dirs: string[] = [];
   const root = gitRoot(cwd);
@@ -94,15 +122,43 @@ export function loadProjectInstructions(cwd: string, opts: { configDir?: string 
   }
   const out: ProjectInstructions = [];
   const seen = new Set<string>();
-  const add = (path: string) => {
-    const content = readBounded(path);
+  const realOf = (p: string) => {
+    try {
+      return realpathSync(p);
+    } catch {
+      return p;
+    }
+  };
+  const projectRoot = realOf(root ?? cwd);
+  const realConfig = realOf(configDir);
+  const add = (path: string, own: boolean) => {
+    if (!existsSync(path) && !isLink(path)) return;
+    const real = instructionPlace(path, own ? [realConfig] : [projectRoot]);
+    if (real === null) {
+      opts.onSkip?.(path, `it leads outside ${own ? "your config directory" : "the project"}`);
+      return;
+    }
+    const may = opts.mayRead?.(real, own) ?? true;
+    if (may !== true) {
+      opts.onSkip?.(path, may);
+      return;
+    }
+    const content = readBounded(real);
     if (content === null || content.trim() === "" || seen.has(content)) return;
     seen.add(content);
     out.push({ path, content });
   };
-  add(join(configDir, "AGENTS.md"));
-  for (const d of dirs) for (const f of INSTRUCTION_FILES) add(join(d, f));
+  add(join(configDir, "AGENTS.md"), true);
+  for (const d of dirs) for (const f of INSTRUCTION_FILES) add(join(d, f), false);
   return out;
+}
+
+function isLink(path: string): boolean {
+  try {
+    return lstatSync(path).isSymbolicLink();
+  } catch {
+    return false;
+  }
 }
 
 function gitRoot(cwd: string): string | null {
@@ -114,10 +170,11 @@ function gitRoot(cwd: string): string | null {
 
 function readBounded(path: string): string | null {
   try {
-    if (!statSync(path).isFile()) return null;
-    const text = readFileSync(path, "utf8");
-    if (Buffer.byteLength(text) <= MAX_INSTRUCTION_BYTES) return text;
-    return `${text.slice(0, MAX_INSTRUCTION_BYTES)}\n\n[... ${path} is longer; the rest was left out. Read the file for more.]`;
+    const { bytes, truncated } = readRegularFile(path, { maxBytes: MAX_INSTRUCTION_BYTES, truncate: true });
+    if (looksBinary(bytes)) return null;
+    const text = stripBom(bytes.toString("utf8"));
+    if (!truncated) return text;
+    return `${text}\n\n[... ${path} is longer; the rest was left out. Read the file for more.]`;
   } catch {
     return null;
   }

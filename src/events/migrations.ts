@@ -7,7 +7,13 @@ import { EventParseError, NewerFormatError } from "./parse-error.ts";
 export type RawEvent = Record<string, unknown>;
 
 /** MIGRATIONS[i] turns an event of format version i + 1 into version i + 2. */
-const MIGRATIONS: ReadonlyArray<(e: RawEvent) => RawEvent> = [];
+const MIGRATIONS: ReadonlyArray<(e: RawEvent) => RawEvent> = [
+  // 1 → 2: assistant messages may hold the API's server tool blocks (server_tool_use,
+  // web_search_tool_result, web_fetch_tool_result, unknown_block) and text citations, and usage
+  // server_tool_use counts. A v1 event has none of them: nothing changes. The bump is for older
+  // KHAELORs, which refuse a v2 log as newer instead of dropping the lines they cannot parse.
+  (e) => e,
+];
 
 export const FORMAT_VERSION: number = MIGRATIONS.length + 1;
 

@@ -13,7 +13,13 @@ export { FORMAT_VERSION };
 
 const base = { id: z.string().min(1), ts: z.number() };
 
-const textBlock = z.object({ type: z.literal("text"), text: z.string() });
+// Server-side blocks and citations are kept whole (looseObject): the API wants them back unchanged.
+const citation = z.looseObject({ type: z.string() });
+const textBlock = z.object({ type: z.literal("text"), text: z.string(), citations: z.array(citation).optional() });
+const serverToolUseBlock = z.looseObject({ type: z.literal("server_tool_use"), id: z.string(), name: z.string(), input: z.unknown() });
+const webSearchResultBlock = z.looseObject({ type: z.literal("web_search_tool_result"), tool_use_id: z.string(), content: z.unknown() });
+const webFetchResultBlock = z.looseObject({ type: z.literal("web_fetch_tool_result"), tool_use_id: z.string(), content: z.unknown() });
+const unknownBlock = z.object({ type: z.literal("unknown_block"), block: z.looseObject({ type: z.string() }) });
 const thinkingBlock = z.object({ type: z.literal("thinking"), thinking: z.string(), signature: z.string() });
 const redactedThinkingBlock = z.object({ type: z.literal("redacted_thinking"), data: z.string() });
 const toolUseBlock = z.object({ type: z.literal("tool_use"), id: z.string(), name: z.string(), input: z.unknown() });
@@ -32,13 +38,23 @@ const toolResultBlock = z.object({
   content: toolResultContent,
   is_error: z.boolean().optional(),
 });
-const assistantBlock = z.discriminatedUnion("type", [textBlock, thinkingBlock, redactedThinkingBlock, toolUseBlock]);
+const assistantBlock = z.discriminatedUnion("type", [
+  textBlock,
+  thinkingBlock,
+  redactedThinkingBlock,
+  toolUseBlock,
+  serverToolUseBlock,
+  webSearchResultBlock,
+  webFetchResultBlock,
+  unknownBlock,
+]);
 const userBlock = z.discriminatedUnion("type", [textBlock, imageBlock, toolResultBlock]);
 const usage = z.object({
   input_tokens: z.number(),
   output_tokens: z.number(),
   cache_read_input_tokens: z.number(),
   cache_creation_input_tokens: z.number(),
+  server_tool_use: z.object({ web_search_requests: z.number(), web_fetch_requests: z.number() }).optional(),
 });
 const stopReason = z.enum(["end_turn", "max_tokens", "tool_use", "stop_sequence", "pause_turn", "refusal"]);
 const permissionMode = z.enum(["default", "acceptEdits", "plan", "bypassPermissions"]);

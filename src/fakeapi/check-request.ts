@@ -54,10 +54,14 @@ export function checkRequest(body: Obj, check: Check): string | null {
           : "";
     if (!new RegExp(check.systemMatches).test(system)) return `the system prompt does not match /${check.systemMatches}/`;
   }
+  const names = new Set(Array.isArray(body.tools) ? body.tools.filter(isObj).map((t) => t.name) : []);
   if (check.toolsInclude) {
-    const names = new Set(Array.isArray(body.tools) ? body.tools.filter(isObj).map((t) => t.name) : []);
     const missing = check.toolsInclude.filter((n) => !names.has(n));
     if (missing.length > 0) return `tools not offered: ${missing.join(", ")}`;
+  }
+  if (check.toolsExclude) {
+    const offered = check.toolsExclude.filter((n) => names.has(n));
+    if (offered.length > 0) return `tools offered that should not be: ${offered.join(", ")}`;
   }
   return null;
 }

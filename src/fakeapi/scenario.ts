@@ -4,8 +4,15 @@ import { z } from "zod";
 
 const StopReason = z.enum(["end_turn", "max_tokens", "tool_use", "stop_sequence", "pause_turn", "refusal"]);
 
+const Obj = z.record(z.string(), z.unknown());
+
 export const ScenarioBlock = z.discriminatedUnion("type", [
-  z.object({ type: z.literal("text"), text: z.string() }),
+  z.object({
+    type: z.literal("text"),
+    text: z.string(),
+    /** Sent as citations_delta events before the text (web_search_result_location, ...). */
+    citations: z.array(z.looseObject({ type: z.string() })).optional(),
+  }),
   z.object({
     type: z.literal("thinking"),
     thinking: z.string(),
@@ -20,6 +27,19 @@ export const ScenarioBlock = z.discriminatedUnion("type", [
     /** Generated (`toolu_fake_<server>_<turn>_<n>`, unique per server) when omitted. */
     id: z.string().optional(),
   }),
+  /** A call of the API's own tool (web_search, web_fetch): its input streams as input_json_delta. */
+  z.object({
+    type: z.literal("server_tool_use"),
+    name: z.string(),
+    input: Obj,
+    /** Generated (`srvtoolu_fake_<server>_<turn>_<n>`) when omitted. */
+    id: z.string().optional(),
+  }),
+  /** Results arrive whole in content_block_start. tool_use_id defaults to the last server_tool_use's. */
+  z.object({ type: z.literal("web_search_tool_result"), content: z.union([z.array(Obj), Obj]), tool_use_id: z.string().optional() }),
+  z.object({ type: z.literal("web_fetch_tool_result"), content: Obj, tool_use_id: z.string().optional() }),
+  /** Any block, served exactly as given (a type the client may not know). "$last_server_tool_use" in it is replaced by that id. */
+  z.object({ type: z.literal("raw"), block: z.looseObject({ type: z.string() }) }),
 ]);
 export type ScenarioBlock = z.infer<typeof ScenarioBlock>;
 
@@ -77,6 +97,8 @@ export const Check = z.object({
   systemMatches: z.string().optional(),
   /** These tool names are offered in `tools`. */
   toolsInclude: z.array(z.string()).optional(),
+  /** None of these tool names is offered. */
+  toolsExclude: z.array(z.string()).optional(),
   /** Exactly this many messages. */
   messageCount: z.number().int().optional(),
 });
@@ -87,6 +109,7 @@ export const Usage = z.object({
   output_tokens: z.number().int().min(0).optional(),
   cache_creation_input_tokens: z.number().int().min(0).optional(),
   cache_read_input_tokens: z.number().int().min(0).optional(),
+  server_tool_use: z.object({ web_search_requests: z.number().int().min(0), web_fetch_requests: z.number().int().min(0) }).optional(),
 });
 
 export const Turn = z.object({

@@ -231,25 +231,39 @@ function buildMessage(
   writeCache: boolean,
   serverTag: string,
 ): WireMessage {
-  const content: AssistantBlock[] = turn.content.map((b, i) => {
+  let lastServerCall = "";
+  const content: AssistantBlock[] = turn.content.map((b, i): AssistantBlock => {
     switch (b.type) {
       case "text":
-        return { type: "text", text: b.text };
+        return b.citations ? { type: "text", text: b.text, citations: b.citations } : { type: "text", text: b.text };
       case "thinking":
         return { type: "thinking", thinking: b.thinking, signature: b.signature ?? fakeSignature(b.thinking) };
       case "redacted_thinking":
         return { type: "redacted_thinking", data: b.data };
       case "tool_use":
         return { type: "tool_use", id: b.id ?? `toolu_fake_${serverTag}_${turnIndex ?? "done"}_${i}`, name: b.name, input: b.input };
+      case "server_tool_use":
+        lastServerCall = b.id ?? `srvtoolu_fake_${serverTag}_${turnIndex ?? "done"}_${i}`;
+        return { type: "server_tool_use", id: lastServerCall, name: b.name, input: b.input, caller: { type: "direct" } };
+      case "web_search_tool_result":
+      case "web_fetch_tool_result":
+        return { type: b.type, tool_use_id: b.tool_use_id ?? lastServerCall, content: b.content, caller: { type: "direct" } };
+      case "raw":
+        return { type: "unknown_block", block: JSON.parse(JSON.stringify(b.block).replaceAll("$last_server_tool_use", lastServerCall)) };
     }
   });
   const stop: StopReason = turn.stop_reason ?? (content.some((b) => b.type === "tool_use") ? "tool_use" : "end_turn");
   const outputText = content
-    .map((b) => (b.type === "text" ? b.text : b.type === "thinking" ? b.thinking : b.type === "tool_use" ? JSON.stringify(b.input) : ""))
+    .map((b) => (b.type === "text" ? b.text : b.type === "thinking" ? b.thinking : b.type === "tool_use" || b.type === "server_tool_use" ? JSON.stringify(b.input) : ""))
     .join("");
+  const calls = (name: string) => content.filter((b) => b.type === "server_tool_use" && b.name === name).length;
+  const serverToolUse = content.some((b) => b.type === "server_tool_use")
+    ? { server_tool_use: { web_search_requests: calls("web_search"), web_fetch_requests: calls("web_fetch") } }
+    : {};
   const usage: Usage = {
     ...cache.account(body, writeCache),
     output_tokens: Math.max(1, estimateTokens(outputText)),
+    ...serverToolUse,
     ...turn.usage,
   };
   return { id: `msg_fake_${requestId.slice("req_fake_".length)}`, model, content, stop_reason: stop, usage };

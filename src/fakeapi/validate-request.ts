@@ -8,7 +8,10 @@ type Obj = Record<string, unknown>;
 const isObj = (v: unknown): v is Obj => typeof v === "object" && v !== null && !Array.isArray(v);
 
 const USER_BLOCKS = new Set(["text", "image", "document", "tool_result", "search_result"]);
-const ASSISTANT_BLOCKS = new Set(["text", "thinking", "redacted_thinking", "tool_use", "server_tool_use"]);
+const ASSISTANT_BLOCKS = new Set(["text", "thinking", "redacted_thinking", "tool_use", "server_tool_use", "web_search_tool_result", "web_fetch_tool_result"]);
+/** Every server tool's result block is named so (code_execution_tool_result, ...): the client may not know them all. */
+const isServerResult = (type: string) => type.endsWith("_tool_result") && type !== "tool_result";
+const SERVER_TOOL_TYPE = /^(web_search|web_fetch)_\d{8}$/;
 const TOOL_NAME = /^[a-zA-Z0-9_-]{1,128}$/;
 const TOOL_ID = /^[a-zA-Z0-9_-]+$/;
 
@@ -64,6 +67,13 @@ function checkTools(tools: unknown): string | null {
     if (!TOOL_NAME.test(t.name)) return `tools.${i}.name: String should match pattern '^[a-zA-Z0-9_-]{1,128}$'`;
     if (seen.has(t.name)) return "tools: Tool names must be unique.";
     seen.add(t.name);
+    if (t.type !== undefined && t.type !== "custom") {
+      if (typeof t.type !== "string" || !SERVER_TOOL_TYPE.test(t.type)) return `tools.${i}.type: Input tag '${String(t.type)}' does not match any of the expected tags`;
+      if (t.name !== t.type.replace(/_\d{8}$/, "")) return `tools.${i}.name: Input should be '${t.type.replace(/_\d{8}$/, "")}'`;
+      if (Array.isArray(t.allowed_domains) && Array.isArray(t.blocked_domains) && t.allowed_domains.length > 0 && t.blocked_domains.length > 0)
+        return `tools.${i}: cannot specify both allowed_domains and blocked_domains`;
+      continue;
+    }
     if (!isObj(t.input_schema) || t.input_schema.type !== "object")
       return `tools.${i}.custom.input_schema.type: Input should be 'object'`;
   }
@@ -97,7 +107,7 @@ function checkMessages(messages: unknown): string | null {
     const allowed = m.role === "user" ? USER_BLOCKS : ASSISTANT_BLOCKS;
     for (const [j, b] of blocks.entries()) {
       const where = `messages.${i}.content.${j}`;
-      if (typeof b.type !== "string" || !allowed.has(b.type))
+      if (typeof b.type !== "string" || !(allowed.has(b.type) || (m.role === "assistant" && isServerResult(b.type))))
         return `${where}.type: Input tag '${String(b.type)}' is not a valid content block for the ${m.role} role`;
       const bad = checkBlock(b, where);
       if (bad) return bad;
@@ -123,6 +133,15 @@ function checkMessages(messages: unknown): string | null {
       pendingToolUses = [];
     } else {
       pendingToolUses = [];
+      // A server tool call is answered inside the same message (a paused final message may wait).
+      const serverCalls = blocks.filter((b) => b.type === "server_tool_use").map((b) => b.id as string);
+      const serverResults = new Set(blocks.filter((b) => typeof b.type === "string" && isServerResult(b.type)).map((b) => b.tool_use_id as string));
+      for (const [j, b] of blocks.entries())
+        if (typeof b.type === "string" && isServerResult(b.type) && !serverCalls.includes(b.tool_use_id as string))
+          return `messages.${i}.content.${j}: \`tool_use_id\` ${String(b.tool_use_id)} of a ${b.type} block has no server_tool_use block before it in the same message`;
+      const unanswered = serverCalls.filter((id) => !serverResults.has(id));
+      if (unanswered.length > 0 && !isFinal)
+        return `messages.${i}: server_tool_use ids were found without result blocks: ${unanswered.join(", ")}`;
       for (const b of blocks) {
         if (b.type !== "tool_use") continue;
         const id = b.id as string;
@@ -152,6 +171,11 @@ function checkBlock(b: Obj, where: string): string | null {
     case "tool_use":
       if (typeof b.id !== "string" || !TOOL_ID.test(b.id)) return `${where}.id: String should match pattern '^[a-zA-Z0-9_-]+$'`;
       if (typeof b.name !== "string" || !TOOL_NAME.test(b.name)) return `${where}.name: String should match pattern '^[a-zA-Z0-9_-]{1,128}$'`;
+      if (!isObj(b.input)) return `${where}.input: Input should be a valid dictionary`;
+      return null;
+    case "server_tool_use":
+      if (typeof b.id !== "string" || !TOOL_ID.test(b.id)) return `${where}.id: String should match pattern '^[a-zA-Z0-9_-]+$'`;
+      if (typeof b.name !== "string") return `${where}.name: Field required`;
       if (!isObj(b.input)) return `${where}.input: Input should be a valid dictionary`;
       return null;
     case "tool_result": {

@@ -17,7 +17,7 @@ export function messageBody(m: WireMessage): object {
     type: "message",
     role: "assistant",
     model: m.model,
-    content: m.content,
+    content: m.content.map((b) => (b.type === "unknown_block" ? b.block : b)),
     stop_reason: m.stop_reason,
     stop_sequence: null,
     usage: m.usage,
@@ -59,7 +59,8 @@ export function streamEvents(m: WireMessage, pacing: Pacing): string[] {
     };
     switch (block.type) {
       case "text":
-        start({ type: "text", text: "" });
+        start({ type: "text", text: "", citations: null });
+        for (const c of block.citations ?? []) delta({ type: "citations_delta", citation: c });
         for (const t of pieces(block.text, pacing.textChunk)) delta({ type: "text_delta", text: t });
         break;
       case "thinking":
@@ -75,6 +76,16 @@ export function streamEvents(m: WireMessage, pacing: Pacing): string[] {
         delta({ type: "input_json_delta", partial_json: "" });
         for (const j of pieces(JSON.stringify(block.input), pacing.jsonChunk)) delta({ type: "input_json_delta", partial_json: j });
         break;
+      case "server_tool_use":
+        start({ ...block, input: {} });
+        for (const j of pieces(JSON.stringify(block.input), pacing.jsonChunk)) delta({ type: "input_json_delta", partial_json: j });
+        break;
+      case "unknown_block":
+        start(block.block);
+        break;
+      default:
+        // A server tool's result: the whole block in its start event, no deltas.
+        start(block);
     }
     ev.push(sse("content_block_stop", { type: "content_block_stop", index }));
   });

@@ -92,6 +92,8 @@ export async function runTurn(deps: KernelDeps, input: string | UserBlock[], sig
       lastText = textOf(message) || lastText;
       const calls = message.content.filter((b): b is ToolUseBlock => b.type === "tool_use");
       if (calls.length === 0) {
+        // The API paused a long run of its own tools (web searches): sending the message back resumes it.
+        if (message.stop_reason === "pause_turn") continue;
         if (deliverQueued()) continue;
         if (await sentBack(policies)) continue;
         break;
@@ -157,6 +159,7 @@ async function streamOnce(deps: KernelDeps, signal: AbortSignal, durable: Durabl
     system: deps.system(),
     messages: deps.context.messages(),
     tools: deps.tools.specs(),
+    ...(deps.serverTools ? { serverTools: deps.serverTools() } : {}),
     maxTokens: deps.maxTokens,
     thinkingBudget: deps.thinkingBudget,
     signal,

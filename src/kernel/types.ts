@@ -1,5 +1,5 @@
 // What the kernel needs from the world. Everything here is an interface; main.ts wires real ones.
-import type { Message, ModelClient, SystemBlock, Usage } from "../model/types.ts";
+import type { Message, ModelClient, ServerToolSpec, SystemBlock, Usage } from "../model/types.ts";
 import type { PreparedCall, ToolCall, ToolRuntime } from "../tools/types.ts";
 import type { Workspace } from "../workspace/types.ts";
 import type { EventSink, TurnEndReason } from "../events/types.ts";
@@ -46,6 +46,8 @@ export type KernelDeps = {
   modelName: () => string;
   system: () => SystemBlock[];
   tools: ToolRuntime;
+  /** The API's own tools to offer (web search and fetch), asked anew for every request. */
+  serverTools?: () => ServerToolSpec[];
   workspace: Workspace;
   context: ConversationContext;
   gate: PermissionGate;

@@ -7,7 +7,7 @@
 // finished message (`message_done`) only ever holds the blocks of the attempt that completed.
 import Anthropic from "@anthropic-ai/sdk";
 import type { MessageCreateParamsStreaming, RawMessageStreamEvent } from "@anthropic-ai/sdk/resources/messages/messages";
-import { applyCacheControl } from "./cache-control.ts";
+import { applyCacheControl, type WireMessage } from "./cache-control.ts";
 import { classifyError } from "./classify-error.ts";
 import { MessageAssembler } from "./message-assembler.ts";
 import { maxTokensFor, modelInfo } from "./models.ts";
@@ -85,10 +85,11 @@ function requestParams(req: ModelRequest): MessageCreateParamsStreaming {
     max_tokens: maxTokens,
     // Our block types mirror the SDK's params structurally; the cast only bridges the nominal gap.
     system: system as MessageCreateParamsStreaming["system"],
-    messages: messages as MessageCreateParamsStreaming["messages"],
+    messages: messages.map(unwrapUnknown) as MessageCreateParamsStreaming["messages"],
     stream: true,
   };
-  if (req.tools.length > 0) params.tools = req.tools as MessageCreateParamsStreaming["tools"];
+  const tools = [...req.tools, ...(req.serverTools ?? [])];
+  if (tools.length > 0) params.tools = tools as MessageCreateParamsStreaming["tools"];
   if (req.thinkingBudget !== undefined) {
     if (modelInfo(req.model)?.thinking === "adaptive") {
       // These models choose their own thinking length and reject a manual budget.
@@ -100,6 +101,12 @@ function requestParams(req: ModelRequest): MessageCreateParamsStreaming {
     }
   }
   return params;
+}
+
+/** Blocks of a type this version does not know go back exactly as they came. */
+function unwrapUnknown(m: WireMessage): WireMessage | { role: "assistant"; content: object[] } {
+  if (typeof m.content === "string" || !m.content.some((b) => b.type === "unknown_block")) return m;
+  return { role: "assistant", content: m.content.map((b) => (b.type === "unknown_block" ? { ...b.block, ...(b.cache_control ? { cache_control: b.cache_control } : {}) } : b)) };
 }
 
 const ABORTED = Symbol("aborted");

@@ -4,6 +4,7 @@
 import { APIConnectionError, APIError, APIUserAbortError } from "@anthropic-ai/sdk";
 import { ModelError } from "./types.ts";
 import { SUGGESTED_MODELS } from "./models.ts";
+import { trimEndChars } from "../text/trim-chars.ts";
 
 export type Classified = { error: ModelError; retryAfterMs: number | null };
 
@@ -84,10 +85,8 @@ function classifyApiError(e: APIError, ctx: ErrorContext): Classified {
  * advice to its caller ("For more information, pass `verbose: true` … to fetch()").
  */
 function clean(text: string): string {
-  return text
-    .replace(/\s*For more information, pass `verbose: true`.*$/s, "")
-    .trim()
-    .replace(/[.\s]+$/, "");
+  const tail = text.indexOf("For more information, pass `verbose: true`");
+  return trimEndChars((tail === -1 ? text : text.slice(0, tail)).trim(), ".\\s");
 }
 
 function retryable(message: string, status: number | null, retryAfterMs: number | null): Classified {

@@ -2,16 +2,27 @@
 // AssistantMessage. Thinking blocks keep their signature and redacted_thinking its data, byte for
 // byte: the API rejects a conversation whose thinking blocks were altered.
 import type { RawMessageStreamEvent } from "@anthropic-ai/sdk/resources/messages/messages";
-import type { AssistantBlock, AssistantMessage, ModelEvent, StopReason, Usage } from "./types.ts";
+import type { AssistantBlock, AssistantMessage, Citation, ModelEvent, ServerBlock, StopReason, Usage } from "./types.ts";
 import { zeroUsage } from "./types.ts";
 
 type BlockState =
-  | { type: "text"; text: string }
+  | { type: "text"; text: string; citations: Citation[] }
   | { type: "thinking"; thinking: string; signature: string }
   | { type: "redacted_thinking"; data: string }
   | { type: "tool_use"; id: string; name: string; json: string }
-  /** Server-side blocks (web search results, ...) we neither show nor send back. */
-  | { type: "ignored" };
+  /** A call of the API's own tool: every field as content_block_start had it, the input streamed. */
+  | { type: "server_tool_use"; block: Record<string, unknown>; json: string }
+  /** Any other block (a server tool's result, a type this version does not know): complete at its start. */
+  | { type: "whole"; block: ServerBlock };
+
+type Raw = Record<string, unknown> & { type: string };
+
+/** A block that arrives complete, as we keep it: known server results as they are, anything else wrapped. */
+export function wholeBlock(b: Raw): ServerBlock {
+  if ((b.type === "web_search_tool_result" || b.type === "web_fetch_tool_result") && typeof b.tool_use_id === "string")
+    return b as ServerBlock;
+  return { type: "unknown_block", block: b };
+}
 
 const STOP_REASONS = new Set<StopReason>(["end_turn", "max_tokens", "tool_use", "stop_sequence", "pause_turn", "refusal"]);
 
@@ -35,17 +46,16 @@ export class MessageAssembler {
         this.mergeUsage(ev.message.usage);
         return [{ type: "message_start", id: this.id, model: this.model }];
       case "content_block_start": {
-        const b = ev.content_block;
-        const state: BlockState =
-          b.type === "text"
-            ? { type: "text", text: b.text }
-            : b.type === "thinking"
-              ? { type: "thinking", thinking: b.thinking, signature: b.signature }
-              : b.type === "redacted_thinking"
-                ? { type: "redacted_thinking", data: b.data }
-                : b.type === "tool_use"
-                  ? { type: "tool_use", id: b.id, name: b.name, json: "" }
-                  : { type: "ignored" };
+        const b = ev.content_block as unknown as Raw;
+        let state: BlockState;
+        if (ev.content_block.type === "text") {
+          const cs = ev.content_block.citations;
+          state = { type: "text", text: ev.content_block.text, citations: Array.isArray(cs) ? ([...cs] as unknown as Citation[]) : [] };
+        } else if (ev.content_block.type === "thinking") state = { type: "thinking", thinking: ev.content_block.thinking, signature: ev.content_block.signature };
+        else if (ev.content_block.type === "redacted_thinking") state = { type: "redacted_thinking", data: ev.content_block.data };
+        else if (ev.content_block.type === "tool_use") state = { type: "tool_use", id: ev.content_block.id, name: ev.content_block.name, json: "" };
+        else if (b.type === "server_tool_use" && typeof b.id === "string" && typeof b.name === "string") state = { type: "server_tool_use", block: { ...b }, json: "" };
+        else state = { type: "whole", block: wholeBlock(b) };
         this.states[ev.index] = state;
         return [];
       }
@@ -67,6 +77,14 @@ export class MessageAssembler {
           s.signature += d.signature;
           return [];
         }
+        if (d.type === "citations_delta" && s.type === "text") {
+          s.citations.push(d.citation as unknown as Citation);
+          return [];
+        }
+        if (d.type === "input_json_delta" && s.type === "server_tool_use") {
+          s.json += d.partial_json;
+          return [];
+        }
         if (d.type === "input_json_delta" && s.type === "tool_use") {
           s.json += d.partial_json;
           if (d.partial_json === "") return [];
@@ -77,7 +95,7 @@ export class MessageAssembler {
       }
       case "content_block_stop": {
         const s = this.states[ev.index];
-        if (!s || s.type === "ignored") return [];
+        if (!s) return [];
         const block = finish(s);
         this.done.set(ev.index, block);
         return [{ type: "block_done", index: ev.index, block }];
@@ -109,9 +127,11 @@ export class MessageAssembler {
       const done = this.done.get(i);
       if (done) {
         if (done.type !== "tool_use") out.push(done);
-      } else if (s.type === "text" && s.text !== "") out.push({ type: "text", text: s.text });
+      } else if (s.type === "text" && s.text !== "") out.push({ type: "text", text: s.text, ...(s.citations.length ? { citations: s.citations } : {}) });
     });
-    return out;
+    // A server tool call cut before its result came cannot be sent back alone.
+    const answered = new Set(out.flatMap((b) => (b.type === "web_search_tool_result" || b.type === "web_fetch_tool_result" ? [b.tool_use_id] : b.type === "unknown_block" && typeof b.block.tool_use_id === "string" ? [b.block.tool_use_id] : [])));
+    return out.filter((b) => b.type !== "server_tool_use" || answered.has(b.id));
   }
 
   /** Usage as reported so far (a stopped stream never sends its final message_delta). */
@@ -119,25 +139,37 @@ export class MessageAssembler {
     return { ...this.usage };
   }
 
-  private mergeUsage(u: Partial<Record<keyof Usage, number | null>> | null | undefined): void {
+  private mergeUsage(u: { [K in keyof Usage]?: unknown } | null | undefined): void {
     if (!u) return;
     for (const k of ["input_tokens", "output_tokens", "cache_read_input_tokens", "cache_creation_input_tokens"] as const) {
       const v = u[k];
       if (typeof v === "number") this.usage[k] = v;
     }
+    const st = u.server_tool_use as { web_search_requests?: unknown; web_fetch_requests?: unknown } | null | undefined;
+    if (st && typeof st === "object") {
+      const n = (v: unknown) => (typeof v === "number" ? v : 0);
+      this.usage.server_tool_use = { web_search_requests: n(st.web_search_requests), web_fetch_requests: n(st.web_fetch_requests) };
+    }
   }
 }
 
-function finish(s: Exclude<BlockState, { type: "ignored" }>): AssistantBlock {
+function finish(s: BlockState): AssistantBlock {
   switch (s.type) {
     case "text":
-      return { type: "text", text: s.text };
+      return s.citations.length > 0 ? { type: "text", text: s.text, citations: s.citations } : { type: "text", text: s.text };
     case "thinking":
       return { type: "thinking", thinking: s.thinking, signature: s.signature };
     case "redacted_thinking":
       return { type: "redacted_thinking", data: s.data };
     case "tool_use":
       return { type: "tool_use", id: s.id, name: s.name, input: parseToolInput(s.json) };
+    case "server_tool_use": {
+      // The input streams like a tool call's; content_block_start may already carry it whole.
+      const input = s.json.trim() === "" ? (s.block.input ?? {}) : parseToolInput(s.json);
+      return { ...s.block, type: "server_tool_use", id: s.block.id as string, name: s.block.name as string, input };
+    }
+    case "whole":
+      return s.block;
   }
 }
 

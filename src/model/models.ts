@@ -89,17 +89,21 @@ export function deprecationNotice(model: string): string | null {
   return `${model} is deprecated and reaches end of life on ${info.retiresOn}; switch with --model (e.g. ${DEFAULT_MODEL}).`;
 }
 
+/** The API's price of one web search ($10 per 1,000), on top of the tokens its results add. */
+export const WEB_SEARCH_USD_PER_CALL = 0.01;
+
 /** Cost of one call in USD, or null when the model has no known price. */
 export function costUsd(model: string, usage: Usage): number | null {
   const info = modelInfo(model);
   if (!info?.price) return null;
   const prompt = usage.input_tokens + usage.cache_read_input_tokens + usage.cache_creation_input_tokens;
   const price = info.longPrompt && prompt > info.longPrompt.thresholdTokens ? info.longPrompt.price : info.price;
-  return (
+  const tokens =
     (usage.input_tokens * price.input +
       usage.output_tokens * price.output +
       usage.cache_creation_input_tokens * price.cacheWrite +
       usage.cache_read_input_tokens * price.cacheRead) /
-    1_000_000
-  );
+    1_000_000;
+  // Fetched pages cost only their tokens; each search is billed on top.
+  return tokens + (usage.server_tool_use?.web_search_requests ?? 0) * WEB_SEARCH_USD_PER_CALL;
 }

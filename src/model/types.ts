@@ -1,7 +1,9 @@
 // The model-facing data: plain mirrors of the Messages API wire shapes, so the kernel, the
 // session log and the fake server share one vocabulary without importing the SDK.
 
-export type TextBlock = { type: "text"; text: string };
+/** Where a sentence of the answer came from (a web search result, a fetched page): kept as received. */
+export type Citation = { type: string; [field: string]: unknown };
+export type TextBlock = { type: "text"; text: string; citations?: Citation[] };
 export type ThinkingBlock = { type: "thinking"; thinking: string; signature: string };
 export type RedactedThinkingBlock = { type: "redacted_thinking"; data: string };
 export type ToolUseBlock = { type: "tool_use"; id: string; name: string; input: unknown };
@@ -15,7 +17,16 @@ export type ToolResultBlock = {
   is_error?: boolean;
 };
 
-export type AssistantBlock = TextBlock | ThinkingBlock | RedactedThinkingBlock | ToolUseBlock;
+// The API's own tools (web_search, web_fetch) run on its side: the call and its result both come
+// in the assistant message and must be sent back unchanged, so every field is kept, read or not.
+export type ServerToolUseBlock = { type: "server_tool_use"; id: string; name: string; input: unknown; [field: string]: unknown };
+export type WebSearchResultBlock = { type: "web_search_tool_result"; tool_use_id: string; content: unknown; [field: string]: unknown };
+export type WebFetchResultBlock = { type: "web_fetch_tool_result"; tool_use_id: string; content: unknown; [field: string]: unknown };
+/** A block type this version does not know (a newer server tool's result): sent back exactly as it came. */
+export type UnknownBlock = { type: "unknown_block"; block: { type: string; [field: string]: unknown } };
+export type ServerBlock = ServerToolUseBlock | WebSearchResultBlock | WebFetchResultBlock | UnknownBlock;
+
+export type AssistantBlock = TextBlock | ThinkingBlock | RedactedThinkingBlock | ToolUseBlock | ServerBlock;
 export type UserBlock = TextBlock | ImageBlock | ToolResultBlock;
 
 export type CacheControl = { type: "ephemeral" };
@@ -30,7 +41,10 @@ export type Usage = {
   output_tokens: number;
   cache_read_input_tokens: number;
   cache_creation_input_tokens: number;
+  /** Calls of the API's own tools in this message, billed per call (web search) beside the tokens. */
+  server_tool_use?: ServerToolUsage;
 };
+export type ServerToolUsage = { web_search_requests: number; web_fetch_requests: number };
 
 export const zeroUsage = (): Usage => ({
   input_tokens: 0,
@@ -52,12 +66,16 @@ export type AssistantMessage = {
 /** JSON schema as sent in `tools[].input_schema`. */
 export type JsonSchema = { type: "object"; properties?: Record<string, unknown>; required?: string[]; [k: string]: unknown };
 export type ToolSpec = { name: string; description: string; input_schema: JsonSchema };
+/** A tool the API runs itself, as its versioned type (web_search_20260318, ...) with its options. */
+export type ServerToolSpec = { type: string; name: string; [option: string]: unknown };
 
 export type ModelRequest = {
   model: string;
   system: SystemBlock[];
   messages: Message[];
   tools: ToolSpec[];
+  /** The API's own tools offered beside ours (web search and fetch, when the rules allow them). */
+  serverTools?: ServerToolSpec[];
   maxTokens?: number;
   /** Extended thinking budget; omitted means thinking off. */
   thinkingBudget?: number;

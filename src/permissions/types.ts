@@ -14,7 +14,7 @@ export type RuleScope = "user" | "project" | "local" | "session" | "cli";
 export type GrantScope = "session" | "local" | "user";
 
 /** Claude Code's tool names, which rules are written with. */
-export type RuleTool = "Read" | "Edit" | "Bash" | "Grep" | "Glob" | "Process" | "WebFetch";
+export type RuleTool = "Read" | "Edit" | "Bash" | "Grep" | "Glob" | "Process" | "WebFetch" | "WebSearch";
 
 export type ParsedRule = {
   tool: RuleTool;

@@ -1,7 +1,8 @@
 // A model that edits files and stops without running a check usually leaves something broken.
 // When that happens we remind it once (twice at most per user turn), naming the project's own
 // test/build/lint commands so it need not guess.
-import { existsSync, readFileSync } from "node:fs";
+import { existsSync } from "node:fs";
+import { LIMITS, readRegularText } from "../workspace/safe-read.ts";
 import { join } from "node:path";
 import type { LoopPolicy, PolicyVerdict } from "../kernel/types.ts";
 import type { ToolCall } from "../tools/types.ts";
@@ -52,7 +53,7 @@ export function findVerifyCommands(root: string): string[] {
   const found: string[] = [];
   const read = (f: string) => {
     try {
-      return readFileSync(join(root, f), "utf8");
+      return readRegularText(join(root, f), LIMITS.smallConfig);
     } catch {
       return null;
     }

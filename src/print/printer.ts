@@ -1,6 +1,7 @@
 // Print mode's outputs. Each printer sees every agent event and the final result object;
 // stdout carries only the requested format, diagnostics go to stderr.
 import { randomUUID } from "node:crypto";
+import { describeServerCall, describeServerResult, isServerBlock, toWire } from "../model/server-blocks.ts";
 import type { AgentEvent } from "../events/types.ts";
 import type { AssistantBlock } from "../model/types.ts";
 import type { buildResult } from "./result.ts";
@@ -64,6 +65,11 @@ export function textPrinter(stdout: Out, stderr: Out, verbose: boolean): Printer
           break;
         case "tool_start":
           if (verbose) stderr.write(`[${e.summary}]\n`);
+          break;
+        case "block_done":
+          // The API's own tools run without a tool_start: say what they did as they finish.
+          if (verbose && e.block.type === "server_tool_use") stderr.write(`[${describeServerCall(e.block)}]\n`);
+          else if (verbose && isServerBlock(e.block) && e.block.type !== "server_tool_use") stderr.write(`[${describeServerResult(e.block).split("\n")[0]}]\n`);
           break;
         case "tool_result":
           if (verbose && e.isError) stderr.write(`[${e.name} failed: ${firstLine(e.content)}]\n`);
@@ -132,7 +138,8 @@ export function streamJsonPrinter(stdout: Out, includePartial: boolean): Printer
           }
           line({
             type: "assistant",
-            message: { ...e.message, type: "message", role: "assistant", stop_sequence: null },
+            // Server tool blocks as the API sent them, as Claude Code prints them.
+            message: { ...e.message, content: e.message.content.map(toWire), type: "message", role: "assistant", stop_sequence: null },
             parent_tool_use_id: null,
             ...(e.interrupted ? { interrupted: true } : {}),
           });
@@ -190,6 +197,8 @@ export function streamJsonPrinter(stdout: Out, includePartial: boolean): Printer
       case "block_done":
         // A block with no deltas (redacted thinking, a tool call with empty input) still starts.
         start(e.index, startOf(e.block));
+        // A server tool call's input is streamed by the API but only complete here: one delta.
+        if (e.block.type === "server_tool_use") event({ type: "content_block_delta", index: e.index, delta: { type: "input_json_delta", partial_json: JSON.stringify(e.block.input ?? {}) } });
         event({ type: "content_block_stop", index: e.index });
         break;
     }
@@ -204,8 +213,10 @@ function startOf(block: AssistantBlock): object {
       return { type: "thinking", thinking: "", signature: "" };
     case "tool_use":
       return { type: "tool_use", id: block.id, name: block.name, input: {} };
+    case "server_tool_use":
+      return { ...block, input: {} };
     default:
-      return block;
+      return toWire(block);
   }
 }
 

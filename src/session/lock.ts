@@ -3,8 +3,10 @@
 // (kill -9, power cut), or whose pid now belongs to some other process (after a reboot or a pid
 // wrap-around), is stale and taken over.
 import { closeSync, openSync, readFileSync, renameSync, statSync, unlinkSync, writeSync } from "node:fs";
+import { LIMITS, readRegularText } from "../workspace/safe-read.ts";
 import { hostname } from "node:os";
 import { lockPathOf, sessionIdOf } from "./paths.ts";
+import { PRIVATE_FILE_MODE } from "../platform/private-files.ts";
 
 type LockOwner = {
   pid: number;
@@ -73,7 +75,7 @@ function holds(owner: LockOwner): boolean {
 
 function readOwner(lockPath: string): LockOwner | null {
   try {
-    const o = JSON.parse(readFileSync(lockPath, "utf8")) as Partial<LockOwner>;
+    const o = JSON.parse(readRegularText(lockPath, LIMITS.sessionMeta)) as Partial<LockOwner>;
     if (typeof o.pid === "number" && typeof o.host === "string")
       return {
         pid: o.pid,
@@ -110,7 +112,7 @@ export function acquireSessionLock(logPath: string): SessionLock {
   let recoveredStale = false;
   for (let attempt = 0; attempt < 5; attempt++) {
     try {
-      const fd = openSync(lockPath, "wx");
+      const fd = openSync(lockPath, "wx", PRIVATE_FILE_MODE);
       try {
         const buf = Buffer.from(JSON.stringify(mine));
         let off = 0;

@@ -1,13 +1,15 @@
 // The session log: one JSON line per durable event, appended with one write() each. The writer
 // fsyncs at loop boundaries (a user message, each tool result, the end of a turn, a compaction), so
 // a power cut loses at most the in-flight model turn; kill -9 loses nothing that was written.
-import { closeSync, fstatSync, fsyncSync, ftruncateSync, openSync, readFileSync, renameSync, unlinkSync, writeFileSync, writeSync } from "node:fs";
+import { closeSync, fstatSync, fsyncSync, ftruncateSync, openSync, renameSync, unlinkSync, writeFileSync, writeSync } from "node:fs";
+import { LIMITS, readRegularFile } from "../workspace/safe-read.ts";
 import type { DurableEvent } from "../events/types.ts";
 import { FORMAT_VERSION, NewerFormatError, parseEventLine, serializeEvent } from "../events/schema.ts";
 import { fsReason } from "../workspace/fs-errors.ts";
 import { metaPathOf, sessionIdOf } from "./paths.ts";
 import { createRedactor, type Redactor } from "./redact.ts";
 import { createSummaryBuilder, type SessionSummary, type SummaryBuilder } from "./summary.ts";
+import { PRIVATE_FILE_MODE } from "../platform/private-files.ts";
 
 export interface SessionWriter {
   readonly path: string;
@@ -109,7 +111,8 @@ export function createWriter(path: string, fd: number, opts: WriterOptions = {})
     try {
       // The log's mtime too: an edit that keeps the size (another program, a newer KHAELOR) shows.
       const mtimeMs = fstatSync(fd).mtimeMs;
-      writeFileSync(`${meta}.tmp`, JSON.stringify({ ...builder.result(), size, mtimeMs, formatVersion: FORMAT_VERSION }));
+      // Redacted as the log is: the title is the first prompt, which may hold a pasted key.
+      writeFileSync(`${meta}.tmp`, redact(JSON.stringify({ ...builder.result(), size, mtimeMs, formatVersion: FORMAT_VERSION })), { mode: PRIVATE_FILE_MODE });
       renameSync(`${meta}.tmp`, meta);
       dirtyMeta = false;
     } catch {
@@ -255,7 +258,7 @@ export class NewerSessionError extends Error {
  */
 export function readSessionLog(path: string): SessionLog {
   try {
-    return parseSessionLog(readFileSync(path, "utf8"));
+    return parseSessionLog(readRegularFile(path, { maxBytes: LIMITS.sessionLog }).bytes.toString("utf8"));
   } catch (e) {
     if (e instanceof NewerFormatError) throw new NewerSessionError(path, e);
     throw e;

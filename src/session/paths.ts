@@ -3,6 +3,7 @@
 import { createHash } from "node:crypto";
 import { realpathSync } from "node:fs";
 import { basename, join, resolve } from "node:path";
+import { trimChars } from "../text/trim-chars.ts";
 import { userDirs } from "../platform/dirs.ts";
 
 type Env = Record<string, string | undefined>;
@@ -28,7 +29,7 @@ export function projectSlug(cwd: string): string {
   } catch {
     // A project directory that no longer exists still has a slug: its sessions stay listable.
   }
-  const name = basename(real).replace(/[^A-Za-z0-9._-]+/g, "-").replace(/^-+|-+$/g, "").slice(0, 40) || "root";
+  const name = trimChars(basename(real).replace(/[^A-Za-z0-9._-]+/g, "-"), "-").slice(0, 40) || "root";
   const hash = createHash("sha256").update(real).digest("hex").slice(0, 10);
   return `${name}-${hash}`;
 }

@@ -103,7 +103,7 @@ function trackProcess(processes: Map<string, StartedProcess & { keys: string[] }
   if (action === "start") {
     const text = typeof content === "string" ? content : JSON.stringify(content);
     // The process tool answers `Started "name" as p1 (pid 42) …` (the name part only when given).
-    const id = /Started (?:"[^"]*" as )?([A-Za-z0-9_.-]+) \(pid/.exec(text)?.[1];
+    const id = /Started (?:"[^"\n]{0,500}" as )?([A-Za-z0-9_.-]+) \(pid/.exec(text)?.[1];
     const name = str(input.name);
     const keys = [id, name].filter((k): k is string => !!k);
     const pid = Number(/\(pid (\d+)\)/.exec(text)?.[1] ?? NaN);

@@ -1,5 +1,6 @@
 // The sessions of a project: create, reopen for append, list, find by id prefix, fork.
-import { closeSync, existsSync, fsyncSync, ftruncateSync, mkdirSync, openSync, readdirSync, readFileSync, rmSync, statSync, writeSync } from "node:fs";
+import { closeSync, constants, existsSync, fstatSync, fsyncSync, ftruncateSync, mkdirSync, openSync, readdirSync, readFileSync, rmSync, statSync, writeSync } from "node:fs";
+import { fileKind, formatBytes, LIMITS, readRegularText } from "../workspace/safe-read.ts";
 import { dirname, join, resolve } from "node:path";
 import { newEventId, newSessionId } from "../events/id.ts";
 import { FORMAT_VERSION, NewerFormatError } from "../events/schema.ts";
@@ -9,8 +10,9 @@ import { acquireSessionLock } from "./lock.ts";
 import { createWriter, NewerSessionError, parseSessionLog, readSessionLog, type SessionWriter, type WriterOptions } from "./log.ts";
 import { replaySession, type Replayed } from "./replay.ts";
 import { INTERRUPTED_RESULT } from "./view.ts";
-import { metaPathOf, projectSessionsDir, sessionIdOf, sessionPath, sessionsRoot } from "./paths.ts";
+import { dataRoot, metaPathOf, projectSessionsDir, sessionIdOf, sessionPath, sessionsRoot } from "./paths.ts";
 import { createSummaryBuilder, type SessionSummary } from "./summary.ts";
+import { ensurePrivateDir, PRIVATE_FILE_MODE } from "../platform/private-files.ts";
 
 type Env = Record<string, string | undefined>;
 
@@ -47,12 +49,12 @@ function fsyncDir(dir: string) {
 export function createSession(opts: CreateSessionOptions): SessionWriter {
   const sessionId = opts.sessionId ?? newSessionId();
   const path = sessionPath(opts.cwd, sessionId, opts.env);
-  mkdirSync(dirname(path), { recursive: true });
+  ensurePrivateDir(dirname(path), dataRoot(opts.env));
   const lock = acquireSessionLock(path);
   let fd: number;
   try {
     // O_APPEND: after a write is cut back (a full disk), the next one starts at the cut, not past it.
-    fd = openSync(path, "ax");
+    fd = openSync(path, "ax", PRIVATE_FILE_MODE);
   } catch (e) {
     lock.release();
     throw e;
@@ -89,12 +91,18 @@ type Appendable = { writer: SessionWriter; recoveredStaleLock: boolean; events: 
 
 function openForAppend(path: string, opts: { events?: DurableEvent[]; onError?: WriterOptions["onError"] }): Appendable {
   if (!existsSync(path)) throw new SessionNotFoundError(`No session log at ${path}. Run \`khaelor sessions\` to list this project's sessions.`);
+  // Opening a FIFO would block for good; opened non-blocking, and only a regular file is read.
+  const st = statSync(path);
+  if (!st.isFile()) throw new Error(`cannot read ${path}: it is ${fileKind(st)}, not a regular file`);
   const lock = acquireSessionLock(path);
   try {
-    const fd = openSync(path, "r+");
+    const fd = openSync(path, constants.O_RDWR | constants.O_NONBLOCK | constants.O_NOCTTY);
     let events = opts.events;
     let warnings: string[] = [];
     try {
+      const opened = fstatSync(fd);
+      if (!opened.isFile()) throw new Error(`cannot read ${path}: it is ${fileKind(opened)}, not a regular file`);
+      if (opened.size > LIMITS.sessionLog) throw new Error(`cannot read ${path}: it is ${formatBytes(opened.size)}, over the ${formatBytes(LIMITS.sessionLog)} limit for a session log`);
       const text = readFileSync(fd, "utf8");
       let log;
       try {
@@ -186,7 +194,7 @@ export function openSession(path: string, opts: { onError?: WriterOptions["onErr
 
 function readSummaryCache(path: string, size: number, mtimeMs: number): Omit<SessionSummary, "path"> | null {
   try {
-    const meta = JSON.parse(readFileSync(metaPathOf(path), "utf8")) as Omit<SessionSummary, "path"> & { size?: number; mtimeMs?: number; formatVersion?: number };
+    const meta = JSON.parse(readRegularText(metaPathOf(path), LIMITS.sessionMeta)) as Omit<SessionSummary, "path"> & { size?: number; mtimeMs?: number; formatVersion?: number };
     if (meta.size !== size || typeof meta.id !== "string") return null;
     if (meta.mtimeMs !== undefined && meta.mtimeMs !== mtimeMs) return null;
     // A newer KHAELOR's cache over its own lines: read the log, which says so.

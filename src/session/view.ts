@@ -16,6 +16,7 @@ import type {
   UndoEvent,
   UserMessageEvent,
 } from "../events/types.ts";
+import { answeredCall } from "../model/server-blocks.ts";
 import type { AssistantBlock, Message, ToolResultBlock, ToolResultContent, UserBlock } from "../model/types.ts";
 
 /** The events that shape what the model sees. */
@@ -46,6 +47,12 @@ export function blockChars(b: UserBlock | AssistantBlock): number {
       return b.name.length + JSON.stringify(b.input ?? {}).length + 20;
     case "tool_result":
       return contentChars(b.content) + 20;
+    case "server_tool_use":
+    case "web_search_tool_result":
+    case "web_fetch_tool_result":
+    case "unknown_block":
+      // Search results carry encrypted page text; a fetched page is all there. Its JSON is the size.
+      return JSON.stringify(b).length;
   }
 }
 export const contentChars = (c: ToolResultContent): number =>
@@ -54,7 +61,7 @@ export const contentChars = (c: ToolResultContent): number =>
 export function prunedStub(e: ToolResultEvent): string {
   const text = typeof e.content === "string" ? e.content : e.content.map((b) => (b.type === "text" ? b.text : "")).join("\n");
   // The tools' spill marker: "the full output (N characters) is in <path>" (older: "saved to <path>").
-  const spill = /full output(?: \([^)]*\))? (?:is in|saved to|written to) (\S+?)[.,;:)]?(?:\s|$)/i.exec(text)?.[1];
+  const spill = /full output(?: \([^)\n]{0,200}\))? (?:is in|saved to|written to) (\S+?)[.,;:)]?(?:\s|$)/i.exec(text)?.[1];
   const where = spill ? `The full output is saved in ${spill}; read it if you need it again.` : "Run the tool again if you need it.";
   return `[Old output of ${e.name} (${e.summary}) removed to save context. ${where}]`;
 }
@@ -259,11 +266,13 @@ export function isSafeCut(items: readonly ViewEvent[], cut: number): boolean {
   const before = new Set<string>();
   for (let i = 0; i < cut; i++) {
     const e = items[i]!;
-    if (e.type === "assistant_message") for (const b of e.message.content) if (b.type === "tool_use") before.add(b.id);
+    if (e.type === "assistant_message") for (const b of e.message.content) if (b.type === "tool_use" || b.type === "server_tool_use") before.add(b.id);
   }
   for (let i = cut; i < items.length; i++) {
     const e = items[i]!;
     if (e.type === "tool_result" && before.has(e.toolUseId)) return false;
+    // A server tool's result comes in an assistant message: after a pause_turn, in the next one.
+    if (e.type === "assistant_message" && e.message.content.some((b) => before.has(answeredCall(b) ?? ""))) return false;
   }
   return true;
 }

@@ -1,10 +1,11 @@
 import { z } from "zod";
-import { readFileSync, rmSync } from "node:fs";
+import { lstatSync, mkdtempSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { StringDecoder } from "node:string_decoder";
 import { commandEnv, groupAlive, signalGroup, spawnShellGroup } from "../workspace/process-group.ts";
 import { OutputCollector } from "./output-budget.ts";
+import { readRegularText } from "../workspace/safe-read.ts";
 import { displayPath, localWorkspace, ok, fail, withNotes } from "./results.ts";
 import type { Tool } from "./types.ts";
 import description from "./bash.md" with { type: "text" };
@@ -24,6 +25,44 @@ type Input = z.infer<typeof schema>;
 const shQuote = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`;
 let seq = 0;
 
+/**
+ * Where the shell leaves its final directory: a 0700 directory of this process with a random name
+ * (mkdtemp). A predictable name in the shared $TMPDIR let another local user plant the file and move
+ * the agent into a folder of theirs.
+ */
+let privateDir: string | null = null;
+function cwdDir(): string {
+  if (privateDir === null || !ownPrivateDir(privateDir)) {
+    privateDir = mkdtempSync(join(tmpdir(), "khaelor-"));
+    const made = privateDir;
+    process.once("exit", () => rmSync(made, { recursive: true, force: true }));
+  }
+  return privateDir;
+}
+
+function ownPrivateDir(dir: string): boolean {
+  try {
+    const st = lstatSync(dir);
+    return st.isDirectory() && st.uid === process.getuid?.() && (st.mode & 0o077) === 0;
+  } catch {
+    return false;
+  }
+}
+
+/** The directory the shell wrote, trusted only as a regular file of ours naming an existing directory. */
+function readCwdFile(file: string): string | null {
+  try {
+    const st = lstatSync(file);
+    if (!st.isFile() || st.uid !== process.getuid?.() || st.size > 16_384) return null;
+    const dir = readRegularText(file, 16_384).replace(/\n$/, "");
+    return dir.startsWith("/") && !dir.includes("\n") && statSync(dir).isDirectory() ? dir : null;
+  } catch {
+    return null;
+  } finally {
+    rmSync(file, { force: true });
+  }
+}
+
 export const bashTool: Tool<Input> = {
   name: "bash",
   description,
@@ -34,7 +73,8 @@ export const bashTool: Tool<Input> = {
   async run(input, ctx) {
     const ws = localWorkspace(ctx);
     const timeoutMs = input.timeout ?? DEFAULT_TIMEOUT_MS;
-    const cwdFile = join(tmpdir(), `khaelor-cwd-${process.pid}-${++seq}-${Date.now().toString(36)}`);
+    const cwdFile = join(cwdDir(), `cwd-${++seq}`);
+    rmSync(cwdFile, { force: true });
     // The EXIT trap records where the command ended up, even after an explicit `exit N`.
     const script = `trap '__khaelor_ec=$?; pwd -P > ${shQuote(cwdFile)} 2>/dev/null; exit $__khaelor_ec' EXIT\n${input.command}`;
     if (ctx.signal.aborted) return fail("cancelled before it started");
@@ -75,11 +115,7 @@ export const bashTool: Tool<Input> = {
     out.push(decoder.end());
     g.child.stdout!.destroy();
 
-    let newCwd: string | null = null;
-    try {
-      newCwd = readFileSync(cwdFile, "utf8").trim() || null;
-      rmSync(cwdFile, { force: true });
-    } catch {}
+    const newCwd = readCwdFile(cwdFile);
     const cwdChanged = newCwd !== null && newCwd !== ws.cwd;
     if (newCwd) ws.cwd = newCwd;
 

@@ -100,7 +100,7 @@ function lineRegionReplacement(L: Lines, first: number, last: number, oldS: Shap
 function partialReplacement(start: number, end: number, oldString: string, newString: string): Replacement {
   let text = newString;
   const lead = /^\s*/.exec(oldString)![0];
-  const trail = /\s*$/.exec(oldString)![0];
+  const trail = oldString.slice(oldString.trimEnd().length);
   if (lead && text.startsWith(lead)) text = text.slice(lead.length);
   if (trail && text.endsWith(trail)) text = text.slice(0, text.length - trail.length);
   return { start, end, text };
@@ -112,7 +112,7 @@ function spanReplacement(L: Lines, start: number, end: number, oldString: string
   const last = L.lineAt(Math.max(start, end - 1));
   const before = L.text.slice(L.starts[first]!, start);
   const after = L.text.slice(end, L.endOf(last));
-  const spansLines = oldString.trim().includes("\n") || /^\s*\n/.test(oldString) || /\n\s*$/.test(oldString);
+  const spansLines = oldString.trim().includes("\n") || /^\s*\n/.test(oldString) || oldString.slice(oldString.trimEnd().length).includes("\n");
   if (spansLines && isBlank(before) && isBlank(after)) {
     return lineRegionReplacement(L, first, last, shape(oldString), newString);
   }

@@ -123,7 +123,8 @@ function planEditCall(input: Input, ctx: ToolContext): ToolPlan {
   const d = diffTexts(shown, norm.text, out.replace(/\r\n/g, "\n"));
   const note = stageNote[plan.stage];
   return {
-    preview: { path: shown, diff: d.unified, ...(note ? { detail: { label: "matched", text: note } } : {}) },
+    // The user is told, in words for them, when the text did not match exactly; the diff is what lands either way.
+    preview: { path: shown, diff: d.unified, ...(note ? { detail: { label: "note", text: note.replace(/\bold_string\b/g, "the text to replace").replace(/\bnew_string\b/g, "the new text") } } : {}) },
     async run() {
       const moved = changedSincePlanned(ws, abs, file.bytes);
       if (moved) return fail(moved);

@@ -1,6 +1,6 @@
 // The checks and bookkeeping shared by write and edit: refuse to overwrite what the model has not
 // seen, write atomically, remember the new state as read, and journal the change for undo.
-import { readFileSync } from "node:fs";
+import { FileReadError, LIMITS, readRegularFile } from "../workspace/safe-read.ts";
 import { writeFileAtomic } from "../workspace/atomic-write.ts";
 import type { LocalWorkspace } from "../workspace/types.ts";
 import { displayPath, fail } from "./results.ts";
@@ -25,8 +25,9 @@ export function changedSincePlanned(ws: LocalWorkspace, abs: string, planned: Ui
   if (stale) return stale;
   let now: Buffer;
   try {
-    now = readFileSync(abs);
-  } catch {
+    now = readRegularFile(abs, { maxBytes: LIMITS.workFile }).bytes;
+  } catch (e) {
+    if (e instanceof FileReadError && e.code !== "ENOENT" && e.code !== "ENOTDIR") return `${displayPath(ws, abs)} cannot be read any more (${e.reason}); read it again before changing it.`;
     return `${displayPath(ws, abs)} was deleted since you read it. Check whether that was intended before recreating it.`;
   }
   return now.equals(planned) ? null : `${displayPath(ws, abs)} changed on disk since you read it (another program or the user edited it): read it again, then redo the change.`;

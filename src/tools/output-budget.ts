@@ -2,7 +2,7 @@
 // saying what was cut, and the whole output is saved to a spill file it can read or grep. Long
 // outputs are usually boring in the middle: the command line and setup at the top, the error or
 // summary at the bottom.
-import type { SpillFiles } from "../workspace/spill.ts";
+import type { SpillAppender, SpillFiles } from "../workspace/spill.ts";
 import { collapseRedraws } from "../workspace/terminal-text.ts";
 
 export const RESULT_BUDGET_CHARS = 30_000;
@@ -70,7 +70,7 @@ export class OutputCollector {
   private head = "";
   private tail = "";
   private total = 0;
-  private spillFile: { readonly path: string | null; append(chunk: string): void } | null = null;
+  private spillFile: SpillAppender | null = null;
 
   constructor(
     private readonly spill: SpillFiles,
@@ -109,6 +109,7 @@ export class OutputCollector {
       const clean = cleanOutput(this.all);
       return { ...fitToBudget(clean, this.spill, this.label, this.budget), binary: false, totalChars: this.total };
     }
+    this.spillFile.end();
     const path = this.spillFile.path;
     if (looksBinaryOutput(this.head)) {
       return { text: `[binary output: ${this.total} characters; the full output ${whereSaved(this.spill, path)}]`, spillPath: path, cutChars: this.total, binary: true, totalChars: this.total };

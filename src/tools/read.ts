@@ -1,11 +1,12 @@
 import { z } from "zod";
-import { readFileSync, statSync } from "node:fs";
+import { statSync } from "node:fs";
 import { extname } from "node:path";
 import type { ImageMediaType } from "../model/types.ts";
 import { fail, localWorkspace, ok, displayPath, withNotes } from "./results.ts";
 import { RESULT_BUDGET_CHARS } from "./output-budget.ts";
 import { didYouMean } from "./suggest-paths.ts";
-import { describeBinary, encodingLabel, loadFile } from "./text-file.ts";
+import { FileReadError, fileKind, formatBytes, readRegularFile } from "../workspace/safe-read.ts";
+import { describeBinary, encodingLabel, loadFile, MAX_LOAD_BYTES } from "./text-file.ts";
 import type { Tool } from "./types.ts";
 import description from "./read.md" with { type: "text" };
 
@@ -49,13 +50,15 @@ export const readTool: Tool<Input> = {
       if (st.isDirectory()) {
         return fail(`${shown} is a directory, not a file. Use glob to list its files (e.g. pattern "${shown === "." ? "" : shown + "/"}**/*").`);
       }
+      // A FIFO would block the whole process on open, /dev/zero would never end: regular files only.
+      if (!st.isFile()) return fail(`${shown} is ${fileKind(st)}, not a regular file; read only reads regular files.`);
       if (st.size > MAX_FILE_BYTES && input.offset === undefined && input.limit === undefined) {
         return fail(`${shown} is ${(st.size / 1048576).toFixed(0)} MB, too large to read whole. Use grep to find the part you need, or read with offset and limit.`);
       }
       const type = IMAGE_TYPES[extname(abs).toLowerCase()];
       if (type) {
         if (st.size > MAX_IMAGE_BYTES) return fail(`${shown} is an image of ${(st.size / 1048576).toFixed(1)} MB; images over 5 MB cannot be sent to the model.`);
-        const bytes = readFileSync(abs);
+        const { bytes } = readRegularFile(abs, { maxBytes: MAX_IMAGE_BYTES });
         ws.reads.record(abs, bytes, st.mtimeMs);
         return {
           content: [
@@ -65,9 +68,11 @@ export const readTool: Tool<Input> = {
           display: { path: abs },
         };
       }
-      file = loadFile(abs);
+      file = loadFile(abs, input.offset === undefined && input.limit === undefined ? MAX_FILE_BYTES : undefined);
     } catch (e) {
       const err = e as NodeJS.ErrnoException;
+      if (err instanceof FileReadError && err.code === "EFBIG") return fail(`${shown} is too large to read (over ${formatBytes(input.offset === undefined && input.limit === undefined ? MAX_FILE_BYTES : MAX_LOAD_BYTES)}). Use grep to find the part you need, or bash (sed -n, head) for a range.`);
+      if (err instanceof FileReadError && err.code === "ENOTREG") return fail(`${shown} is not a regular file (it was swapped while being read); read only reads regular files.`);
       if (err.code === "ENOENT" || err.code === "ENOTDIR") return fail(`File not found: ${shown}.${didYouMean(ws, abs)}`);
       if (err.code === "EACCES") return fail(`Permission denied reading ${shown}.`);
       throw e;

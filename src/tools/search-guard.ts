@@ -14,6 +14,7 @@ import type { LocalWorkspace } from "../workspace/types.ts";
 import { displayPath } from "./results.ts";
 import { SEARCH_TIMEOUT_MS } from "./search-scope.ts";
 import type { SearchSkip, ToolContext } from "./types.ts";
+import { trimEndChars } from "../text/trim-chars.ts";
 
 /** More exclusions than this would make ripgrep's command line unwieldy; past it ripgrep opens the files, and the result check keeps them out. */
 const MAX_EXCLUSIONS = 500;
@@ -133,7 +134,9 @@ function exclusions(dir: string, listed: string[], skipped: Map<string, SearchSk
 
 /** A literal path as a ripgrep glob: glob characters and trailing spaces escaped. */
 function escapeRipgrepGlob(path: string): string {
-  return path.replace(/[\\*?[\]{}]/g, "\\$&").replace(/ +$/, (s) => s.replace(/ /g, "\\ "));
+  const escaped = path.replace(/[\\*?[\]{}]/g, "\\$&");
+  const kept = trimEndChars(escaped, " ");
+  return kept + "\\ ".repeat(escaped.length - kept.length);
 }
 
 /** One line per kind of file left out, for the end of the result. */

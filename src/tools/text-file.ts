@@ -1,6 +1,7 @@
 // A text file as read, written and edited: its decoded text plus everything needed to write it back
 // the way it was (encoding, BOM, line endings).
-import { readFileSync, statSync, type Stats } from "node:fs";
+import type { Stats } from "node:fs";
+import { LIMITS, readRegularFile } from "../workspace/safe-read.ts";
 import { decodeText, dominantLineEnding, looksBinary, type LineEnding, type TextEncodingName } from "../workspace/encoding.ts";
 
 export type LoadedFile = {
@@ -12,9 +13,11 @@ export type LoadedFile = {
   binary: boolean;
 };
 
-export function loadFile(abs: string): LoadedFile {
-  const stat = statSync(abs);
-  const bytes = readFileSync(abs);
+export const MAX_LOAD_BYTES = LIMITS.workFile;
+
+/** Throws FileReadError for a missing, special (FIFO, device) or oversized file. */
+export function loadFile(abs: string, maxBytes = MAX_LOAD_BYTES): LoadedFile {
+  const { bytes, stat } = readRegularFile(abs, { maxBytes });
   const binary = looksBinary(bytes);
   const { text, encoding } = binary ? { text: "", encoding: "utf-8" as const } : decodeText(bytes);
   return { bytes, stat, text, encoding, eol: dominantLineEnding(text), binary };

@@ -1,6 +1,7 @@
 // Every file change a tool makes, with the bytes before and after, so a later undo command can put
 // a file back. Undo refuses when the file moved on since (someone else's change must not be lost).
-import { readFileSync, unlinkSync } from "node:fs";
+import { unlinkSync } from "node:fs";
+import { readRegularFile } from "./safe-read.ts";
 import { writeFileAtomic } from "./atomic-write.ts";
 
 export type EditEntry = {
@@ -37,7 +38,7 @@ export class EditJournal {
     if (!entry) return { ok: false, reason: "nothing to undo" };
     let current: Uint8Array | null = null;
     try {
-      current = readFileSync(entry.path);
+      current = readRegularFile(entry.path, { maxBytes: Math.max(entry.after.length, 1) }).bytes;
     } catch {}
     if (!current || Buffer.compare(Buffer.from(current), Buffer.from(entry.after)) !== 0) {
       return { ok: false, reason: `${entry.path} changed after this edit; undo would lose those changes` };

@@ -15,6 +15,8 @@ export type WorkspaceOptions = {
   root: string;
   /** Where over-budget outputs are saved (a per-session directory). */
   spillDir: string;
+  /** Applied to what spill files keep (the session's redactor); none in tests of the tools alone. */
+  redact?: (text: string) => string;
   /** Marks the processes the session starts (see orphans.ts); optional for tests. */
   sessionId?: string;
 };
@@ -30,7 +32,7 @@ export function createWorkspace(opts: WorkspaceOptions): LocalWorkspace {
       return normalize(isAbsolute(p) ? p : resolvePath(this.cwd, p));
     },
     reads: new ReadRecords(),
-    spill: new SpillFiles(opts.spillDir),
+    spill: new SpillFiles(opts.spillDir, opts.redact),
     edits: new EditJournal(),
     processes: new ProcessRegistry(opts.sessionId ? sessionMark(opts.sessionId) : {}),
     ripgrepPath,

@@ -1,9 +1,11 @@
 // Processes a killed run left behind. On a clean exit KHAELOR stops every process it started; after
-// a kill -9 they keep running, unmanaged, holding ports and CPU. On resume each one the log says
+// a kill -9 their terminal hangs up, which ends most of them, but whatever ignores the hangup keeps
+// running, unmanaged, holding ports and CPU. On resume each one the log says
 // was still running is stopped, as the clean exit would have done, but only when it provably
-// belongs to this session: its group leader's environment carries the session's mark. A pid
+// belongs to this session: the environment of a live member of its group carries the session's mark. A pid
 // reused by someone else's process never carries it, and is left alone without a word of advice
 // to kill it. Where the environment cannot be read, the user is told how to check and stop it.
+import { spawnSync } from "node:child_process";
 import { environHas } from "../platform/process-environ.ts";
 import { groupAlive } from "./process-group.ts";
 import { stopGroup } from "./process-registry.ts";
@@ -32,10 +34,30 @@ export async function settleOrphans(lost: readonly StartedProcess[], sessionId: 
   );
 }
 
-/** Whose group leader this is, by its environment (src/platform/process-environ.ts). */
-function ownerOf(pid: number, sessionId: string): "ours" | "other" | "unknown" {
-  const has = environHas(pid, `${MARK}=${sessionId}`);
-  return has === null ? "unknown" : has ? "ours" : "other";
+/**
+ * Whose group this is, by the environment of its live members (src/platform/process-environ.ts).
+ * A killed run's terminal hangs up, which ends most of what ran in it; the leader may be left as
+ * a zombie (no init reaps it) with no environment to read, and counts as gone unless a member
+ * that ignored the hangup still runs.
+ */
+function ownerOf(pgid: number, sessionId: string): "ours" | "other" | "unknown" | "gone" {
+  const members = liveMembers(pgid);
+  if (members !== null && members.length === 0) return "gone";
+  const answers = (members ?? [pgid]).map((pid) => environHas(pid, `${MARK}=${sessionId}`));
+  if (answers.includes(true)) return "ours";
+  return answers.every((a) => a === false) ? "other" : "unknown";
+}
+
+/** Pids of the group's members that are not zombies; null when ps cannot tell. */
+function liveMembers(pgid: number): number[] | null {
+  const ps = spawnSync("ps", ["-A", "-o", "pid=,pgid=,stat="], { encoding: "utf8", timeout: 2000 });
+  if (ps.status !== 0) return null;
+  const out: number[] = [];
+  for (const line of ps.stdout.split("\n")) {
+    const [pid, group, stat] = line.trim().split(/\s+/);
+    if (Number(group) === pgid && stat && !stat.startsWith("Z")) out.push(Number(pid));
+  }
+  return out;
 }
 
 function firstLine(command: string): string {

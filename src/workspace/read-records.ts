@@ -1,7 +1,8 @@
 // What the model has seen of each file, so a write or edit can refuse to clobber a file that it
 // never read or that changed on disk since (an editor save, a formatter, git checkout).
 import { createHash } from "node:crypto";
-import { readFileSync, statSync } from "node:fs";
+import { statSync } from "node:fs";
+import { LIMITS, readRegularFile } from "./safe-read.ts";
 
 export type ReadRecord = { mtimeMs: number; size: number; hash: string };
 export type Freshness = "fresh" | "unread" | "changed" | "missing";
@@ -40,7 +41,14 @@ export class ReadRecords {
     if (!rec) return "unread";
     if (st.mtimeMs === rec.mtimeMs && st.size === rec.size) return "fresh";
     if (st.size !== rec.size) return "changed";
-    const now = hashBytes(readFileSync(path));
+    // A path swapped for a FIFO or a device since it was read is "changed", never opened blocking.
+    let bytes: Buffer;
+    try {
+      bytes = readRegularFile(path, { maxBytes: LIMITS.workFile }).bytes;
+    } catch {
+      return "changed";
+    }
+    const now = hashBytes(bytes);
     if (now !== rec.hash) return "changed";
     rec.mtimeMs = st.mtimeMs;
     return "fresh";

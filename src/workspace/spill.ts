@@ -1,8 +1,13 @@
 // Full outputs that were too long for the model's context. The result names the file so the model
 // can read or grep the part it needs instead of running the command again.
-import { appendFileSync, mkdirSync, rmSync, writeFileSync } from "node:fs";
+import { appendFileSync, rmSync, writeFileSync } from "node:fs";
 import { fsReason } from "./fs-errors.ts";
 import { join } from "node:path";
+import { ensurePrivateDir, PRIVATE_FILE_MODE } from "../platform/private-files.ts";
+
+/** Streamed output is redacted in blocks: one is written once this much follows it unwritten. */
+const HOLD_CHARS = 64 * 1024;
+const CARRY_CHARS = 16 * 1024;
 
 let counter = 0;
 
@@ -10,11 +15,15 @@ export class SpillFiles {
   /** Why the last save failed (a full disk, say); saving never throws, a tool result must still come back. */
   lastError: string | null = null;
 
-  constructor(readonly dir: string) {}
+  /** `redact` is the session log's redactor for plain text (spill files live in the data directory too). */
+  constructor(
+    readonly dir: string,
+    private readonly redact: (text: string) => string = (t) => t,
+  ) {}
 
   /** A fresh path under the spill directory; `label` says where the output came from. */
   newPath(label: string): string {
-    mkdirSync(this.dir, { recursive: true });
+    ensurePrivateDir(this.dir);
     const safe = label.replace(/[^A-Za-z0-9_.-]+/g, "-").slice(0, 40) || "output";
     counter++;
     return join(this.dir, `${safe}-${Date.now().toString(36)}-${process.pid}-${counter}.txt`);
@@ -25,7 +34,8 @@ export class SpillFiles {
     let path: string | null = null;
     try {
       path = this.newPath(label);
-      writeFileSync(path, text);
+      // Whole outputs of `env` or `cat .env`: the same redactor as the session log, and 0600.
+      writeFileSync(path, typeof text === "string" ? this.redact(text) : text, { mode: PRIVATE_FILE_MODE });
       return path;
     } catch (e) {
       this.lastError = fsReason(e);
@@ -36,22 +46,51 @@ export class SpillFiles {
   }
 
   /** For streams: the file is created on the first chunk and grows with each later one. `path` turns null if a write fails. */
-  appender(label: string): { readonly path: string | null; append(chunk: string): void } {
+  appender(label: string): SpillAppender {
     let path = this.write(label, "");
+    // Chunks are held until a block ends on a line break well before the newest text, so a secret
+    // split across two chunks is still whole when it is redacted; end() writes the rest.
+    let pending = "";
+    const flush = (all: boolean) => {
+      if (path === null) return;
+      let cut = pending.length;
+      if (!all) {
+        cut = pending.lastIndexOf("\n", pending.length - CARRY_CHARS);
+        // A private key block still open at the cut stays for the next block.
+        const open = pending.lastIndexOf("-----BEGIN", cut);
+        if (open !== -1 && pending.indexOf("-----END", open) === -1) cut = pending.lastIndexOf("\n", open);
+        if (cut <= 0) return;
+        cut++;
+      }
+      const block = pending.slice(0, cut);
+      pending = pending.slice(cut);
+      try {
+        appendFileSync(path, this.redact(block));
+      } catch (e) {
+        this.lastError = fsReason(e);
+        rmSync(path, { force: true });
+        path = null;
+      }
+    };
     return {
       get path() {
         return path;
       },
       append: (chunk) => {
         if (path === null) return;
-        try {
-          appendFileSync(path, chunk);
-        } catch (e) {
-          this.lastError = fsReason(e);
-          rmSync(path, { force: true });
-          path = null;
-        }
+        pending += chunk;
+        if (pending.length >= HOLD_CHARS + CARRY_CHARS) flush(false);
+        // One endless line: written unsplit-safe no longer, but memory stays bounded.
+        if (pending.length >= 4 * HOLD_CHARS) flush(true);
       },
+      end: () => flush(true),
     };
   }
 }
+
+export type SpillAppender = {
+  readonly path: string | null;
+  append(chunk: string): void;
+  /** Writes what is still held back; the file is whole after it. */
+  end(): void;
+};

@@ -258,6 +258,39 @@ describe("kernel loop", () => {
     expect(results[0]).toEqual([true, "File not found: gone.txt."]);
   });
 
+  test("each call is prepared once; the gate gets the prepared call and what it allows is what runs", async () => {
+    const tools = testRuntime();
+    const prepared: string[] = [];
+    const prepare = tools.prepare;
+    tools.prepare = async (call, ctx) => (prepared.push(call.id), prepare(call, ctx));
+    tools.execute = async () => {
+      throw new Error("execute is for callers with nobody to ask");
+    };
+    const seen: string[] = [];
+    const gate: PermissionGate = { authorize: async (p) => (seen.push(`${p.call.id} ${p.summary}`), { allow: true }) };
+    const { deps, events } = setup([[use("edit", { file_path: "a" }), use("echo", { text: "hi" })], text("ok")], { tools, gate });
+    await runTurn(deps, "go", new AbortController().signal);
+    const ids = events.flatMap((e) => (e.type === "tool_result" ? [e.toolUseId] : []));
+    expect(prepared).toEqual(ids);
+    expect(seen).toEqual([`${ids[0]} edit`, `${ids[1]} echo`]);
+    expect(events.filter((e) => e.type === "tool_result").every((e) => e.type === "tool_result" && !e.isError)).toBe(true);
+  });
+
+  test("a call cut off at max_tokens shows the user what happened, not the instructions to the model", async () => {
+    const { deps, events } = setup([]);
+    let n = 0;
+    deps.model = {
+      async *stream() {
+        n++;
+        const content: AssistantBlock[] = n === 1 ? [use("edit", { file_path: "big.ts" })] : text("ok");
+        yield { type: "message_done", message: { id: `m${n}`, model: "m", content, stop_reason: n === 1 ? "max_tokens" : "end_turn", usage: { input_tokens: 1, output_tokens: 1, cache_read_input_tokens: 0, cache_creation_input_tokens: 0 } } };
+      },
+    };
+    await runTurn(deps, "write it", new AbortController().signal);
+    const r = events.find((e) => e.type === "tool_result");
+    expect(r?.type === "tool_result" && r.display).toEqual({ body: 0, notes: "the answer hit the output-token limit while writing this call, so it was not run; the agent was told to retry with less input" });
+  });
+
   test("invalid input is answered without asking the gate", async () => {
     let asked = 0;
     const gate: PermissionGate = { authorize: async () => (asked++, { allow: false, message: "no" }) };

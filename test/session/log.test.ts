@@ -82,7 +82,7 @@ describe("session log", () => {
     const { w } = sessionWithTurn();
     w.close();
     const lines = readFileSync(w.path, "utf8").split("\n");
-    lines[0] = lines[0]!.replace('"v":1', '"v":99').replace('"formatVersion":1', '"formatVersion":99');
+    lines[0] = lines[0]!.replace(/"v":\d+/, '"v":99').replace(/"formatVersion":\d+/, '"formatVersion":99');
     writeFileSync(w.path, lines.join("\n"));
     expect(() => readSessionLog(w.path)).toThrow(/newer KHAELOR.*upgrade/);
   });

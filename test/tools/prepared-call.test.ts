@@ -27,7 +27,7 @@ test("an edit matched with other indentation previews the re-indented lines it t
   await h.call("read", { file_path: "a.js" });
   const p = await prepared(h, { name: "edit", input: { file_path: "a.js", old_string: "  if (n < 0) {\n    throw new Error(1);\n  }", new_string: "  if (n < 0) {\n    throw new Error(2);\n  }" } });
   expect(p.preview?.diff).toContain("+        throw new Error(2);");
-  expect(p.preview?.detail?.text).toContain("re-indented to match the file");
+  expect(p.preview?.detail?.text).toBe("the text to replace matched ignoring indentation and trailing whitespace; the new text was re-indented to match the file");
   expect(readFileSync(join(h.dir, "a.js"), "utf8")).toContain("Error(1)");
   const r = await p.run();
   expect(r.isError).toBe(false);

@@ -3,7 +3,7 @@
 // (`Read(./secrets/**)`) without listing a single directory: both are patterns over absolute paths,
 // and the question is whether one path can satisfy both. Answers err on "yes": a pattern piece we
 // cannot reason about exactly is widened, never narrowed.
-import { globToRegexSource } from "../rules/path-pattern.ts";
+import { compileGlob } from "../rules/wildcard.ts";
 
 export type Segment =
   /** Exactly one path segment matching a glob (`secrets`, `*.ts`, `[ab]?`), backslash escapes kept. */
@@ -119,7 +119,7 @@ export function nameGlobCovers(wide: string, narrow: string, ignoreCase = false)
 
 /** Whether a single-segment glob matches a name. */
 export function matchesName(glob: string, name: string, ignoreCase = false): boolean {
-  return new RegExp(`^${globToRegexSource(glob)}$`, ignoreCase ? "i" : "").test(name);
+  return compileGlob(glob, ignoreCase)(name);
 }
 
 function unescape(glob: string): string {

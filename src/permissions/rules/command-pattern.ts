@@ -5,6 +5,8 @@
 //   `npm run *:ci` `*` anywhere else matches any text, spaces included
 //   `npm test`    no wildcard: that exact command only
 
+import { anyRun, compilePieces, literal, type Piece } from "./wildcard.ts";
+
 export type CommandMatcher = (command: string) => boolean;
 
 export function compileCommandPattern(spec: string): CommandMatcher {
@@ -13,22 +15,20 @@ export function compileCommandPattern(spec: string): CommandMatcher {
     const prefix = s.slice(0, -2).trimEnd();
     return (cmd) => cmd === prefix || cmd.startsWith(prefix + " ");
   }
-  let source = "";
+  // Linear in the command whatever the pattern: a regex from `*a*a*a*b` backtracks on long commands.
+  const pieces: Piece[] = [];
   for (let i = 0; i < s.length; i++) {
     const c = s[i] as string;
     if (c === "\\" && s[i + 1] === "*") {
-      source += "\\*";
+      pieces.push(...literal("*"));
       i++;
     } else if (c === "*") {
       const trailingWord = i === s.length - 1 && s[i - 1] === " ";
-      if (trailingWord) source = source.slice(0, -1) + "(?: .*)?";
-      else source += ".*";
-    } else {
-      source += c.replace(/[.+?^${}()|[\]\\]/g, "\\$&");
-    }
+      if (trailingWord) pieces.splice(-1, 1, { kind: "opt", seq: [...literal(" "), anyRun()] });
+      else pieces.push(anyRun());
+    } else pieces.push(...literal(c));
   }
-  const re = new RegExp(`^${source}$`, "s");
-  return (cmd) => re.test(cmd);
+  return compilePieces(pieces);
 }
 
 /** The text a specifier pins before its first wildcard: `python -c` for `python -c:*` and `python -c *`. */

@@ -4,6 +4,9 @@
 // at any depth anywhere, so a deny on it cannot be dodged by spelling an absolute path. A pattern that
 // matches a directory also covers everything inside it, as ignoring a directory does in git.
 
+import { anyRun, compilePieces, globPieces, literal, type Piece } from "./wildcard.ts";
+import { trimEndChars } from "../../text/trim-chars.ts";
+
 export type PathAnchors = { root: string; home: string };
 export type PathMatcher = (absPath: string) => boolean;
 
@@ -21,85 +24,39 @@ export function anchorPattern(spec: string, anchors: PathAnchors): { prefix: str
     prefix = "";
     pattern = pattern.slice(2);
   } else if (pattern === "~" || pattern.startsWith("~/")) {
-    prefix = anchors.home.replace(/\/+$/, "");
+    prefix = trimEndChars(anchors.home, "/");
     pattern = pattern.slice(2);
   } else if (pattern.startsWith("./")) {
-    prefix = anchors.root.replace(/\/+$/, "");
+    prefix = trimEndChars(anchors.root, "/");
     pattern = pattern.slice(2);
   } else if (pattern.startsWith("/")) {
-    prefix = anchors.root.replace(/\/+$/, "");
+    prefix = trimEndChars(anchors.root, "/");
     pattern = pattern.slice(1);
-  } else if (pattern.replace(/\/+$/, "").includes("/")) {
-    prefix = anchors.root.replace(/\/+$/, "");
+  } else if (trimEndChars(pattern, "/").includes("/")) {
+    prefix = trimEndChars(anchors.root, "/");
   } else {
     prefix = null;
   }
-  pattern = pattern.replace(/\/+$/, "");
+  pattern = trimEndChars(pattern, "/");
   if (pattern === ".") pattern = "";
   return { prefix, pattern };
 }
 
 export function compilePathPattern(spec: string, anchors: PathAnchors): PathMatcher {
   const { prefix, pattern } = anchorPattern(spec, anchors);
-  const body = globToRegexSource(pattern);
-  let source: string;
-  if (prefix === null) source = `(?:^|/)${body}$`;
-  else if (pattern === "") source = `^${escapeRegex(prefix === "" ? "/" : prefix)}$`;
-  else source = `^${escapeRegex(prefix)}/${body}$`;
-  const re = new RegExp(source, caseInsensitive ? "i" : "");
+  const ic = caseInsensitive;
+  const body = globPieces(pattern, ic);
+  // Matched in linear time (the pattern may come from a repository's settings, the path from the model).
+  const pieces: Piece[] =
+    prefix === null ? [{ kind: "opt", seq: [anyRun(), ...literal("/")] }, ...body] : pattern === "" ? literal(prefix === "" ? "/" : prefix, ic) : [...literal(prefix + "/", ic), ...body];
+  const matches = compilePieces(pieces, { ignoreCase: ic });
   return (absPath) => {
-    // The path itself or any ancestor: a rule on a directory covers what is inside it.
-    let p = absPath.length > 1 ? absPath.replace(/\/+$/, "") : absPath;
-    for (;;) {
-      if (re.test(p)) return true;
-      if (p === "/" || p === "") return false;
-      const cut = p.lastIndexOf("/");
-      p = cut <= 0 ? "/" : p.slice(0, cut);
-    }
+    // The path itself or any ancestor (a rule on a directory covers what is inside it), in one
+    // pass: testing each ancestor in turn was quadratic in a path of many segments.
+    const p = absPath.length > 1 ? trimEndChars(absPath, "/") : absPath;
+    if (p.startsWith("/") && matches("/")) return true;
+    return matches.somePrefix(p, (end) => p[end] === "/");
   };
-}
-
-function escapeRegex(s: string): string {
-  return s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
-}
-
-/** gitignore glob → regex source: `*` within a segment, `**` across segments, `?`, `[...]`, `\x`. */
-export function globToRegexSource(glob: string): string {
-  let out = "";
-  for (let i = 0; i < glob.length; i++) {
-    const c = glob[i] as string;
-    if (c === "\\" && i + 1 < glob.length) {
-      out += escapeRegex(glob[++i] as string);
-    } else if (c === "*") {
-      if (glob[i + 1] === "*") {
-        const atSegmentStart = i === 0 || glob[i - 1] === "/";
-        i++;
-        if (atSegmentStart && glob[i + 1] === "/") {
-          out += "(?:.*/)?";
-          i++;
-        } else {
-          out += ".*";
-        }
-      } else {
-        out += "[^/]*";
-      }
-    } else if (c === "?") {
-      out += "[^/]";
-    } else if (c === "[") {
-      const close = glob.indexOf("]", i + 2);
-      if (close === -1) {
-        out += "\\[";
-      } else {
-        let cls = glob.slice(i + 1, close);
-        if (cls.startsWith("!")) cls = "^" + cls.slice(1);
-        out += "[" + cls.replace(/\\/g, "\\\\") + "]";
-        i = close;
-      }
-    } else {
-      out += escapeRegex(c);
-    }
-  }
-  return out;
 }
 
 /** Escape glob characters so a literal path can be written into a rule. */

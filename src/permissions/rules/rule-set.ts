@@ -29,7 +29,7 @@ export class RuleSet {
     const compiled: CompiledRule = { ...entry, parsed };
     if (parsed.specifier !== undefined) {
       if (parsed.tool === "Bash" || parsed.tool === "Process") compiled.matchCommand = compileCommandPattern(parsed.specifier);
-      else if (parsed.tool !== "WebFetch") compiled.matchPath = compilePathPattern(parsed.specifier, this.anchors);
+      else if (parsed.tool !== "WebFetch" && parsed.tool !== "WebSearch") compiled.matchPath = compilePathPattern(parsed.specifier, this.anchors);
     }
     this.rules.push(compiled);
     return true;

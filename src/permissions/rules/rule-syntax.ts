@@ -13,6 +13,8 @@ const TOOLS: Record<string, RuleTool> = {
   Glob: "Glob",
   Process: "Process",
   WebFetch: "WebFetch",
+  // The API's own web search; no specifier to match (see src/model/web-tools.ts).
+  WebSearch: "WebSearch",
 };
 
 export type RuleParse = { ok: true; rule: ParsedRule } | { ok: false; message: string };
@@ -26,7 +28,7 @@ export function parseRule(raw: string): RuleParse {
   const name = m[1] as string;
   // Our tools are lowercase (`--disallowedTools bash` names what system/init lists); rules are
   // written with Claude Code's names. Accept either spelling.
-  const tool = TOOLS[name] ?? TOOLS[name.charAt(0).toUpperCase() + name.slice(1).toLowerCase()] ?? (name.toLowerCase() === "webfetch" ? "WebFetch" : name.toLowerCase() === "multiedit" ? "Edit" : undefined);
+  const tool = TOOLS[name] ?? TOOLS[name.charAt(0).toUpperCase() + name.slice(1).toLowerCase()] ?? (name.toLowerCase() === "webfetch" ? "WebFetch" : name.toLowerCase() === "websearch" ? "WebSearch" : name.toLowerCase() === "multiedit" ? "Edit" : undefined);
   if (!tool) {
     return { ok: false, message: `unknown tool "${name}" in "${raw}"; use one of ${Object.keys(TOOLS).join(", ")}` };
   }

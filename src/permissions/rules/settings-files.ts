@@ -2,9 +2,10 @@
 //   {"permissions": {"allow": [...], "deny": [...], "ask": [...], "defaultMode": "..."}}
 // Reading never throws: a broken file or a bad rule becomes a Problem naming the file and the
 // position, and the rest still loads. Writing keeps every other key of the file as it was.
-import { existsSync, mkdirSync, readFileSync, renameSync, statSync, writeFileSync, appendFileSync } from "node:fs";
+import { existsSync, mkdirSync, renameSync, statSync, writeFileSync, appendFileSync } from "node:fs";
 import { dirname, join, relative, resolve } from "node:path";
 import { z } from "zod";
+import { FileReadError, LIMITS, readRegularText, readTextIfExists } from "../../workspace/safe-read.ts";
 import { parseRule } from "./rule-syntax.ts";
 import { PERMISSION_MODES, type Behavior, type PermissionMode, type Problem, type RuleEntry } from "../types.ts";
 
@@ -43,11 +44,12 @@ export function loadSettingsFile(loc: SettingsLocation): LoadedSettings {
   const out: LoadedSettings = { rules: [], problems: [] };
   let text: string;
   try {
-    text = readFileSync(loc.file, "utf8");
+    // A repository's settings may be a FIFO or a link to /dev/zero: checked, bounded, BOM dropped.
+    const read = readTextIfExists(loc.file, LIMITS.settings);
+    if (read === null) return out;
+    text = read;
   } catch (e) {
-    if ((e as NodeJS.ErrnoException).code !== "ENOENT") {
-      out.problems.push({ file: loc.file, message: `cannot read: ${(e as Error).message}` });
-    }
+    out.problems.push({ file: loc.file, message: `cannot read: ${e instanceof FileReadError ? e.reason : (e as Error).message}` });
     return out;
   }
   let json: unknown;
@@ -94,7 +96,7 @@ export function loadSettingsFile(loc: SettingsLocation): LoadedSettings {
 export function updateRuleInFile(file: string, behavior: Behavior, rule: string, change: "add" | "remove"): boolean {
   let json: Record<string, unknown> = {};
   if (existsSync(file)) {
-    const text = readFileSync(file, "utf8");
+    const text = readRegularText(file, LIMITS.settings);
     try {
       const parsed: unknown = text.trim() === "" ? {} : JSON.parse(text);
       if (!parsed || typeof parsed !== "object" || Array.isArray(parsed)) throw new Error("not a JSON object");
@@ -128,7 +130,7 @@ export function excludeFromGit(file: string): void {
   if (!found) return;
   const excludeFile = join(found.commonDir, "info", "exclude");
   const entry = "/" + relative(found.workTree, file).split("\\").join("/");
-  const current = existsSync(excludeFile) ? readFileSync(excludeFile, "utf8") : "";
+  const current = readTextIfExists(excludeFile, LIMITS.smallConfig) ?? "";
   if (current.split("\n").some((l) => l.trim() === entry)) return;
   mkdirSync(dirname(excludeFile), { recursive: true });
   appendFileSync(excludeFile, `${current === "" || current.endsWith("\n") ? "" : "\n"}# kept out of git by KHAELOR\n${entry}\n`);
@@ -141,12 +143,13 @@ function findGitDir(from: string): { workTree: string; commonDir: string } | nul
       const st = statSync(dotGit);
       let gitDir = dotGit;
       if (st.isFile()) {
-        const m = /^gitdir:\s*(.+)$/m.exec(readFileSync(dotGit, "utf8"));
+        const m = /^gitdir:\s*(.+)$/m.exec(readRegularText(dotGit, LIMITS.smallConfig));
         if (!m) return null;
         gitDir = resolve(dir, (m[1] as string).trim());
       }
       const commonFile = join(gitDir, "commondir");
-      const commonDir = existsSync(commonFile) ? resolve(gitDir, readFileSync(commonFile, "utf8").trim()) : gitDir;
+      const common = readTextIfExists(commonFile, LIMITS.smallConfig);
+      const commonDir = common !== null ? resolve(gitDir, common.trim()) : gitDir;
       return { workTree: dir, commonDir };
     } catch {
       // no .git here

@@ -6,6 +6,7 @@ import { basename, resolve } from "node:path";
 import { unwrapCommand } from "./command-wrappers.ts";
 import { isAncestorOrSelf, isBlockDevice, realPath } from "../paths/path-facts.ts";
 import type { ShellWord } from "./shell-words.ts";
+import { trimTrailingSlashes } from "../../text/trim-chars.ts";
 
 export type FloorAnchors = { root: string; home: string };
 
@@ -123,11 +124,11 @@ function deletionReason(targets: ShellWord[], cwd: string | null, isFloor: (p: s
  * null for a glob that picks some names only (`*.o`).
  */
 function globBase(w: ShellWord): string | null {
-  if (!w.glob) return w.text.replace(/(.)\/+$/, "$1");
-  const segments = w.pattern.replace(/(.)\/+$/, "$1").split("/");
+  if (!w.glob) return trimTrailingSlashes(w.text);
+  const segments = trimTrailingSlashes(w.pattern).split("/");
   const first = segments.findIndex((s) => /(^|[^\\])[*?[]/.test(s));
   const seg = segments[first] as string;
-  const everything = !/[A-Za-z0-9_-]/.test(seg.replace(/\\./g, "x").replace(/\[[^\]]*\]/g, ""));
+  const everything = !/[A-Za-z0-9_-]/.test(seg.replace(/\\./g, "x").replace(/\[[^\][]*\]/g, ""));
   if (!everything) return null;
   const dir = segments.slice(0, first).join("/").replace(/\\(.)/g, "$1");
   return first === 0 ? "." : dir === "" ? "/" : dir;

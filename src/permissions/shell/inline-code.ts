@@ -114,10 +114,23 @@ const GRAMMARS: Record<string, Grammar> = {
   powershell: { code: "c", codeLong: ["-command", "-encodedcommand", "-ec"], readsStdin: false },
 };
 
+/** `name3.12` → `name`: /\d+(\.\d+)*$/ read from the end, as the regex is quadratic on a long run of digits. */
+function withoutVersion(name: string): string {
+  const digit = (i: number) => i >= 0 && name.charCodeAt(i) >= 48 && name.charCodeAt(i) <= 57;
+  let i = name.length;
+  while (digit(i - 1)) i--;
+  if (i === name.length) return name;
+  while (name[i - 1] === "." && digit(i - 2)) {
+    i--;
+    while (digit(i - 1)) i--;
+  }
+  return name.slice(0, i);
+}
+
 /** `python3.12` → `python`, `/usr/bin/perl5.36` → `perl`: the grammar to read its options with. */
 function grammarOf(word: ShellWord | undefined): Grammar | undefined {
   if (!word || word.dynamic) return undefined;
-  const name = basename(word.text).replace(/\d+(\.\d+)*$/, "").replace(/\.exe$/i, "");
+  const name = withoutVersion(basename(word.text)).replace(/\.exe$/i, "");
   return Object.hasOwn(GRAMMARS, name) ? GRAMMARS[name] : Object.hasOwn(GRAMMARS, name.toLowerCase()) ? GRAMMARS[name.toLowerCase()] : undefined;
 }
 

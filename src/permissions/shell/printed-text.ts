@@ -49,7 +49,9 @@ function printed(args: string[]): string[] | null {
   return [[decodeEscapes(format, false, true).text, ...rest.slice(1).map((a) => decodeEscapes(a, false, true).text)].join("\n")];
 }
 
-const DIRECTIVE = /^%([-+ #0]*)(\d+|\*)?(?:\.(\d*|\*))?([sbqcdiu%])/;
+// The flags are taken whole, as an atomic group would: `[-+ #0]*` then `\d+` split a long run of
+// zeros every way before failing.
+const DIRECTIVE = /^%(?=([-+ #0]*))\1(\d+|\*)?(?:\.(\d*|\*))?([sbqcdiu%])/;
 
 /** printf's output, or null for a directive it does not copy (floats, hex, `%(fmt)T`). */
 function formatted(format: string, args: string[], hex: boolean): string | null {
@@ -89,7 +91,7 @@ function formatted(format: string, args: string[], hex: boolean): string | null 
       } else if (conv === "q") value = value === "" ? "''" : /^[\x20-\x7e]*$/.test(value) ? value.replace(/[^\w/.,:=+@%^-]/g, "\\$&") : `'${value.replace(/'/g, `'\\''`)}'`;
       else if (conv === "c") value = value.slice(0, 1);
       else if (conv === "d" || conv === "i" || conv === "u") {
-        if (!/^\s*[-+]?\d*\s*$/.test(value)) return null;
+        if (!/^[-+]?\d*$/.test(value.trim())) return null;
         value = String(Number(value) || 0);
       }
       if (precision !== undefined && (conv === "s" || conv === "b" || conv === "q")) value = value.slice(0, precision);

@@ -65,7 +65,58 @@ type Ctx = {
 
 const SHELLS = new Set(["bash", "sh", "zsh", "dash", "ksh", "ash"]);
 const WRITE_OPS = new Set([">", ">>", ">|", "&>", "&>>", ">&"]);
-const FORK_BOMB_TEXT = /(\S+)\s*\(\s*\)\s*\{[^}]*\1\s*\|\s*\1\s*&/;
+
+/** Characters that end a shell word (or a function's name) in the fork-bomb scan. */
+const WORD_END = new Set([..." \t\n\r\v\f;&|(){}<>'\"`"]);
+
+/**
+ * The text form of a fork bomb, for text the parser does not see as a function (inside quotes, after
+ * a parse error): `NAME(){ ... NAME | NAME & ... }`. One pass, linear in the text: the regex it
+ * replaces, /(\S+)\s*\(\s*\)\s*\{[^}]*\1\s*\|\s*\1\s*&/, took 6 s on one 100 KB word.
+ */
+export function forkBombText(text: string): boolean {
+  const isSpace = (c: string | undefined) => c === " " || c === "\t" || c === "\n" || c === "\r" || c === "\v" || c === "\f";
+  /** The name ending just before `end` (spaces skipped back first); its start is `from`. */
+  const nameBefore = (end: number): { name: string; from: number } => {
+    let e = end;
+    while (e > 0 && isSpace(text[e - 1])) e--;
+    let b = e;
+    while (b > 0 && !WORD_END.has(text[b - 1] as string)) b--;
+    return { name: text.slice(b, e), from: b };
+  };
+  /** Where the innermost open function body of each name began, and where it closes. */
+  const openBody = new Map<string, number>();
+  let lastClose = -1;
+  for (let i = 0; i < text.length; i++) {
+    const c = text[i];
+    if (c === "}") lastClose = i;
+    else if (c === "(") {
+      // NAME ( ) {
+      let j = i + 1;
+      while (isSpace(text[j])) j++;
+      if (text[j] !== ")") continue;
+      j++;
+      while (isSpace(text[j])) j++;
+      if (text[j] !== "{") continue;
+      const { name } = nameBefore(i);
+      if (name !== "") openBody.set(name, j);
+      i = j;
+    } else if (c === "|" && text[i + 1] !== "|" && text[i - 1] !== "|") {
+      // NAME | NAME &, inside that name's body with no `}` before the left NAME
+      const left = nameBefore(i);
+      if (left.name === "") continue;
+      const body = openBody.get(left.name);
+      if (body === undefined || lastClose > body) continue;
+      let j = i + 1;
+      while (isSpace(text[j])) j++;
+      if (!text.startsWith(left.name, j)) continue;
+      j += left.name.length;
+      while (isSpace(text[j])) j++;
+      if (text[j] === "&" && text[j + 1] !== "&") return true;
+    }
+  }
+  return false;
+}
 
 export function analyzeShell(parser: Parser, command: string, env: { cwd: string; home: string }): ShellAnalysis {
   const out: ShellAnalysis = { parts: [], parseError: null, forkBomb: false };
@@ -74,7 +125,7 @@ export function analyzeShell(parser: Parser, command: string, env: { cwd: string
     ["PWD", literalWord(env.cwd)],
   ]);
   new Walker(parser, env.home, out).script(command, { cwd: env.cwd, vars, set: [], stdin: "none", stdinText: null }, 0);
-  if (FORK_BOMB_TEXT.test(command.replace(/\\\n/g, ""))) out.forkBomb = true;
+  if (forkBombText(command.replace(/\\\n/g, ""))) out.forkBomb = true;
   return out;
 }
 

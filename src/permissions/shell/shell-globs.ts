@@ -4,7 +4,7 @@ import { lstatSync, readdirSync, statSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { climbs, depthSegments, globSegments, pathSegments, type Segment } from "../paths/glob-segments.ts";
 import { realPath } from "../paths/path-facts.ts";
-import { globToRegexSource } from "../rules/path-pattern.ts";
+import { compileGlob } from "../rules/wildcard.ts";
 import type { ShellWord } from "./shell-words.ts";
 
 /** The literal directory a glob starts from (`src` for `src/*.ts`), resolved against `cwd`. */
@@ -81,7 +81,7 @@ function expandOne(pattern: string, cwd: string, budget: { left: number }): { ma
         if ((last && !dirsOnly) ? exists(p) : isFolder(p)) next.push(p);
       }
     } else {
-      const re = new RegExp(`^${globToRegexSource(seg)}$`);
+      const re = { test: compileGlob(seg) };
       const dots = seg.startsWith(".") || seg.startsWith("\\.");
       for (const dir of current) {
         let names: string[];

@@ -4,6 +4,7 @@
 // anything else looks at the folder; -depth turns pruning off, so it cancels every such clause.
 import type { NameSkip, PathSkip, Walk } from "./types.ts";
 import type { ShellWord } from "../shell/shell-words.ts";
+import { compilePieces, fnmatchPieces } from "../rules/wildcard.ts";
 import { cwdRoot, has, lastNumber, rootsOf, scanArgs, shellQuote, spellBelow, walk, type ArgSpec } from "./walk-args.ts";
 
 const LS: ArgSpec = { short: "ITw", long: ["--hide", "--ignore", "--format", "--sort", "--time-style", "--block-size", "--quoting-style", "--indicator-style", "--tabsize", "--width"] };
@@ -134,23 +135,7 @@ function pruneClauses(t: string[]): { names: NameSkip[]; paths: PathSkip[] } {
 
 /** find's -path matches the path as find prints it, with `*` crossing slashes. */
 function findPathSkip(pattern: string, ignoreCase: boolean, dirsOnly: boolean): PathSkip {
-  const re = new RegExp(`^${fnmatchSource(pattern)}$`, ignoreCase ? "i" : "");
-  return { dirsOnly, test: (abs, root) => re.test(spellBelow(root, abs)) };
+  const matches = compilePieces(fnmatchPieces(pattern, ignoreCase), { ignoreCase });
+  return { dirsOnly, test: (abs, root) => matches(spellBelow(root, abs)) };
 }
 
-function fnmatchSource(p: string): string {
-  let out = "";
-  for (let i = 0; i < p.length; i++) {
-    const c = p[i] as string;
-    if (c === "\\" && i + 1 < p.length) out += (p[++i] as string).replace(/[.*+?^${}()|[\]\\/]/g, "\\$&");
-    else if (c === "*") out += ".*";
-    else if (c === "?") out += ".";
-    else if (c === "[" && p.indexOf("]", i + 2) !== -1) {
-      const close = p.indexOf("]", i + 2);
-      const cls = p.slice(i + 1, close);
-      out += `[${cls.startsWith("!") ? `^${cls.slice(1)}` : cls}]`.replace(/\\/g, "\\\\");
-      i = close;
-    } else out += c.replace(/[.*+?^${}()|[\]\\/]/g, "\\$&");
-  }
-  return out;
-}

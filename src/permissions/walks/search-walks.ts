@@ -3,11 +3,13 @@
 // grep's --exclude-dir/--exclude match base names (GNU and BSD grep alike, and only without a
 // slash); rg's `-g '!name'` matches a base name at any depth, while a glob with a slash is matched
 // against the path relative to rg's working directory, so it counts only when rg starts there.
-import { existsSync, readFileSync } from "node:fs";
+import { existsSync } from "node:fs";
 import { isAbsolute, join, normalize, resolve } from "node:path";
 import type { NameSkip, PathSkip, Walk } from "./types.ts";
 import { diffWalk, gitDiffWalk } from "./diff-walks.ts";
 import { gitTopLevel, isInside, realPath } from "../paths/path-facts.ts";
+import { LIMITS, readRegularText } from "../../workspace/safe-read.ts";
+import { trimEndChars } from "../../text/trim-chars.ts";
 import { hasWildcard, namesMayMatch } from "../paths/glob-segments.ts";
 import { literalWord, type ShellWord } from "../shell/shell-words.ts";
 import { cwdRoot, has, isNameGlob, lastNumber, rootsOf, scanArgs, shellQuote, values, walk, type ArgSpec } from "./walk-args.ts";
@@ -89,7 +91,7 @@ function rgConfig(words: ShellWord[]): ShellWord[] | null {
   if (!path || scanArgs(words, RG).opts.some((o) => o.name === "--no-config")) return [];
   try {
     // one argument per line; blank lines and `#` comments are skipped
-    const lines = readFileSync(path, "utf8").split(/\r?\n/).map((l) => l.trim());
+    const lines = readRegularText(path, LIMITS.smallConfig).split(/\r?\n/).map((l) => l.trim());
     return lines.filter((l) => l !== "" && !l.startsWith("#")).map(literalWord);
   } catch {
     return null;
@@ -119,7 +121,7 @@ function rgWalk(command: ShellWord[]): Walk {
     const exclusion = rgExclusion(g.text.slice(1), g.ignoreCase);
     if (!exclusion) continue;
     // a folder left out whole is never entered, so only an inclusion that can match its own name undoes that
-    const lastName = (glob: string) => glob.replace(/\/+$/, "").split("/").pop() ?? "";
+    const lastName = (glob: string) => trimEndChars(glob, "/").split("/").pop() ?? "";
     const undone = exclusion.whole && exclusion.kind === "name" ? later.some((i) => namesMayMatch(lastName(i.text), exclusion.skip.glob)) : later.length > 0;
     if (undone) continue;
     if (exclusion.kind === "name") skipNames.push(exclusion.skip);
@@ -127,7 +129,7 @@ function rgWalk(command: ShellWord[]): Walk {
   }
   // with a positive glob, a file that no glob matches is not searched; the last glob matching it decides
   const unknownGlob = a.opts.some((o) => ["-g", "--glob", "--iglob"].includes(o.name) && (!o.value || o.value.dynamic));
-  const fileName = (glob: string) => (glob.replace(/\/+$/, "").split("/").pop() ?? "").replace(/\*\*/g, "*");
+  const fileName = (glob: string) => (trimEndChars(glob, "/").split("/").pop() ?? "").replace(/\*\*/g, "*");
   // rg's `{a,b}` alternation is not read here: such a whitelist may match any name
   const onlyNames =
     includes.length > 0 && !unknownGlob && !includes.some((i) => hasAlternation(i.text))

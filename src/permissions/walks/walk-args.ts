@@ -5,6 +5,7 @@
 import { relative } from "node:path";
 import type { RootSpelling, Walk, WalkRoot, WalkVerb } from "./types.ts";
 import { literalWord, type ShellWord } from "../shell/shell-words.ts";
+import { trimEndChars } from "../../text/trim-chars.ts";
 
 export type ArgSpec = {
   /** Short option letters that take a value. */
@@ -106,7 +107,7 @@ export function isNameGlob(text: string): boolean {
 
 /** A path below a walk's start as the walk prints it (find, grep, rg alike): the start as written, trailing slashes trimmed, then the rest. */
 export function spellBelow(root: RootSpelling, abs: string): string {
-  const start = root.implicit ? "." : root.text.replace(/\/+$/, "") || "/";
+  const start = root.implicit ? "." : trimEndChars(root.text, "/") || "/";
   const rest = relative(root.real, abs);
   return rest === "" ? start : start === "/" ? `/${rest}` : `${start}/${rest}`;
 }

@@ -2,9 +2,12 @@
 // ($KHAELOR_HOME/history/<project-slug>.jsonl, one JSON string per line, newest last), and the
 // Up/Down walk over it. The walk keeps the draft the user was typing, so going back down past the
 // newest entry gives it back unchanged.
-import { appendFileSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { appendFileSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { dataRoot, projectSlug } from "../../session/paths.ts";
+import { LIMITS, readRegularText } from "../../workspace/safe-read.ts";
+import { ensurePrivateDir, PRIVATE_FILE_MODE } from "../../platform/private-files.ts";
+import { redactText } from "../../session/redact.ts";
 
 /** Entries kept; the file is rewritten down to this when it grows past twice as many. */
 export const HISTORY_LIMIT = 10_000;
@@ -59,12 +62,13 @@ export class PromptHistory {
     this.index = this.entries.length;
     if (!this.file) return;
     try {
-      mkdirSync(dirname(this.file), { recursive: true });
-      appendFileSync(this.file, JSON.stringify(text) + "\n");
+      ensurePrivateDir(dirname(this.file));
+      // A typed secret is kept as the session log keeps it: redacted (and the file is the user's alone).
+      appendFileSync(this.file, JSON.stringify(redactText(text)) + "\n", { mode: PRIVATE_FILE_MODE });
       if (this.entries.length > HISTORY_LIMIT * 2) {
         this.entries = this.entries.slice(-HISTORY_LIMIT);
         this.index = this.entries.length;
-        writeFileSync(this.file, this.entries.map((e) => JSON.stringify(e)).join("\n") + "\n");
+        writeFileSync(this.file, this.entries.map((e) => JSON.stringify(redactText(e))).join("\n") + "\n", { mode: PRIVATE_FILE_MODE });
       }
     } catch {
       // History is a convenience: a read-only data directory must not stop the session.
@@ -76,7 +80,7 @@ export class PromptHistory {
 export function loadHistory(file: string): string[] {
   let raw: string;
   try {
-    raw = readFileSync(file, "utf8");
+    raw = readRegularText(file, LIMITS.history);
   } catch {
     return [];
   }

@@ -6,6 +6,7 @@ import { join, relative } from "node:path";
 import type { AskRequest } from "../../agent/types.ts";
 import { settingsLocations, userConfigDir } from "../../permissions/index.ts";
 import type { PermissionPrompt } from "../views/permission-panel.ts";
+import { trimEndChars } from "../../text/trim-chars.ts";
 
 export function buildPermissionPrompt(req: AskRequest, projectRoot: string): PermissionPrompt {
   const input = (req.call.input ?? {}) as Record<string, unknown>;
@@ -38,7 +39,7 @@ export function buildPermissionPrompt(req: AskRequest, projectRoot: string): Per
 function withoutRepeats(p: PermissionPrompt): PermissionPrompt {
   const shown = p.detail?.text ?? "";
   if (shown && !shown.includes("\n") && p.summary.endsWith(shown) && p.summary.length > shown.length) {
-    p.summary = p.summary.slice(0, -shown.length).replace(/[\s:]+$/, "");
+    p.summary = trimEndChars(p.summary.slice(0, -shown.length), "\\s:");
   }
   const restated = /^(?:running|writing) `?([^`]*)`?$/.exec(p.reason.trim())?.[1];
   if (restated !== undefined && (restated === shown || restated === p.diffPath || shown.endsWith(restated))) p.reason = "";

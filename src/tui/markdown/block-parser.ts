@@ -5,6 +5,7 @@
 import type { Block, Inline, ListItem, RefMap } from "./ast.ts";
 import { CLOSETAG, OPENTAG, extractReferences, parseInlines, unescapeString } from "./inline-parser.ts";
 import { parseDelimiterRow, splitTableRow } from "./table-syntax.ts";
+import { trimEndChars } from "../../text/trim-chars.ts";
 
 const CODE_INDENT = 4;
 
@@ -76,7 +77,8 @@ const reNonSpace = /[^ \t\f\v\r\n]/;
 const reBulletListMarker = /^[*+-]/;
 const reOrderedListMarker = /^(\d{1,9})([.)])/;
 const reATXHeadingMarker = /^#{1,6}(?:[ \t]+|$)/;
-const reCodeFence = /^`{3,}(?!.*`)|^~{3,}/;
+// `(?![`]|…)`: a shorter run than the whole is refused at once (the regex backtracked a long run).
+const reCodeFence = /^`{3,}(?![`]|.*`)|^~{3,}/;
 const reClosingCodeFence = /^(?:`{3,}|~{3,})(?=[ \t]*$)/;
 const reSetextHeadingLine = /^(?:=+|-+)[ \t]*$/;
 
@@ -285,10 +287,7 @@ export class BlockParser {
       this.closeUnmatchedBlocks();
       const h = this.addChild("heading");
       h.level = m[0].trim().length;
-      h.content = ln
-        .slice(this.offset)
-        .replace(/^[ \t]*#+[ \t]*$/, "")
-        .replace(/[ \t]+#+[ \t]*$/, "");
+      h.content = stripClosingHashes(ln.slice(this.offset).replace(/^[ \t]*#+[ \t]*$/, ""));
       this.advanceOffset(ln.length - this.offset, false);
       return 2;
     }
@@ -663,4 +662,13 @@ function fitRow(cells: string[], n: number): string[] {
   if (cells.length === n) return cells;
   if (cells.length > n) return cells.slice(0, n);
   return [...cells, ...Array.from({ length: n - cells.length }, () => "")];
+}
+
+/** An ATX heading's closing sequence (` ##  `) dropped, as /[ \t]+#+[ \t]*$/ did without its quadratic backtracking. */
+function stripClosingHashes(s: string): string {
+  const t = trimEndChars(s, " \t");
+  let j = t.length;
+  while (j > 0 && t[j - 1] === "#") j--;
+  if (j === t.length || j === 0 || (t[j - 1] !== " " && t[j - 1] !== "\t")) return s;
+  return trimEndChars(t.slice(0, j), " \t");
 }

@@ -4,6 +4,7 @@
 // splice ranges of siblings into new parents; the result is converted to plain `Inline` data.
 import type { Inline, RefMap } from "./ast.ts";
 import { decodeEntity, ENTITY_SOURCE } from "./entities.ts";
+import { trimEndChars } from "../../text/trim-chars.ts";
 
 type NodeType = "root" | Inline["type"];
 
@@ -93,7 +94,6 @@ const reAutolink = /^<[A-Za-z][A-Za-z0-9.+-]{1,31}:[^<>\x00-\x20]*>/;
 const reSpnl = /^ *(?:\n *)?/;
 const reWhitespaceChar = /^[ \t\n\x0b\x0c\x0d]/;
 const reUnicodeWhitespaceChar = /^\s/;
-const reFinalSpace = / *$/;
 const reInitialSpace = /^ */;
 const reSpaceAtEndOfLine = /^ *(?:\n|$)/;
 const reLinkLabel = /^\[(?:[^\\[\]]|\\.){0,1000}\]/s;
@@ -232,7 +232,7 @@ class InlineParser {
     const lastc = block.last;
     if (lastc && lastc.type === "text" && lastc.literal.endsWith(" ")) {
       const hard = lastc.literal[lastc.literal.length - 2] === " ";
-      lastc.literal = lastc.literal.replace(reFinalSpace, "");
+      lastc.literal = trimEndChars(lastc.literal, " ");
       block.append(new N(hard ? "hardbreak" : "softbreak"));
     } else {
       block.append(new N("softbreak"));

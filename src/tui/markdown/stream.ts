@@ -10,7 +10,7 @@
 //
 // The tail (unsettled complete lines plus the incomplete last line) is parsed afresh for display,
 // with incomplete structure held back or healed (heal.ts). Its cost is O(tail) per frame.
-import { neutralizeControlsButLines } from "../render/sanitize.ts";
+import { neutralizeControlsButLines } from "../../text/control-chars.ts";
 import type { Row } from "../render/style.ts";
 import type { Block, RefMap } from "./ast.ts";
 import { BlockParser, toBlocks, type BNode } from "./block-parser.ts";
@@ -45,7 +45,7 @@ export type MarkdownStream = {
   settledBlocks(): readonly Block[];
 };
 
-/** Line endings become "\n"; controls become the stand-ins every view shows (../render/sanitize.ts). */
+/** Line endings become "\n"; controls become the stand-ins every view shows (src/text/control-chars.ts). */
 function sanitize(text: string): string {
   return neutralizeControlsButLines(text.replace(/\r\n?/g, "\n"));
 }

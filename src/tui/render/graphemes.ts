@@ -2,8 +2,8 @@
 //
 // Ids 0x20..0x7e are the printable ASCII code points themselves (the fast path: no lookup, no
 // segmentation, width 1). Id 0 marks the trailing half of a wide grapheme. Everything else is
-// interned from FIRST_INTERNED upward, shown as ./sanitize.ts says and as wide as ./width.ts says.
-import { neutralizeControls } from "./sanitize.ts";
+// interned from FIRST_INTERNED upward, shown as src/text/control-chars.ts says and as wide as ./width.ts says.
+import { neutralizeControls } from "../../text/control-chars.ts";
 import { graphemeWidth } from "./width.ts";
 
 export const WIDE_TAIL = 0;

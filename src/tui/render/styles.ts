@@ -3,7 +3,7 @@
 // the shorter of "change only what differs" and "reset, then set everything", so two runs that
 // share a style never see a reset between them.
 import { colorParams, type ColorDepth } from "./colors.ts";
-import { sanitizeLinkTarget } from "./sanitize.ts";
+import { sanitizeLinkTarget } from "../../text/control-chars.ts";
 import type { Style } from "./style.ts";
 
 export const DEFAULT_STYLE = 0;

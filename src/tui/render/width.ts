@@ -3,11 +3,11 @@
 // laid out to fit `width` columns takes exactly that many cells.
 //
 // A grapheme cluster is measured as the cell grid will show it: controls first become their
-// stand-ins (./sanitize.ts), and no cluster is wider than 2. Text is the sum of its clusters.
+// stand-ins (src/text/control-chars.ts), and no cluster is wider than 2. Text is the sum of its clusters.
 // Most model output is printable ASCII, where width is length; everything else goes through
 // string-width (~10 µs a call), cached because the same words and clusters recur constantly.
 import stringWidth from "string-width";
-import { neutralizeControls } from "./sanitize.ts";
+import { neutralizeControls } from "../../text/control-chars.ts";
 
 const reAsciiPrintable = /^[\x20-\x7e]*$/;
 const segmenter = new Intl.Segmenter(undefined, { granularity: "grapheme" });

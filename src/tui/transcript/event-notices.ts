@@ -17,7 +17,7 @@ export function syntheticNotice(kind: NonNullable<UserMessageEvent["synthetic"]>
     case "process_exit":
       // "process web (p1) exited with code 1 (process read id=p1 shows its last output)": the
       // parenthesis tells the model how to read the output; the user has the process row for that.
-      return text.replace(/\s*\(process read id=\S+ shows its last output\)\s*$/, "");
+      return dropReadHint(text);
     case "stop_hook":
       return `a Stop hook sent the agent back to work: ${text.replace(/^A Stop hook[^:]*:\s*/, "").split("\n")[0]}`;
   }
@@ -48,4 +48,11 @@ export function compactionNotice(e: Pick<CompactionEvent, "trigger" | "tokensBef
   const n = (x: number) => x.toLocaleString("en-US");
   const sizes = `${n(e.tokensBefore)} → ${n(e.tokensAfter)} tokens`;
   return e.tokensAfter < e.tokensBefore ? `Conversation compacted (${e.trigger}): ${sizes}` : `Conversation compacted (${e.trigger}), but it did not get smaller: ${sizes}`;
+}
+
+/** The text without a trailing "(process read id=… shows its last output)"; a scan, not a backtracking regex. */
+function dropReadHint(text: string): string {
+  const at = text.lastIndexOf("(process read id=");
+  if (at === -1 || !/^\(process read id=\S+ shows its last output\)\s*$/.test(text.slice(at))) return text;
+  return text.slice(0, at).trimEnd();
 }

@@ -3,7 +3,8 @@
 // history commit and the transcript pager all read this one list, so what scrolls into history is
 // exactly what the pager shows later.
 import type { AgentEvent, DurableEvent } from "../../events/types.ts";
-import type { AssistantBlock, ToolResultContent } from "../../model/types.ts";
+import { answeredCall, describeServerCall, describeServerResult, isServerBlock, searchHits, serverError } from "../../model/server-blocks.ts";
+import type { AssistantBlock, ServerBlock, ToolResultContent } from "../../model/types.ts";
 import { CUT_NOTICE, type Entry, type NoticeLevel, type RetryView } from "./entry.ts";
 import { appendTail } from "./output-tail.ts";
 import { shownResult, shownText } from "./tool-output.ts";
@@ -67,6 +68,15 @@ export class Transcript {
         break;
       }
       case "block_done": {
+        // The API's own tools (web search, fetch) ran on its side: their rows come from the blocks.
+        if (isServerBlock(e.block)) {
+          const row = this.serverBlock(e.block, now, true);
+          if (row && !this.blocks.has(e.index)) {
+            this.blocks.set(e.index, row);
+            this.sinceStart.push(row);
+          }
+          break;
+        }
         // An answer's text is done only with its message: only then is the stop reason known, and
         // an answer cut by the output-token limit must not reach history without saying so.
         const b = this.blocks.get(e.index);
@@ -211,6 +221,10 @@ export class Transcript {
         } else if (existing.kind === "tool" && block.type === "tool_use") existing.input = block.input;
         return;
       }
+      if (isServerBlock(block)) {
+        this.serverBlock(block, now, false);
+        return;
+      }
       if (streamed && block.type !== "tool_use") return;
       if (block.type === "text" && block.text !== "") this.push({ kind: "assistant", text: block.text, done: true, interrupted: e.interrupted === true, cut: index === cutAt });
       else if (block.type === "thinking") this.push({ kind: "thinking", text: block.thinking, done: true, startedAt: now, durationMs: null });
@@ -269,6 +283,51 @@ export class Transcript {
       this.sinceStart.push(b);
     }
     return b;
+  }
+
+  /**
+   * A row per server tool call (`web_search "query"`), finished by its result: the URLs found, or
+   * the page fetched and its size. A result of a kind this version does not know gets a row of its
+   * own. Returns the row the block created, if it created one. Seen twice (streamed, then in the
+   * message), a block changes nothing the second time. `live`: streamed now, so timed.
+   */
+  private serverBlock(block: ServerBlock, now: number, live: boolean): Extract<Entry, { kind: "tool" }> | null {
+    if (block.type === "server_tool_use") {
+      if (this.tools.has(block.id)) return null;
+      const t = this.addTool(block.id, block.name, block.input);
+      t.view.summary = describeServerCall(block);
+      t.view.status = "running";
+      // Replayed, call and result come together: how long the API took is not known.
+      t.view.startedAt = live ? now : null;
+      return t;
+    }
+    const callId = answeredCall(block);
+    let t = callId ? this.tools.get(callId) : undefined;
+    if (t && t.view.status !== "running") return null;
+    const created = !t;
+    if (!t) {
+      const type = block.type === "unknown_block" ? block.block.type : block.type;
+      t = this.addTool(callId ?? `${type}-${this.nextKey}`, type, {});
+      t.view.summary = type;
+    }
+    t.view.durationMs = t.view.startedAt !== null ? now - t.view.startedAt : null;
+    const error = serverError(block);
+    const text = describeServerResult(block);
+    t.view.output = text;
+    if (error) {
+      t.view.status = "error";
+      t.view.error = error;
+      return created ? t : null;
+    }
+    t.view.status = "ok";
+    const hits = searchHits(block);
+    if (block.type === "web_search_tool_result") {
+      t.view.summary += ` (${hits.length} result${hits.length === 1 ? "" : "s"})`;
+      t.view.resultTail = hits.slice(0, RESULT_LINES).map((h) => h.url);
+    } else {
+      t.view.resultTail = lastLines(text, RESULT_LINES);
+    }
+    return created ? t : null;
   }
 
   private addTool(id: string, name: string, input: unknown): Extract<Entry, { kind: "tool" }> {

@@ -35,8 +35,8 @@ export function parseUnifiedDiff(diff: string): ParsedDiff {
       continue;
     }
     if (!inHunk) {
-      const m = /^\+\+\+ (?:b\/)?(\S.*?)(?:\t.*)?$/.exec(raw);
-      if (m) path = m[1] ?? null;
+      const target = newFilePath(raw);
+      if (target !== null) path = target;
       continue;
     }
     const mark = raw[0];
@@ -138,4 +138,15 @@ function highlightLines(lines: DiffLine[], path: string | null): Array<Token[] |
   side("added");
   side("removed");
   return out;
+}
+
+/** The path of a `+++ b/path<TAB>date` line, or null; a scan, as the regex it replaces was quadratic in tabs. */
+function newFilePath(raw: string): string | null {
+  if (!raw.startsWith("+++ ")) return null;
+  let rest = raw.slice(4);
+  const nonSpace = (c: string | undefined) => c !== undefined && !/\s/.test(c);
+  if (rest.startsWith("b/") && nonSpace(rest[2])) rest = rest.slice(2);
+  if (!nonSpace(rest[0]) || rest.includes("\n")) return null;
+  const tab = rest.indexOf("\t", 1);
+  return tab === -1 ? rest : rest.slice(0, tab);
 }

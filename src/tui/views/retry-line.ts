@@ -5,6 +5,7 @@ import type { Row, Span } from "../render/style.ts";
 import { clipSpans, cleanText, span, spansWidth } from "./text.ts";
 import { ui } from "./theme.ts";
 import { SPINNER } from "./tool-row.ts";
+import { trimEndChars } from "../../text/trim-chars.ts";
 import type { RetryView } from "../transcript/entry.ts";
 
 /** What failed, in a few words: the status says it for HTTP errors; a dropped stream has only its message. */
@@ -14,7 +15,7 @@ export function retryCause(status: number | null, message: string): string {
   if (status === 408) return "API request timed out";
   if (status !== null && status >= 500) return `API server error (${status})`;
   // The message is a sentence of our own; inside this line its closing period would read "…).;".
-  return cleanText(message.trim()).replace(/[.\s]+$/, "") || "API request failed";
+  return trimEndChars(cleanText(message.trim()), ".\\s") || "API request failed";
 }
 
 export function retryCountdown(r: RetryView, now: number): string {

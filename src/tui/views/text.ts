@@ -1,9 +1,9 @@
 // Plain-text layout for the app's own views (tool rows, panels, status line, composer): measure,
 // clip and wrap styled spans into rows of at most `width` columns. Everything shown here comes
 // from the model, tools or the user, so tabs become 4 spaces, newlines one space and controls
-// visible stand-ins (../render/sanitize.ts); widths are the cell grid's own (../render/width.ts).
+// visible stand-ins (src/text/control-chars.ts); widths are the cell grid's own (../render/width.ts).
 import { displayWidth, graphemes } from "../render/width.ts";
-import { neutralizeControls } from "../render/sanitize.ts";
+import { neutralizeControls } from "../../text/control-chars.ts";
 import type { Row, Span, Style } from "../render/style.ts";
 
 export { displayWidth };

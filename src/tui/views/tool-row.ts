@@ -5,6 +5,7 @@ import type { Row, Span } from "../render/style.ts";
 import { renderDiff } from "./diff-view.ts";
 import { cleanText, clipSpans, span, wrapSpans, wrapText } from "./text.ts";
 import { ui } from "./theme.ts";
+import { trimEndChars } from "../../text/trim-chars.ts";
 import type { ToolCallView } from "../transcript/entry.ts";
 import { TAIL_LINES } from "../transcript/output-tail.ts";
 
@@ -70,7 +71,7 @@ export function renderToolCall(t: ToolCallView, opts: ToolRowOptions): Row[] {
   if (fullOutput) {
     // The pager is the one place a long line can be read whole: it wraps instead of clipping.
     const bar = [span(`${indent}│ `, ui.border)];
-    for (const line of t.output!.replace(/\n+$/, "").split("\n")) rows.push(...wrapSpans([span(cleanText(line), ui.dim)], width, bar));
+    for (const line of trimEndChars(t.output!, "\n").split("\n")) rows.push(...wrapSpans([span(cleanText(line), ui.dim)], width, bar));
   } else if (settled && t.resultTail && t.resultTail.length > 0) {
     for (const line of t.resultTail) rows.push({ spans: clipSpans([span(`${indent}│ `, ui.border), span(cleanText(line), ui.dim)], width, true) });
   }

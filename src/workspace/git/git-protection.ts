@@ -1,12 +1,14 @@
 // Turn-by-turn protection of the work tree: a snapshot before and after every agent turn, /diff
 // against the session start (or any snapshot), and /undo that puts back what the last turn changed,
 // by any means (tools or bash), while leaving alone what the user changed since.
-import { existsSync, mkdirSync, readdirSync, readFileSync, realpathSync, rmdirSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { LIMITS, readRegularText } from "../safe-read.ts";
+import { existsSync, mkdirSync, readdirSync, realpathSync, rmdirSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { homedir } from "node:os";
 import { basename, dirname, isAbsolute, join, relative, resolve, sep } from "node:path";
 import { recordBaseline, type GitBaseline } from "./baseline.ts";
 import { findUserRepository, ShadowRepo } from "./shadow-repo.ts";
 import type { TreeChange } from "./tree-changes.ts";
+import { ensurePrivateDir, PRIVATE_FILE_MODE } from "../../platform/private-files.ts";
 
 export type GitProtectionOptions = {
   projectRoot: string;
@@ -92,14 +94,14 @@ async function openProtection(opts: GitProtectionOptions): Promise<GitProtection
     if (why) return new NoProtection(projectRoot, why);
   }
   const workTree = user?.root ?? projectRoot;
-  mkdirSync(opts.dataDir, { recursive: true });
+  ensurePrivateDir(opts.dataDir);
   const session = (opts.sessionId ?? "session").replace(/[^\w.-]/g, "_");
   const shadow = await ShadowRepo.open({ workTree, user, gitDir: join(opts.dataDir, "shadow.git"), indexName: `index-${session}` });
   const stateFile = join(opts.dataDir, `turns-${session}.json`);
   let state: State | null = null;
   if (opts.resume && existsSync(stateFile)) {
     try {
-      state = JSON.parse(readFileSync(stateFile, "utf8")) as State;
+      state = JSON.parse(readRegularText(stateFile, LIMITS.sessionMeta * 64)) as State;
     } catch {
       state = null;
     }
@@ -139,7 +141,7 @@ class Protection implements GitProtection {
   }
 
   private save(): void {
-    writeFileSync(this.stateFile, JSON.stringify(this.state));
+    writeFileSync(this.stateFile, JSON.stringify(this.state), { mode: PRIVATE_FILE_MODE });
   }
 
   snapshot(): Promise<string> {

@@ -3,7 +3,8 @@
 // borrows the user's objects through alternates, so unchanged files cost nothing to store. Seeding
 // its index from a copy of the user's index lets the first snapshot of a large repository reuse the
 // stat data git already has, hashing only files that changed.
-import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, unlinkSync, writeFileSync } from "node:fs";
+import { LIMITS, readTextIfExists } from "../safe-read.ts";
+import { copyFileSync, existsSync, mkdirSync, readdirSync, rmSync, statSync, unlinkSync, writeFileSync } from "node:fs";
 import { isAbsolute, join, relative, resolve } from "node:path";
 import { git, gitMaybe } from "./run-git.ts";
 import { parseRawDiff, type TreeChange } from "./tree-changes.ts";
@@ -70,7 +71,8 @@ export class ShadowRepo {
     if (user) {
       writeFileSync(join(this.opts.gitDir, "objects", "info", "alternates"), join(user.commonDir, "objects") + "\n");
       const userExclude = join(user.commonDir, "info", "exclude");
-      if (existsSync(userExclude)) excludes.push(readFileSync(userExclude, "utf8"));
+      const text = readTextIfExists(userExclude, LIMITS.smallConfig);
+      if (text !== null) excludes.push(text);
     }
     // A new session's index starts from the freshest one we know (an earlier session's here, else
     // the user's): its stat data lets the first snapshot hash only the files that changed since.

@@ -96,6 +96,6 @@ test("with hangingIndent, continuations are indented and therefore hard rows", (
 test("control characters in the text never reach the rows", () => {
   const rows = renderMarkdown("evil \x1b[2J text\x07 and \x9b31m\n\n```\ncode \x1b]8;;x\x07\n```", { width: 80, links: true });
   for (const r of rows) for (const s of r.spans) expect(/[\x00-\x08\x0b-\x1f\x7f-\x9f]/.test(s.text)).toBe(false);
-  // The stand-ins every view shows (render/sanitize.ts): ESC as ␛, BEL as ␇, a C1 control as U+FFFD.
+  // The stand-ins every view shows (src/text/control-chars.ts): ESC as ␛, BEL as ␇, a C1 control as U+FFFD.
   expect(copied(rows)).toContain("evil \u241b[2J text\u2407 and \uFFFD31m");
 });

@@ -99,7 +99,6 @@ describe("the real tools' words", () => {
         ["process", await h.call("process", { action: "start", name: "ticker", command: "echo tick; sleep 30" })],
         ["process", await h.call("process", { action: "read", id: "ticker", wait_for: "tick", timeout: 10_000 })],
         ["process", await h.call("process", { action: "read", id: "ticker", wait_for: "never", timeout: 50 })],
-        ["process", await h.call("process", { action: "write", id: "ticker", input: "x\n" })],
         ["read", await h.call("read", { file_path: "many.txt", limit: 5 })],
         ["grep", await h.call("grep", { pattern: "row", path: "many.txt", output_mode: "content", head_limit: 3 })],
         ["grep", await h.call("grep", { pattern: "row", output_mode: "count" })],
@@ -109,6 +108,9 @@ describe("the real tools' words", () => {
         expect(shownResult(tool, r.text, r.display)).toEqual(shownResult(tool, r.text));
       }
       expect(shownResult("bash", results[3][1].text, results[3][1].display).notes).toBe("timed out: the command and everything it started were killed");
+      // Newer than the old logs' wording: only the display data knows where the advice starts.
+      const typed = await h.call("process", { action: "write", id: "ticker", input: "x\n" });
+      expect(shownResult("process", typed.text, typed.display)).toEqual({ body: "Typed 2 characters into ticker's terminal.", notes: "" });
     } finally {
       await h.cleanup();
     }

@@ -1,4 +1,4 @@
-// Content safety, the one control-character policy of the TUI: nothing the model, a tool or a file
+// Content safety, the one control-character policy for whatever reaches a terminal (the TUI, and print mode, notices and listings outside it): nothing the model, a tool or a file
 // says may reach the terminal as a control. C0 controls, DEL and C1 controls (0x80-0x9f, which
 // some terminals treat as 8-bit CSI/OSC introducers) become visible stand-ins, so an embedded
 // "\x1b[2J" shows as "␛[2J" instead of clearing the user's screen; a lone surrogate (half of a

@@ -1,0 +1,57 @@
+// The redactor's shapes, one test per row of the table, in plain text and inside a JSON event
+// (where a token may follow a "\n" escape), plus env names that say "secret" and the text a
+// redactor must leave alone (code that names a key without holding one).
+import { describe, expect, test } from "bun:test";
+import { createRedactor, createTextRedactor, REDACTED, SECRET_SHAPES, secretValues } from "../../src/session/redact.ts";
+
+const text = createTextRedactor({});
+const json = createRedactor({});
+
+describe("every secret shape is redacted", () => {
+  for (const shape of SECRET_SHAPES) {
+    test(shape.name, () => {
+      expect(shape.example).toContain(shape.secret);
+      const plain = text(shape.example);
+      expect(plain).not.toContain(shape.secret);
+      expect(plain).toContain(REDACTED);
+      // In a serialized event, after a newline escape, and the JSON stays valid.
+      const event = JSON.stringify({ content: `output:\n${shape.example}\nend` });
+      const out = json(event);
+      expect(out).not.toContain(JSON.stringify(shape.secret).slice(1, -1));
+      expect(() => JSON.parse(out)).not.toThrow();
+    });
+  }
+});
+
+describe("environment values whose names say secret", () => {
+  test.each([
+    ["SECRET_KEY_BASE", "a8f3c0e2b9d14e7f"],
+    ["MY_SECRET_VALUE", "hunter2-and-more"],
+    ["GH_TOKEN", "not-a-known-shape-123"],
+    ["DB_PASSWORD", "correct horse battery"],
+    ["STRIPE_KEY", "plainvalue99"],
+    ["SENTRY_DSN", "https://abc@sentry.example/1"],
+    ["SLACK_WEBHOOK_URL", "https://example.invalid/hook/xyz"],
+    ["AWS_SECRET_ACCESS_KEY", "wJalrXUtnFEMI/K7MDENG"],
+  ])("%s", (name, value) => {
+    expect(secretValues({ [name]: value })).toEqual([value]);
+    expect(createTextRedactor({ [name]: value })(`env: ${name}=${value}.`)).toBe(`env: ${name}=${REDACTED}.`);
+  });
+
+  test.each(["HOME", "PATH", "EDITOR", "SSH_AUTH_SOCK", "KEYBOARD_LAYOUT", "MONKEY_BUSINESS"])("%s is not a secret", (name) => {
+    expect(secretValues({ [name]: "/some/long/value/here" })).toEqual([]);
+  });
+});
+
+describe("what stays as it is", () => {
+  test.each([
+    "const apiKey = process.env.ANTHROPIC_API_KEY;",
+    "password: z.string().min(8)",
+    "token = getToken(request)",
+    "see https://docs.example.com/path:8080/x",
+    "primary_key = id",
+    "the Bearer of bad news",
+  ])("%s", (line) => {
+    expect(text(line)).toBe(line);
+  });
+});
