@@ -34,6 +34,8 @@ import { settingsLocations, userConfigDir } from "../permissions/index.ts";
 import { hookedGate, hookedRuntime, stopHookPolicy } from "../hooks/attach.ts";
 import { openSessionHooks } from "../hooks/session-hooks.ts";
 import type { UserBlock } from "../model/types.ts";
+import { loadSessionExtensions } from "../extensions/session-extensions.ts";
+import { runCommandTools } from "../extensions/command-tools.ts";
 import { createGate } from "./gate.ts";
 import { openLog, restoreWorkspace, SessionOpenError } from "./open-log.ts";
 import type { AgentSession, AgentTurnResult, SessionOptions } from "./types.ts";
@@ -175,6 +177,8 @@ export async function openAgentSession(opts: SessionOptions): Promise<AgentSessi
     : undefined;
   const gate = hookedGate(createGate({ engine, workspace, emit: bus.emit, ask }), hooks.service, cwd, bus.emit);
 
+  const extensions = loadSessionExtensions(cwd, homedir(), userConfigDir(homedir()));
+  notices.push(...extensions.problems);
   const instructions = loadProjectInstructions(cwd, {
     // The Read rules hold for instruction files too: a deny always, and a project file must be one
     // the model could read unasked (not a secret file behind a link).
@@ -186,7 +190,7 @@ export async function openAgentSession(opts: SessionOptions): Promise<AgentSessi
     onSkip: (path, why) => notices.push(`instruction file ${path} skipped: ${why}`),
   });
   const gitStatus = gitStatusSummary(cwd);
-  const system = buildSystemPrompt({ cwd, date: new Date(), gitStatus, instructions, toolNames: tools.names() });
+  const system = buildSystemPrompt({ cwd, date: new Date(), gitStatus, instructions, toolNames: tools.names(), extra: [extensions.skillsPrompt] });
   const steering: string[] = [];
   const policies: LoopPolicy[] = [];
   if (opts.verifyNudge ?? true) policies.push(verifyOnStopPolicy(cwd));
@@ -284,17 +288,29 @@ export async function openAgentSession(opts: SessionOptions): Promise<AgentSessi
         return { reason: "error", message, notSaved: message, keepInput: true, steps: 0, lastText: "" };
       }
       turnSignal = turn.signal;
-      let content: string | UserBlock[] = input;
+      // A custom command or skill becomes its prompt; its model and allowed-tools last this turn only.
+      const expanded = await extensions.expand(input, runCommandTools({ tools, gate, workspace, cwd, signal: turn.signal }));
+      const turnGrants = expanded ? expanded.allowedTools.filter((rule) => !engine.rules().some((r) => r.rule === rule && r.behavior === "allow" && r.scope === "session")) : [];
+      for (const rule of turnGrants) engine.grant(rule, "session");
+      const modelBefore = model;
+      if (expanded?.model) model = expanded.model;
+      const endExpanded = () => {
+        for (const rule of turnGrants) engine.removeRule({ rule, behavior: "allow", scope: "session" });
+        if (expanded?.model) model = modelBefore;
+      };
+      const prompt = expanded?.prompt ?? input;
+      let content: string | UserBlock[] = prompt;
       if (hooks.service.has("UserPromptSubmit")) {
         const o = await hooks.service.run("UserPromptSubmit", undefined, { prompt: input }, turn.signal);
         if (o.block || o.stop) {
+          endExpanded();
           stopTurn = null;
           signal.removeEventListener("abort", follow);
           await git.endTurn().catch(() => {});
           const message = o.stop ? `A UserPromptSubmit hook stopped this prompt: ${o.stop}` : `A UserPromptSubmit hook blocked this prompt: ${o.block}`;
           return { reason: "error", message, keepInput: true, steps: 0, lastText: "" };
         }
-        if (o.context.length > 0) content = withContext(input, "UserPromptSubmit", o.context);
+        if (o.context.length > 0) content = withContext(prompt, "UserPromptSubmit", o.context);
       }
       if (startContext.length > 0) content = withContext(content, "SessionStart", startContext.splice(0));
       try {
@@ -302,6 +318,7 @@ export async function openAgentSession(opts: SessionOptions): Promise<AgentSessi
         if (!writeFailure) return r;
         return { ...unsaved(writeFailure, discardingTurn), steps: r.steps, lastText: r.lastText };
       } finally {
+        endExpanded();
         discardingTurn = false;
         stopTurn = null;
         signal.removeEventListener("abort", follow);
@@ -323,6 +340,8 @@ export async function openAgentSession(opts: SessionOptions): Promise<AgentSessi
     },
     rules: () => engine.rules(),
     removeRule: (entry) => engine.removeRule(entry),
+    slashCommands: () => extensions.entries(),
+    hooks: () => hooks.listing(),
     processes: () => workspace.processes.list(),
     async close() {
       if (closed) return;

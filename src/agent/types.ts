@@ -8,6 +8,8 @@ import type { GrantResult, GrantScope, RuleEntry, Suggestion } from "../permissi
 import type { ToolCall, ToolPreview } from "../tools/types.ts";
 import type { FileChange, UndoResult } from "../workspace/git/index.ts";
 import type { ProcessInfo } from "../workspace/process-registry.ts";
+import type { SlashEntry } from "../extensions/session-extensions.ts";
+import type { HookEntry } from "../hooks/config.ts";
 
 export type { TurnResult };
 
@@ -101,6 +103,10 @@ export interface AgentSession {
   rules(): RuleEntry[];
   /** Removes one rule as listed by rules(), from its file too. */
   removeRule(entry: Pick<RuleEntry, "rule" | "behavior" | "scope">): GrantResult;
+  /** Custom slash commands and skills (.claude/commands, .claude/skills and the rest): for completion and /help. */
+  slashCommands(): SlashEntry[];
+  /** Every hook configured, from which file, and whether it runs here (a project's hooks need trust). */
+  hooks(): { entry: HookEntry; runs: boolean }[];
   /** The processes the agent started (dev servers, watchers), running or not. */
   processes(): ProcessInfo[];
   /** Stops the agent's processes and closes the log (removed when nothing was said). */
