@@ -123,6 +123,7 @@ export async function openAgentSession(opts: SessionOptions): Promise<AgentSessi
     transcriptPath: writer.path,
     permissionMode: () => engine.mode,
     emit: (e) => bus.emit(e),
+    interactive: opts.ask !== undefined,
   });
   notices.push(...hooks.notices);
   const tools = hookedRuntime(createToolRuntime(builtinTools(), { searchGuard: (tool, dir) => engine.searchFilter(tool, dir) }), hooks.service, cwd);
@@ -342,6 +343,7 @@ export async function openAgentSession(opts: SessionOptions): Promise<AgentSessi
     removeRule: (entry) => engine.removeRule(entry),
     slashCommands: () => extensions.entries(),
     hooks: () => hooks.listing(),
+    hookTrust: { pending: () => [...hooks.unasked], answer: (answer) => hooks.answer([...hooks.unasked], answer) },
     processes: () => workspace.processes.list(),
     async close() {
       if (closed) return;

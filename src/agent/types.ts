@@ -10,6 +10,7 @@ import type { FileChange, UndoResult } from "../workspace/git/index.ts";
 import type { ProcessInfo } from "../workspace/process-registry.ts";
 import type { SlashEntry } from "../extensions/session-extensions.ts";
 import type { HookEntry } from "../hooks/config.ts";
+import type { TrustItem } from "../trust/project-trust.ts";
 
 export type { TurnResult };
 
@@ -107,6 +108,8 @@ export interface AgentSession {
   slashCommands(): SlashEntry[];
   /** Every hook configured, from which file, and whether it runs here (a project's hooks need trust). */
   hooks(): { entry: HookEntry; runs: boolean }[];
+  /** The project's hooks the user was never asked about (the app asks once; print mode skipped them). */
+  readonly hookTrust: { pending(): TrustItem[]; answer(answer: "trust" | "decline"): void };
   /** The processes the agent started (dev servers, watchers), running or not. */
   processes(): ProcessInfo[];
   /** Stops the agent's processes and closes the log (removed when nothing was said). */

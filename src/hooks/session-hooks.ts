@@ -15,6 +15,8 @@ export type SessionHooksOptions = {
   emit: (e: AgentEvent) => void;
   /** --trust-project: the project's hooks run this once. */
   trustProject?: boolean;
+  /** Someone can be asked (the app): unasked hooks wait for the question instead of a notice. */
+  interactive: boolean;
 };
 
 export type SessionHooks = {
@@ -39,7 +41,7 @@ export function openSessionHooks(opts: SessionHooksOptions): SessionHooks {
   const running = () => entries.filter((h) => h.scope === "user" || trusted.has(items.get(h)!.fingerprint));
   const active: HookEntry[] = running();
   const unasked = opts.trustProject ? [] : state.unasked;
-  if (unasked.length > 0) notices.push(skippedMessage(opts.cwd, unasked));
+  if (unasked.length > 0 && !opts.interactive) notices.push(skippedMessage(opts.cwd, unasked));
   const service = createHookService({ entries: active, projectDir: opts.cwd, sessionId: opts.sessionId, transcriptPath: opts.transcriptPath, permissionMode: opts.permissionMode, emit: opts.emit });
   return {
     service,
@@ -47,6 +49,8 @@ export function openSessionHooks(opts: SessionHooksOptions): SessionHooks {
     unasked,
     answer(answered, answer) {
       recordTrust(opts.cwd, answered, answer);
+      const gone = new Set(answered.map((i) => i.fingerprint));
+      unasked.splice(0, unasked.length, ...unasked.filter((i) => !gone.has(i.fingerprint)));
       if (answer === "trust") for (const i of answered) trusted.add(i.fingerprint);
       active.splice(0, active.length, ...running());
     },

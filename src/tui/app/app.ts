@@ -30,6 +30,7 @@ import { span, wrapSpans, cleanText } from "../views/text.ts";
 import { ui } from "../views/theme.ts";
 import type { AppActions, ChooserItem } from "./actions.ts";
 import { runSlashCommand } from "./commands.ts";
+import { askHookTrust } from "./hook-trust.ts";
 import { Composer } from "./composer.ts";
 import type { FileFinder } from "./file-finder.ts";
 import { HistoryCommit } from "./history-commit.ts";
@@ -155,6 +156,7 @@ export class App implements AppActions {
     for (const n of session.notices) st.transcript.notice(n, "warn");
     for (const c of session.slashCommands?.() ?? [])
       if (isKnownCommand(c.name)) st.transcript.notice(`/${c.name} in ${c.file} is not used: the built-in /${c.name} wins (rename the file to use it)`, "warn");
+    askHookTrust(session, st.transcript, this);
     this.unsubscribe = session.subscribe((e) => this.onEvent(e));
   }
 

@@ -1,8 +1,8 @@
 // Custom commands, skills and hooks in the app: the real CLI in a pseudo-terminal, the fake Messages API.
 import { describe, expect, test } from "bun:test";
-import { chmodSync, mkdirSync, writeFileSync } from "node:fs";
+import { chmodSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { isolatedEnv, tempProject } from "../../support/cli.ts";
+import { isolatedEnv, runCli, tempProject } from "../../support/cli.ts";
 import { idle, KEY, ptyFixtures } from "./harness.ts";
 
 const fixtures = ptyFixtures();
@@ -58,5 +58,32 @@ describe("custom commands in the app", () => {
     expect(s.all()).toContain("hook UserPromptSubmit");
     s.send(KEY.ctrlD);
     expect(await s.exited).toBe(0);
+  });
+
+  test("a project's hooks wait for the trust question; trusted, they run (and print mode runs them after)", async () => {
+    const fake = await fixtures.api({ turns: [{ content: [{ type: "text", text: "FIRST" }] }, { content: [{ type: "text", text: "SECOND" }] }] });
+    const env = isolatedEnv(fake.url);
+    const dir = tempProject();
+    const hook = join(dir, "mark.sh");
+    writeFileSync(hook, `#!/bin/sh\ncat > /dev/null\necho ran >> "${join(dir, "marks.txt")}"\n`);
+    chmodSync(hook, 0o755);
+    put(dir, ".khaelor/settings.json", JSON.stringify({ hooks: { UserPromptSubmit: [{ hooks: [{ type: "command", command: hook }] }] } }));
+
+    const s = fixtures.pty([], { cwd: dir, env });
+    await s.waitForText("and run it? (remembered for this project)");
+    expect(s.all()).toContain(`hook UserPromptSubmit (${join(dir, ".khaelor", "settings.json")})`);
+    s.send(KEY.enter);
+    await s.waitFor(idle, "the composer");
+    s.type("go");
+    s.send(KEY.enter);
+    await s.waitForText("FIRST");
+    await s.waitFor(idle, "the answer");
+    expect(readFileSync(join(dir, "marks.txt"), "utf8")).toBe("ran\n");
+    s.send(KEY.ctrlD);
+    expect(await s.exited).toBe(0);
+
+    const r = await runCli(["-p", "again"], { cwd: dir, env });
+    expect(r.stdout).toBe("SECOND\n");
+    expect(readFileSync(join(dir, "marks.txt"), "utf8")).toBe("ran\nran\n");
   });
 });
