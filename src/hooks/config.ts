@@ -28,7 +28,7 @@ export type HookEntry = {
 
 const CommandHook = z.object({ type: z.literal("command"), command: z.string().min(1), timeout: z.number().positive().optional() });
 const MatcherGroup = z.object({ matcher: z.string().optional(), hooks: z.array(z.unknown()) });
-const HooksShape = z.record(z.string(), z.array(z.unknown()));
+const HooksShape = z.record(z.string(), z.unknown());
 
 export type LoadedHooks = { entries: HookEntry[]; problems: string[] };
 
@@ -54,6 +54,10 @@ export function loadHooks(files: { scope: HookScope; file: string }[]): LoadedHo
     for (const [event, groups] of Object.entries(shape.data)) {
       if (!(HOOK_EVENTS as readonly string[]).includes(event)) {
         problems.push(`${file}: hooks.${event} is not an event KHAELOR runs (known: ${HOOK_EVENTS.join(", ")}); ignored`);
+        continue;
+      }
+      if (!Array.isArray(groups)) {
+        problems.push(`${file}: hooks.${event} must be a list of { matcher, hooks } (ignored)`);
         continue;
       }
       groups.forEach((g, gi) => {
