@@ -198,4 +198,14 @@ describe("hook events", () => {
     const changed = await runCli(["-p", "hi"], { cwd: p.dir, env: p.env });
     expect(changed.stderr).toContain("not running a command from this project's files");
   });
+
+  test("PreCompact runs before /compact with trigger manual and the instructions", async () => {
+    const server = await serve({ turns: [{ content: [{ type: "text", text: "first answer" }] }, { content: [{ type: "text", text: "A summary of it all." }] }] });
+    const p = hookProject(server.url);
+    p.hooks({ PreCompact: [{ matcher: "manual", command: p.script("pre-compact", "exit 0") }, { matcher: "auto", command: p.script("never", "exit 0") }] });
+    expect((await runCli(["-p", "hello"], { cwd: p.dir, env: p.env })).code).toBe(0);
+    const r = await runCli(["-p", "/compact keep the todo list", "--continue"], { cwd: p.dir, env: p.env });
+    expect(r.code).toBe(0);
+    expect(p.received()).toEqual([expect.objectContaining({ hook_event_name: "PreCompact", trigger: "manual", custom_instructions: "keep the todo list" })]);
+  });
 });

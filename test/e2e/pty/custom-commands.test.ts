@@ -3,7 +3,7 @@ import { describe, expect, test } from "bun:test";
 import { chmodSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { isolatedEnv, runCli, tempProject } from "../../support/cli.ts";
-import { idle, KEY, ptyFixtures } from "./harness.ts";
+import { answerPrompt, idle, KEY, promptArmed, ptyFixtures } from "./harness.ts";
 
 const fixtures = ptyFixtures();
 
@@ -85,5 +85,31 @@ describe("custom commands in the app", () => {
     const r = await runCli(["-p", "again"], { cwd: dir, env });
     expect(r.stdout).toBe("SECOND\n");
     expect(readFileSync(join(dir, "marks.txt"), "utf8")).toBe("ran\nran\n");
+  });
+
+  test("Notification: a hook hears the permission prompt as Claude Code sends it", async () => {
+    const fake = await fixtures.api({
+      turns: [{ content: [{ type: "tool_use", name: "bash", input: { command: "touch asked.txt" } }] }, { content: [{ type: "text", text: "DENIED-OK" }] }],
+    });
+    const env = isolatedEnv(fake.url);
+    const dir = tempProject();
+    const log = join(dir, "notification.json");
+    const hook = join(dir, "notify.sh");
+    writeFileSync(hook, `#!/bin/sh\ncat > "${log}"\n`);
+    chmodSync(hook, 0o755);
+    put(env.XDG_CONFIG_HOME!, "khaelor/settings.json", JSON.stringify({ hooks: { Notification: [{ matcher: "permission_prompt", hooks: [{ type: "command", command: hook }] }] } }));
+    const s = fixtures.pty([], { cwd: dir, env });
+    await s.waitFor(idle, "the composer");
+    s.type("make a file");
+    s.send(KEY.enter);
+    await s.waitForText("Permission needed");
+    await s.waitFor(() => promptArmed(s), "the prompt to take keys");
+    await answerPrompt(s, "n");
+    await s.waitForText("DENIED-OK");
+    await s.waitFor(idle, "the answer");
+    const got = JSON.parse(readFileSync(log, "utf8")) as Record<string, unknown>;
+    expect(got).toMatchObject({ hook_event_name: "Notification", notification_type: "permission_prompt", message: "KHAELOR needs your permission to use bash" });
+    s.send(KEY.ctrlD);
+    expect(await s.exited).toBe(0);
   });
 });
