@@ -15,6 +15,8 @@ async function main(): Promise<number> {
     }
     throw e;
   }
+  // Said once, before anything runs: a setting the user passed must not seem to have taken effect.
+  for (const flag of opts.unhonoured) process.stderr.write(`khaelor: ${flag} is accepted for compatibility but not supported yet; ignored\n`);
   switch (opts.command) {
     case "version":
       process.stdout.write(`${VERSION} (khaelor, ${runningPlatform()})\n`);
@@ -24,7 +26,10 @@ async function main(): Promise<number> {
       return EXIT.ok;
     case "sessions":
       return (await import("./cli/sessions-command.ts")).sessionsCommand(opts);
+    case "acp":
+      return (await import("./acp/run-acp.ts")).runAcp(opts);
     case "run": {
+      if (opts.inputFormat === "stream-json") return (await import("./streamjson/run-stream-json.ts")).runStreamJson(opts);
       const interactive = !opts.print && process.stdin.isTTY && process.stdout.isTTY && process.env.TERM !== "dumb";
       if (interactive) return (await import("./cli/run-interactive.ts")).runInteractive(opts);
       return (await import("./cli/run-print.ts")).runPrint(opts);

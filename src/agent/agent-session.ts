@@ -17,7 +17,7 @@ import type { LoopPolicy } from "../kernel/types.ts";
 import { createAnthropicClient } from "../model/anthropic-client.ts";
 import { costUsd, DEFAULT_MODEL, maxTokensFor } from "../model/models.ts";
 import { webToolSpecs } from "../model/web-tools.ts";
-import type { SystemBlock } from "../model/types.ts";
+import type { SystemBlock, UserBlock } from "../model/types.ts";
 import { doomLoopPolicy } from "../policy/doom-loop.ts";
 import { verifyOnStopPolicy } from "../policy/verify-on-stop.ts";
 import { createConversationContext } from "../context/conversation.ts";
@@ -33,7 +33,6 @@ import { homedir } from "node:os";
 import { settingsLocations, userConfigDir } from "../permissions/index.ts";
 import { hookedGate, hookedRuntime, stopHookPolicy } from "../hooks/attach.ts";
 import { openSessionHooks } from "../hooks/session-hooks.ts";
-import type { UserBlock } from "../model/types.ts";
 import { loadSessionExtensions } from "../extensions/session-extensions.ts";
 import { runCommandTools } from "../extensions/command-tools.ts";
 import { createGate } from "./gate.ts";
@@ -47,6 +46,23 @@ function writeFailureMessage(e: SessionWriteError, interactive: boolean): string
     ? "Free some space and send your message again: what is waiting is saved then."
     : "Free some space, then continue with khaelor --continue.";
   return `${e.message}. KHAELOR stopped so no more work goes unrecorded. ${todo}`;
+}
+
+/** The built-in tools a host asked for (Claude Code's names work: Bash, Read); names we lack are said. */
+function offeredTools(names: string[] | undefined, notices: string[]) {
+  const all = builtinTools();
+  if (names === undefined) return all;
+  const wanted = new Set(names.map((n) => n.toLowerCase()));
+  const unknown = names.filter((n) => !all.some((t) => t.name === n.toLowerCase()) && !SERVER_TOOL_NAMES[n.toLowerCase()]);
+  if (unknown.length > 0) notices.push(`--tools: KHAELOR has no tool ${unknown.join(", ")}; offering ${all.filter((t) => wanted.has(t.name)).map((t) => t.name).join(", ") || "no tools"}`);
+  return all.filter((t) => wanted.has(t.name));
+}
+
+/** The API's web tools by the names --tools uses for them (Claude Code's WebSearch, WebFetch). */
+const SERVER_TOOL_NAMES: Record<string, string> = { websearch: "web_search", webfetch: "web_fetch" };
+
+function offeredServerTool(names: string[] | undefined, apiName: string): boolean {
+  return names === undefined || names.some((n) => SERVER_TOOL_NAMES[n.toLowerCase()] === apiName);
 }
 
 function formatProblem(p: Problem): string {
@@ -71,7 +87,7 @@ export async function openAgentSession(opts: SessionOptions): Promise<AgentSessi
   const opened = openLog(opts, cwd, notices, (e) => onWriteError(e));
   const replayed = opened.replayed;
   let model = opts.model ?? replayed?.model ?? settings.model ?? DEFAULT_MODEL;
-  const sessionId = opened.writer?.sessionId ?? newSessionId();
+  const sessionId = opened.writer?.sessionId ?? opts.sessionId ?? newSessionId();
   // The log is the truth: when it cannot be written (a full disk), the turn stops at once with
   // that error instead of going on with work that would not survive a restart.
   let writeFailure: SessionWriteError | null = null;
@@ -126,7 +142,7 @@ export async function openAgentSession(opts: SessionOptions): Promise<AgentSessi
     interactive: opts.ask !== undefined,
   });
   notices.push(...hooks.notices);
-  const tools = hookedRuntime(createToolRuntime(builtinTools(), { searchGuard: (tool, dir) => engine.searchFilter(tool, dir) }), hooks.service, cwd);
+  const tools = hookedRuntime(createToolRuntime(offeredTools(opts.tools, notices), { searchGuard: (tool, dir) => engine.searchFilter(tool, dir) }), hooks.service, cwd);
   // Resume contract: tools may be added between versions, never silently removed.
   const missing = (replayed?.toolNamesUsed ?? []).filter((t) => !tools.names().includes(t));
   if (missing.length > 0) notices.push(`this session used tools this version does not have (${missing.join(", ")}); calls to them will fail`);
@@ -191,7 +207,11 @@ export async function openAgentSession(opts: SessionOptions): Promise<AgentSessi
     onSkip: (path, why) => notices.push(`instruction file ${path} skipped: ${why}`),
   });
   const gitStatus = gitStatusSummary(cwd);
-  const system = buildSystemPrompt({ cwd, date: new Date(), gitStatus, instructions, toolNames: tools.names(), extra: [extensions.skillsPrompt] });
+  const built: SystemBlock[] =
+    opts.systemPrompt !== undefined
+      ? [{ type: "text", text: opts.systemPrompt }]
+      : buildSystemPrompt({ cwd, date: new Date(), gitStatus, instructions, toolNames: tools.names(), extra: [extensions.skillsPrompt] });
+  const system: SystemBlock[] = opts.appendSystemPrompt ? [...built, { type: "text", text: opts.appendSystemPrompt }] : built;
   const steering: string[] = [];
   const policies: LoopPolicy[] = [];
   if (opts.verifyNudge ?? true) policies.push(verifyOnStopPolicy(cwd));
@@ -223,7 +243,7 @@ export async function openAgentSession(opts: SessionOptions): Promise<AgentSessi
     system: (): SystemBlock[] => system,
     tools,
     // Asked per request: a rule granted or removed, or a mode switched, applies to the next one.
-    serverTools: () => webToolSpecs(engine.rules(), engine.mode, settings),
+    serverTools: () => webToolSpecs(engine.rules(), engine.mode, settings).filter((t) => offeredServerTool(opts.tools, t.name)),
     workspace,
     context: hookedContext,
     gate,
@@ -235,6 +255,7 @@ export async function openAgentSession(opts: SessionOptions): Promise<AgentSessi
     costSoFar: () => cost - costAtOpen,
     costOf: costUsd,
     maxTokens: maxTokensFor(model),
+    thinkingBudget: opts.thinkingBudget,
   });
 
   // A crash or a plain process.exit must not leave the model's processes running.
@@ -265,7 +286,7 @@ export async function openAgentSession(opts: SessionOptions): Promise<AgentSessi
     takeQueuedSteering(): string[] {
       return steering.splice(0);
     },
-    async runTurn(input: string, signal: AbortSignal): Promise<AgentTurnResult> {
+    async runTurn(input: string | UserBlock[], signal: AbortSignal): Promise<AgentTurnResult> {
       const unsaved = (e: SessionWriteError, keepInput: boolean): AgentTurnResult => {
         const message = writeFailureMessage(e, opts.ask !== undefined);
         return { reason: "error", message, notSaved: message, keepInput, steps: 0, lastText: "" };
@@ -290,7 +311,8 @@ export async function openAgentSession(opts: SessionOptions): Promise<AgentSessi
       }
       turnSignal = turn.signal;
       // A custom command or skill becomes its prompt; its model and allowed-tools last this turn only.
-      const expanded = await extensions.expand(input, runCommandTools({ tools, gate, workspace, cwd, signal: turn.signal }));
+      const typed = typeof input === "string" ? input : input.map((b) => (b.type === "text" ? b.text : "")).join("\n");
+      const expanded = typeof input !== "string" ? null : await extensions.expand(input, runCommandTools({ tools, gate, workspace, cwd, signal: turn.signal }));
       const turnGrants = expanded ? expanded.allowedTools.filter((rule) => !engine.rules().some((r) => r.rule === rule && r.behavior === "allow" && r.scope === "session")) : [];
       for (const rule of turnGrants) engine.grant(rule, "session");
       const modelBefore = model;
@@ -302,7 +324,7 @@ export async function openAgentSession(opts: SessionOptions): Promise<AgentSessi
       const prompt = expanded?.prompt ?? input;
       let content: string | UserBlock[] = prompt;
       if (hooks.service.has("UserPromptSubmit")) {
-        const o = await hooks.service.run("UserPromptSubmit", undefined, { prompt: input }, turn.signal);
+        const o = await hooks.service.run("UserPromptSubmit", undefined, { prompt: typed }, turn.signal);
         if (o.block || o.stop) {
           endExpanded();
           stopTurn = null;

@@ -4,6 +4,7 @@
 // Kept narrow on purpose: what a mode needs to run turns and show them, nothing to wire.
 import type { AgentEvent, DurableEvent, PermissionMode, SessionHeader } from "../events/types.ts";
 import type { TurnResult } from "../kernel/loop.ts";
+import type { UserBlock } from "../model/types.ts";
 import type { GrantResult, GrantScope, RuleEntry, Suggestion } from "../permissions/index.ts";
 import type { ToolCall, ToolPreview } from "../tools/types.ts";
 import type { FileChange, UndoResult } from "../workspace/git/index.ts";
@@ -56,6 +57,16 @@ export type SessionOptions = {
   budgets?: { maxTurns?: number; maxBudgetUsd?: number; wallTimeMs?: number };
   /** Who is asked when a rule says ask; absent, nobody is there and the call is denied. */
   ask?: Asker;
+  /** Extended thinking's budget in tokens (adaptive models choose their own); absent, no thinking. */
+  thinkingBudget?: number;
+  /** Offer the model only these built-in tools (names in any case: Bash or bash); absent, all of them. */
+  tools?: string[];
+  /** A new session takes this id (a host that names its sessions: Claude Code's --session-id). */
+  sessionId?: string;
+  /** Replaces KHAELOR's system prompt (--system-prompt, the Agent SDK's systemPrompt). */
+  systemPrompt?: string;
+  /** Added after the system prompt (--append-system-prompt). */
+  appendSystemPrompt?: string;
   /** Another Messages API endpoint and key (the demo's fake model). */
   api?: { baseURL: string; apiKey: string };
 };
@@ -77,7 +88,7 @@ export interface AgentSession {
   /** Every event, live (the log has it first). Returns the unsubscribe. */
   subscribe(listener: (e: AgentEvent) => void): () => void;
   /** One user turn, run until the model ends it or something stops it (budgets, abort, errors). */
-  runTurn(input: string, signal: AbortSignal): Promise<AgentTurnResult>;
+  runTurn(input: string | UserBlock[], signal: AbortSignal): Promise<AgentTurnResult>;
   /** A message typed while a turn runs: delivered at the turn's next boundary. */
   queueSteering(text: string): void;
   /** Takes back messages queued but not yet delivered (after Esc, the composer gets them back). */

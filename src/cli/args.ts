@@ -3,12 +3,31 @@
 import type { PermissionMode } from "../events/types.ts";
 
 export type OutputFormat = "text" | "json" | "stream-json";
+export type InputFormat = "text" | "stream-json";
 
 export type CliOptions = {
-  command: "run" | "sessions" | "help" | "version";
+  command: "run" | "sessions" | "acp" | "help" | "version";
   print: boolean;
   prompt: string | null;
   outputFormat: OutputFormat;
+  /** stream-json: user messages and control requests as NDJSON on stdin (the Claude Agent SDK's way). */
+  inputFormat: InputFormat;
+  /** `stdio`: permission asks go to the host as can_use_tool control requests (stream-json input). */
+  permissionPromptTool: string | null;
+  /** bypassPermissions may be switched to later (set_permission_mode) without starting in it. */
+  allowBypass: boolean;
+  /** A new session takes this id (Claude Code's --session-id). */
+  sessionId: string | null;
+  /** Replaces KHAELOR's system prompt (Claude Code's --system-prompt). */
+  systemPrompt: string | null;
+  /** Added after the system prompt (Claude Code's --append-system-prompt). */
+  appendSystemPrompt: string | null;
+  /** Extended thinking's token budget (--max-thinking-tokens, --thinking); null: no thinking. */
+  thinkingBudget: number | null;
+  /** The built-in tools the model is offered (Claude Code's --tools); null: all of them. */
+  tools: string[] | null;
+  /** Flags accepted for compatibility with Claude Code wrappers that this version does not honour. */
+  unhonoured: string[];
   includePartialMessages: boolean;
   model: string | null;
   maxTurns: number | null;
@@ -43,6 +62,7 @@ export const EXIT = {
   sigterm: 143,
 } as const;
 
+const DEFAULT_THINKING_BUDGET = 16_000;
 const MODES: PermissionMode[] = ["default", "acceptEdits", "plan", "bypassPermissions"];
 const FORMATS: OutputFormat[] = ["text", "json", "stream-json"];
 
@@ -53,12 +73,24 @@ Usage:
   khaelor -p [options] [prompt]       print mode: run to completion, print the answer
   echo "task" | khaelor [options]     print mode with the task from stdin
   khaelor sessions [--json]           list this project's sessions
+  khaelor acp                         speak the Agent Client Protocol on stdio (Zed, JetBrains, Neovim, Emacs)
   khaelor --demo                      scripted demo on a built-in fake model (no API key needed)
 
 Options:
   -p, --print                   Non-interactive: run the prompt (or stdin) and exit
   --output-format <fmt>         text (default) | json (one result object) | stream-json (NDJSON events)
   --include-partial-messages    stream-json: add stream_event deltas as they arrive
+  --input-format <fmt>          text (default) | stream-json (user messages and control requests as
+                                NDJSON on stdin, as the Claude Agent SDK sends them; needs
+                                --output-format stream-json)
+  --permission-prompt-tool stdio  stream-json: ask the host (can_use_tool) instead of denying
+  --system-prompt <text>        Replace the system prompt
+  --append-system-prompt <text> Add to the end of the system prompt
+  --session-id <uuid>           Give a new session this id
+  --max-thinking-tokens <n>     Let the model think (extended thinking) with this budget
+  --tools <names>               Offer only these tools (comma separated; "" none, "default" all)
+  --dangerously-skip-permissions  Same as --permission-mode bypassPermissions
+  --allow-dangerously-skip-permissions  Let a host switch to bypassPermissions later
   --model <name>                Model to use (default: config, then the newest Sonnet)
   --max-turns <n>               Stop after n model turns (exit code 3)
   --max-budget-usd <x>          Stop when the session's cost reaches x dollars (exit code 4)
@@ -79,6 +111,8 @@ Options:
   -h, --help                    Print this help
 
 Print mode: stdout carries only the requested output; diagnostics go to stderr.
+Other flags Claude Code wrappers pass (--add-dir, --settings, --mcp-config, --fallback-model, ...) are
+accepted and named on stderr as not supported yet.
 In print mode, calls the permission mode would ask about are denied and listed in the result's
 permission_denials; allow them with --allowedTools or --permission-mode.
 
@@ -106,6 +140,15 @@ export function parseArgs(argv: string[]): CliOptions {
     print: false,
     prompt: null,
     outputFormat: "text",
+    inputFormat: "text",
+    permissionPromptTool: null,
+    allowBypass: false,
+    sessionId: null,
+    systemPrompt: null,
+    appendSystemPrompt: null,
+    tools: null,
+    thinkingBudget: null,
+    unhonoured: [],
     includePartialMessages: false,
     model: null,
     maxTurns: null,
@@ -126,8 +169,11 @@ export function parseArgs(argv: string[]): CliOptions {
   };
   const positional: string[] = [];
   let i = 0;
+  /** Index of a value given as `--flag=value`: taken as it is, even when it starts with "-". */
+  let explicit = -1;
   const value = (flag: string): string => {
     const v = argv[++i];
+    if (i === explicit && v !== undefined) return v;
     if (v === undefined || (v.startsWith("-") && v.length > 1 && !/^-?\d/.test(v)))
       throw new UsageError(`${flag} needs a value`);
     return v;
@@ -151,6 +197,7 @@ export function parseArgs(argv: string[]): CliOptions {
     const eq = arg.startsWith("--") ? arg.indexOf("=") : -1;
     if (eq > 0) {
       argv = [...argv.slice(0, i), arg.slice(0, eq), arg.slice(eq + 1), ...argv.slice(i + 1)];
+      explicit = i + 1;
       i--;
       continue;
     }
@@ -165,6 +212,53 @@ export function parseArgs(argv: string[]): CliOptions {
         o.outputFormat = f as OutputFormat;
         break;
       }
+      case "--input-format": {
+        const f = value(arg);
+        if (f !== "text" && f !== "stream-json") throw new UsageError(`--input-format must be text or stream-json, got "${f}"`);
+        o.inputFormat = f;
+        break;
+      }
+      case "--permission-prompt-tool":
+        o.permissionPromptTool = value(arg);
+        break;
+      case "--dangerously-skip-permissions":
+        o.permissionMode = "bypassPermissions";
+        o.allowBypass = true;
+        break;
+      case "--allow-dangerously-skip-permissions":
+        o.allowBypass = true;
+        break;
+      case "--session-id": {
+        const id = value(arg);
+        if (!/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(id)) throw new UsageError(`--session-id must be a UUID, got "${id}"`);
+        o.sessionId = id.toLowerCase();
+        break;
+      }
+      case "--system-prompt":
+        o.systemPrompt = value(arg);
+        break;
+      case "--max-thinking-tokens": {
+        const raw = value(arg);
+        const n = Number(raw);
+        if (!Number.isInteger(n) || n < 0) throw new UsageError(`--max-thinking-tokens expects a whole number, got "${raw}"`);
+        o.thinkingBudget = n === 0 ? null : n;
+        break;
+      }
+      case "--thinking": {
+        const v = value(arg);
+        if (!["adaptive", "enabled", "disabled"].includes(v)) throw new UsageError(`--thinking must be adaptive, enabled or disabled, got "${v}"`);
+        // Adaptive models choose their own length (the number is not sent); others get this budget.
+        o.thinkingBudget = v === "disabled" ? null : (o.thinkingBudget ?? DEFAULT_THINKING_BUDGET);
+        break;
+      }
+      case "--tools": {
+        const v = value(arg);
+        o.tools = v === "default" ? null : v.split(/[,\s]+/).filter(Boolean);
+        break;
+      }
+      case "--append-system-prompt":
+        o.appendSystemPrompt = value(arg);
+        break;
       case "--include-partial-messages":
         o.includePartialMessages = true;
         break;
@@ -182,6 +276,17 @@ export function parseArgs(argv: string[]): CliOptions {
         break;
       case "--permission-mode": {
         const m = value(arg);
+        // Claude Code's other modes: dontAsk is how print mode already behaves (asks are denied);
+        // auto (a classifier) is not ours, so it runs as default and says so.
+        if (m === "dontAsk") {
+          o.permissionMode = "default";
+          o.permissionPromptTool = null;
+          break;
+        }
+        if (m === "auto") {
+          o.unhonoured.push("--permission-mode auto");
+          break;
+        }
         if (!MODES.includes(m as PermissionMode)) throw new UsageError(`--permission-mode must be one of ${MODES.join(", ")}, got "${m}"`);
         o.permissionMode = m as PermissionMode;
         break;
@@ -240,16 +345,65 @@ export function parseArgs(argv: string[]): CliOptions {
         i = argv.length;
         break;
       default:
+        if (HONOURED_AS_IS.has(arg)) break;
+        if (arg in COMPAT_FLAGS) {
+          if (COMPAT_FLAGS[arg]) value(arg);
+          if (!o.unhonoured.includes(arg)) o.unhonoured.push(arg);
+          break;
+        }
         if (arg.startsWith("-") && arg !== "-") throw new UsageError(`unknown option ${arg} (see khaelor --help)`);
         positional.push(arg);
     }
   }
   if (o.command === "run" && positional[0] === "sessions" && positional.length === 1) o.command = "sessions";
+  else if (o.command === "run" && positional[0] === "acp" && positional.length === 1) o.command = "acp";
   else if (positional.length > 0) o.prompt = positional.join(" ");
   if (o.forkSession && !o.continue && o.resume === null) throw new UsageError("--fork-session needs --continue or --resume");
   if (o.continue && o.resume !== null) throw new UsageError("use either --continue or --resume, not both");
+  if (o.inputFormat === "stream-json" && o.outputFormat !== "stream-json") throw new UsageError("--input-format stream-json needs --output-format stream-json");
+  if (o.inputFormat === "stream-json" && o.prompt !== null) throw new UsageError("with --input-format stream-json the messages come on stdin, not as an argument");
   return o;
 }
+
+/**
+ * Flags Claude Code wrappers and the Claude Agent SDK (0.3) pass that KHAELOR accepts but does not
+ * honour yet (true: the flag takes a value). Each one run is named on stderr once, so nobody is
+ * left believing a setting took effect; anything else unknown stays a usage error.
+ */
+const COMPAT_FLAGS: Record<string, boolean> = {
+  "--add-dir": true,
+  "--settings": true,
+  "--setting-sources": true,
+  "--mcp-config": true,
+  "--strict-mcp-config": false,
+  "--fallback-model": true,
+  "--thinking-display": true,
+  "--effort": true,
+  "--betas": true,
+  "--agent": true,
+  "--json-schema": true,
+  "--task-budget": true,
+  "--debug": false,
+  "--debug-file": true,
+  "--debug-to-stderr": false,
+  "--permission-prompts": true,
+  "--channels": true,
+  "--include-hook-events": false,
+  "--session-mirror": false,
+  "--project-config-root": true,
+  "--plugin-dir": true,
+  "--plugin-dir-no-mcp": true,
+  "--resume-session-at": true,
+  "--resume-drops-turn": true,
+  "--no-session-persistence": false,
+  "--initialize-fields": true,
+  "--managed-settings": true,
+  "--managed-settings-in-initialize": false,
+  "--replay-user-messages": false,
+};
+
+/** Flags taken as they are: their meaning is already how KHAELOR works, so no notice. */
+const HONOURED_AS_IS = new Set(["--await-initialize"]);
 
 function looksLikeRule(s: string): boolean {
   // Only names of tools that exist, so `--allowedTools Read Summarize` leaves "Summarize" as the prompt.

@@ -90,6 +90,8 @@ export function buildResult(opts: {
     num_turns: opts.tally.numTurns,
     result: isError && !opts.text ? (opts.errorMessage ?? opts.reason) : opts.text,
     ...(isError && opts.errorMessage ? { error: opts.errorMessage } : {}),
+    // Claude Code's error results list what went wrong; the Agent SDK reads this on every error result.
+    ...(isError ? { errors: [opts.errorMessage ?? opts.reason] } : {}),
     stop_reason: opts.reason,
     session_id: opts.sessionId,
     // Claude Code's consumers read a number here; "unknown" is signalled separately so nobody sums a guess.

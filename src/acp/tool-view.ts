@@ -1,0 +1,85 @@
+// How one tool call looks to an ACP client: its kind, the files it touches (locations) and, for an
+// edit or a write, the change as old and new text, computed against the file as it is now, the way
+// the app's permission panel previews it.
+import { existsSync, readFileSync, statSync } from "node:fs";
+import { isAbsolute, resolve } from "node:path";
+import type { ToolCallContent, ToolCallLocation, ToolKind } from "@agentclientprotocol/sdk";
+import { applyPatch } from "diff";
+import type { ToolPreview } from "../tools/types.ts";
+
+const KIND: Record<string, ToolKind> = {
+  read: "read",
+  write: "edit",
+  edit: "edit",
+  grep: "search",
+  glob: "search",
+  bash: "execute",
+  process: "execute",
+  webfetch: "fetch",
+};
+
+export function toolKind(name: string): ToolKind {
+  return KIND[name] ?? "other";
+}
+
+/** Files bigger than this get no diff preview (the client still sees the call and its result). */
+const PREVIEW_BYTES = 2_000_000;
+
+type Input = Record<string, unknown>;
+const str = (input: Input, k: string) => (typeof input[k] === "string" ? (input[k] as string) : undefined);
+
+export function absPath(input: Input, cwd: string): string | undefined {
+  const p = str(input, "file_path") ?? str(input, "path");
+  return p === undefined ? undefined : isAbsolute(p) ? p : resolve(cwd, p);
+}
+
+export function toolLocations(name: string, input: Input, cwd: string): ToolCallLocation[] {
+  const path = absPath(input, cwd);
+  if (!path) return [];
+  const line = name === "read" && typeof input.offset === "number" ? input.offset : undefined;
+  return [{ path, ...(line !== undefined ? { line } : {}) }];
+}
+
+export function readText(abs: string): string | null {
+  try {
+    if (!existsSync(abs) || !statSync(abs).isFile() || statSync(abs).size > PREVIEW_BYTES) return null;
+    return readFileSync(abs, "utf8");
+  } catch {
+    return null;
+  }
+}
+
+/** The change an edit or write is about to make, or null when it cannot be shown. */
+export function previewDiff(name: string, input: Input, cwd: string): ToolCallContent | null {
+  const path = absPath(input, cwd);
+  if (!path || (name !== "edit" && name !== "write")) return null;
+  const before = readText(path);
+  if (name === "write") {
+    const content = str(input, "content");
+    return content === undefined ? null : { type: "diff", path, oldText: before, newText: content };
+  }
+  const oldString = str(input, "old_string");
+  const newString = str(input, "new_string") ?? "";
+  if (oldString === undefined) return null;
+  if (oldString === "") return { type: "diff", path, oldText: before, newText: newString };
+  if (before === null) return null;
+  const at = before.indexOf(oldString);
+  // The edit tool also matches loosely (indentation, whitespace): then show just the two snippets.
+  if (at < 0) return { type: "diff", path, oldText: oldString, newText: newString };
+  const after = input.replace_all === true ? before.split(oldString).join(newString) : before.slice(0, at) + newString + before.slice(at + oldString.length);
+  return { type: "diff", path, oldText: before, newText: after };
+}
+
+/**
+ * The diff the permission panel shows (the tool's prepared preview: exactly what runs once it is
+ * allowed) as ACP's old and new text. Falls back to a preview of our own if it cannot be applied.
+ */
+export function preparedDiff(name: string, input: Input, cwd: string, root: string, preview: ToolPreview | undefined): ToolCallContent | null {
+  if (preview?.diff) {
+    const path = isAbsolute(preview.path) ? preview.path : resolve(root, preview.path);
+    const before = readText(path);
+    const after = applyPatch(before ?? "", preview.diff);
+    if (after !== false) return { type: "diff", path, oldText: before, newText: after };
+  }
+  return previewDiff(name, input, cwd);
+}

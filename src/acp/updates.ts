@@ -1,0 +1,136 @@
+// A session's events as ACP session/update notifications, live (as they happen) and replayed (for
+// session/load). Plain translation: the session log stays the truth.
+import type { SessionUpdate, ToolCallContent } from "@agentclientprotocol/sdk";
+import type { AgentEvent, DurableEvent, PermissionMode } from "../events/types.ts";
+import { modelInfo } from "../model/models.ts";
+import type { ToolResultContent, UserBlock } from "../model/types.ts";
+import { absPath, previewDiff, readText, toolKind, toolLocations } from "./tool-view.ts";
+
+type Input = Record<string, unknown>;
+
+export function resultText(content: ToolResultContent): string {
+  return typeof content === "string" ? content : content.map((b) => (b.type === "text" ? b.text : `[${b.type}]`)).join("\n");
+}
+
+const textContent = (text: string): ToolCallContent => ({ type: "content", content: { type: "text", text } });
+
+export function modeUpdate(mode: PermissionMode): SessionUpdate {
+  return { sessionUpdate: "current_mode_update", currentModeId: mode };
+}
+
+/** Live translation for one session; it remembers each call's input and the file before an edit. */
+export function createLiveUpdates(opts: { root: string; costSoFar: () => number }) {
+  // Relative paths are relative to the model's working directory, which a bash `cd` moves; the
+  // bash results say where it is now.
+  let cwd = opts.root;
+  const calls = new Map<string, { name: string; input: Input; before: { path: string; text: string | null } | null }>();
+  const translate = (e: AgentEvent): SessionUpdate[] => {
+    switch (e.type) {
+      case "text_delta":
+        return [{ sessionUpdate: "agent_message_chunk", content: { type: "text", text: e.text } }];
+      case "thinking_delta":
+        return [{ sessionUpdate: "agent_thought_chunk", content: { type: "text", text: e.thinking } }];
+      case "assistant_message": {
+        const out: SessionUpdate[] = [];
+        for (const b of e.message.content) {
+          if (b.type !== "tool_use") continue;
+          calls.set(b.id, { name: b.name, input: (b.input ?? {}) as Input, before: null });
+        }
+        const u = e.message.usage;
+        const size = modelInfo(e.message.model)?.contextWindow;
+        if (size && !e.interrupted)
+          out.push({
+            sessionUpdate: "usage_update",
+            used: u.input_tokens + u.cache_read_input_tokens + u.cache_creation_input_tokens + u.output_tokens,
+            size,
+            cost: { amount: opts.costSoFar(), currency: "USD" },
+          });
+        return out;
+      }
+      case "tool_start": {
+        const c = calls.get(e.toolUseId);
+        const input = c?.input ?? {};
+        // The file as it is just before this call (an earlier call of the same message may have changed it).
+        const path = e.name === "edit" || e.name === "write" ? absPath(input, cwd) : undefined;
+        if (c && path) c.before = { path, text: readText(path) };
+        const diff = previewDiff(e.name, input, cwd);
+        return [
+          {
+            sessionUpdate: "tool_call",
+            toolCallId: e.toolUseId,
+            title: e.summary,
+            kind: toolKind(e.name),
+            status: "in_progress",
+            locations: toolLocations(e.name, input, cwd),
+            rawInput: input,
+            ...(diff ? { content: [diff] } : {}),
+          },
+        ];
+      }
+      case "tool_result": {
+        const c = calls.get(e.toolUseId);
+        calls.delete(e.toolUseId);
+        if (e.name === "bash" && e.display?.cwd) cwd = e.display.cwd;
+        const content: ToolCallContent[] = [textContent(resultText(e.content))];
+        // What the edit did, as the file is now: the same text the app's diff is made from.
+        if (!e.isError && c?.before) content.push({ type: "diff", path: c.before.path, oldText: c.before.text, newText: readText(c.before.path) ?? "" });
+        return [{ sessionUpdate: "tool_call_update", toolCallId: e.toolUseId, title: e.summary, kind: toolKind(e.name), status: e.isError ? "failed" : "completed", content, rawOutput: e.content }];
+      }
+      case "setting_change":
+        return e.permissionMode ? [modeUpdate(e.permissionMode)] : [];
+      default:
+        return [];
+    }
+  };
+  return { translate, cwd: () => cwd };
+}
+
+function userChunks(content: string | UserBlock[]): SessionUpdate[] {
+  if (typeof content === "string") return [{ sessionUpdate: "user_message_chunk", content: { type: "text", text: content } }];
+  const out: SessionUpdate[] = [];
+  for (const b of content) {
+    if (b.type === "text") out.push({ sessionUpdate: "user_message_chunk", content: { type: "text", text: b.text } });
+    else if (b.type === "image") out.push({ sessionUpdate: "user_message_chunk", content: { type: "image", data: b.source.data, mimeType: b.source.media_type } });
+  }
+  return out;
+}
+
+/** The whole conversation as a client shows it, for session/load: what the user said, the answers, the calls and their results. */
+export function replayUpdates(events: DurableEvent[], cwd: string): SessionUpdate[] {
+  const out: SessionUpdate[] = [];
+  const inputs = new Map<string, { name: string; input: Input }>();
+  for (const e of events) {
+    switch (e.type) {
+      case "user_message":
+        if (!e.synthetic) out.push(...userChunks(e.content));
+        break;
+      case "assistant_message":
+        for (const b of e.message.content) {
+          if (b.type === "text" && b.text) out.push({ sessionUpdate: "agent_message_chunk", content: { type: "text", text: b.text } });
+          else if (b.type === "thinking" && b.thinking) out.push({ sessionUpdate: "agent_thought_chunk", content: { type: "text", text: b.thinking } });
+          else if (b.type === "tool_use") inputs.set(b.id, { name: b.name, input: (b.input ?? {}) as Input });
+        }
+        break;
+      case "tool_result": {
+        const input = inputs.get(e.toolUseId)?.input ?? {};
+        const content: ToolCallContent[] = [textContent(resultText(e.content))];
+        if (e.display?.diff) content.push(textContent(e.display.diff));
+        out.push({
+          sessionUpdate: "tool_call",
+          toolCallId: e.toolUseId,
+          title: e.summary,
+          kind: toolKind(e.name),
+          status: e.isError ? "failed" : "completed",
+          locations: toolLocations(e.name, input, cwd),
+          rawInput: input,
+          content,
+        });
+        break;
+      }
+      case "setting_change":
+        if (e.permissionMode) out.push(modeUpdate(e.permissionMode));
+        break;
+    }
+  }
+  return out;
+}

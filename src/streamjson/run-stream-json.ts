@@ -1,0 +1,289 @@
+// `khaelor -p --input-format stream-json --output-format stream-json`: the way the Claude Agent SDK
+// and `claude -p` wrappers drive an agent. User messages arrive as NDJSON on stdin and run as turns,
+// one after another in one session, each answered with its messages and a result; control requests
+// (initialize, interrupt, set_permission_mode, set_model, ...) are answered as they arrive, also
+// while a turn runs; with `--permission-prompt-tool stdio` permission asks go to the host as
+// can_use_tool requests. End of input ends the session once the queued turns are done.
+import { createInterface } from "node:readline";
+import type { PermissionMode, TurnEndReason } from "../events/types.ts";
+import { DEFAULT_MODEL, SUGGESTED_MODELS } from "../model/models.ts";
+import type { UserBlock } from "../model/types.ts";
+import { streamJsonPrinter } from "../print/printer.ts";
+import { buildResult, createTally } from "../print/result.ts";
+import { EXIT, type CliOptions } from "../cli/args.ts";
+import { openAgentSession, SessionOpenError } from "../agent/agent-session.ts";
+import type { AgentSession, Asker } from "../agent/types.ts";
+import { sessionOptions } from "../cli/session-options.ts";
+import { userContent, textOf } from "./content.ts";
+import { createControlChannel } from "./control.ts";
+import { grantScopeOf, suggestionsFor } from "./permission-updates.ts";
+import { parseInputLine, type ControlRequestLine } from "./wire.ts";
+
+const MODES: PermissionMode[] = ["default", "acceptEdits", "plan", "bypassPermissions"];
+
+type Queued = { content: string | UserBlock[] };
+
+export async function runStreamJson(opts: CliOptions): Promise<number> {
+  const stderr = (s: string) => void process.stderr.write(`khaelor: ${s}\n`);
+  let hostGone = false;
+  const writeLine = (o: object) => {
+    if (!hostGone) process.stdout.write(`${JSON.stringify(o)}\n`);
+  };
+  const printer = streamJsonPrinter({ write: (s) => void (hostGone || process.stdout.write(s)) }, opts.includePartialMessages);
+  const control = createControlChannel(writeLine);
+  const saidOnce = new Set<string>();
+  const once = (key: string, text: string) => {
+    if (saidOnce.has(key)) return;
+    saidOnce.add(key);
+    stderr(text);
+  };
+
+  let sessionId = "";
+  /** A line that could not be taken, as one event on stdout (and a line on stderr); reading goes on. */
+  const invalid = (lineNo: number, error: string) => {
+    stderr(`stdin line ${lineNo}: ${error}; skipped`);
+    writeLine({ type: "system", subtype: "invalid_input", line: lineNo, error, session_id: sessionId });
+  };
+
+  // Permission asks: the host's canUseTool callback answers them when it asked for that.
+  const stdioAsks = opts.permissionPromptTool === "stdio";
+  if (opts.permissionPromptTool !== null && !stdioAsks)
+    once("prompt-tool", `--permission-prompt-tool ${opts.permissionPromptTool}: only "stdio" is supported (MCP permission tools are not); calls that would ask are denied`);
+  let current: AbortController | null = null;
+  const ask: Asker = async (req, signal) => {
+    const a = await control.request(
+      {
+        subtype: "can_use_tool",
+        tool_name: req.call.name,
+        input: req.call.input as Record<string, unknown>,
+        tool_use_id: req.call.id,
+        permission_suggestions: suggestionsFor(req.suggestion),
+        decision_reason: req.reason,
+        title: req.summary,
+        description: req.reason,
+      },
+      signal,
+    );
+    if (!a.ok) return { allow: false, message: a.error === "cancelled" ? undefined : `(no answer from the host: ${a.error})` };
+    const r = a.response;
+    if (r.behavior === "allow") {
+      // A host that rewrote the call meant its version to run, not the model's: until a changed
+      // input can be run, the call is denied rather than run as the host did not allow it.
+      if (r.updatedInput !== undefined && JSON.stringify(r.updatedInput) !== JSON.stringify(req.call.input)) {
+        once("updated-input", "can_use_tool: an allow with a changed updatedInput is not supported yet; such calls are denied");
+        return { allow: false, message: "The host allowed this call only with a changed input, which KHAELOR cannot run yet; it was not run." };
+      }
+      const scope = grantScopeOf(r.updatedPermissions);
+      return { allow: true, ...(scope && req.suggestion ? { always: { scope } } : {}) };
+    }
+    if (r.interrupt === true) current?.abort();
+    return { allow: false, message: typeof r.message === "string" && r.message ? r.message : undefined };
+  };
+
+  // The session opens at the first thing that needs it, so initialize's settings come first.
+  let model = opts.model;
+  let systemPrompt = opts.systemPrompt;
+  let appendSystemPrompt = opts.appendSystemPrompt;
+  let session: AgentSession | null = null;
+  let opening: Promise<AgentSession> | null = null;
+  let openFailed: string | null = null;
+  const getSession = (): Promise<AgentSession> =>
+    (opening ??= (async () => {
+      const s = await openAgentSession({ ...sessionOptions({ ...opts, model, systemPrompt, appendSystemPrompt }), ...(stdioAsks ? { ask } : {}) });
+      session = s;
+      sessionId = s.sessionId;
+      for (const n of s.notices) stderr(n);
+      printer.init({ sessionId: s.sessionId, model: s.model(), tools: [...s.toolNames], cwd: s.cwd, permissionMode: s.permissionMode() });
+      s.subscribe((e) => {
+        tally.observe(e);
+        printer.onEvent(e);
+      });
+      return s;
+    })());
+  let tally = createTally();
+
+  const answer = (line: ControlRequestLine, response: Record<string, unknown> = {}) =>
+    writeLine({ type: "control_response", response: { subtype: "success", request_id: line.request_id, response } });
+  const refuse = (line: ControlRequestLine, error: string) => writeLine({ type: "control_response", response: { subtype: "error", request_id: line.request_id, error } });
+
+  const onControl = async (line: ControlRequestLine) => {
+    const req = line.request as Record<string, unknown> & { subtype: string };
+    switch (req.subtype) {
+      case "initialize": {
+        const notSupported = (field: string, what: string) => {
+          if (req[field] === undefined || (Array.isArray(req[field]) && req[field].length === 0) || (typeof req[field] === "object" && req[field] !== null && Object.keys(req[field]).length === 0)) return;
+          once(`init-${field}`, `initialize: ${what} (${field}) are not supported yet; ignored`);
+        };
+        notSupported("hooks", "SDK hook callbacks");
+        notSupported("sdkMcpServers", "in-process SDK MCP servers");
+        notSupported("mcpServers", "MCP servers");
+        notSupported("agents", "subagent definitions");
+        // The SDK sends systemPrompt [""] when its caller set none: that keeps ours.
+        const custom = Array.isArray(req.systemPrompt) ? req.systemPrompt.filter((x) => typeof x === "string").join("\n\n") : typeof req.systemPrompt === "string" ? req.systemPrompt : "";
+        if (custom.trim()) systemPrompt = custom;
+        if (typeof req.appendSystemPrompt === "string" && req.appendSystemPrompt.trim()) appendSystemPrompt = req.appendSystemPrompt;
+        if (session) once("init-late", "initialize came after the session started: its system prompt applies from the next run");
+        notSupported("jsonSchema", "structured output");
+        notSupported("settings", "settings");
+        answer(line, {
+          commands: [{ name: "compact", description: "summarise the conversation to free context", argumentHint: "[instructions]" }],
+          agents: [],
+          output_style: "default",
+          available_output_styles: ["default"],
+          models: SUGGESTED_MODELS.map((m) => ({ value: m, displayName: m, description: m === DEFAULT_MODEL ? "default" : "" })),
+          account: {},
+          pid: process.pid,
+          hooks_applied: false,
+          mcp_servers_applied: false,
+          ...(req.settings !== undefined ? { settings_applied: false } : {}),
+          ...(req.disallowedTools !== undefined ? { disallowed_tools_applied: false } : {}),
+        });
+        return;
+      }
+      case "interrupt":
+        current?.abort();
+        answer(line, { still_queued: [] });
+        return;
+      case "set_model": {
+        const name = typeof req.model === "string" && req.model !== "default" ? req.model : null;
+        model = name ?? opts.model;
+        if (session) (session as AgentSession).setModel(model ?? DEFAULT_MODEL);
+        answer(line);
+        return;
+      }
+      case "set_permission_mode": {
+        const mode = req.mode === "dontAsk" ? "default" : req.mode;
+        if (!MODES.includes(mode as PermissionMode)) return refuse(line, `set_permission_mode: unknown mode ${JSON.stringify(req.mode)} (khaelor has ${MODES.join(", ")})`);
+        if (mode === "bypassPermissions" && !opts.allowBypass)
+          return refuse(line, "set_permission_mode: bypassPermissions needs --allow-dangerously-skip-permissions (allowDangerouslySkipPermissions) at launch");
+        try {
+          const s = await getSession();
+          s.setPermissionMode(mode as PermissionMode);
+          answer(line, { mode });
+        } catch (e) {
+          refuse(line, `set_permission_mode: ${e instanceof Error ? e.message : String(e)}`);
+        }
+        return;
+      }
+      case "mcp_status":
+        answer(line, { mcpServers: [] });
+        return;
+      default:
+        refuse(line, `unsupported control request subtype: ${req.subtype}`);
+    }
+  };
+
+  // Turns run one at a time, in arrival order, while the reader goes on taking control requests.
+  const queue: Queued[] = [];
+  let wake: (() => void) | null = null;
+  let inputEnded = false;
+  const push = (q: Queued) => {
+    queue.push(q);
+    wake?.();
+  };
+  const nextTurn = async (): Promise<Queued | null> => {
+    while (queue.length === 0 && !inputEnded) await new Promise<void>((r) => (wake = r));
+    wake = null;
+    return queue.shift() ?? null;
+  };
+
+  let signalExit: number | null = null;
+  const onSignal = (code: number) => () => {
+    if (signalExit !== null) process.exit(code);
+    signalExit = code;
+    inputEnded = true;
+    queue.length = 0;
+    current?.abort();
+    wake?.();
+  };
+  const onInt = onSignal(EXIT.sigint);
+  const onTerm = onSignal(EXIT.sigterm);
+  const onHup = onSignal(EXIT.sighup);
+  process.on("SIGINT", onInt);
+  process.on("SIGTERM", onTerm);
+  process.on("SIGHUP", onHup);
+  // A host that stops reading (closed pipe) cannot see anything more: the turn stops, the log stays.
+  process.stdout.on("error", () => {
+    hostGone = true;
+    onSignal(EXIT.error)();
+  });
+
+  const reader = createInterface({ input: process.stdin, crlfDelay: Infinity });
+  let lineNo = 0;
+  const reading = (async () => {
+    for await (const raw of reader) {
+      lineNo++;
+      if (!raw.trim()) continue;
+      const parsed = parseInputLine(raw);
+      switch (parsed.kind) {
+        case "user": {
+          const { content, skipped } = userContent(parsed.line.message.content);
+          if (skipped.length > 0) invalid(lineNo, `content blocks of type ${skipped.join(", ")} are not supported; sent without them`);
+          if (textOf(content).trim() || Array.isArray(content)) push({ content });
+          break;
+        }
+        case "control_request":
+          void onControl(parsed.line);
+          break;
+        case "control_response":
+          if (!control.settle(parsed.line)) invalid(lineNo, `control_response for ${parsed.line.response.request_id}, which is not an open request`);
+          break;
+        case "invalid":
+          invalid(lineNo, parsed.error);
+          break;
+      }
+      if (signalExit !== null) break;
+    }
+  })();
+  void reading.finally(() => {
+    inputEnded = true;
+    control.closeAll("the host closed its input");
+    wake?.();
+  });
+
+  let lastReason: TurnEndReason = "finished";
+  try {
+    for (let q = await nextTurn(); q; q = await nextTurn()) {
+      let s: AgentSession;
+      try {
+        s = await getSession();
+      } catch (e) {
+        if (!(e instanceof SessionOpenError)) throw e;
+        openFailed = e.message;
+        stderr(e.message);
+        return e.usage ? EXIT.usage : EXIT.error;
+      }
+      tally = createTally();
+      const started = Date.now();
+      const turn = new AbortController();
+      current = turn;
+      let reason: TurnEndReason;
+      let message: string | undefined;
+      let text = "";
+      const compact = /^\/compact(\s+([\s\S]*))?$/.exec(textOf(q.content).trim());
+      if (compact) {
+        const ok = await s.compact(compact[2]?.trim() || undefined, turn.signal);
+        reason = ok ? "finished" : "error";
+        text = ok ? "Compacted the conversation." : "";
+        message = ok ? undefined : "nothing to compact";
+      } else {
+        const r = await s.runTurn(q.content, turn.signal);
+        ({ reason, message } = r);
+        text = r.lastText;
+      }
+      current = null;
+      lastReason = reason;
+      printer.finish(buildResult({ tally, reason, text, errorMessage: message, sessionId: s.sessionId, durationMs: Date.now() - started }));
+    }
+  } finally {
+    process.off("SIGINT", onInt);
+    process.off("SIGTERM", onTerm);
+    process.off("SIGHUP", onHup);
+    reader.close();
+    await (session as AgentSession | null)?.close();
+  }
+  if (openFailed) return EXIT.error;
+  if (signalExit !== null) return signalExit;
+  // Each turn's result already says how it ended; the exit code only flags a run that failed.
+  return lastReason === "error" || lastReason === "strikes" ? EXIT.error : EXIT.ok;
+}

@@ -1,0 +1,311 @@
+// `khaelor acp` driven by the real ACP client library (@agentclientprotocol/sdk), with the fake
+// Messages API behind: streamed text and thinking, a tool call with a diff, a permission request,
+// modes, session/load replay, and the bad cases.
+import { describe, expect, test } from "bun:test";
+import { readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import * as acp from "@agentclientprotocol/sdk";
+import type { RequestPermissionRequest, SessionNotification, SessionUpdate } from "@agentclientprotocol/sdk";
+import { fakeApiFixture } from "../support/fake-api.ts";
+import { cliCommand, isolatedEnv, parseNdjson, runCli, tempProject } from "../support/cli.ts";
+
+const serve = fakeApiFixture();
+
+type Handlers = { permission?: (req: RequestPermissionRequest) => acp.RequestPermissionResponse | Promise<acp.RequestPermissionResponse> };
+
+/** `khaelor acp` as a child process, and an ACP client connected to its stdio. */
+function startAgent(cwd: string, env: Record<string, string>, h: Handlers = {}) {
+  // No verification nudge: the scripted turns end where the test says.
+  const proc = Bun.spawn(cliCommand(["acp", "--no-verify-nudge"]), { cwd, env, stdin: "pipe", stdout: "pipe", stderr: "pipe" });
+  const input = new WritableStream<Uint8Array>({
+    write(chunk) {
+      proc.stdin.write(chunk);
+      proc.stdin.flush();
+    },
+    close() {
+      proc.stdin.end();
+    },
+  });
+  const updates: SessionNotification[] = [];
+  const asked: RequestPermissionRequest[] = [];
+  const app = acp
+    .client({ name: "test-editor" })
+    .onNotification("session/update", ({ params }) => void updates.push(params))
+    .onRequest("session/request_permission", async ({ params }) => {
+      asked.push(params);
+      return h.permission ? h.permission(params) : { outcome: { outcome: "cancelled" } };
+    });
+  const stream = acp.ndJsonStream(input, proc.stdout as ReadableStream<Uint8Array>);
+  const stderr = new Response(proc.stderr).text();
+  return {
+    proc,
+    updates,
+    asked,
+    stderr,
+    /** Runs `op` on the connection, then closes the client's end of the pipe, as an editor that quits does. */
+    async run<T>(op: (ctx: acp.ClientContext) => Promise<T>): Promise<T> {
+      try {
+        return await app.connectWith(stream, op);
+      } finally {
+        proc.stdin.end();
+      }
+    },
+  };
+}
+
+const initialize = (ctx: acp.ClientContext) =>
+  ctx.request("initialize", { protocolVersion: acp.PROTOCOL_VERSION, clientCapabilities: { fs: { readTextFile: false, writeTextFile: false }, terminal: false } });
+
+const kinds = (us: SessionNotification[]) => us.map((u) => u.update.sessionUpdate);
+const ofKind = <K extends SessionUpdate["sessionUpdate"]>(us: SessionNotification[], k: K) => us.map((u) => u.update).filter((u): u is Extract<SessionUpdate, { sessionUpdate: K }> => u.sessionUpdate === k);
+const text = (us: SessionNotification[], k: "agent_message_chunk" | "agent_thought_chunk" | "user_message_chunk") =>
+  ofKind(us, k)
+    .map((u) => (u.content.type === "text" ? u.content.text : ""))
+    .join("");
+
+describe("khaelor acp", () => {
+  test("streamed thinking and text, an edit approved through request_permission with its diff, end_turn, modes; session/load replays it", async () => {
+    const dir = tempProject();
+    writeFileSync(join(dir, "hello.txt"), "hello world\n");
+    const server = await serve({
+      turns: [
+        {
+          content: [
+            { type: "thinking", thinking: "The greeting should change." },
+            { type: "text", text: "I will edit hello.txt." },
+            { type: "tool_use", name: "read", input: { file_path: "hello.txt" } },
+            { type: "tool_use", name: "edit", input: { file_path: "hello.txt", old_string: "hello", new_string: "goodbye" } },
+          ],
+        },
+        { content: [{ type: "text", text: "Done: it says goodbye now." }], expect: { lastHasToolResult: { isError: false } } },
+        { content: [{ type: "text", text: "Free." }] },
+      ],
+    });
+    const env = isolatedEnv(server.url);
+    const a = startAgent(dir, env, { permission: () => ({ outcome: { outcome: "selected", optionId: "allow_once" } }) });
+    const { sessionId, stop, init, modes } = await a.run(async (ctx) => {
+      const init = await initialize(ctx);
+      const s = await ctx.request("session/new", { cwd: dir, mcpServers: [] });
+      const r = await ctx.request("session/prompt", { sessionId: s.sessionId, prompt: [{ type: "text", text: "say goodbye" }] });
+      await ctx.request("session/set_mode", { sessionId: s.sessionId, modeId: "plan" });
+      // Closed, the session is free for a terminal while the editor stays connected.
+      await ctx.request("session/close", { sessionId: s.sessionId });
+      const held = await runCli(["-p", "--resume", s.sessionId, "are you free?"], { cwd: dir, env });
+      expect(held.stderr).not.toContain("already open");
+      expect(held.stdout).toBe("Free.\n");
+      return { sessionId: s.sessionId, stop: r.stopReason, init, modes: s.modes };
+    });
+    await a.proc.exited;
+    expect(server.checkFailures).toEqual([]);
+    expect(init.agentCapabilities?.loadSession).toBe(true);
+    expect(modes?.currentModeId).toBe("default");
+    expect(modes?.availableModes.map((m) => m.id)).toEqual(["default", "acceptEdits", "plan", "bypassPermissions"]);
+    expect(stop).toBe("end_turn");
+    expect(readFileSync(join(dir, "hello.txt"), "utf8")).toBe("goodbye world\n");
+
+    const mine = a.updates.filter((u) => u.sessionId === sessionId);
+    expect(text(mine, "agent_thought_chunk")).toBe("The greeting should change.");
+    expect(text(mine, "agent_message_chunk")).toBe("I will edit hello.txt.Done: it says goodbye now.");
+    // Streamed: more than one chunk for the text.
+    expect(ofKind(mine, "agent_message_chunk").length).toBeGreaterThan(2);
+    const call = ofKind(mine, "tool_call").find((c) => c.kind === "edit")!;
+    expect(call).toMatchObject({ kind: "edit", locations: [{ path: join(dir, "hello.txt") }] });
+    expect(call.title).toContain("hello.txt");
+    const done = ofKind(mine, "tool_call_update").find((u) => u.toolCallId === call.toolCallId)!;
+    expect(done.status).toBe("completed");
+    expect(done.content).toContainEqual({ type: "diff", path: join(dir, "hello.txt"), oldText: "hello world\n", newText: "goodbye world\n" });
+    expect(ofKind(mine, "usage_update").length).toBe(2);
+    expect(kinds(mine)).toContain("available_commands_update");
+    expect(ofKind(mine, "current_mode_update").at(-1)?.currentModeId).toBe("plan");
+
+    // The permission request showed the same diff and offered the app's choices.
+    expect(a.asked.length).toBe(1);
+    expect(a.asked[0]!.toolCall.toolCallId).toBe(call.toolCallId);
+    expect(a.asked[0]!.toolCall.content).toContainEqual({ type: "diff", path: join(dir, "hello.txt"), oldText: "hello world\n", newText: "goodbye world\n" });
+    expect(a.asked[0]!.options.map((o) => o.kind)).toEqual(["allow_once", "allow_always", "reject_once"]);
+
+    // It is a normal KHAELOR session: listed, and loadable in a new process, replayed as updates.
+    const listed = parseNdjson((await runCli(["sessions", "--json"], { cwd: dir, env })).stdout);
+    expect(JSON.stringify(listed)).toContain(sessionId);
+    const b = startAgent(dir, env);
+    const { loaded, list } = await b.run(async (ctx) => {
+      await initialize(ctx);
+      const list = await ctx.request("session/list", { cwd: dir });
+      return { list, loaded: await ctx.request("session/load", { sessionId, cwd: dir, mcpServers: [] }) };
+    });
+    expect(list.sessions.map((x) => x.sessionId)).toEqual([sessionId]);
+    expect(list.sessions[0]!.title).toContain("say goodbye");
+    await b.proc.exited;
+    const replay = b.updates.filter((u) => u.sessionId === sessionId);
+    // Both turns: the editor's and the one run from the terminal after session/close.
+    expect(text(replay, "user_message_chunk")).toBe("say goodbyeare you free?");
+    expect(text(replay, "agent_message_chunk")).toBe("I will edit hello.txt.Done: it says goodbye now.Free.");
+    expect(text(replay, "agent_thought_chunk")).toBe("The greeting should change.");
+    expect(ofKind(replay, "tool_call")[1]).toMatchObject({ toolCallId: call.toolCallId, kind: "edit", status: "completed" });
+    // As with --resume, the mode comes from this run (flags, settings), never silently from the log.
+    expect(loaded.modes?.currentModeId).toBe("default");
+  });
+
+  test("allow_always saves the app's rule to the project's local settings; a rejected call is denied; plan mode denies without asking", async () => {
+    const dir = tempProject();
+    const server = await serve({
+      turns: [
+        { content: [{ type: "tool_use", name: "bash", input: { command: "echo one > one.txt" } }] },
+        { content: [{ type: "tool_use", name: "bash", input: { command: "echo two > two.txt" } }], expect: { lastHasToolResult: { isError: false } } },
+        { content: [{ type: "text", text: "first done" }], expect: { lastHasToolResult: { isError: true } } },
+        { content: [{ type: "tool_use", name: "write", input: { file_path: "three.txt", content: "3\n" } }] },
+        { content: [{ type: "text", text: "plan held" }], expect: { lastHasToolResult: { isError: true } } },
+      ],
+    });
+    let n = 0;
+    const a = startAgent(dir, isolatedEnv(server.url), { permission: () => ({ outcome: { outcome: "selected", optionId: n++ === 0 ? "allow_always" : "reject_once" } }) });
+    const stops = await a.run(async (ctx) => {
+      await initialize(ctx);
+      const s = await ctx.request("session/new", { cwd: dir, mcpServers: [] });
+      const first = await ctx.request("session/prompt", { sessionId: s.sessionId, prompt: [{ type: "text", text: "go" }] });
+      await ctx.request("session/set_mode", { sessionId: s.sessionId, modeId: "plan" });
+      const second = await ctx.request("session/prompt", { sessionId: s.sessionId, prompt: [{ type: "text", text: "write" }] });
+      return [first.stopReason, second.stopReason];
+    });
+    await a.proc.exited;
+    expect(server.checkFailures).toEqual([]);
+    expect(stops).toEqual(["end_turn", "end_turn"]);
+    expect(a.asked.length).toBe(2);
+    expect(readFileSync(join(dir, "one.txt"), "utf8")).toBe("one\n");
+    const local = JSON.parse(readFileSync(join(dir, ".khaelor", "settings.local.json"), "utf8")) as { permissions: { allow: string[] } };
+    expect(local.permissions.allow.length).toBe(1);
+    expect(a.asked[0]!.options.find((o) => o.kind === "allow_always")!.name).toContain(local.permissions.allow[0]!);
+  });
+
+  test("bad requests: an unknown session, an unknown mode; a client that disappears mid-prompt cancels the turn and the log stays whole", async () => {
+    const dir = tempProject();
+    const server = await serve({ turns: [{ content: [{ type: "text", text: "a slow answer ".repeat(300) }], pacing: { delayMs: 15, textChunk: 4 } }] });
+    const env = isolatedEnv(server.url);
+    const a = startAgent(dir, env);
+    const errors = await a.run(async (ctx) => {
+      await initialize(ctx);
+      const errs: string[] = [];
+      const fail = (p: Promise<unknown>) => p.then(() => errs.push("no error"), (e: unknown) => errs.push(e instanceof Error ? e.message : String(e)));
+      await fail(ctx.request("session/prompt", { sessionId: "nope", prompt: [{ type: "text", text: "hi" }] }));
+      await fail(ctx.request("session/load", { sessionId: "0f8fad5b-d9cb-469f-a165-70867728950e", cwd: dir, mcpServers: [] }));
+      const s = await ctx.request("session/new", { cwd: dir, mcpServers: [] });
+      await fail(ctx.request("session/set_mode", { sessionId: s.sessionId, modeId: "yolo" }));
+      return errs;
+    });
+    await a.proc.exited;
+    // Without an API key, session/new says so, as an auth-required error an editor can act on.
+    const { ANTHROPIC_API_KEY: _, ...noKey } = env;
+    const k = startAgent(dir, noKey);
+    const keyError = await k.run(async (ctx) => {
+      await initialize(ctx);
+      return ctx.request("session/new", { cwd: dir, mcpServers: [] }).then(
+        () => null,
+        (e: acp.RequestError) => e,
+      );
+    });
+    await k.proc.exited;
+    expect(keyError?.code).toBe(-32000);
+    expect(keyError?.message).toContain("ANTHROPIC_API_KEY is not set");
+    expect(errors.length).toBe(3);
+    expect(errors[0]).toMatch(/not found/i);
+    expect(errors[1]).toMatch(/not found/i);
+    expect(errors[2]).toContain("unknown mode yolo");
+
+    // The client goes away while the answer streams.
+    const b = startAgent(dir, env);
+    let sessionId = "";
+    await b.run(async (ctx) => {
+      await initialize(ctx);
+      sessionId = (await ctx.request("session/new", { cwd: dir, mcpServers: [] })).sessionId;
+      void ctx.request("session/prompt", { sessionId, prompt: [{ type: "text", text: "talk" }] }).catch(() => {});
+      while (!b.updates.some((u) => u.update.sessionUpdate === "agent_message_chunk")) await new Promise((r) => setTimeout(r, 5));
+    });
+    expect(await b.proc.exited).toBe(0);
+    const listed = parseNdjson((await runCli(["sessions", "--json"], { cwd: dir, env })).stdout);
+    expect(JSON.stringify(listed)).toContain(sessionId);
+    // The log ends with the cancelled turn, and the session resumes in print mode.
+    const resumed = await runCli(["-p", "--resume", sessionId, "hello again", "--output-format", "json"], { cwd: dir, env });
+    expect(resumed.stderr).not.toContain("stopped unexpectedly");
+    expect(resumed.code).toBe(0);
+  });
+
+  test("session/cancel while a permission request is open: the client answers cancelled, the call is denied, the prompt stops with cancelled", async () => {
+    const dir = tempProject();
+    const server = await serve({ turns: [{ content: [{ type: "tool_use", name: "bash", input: { command: "echo no > no.txt" } }] }] });
+    let cancel!: () => void;
+    const a = startAgent(dir, isolatedEnv(server.url), {
+      // An editor answers an open request with `cancelled` once the user cancels the turn.
+      permission: async () => {
+        await new Promise<void>((resolve) => (cancel = resolve));
+        return { outcome: { outcome: "cancelled" } };
+      },
+    });
+    const stop = await a.run(async (ctx) => {
+      await initialize(ctx);
+      const s = await ctx.request("session/new", { cwd: dir, mcpServers: [] });
+      const prompt = ctx.request("session/prompt", { sessionId: s.sessionId, prompt: [{ type: "text", text: "go" }] });
+      while (a.asked.length === 0) await new Promise((r) => setTimeout(r, 5));
+      await ctx.notify("session/cancel", { sessionId: s.sessionId });
+      cancel();
+      return (await prompt).stopReason;
+    });
+    await a.proc.exited;
+    expect(stop).toBe("cancelled");
+    expect(await Bun.file(join(dir, "no.txt")).exists()).toBe(false);
+  });
+
+  test("a kill -9 mid-prompt leaves a session that resumes like any other", async () => {
+    const dir = tempProject();
+    const server = await serve({ turns: [{ content: [{ type: "text", text: "a slow answer ".repeat(300) }], pacing: { delayMs: 15, textChunk: 4 } }, { content: [{ type: "text", text: "back" }] }] });
+    const env = isolatedEnv(server.url);
+    const a = startAgent(dir, env);
+    let sessionId = "";
+    await a
+      .run(async (ctx) => {
+        await initialize(ctx);
+        sessionId = (await ctx.request("session/new", { cwd: dir, mcpServers: [] })).sessionId;
+        const prompt = ctx.request("session/prompt", { sessionId, prompt: [{ type: "text", text: "talk" }] });
+        while (!a.updates.some((u) => u.update.sessionUpdate === "agent_message_chunk")) await new Promise((r) => setTimeout(r, 5));
+        a.proc.kill("SIGKILL");
+        await prompt;
+      })
+      .catch(() => {});
+    expect(await a.proc.exited).not.toBe(0);
+    const resumed = await runCli(["-p", "--resume", sessionId, "are you back?"], { cwd: dir, env });
+    expect(resumed.code).toBe(0);
+    expect(resumed.stderr).toContain("stopped unexpectedly");
+    expect(resumed.stdout).toBe("back\n");
+  });
+
+  test("a prompt with an image, an embedded file and a link reaches the model; audio is named as left out; /compact compacts", async () => {
+    const dir = tempProject();
+    const server = await serve({ turns: [{ content: [{ type: "text", text: "seen" }] }, { content: [{ type: "text", text: "Summary of the talk." }] }] });
+    const png = "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==";
+    const a = startAgent(dir, isolatedEnv(server.url));
+    const stops = await a.run(async (ctx) => {
+      await initialize(ctx);
+      const s = await ctx.request("session/new", { cwd: dir, mcpServers: [] });
+      const first = await ctx.request("session/prompt", {
+        sessionId: s.sessionId,
+        prompt: [
+          { type: "text", text: "look at " },
+          { type: "resource_link", uri: `file://${dir}/a.ts`, name: "a.ts" },
+          { type: "resource", resource: { uri: `file://${dir}/b.ts`, text: "export const b = 2;" } },
+          { type: "image", data: png, mimeType: "image/png" },
+          { type: "audio", data: "AAAA", mimeType: "audio/wav" },
+        ],
+      });
+      const second = await ctx.request("session/prompt", { sessionId: s.sessionId, prompt: [{ type: "text", text: "/compact" }] });
+      return [first.stopReason, second.stopReason];
+    });
+    await a.proc.exited;
+    expect(stops).toEqual(["end_turn", "end_turn"]);
+    const body = server.requests.find((q) => q.outcome === "served")!.body as { messages: Array<{ content: Array<{ type: string; text?: string }> }> };
+    const sent = body.messages[0]!.content;
+    expect(sent.map((b) => b.type)).toEqual(["text", "text", "text", "image"]);
+    expect(sent[1]!.text).toBe(`[a.ts](file://${dir}/a.ts)`);
+    expect(sent[2]!.text).toContain("export const b = 2;");
+    expect(text(a.updates, "agent_message_chunk")).toContain("left out of the message, not supported: audio");
+    expect(text(a.updates, "agent_message_chunk")).toContain("Compacted the conversation.");
+  });
+});

@@ -1,0 +1,136 @@
+// The real Claude Agent SDK drives khaelor: query() spawns our CLI (pathToClaudeCodeExecutable),
+// speaks stream-json and the control protocol to it, with the fake Messages API behind.
+import { describe, expect, test } from "bun:test";
+import { chmodSync, existsSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { query, type SDKMessage, type SDKUserMessage } from "@anthropic-ai/claude-agent-sdk";
+import { fakeApiFixture } from "../support/fake-api.ts";
+import { isolatedEnv, MAIN, tempProject } from "../support/cli.ts";
+
+const serve = fakeApiFixture();
+
+/** The SDK runs a path that does not end in .js as an executable: a shell script that starts our source. */
+function wrapper(): string {
+  const bin = process.env.KHAELOR_BIN;
+  const path = join(mkdtempSync(join(tmpdir(), "khaelor-sdk-")), "khaelor");
+  writeFileSync(path, `#!/bin/sh\nexec ${bin ? `"${bin}"` : `"${process.execPath}" "${MAIN}"`} "$@"\n`);
+  chmodSync(path, 0o755);
+  return path;
+}
+
+function user(text: string): SDKUserMessage {
+  return { type: "user", message: { role: "user", content: text }, parent_tool_use_id: null, session_id: "" } as SDKUserMessage;
+}
+
+describe("the Claude Agent SDK drives khaelor", () => {
+  test("a tool call approved through canUseTool, then a second user message in the same process", async () => {
+    const dir = tempProject();
+    const server = await serve({
+      turns: [
+        { content: [{ type: "text", text: "Writing it." }, { type: "tool_use", name: "bash", input: { command: "echo made > out.txt" } }] },
+        { content: [{ type: "text", text: "First done." }], expect: { lastHasToolResult: { isError: false } } },
+        { content: [{ type: "text", text: "Second answer." }], expect: { lastTextMatches: "and now the second" } },
+      ],
+    });
+    let firstResult!: () => void;
+    const firstDone = new Promise<void>((r) => (firstResult = r));
+    async function* prompts(): AsyncGenerator<SDKUserMessage> {
+      yield user("make out.txt");
+      await firstDone;
+      yield user("and now the second");
+    }
+    const asked: Array<{ tool: string; input: unknown; suggestions: unknown }> = [];
+    const messages: SDKMessage[] = [];
+    const stderr: string[] = [];
+    const q = query({
+      prompt: prompts(),
+      options: {
+        pathToClaudeCodeExecutable: wrapper(),
+        cwd: dir,
+        env: isolatedEnv(server.url),
+        stderr: (s) => stderr.push(s),
+        canUseTool: async (tool, input, o) => {
+          asked.push({ tool, input, suggestions: o.suggestions });
+          return { behavior: "allow", updatedInput: input };
+        },
+      },
+    });
+    for await (const m of q) {
+      messages.push(m);
+      if (m.type === "result" && messages.filter((x) => x.type === "result").length === 1) firstResult();
+    }
+    // The prompts ended after the second message: end of input ended the process cleanly (no throw above).
+    expect(server.checkFailures).toEqual([]);
+    expect(stderr.join("")).toBe("");
+    expect(asked.map((a) => a.tool)).toEqual(["bash"]);
+    expect(asked[0]!.input).toEqual({ command: "echo made > out.txt" });
+    expect(readFileSync(join(dir, "out.txt"), "utf8")).toBe("made\n");
+    const results = messages.filter((m) => m.type === "result");
+    expect(results.map((r) => (r as { result?: string }).result)).toEqual(["First done.", "Second answer."]);
+    expect(results.every((r) => r.subtype === "success")).toBe(true);
+    const texts = messages.filter((m) => m.type === "assistant").flatMap((m) => (m as { message: { content: Array<{ type: string; text?: string }> } }).message.content.filter((b) => b.type === "text").map((b) => b.text));
+    expect(texts).toEqual(["Writing it.", "First done.", "Second answer."]);
+    // One session for both turns.
+    expect(new Set(messages.map((m) => (m as { session_id?: string }).session_id)).size).toBe(1);
+  });
+
+  test("updatedPermissions saves the suggested rule (the next such call is not asked); setPermissionMode, setModel and a deny with interrupt", async () => {
+    const dir = tempProject();
+    const bash = (command: string) => ({ content: [{ type: "tool_use" as const, name: "bash", input: { command } }] });
+    const server = await serve({
+      turns: [
+        bash("npm test --silent || true"),
+        bash("npm test --silent || echo again"),
+        { content: [{ type: "text", text: "tests ran" }] },
+        { content: [{ type: "tool_use", name: "write", input: { file_path: "a.txt", content: "a\n" } }] },
+        { content: [{ type: "text", text: "wrote a.txt" }], expect: { lastHasToolResult: { isError: false } } },
+        bash("rm -rf build"),
+      ],
+    });
+    const results: string[] = [];
+    let next!: () => void;
+    async function* prompts(): AsyncGenerator<SDKUserMessage> {
+      for (const text of ["run the tests", "write a.txt", "clean up"]) {
+        const done = new Promise<void>((r) => (next = r));
+        yield user(text);
+        await done;
+      }
+    }
+    const asked: string[] = [];
+    const q = query({
+      prompt: prompts(),
+      options: {
+        pathToClaudeCodeExecutable: wrapper(),
+        cwd: dir,
+        env: isolatedEnv(server.url),
+        // Our own flag, through the SDK's pass-through: the scripted turns end where the test says.
+        extraArgs: { "no-verify-nudge": null },
+        canUseTool: async (tool, input, o) => {
+          asked.push(`${tool}: ${String((input as { command?: string }).command ?? (input as { file_path?: string }).file_path)}`);
+          if (tool === "bash" && String(input.command).startsWith("rm")) return { behavior: "deny", message: "not now", interrupt: true };
+          return { behavior: "allow", updatedInput: input, updatedPermissions: o.suggestions?.slice(0, 1) ?? [] };
+        },
+      },
+    });
+    for await (const m of q) {
+      if (m.type !== "result") continue;
+      results.push(m.subtype === "success" ? m.result : m.subtype);
+      if (results.length === 1) {
+        await q.setPermissionMode("acceptEdits");
+        await q.setModel("claude-haiku-5-5");
+      }
+      next();
+    }
+    expect(server.checkFailures).toEqual([]);
+    // The first npm test call was allowed with its suggestion saved; the second ran without asking.
+    // In acceptEdits the write was not asked about; the rm was denied and ended the turn.
+    expect(asked).toEqual(["bash: npm test --silent || true", "bash: rm -rf build"]);
+    expect(results.slice(0, 2)).toEqual(["tests ran", "wrote a.txt"]);
+    expect(results[2]).toBe("error_during_execution");
+    const local = JSON.parse(readFileSync(join(dir, ".khaelor", "settings.local.json"), "utf8")) as { permissions: { allow: string[] } };
+    expect(local.permissions.allow.some((r) => r.startsWith("Bash(npm test"))).toBe(true);
+    const models = server.requests.filter((r) => r.outcome === "served").map((r) => (r.body as { model: string }).model);
+    expect(models.at(-1)).toBe("claude-haiku-5-5");
+  });
+});

@@ -1,0 +1,176 @@
+// stream-json input spoken line by line, as a wrapper would: bad lines, unknown control requests,
+// mode and model switches, an interrupt, and the flags the Agent SDK passes.
+import { describe, expect, test } from "bun:test";
+import { fakeApiFixture } from "../support/fake-api.ts";
+import { cliCommand, isolatedEnv, runCli, tempProject } from "../support/cli.ts";
+
+const serve = fakeApiFixture();
+const FLAGS = ["--output-format", "stream-json", "--verbose", "--input-format", "stream-json"];
+
+/** The CLI with a pipe on stdin; `next(pred)` waits for a stdout line matching pred. */
+function spawnStream(args: string[], cwd: string, env: Record<string, string>) {
+  const proc = Bun.spawn(cliCommand([...FLAGS, ...args]), { cwd, env, stdin: "pipe", stdout: "pipe", stderr: "pipe" });
+  const lines: Array<Record<string, unknown>> = [];
+  const waiters: Array<{ pred: (l: Record<string, unknown>) => boolean; resolve: (l: Record<string, unknown>) => void }> = [];
+  let seen = 0;
+  const pump = (async () => {
+    const dec = new TextDecoder();
+    let buf = "";
+    for await (const chunk of proc.stdout) {
+      buf += dec.decode(chunk, { stream: true });
+      let nl;
+      while ((nl = buf.indexOf("\n")) >= 0) {
+        const l = JSON.parse(buf.slice(0, nl)) as Record<string, unknown>;
+        buf = buf.slice(nl + 1);
+        lines.push(l);
+        for (const w of [...waiters]) if (w.pred(l)) (waiters.splice(waiters.indexOf(w), 1), w.resolve(l));
+      }
+    }
+  })();
+  return {
+    lines,
+    send: (o: object | string) => proc.stdin.write(typeof o === "string" ? o : `${JSON.stringify(o)}\n`),
+    next(pred: (l: Record<string, unknown>) => boolean): Promise<Record<string, unknown>> {
+      const found = lines.slice(seen).find(pred);
+      if (found) return Promise.resolve(found);
+      return new Promise((resolve) => waiters.push({ pred, resolve }));
+    },
+    async end() {
+      proc.stdin.end();
+      const [code, stderr] = await Promise.all([proc.exited, new Response(proc.stderr).text()]);
+      await pump;
+      return { code, stderr };
+    },
+  };
+}
+
+const user = (text: string) => ({ type: "user", message: { role: "user", content: text }, parent_tool_use_id: null, session_id: "" });
+const control = (id: string, request: object) => ({ type: "control_request", request_id: id, request });
+const responseTo = (id: string) => (l: Record<string, unknown>) => l.type === "control_response" && (l.response as { request_id: string }).request_id === id;
+
+describe("stream-json input", () => {
+  test("a malformed line and an unknown control request get one clear answer each; the session goes on", async () => {
+    const server = await serve({ turns: [{ content: [{ type: "text", text: "still here" }] }] });
+    const s = spawnStream([], tempProject(), isolatedEnv(server.url));
+    s.send(control("i1", { subtype: "initialize" }));
+    const init = await s.next(responseTo("i1"));
+    expect((init.response as { subtype: string }).subtype).toBe("success");
+    s.send("{not json\n");
+    const bad = await s.next((l) => l.subtype === "invalid_input");
+    expect(bad).toMatchObject({ type: "system", line: 2 });
+    expect(String(bad.error)).toContain("not valid JSON");
+    s.send({ type: "mystery" });
+    s.send(control("c1", { subtype: "summon_dragon" }));
+    const refused = await s.next(responseTo("c1"));
+    expect(refused.response).toEqual({ subtype: "error", request_id: "c1", error: "unsupported control request subtype: summon_dragon" });
+    s.send(user("are you there?"));
+    const result = await s.next((l) => l.type === "result");
+    expect(result).toMatchObject({ subtype: "success", result: "still here" });
+    const { code, stderr } = await s.end();
+    expect(code).toBe(0);
+    expect(stderr).toContain("stdin line 2: not valid JSON");
+    expect(stderr).toContain('unknown line type "mystery"');
+    expect(s.lines.filter((l) => l.subtype === "invalid_input").length).toBe(2);
+  });
+
+  test("set_permission_mode and set_model take effect for the next turn; bypass needs the launch flag", async () => {
+    const server = await serve({
+      turns: [
+        { content: [{ type: "tool_use", name: "bash", input: { command: "echo one > one.txt" } }] },
+        { content: [{ type: "text", text: "denied as expected" }], expect: { lastHasToolResult: { isError: true } } },
+        { content: [{ type: "tool_use", name: "write", input: { file_path: "two.txt", content: "2\n" } }] },
+        { content: [{ type: "text", text: "written" }], expect: { lastHasToolResult: { isError: false } } },
+      ],
+    });
+    const dir = tempProject();
+    const s = spawnStream(["--no-verify-nudge"], dir, isolatedEnv(server.url));
+    s.send(user("run it"));
+    await s.next((l) => l.type === "result");
+    s.send(control("m1", { subtype: "set_permission_mode", mode: "bypassPermissions" }));
+    expect(((await s.next(responseTo("m1"))).response as { error: string }).error).toContain("--allow-dangerously-skip-permissions");
+    s.send(control("m2", { subtype: "set_permission_mode", mode: "acceptEdits" }));
+    expect((await s.next(responseTo("m2"))).response).toMatchObject({ subtype: "success", response: { mode: "acceptEdits" } });
+    s.send(control("m3", { subtype: "set_model", model: "claude-haiku-5-5" }));
+    await s.next(responseTo("m3"));
+    s.send(user("write it"));
+    const second = await s.next((l) => l.type === "result" && l.result === "written");
+    expect(second.permission_denials).toEqual([]);
+    const { code } = await s.end();
+    expect(code).toBe(0);
+    const models = server.requests.filter((r) => r.outcome === "served").map((r) => (r.body as { model: string }).model);
+    expect(models.slice(2)).toEqual(["claude-haiku-5-5", "claude-haiku-5-5"]);
+    expect(await Bun.file(`${dir}/two.txt`).text()).toBe("2\n");
+  });
+
+  test("interrupt stops the running turn; the next message runs in the same session", async () => {
+    const server = await serve({
+      turns: [
+        { content: [{ type: "text", text: "a long answer ".repeat(200) }], pacing: { delayMs: 20, textChunk: 4 } },
+        { content: [{ type: "text", text: "after the interrupt" }] },
+      ],
+    });
+    const s = spawnStream(["--include-partial-messages"], tempProject(), isolatedEnv(server.url));
+    s.send(user("talk"));
+    await s.next((l) => l.type === "stream_event");
+    s.send(control("x1", { subtype: "interrupt" }));
+    await s.next(responseTo("x1"));
+    const first = await s.next((l) => l.type === "result");
+    expect(first).toMatchObject({ is_error: true, stop_reason: "cancelled" });
+    s.send(user("again"));
+    const second = await s.next((l) => l.type === "result" && l.result === "after the interrupt");
+    expect(second.session_id).toBe(first.session_id);
+    expect((await s.end()).code).toBe(0);
+  });
+
+  test("the Agent SDK's flags are accepted; those not honoured are named once; an unknown flag is still exit 2", async () => {
+    const server = await serve({ turns: [{ content: [{ type: "text", text: "ok" }] }] });
+    const env = isolatedEnv(server.url);
+    const sdkArgs = [...FLAGS, "--max-thinking-tokens", "1000", "--setting-sources", "user,project", "--add-dir", "/tmp", "--permission-mode", "default", "--allow-dangerously-skip-permissions", "--append-system-prompt=-be brief", "--session-id", "0f8fad5b-d9cb-469f-a165-70867728950e", "--await-initialize", "--fallback-model", "claude-haiku-5-5", "--add-dir", "/var", "--tools", "Read,Grep,WebSearch,TodoWrite"];
+    const r = await runCli(sdkArgs, { cwd: tempProject(), env, stdin: `${JSON.stringify(user("hi"))}\n` });
+    expect(r.code).toBe(0);
+    const notices = r.stderr.split("\n").filter((l) => l.includes("not supported yet"));
+    expect(notices).toEqual([
+      "khaelor: --setting-sources is accepted for compatibility but not supported yet; ignored",
+      "khaelor: --add-dir is accepted for compatibility but not supported yet; ignored",
+      "khaelor: --fallback-model is accepted for compatibility but not supported yet; ignored",
+    ]);
+    expect(r.stdout).toContain('"session_id":"0f8fad5b-d9cb-469f-a165-70867728950e"');
+    // --tools is honoured: only those tools are offered, and a name we lack is said.
+    expect(JSON.parse(r.stdout.split("\n")[0]!).tools).toEqual(["read", "grep"]);
+    expect(r.stderr).toContain("--tools: KHAELOR has no tool TodoWrite; offering read, grep");
+    const body = server.requests.find((q) => q.outcome === "served")!.body as { system: Array<{ text: string }>; tools: Array<{ name: string }> };
+    expect(body.system.at(-1)!.text).toBe("-be brief");
+    // The API's web search is offered as WebSearch was named; web fetch was not.
+    expect(body.tools.map((t) => t.name)).toEqual(["read", "grep", "web_search"]);
+    expect((body as { thinking?: unknown }).thinking).toEqual({ type: "adaptive" });
+    const bad = await runCli([...FLAGS, "--frobnicate"], { cwd: tempProject(), env, stdin: "" });
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toContain("unknown option --frobnicate");
+  });
+
+  test("can_use_tool by hand: an allow with a changed input is not run; end of input while an ask is open denies it", async () => {
+    const server = await serve({
+      turns: [
+        { content: [{ type: "tool_use", name: "bash", input: { command: "echo one > one.txt" } }] },
+        { content: [{ type: "text", text: "not run" }], expect: { lastHasToolResult: { isError: true, contentMatches: "changed input" } } },
+        { content: [{ type: "tool_use", name: "bash", input: { command: "echo two > two.txt" } }] },
+        { content: [{ type: "text", text: "host gone" }], expect: { lastHasToolResult: { isError: true } } },
+      ],
+    });
+    const dir = tempProject();
+    const s = spawnStream(["--permission-prompt-tool", "stdio", "--no-verify-nudge"], dir, isolatedEnv(server.url));
+    s.send(user("one"));
+    const ask = await s.next((l) => l.type === "control_request");
+    expect(ask.request).toMatchObject({ subtype: "can_use_tool", tool_name: "bash", input: { command: "echo one > one.txt" } });
+    s.send({ type: "control_response", response: { subtype: "success", request_id: ask.request_id, response: { behavior: "allow", updatedInput: { command: "echo safer" } } } });
+    expect(await s.next((l) => l.type === "result")).toMatchObject({ result: "not run" });
+    s.send(user("two"));
+    await s.next((l) => l.type === "control_request" && l.request_id !== ask.request_id);
+    const { code, stderr } = await s.end();
+    expect(code).toBe(0);
+    expect(s.lines.filter((l) => l.type === "result").map((l) => l.result)).toEqual(["not run", "host gone"]);
+    expect(stderr).toContain("changed updatedInput is not supported yet");
+    expect(await Bun.file(`${dir}/one.txt`).exists()).toBe(false);
+    expect(await Bun.file(`${dir}/two.txt`).exists()).toBe(false);
+  });
+});
