@@ -39,7 +39,8 @@ export function hookedGate(gate: AskingGate, hooks: HookService, cwd: string, em
       if (o.permission?.decision === "ask") return gate.authorize(prepared, signal, o.permission.reason || "a PreToolUse hook asks for this call");
       if (o.permission?.decision === "allow") {
         const d = gate.decide(call);
-        if (d.behavior === "deny" || (d.behavior === "ask" && FLOORS.has(d.source))) return gate.authorize(prepared, signal);
+        // As in Claude Code, allow skips the question but not a deny or ask rule the user wrote.
+        if (d.behavior === "deny" || (d.behavior === "ask" && (FLOORS.has(d.source) || d.source.startsWith("rule:")))) return gate.authorize(prepared, signal);
         if (d.behavior === "ask") emit({ type: "permission_decision", id: newEventId(), ts: Date.now(), toolUseId: call.id, toolName: call.name, decision: "allow", source: "hook" });
         return { allow: true };
       }

@@ -103,7 +103,7 @@ function fold(event: HookEvent, r: HookRun, out: HookOutcome): { message?: strin
   if (event === "PreToolUse") {
     // Claude Code's older form (decision approve/block) still works.
     const decision = specific?.permissionDecision ?? (j.decision === "approve" || j.decision === "allow" ? "allow" : j.decision === "block" || j.decision === "deny" ? "deny" : undefined);
-    if (decision) {
+    if (decision && decision !== "defer") {
       const reason = specific?.permissionDecisionReason ?? j.reason ?? "";
       if (!out.permission || RANK[decision] > RANK[out.permission.decision]) out.permission = { decision, reason };
     }

@@ -20,7 +20,8 @@ export const HookJson = z.looseObject({
   hookSpecificOutput: z
     .looseObject({
       hookEventName: z.string().optional(),
-      permissionDecision: z.enum(["allow", "deny", "ask"]).optional(),
+      // "defer" (Claude Code's SDK-only answer) is read as no decision.
+      permissionDecision: z.enum(["allow", "deny", "ask", "defer"]).optional(),
       permissionDecisionReason: z.string().optional(),
       additionalContext: z.string().optional(),
     })
