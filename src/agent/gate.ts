@@ -17,10 +17,11 @@ export type GateOptions = {
 };
 
 export function createGate(opts: GateOptions): PermissionGate & {
-  decide(call: ToolCall): Decision;
+  decide(call: ToolCall, readOnly?: boolean): Decision;
   authorize(prepared: PreparedCall, signal: AbortSignal, forceAsk?: string): Promise<GateDecision>;
 } {
-  const decide = (call: ToolCall): Decision => opts.engine.decide({ tool: call.name, input: call.input, cwd: opts.workspace.cwd });
+  // readOnly: what the tool says of itself; only MCP tools' (readOnlyHint) change a decision.
+  const decide = (call: ToolCall, readOnly?: boolean): Decision => opts.engine.decide({ tool: call.name, input: call.input, cwd: opts.workspace.cwd, ...(readOnly !== undefined ? { readOnly } : {}) });
   const record = (call: ToolCall, decision: "allow" | "deny", source: string, extra: { message?: string; savedRule?: { rule: string; scope: GrantScope } } = {}) =>
     opts.emit({ type: "permission_decision", id: newEventId(), ts: Date.now(), toolUseId: call.id, toolName: call.name, decision, source, ...extra });
 
@@ -29,7 +30,7 @@ export function createGate(opts: GateOptions): PermissionGate & {
     /** forceAsk (a PreToolUse hook's "ask"): asks, with this reason, even where the rules allow. */
     async authorize(prepared: PreparedCall, signal: AbortSignal, forceAsk?: string): Promise<GateDecision> {
       const { call } = prepared;
-      const ruled = decide(call);
+      const ruled = decide(call, prepared.readOnly);
       const d: Decision = forceAsk && ruled.behavior === "allow" ? { behavior: "ask", reason: forceAsk, source: "hook" } : ruled;
       if (d.behavior === "allow") return { allow: true };
       if (d.behavior === "deny" || !opts.ask) {

@@ -6,6 +6,7 @@ import type { AgentEvent, DurableEvent, PermissionMode, SessionHeader } from "..
 import type { TurnResult } from "../kernel/loop.ts";
 import type { UserBlock } from "../model/types.ts";
 import type { GrantResult, GrantScope, RuleEntry, Suggestion } from "../permissions/index.ts";
+import type { McpView } from "../mcp/session-mcp.ts";
 import type { ToolCall, ToolPreview } from "../tools/types.ts";
 import type { FileChange, UndoResult } from "../workspace/git/index.ts";
 import type { ProcessInfo } from "../workspace/process-registry.ts";
@@ -69,6 +70,8 @@ export type SessionOptions = {
   appendSystemPrompt?: string;
   /** Another Messages API endpoint and key (the demo's fake model). */
   api?: { baseURL: string; apiKey: string };
+  /** --mcp-config files or JSON, --strict-mcp-config, --trust-project. */
+  mcp?: { configs?: string[]; strict?: boolean; trustProject?: boolean };
 };
 
 /** What resuming found in the log, for a mode to show where the session was. */
@@ -121,6 +124,8 @@ export interface AgentSession {
   hooks(): { entry: HookEntry; runs: boolean }[];
   /** The project's hooks the user was never asked about (the app asks once; print mode skipped them). */
   readonly hookTrust: { pending(): TrustItem[]; answer(answer: "trust" | "decline"): void };
+  /** The MCP servers: their status and tools, reconnect, and the project-trust question. */
+  readonly mcp: McpView;
   /** The processes the agent started (dev servers, watchers), running or not. */
   processes(): ProcessInfo[];
   /** Stops the agent's processes and closes the log (removed when nothing was said). */

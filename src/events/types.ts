@@ -10,7 +10,7 @@ import type {
 } from "../model/types.ts";
 import type { ToolDisplay, ToolOutcomeKind } from "../tools/types.ts";
 
-export type PermissionMode = "default" | "acceptEdits" | "plan" | "bypassPermissions";
+export type PermissionMode = "default" | "acceptEdits" | "plan" | "bypassPermissions" | "dontAsk";
 
 type Base = { id: string; ts: number };
 
@@ -89,7 +89,7 @@ export type CompactionEvent = Base & {
 
 export type InterruptionEvent = Base & {
   type: "interruption";
-  reason: "user" | "sigint" | "sigterm" | "crash_recovery";
+  reason: "user" | "sigint" | "sigterm" | "sighup" | "crash_recovery";
 };
 
 export type SettingChangeEvent = Base & {

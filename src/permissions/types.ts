@@ -3,7 +3,7 @@ import type { PermissionMode } from "../events/types.ts";
 
 export type { PermissionMode };
 
-export const PERMISSION_MODES = ["default", "acceptEdits", "plan", "bypassPermissions"] as const;
+export const PERMISSION_MODES = ["default", "acceptEdits", "plan", "bypassPermissions", "dontAsk"] as const;
 
 export type Behavior = "allow" | "ask" | "deny";
 
@@ -14,7 +14,8 @@ export type RuleScope = "user" | "project" | "local" | "session" | "cli";
 export type GrantScope = "session" | "local" | "user";
 
 /** Claude Code's tool names, which rules are written with. */
-export type RuleTool = "Read" | "Edit" | "Bash" | "Grep" | "Glob" | "Process" | "WebFetch" | "WebSearch";
+/** `Mcp` rules are written mcp__server, mcp__server__tool or mcp__server__* (the whole rule is the specifier). */
+export type RuleTool = "Read" | "Edit" | "Bash" | "Grep" | "Glob" | "Process" | "WebFetch" | "WebSearch" | "Mcp";
 
 export type ParsedRule = {
   tool: RuleTool;
@@ -38,6 +39,11 @@ export type Problem = {
   position?: string;
   rule?: string;
   message: string;
+  /**
+   * A deny or ask rule that could not be read (or a whole file of rules): what it covered is
+   * unknown, so the tool it names (null: every tool) is asked about, and print mode stops (exit 2).
+   */
+  failClosed?: { behavior: "deny" | "ask"; tool: RuleTool | null };
 };
 
 export type Suggestion = {
@@ -58,7 +64,13 @@ export type Decision = {
   suggestion?: Suggestion;
 };
 
-export type DecisionRequest = { tool: string; input: unknown; cwd: string };
+export type DecisionRequest = {
+  tool: string;
+  input: unknown;
+  cwd: string;
+  /** The tool says it changes nothing (an MCP server's readOnlyHint); plan mode runs such tools. */
+  readOnly?: boolean;
+};
 
 /** Why a search over a directory leaves one path out of its results. */
 export type SearchSkip = {

@@ -4,6 +4,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { StringDecoder } from "node:string_decoder";
 import { commandEnv, groupAlive, signalGroup, spawnShellGroup } from "../workspace/process-group.ts";
+import { describeMarked, findMarked, stopMarked } from "../workspace/marked-processes.ts";
 import { OutputCollector } from "./output-budget.ts";
 import { readRegularText } from "../workspace/safe-read.ts";
 import { displayPath, localWorkspace, ok, fail, withNotes } from "./results.ts";
@@ -21,6 +22,9 @@ const schema = z.object({
   description: z.string().optional().describe("What the command does, in a few words (shown to the user)"),
 });
 type Input = z.infer<typeof schema>;
+
+/** Carried by every process a bash call starts, so those that leave its group are still found. */
+export const CALL_MARK = "KHAELOR_CALL";
 
 const shQuote = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`;
 let seq = 0;
@@ -79,14 +83,16 @@ export const bashTool: Tool<Input> = {
     const script = `trap '__khaelor_ec=$?; pwd -P > ${shQuote(cwdFile)} 2>/dev/null; exit $__khaelor_ec' EXIT\n${input.command}`;
     if (ctx.signal.aborted) return fail("cancelled before it started");
 
-    const g = spawnShellGroup(script, { cwd: ws.cwd, env: commandEnv(), stdin: "ignore" });
+    // The session's mark and this call's: what leaves the group (setsid, a double fork) keeps them.
+    const callMark = `khaelor-${process.pid}-${seq}-${Date.now().toString(36)}`;
+    const g = spawnShellGroup(script, { cwd: ws.cwd, env: commandEnv({ ...ws.processes.mark, [CALL_MARK]: callMark }), stdin: "ignore" });
     const untrack = ws.processes.track(g.pid);
     const out = new OutputCollector(ws.spill, "bash");
     const decoder = new StringDecoder("utf8");
     const stdoutClosed = new Promise<void>((r) => g.child.stdout!.on("close", () => r()));
     g.child.stdout!.on("data", (b: Buffer) => {
       const s = decoder.write(b);
-      out.push(s);
+      out.push(s, b);
       if (s) ctx.onProgress?.(s);
     });
 
@@ -109,10 +115,13 @@ export const bashTool: Tool<Input> = {
     const leftovers = groupAlive(g.pid);
     if (leftovers) signalGroup(g.pid, "SIGKILL");
     untrack();
+    // Daemons outside the group still carry the call's mark: they are stopped too, and named.
+    const escaped = findMarked(`${CALL_MARK}=${callMark}`);
+    if (escaped?.length) await stopMarked(escaped, KILL_GRACE_MS);
     // Output still in the pipe arrives after exit; a process outside the group (a daemon that
     // called setsid) could hold the pipe open forever, so wait only briefly.
     await Promise.race([stdoutClosed, new Promise((r) => setTimeout(r, 500))]);
-    out.push(decoder.end());
+    out.push(decoder.end(), new Uint8Array());
     g.child.stdout!.destroy();
 
     const newCwd = readCwdFile(cwdFile);
@@ -139,9 +148,14 @@ export const bashTool: Tool<Input> = {
     }
     const stopped = "background processes the command left running were stopped";
     if (leftovers && !ended) note(`${stopped}; start long-running programs with the process tool`, stopped);
+    if (escaped?.length) {
+      const them = escaped.length === 1 ? "it" : "them";
+      const what = `the command started ${escaped.length === 1 ? "a process" : `${escaped.length} processes`} that left its process group (setsid or a double fork): ${escaped.map(describeMarked).join(", ")}; stopped, since nothing would manage ${them}`;
+      note(`${what}. Start long-running programs with the process tool`, what);
+    }
     note(`cwd: ${displayPath(ws, ws.cwd)}${cwdChanged ? " (changed)" : ""}`, null);
     const body = r.text === "" ? "(no output)" : r.text.replace(/\n$/, "");
-    const { text, display } = withNotes(body, notes, userNotes, { cwd: ws.cwd });
+    const { text, display } = withNotes(body, notes, userNotes, { cwd: ws.cwd, lines: out.lineCount });
     const failed = ended !== null || signal !== null || code !== 0;
     return failed ? fail(text, display) : ok(text, display);
   },

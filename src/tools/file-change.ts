@@ -1,7 +1,7 @@
 // The checks and bookkeeping shared by write and edit: refuse to overwrite what the model has not
 // seen, write atomically, remember the new state as read, and journal the change for undo.
 import { FileReadError, LIMITS, readRegularFile } from "../workspace/safe-read.ts";
-import { writeFileAtomic } from "../workspace/atomic-write.ts";
+import { describeWrite, writeFileAtomic } from "../workspace/atomic-write.ts";
 import type { LocalWorkspace } from "../workspace/types.ts";
 import { displayPath, fail } from "./results.ts";
 import type { ToolPlan, ToolResult } from "./types.ts";
@@ -43,10 +43,12 @@ export function failsOnceAllowed(path: string, failure: ToolResult): ToolPlan {
   return { preview: { path, detail: { label: "will fail", text } }, run: async () => failure };
 }
 
-export async function commitChange(ws: LocalWorkspace, abs: string, before: Uint8Array | null, after: Uint8Array, tool: string, toolUseId: string): Promise<void> {
-  writeFileAtomic(abs, after);
+/** Writes the change; returns what the model should know about how (through a link, in place, read-only), or "". */
+export async function commitChange(ws: LocalWorkspace, abs: string, before: Uint8Array | null, after: Uint8Array, tool: string, toolUseId: string): Promise<string> {
+  const report = writeFileAtomic(abs, after);
   ws.reads.record(abs, after);
   ws.edits.record({ path: abs, tool, toolUseId, before, after });
   // The change is made: losing /undo for one file must not turn it into a failure.
   await ws.onFileChanged?.(abs, before).catch(() => {});
+  return describeWrite(report, (p) => displayPath(ws, p));
 }

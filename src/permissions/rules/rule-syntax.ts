@@ -17,10 +17,35 @@ const TOOLS: Record<string, RuleTool> = {
   WebSearch: "WebSearch",
 };
 
+/** The tool a rule that does not parse names, if its start says (`Bash(rm:*` → Bash); null when unsure. */
+export function ruleToolOf(raw: string): RuleTool | null {
+  const name = /^\s*([A-Za-z]+)/.exec(raw)?.[1];
+  if (!name) return null;
+  return TOOLS[name] ?? TOOLS[name.charAt(0).toUpperCase() + name.slice(1).toLowerCase()] ?? null;
+}
+
+/** The tools (as requests name them) a rule of `tool` can speak about; Read rules cover the searches too. */
+export function toolsCoveredBy(tool: RuleTool): string[] {
+  switch (tool) {
+    case "Read":
+      return ["read", "grep", "glob"];
+    case "Edit":
+      return ["edit", "write"];
+    default:
+      return [tool.toLowerCase()];
+  }
+}
+
 export type RuleParse = { ok: true; rule: ParsedRule } | { ok: false; message: string };
 
 export function parseRule(raw: string): RuleParse {
   const text = raw.trim();
+  // MCP tools: mcp__server (all its tools), mcp__server__* (the same), mcp__server__tool.
+  if (/^mcp__/i.test(text)) {
+    if (!/^mcp__[A-Za-z0-9_-]+(__\*)?$/.test(text) || /^mcp___*(\*)?$/.test(text))
+      return { ok: false, message: `"${raw}" is not an MCP rule; write mcp__server, mcp__server__* or mcp__server__tool` };
+    return { ok: true, rule: { tool: "Mcp", specifier: text, text } };
+  }
   const m = /^([A-Za-z]+)\s*(?:\((.*)\))?$/s.exec(text);
   if (!m) {
     return { ok: false, message: `"${raw}" is not a rule; write Tool or Tool(specifier), e.g. Bash(npm test *) or Read(./src/**)` };

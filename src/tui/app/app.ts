@@ -22,7 +22,9 @@ import { extname } from "node:path";
 import type { AgentSession, AskAnswer, AskRequest } from "../../agent/types.ts";
 import type { AgentEvent, DurableEvent, PermissionMode } from "../../events/types.ts";
 import { modelInfo } from "../../model/models.ts";
+import type { EditResult } from "../../platform/editor.ts";
 import type { Screen } from "../screen/screen.ts";
+import type { CopyResult } from "../term/clipboard.ts";
 import { TranscriptPager, type PagerSource } from "../views/pager.ts";
 import { formatCost } from "../../model/format-cost.ts";
 import type { Row, Style } from "../render/style.ts";
@@ -31,11 +33,12 @@ import { ui } from "../views/theme.ts";
 import type { AppActions, ChooserItem } from "./actions.ts";
 import { runSlashCommand } from "./commands.ts";
 import { askHookTrust } from "./hook-trust.ts";
+import { askProjectTrust, watchMcp } from "./mcp-panel.ts";
 import { Composer } from "./composer.ts";
 import type { FileFinder } from "./file-finder.ts";
 import { HistoryCommit } from "./history-commit.ts";
 import type { PromptHistory } from "./history.ts";
-import type { InputEvent } from "./app-input.ts";
+import type { FocusChange, InputEvent } from "./app-input.ts";
 import { buildPermissionPrompt } from "./permission-prompt.ts";
 import { parseSlash, isKnownCommand, looksLikeCommand } from "./slash-commands.ts";
 import { LazyGrammars } from "./lazy-grammars.ts";
@@ -63,6 +66,12 @@ export type AppDeps = {
   onPager(open: boolean): void;
   /** Ctrl-Z: give the terminal back to the shell until `fg` (absent: Ctrl-Z does nothing). */
   suspend?(): void;
+  /** Ctrl-G: `text` in the user's editor, the terminal lent to it until it exits (absent: no editor here). */
+  editText?(text: string): EditResult;
+  /** /copy: the clipboard as this terminal reaches it (absent: there is none). */
+  copy?(text: string): Promise<CopyResult>;
+  /** Tells the user, away in another window, that `what` happened (absent or "off": nothing). */
+  notify?(what: string): void;
   /** Everything is cleaned up; the process may end with this code. `line` may hold several lines (stopped processes, then how to resume). */
   onExit(code: number, line: string): void;
   now?: () => number;
@@ -71,6 +80,8 @@ export type AppDeps = {
 };
 
 const SPIN_MS = 100;
+/** A turn shorter than this was watched (or not worth a notification). */
+const NOTIFY_AFTER_MS = 5000;
 const FRAME_MS = 16;
 const INTERRUPTING = "interrupting…";
 
@@ -88,6 +99,8 @@ export class App implements AppActions {
   private spinTimer: ReturnType<typeof setInterval> | null = null;
   private exiting = false;
   private pagerDirty = false;
+  /** The terminal's window has focus: assumed until it reports otherwise (focus reporting is on). */
+  private focused = true;
 
   constructor(readonly deps: AppDeps) {
     this.screen = deps.screen;
@@ -119,6 +132,7 @@ export class App implements AppActions {
       guardTimer: null,
       frameNo: 0,
       allowBypassCycle: false,
+      allowDontAskCycle: false,
     };
   }
 
@@ -157,7 +171,14 @@ export class App implements AppActions {
     for (const c of session.slashCommands?.() ?? [])
       if (isKnownCommand(c.name)) st.transcript.notice(`/${c.name} in ${c.file} is not used: the built-in /${c.name} wins (rename the file to use it)`, "warn");
     askHookTrust(session, st.transcript, this);
-    this.unsubscribe = session.subscribe((e) => this.onEvent(e));
+    const offEvents = session.subscribe((e) => this.onEvent(e));
+    const offMcp = watchMcp(st, this, session);
+    this.unsubscribe = () => {
+      offEvents();
+      offMcp();
+    };
+    // A project whose files define commands (MCP servers) asks once before they run.
+    askProjectTrust(st, this);
   }
 
   /** With the session given to the constructor: a banner line, (on --resume) the last few turns, optionally a first prompt. */
@@ -180,6 +201,7 @@ export class App implements AppActions {
     if (opts.banner.length) this.screen.commit(opts.banner.flatMap((b) => wrapSpans([span(cleanText(b), ui.dim)], st.width)));
     st.gitBranch = opts.gitBranch;
     st.allowBypassCycle = session.permissionMode() === "bypassPermissions";
+    st.allowDontAskCycle = session.permissionMode() === "dontAsk";
     this.attach(session);
     this.renderNow();
     if (this.exitWhenReady !== null) {
@@ -286,7 +308,8 @@ export class App implements AppActions {
 
   private runTurn(text: string): void {
     const abort = new AbortController();
-    this.state.busy = { abort, kind: "turn", startedAt: this.now() };
+    const startedAt = this.now();
+    this.state.busy = { abort, kind: "turn", startedAt };
     this.startSpinner();
     this.turnDone = this.session
       .runTurn(text, abort.signal)
@@ -294,9 +317,15 @@ export class App implements AppActions {
       .catch((e: unknown) => this.state.transcript.notice(`Error: ${e instanceof Error ? e.message : String(e)}`, "error"))
       .finally(() => {
         if (this.state.busy?.abort === abort) this.state.busy = null;
+        if (this.now() - startedAt >= NOTIFY_AFTER_MS) this.notifyAway("the turn is over");
         this.workEnded();
       });
     this.renderNow();
+  }
+
+  /** Only while the user is in another window: a notification for what they are looking at is noise. */
+  private notifyAway(what: string): void {
+    if (!this.focused) this.deps.notify?.(what);
   }
 
   /** The log could not be written (a full disk): say what was not saved, and give back a message that was not. */
@@ -366,6 +395,7 @@ export class App implements AppActions {
       this.pauseSpinner();
       armAskGuard(st, this, st.ask);
       this.renderNow();
+      this.notifyAway("waiting for your permission");
     });
   }
 
@@ -399,7 +429,8 @@ export class App implements AppActions {
     this.renderNow();
   }
 
-  async exit(code = 0): Promise<void> {
+  /** `signal`: the signal that ends the session, recorded as the reason a running turn stopped. */
+  async exit(code = 0, signal?: "sigint" | "sigterm" | "sighup"): Promise<void> {
     const st = this.state;
     if (!st.ready) {
       // Nothing to close yet: leave as soon as the session is open (and closed again).
@@ -411,7 +442,7 @@ export class App implements AppActions {
     this.exiting = true;
     if (st.pager) this.closePager();
     st.ask?.resolve({ allow: false });
-    st.busy?.abort.abort();
+    st.busy?.abort.abort(signal);
     this.stopTimers();
     await this.turnDone;
     this.unsubscribe();
@@ -435,16 +466,18 @@ export class App implements AppActions {
 
   // ── input ──────────────────────────────────────────────────────────────────────────────────
 
-  onInput(events: InputEvent[]): void {
+  onInput(events: Array<InputEvent | FocusChange>): void {
     const st = this.state;
     for (const ev of events) {
       if (this.exiting) return;
-      if (ev.type === "key" && ev.ctrl && ev.name === "z" && !ev.alt) this.suspend();
+      if (ev.type === "focus") this.focused = ev.focused;
+      else if (ev.type === "key" && ev.ctrl && ev.name === "z" && !ev.alt) this.suspend();
       else if (st.pager) pagerInput(st, this, ev);
       else if (st.ask && !typedAhead(st, this, st.ask, ev)) permissionInput(st, this, ev, st.ask);
       else composerInput(st, this, ev);
     }
-    this.renderNow();
+    // A focus report changes nothing on screen: no frame for it.
+    if (events.some((ev) => ev.type !== "focus")) this.renderNow();
   }
 
   /**
@@ -457,6 +490,32 @@ export class App implements AppActions {
     this.screen.setLive([], null);
     this.screen.frame();
     this.deps.suspend();
+  }
+
+  /**
+   * Ctrl-G: the live zone is cleared as for Ctrl-Z, so an editor that does not take the
+   * alternate screen starts on a clean line; the edited text replaces the composer's, and an
+   * editor that fails leaves it as it was and says why.
+   */
+  editInEditor(): void {
+    const st = this.state;
+    if (!this.deps.editText) {
+      this.flash("no editor can be opened here");
+      return;
+    }
+    if (st.pager) this.closePager();
+    st.picker = null;
+    this.screen.setLive([], null);
+    this.screen.frame();
+    const r = this.deps.editText(st.composer.submitText());
+    this.screen.invalidate();
+    if (r.ok) st.composer.setText(r.text);
+    else st.transcript.notice(`${r.error}; the prompt is as it was.`, "warn");
+    this.renderNow();
+  }
+
+  copyToClipboard(text: string): Promise<CopyResult> {
+    return this.deps.copy ? this.deps.copy(text) : Promise.resolve({ ok: false, error: "there is no clipboard here" });
   }
 
   /** After `fg`: the shell may have written below us; draw the live zone afresh. */

@@ -17,6 +17,13 @@ const text = (t: string): InputEvent => ({ type: "text", text: t });
 const busy = () => ({ abort: new AbortController(), kind: "turn" as const, startedAt: 0 });
 
 describe("composer keys", () => {
+  test("Ctrl-G asks for the editor and edits nothing itself", () => {
+    const { state, actions, press } = setup();
+    press(text("draft"), key("g", { ctrl: true }));
+    expect(actions.edits).toBe(1);
+    expect(state.composer.text).toBe("draft");
+  });
+
   test("Enter submits the prompt through the actions and empties the composer; a blank prompt sends nothing", () => {
     const { state, actions, press } = setup();
     press(text("   "), key("enter"));
@@ -81,6 +88,23 @@ describe("composer keys", () => {
     state.allowBypassCycle = true;
     press(key("tab", { shift: true }), key("tab", { shift: true }), key("tab", { shift: true }));
     expect(state.session!.permissionMode()).toBe("bypassPermissions");
+  });
+
+  test("Shift-Tab cycles into dontAsk only when the session started in it (flag or settings)", () => {
+    const { state, press } = setup();
+    const seen = new Set<string>();
+    for (let i = 0; i < 4; i++) {
+      press(key("tab", { shift: true }));
+      seen.add(state.session!.permissionMode());
+    }
+    expect(seen.has("dontAsk")).toBe(false);
+    state.allowDontAskCycle = true;
+    const modes: string[] = [];
+    for (let i = 0; i < 4; i++) {
+      press(key("tab", { shift: true }));
+      modes.push(state.session!.permissionMode());
+    }
+    expect(modes).toContain("dontAsk");
   });
 
   test("Shift-Tab before the session is open says so and changes nothing", () => {

@@ -1,0 +1,224 @@
+// The daily terminal conveniences in the real CLI, in a pseudo-terminal (issue 18): Ctrl-G / /edit
+// through a scripted $EDITOR, /copy's OSC 52, notifications while the window is away. Each test waits on the screen, never on time.
+import { describe, expect, test } from "bun:test";
+import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import type { FakeApi } from "../../support/fake-api.ts";
+import { isolatedEnv, tempProject } from "../../support/cli.ts";
+import { KEY, type PtySession, idle, promptArmed, ptyFixtures } from "./harness.ts";
+
+const fixtures = ptyFixtures();
+const text = (t: string) => ({ content: [{ type: "text" as const, text: t }] });
+const CTRL_G = "\x07";
+
+/** A shell script as the editor: `body` runs with the file as $1. */
+function script(dir: string, name: string, body: string): string {
+  const path = join(dir, name);
+  writeFileSync(path, `#!/bin/sh\n${body}\n`);
+  chmodSync(path, 0o755);
+  return path;
+}
+
+function start(fake: FakeApi, extra: Record<string, string>, cwd = tempProject()): PtySession {
+  return fixtures.pty([], { cwd, env: isolatedEnv(fake.url, extra) });
+}
+
+describe("$EDITOR", () => {
+  test("Ctrl-G round-trips the prompt through the editor, with the terminal cooked while it runs; the edited text is sent", async () => {
+    const fake = await fixtures.api({ turns: [text("GOT-IT")] });
+    const dir = tempProject();
+    // Records the tty's mode as the editor sees it, then rewrites the file (keeping a final newline, as editors do).
+    const editor = script(dir, "ed.sh", `stty -a </dev/tty | grep -o -- '-\\?icanon' | head -1 > "${dir}/mode"\n{ printf 'EDITED '; cat "$1"; printf '\\nsecond line\\n'; } > "$1.new" && mv "$1.new" "$1"`);
+    const s = start(fake, { EDITOR: editor, VISUAL: "" });
+    await s.waitFor(idle, "the composer");
+    s.type("draft words");
+    await s.waitForText("› draft words");
+    s.send(CTRL_G);
+    await s.waitForText("EDITED draft words");
+    await s.waitForText("second line");
+    expect(readFileSync(join(dir, "mode"), "utf8").trim()).toBe("icanon");
+    // The keys work again (raw mode is back): the edited text is what is sent.
+    s.send(KEY.enter);
+    await s.waitFor((sc) => sc.includes("GOT-IT") && idle(sc), "the answer");
+    expect(JSON.stringify(fake.requests[0]?.body)).toContain("EDITED draft words\\nsecond line");
+  });
+
+  test("/edit uses $VISUAL before $EDITOR", async () => {
+    const fake = await fixtures.api({ turns: [] });
+    const dir = tempProject();
+    const visual = script(dir, "visual.sh", `printf 'FROM-VISUAL\\n' > "$1"`);
+    const editor = script(dir, "editor.sh", `printf 'FROM-EDITOR\\n' > "$1"`);
+    const s = start(fake, { VISUAL: visual, EDITOR: editor });
+    await s.waitFor(idle, "the composer");
+    s.type("/edit");
+    await s.waitForText("› /edit");
+    s.send(KEY.enter);
+    await s.waitForText("› FROM-VISUAL");
+    expect(s.screen()).not.toContain("FROM-EDITOR");
+  });
+
+  test("an editor that does not exist, or exits non-zero, leaves the prompt as it was and says why", async () => {
+    const fake = await fixtures.api({ turns: [] });
+    const dir = tempProject();
+    const failing = script(dir, "fail.sh", `printf 'CLOBBERED\\n' > "$1"; exit 3`);
+    const s = start(fake, { EDITOR: "/nonexistent/editor-xyz", VISUAL: "" });
+    await s.waitFor(idle, "the composer");
+    s.type("keep me");
+    await s.waitForText("› keep me");
+    s.send(CTRL_G);
+    await s.waitForText("command not found; the prompt is as it was");
+    expect(s.screen()).toContain("› keep me");
+
+    const t = start(fake, { EDITOR: failing, VISUAL: "" });
+    await t.waitFor(idle, "the composer");
+    t.type("keep me too");
+    await t.waitForText("› keep me too");
+    t.send(CTRL_G);
+    await t.waitForText("exited with status 3; the prompt is as it was");
+    expect(t.screen()).toContain("› keep me too");
+    expect(t.screen()).not.toContain("CLOBBERED");
+  });
+});
+
+describe("/copy", () => {
+  const ANSWER = "# Plan\n\n1. Read `parser.ts`\n2. Fix **the** bug\n\n```ts\nconst x = 1;\n```";
+  const osc52Payloads = (out: string) => [...out.matchAll(/\x1b\]52;c;([A-Za-z0-9+/=]*)\x07/g)].map((m) => Buffer.from(m[1] ?? "", "base64").toString("utf8"));
+
+  async function answered(s: PtySession, what: string, shows = "Fix the bug"): Promise<void> {
+    await s.waitFor(idle, "the composer");
+    s.type(what);
+    s.send(KEY.enter);
+    await s.waitFor((sc) => sc.includes(shows) && idle(sc), "the answer");
+  }
+
+  async function run(s: PtySession, line: string, shows: string): Promise<void> {
+    s.type(line);
+    await s.waitForText(`› ${line}`);
+    s.send(KEY.enter);
+    await s.waitForText(shows);
+  }
+
+  test("writes an OSC 52 carrying the answer's markdown source; /copy 2 the one before; in tmux also wrapped for passthrough", async () => {
+    const fake = await fixtures.api({ turns: [text("FIRST answer"), text(ANSWER)] });
+    const s = start(fake, {});
+    await answered(s, "one", "FIRST answer");
+    await answered(s, "two");
+    await run(s, "/copy", "Copied the last answer (8 lines of markdown) to the terminal's clipboard (OSC 52)");
+    expect(osc52Payloads(s.output())).toEqual([ANSWER]);
+    await run(s, "/copy 2", "Copied answer 2 from the end");
+    expect(osc52Payloads(s.output())).toEqual([ANSWER, "FIRST answer"]);
+    await run(s, "/copy 3", "There are fewer than 3 answers to copy.");
+
+    const fake2 = await fixtures.api({ turns: [text(ANSWER)] });
+    const t = start(fake2, { TMUX: "/tmp/tmux-1000/default,1,0" });
+    await answered(t, "one");
+    await run(t, "/copy", "OSC 52 through tmux");
+    const out = t.output();
+    // Once bare (for tmux's own clipboard handling), once inside the passthrough.
+    expect(osc52Payloads(out)).toEqual([ANSWER, ANSWER]);
+    const b64 = Buffer.from(ANSWER).toString("base64");
+    expect(out).toContain(`\x1bPtmux;\x1b\x1b]52;c;${b64}\x07\x1b\\`);
+  });
+
+  test("a terminal that ignores OSC 52 gets the platform's clipboard command; without one, and when too large, it says so", async () => {
+    const big = "word ".repeat(16_000); // 80 KB: past 100 KB once encoded
+    const fake = await fixtures.api({ turns: [text(ANSWER), text(big)] });
+    const dir = tempProject();
+    // A stand-in xclip on PATH (found only with DISPLAY set, as the real one would be used).
+    script(dir, "xclip", `cat > "${dir}/clip"`);
+    const s = start(fake, { TERM_PROGRAM: "Apple_Terminal", DISPLAY: ":0", PATH: `${dir}:${process.env.PATH}` });
+    await answered(s, "one");
+    await run(s, "/copy", "to the clipboard (xclip)");
+    expect(readFileSync(join(dir, "clip"), "utf8")).toBe(ANSWER);
+    expect(osc52Payloads(s.output())).toEqual([]);
+
+    const fake2 = await fixtures.api({ turns: [text(ANSWER), text(big)] });
+    const t = start(fake2, { TERM_PROGRAM: "Apple_Terminal" });
+    await answered(t, "one");
+    await run(t, "/copy", "does not take OSC 52 copies and no clipboard command");
+    await answered(t, "two", "word word");
+    await run(t, "/copy", "too large to copy through the terminal");
+    expect(osc52Payloads(t.output())).toEqual([]);
+  });
+});
+
+describe("notifications", () => {
+  const FOCUS_OUT = "\x1b[O";
+  const FOCUS_IN = "\x1b[I";
+  const bashCall = { content: [{ type: "tool_use" as const, name: "bash", input: { command: "touch x.txt" } }] };
+
+  /** Goes away (or not), then starts a turn that asks; the output from the moment the prompt was asked for. */
+  async function promptWhile(env: Record<string, string>, focus: string[]): Promise<{ s: PtySession; before: number }> {
+    const fake = await fixtures.api({ turns: [bashCall, text("DONE")] });
+    const s = start(fake, env);
+    await s.waitFor(idle, "the composer");
+    for (const f of focus) s.send(f);
+    s.type("go");
+    await s.waitForText("› go");
+    const before = s.output().length;
+    s.send(KEY.enter);
+    await s.waitForText("Permission needed");
+    return { s, before };
+  }
+
+  test("a permission prompt that waits while the window is away rings the bell; OSC 9 in WezTerm; OSC 777 in foot; wrapped for tmux", async () => {
+    const bell = await promptWhile({}, [FOCUS_OUT]);
+    await bell.s.waitFor(() => bell.s.output().slice(bell.before).includes("\x07"), "the bell");
+
+    const wez = await promptWhile({ TERM_PROGRAM: "WezTerm" }, [FOCUS_OUT]);
+    await wez.s.waitFor(() => wez.s.output().slice(wez.before).includes("\x1b]9;KHAELOR: waiting for your permission\x07"), "OSC 9");
+
+    const foot = await promptWhile({ TERM: "foot" }, [FOCUS_OUT]);
+    await foot.s.waitFor(() => foot.s.output().slice(foot.before).includes("\x1b]777;notify;KHAELOR;waiting for your permission\x1b\\"), "OSC 777");
+
+    const tmux = await promptWhile({ TMUX: "/tmp/tmux-1000/default,1,0", KITTY_WINDOW_ID: "1" }, [FOCUS_OUT]);
+    await tmux.s.waitFor(() => tmux.s.output().slice(tmux.before).includes("\x1bPtmux;\x1b\x1b]9;KHAELOR: waiting for your permission\x07\x1b\\"), "OSC 9 in tmux's passthrough");
+  });
+
+  test("never while focused (the window came back), and never with \"notifications\": \"off\"", async () => {
+    const back = await promptWhile({ TERM_PROGRAM: "WezTerm" }, [FOCUS_OUT, FOCUS_IN]);
+    // The prompt is fully drawn and armed: a notification would have been written before this.
+    await back.s.waitFor(() => promptArmed(back.s), "the prompt to take keys");
+    expect(back.s.output().slice(back.before)).not.toContain("\x1b]9;");
+    expect(back.s.output().slice(back.before)).not.toContain("\x07");
+
+    const dir = tempProject();
+    const env = isolatedEnv((await fixtures.api({ turns: [bashCall, text("DONE")] })).url);
+    mkdirSync(join(env.XDG_CONFIG_HOME!, "khaelor"), { recursive: true });
+    writeFileSync(join(env.XDG_CONFIG_HOME!, "khaelor", "settings.json"), JSON.stringify({ notifications: "off" }));
+    const s = fixtures.pty([], { cwd: dir, env: { ...env, TERM_PROGRAM: "WezTerm" } });
+    await s.waitFor(idle, "the composer");
+    s.send(FOCUS_OUT);
+    s.type("go");
+    await s.waitForText("› go");
+    const before = s.output().length;
+    s.send(KEY.enter);
+    await s.waitForText("Permission needed");
+    await s.waitFor(() => promptArmed(s), "the prompt to take keys");
+    expect(s.output().slice(before)).not.toContain("\x1b]9;");
+    expect(s.output().slice(before)).not.toContain("\x07");
+  });
+});
+
+describe("dontAsk", () => {
+  test("--permission-mode dontAsk denies what would ask without a prompt, the turn goes on; Shift+Tab cycles back into it", async () => {
+    const fake = await fixtures.api({ turns: [{ content: [{ type: "tool_use", name: "bash", input: { command: "touch denied.txt" } }] }, text("CARRIED-ON")] });
+    const dir = tempProject();
+    const s = fixtures.pty(["--permission-mode", "dontAsk"], { cwd: dir, env: isolatedEnv(fake.url) });
+    await s.waitFor(idle, "the composer");
+    expect(s.screen()).toContain("⏵ don't ask");
+    s.type("go");
+    s.send(KEY.enter);
+    await s.waitFor((sc) => sc.includes("CARRIED-ON") && idle(sc), "the answer after the denial");
+    expect(s.all()).not.toContain("Permission needed");
+    expect(JSON.stringify(fake.requests[1]?.body)).toContain("dontAsk mode denies what would ask");
+    expect(existsSync(join(dir, "denied.txt"))).toBe(false);
+    const modes: string[] = [];
+    for (const want of ["ask before edits", "accept edits", "plan mode", "don't ask"]) {
+      s.send(KEY.shiftTab);
+      await s.waitForText(`⏵ ${want}`);
+      modes.push(want);
+    }
+    expect(modes).toHaveLength(4);
+  });
+});
