@@ -85,7 +85,7 @@ export const userMessageSchema = z.object({
   type: z.literal("user_message"),
   content: z.union([z.string(), z.array(userBlock)]),
   steering: z.boolean().optional(),
-  synthetic: z.enum(["verify", "doom_loop", "process_exit"]).optional(),
+  synthetic: z.enum(["verify", "doom_loop", "process_exit", "stop_hook"]).optional(),
 });
 
 export const assistantMessageSchema = z.object({

@@ -32,6 +32,7 @@ import { span, wrapSpans, cleanText } from "../views/text.ts";
 import { ui } from "../views/theme.ts";
 import type { AppActions, ChooserItem } from "./actions.ts";
 import { runSlashCommand } from "./commands.ts";
+import { askHookTrust } from "./hook-trust.ts";
 import { askProjectTrust, watchMcp } from "./mcp-panel.ts";
 import { Composer } from "./composer.ts";
 import type { FileFinder } from "./file-finder.ts";
@@ -167,6 +168,9 @@ export class App implements AppActions {
     // From here on events are live: the work tree is as they leave it.
     // Crash recovery, lost processes, settings problems, snapshots off: read before the first prompt.
     for (const n of session.notices) st.transcript.notice(n, "warn");
+    for (const c of session.slashCommands?.() ?? [])
+      if (isKnownCommand(c.name)) st.transcript.notice(`/${c.name} in ${c.file} is not used: the built-in /${c.name} wins (rename the file to use it)`, "warn");
+    askHookTrust(session, st.transcript, this);
     const offEvents = session.subscribe((e) => this.onEvent(e));
     const offMcp = watchMcp(st, this, session);
     this.unsubscribe = () => {
@@ -276,7 +280,9 @@ export class App implements AppActions {
     st.history.add(text);
     for (const m of text.matchAll(/(?:^|\s)@(?:"([^"]+)"|(\S+))/g)) if (m[1] ?? m[2]) st.finder.touch((m[1] ?? m[2])!);
     const name = looksLikeCommand(text);
-    if (name !== null) {
+    // A custom command or skill is a message: the session expands it (a built-in of that name wins).
+    const custom = name !== null && !isKnownCommand(name) && (this.session.slashCommands?.() ?? []).some((c) => c.name === name);
+    if (name !== null && !custom) {
       const cmd = parseSlash(trimmed);
       if (cmd && isKnownCommand(name)) void runSlashCommand(st, this, cmd.name, cmd.arg);
       else {
