@@ -40,8 +40,8 @@ export function loadSettings(projectRoot: string): { settings: Settings; problem
         continue;
       }
       Object.assign(settings, Object.fromEntries(Object.entries(parsed.data).filter(([k]) => KEYS.has(k))));
-    } catch (e) {
-      problems.push(`${file}: not valid JSON (${e instanceof Error ? e.message : e}); ignored`);
+    } catch {
+      // Not JSON: the permission loader reports it (once) and fails closed.
     }
   }
   return { settings, problems };

@@ -20,6 +20,7 @@ import { editText } from "../platform/editor.ts";
 import { EXIT, type CliOptions } from "./args.ts";
 import type { AgentSession, Asker, SessionOptions } from "../agent/types.ts";
 import { sessionOptions } from "./session-options.ts";
+import { forTerminal } from "../text/terminal-out.ts";
 
 const MOUSE_ON = "\x1b[?1000h\x1b[?1006h";
 const MOUSE_OFF = "\x1b[?1000l\x1b[?1006l";
@@ -81,8 +82,8 @@ export async function runInteractive(opts: CliOptions): Promise<number> {
     for (const s of signals) process.off(s, onSignal);
     await term.close();
     process.off("exit", mouseOffAtExit);
-    if (line !== null) stdout.write(`${line}\n`);
-    if (toStderr !== null) process.stderr.write(`khaelor: ${toStderr}\n`);
+    if (line !== null) stdout.write(forTerminal(stdout, `${line}\n`));
+    if (toStderr !== null) process.stderr.write(forTerminal(process.stderr, `khaelor: ${toStderr}\n`));
     await demo?.close();
   };
 
@@ -171,7 +172,7 @@ async function pickSession(app: App, cwd: string): Promise<string | null> {
   const [{ listSessions }, { describeSession }] = await Promise.all([import("../session/store.ts"), import("../tui/app/commands.ts")]);
   const list = listSessions(cwd);
   if (list.length === 0) {
-    process.stderr.write(`khaelor: no sessions in ${cwd} to resume; run khaelor there to start one\n`);
+    process.stderr.write(forTerminal(process.stderr, `khaelor: no sessions in ${cwd} to resume; run khaelor there to start one\n`));
     return null;
   }
   return new Promise<string | null>((resolve) =>

@@ -9,7 +9,7 @@ import { decidePath, type JudgeContext } from "./paths/decide-path.ts";
 import { decideShell } from "./decide-shell.ts";
 import { realPath, resolveToolPath } from "./paths/path-facts.ts";
 import { RuleSet } from "./rules/rule-set.ts";
-import { parseRule } from "./rules/rule-syntax.ts";
+import { parseRule, toolsCoveredBy } from "./rules/rule-syntax.ts";
 import { searchFilter, type SearchTool } from "./paths/search-filter.ts";
 import {
   excludeFromGit,
@@ -110,6 +110,11 @@ class Engine implements PermissionEngine {
     let d: Decision;
     try {
       d = this.decideUnsafe(req);
+      if (d.behavior === "allow") {
+        // Rules that did not parse fail closed: what they may have denied or asked about is asked.
+        const broken = this.problems().find((p) => p.failClosed && (p.failClosed.tool === null || toolsCoveredBy(p.failClosed.tool).includes(req.tool.toLowerCase())));
+        if (broken) d = { behavior: "ask", reason: `${broken.rule ? `the rule "${broken.rule}"` : "a settings file"} in ${broken.file} could not be read and may cover this; asking until it is fixed`, source: "broken rule" };
+      }
     } catch (e) {
       d = { behavior: "ask", reason: `the permission check failed (${(e as Error).message}); asking instead`, source: "error" };
     }

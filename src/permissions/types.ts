@@ -39,6 +39,11 @@ export type Problem = {
   position?: string;
   rule?: string;
   message: string;
+  /**
+   * A deny or ask rule that could not be read (or a whole file of rules): what it covered is
+   * unknown, so the tool it names (null: every tool) is asked about, and print mode stops (exit 2).
+   */
+  failClosed?: { behavior: "deny" | "ask"; tool: RuleTool | null };
 };
 
 export type Suggestion = {

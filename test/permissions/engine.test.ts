@@ -94,6 +94,11 @@ test("bad rules are reported with file and position and ignored; nothing throws"
   expect(problems.find((p) => p.file.endsWith(join("khaelor", "settings.json")) && p.file !== projectFile)?.message).toContain("not valid JSON");
   expect(problems.find((p) => p.file === "--allowedTools")).toMatchObject({ position: "1", rule: "Nope(x)" });
   expect(engine.mode).toBe("default");
+  // The user file that is not JSON may have held deny rules: everything asks until it is fixed.
+  expect(engine.decide(bash("make", fx.root))).toMatchObject({ behavior: "ask", source: "broken rule" });
+  expect(engine.decide({ tool: "read", input: null, cwd: fx.root }).behavior).toBe("ask");
+  writeFileSync(join(fx.configHome, "khaelor", "settings.json"), "{}");
+  engine.reload();
   expect(engine.decide(bash("make", fx.root)).behavior).toBe("allow");
   expect(engine.decide({ tool: "read", input: null, cwd: fx.root }).behavior).toBe("allow");
   expect(engine.grant("Bash(", "session")).toMatchObject({ ok: false });
