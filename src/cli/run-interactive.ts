@@ -154,7 +154,9 @@ export async function runInteractive(opts: CliOptions): Promise<number> {
     await leave(null, e instanceof SessionOpenError ? e.message : e instanceof Error ? (e.stack ?? e.message) : String(e));
     return EXIT.error;
   }
-  notifications = (await import("../agent/config.ts")).loadSettings(session.cwd).settings.notifications ?? "auto";
+  const { settings } = (await import("../agent/config.ts")).loadSettings(session.cwd);
+  notifications = settings.notifications ?? "auto";
+  app.state.committer.wordWrap = settings.wrap === "words";
   const banner = [`KHAELOR ${VERSION} · ${session.model()} · ${session.cwd}`];
   if (demo && demoModule) banner.push(demoModule.DEMO_BANNER, `Sample project: ${demo.dir}`);
   app.sessionOpened(session, {

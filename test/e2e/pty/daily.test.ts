@@ -222,3 +222,31 @@ describe("dontAsk", () => {
     expect(modes).toHaveLength(4);
   });
 });
+
+describe("wrap", () => {
+  const PROSE = "Wrapping between words keeps every single word of this sentence whole on its row when asked to.";
+  const WORDS = PROSE.replace(/\.$/, "").split(" ");
+
+  async function answerRows(wrap: string | null): Promise<string[]> {
+    const fake = await fixtures.api({ turns: [text(PROSE)] });
+    const env = isolatedEnv(fake.url);
+    if (wrap) {
+      mkdirSync(join(env.XDG_CONFIG_HOME!, "khaelor"), { recursive: true });
+      writeFileSync(join(env.XDG_CONFIG_HOME!, "khaelor", "settings.json"), JSON.stringify({ wrap }));
+    }
+    const s = fixtures.pty([], { cwd: tempProject(), env, cols: 30 });
+    await s.waitFor(idle, "the composer");
+    s.type("go");
+    s.send(KEY.enter);
+    await s.waitFor((sc) => sc.includes("to.") && idle(sc), "the answer");
+    return s.term.lines().map((l) => l.trimEnd());
+  }
+
+  test('"wrap": "words" breaks the answer between words; the default edge wrap cuts a word at the edge', async () => {
+    const words = await answerRows("words");
+    const split = (rows: string[]) => WORDS.filter((w) => !rows.some((r) => r.split(/\s+/).includes(w) || r.split(/\s+/).includes(`${w}.`)));
+    expect(split(words)).toEqual([]);
+    const edge = await answerRows(null);
+    expect(split(edge).length).toBeGreaterThan(0);
+  });
+});
