@@ -11,8 +11,9 @@ import type { AgentSession, Asker } from "../agent/types.ts";
 import { sessionOptions } from "../cli/session-options.ts";
 import { listSessions } from "../session/store.ts";
 import { VERSION } from "../version.ts";
+import type { TextFiles } from "../workspace/types.ts";
 import { promptContent } from "./prompt-content.ts";
-import { preparedDiff, toolKind, toolLocations } from "./tool-view.ts";
+import { preparedDiff, readText, toolKind, toolLocations, type ReadView } from "./tool-view.ts";
 import { createLiveUpdates, replayUpdates } from "./updates.ts";
 
 const MODES: Array<{ id: PermissionMode; name: string; description: string }> = [
@@ -34,6 +35,7 @@ export async function runAcp(opts: CliOptions): Promise<number> {
   const log = (s: string) => void process.stderr.write(`khaelor acp: ${s}\n`);
   const sessions = new Map<string, Live>();
   let peer: AgentContext | null = null;
+  let editorFs = false;
 
   const notify = (sessionId: string, update: SessionUpdate) => {
     peer?.notify("session/update", { sessionId, update }).catch(() => {
@@ -51,11 +53,15 @@ export async function runAcp(opts: CliOptions): Promise<number> {
   const open = async (cwd: string, resume: string | null, mcpServers: unknown[]) => {
     let sessionId = "";
     let s: AgentSession | null = null;
-    const updates = createLiveUpdates({ root: cwd, costSoFar: () => s?.costSoFar() ?? 0 });
+    // The editor's text of each file last read or written through it: the diffs the client is
+    // shown are of its buffers, as the tools saw them, not of a disk that may lag behind.
+    const buffers = new Map<string, string>();
+    const read: ReadView = (abs) => buffers.get(abs) ?? readText(abs);
+    const updates = createLiveUpdates({ root: cwd, costSoFar: () => s?.costSoFar() ?? 0, read });
     const ask: Asker = async (req, signal) => {
       if (!peer) return { allow: false };
       const input = (req.call.input ?? {}) as Record<string, unknown>;
-      const diff = preparedDiff(req.call.name, input, updates.cwd(), cwd, req.preview);
+      const diff = preparedDiff(req.call.name, input, updates.cwd(), cwd, req.preview, read);
       const options: acp.PermissionOption[] = [
         { optionId: "allow_once", name: "Allow once", kind: "allow_once" },
         ...(req.suggestion ? [{ optionId: "allow_always", name: `Always allow ${req.suggestion.rules.join(", ")}`, kind: "allow_always" as const }] : []),
@@ -88,7 +94,24 @@ export async function runAcp(opts: CliOptions): Promise<number> {
         return { allow: false };
       }
     };
-    const opened = await openAgentSession({ ...sessionOptions({ ...opts, cwd, resume, continue: false, forkSession: false }), ask });
+    // An editor that reads and writes files for us: its buffers, unsaved changes included, are
+    // what read, edit and write see and change. The disk answers the rest (see LocalWorkspace.files).
+    const files: TextFiles | undefined = editorFs
+      ? {
+          async readText(path) {
+            if (!peer) throw new Error("the editor is gone");
+            const { content } = await peer.request("fs/read_text_file", { sessionId, path });
+            buffers.set(path, content);
+            return content;
+          },
+          async writeText(path, content) {
+            if (!peer) throw new Error("the editor is gone");
+            await peer.request("fs/write_text_file", { sessionId, path, content });
+            buffers.set(path, content);
+          },
+        }
+      : undefined;
+    const opened = await openAgentSession({ ...sessionOptions({ ...opts, cwd, resume, continue: false, forkSession: false }), ask, ...(files ? { files } : {}) });
     s = opened;
     sessionId = opened.sessionId;
     for (const n of opened.notices) log(n);
@@ -114,10 +137,11 @@ export async function runAcp(opts: CliOptions): Promise<number> {
 
   const app = acp
     .agent({ name: "khaelor" })
-    .onRequest("initialize", ({ client }) => {
+    .onRequest("initialize", ({ client, params }) => {
       peer = client;
-      // The client's fs and terminal capabilities are not used yet: files are read and written on
-      // disk (the editor sees the changes there) and bash runs here.
+      // Both or neither: a stale-write check needs the writes to go where the reads came from.
+      editorFs = !!params.clientCapabilities?.fs?.readTextFile && !!params.clientCapabilities?.fs?.writeTextFile;
+      // The client's terminal capability is not used: bash runs here, as in the app.
       return {
         protocolVersion: acp.PROTOCOL_VERSION,
         agentInfo: { name: "khaelor", title: "KHAELOR", version: VERSION },

@@ -28,8 +28,21 @@ export interface LocalWorkspace extends Workspace {
   readonly processes: ProcessRegistry;
   /** The ripgrep executable. */
   ripgrepPath(): string;
+  /**
+   * Where read, edit and write get and put a text file's content when not the disk: an editor's
+   * buffers over ACP (fs/read_text_file, fs/write_text_file), so unsaved changes are what the model
+   * sees and changes. The disk still answers whether a path exists, what kind of file it is and
+   * whether it is binary; bash, grep, glob, /undo and the shadow repository see only the disk.
+   */
+  readonly files?: TextFiles;
   /** After write/edit changed a file that held `before` (null: new): the session's /undo adopts it. */
   onFileChanged?: (abs: string, before: Uint8Array | null) => Promise<void>;
+}
+
+/** Text content by absolute path, from somewhere other than the disk (see LocalWorkspace.files). */
+export interface TextFiles {
+  readText(abs: string): Promise<string>;
+  writeText(abs: string, text: string): Promise<void>;
 }
 
 export function isLocalWorkspace(ws: Workspace): ws is LocalWorkspace {

@@ -11,7 +11,11 @@ import { cliCommand, isolatedEnv, parseNdjson, runCli, tempProject } from "../su
 
 const serve = fakeApiFixture();
 
-type Handlers = { permission?: (req: RequestPermissionRequest) => acp.RequestPermissionResponse | Promise<acp.RequestPermissionResponse> };
+type Handlers = {
+  permission?: (req: RequestPermissionRequest) => acp.RequestPermissionResponse | Promise<acp.RequestPermissionResponse>;
+  /** The editor's buffers, by absolute path: served to fs/read_text_file, changed by fs/write_text_file. */
+  buffers?: Map<string, string>;
+};
 
 /** `khaelor acp` as a child process, and an ACP client connected to its stdio. */
 function startAgent(cwd: string, env: Record<string, string>, h: Handlers = {}) {
@@ -34,6 +38,15 @@ function startAgent(cwd: string, env: Record<string, string>, h: Handlers = {}) 
     .onRequest("session/request_permission", async ({ params }) => {
       asked.push(params);
       return h.permission ? h.permission(params) : { outcome: { outcome: "cancelled" } };
+    })
+    .onRequest("fs/read_text_file", ({ params }) => {
+      const b = h.buffers?.get(params.path);
+      return { content: b ?? readFileSync(params.path, "utf8") };
+    })
+    .onRequest("fs/write_text_file", ({ params }) => {
+      // An editor keeps the change in its buffer; it reaches the disk when the user saves.
+      h.buffers?.set(params.path, params.content);
+      return {};
     });
   const stream = acp.ndJsonStream(input, proc.stdout as ReadableStream<Uint8Array>);
   const stderr = new Response(proc.stderr).text();
@@ -144,6 +157,46 @@ describe("khaelor acp", () => {
     expect(ofKind(replay, "tool_call")[1]).toMatchObject({ toolCallId: call.toolCallId, kind: "edit", status: "completed" });
     // As with --resume, the mode comes from this run (flags, settings), never silently from the log.
     expect(loaded.modes?.currentModeId).toBe("default");
+  });
+
+  test("with the editor's fs capability, read sees the unsaved buffer and an edit goes back through fs/write_text_file, the disk untouched", async () => {
+    const dir = tempProject();
+    const file = join(dir, "notes.txt");
+    writeFileSync(file, "saved on disk\n");
+    const buffers = new Map([[file, "unsaved in the editor\n"]]);
+    const server = await serve({
+      turns: [
+        { content: [{ type: "tool_use", name: "read", input: { file_path: "notes.txt" } }] },
+        {
+          content: [{ type: "tool_use", name: "edit", input: { file_path: "notes.txt", old_string: "unsaved", new_string: "edited" } }],
+          expect: { lastHasToolResult: { isError: false, contentMatches: "unsaved in the editor" } },
+        },
+        // The buffer changed under the model (the user typed): the next edit must not clobber it.
+        { content: [{ type: "tool_use", name: "edit", input: { file_path: "notes.txt", old_string: "edited", new_string: "again" } }], expect: { lastHasToolResult: { isError: false } } },
+        { content: [{ type: "text", text: "done" }], expect: { lastHasToolResult: { isError: true, contentMatches: "changed in the editor" } } },
+      ],
+    });
+    let asks = 0;
+    const a = startAgent(dir, isolatedEnv(server.url), {
+      buffers,
+      permission: () => {
+        if (asks++ === 1) buffers.set(file, buffers.get(file)! + "typed by the user\n");
+        return { outcome: { outcome: "selected", optionId: "allow_once" } };
+      },
+    });
+    const stop = await a.run(async (ctx) => {
+      await ctx.request("initialize", { protocolVersion: acp.PROTOCOL_VERSION, clientCapabilities: { fs: { readTextFile: true, writeTextFile: true }, terminal: false } });
+      const s = await ctx.request("session/new", { cwd: dir, mcpServers: [] });
+      return (await ctx.request("session/prompt", { sessionId: s.sessionId, prompt: [{ type: "text", text: "edit notes" }] })).stopReason;
+    });
+    await a.proc.exited;
+    expect(server.checkFailures).toEqual([]);
+    expect(stop).toBe("end_turn");
+    expect(buffers.get(file)).toBe("edited in the editor\ntyped by the user\n");
+    expect(readFileSync(file, "utf8")).toBe("saved on disk\n");
+    // The diff the editor was shown is of its buffer, not of the disk.
+    const done = ofKind(a.updates, "tool_call_update").find((u) => u.content?.some((c) => c.type === "diff"));
+    expect(done?.content).toContainEqual({ type: "diff", path: file, oldText: "unsaved in the editor\n", newText: "edited in the editor\n" });
   });
 
   test("allow_always saves the app's rule to the project's local settings; a rejected call is denied; plan mode denies without asking", async () => {
