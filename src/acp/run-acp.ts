@@ -11,7 +11,7 @@ import type { AgentSession, Asker } from "../agent/types.ts";
 import { sessionOptions } from "../cli/session-options.ts";
 import { listSessions } from "../session/store.ts";
 import { VERSION } from "../version.ts";
-import type { TextFiles } from "../workspace/types.ts";
+import { editorFiles, editorTerminal, terminalShown } from "./editor-services.ts";
 import { promptContent } from "./prompt-content.ts";
 import { preparedDiff, readText, toolKind, toolLocations, type ReadView } from "./tool-view.ts";
 import { createLiveUpdates, replayUpdates } from "./updates.ts";
@@ -36,6 +36,7 @@ export async function runAcp(opts: CliOptions): Promise<number> {
   const sessions = new Map<string, Live>();
   let peer: AgentContext | null = null;
   let editorFs = false;
+  let editorTerm = false;
 
   const notify = (sessionId: string, update: SessionUpdate) => {
     peer?.notify("session/update", { sessionId, update }).catch(() => {
@@ -53,8 +54,7 @@ export async function runAcp(opts: CliOptions): Promise<number> {
   const open = async (cwd: string, resume: string | null, mcpServers: unknown[]) => {
     let sessionId = "";
     let s: AgentSession | null = null;
-    // The editor's text of each file last read or written through it: the diffs the client is
-    // shown are of its buffers, as the tools saw them, not of a disk that may lag behind.
+    // The editor's text of each file last read or written through it (see editorFiles).
     const buffers = new Map<string, string>();
     const read: ReadView = (abs) => buffers.get(abs) ?? readText(abs);
     const updates = createLiveUpdates({ root: cwd, costSoFar: () => s?.costSoFar() ?? 0, read });
@@ -94,24 +94,18 @@ export async function runAcp(opts: CliOptions): Promise<number> {
         return { allow: false };
       }
     };
-    // An editor that reads and writes files for us: its buffers, unsaved changes included, are
-    // what read, edit and write see and change. The disk answers the rest (see LocalWorkspace.files).
-    const files: TextFiles | undefined = editorFs
-      ? {
-          async readText(path) {
-            if (!peer) throw new Error("the editor is gone");
-            const { content } = await peer.request("fs/read_text_file", { sessionId, path });
-            buffers.set(path, content);
-            return content;
+    const files = editorFs ? editorFiles(() => peer, () => sessionId, buffers) : undefined;
+    const terminal = editorTerm
+      ? editorTerminal(
+          () => peer,
+          () => sessionId,
+          (toolUseId, terminalId) => {
+            updates.attachTerminal(toolUseId, terminalId);
+            notify(sessionId, terminalShown(toolUseId, terminalId));
           },
-          async writeText(path, content) {
-            if (!peer) throw new Error("the editor is gone");
-            await peer.request("fs/write_text_file", { sessionId, path, content });
-            buffers.set(path, content);
-          },
-        }
+        )
       : undefined;
-    const opened = await openAgentSession({ ...sessionOptions({ ...opts, cwd, resume, continue: false, forkSession: false }), ask, ...(files ? { files } : {}) });
+    const opened = await openAgentSession({ ...sessionOptions({ ...opts, cwd, resume, continue: false, forkSession: false }), ask, ...(files ? { files } : {}), ...(terminal ? { terminal } : {}) });
     s = opened;
     sessionId = opened.sessionId;
     for (const n of opened.notices) log(n);
@@ -141,7 +135,7 @@ export async function runAcp(opts: CliOptions): Promise<number> {
       peer = client;
       // Both or neither: a stale-write check needs the writes to go where the reads came from.
       editorFs = !!params.clientCapabilities?.fs?.readTextFile && !!params.clientCapabilities?.fs?.writeTextFile;
-      // The client's terminal capability is not used: bash runs here, as in the app.
+      editorTerm = params.clientCapabilities?.terminal === true;
       return {
         protocolVersion: acp.PROTOCOL_VERSION,
         agentInfo: { name: "khaelor", title: "KHAELOR", version: VERSION },

@@ -24,7 +24,7 @@ export function createLiveUpdates(opts: { root: string; costSoFar: () => number;
   // Relative paths are relative to the model's working directory, which a bash `cd` moves; the
   // bash results say where it is now.
   let cwd = opts.root;
-  const calls = new Map<string, { name: string; input: Input; before: { path: string; text: string | null } | null }>();
+  const calls = new Map<string, { name: string; input: Input; before: { path: string; text: string | null } | null; terminalId?: string }>();
   const translate = (e: AgentEvent): SessionUpdate[] => {
     switch (e.type) {
       case "text_delta":
@@ -72,7 +72,8 @@ export function createLiveUpdates(opts: { root: string; costSoFar: () => number;
         const c = calls.get(e.toolUseId);
         calls.delete(e.toolUseId);
         if (e.name === "bash" && e.display?.cwd) cwd = e.display.cwd;
-        const content: ToolCallContent[] = [textContent(resultText(e.content))];
+        // A command run in the editor's terminal stays shown there, above what the model was told.
+        const content: ToolCallContent[] = [...(c?.terminalId ? [{ type: "terminal" as const, terminalId: c.terminalId }] : []), textContent(resultText(e.content))];
         // What the edit did, as the file is now: the same text the app's diff is made from.
         if (!e.isError && c?.before) content.push({ type: "diff", path: c.before.path, oldText: c.before.text, newText: read(c.before.path) ?? "" });
         return [{ sessionUpdate: "tool_call_update", toolCallId: e.toolUseId, title: e.summary, kind: toolKind(e.name), status: e.isError ? "failed" : "completed", content, rawOutput: e.content }];
@@ -83,7 +84,12 @@ export function createLiveUpdates(opts: { root: string; costSoFar: () => number;
         return [];
     }
   };
-  return { translate, cwd: () => cwd };
+  /** bash's command runs in the editor's terminal `terminalId`: its updates keep showing it. */
+  const attachTerminal = (toolUseId: string, terminalId: string) => {
+    const c = calls.get(toolUseId);
+    if (c) c.terminalId = terminalId;
+  };
+  return { translate, cwd: () => cwd, attachTerminal };
 }
 
 function userChunks(content: string | UserBlock[]): SessionUpdate[] {

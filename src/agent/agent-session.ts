@@ -130,7 +130,7 @@ export async function openAgentSession(opts: SessionOptions): Promise<AgentSessi
   const missing = (replayed?.toolNamesUsed ?? []).filter((t) => !tools.names().includes(t));
   if (missing.length > 0) notices.push(`this session used tools this version does not have (${missing.join(", ")}); calls to them will fail`);
   const spillDir = join(dirname(writer.path), `${sessionId}.spill`);
-  const workspace = createWorkspace({ root: cwd, spillDir, sessionId, redact: redactText, files: opts.files });
+  const workspace = createWorkspace({ root: cwd, spillDir, sessionId, redact: redactText, files: opts.files, terminal: opts.terminal });
   workspace.onFileChanged = (abs, before) => git.adopt(abs, before);
   if (replayed) restoreWorkspace(workspace, replayed.events);
   const bus: EventBus = createEventBus();

@@ -9,7 +9,7 @@ import type { GrantResult, GrantScope, RuleEntry, Suggestion } from "../permissi
 import type { ToolCall, ToolPreview } from "../tools/types.ts";
 import type { FileChange, UndoResult } from "../workspace/git/index.ts";
 import type { ProcessInfo } from "../workspace/process-registry.ts";
-import type { TextFiles } from "../workspace/types.ts";
+import type { CommandTerminal, TextFiles } from "../workspace/types.ts";
 
 export type { TurnResult };
 
@@ -67,6 +67,8 @@ export type SessionOptions = {
   appendSystemPrompt?: string;
   /** Where read, edit and write get and put file content instead of the disk (ACP's editor buffers). */
   files?: TextFiles;
+  /** Where bash runs its commands instead of here (ACP's editor terminal). */
+  terminal?: CommandTerminal;
   /** Another Messages API endpoint and key (the demo's fake model). */
   api?: { baseURL: string; apiKey: string };
 };

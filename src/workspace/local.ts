@@ -8,7 +8,7 @@ import { sessionMark } from "./orphans.ts";
 import { ProcessRegistry } from "./process-registry.ts";
 import { ReadRecords } from "./read-records.ts";
 import { SpillFiles } from "./spill.ts";
-import type { LocalWorkspace, TextFiles } from "./types.ts";
+import type { CommandTerminal, LocalWorkspace, TextFiles } from "./types.ts";
 
 export type WorkspaceOptions = {
   /** Project root; also the first cwd. */
@@ -21,6 +21,8 @@ export type WorkspaceOptions = {
   sessionId?: string;
   /** Files read and written elsewhere than the disk (an ACP editor's buffers); absent, the disk. */
   files?: TextFiles;
+  /** Where bash runs commands (an ACP editor's terminal); absent, child processes here. */
+  terminal?: CommandTerminal;
 };
 
 export function createWorkspace(opts: WorkspaceOptions): LocalWorkspace {
@@ -39,5 +41,6 @@ export function createWorkspace(opts: WorkspaceOptions): LocalWorkspace {
     processes: new ProcessRegistry(opts.sessionId ? sessionMark(opts.sessionId) : {}),
     ripgrepPath,
     ...(opts.files ? { files: opts.files } : {}),
+    ...(opts.terminal ? { terminal: opts.terminal } : {}),
   };
 }
