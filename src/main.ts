@@ -24,6 +24,8 @@ async function main(): Promise<number> {
     case "help":
       process.stdout.write(HELP);
       return EXIT.ok;
+    case "mcp":
+      return (await import("./cli/mcp-command.ts")).mcpCommand(opts.mcpArgs);
     case "sessions":
       return (await import("./cli/sessions-command.ts")).sessionsCommand(opts);
     case "acp":

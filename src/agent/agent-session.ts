@@ -26,7 +26,12 @@ import { builtinTools } from "../tools/builtin.ts";
 import { createToolRuntime } from "../tools/runtime.ts";
 import { createWorkspace } from "../workspace/local.ts";
 import { redactText } from "../session/redact.ts";
-import { settleOrphans } from "../workspace/orphans.ts";
+import { findMarked, killMarkedSync, stopMarked } from "../workspace/marked-processes.ts";
+import { markEntry, sessionMark, settleMarked, settleOrphans } from "../workspace/orphans.ts";
+import { leftoverServers } from "../mcp/manager.ts";
+import { openSessionMcp } from "../mcp/session-mcp.ts";
+import { TOOL_SEARCH_TOOL, toolSearchOffer } from "../mcp/tool-search.ts";
+import type { LocalWorkspace } from "../workspace/types.ts";
 import { VERSION } from "../version.ts";
 import { loadSettings } from "./config.ts";
 import { createGate } from "./gate.ts";
@@ -94,12 +99,33 @@ export async function openAgentSession(opts: SessionOptions): Promise<AgentSessi
   // The rules engine (grammar load) and the first work-tree snapshot are independent: overlap them.
   // The mode comes from this run's flags or settings, never silently from the resumed session:
   // a session once run with bypassPermissions must not stay in it.
+  // MCP servers start now, in parallel with everything below; only the first request waits for
+  // them, and no longer than the startup timeout.
+  const logDir = opened.writer ? dirname(opened.writer.path) : projectSessionsDir(cwd);
+  const mcpPidFile = join(logDir, `${sessionId}.mcp-pids.json`);
+  const leftover = opened.writer ? leftoverServers(mcpPidFile) : [];
+  const serverEnv: Record<string, string> = { ...(process.env as Record<string, string>), ...sessionMark(sessionId) };
+  const mcp = openSessionMcp({
+    projectRoot: cwd,
+    cliConfigs: opts.mcp?.configs ?? [],
+    strict: opts.mcp?.strict ?? false,
+    trustProject: opts.mcp?.trustProject ?? false,
+    // Someone to ask about permissions is someone to ask about trust.
+    interactive: opts.ask !== undefined,
+    env: process.env,
+    serverEnv,
+    pidFile: mcpPidFile,
+  });
+  notices.push(...mcp.notices);
   const [engine, git, orphanNotices] = await Promise.all([
     createPermissionEngine({ projectRoot: cwd, mode: opts.permissionMode, cliAllow: opts.allowedTools ?? [], cliDeny: opts.disallowedTools ?? [] }),
     createGitProtection({ projectRoot: cwd, dataDir: shadowDir, sessionId, resume: opened.writer !== null }),
-    settleOrphans(opened.lostProcesses, sessionId),
-  ]).catch((e: unknown) => {
+    // On resume, then, whatever else still carries the mark: an interrupted bash command a kill -9
+    // left running, a daemon it started (no KHAELOR holds this session, so none is managed).
+    settleOrphans([...opened.lostProcesses, ...leftover], sessionId).then(async (lines) => (opened.writer ? [...lines, ...(await settleMarked(sessionId))] : lines)),
+  ]).catch(async (e: unknown) => {
     opened.writer?.close();
+    await mcp.manager.close();
     throw e;
   });
   // A rule typed on the command line that does not parse is a usage error: silently dropping a
@@ -107,6 +133,7 @@ export async function openAgentSession(opts: SessionOptions): Promise<AgentSessi
   const cliProblems = engine.problems().filter((p) => p.file.startsWith("--"));
   if (cliProblems.length > 0) {
     opened.writer?.close();
+    await mcp.manager.close();
     throw new SessionOpenError(cliProblems.map(formatProblem).join("\n"), true);
   }
   notices.push(...orphanNotices, ...engine.problems().map(formatProblem));
@@ -120,14 +147,16 @@ export async function openAgentSession(opts: SessionOptions): Promise<AgentSessi
       opened.writer ??
       createSession({ sessionId, cwd, model, permissionMode: engine.mode, khaelorVersion: VERSION, git: git.baseline, forkedFrom: opened.forkedFrom, seed: opened.seedEvents, onError: onWriteError });
   } catch (e) {
+    await mcp.manager.close();
     if (e instanceof SessionWriteError) throw new SessionOpenError(explainFsError(e.cause, e.path, "the session log"));
     if (!isUserFsError(e)) throw e;
     throw new SessionOpenError(explainFsError(e, projectSessionsDir(cwd), "the session directory"));
   }
 
-  const tools = createToolRuntime(offeredTools(opts.tools, notices), { searchGuard: (tool, dir) => engine.searchFilter(tool, dir) });
-  // Resume contract: tools may be added between versions, never silently removed.
-  const missing = (replayed?.toolNamesUsed ?? []).filter((t) => !tools.names().includes(t));
+  const tools = createToolRuntime(offeredTools(opts.tools, notices), { searchGuard: (tool, dir) => engine.searchFilter(tool, dir), dynamic: () => mcp.manager.tools() });
+  // Resume contract: tools may be added between versions, never silently removed. (MCP tools come
+  // and go with their servers, which are not connected yet.)
+  const missing = (replayed?.toolNamesUsed ?? []).filter((t) => !t.startsWith("mcp__") && !tools.names().includes(t));
   if (missing.length > 0) notices.push(`this session used tools this version does not have (${missing.join(", ")}); calls to them will fail`);
   const spillDir = join(dirname(writer.path), `${sessionId}.spill`);
   const workspace = createWorkspace({ root: cwd, spillDir, sessionId, redact: redactText, files: opts.files, terminal: opts.terminal });
@@ -190,13 +219,17 @@ export async function openAgentSession(opts: SessionOptions): Promise<AgentSessi
   if (opts.verifyNudge ?? true) policies.push(verifyOnStopPolicy(cwd));
   if (opts.doomLoop ?? true) policies.push(doomLoopPolicy());
 
+  // Many MCP tools go behind the API's tool search instead of into every request whole.
+  const mcpOffer = toolSearchOffer(() => tools.specs());
   const kernelDeps = () => ({
     model: client,
     modelName: () => model,
     system: (): SystemBlock[] => system,
-    tools,
-    // Asked per request: a rule granted or removed, or a mode switched, applies to the next one.
-    serverTools: () => webToolSpecs(engine.rules(), engine.mode, settings).filter((t) => offeredServerTool(opts.tools, t.name)),
+    // the runtime, its specs as offered (MCP tools deferred behind tool search past the budget)
+    tools: { ...tools, specs: () => mcpOffer().tools },
+    // Asked per request: a rule granted or removed, or a mode switched, applies to the next one;
+    // with many MCP tools, the API's tool search joins them.
+    serverTools: () => [...webToolSpecs(engine.rules(), engine.mode, settings).filter((t) => offeredServerTool(opts.tools, t.name)), ...(mcpOffer().search ? [TOOL_SEARCH_TOOL] : [])],
     workspace,
     context,
     gate,
@@ -212,13 +245,20 @@ export async function openAgentSession(opts: SessionOptions): Promise<AgentSessi
   });
 
   // A crash or a plain process.exit must not leave the model's processes running.
-  const killOnExit = () => workspace.processes.killAllSync();
+  // …nor what left their groups (setsid, double forks): anything still carrying the session's mark.
+  const mark = markEntry(sessionId);
+  const killOnExit = () => {
+    workspace.processes.killAllSync();
+    mcp.manager.killSync();
+    killMarkedSync(mark);
+  };
   process.on("exit", killOnExit);
   let closed = false;
   return {
     sessionId,
     cwd,
     toolNames: tools.names(),
+    mcp: mcp.view,
     replayed,
     notices,
     logPath: writer.path,
@@ -250,11 +290,12 @@ export async function openAgentSession(opts: SessionOptions): Promise<AgentSessi
         writeFailure = null;
       }
       const turn = new AbortController();
-      const follow = () => turn.abort();
+      const follow = () => turn.abort(signal.reason);
       signal.addEventListener("abort", follow, { once: true });
       stopTurn = follow;
       try {
-        await git.beginTurn();
+        // The first request waits for the MCP servers, at most until their startup deadline.
+        await Promise.all([git.beginTurn(), mcp.manager.ready()]);
       } catch (e) {
         stopTurn = null;
         signal.removeEventListener("abort", follow);
@@ -292,7 +333,8 @@ export async function openAgentSession(opts: SessionOptions): Promise<AgentSessi
     async close() {
       if (closed) return;
       closed = true;
-      await workspace.processes.stopAll();
+      await Promise.all([workspace.processes.stopAll(), mcp.manager.close()]);
+      await stopMarked(findMarked(mark) ?? []);
       process.off("exit", killOnExit);
       writer.close();
       if (!spoke) {

@@ -16,8 +16,9 @@ export type GateOptions = {
   ask?: Asker;
 };
 
-export function createGate(opts: GateOptions): PermissionGate & { decide(call: ToolCall): Decision } {
-  const decide = (call: ToolCall): Decision => opts.engine.decide({ tool: call.name, input: call.input, cwd: opts.workspace.cwd });
+export function createGate(opts: GateOptions): PermissionGate & { decide(call: ToolCall, readOnly?: boolean): Decision } {
+  // readOnly: what the tool says of itself; only MCP tools' (readOnlyHint) change a decision.
+  const decide = (call: ToolCall, readOnly?: boolean): Decision => opts.engine.decide({ tool: call.name, input: call.input, cwd: opts.workspace.cwd, ...(readOnly !== undefined ? { readOnly } : {}) });
   const record = (call: ToolCall, decision: "allow" | "deny", source: string, extra: { message?: string; savedRule?: { rule: string; scope: GrantScope } } = {}) =>
     opts.emit({ type: "permission_decision", id: newEventId(), ts: Date.now(), toolUseId: call.id, toolName: call.name, decision, source, ...extra });
 
@@ -25,7 +26,7 @@ export function createGate(opts: GateOptions): PermissionGate & { decide(call: T
     decide,
     async authorize(prepared: PreparedCall, signal: AbortSignal): Promise<GateDecision> {
       const { call } = prepared;
-      const d = decide(call);
+      const d = decide(call, prepared.readOnly);
       if (d.behavior === "allow") return { allow: true };
       if (d.behavior === "deny" || !opts.ask) {
         const reason = /[.!?]$/.test(d.reason) ? d.reason : `${d.reason}.`;

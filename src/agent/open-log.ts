@@ -5,7 +5,17 @@ import { existsSync, statSync } from "node:fs";
 import { LIMITS, readRegularFile } from "../workspace/safe-read.ts";
 import type { DurableEvent } from "../events/types.ts";
 import type { SessionWriteError } from "../session/log.ts";
-import { forkSession, latestSession, NewerSessionError, openSession, resolveSession, SessionLockedError, SessionNotFoundError } from "../session/store.ts";
+import {
+  forkSession,
+  latestSession,
+  NewerSessionError,
+  openSession,
+  resolveSession,
+  SessionEmptyError,
+  SessionLockedError,
+  SessionNotFoundError,
+  SessionUnwritableError,
+} from "../session/store.ts";
 import type { LocalWorkspace } from "../workspace/types.ts";
 import type { SessionOptions } from "./types.ts";
 
@@ -35,7 +45,8 @@ export function openLog(o: SessionOptions, dir: string, notices: string[], onWri
     if (s.crashed) notices.push("the previous run of this session stopped unexpectedly; unfinished tool calls were marked as interrupted");
     return { writer: s.writer, replayed: s.replayed, forkedFrom: undefined, seedEvents: undefined, lostProcesses: s.lostProcesses };
   } catch (e) {
-    if (e instanceof SessionLockedError || e instanceof SessionNotFoundError || e instanceof NewerSessionError) throw new SessionOpenError(e.message);
+    if (e instanceof SessionLockedError || e instanceof SessionNotFoundError || e instanceof NewerSessionError || e instanceof SessionUnwritableError || e instanceof SessionEmptyError)
+      throw new SessionOpenError(e.message);
     throw e;
   }
 }

@@ -6,6 +6,7 @@ import type { AgentEvent, DurableEvent, PermissionMode, SessionHeader } from "..
 import type { TurnResult } from "../kernel/loop.ts";
 import type { UserBlock } from "../model/types.ts";
 import type { GrantResult, GrantScope, RuleEntry, Suggestion } from "../permissions/index.ts";
+import type { McpView } from "../mcp/session-mcp.ts";
 import type { ToolCall, ToolPreview } from "../tools/types.ts";
 import type { FileChange, UndoResult } from "../workspace/git/index.ts";
 import type { ProcessInfo } from "../workspace/process-registry.ts";
@@ -71,6 +72,8 @@ export type SessionOptions = {
   terminal?: CommandTerminal;
   /** Another Messages API endpoint and key (the demo's fake model). */
   api?: { baseURL: string; apiKey: string };
+  /** --mcp-config files or JSON, --strict-mcp-config, --trust-project. */
+  mcp?: { configs?: string[]; strict?: boolean; trustProject?: boolean };
 };
 
 /** What resuming found in the log, for a mode to show where the session was. */
@@ -117,6 +120,8 @@ export interface AgentSession {
   rules(): RuleEntry[];
   /** Removes one rule as listed by rules(), from its file too. */
   removeRule(entry: Pick<RuleEntry, "rule" | "behavior" | "scope">): GrantResult;
+  /** The MCP servers: their status and tools, reconnect, and the project-trust question. */
+  readonly mcp: McpView;
   /** The processes the agent started (dev servers, watchers), running or not. */
   processes(): ProcessInfo[];
   /** Stops the agent's processes and closes the log (removed when nothing was said). */

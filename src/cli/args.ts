@@ -6,7 +6,14 @@ export type OutputFormat = "text" | "json" | "stream-json";
 export type InputFormat = "text" | "stream-json";
 
 export type CliOptions = {
-  command: "run" | "sessions" | "acp" | "help" | "version";
+  command: "run" | "sessions" | "mcp" | "acp" | "help" | "version";
+  /** `khaelor mcp ...`: the words after "mcp", parsed by the mcp command itself. */
+  mcpArgs: string[];
+  /** --mcp-config values (paths or JSON), in order. */
+  mcpConfig: string[];
+  strictMcpConfig: boolean;
+  /** --trust-project: run the commands the project's files define (MCP servers) this once. */
+  trustProject: boolean;
   print: boolean;
   prompt: string | null;
   outputFormat: OutputFormat;
@@ -73,6 +80,7 @@ Usage:
   khaelor -p [options] [prompt]       print mode: run to completion, print the answer
   echo "task" | khaelor [options]     print mode with the task from stdin
   khaelor sessions [--json]           list this project's sessions
+  khaelor mcp list|get|add|remove     manage MCP servers (khaelor mcp --help)
   khaelor acp                         speak the Agent Client Protocol on stdio (Zed, JetBrains, Neovim, Emacs)
   khaelor --demo                      scripted demo on a built-in fake model (no API key needed)
 
@@ -99,6 +107,9 @@ Options:
   --allowedTools <rules...>     Tools (or rules) allowed without asking, comma or space separated
   --disallowedTools <rules...>  Tools (or rules) always denied
   --cwd <dir>                   Work in this directory instead of the current one
+  --mcp-config <file|json...>   MCP servers from these files or JSON strings (repeatable)
+  --strict-mcp-config           Use only the --mcp-config servers, none from settings or .mcp.json
+  --trust-project               Run the MCP servers this project's files define, this once, unasked
   -c, --continue                Continue the latest session of this project
   -r, --resume [id]             Resume a session by id or unique prefix (no id: list / picker)
   --fork-session                With --continue/--resume: continue in a new session, old one untouched
@@ -131,12 +142,18 @@ Environment:
   ANTHROPIC_API_KEY    API key (required unless --demo)
   ANTHROPIC_BASE_URL   API base URL (default https://api.anthropic.com)
   KHAELOR_HOME         Data directory (sessions); default $XDG_DATA_HOME/khaelor
+  MCP_TIMEOUT          MCP server startup timeout in ms (default 10000)
+  MCP_TOOL_TIMEOUT     MCP tool call timeout in ms (default 600000)
   NO_COLOR             Disable colour
 `;
 
 export function parseArgs(argv: string[]): CliOptions {
   const o: CliOptions = {
     command: "run",
+    mcpArgs: [],
+    mcpConfig: [],
+    strictMcpConfig: false,
+    trustProject: false,
     print: false,
     prompt: null,
     outputFormat: "text",
@@ -168,6 +185,8 @@ export function parseArgs(argv: string[]): CliOptions {
     json: false,
   };
   const positional: string[] = [];
+  // `khaelor mcp list|add|remove|get`: its own flags (-s, -e, -H) belong to it.
+  if (argv[0] === "mcp") return { ...o, command: "mcp", mcpArgs: argv.slice(1) };
   let i = 0;
   /** Index of a value given as `--flag=value`: taken as it is, even when it starts with "-". */
   let explicit = -1;
@@ -302,6 +321,18 @@ export function parseArgs(argv: string[]): CliOptions {
       case "--cwd":
         o.cwd = value(arg);
         break;
+      case "--mcp-config": {
+        // Claude Code takes several after one flag (--mcp-config a.json b.json) and the flag again.
+        o.mcpConfig.push(value(arg));
+        while (argv[i + 1] !== undefined && /\.json$|^\s*\{/.test(argv[i + 1]!)) o.mcpConfig.push(argv[++i]!);
+        break;
+      }
+      case "--strict-mcp-config":
+        o.strictMcpConfig = true;
+        break;
+      case "--trust-project":
+        o.trustProject = true;
+        break;
       case "--verbose":
         o.verbose = true;
         break;
@@ -407,5 +438,5 @@ const HONOURED_AS_IS = new Set(["--await-initialize"]);
 
 function looksLikeRule(s: string): boolean {
   // Only names of tools that exist, so `--allowedTools Read Summarize` leaves "Summarize" as the prompt.
-  return /^(read|write|edit|multiedit|grep|glob|bash|process|webfetch)(\(.*\))?(,.*)?$/i.test(s);
+  return /^(read|write|edit|multiedit|grep|glob|bash|process|webfetch)(\(.*\))?(,.*)?$/i.test(s) || /^mcp__[A-Za-z0-9_*-]+(,.*)?$/.test(s);
 }

@@ -15,6 +15,7 @@ import { openTerminal } from "../tui/term/terminal.ts";
 import { createScreen, type ScreenCaps } from "../tui/screen/screen.ts";
 import type { App } from "../tui/app/app.ts";
 import { VERSION } from "../version.ts";
+import { editText } from "../platform/editor.ts";
 import { EXIT, type CliOptions } from "./args.ts";
 import type { AgentSession, Asker, SessionOptions } from "../agent/types.ts";
 import { sessionOptions } from "./session-options.ts";
@@ -72,7 +73,8 @@ export async function runInteractive(opts: CliOptions): Promise<number> {
   // SIGTERM/SIGHUP/SIGINT: the terminal layer restores the terminal at once and re-raises; this
   // listener (still installed) then ends the session properly: processes stopped, log closed.
   const signals = ["SIGTERM", "SIGHUP", "SIGINT"] as const;
-  const onSignal = (sig: NodeJS.Signals) => void app.exit(sig === "SIGHUP" ? EXIT.sighup : sig === "SIGINT" ? EXIT.sigint : EXIT.sigterm);
+  const onSignal = (sig: NodeJS.Signals) =>
+    void app.exit(sig === "SIGHUP" ? EXIT.sighup : sig === "SIGINT" ? EXIT.sigint : EXIT.sigterm, sig === "SIGHUP" ? "sighup" : sig === "SIGINT" ? "sigint" : "sigterm");
   const leave = async (line: string | null, toStderr: string | null) => {
     for (const off of unsubscribe) off();
     for (const s of signals) process.off(s, onSignal);
@@ -100,6 +102,8 @@ export async function runInteractive(opts: CliOptions): Promise<number> {
       term.write(open ? MOUSE_ON : MOUSE_OFF);
     },
     suspend: () => term.suspend(),
+    editText: (text) => term.handOver(() => editText(text)),
+    copy: async (text) => (await import("../tui/term/clipboard.ts")).copyToClipboard(text, { write: (d) => void term.write(d), env: process.env, inTmux: term.caps.inTmux }),
     onExit(code, line) {
       // The demo's project is a temporary copy, removed on the way out: its session cannot be
       // resumed, so the last line (how to resume) is replaced; the lines before it (stopped processes) stay.

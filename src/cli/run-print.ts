@@ -4,10 +4,12 @@ import { fstatSync } from "node:fs";
 import type { TurnEndReason } from "../events/types.ts";
 import { buildResult, createTally } from "../print/result.ts";
 import { jsonPrinter, streamJsonPrinter, textPrinter, type Printer } from "../print/printer.ts";
+import { modelInfo } from "../model/models.ts";
 import { EXIT, type CliOptions } from "./args.ts";
 import { openAgentSession, SessionOpenError } from "../agent/agent-session.ts";
 import { sessionOptions } from "./session-options.ts";
 import { printSessionList } from "./sessions-command.ts";
+import { failureNotices } from "../mcp/session-mcp.ts";
 import { DEMO_BANNER, DEMO_PROMPT, startDemo } from "./demo.ts";
 
 export async function runPrint(opts: CliOptions): Promise<number> {
@@ -30,7 +32,12 @@ export async function runPrint(opts: CliOptions): Promise<number> {
   }
   let prompt = opts.prompt ?? (demo ? DEMO_PROMPT : "");
   if (!process.stdin.isTTY && !demo) {
-    const piped = (await readStdin(prompt !== "")).trimEnd();
+    const read = await readStdin(prompt !== "");
+    if (read.over) {
+      stderr.write(`khaelor: the input on stdin is over ${mb(STDIN_MAX_BYTES)} (more than any model takes in one request); nothing was sent. Save it to a file and ask about it instead: KHAELOR reads the parts it needs.\n`);
+      return EXIT.usage;
+    }
+    const piped = read.text.trimEnd();
     prompt = prompt && piped ? `${prompt}\n\n${piped}` : prompt || piped;
   }
   if (!prompt.trim()) {
@@ -64,6 +71,35 @@ export async function runPrint(opts: CliOptions): Promise<number> {
   }
 
   for (const n of session.notices) stderr.write(`khaelor: ${n}\n`);
+  // A task bigger than the model's whole context would only come back as an error from the API,
+  // after sending it: say so before, with the numbers.
+  const window = modelInfo(session.model())?.contextWindow;
+  const estimate = Math.ceil(prompt.length / 4);
+  if (window !== undefined && estimate > window) {
+    const why = `the task is ${mb(Buffer.byteLength(prompt))} (about ${estimate.toLocaleString("en-US")} tokens), more than ${session.model()} takes (${window.toLocaleString("en-US")} tokens); nothing was sent. Pass a smaller input, or save it to a file and ask about it: KHAELOR reads the parts it needs.`;
+    stderr.write(`khaelor: ${why}\n`);
+    await session.close();
+    await demo?.close();
+    if (opts.outputFormat !== "text") {
+      const printer = opts.outputFormat === "json" ? jsonPrinter(stdout, { write: () => {} }) : streamJsonPrinter(stdout, false);
+      printer.finish(buildResult({ tally: createTally(), reason: "error", text: "", errorMessage: why, sessionId: session.sessionId, durationMs: Date.now() - started }));
+    }
+    return EXIT.usage;
+  }
+  // init lists the MCP servers as they stand once started (or at the startup deadline); the first
+  // request would wait for them anyway.
+  await session.mcp.ready();
+  const mcpServers = session.mcp.servers();
+  const reported = new Set<string>();
+  const reportFailures = () => {
+    for (const n of failureNotices(session.mcp.servers())) {
+      if (reported.has(n)) continue;
+      reported.add(n);
+      stderr.write(`khaelor: ${n}\n`);
+    }
+  };
+  reportFailures();
+  const offMcp = session.mcp.onChange(reportFailures);
   const printer: Printer =
     opts.outputFormat === "json"
       ? jsonPrinter(stdout, stderr)
@@ -71,22 +107,34 @@ export async function runPrint(opts: CliOptions): Promise<number> {
         ? streamJsonPrinter(stdout, opts.includePartialMessages)
         : textPrinter(stdout, stderr, opts.verbose);
   const tally = createTally();
-  printer.init({ sessionId: session.sessionId, model: session.model(), tools: [...session.toolNames], cwd: session.cwd, permissionMode: session.permissionMode() });
+  printer.init({
+    sessionId: session.sessionId,
+    model: session.model(),
+    tools: [...session.toolNames, ...session.mcp.toolNames()],
+    cwd: session.cwd,
+    permissionMode: session.permissionMode(),
+    mcpServers: mcpServers.map((s) => ({ name: s.name, status: s.status.state, ...("reason" in s.status ? { error: s.status.reason } : {}) })),
+  });
   session.subscribe((e) => {
     tally.observe(e);
     printer.onEvent(e);
   });
 
+  // A closed terminal or a reader that went away (EIO, EPIPE) must not crash the run before the log is closed.
+  for (const stream of [process.stdout, process.stderr])
+    stream.on("error", (e: NodeJS.ErrnoException) => {
+      if (e.code !== "EIO" && e.code !== "EPIPE") throw e;
+    });
   const controller = new AbortController();
   let signalExit: number | null = null;
-  const onSignal = (code: number) => () => {
+  const onSignal = (code: number, reason: "sigint" | "sigterm" | "sighup") => () => {
     if (signalExit !== null) process.exit(code); // a second Ctrl-C: leave now
     signalExit = code;
-    controller.abort();
+    controller.abort(reason);
   };
-  const onInt = onSignal(EXIT.sigint);
-  const onTerm = onSignal(EXIT.sigterm);
-  const onHup = onSignal(EXIT.sighup);
+  const onInt = onSignal(EXIT.sigint, "sigint");
+  const onTerm = onSignal(EXIT.sigterm, "sigterm");
+  const onHup = onSignal(EXIT.sighup, "sighup");
   process.on("SIGINT", onInt);
   process.on("SIGTERM", onTerm);
   process.on("SIGHUP", onHup);
@@ -117,6 +165,7 @@ export async function runPrint(opts: CliOptions): Promise<number> {
     process.off("SIGINT", onInt);
     process.off("SIGTERM", onTerm);
     process.off("SIGHUP", onHup);
+    offMcp();
     await session.close();
     await demo?.close();
   }
@@ -151,18 +200,32 @@ const STDIN_GRACE_MS = 1500;
  * extra context, and a parent that leaves an empty pipe open (CI runners, ssh, spawn) must not
  * hang us: a pipe that sends nothing within a grace period is ignored. Files are read whole.
  */
-async function readStdin(optional: boolean): Promise<string> {
+/** More than the API takes in one request (32 MB): reading stops there, so memory stays bounded. */
+const STDIN_MAX_BYTES = 32 * 1024 * 1024;
+const mb = (bytes: number) => (bytes >= 1024 * 1024 ? `${(bytes / 1024 / 1024).toFixed(bytes >= 10 * 1024 * 1024 ? 0 : 1)} MB` : `${Math.ceil(bytes / 1024)} KB`);
+
+async function readStdin(optional: boolean): Promise<{ text: string; over: boolean }> {
   let kind: "file" | "pipe" | "other" = "other";
   try {
     const st = fstatSync(0);
     kind = st.isFile() ? "file" : st.isFIFO() || st.isSocket() ? "pipe" : "other";
   } catch {
-    return "";
+    return { text: "", over: false };
   }
-  if (kind === "other") return "";
+  if (kind === "other") return { text: "", over: false };
   const chunks: Buffer[] = [];
+  let size = 0;
+  let over = false;
   const done = new Promise<void>((resolve) => {
-    process.stdin.on("data", (c: Buffer) => chunks.push(c));
+    process.stdin.on("data", (c: Buffer) => {
+      size += c.length;
+      if (size > STDIN_MAX_BYTES) {
+        over = true;
+        chunks.length = 0;
+        process.stdin.destroy();
+        resolve();
+      } else chunks.push(c);
+    });
     process.stdin.on("end", resolve);
     process.stdin.on("error", () => resolve());
   });
@@ -177,9 +240,9 @@ async function readStdin(optional: boolean): Promise<string> {
     if (outcome === "silent") {
       process.stdin.pause();
       process.stdin.destroy();
-      return "";
+      return { text: "", over: false };
     }
     await done;
   }
-  return Buffer.concat(chunks).toString("utf8");
+  return { text: over ? "" : Buffer.concat(chunks).toString("utf8"), over };
 }

@@ -18,6 +18,7 @@ export function sessionOptions(o: CliOptions): SessionOptions {
     allowedTools: o.allowedTools,
     disallowedTools: o.disallowedTools,
     verifyNudge: o.verifyNudge,
+    mcp: { configs: o.mcpConfig, strict: o.strictMcpConfig, trustProject: o.trustProject },
     doomLoop: o.doomLoop,
     budgets: {
       ...(o.maxTurns !== null ? { maxTurns: o.maxTurns } : {}),

@@ -24,7 +24,7 @@ export function printSessionList(opts: CliOptions, heading: string | null): numb
     const when = new Date(s.lastActivity).toISOString().replace("T", " ").slice(0, 16);
     const turns = `${String(s.turns).padStart(3)} turn${s.turns === 1 ? " " : "s"}`;
     const newer = s.newerFormat ? "  [written by a newer KHAELOR: upgrade to resume it]" : "";
-    process.stdout.write(`${s.id.slice(0, 8)}  ${when}  ${turns}  ${formatCost(s.costUsd).padEnd(7)}  ${s.title || "(untitled)"}${newer}\n`);
+    process.stdout.write(`${s.id.slice(0, 8)}  ${when}  ${turns}  ${formatCost(s.costUsd).padEnd(7)}  ${s.title || (s.cwd === "" && !s.newerFormat ? "(empty: nothing was saved)" : "(untitled)")}${newer}\n`);
   }
   return EXIT.ok;
 }

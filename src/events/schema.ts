@@ -112,7 +112,7 @@ export const toolResultSchema = z.object({
   kind: z.enum(["ok", "error", "unknown_tool", "invalid_input"]),
   summary: z.string(),
   display: z
-    .object({ diff: z.string().optional(), path: z.string().optional(), cwd: z.string().optional(), notes: z.string().optional(), body: z.number().int().min(0).optional() })
+    .object({ diff: z.string().optional(), path: z.string().optional(), cwd: z.string().optional(), notes: z.string().optional(), body: z.number().int().min(0).optional(), lines: z.number().int().min(0).optional() })
     .optional(),
   durationMs: z.number(),
 });
@@ -144,7 +144,7 @@ export const compactionSchema = z.object({
 export const interruptionSchema = z.object({
   ...base,
   type: z.literal("interruption"),
-  reason: z.enum(["user", "sigint", "sigterm", "crash_recovery"]),
+  reason: z.enum(["user", "sigint", "sigterm", "sighup", "crash_recovery"]),
 });
 
 export const settingChangeSchema = z.object({

@@ -89,7 +89,7 @@ export type CompactionEvent = Base & {
 
 export type InterruptionEvent = Base & {
   type: "interruption";
-  reason: "user" | "sigint" | "sigterm" | "crash_recovery";
+  reason: "user" | "sigint" | "sigterm" | "sighup" | "crash_recovery";
 };
 
 export type SettingChangeEvent = Base & {

@@ -48,8 +48,8 @@ export type ScenarioBlock = z.infer<typeof ScenarioBlock>;
  * turn in place, so a client that retries gets the turn on its next attempt.
  */
 export const Fault = z.discriminatedUnion("type", [
-  /** 429 rate_limit_error with `retry-after` (seconds) and/or `retry-after-ms`. */
-  z.object({ type: z.literal("rate_limit"), retryAfterSeconds: z.number().optional(), retryAfterMs: z.number().optional() }),
+  /** 429 rate_limit_error with `retry-after` (seconds, or `retryAfterRaw` as sent) and/or `retry-after-ms`. */
+  z.object({ type: z.literal("rate_limit"), retryAfterSeconds: z.number().optional(), retryAfterMs: z.number().optional(), retryAfterRaw: z.string().optional() }),
   /** 529 overloaded_error. */
   z.object({ type: z.literal("overloaded") }),
   /** 5xx api_error (500 unless told). */

@@ -195,6 +195,8 @@ function httpFault(f: Fault): { status: number; type: string; message: string; h
       const headers: Record<string, string> = {};
       if (f.retryAfterSeconds !== undefined) headers["retry-after"] = String(f.retryAfterSeconds);
       if (f.retryAfterMs !== undefined) headers["retry-after-ms"] = String(f.retryAfterMs);
+      // An HTTP date, or anything else a server may send.
+      if (f.retryAfterRaw !== undefined) headers["retry-after"] = f.retryAfterRaw;
       return {
         status: 429,
         type: "rate_limit_error",

@@ -11,7 +11,7 @@ const USER_BLOCKS = new Set(["text", "image", "document", "tool_result", "search
 const ASSISTANT_BLOCKS = new Set(["text", "thinking", "redacted_thinking", "tool_use", "server_tool_use", "web_search_tool_result", "web_fetch_tool_result"]);
 /** Every server tool's result block is named so (code_execution_tool_result, ...): the client may not know them all. */
 const isServerResult = (type: string) => type.endsWith("_tool_result") && type !== "tool_result";
-const SERVER_TOOL_TYPE = /^(web_search|web_fetch)_\d{8}$/;
+const SERVER_TOOL_TYPE = /^(web_search|web_fetch|tool_search_tool_regex|tool_search_tool_bm25)_\d{8}$/;
 const TOOL_NAME = /^[a-zA-Z0-9_-]{1,128}$/;
 const TOOL_ID = /^[a-zA-Z0-9_-]+$/;
 

@@ -29,6 +29,8 @@ class TurnEnd extends Error {
 
 const DEFAULT_STRIKES = 3;
 
+const SIGNAL_REASONS = new Set<unknown>(["sigint", "sigterm", "sighup"]);
+
 export async function runTurn(deps: KernelDeps, input: string | UserBlock[], signal: AbortSignal): Promise<TurnResult> {
   const started = Date.now();
   const policies = deps.policies ?? [];
@@ -111,7 +113,8 @@ export async function runTurn(deps: KernelDeps, input: string | UserBlock[], sig
       result = { reason: "error", message, steps, lastText };
     }
   }
-  if (result.reason === "cancelled") durable({ type: "interruption", reason: "user" });
+  // Who stopped it: a signal's name when the abort carried one (the terminal closed, kill), else the user.
+  if (result.reason === "cancelled") durable({ type: "interruption", reason: SIGNAL_REASONS.has(signal.reason) ? signal.reason : "user" });
   durable({ type: "turn_end", reason: result.reason });
   return result;
 }

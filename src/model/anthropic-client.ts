@@ -13,7 +13,13 @@ import { MessageAssembler } from "./message-assembler.ts";
 import { maxTokensFor, modelInfo } from "./models.ts";
 import { ModelError, type ModelClient, type ModelEvent, type ModelRequest } from "./types.ts";
 
-export type RetryOptions = { maxRetries?: number; baseDelayMs?: number; maxDelayMs?: number };
+export type RetryOptions = {
+  maxRetries?: number;
+  baseDelayMs?: number;
+  maxDelayMs?: number;
+  /** The longest Retry-After we wait out; past it the turn stops with the server's hint. */
+  maxRetryAfterMs?: number;
+};
 
 export type AnthropicClientOptions = {
   /** Defaults to ANTHROPIC_API_KEY; ANTHROPIC_AUTH_TOKEN is used when neither is set. */
@@ -25,7 +31,18 @@ export type AnthropicClientOptions = {
   idleTimeoutMs?: number;
 };
 
-const DEFAULT_RETRY: Required<RetryOptions> = { maxRetries: 8, baseDelayMs: 500, maxDelayMs: 32_000 };
+const DEFAULT_RETRY: Required<RetryOptions> = { maxRetries: 8, baseDelayMs: 500, maxDelayMs: 32_000, maxRetryAfterMs: 120_000 };
+
+/** setTimeout's limit (a signed 32-bit ms count): longer delays fire at once, with a warning. */
+const MAX_TIMER_MS = 2 ** 31 - 1;
+
+/** "in 58 minutes (at 15:04)": a server's wait, readable. */
+function describeWait(ms: number): string {
+  const at = new Date(Date.now() + ms);
+  const mins = Math.round(ms / 60_000);
+  const span = ms < 90_000 ? `${Math.round(ms / 1000)} s` : mins < 90 ? `${mins} minutes` : `${Math.round(mins / 60)} hours`;
+  return `in ${span} (at ${at.toTimeString().slice(0, 5)})`;
+}
 
 /** Exponential backoff with up to 25% jitter below the capped value; the server's retry-after wins when given. */
 export function retryDelayMs(attempt: number, retry: Required<RetryOptions>, retryAfterMs: number | null): number {
@@ -67,6 +84,9 @@ export function createAnthropicClient(opts: AnthropicClientOptions = {}): ModelC
         if (error.kind !== "retryable") throw error;
         if (attempt >= retry.maxRetries)
           throw new ModelError("retryable", `${error.message} Gave up after ${retry.maxRetries} retries; try again later.`, error.status);
+        // A wait longer than anyone watches (Retry-After: 3600) is the server's answer, not a retry.
+        if (retryAfterMs !== null && retryAfterMs > retry.maxRetryAfterMs)
+          throw new ModelError("retryable", `${error.message} The server asks to retry ${describeWait(retryAfterMs)}, longer than KHAELOR waits (${Math.round(retry.maxRetryAfterMs / 1000)} s): try again then.`, error.status);
         const delayMs = retryDelayMs(attempt + 1, retry, retryAfterMs);
         yield { type: "retry", attempt: attempt + 1, maxRetries: retry.maxRetries, delayMs, status: error.status, message: error.message, partialDiscarded: asm.yieldedDelta };
         if (!(await sleep(delayMs, req.signal))) throw new ModelError("aborted", "Interrupted by the user.", null, []);
@@ -212,7 +232,7 @@ function sleep(ms: number, signal: AbortSignal | undefined): Promise<boolean> {
     const timer = setTimeout(() => {
       signal?.removeEventListener("abort", onAbort);
       resolve(true);
-    }, ms);
+    }, Math.min(Math.max(0, ms), MAX_TIMER_MS));
     signal?.addEventListener("abort", onAbort, { once: true });
   });
 }

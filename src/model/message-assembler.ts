@@ -18,7 +18,7 @@ type BlockState =
 type Raw = Record<string, unknown> & { type: string };
 
 /** A block that arrives complete, as we keep it: known server results as they are, anything else wrapped. */
-export function wholeBlock(b: Raw): ServerBlock {
+function wholeBlock(b: Raw): ServerBlock {
   if ((b.type === "web_search_tool_result" || b.type === "web_fetch_tool_result") && typeof b.tool_use_id === "string")
     return b as ServerBlock;
   return { type: "unknown_block", block: b };

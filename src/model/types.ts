@@ -65,7 +65,13 @@ export type AssistantMessage = {
 
 /** JSON schema as sent in `tools[].input_schema`. */
 export type JsonSchema = { type: "object"; properties?: Record<string, unknown>; required?: string[]; [k: string]: unknown };
-export type ToolSpec = { name: string; description: string; input_schema: JsonSchema };
+export type ToolSpec = {
+  name: string;
+  description: string;
+  input_schema: JsonSchema;
+  /** Left out of the prompt; the model finds it through the tool search tool when it needs it. */
+  defer_loading?: boolean;
+};
 /** A tool the API runs itself, as its versioned type (web_search_20260318, ...) with its options. */
 export type ServerToolSpec = { type: string; name: string; [option: string]: unknown };
 

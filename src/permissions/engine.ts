@@ -4,6 +4,7 @@ import type { Parser } from "web-tree-sitter";
 import { homedir } from "node:os";
 import { resolve } from "node:path";
 import { createParser } from "../assets/tree-sitter.ts";
+import { isMcpName } from "../mcp/tool-names.ts";
 import { decidePath, type JudgeContext } from "./paths/decide-path.ts";
 import { decideShell } from "./decide-shell.ts";
 import { realPath, resolveToolPath } from "./paths/path-facts.ts";
@@ -163,6 +164,7 @@ class Engine implements PermissionEngine {
       case "process":
         return this.decideProcess(input, cwd);
       default:
+        if (isMcpName(req.tool)) return this.decideMcp(req.tool, req.readOnly === true);
         return this.decideOtherTool(req.tool);
     }
   }
@@ -198,6 +200,24 @@ class Engine implements PermissionEngine {
     if (allow) return { behavior: "allow", reason: `allowed by ${allow.rule}`, source: `${allow.scope}:${allow.rule}` };
     const suggestion = ruleTool ? { rule: ruleTool, rules: [ruleTool], description: `always allow ${ruleTool}` } : undefined;
     return { behavior: "ask", reason: `using ${name}`, source: `mode:${this.ctx.mode}`, ...(suggestion ? { suggestion } : {}) };
+  }
+
+  /** An MCP server's tool: rules by mcp__ name; default mode asks; plan mode runs only tools marked read-only. */
+  private decideMcp(name: string, readOnly: boolean): Decision {
+    const rules = this.ctx.rules;
+    const deny = rules.matchMcp("deny", name);
+    if (deny) return { behavior: "deny", reason: `${name} is denied by ${deny.rule} (${deny.scope} settings)`, source: `${deny.scope}:${deny.rule}` };
+    const ask = rules.matchMcp("ask", name);
+    if (ask && this.ctx.mode !== "bypassPermissions") return { behavior: "ask", reason: `${name} asks because of ${ask.rule}`, source: `${ask.scope}:${ask.rule}` };
+    if (this.ctx.mode === "bypassPermissions") return { behavior: "allow", reason: "bypassPermissions mode", source: "mode:bypassPermissions" };
+    const suggestion = { rule: name, rules: [name], description: `always allow ${name}` };
+    if (this.ctx.mode === "plan") {
+      if (readOnly) return { behavior: "allow", reason: `${name} is marked read-only by its server`, source: "read-only" };
+      return { behavior: "ask", reason: `plan mode: ${name} is not marked read-only by its server, so it may change something`, source: "mode:plan", suggestion };
+    }
+    const allow = rules.matchMcp("allow", name);
+    if (allow) return { behavior: "allow", reason: `allowed by ${allow.rule}`, source: `${allow.scope}:${allow.rule}` };
+    return { behavior: "ask", reason: `calling the MCP tool ${name}`, source: `mode:${this.ctx.mode}`, suggestion };
   }
 
   private malformed(tool: string, field: string): Decision {

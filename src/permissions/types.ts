@@ -14,7 +14,8 @@ export type RuleScope = "user" | "project" | "local" | "session" | "cli";
 export type GrantScope = "session" | "local" | "user";
 
 /** Claude Code's tool names, which rules are written with. */
-export type RuleTool = "Read" | "Edit" | "Bash" | "Grep" | "Glob" | "Process" | "WebFetch" | "WebSearch";
+/** `Mcp` rules are written mcp__server, mcp__server__tool or mcp__server__* (the whole rule is the specifier). */
+export type RuleTool = "Read" | "Edit" | "Bash" | "Grep" | "Glob" | "Process" | "WebFetch" | "WebSearch" | "Mcp";
 
 export type ParsedRule = {
   tool: RuleTool;
@@ -58,7 +59,13 @@ export type Decision = {
   suggestion?: Suggestion;
 };
 
-export type DecisionRequest = { tool: string; input: unknown; cwd: string };
+export type DecisionRequest = {
+  tool: string;
+  input: unknown;
+  cwd: string;
+  /** The tool says it changes nothing (an MCP server's readOnlyHint); plan mode runs such tools. */
+  readOnly?: boolean;
+};
 
 /** Why a search over a directory leaves one path out of its results. */
 export type SearchSkip = {

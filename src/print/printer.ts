@@ -10,7 +10,7 @@ export type ResultObject = ReturnType<typeof buildResult>;
 export type Out = { write(s: string): void };
 
 export interface Printer {
-  init(info: { sessionId: string; model: string; tools: string[]; cwd: string; permissionMode: string }): void;
+  init(info: { sessionId: string; model: string; tools: string[]; cwd: string; permissionMode: string; mcpServers?: Array<{ name: string; status: string; error?: string }> }): void;
   onEvent(e: AgentEvent): void;
   finish(result: ResultObject): void;
 }
@@ -116,7 +116,7 @@ export function streamJsonPrinter(stdout: Out, includePartial: boolean): Printer
         cwd: info.cwd,
         session_id: info.sessionId,
         tools: info.tools,
-        mcp_servers: [],
+        mcp_servers: info.mcpServers ?? [],
         model: info.model,
         permissionMode: info.permissionMode,
         slash_commands: ["compact"],

@@ -67,9 +67,10 @@ function isAlive(pid: number): boolean {
 /** The lock's process is still the KHAELOR that wrote it (same boot, start time and command line). */
 function holds(owner: LockOwner): boolean {
   if (!isAlive(owner.pid)) return false;
-  if (owner.start === undefined) return true; // written where /proc is not: the pid is all we have
   const now = processIdentity(owner.pid);
-  if (!now) return true;
+  if (!now) return true; // no /proc here: the pid is all we have
+  // A lock from before identities were recorded: a pid that is not some KHAELOR was reused.
+  if (owner.start === undefined) return /khaelor|main\.ts/i.test(now.cmd);
   return now.boot === owner.boot && now.start === owner.start && now.cmd === owner.cmd;
 }
 

@@ -1,11 +1,12 @@
 // The session log: one JSON line per durable event, appended with one write() each. The writer
 // fsyncs at loop boundaries (a user message, each tool result, the end of a turn, a compaction), so
 // a power cut loses at most the in-flight model turn; kill -9 loses nothing that was written.
-import { closeSync, fstatSync, fsyncSync, ftruncateSync, openSync, renameSync, unlinkSync, writeFileSync, writeSync } from "node:fs";
-import { LIMITS, readRegularFile } from "../workspace/safe-read.ts";
+import { closeSync, constants, fstatSync, fsyncSync, ftruncateSync, openSync, readSync, renameSync, statSync, unlinkSync, writeFileSync, writeSync } from "node:fs";
+import { fileKind, formatBytes, LIMITS } from "../workspace/safe-read.ts";
 import type { DurableEvent } from "../events/types.ts";
 import { FORMAT_VERSION, NewerFormatError, parseEventLine, serializeEvent } from "../events/schema.ts";
 import { fsReason } from "../workspace/fs-errors.ts";
+import { UNREADABLE_RESULT } from "./view.ts";
 import { metaPathOf, sessionIdOf } from "./paths.ts";
 import { createRedactor, type Redactor } from "./redact.ts";
 import { createSummaryBuilder, type SessionSummary, type SummaryBuilder } from "./summary.ts";
@@ -236,6 +237,13 @@ export type SessionLog = {
   warnings: LogWarning[];
   /** The log ends in a partial line (a crash mid-write). */
   tornTail: boolean;
+  /**
+   * The bytes after the last newline, when there are any: `keep` is a complete event whose newline
+   * never made it (with any NUL or blank padding cut off), `junk` what does not parse.
+   */
+  tail?: { keep: string; junk: string };
+  /** tool_use ids named by lines that could not be read: their results exist but are lost to corruption. */
+  unreadableResults: string[];
   /** With `upTo: "newer"`: where a line of a newer format stopped the reading (the events before it are read). */
   newer?: NewerFormatError & { line: number };
 };
@@ -258,42 +266,138 @@ export class NewerSessionError extends Error {
  */
 export function readSessionLog(path: string): SessionLog {
   try {
-    return parseSessionLog(readRegularFile(path, { maxBytes: LIMITS.sessionLog }).bytes.toString("utf8"));
+    return streamSessionLog(path);
   } catch (e) {
     if (e instanceof NewerFormatError) throw new NewerSessionError(path, e);
     throw e;
   }
 }
 
-/** `upTo: "newer"` stops at the first line of a newer format and reports it instead of throwing (for listings). */
-export function parseSessionLog(text: string, opts: { upTo?: "newer" } = {}): SessionLog {
+type ParseOptions = {
+  upTo?: "newer";
+  /** Each event as it is read; with `keep: false` the events are not collected (a listing needs only a summary). */
+  onEvent?: (e: DurableEvent) => void;
+  keep?: boolean;
+};
+
+/** One log, line by line: the same reading for a string and for a file streamed in chunks. */
+function createLogParser(opts: ParseOptions) {
   const events: DurableEvent[] = [];
   const warnings: LogWarning[] = [];
+  const unreadableResults: string[] = [];
+  let headerVersion: number | undefined;
+  let tornTail = false;
+  let tail: SessionLog["tail"];
+  let lastTs = 0;
+  let newer: SessionLog["newer"];
+  const add = (e: DurableEvent) => {
+    lastTs = e.ts;
+    opts.onEvent?.(e);
+    if (opts.keep !== false) events.push(e);
+  };
+  return {
+    /** False once a newer format stopped the reading. `isTail`: the bytes after the last newline. */
+    line(raw: string, lineNo: number, isTail: boolean): boolean {
+      // A power cut can leave NULs (or blanks) after the last write: they pad, they are not part of it.
+      const line = isTail ? raw.replace(/[\0\s]+$/, "") : raw;
+      if (line.trim() === "") {
+        if (isTail) tail = { keep: "", junk: raw };
+        return true;
+      }
+      try {
+        const e = parseEventLine(line, headerVersion);
+        if (e.type === "session_header" && headerVersion === undefined) headerVersion = e.formatVersion;
+        add(e);
+        if (isTail) tail = { keep: line, junk: raw.slice(line.length) };
+      } catch (err) {
+        if (err instanceof NewerFormatError) {
+          if (opts.upTo !== "newer") throw err;
+          newer = Object.assign(err, { line: lineNo });
+          return false;
+        }
+        const why = (err as Error).message;
+        // A tool result that cannot be read still happened: the call ran. Saying "interrupted" (as
+        // for a call that never answered) would invite the model to run it again.
+        const named = /"toolUseId"\s*:\s*"([^"]+)"/.exec(line)?.[1];
+        if (named && /"type"\s*:\s*"tool_result"/.test(line)) {
+          unreadableResults.push(named);
+          add({
+            type: "tool_result",
+            id: `unreadable-line-${lineNo}`,
+            ts: lastTs,
+            toolUseId: named,
+            name: /"name"\s*:\s*"([^"]+)"/.exec(line)?.[1] ?? "unknown",
+            content: UNREADABLE_RESULT,
+            isError: true,
+            kind: "error",
+            summary: "result unreadable in the session log",
+            durationMs: 0,
+          });
+        }
+        if (isTail) {
+          tornTail = true;
+          tail = { keep: "", junk: raw };
+          warnings.push({ line: lineNo, message: `line ${lineNo}: the last line is incomplete (KHAELOR stopped mid-write); ignored` });
+        } else warnings.push({ line: lineNo, message: `line ${lineNo}: skipped, ${why}` });
+      }
+      return true;
+    },
+    result(): SessionLog {
+      return { events, warnings, tornTail, unreadableResults, ...(tail ? { tail } : {}), ...(newer ? { newer } : {}) };
+    },
+  };
+}
+
+/** `upTo: "newer"` stops at the first line of a newer format and reports it instead of throwing (for listings). */
+export function parseSessionLog(text: string, opts: ParseOptions = {}): SessionLog {
+  const parser = createLogParser(opts);
   const lines = text.split("\n");
   const endsClean = text.length === 0 || text.endsWith("\n");
   // split() leaves "" after a final newline.
   const last = endsClean ? lines.length - 1 : lines.length;
-  let headerVersion: number | undefined;
-  let tornTail = false;
-  for (let i = 0; i < last; i++) {
-    const line = lines[i]!;
-    if (line.trim() === "") continue;
-    const isLast = i === lines.length - 1;
-    try {
-      const e = parseEventLine(line, headerVersion);
-      if (e.type === "session_header" && headerVersion === undefined) headerVersion = e.formatVersion;
-      events.push(e);
-    } catch (err) {
-      if (err instanceof NewerFormatError) {
-        if (opts.upTo !== "newer") throw err;
-        return { events, warnings, tornTail, newer: Object.assign(err, { line: i + 1 }) };
+  for (let i = 0; i < last; i++) if (!parser.line(lines[i]!, i + 1, !endsClean && i === lines.length - 1)) break;
+  return parser.result();
+}
+
+const CHUNK_BYTES = 4 * 1024 * 1024;
+
+/**
+ * The same as parseSessionLog(readFileSync(path)), streamed: the file is read in chunks and only
+ * one line's text is alive at a time, so a 1 GB log does not cost its size three times over (the
+ * whole text, its lines, the events) before the events are even built.
+ */
+export function streamSessionLog(path: string, opts: ParseOptions = {}): SessionLog & { size: number } {
+  const parser = createLogParser(opts);
+  // Only a regular file is read, opened so a FIFO cannot block us; never past the cap.
+  const before = statSync(path);
+  if (!before.isFile()) throw new Error(`cannot read ${path}: it is ${fileKind(before)}, not a regular file`);
+  const fd = openSync(path, constants.O_RDONLY | constants.O_NONBLOCK | constants.O_NOCTTY);
+  let size = 0;
+  try {
+    const st = fstatSync(fd);
+    if (!st.isFile()) throw new Error(`cannot read ${path}: it is ${fileKind(st)}, not a regular file`);
+    if (st.size > LIMITS.sessionLog) throw new Error(`cannot read ${path}: it is ${formatBytes(st.size)}, over the ${formatBytes(LIMITS.sessionLog)} limit for a session log`);
+    const chunk = Buffer.allocUnsafe(CHUNK_BYTES);
+    let carry: Buffer = Buffer.alloc(0);
+    let lineNo = 0;
+    let going = true;
+    for (;;) {
+      const n = readSync(fd, chunk, 0, CHUNK_BYTES, null);
+      if (n === 0) break;
+      size += n;
+      const buf = carry.length > 0 ? Buffer.concat([carry, chunk.subarray(0, n)]) : chunk.subarray(0, n);
+      let start = 0;
+      for (let nl = buf.indexOf(10, start); nl !== -1 && going; nl = buf.indexOf(10, start)) {
+        going = parser.line(buf.toString("utf8", start, nl), ++lineNo, false);
+        start = nl + 1;
       }
-      const why = (err as Error).message;
-      if (isLast) {
-        tornTail = true;
-        warnings.push({ line: i + 1, message: `line ${i + 1}: the last line is incomplete (KHAELOR stopped mid-write); ignored` });
-      } else warnings.push({ line: i + 1, message: `line ${i + 1}: skipped, ${why}` });
+      if (!going) break;
+      // The partial line waits for the next chunk (copied: the chunk buffer is reused).
+      carry = Buffer.from(buf.subarray(start));
     }
+    if (going && carry.length > 0) parser.line(carry.toString("utf8"), ++lineNo, true);
+  } finally {
+    closeSync(fd);
   }
-  return { events, warnings, tornTail };
+  return { ...parser.result(), size };
 }

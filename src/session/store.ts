@@ -1,13 +1,14 @@
 // The sessions of a project: create, reopen for append, list, find by id prefix, fork.
-import { closeSync, constants, existsSync, fstatSync, fsyncSync, ftruncateSync, mkdirSync, openSync, readdirSync, readFileSync, rmSync, statSync, writeSync } from "node:fs";
-import { fileKind, formatBytes, LIMITS, readRegularText } from "../workspace/safe-read.ts";
+import { appendFileSync, closeSync, constants, existsSync, fstatSync, fsyncSync, ftruncateSync, mkdirSync, openSync, readdirSync, readFileSync, rmSync, statSync, writeSync } from "node:fs";
+import { errnoOf, fsReason, isDiskFull, isUserFsError } from "../workspace/fs-errors.ts";
+import { fileKind, LIMITS, readRegularText } from "../workspace/safe-read.ts";
 import { dirname, join, resolve } from "node:path";
 import { newEventId, newSessionId } from "../events/id.ts";
 import { FORMAT_VERSION, NewerFormatError } from "../events/schema.ts";
 import type { DurableEvent, PermissionMode, SessionHeader } from "../events/types.ts";
 import { VERSION } from "../version.ts";
 import { acquireSessionLock } from "./lock.ts";
-import { createWriter, NewerSessionError, parseSessionLog, readSessionLog, type SessionWriter, type WriterOptions } from "./log.ts";
+import { createWriter, NewerSessionError, readSessionLog, streamSessionLog, type SessionLog, type SessionWriter, type WriterOptions } from "./log.ts";
 import { replaySession, type Replayed } from "./replay.ts";
 import { INTERRUPTED_RESULT } from "./view.ts";
 import { dataRoot, metaPathOf, projectSessionsDir, sessionIdOf, sessionPath, sessionsRoot } from "./paths.ts";
@@ -87,47 +88,124 @@ export function createSession(opts: CreateSessionOptions): SessionWriter {
   return writer;
 }
 
-type Appendable = { writer: SessionWriter; recoveredStaleLock: boolean; events: DurableEvent[]; warnings: string[] };
+type Appendable = { writer: SessionWriter; recoveredStaleLock: boolean; events: DurableEvent[]; warnings: string[]; unreadableResults: string[] };
+
+/** The session cannot be continued where it is: its log or its directory is not writable. */
+export class SessionUnwritableError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = "SessionUnwritableError";
+  }
+}
+
+const tornPathOf = (path: string) => `${path}.torn`;
+
+/**
+ * A log's last bytes after its last newline. A complete event whose newline never made it keeps
+ * its place (it gets the newline); what does not parse (a write cut short, NUL padding) moves to
+ * <id>.jsonl.torn, so nothing is thrown away, and the log ends on a clean line.
+ */
+function repairTail(path: string, fd: number, size: number, tail: NonNullable<SessionLog["tail"]>): string | null {
+  const cut = size - Buffer.byteLength(tail.keep + tail.junk, "utf8");
+  let moved: string | null = null;
+  if (tail.junk !== "") {
+    appendFileSync(tornPathOf(path), tail.junk.endsWith("\n") ? tail.junk : `${tail.junk}\n`);
+    moved = tornPathOf(path);
+  }
+  if (tail.junk === "") {
+    writeSync(fd, "\n");
+  } else {
+    try {
+      // Cut back to the last whole line, then put back the event that parsed.
+      const rw = openSync(path, "r+");
+      try {
+        ftruncateSync(rw, cut);
+      } finally {
+        closeSync(rw);
+      }
+      if (tail.keep) writeSync(fd, `${tail.keep}\n`);
+    } catch (e) {
+      // An append-only log (chattr +a) cannot be cut: end the junk's line so new events start
+      // clean (it stays, skipped with a warning, and its copy is in the .torn file).
+      if (errnoOf(e) !== "EPERM" && errnoOf(e) !== "EACCES") throw e;
+      writeSync(fd, "\n");
+      if (tail.keep) writeSync(fd, `${tail.keep}\n`);
+    }
+  }
+  fsyncSync(fd);
+  return moved;
+}
 
 function openForAppend(path: string, opts: { events?: DurableEvent[]; onError?: WriterOptions["onError"] }): Appendable {
   if (!existsSync(path)) throw new SessionNotFoundError(`No session log at ${path}. Run \`khaelor sessions\` to list this project's sessions.`);
   // Opening a FIFO would block for good; opened non-blocking, and only a regular file is read.
   const st = statSync(path);
   if (!st.isFile()) throw new Error(`cannot read ${path}: it is ${fileKind(st)}, not a regular file`);
-  const lock = acquireSessionLock(path);
+  const id = sessionIdOf(path);
+  let lock;
   try {
-    const fd = openSync(path, constants.O_RDWR | constants.O_NONBLOCK | constants.O_NOCTTY);
+    lock = acquireSessionLock(path);
+  } catch (e) {
+    if (!isUserFsError(e) || errnoOf(e) === "EEXIST") throw e;
+    throw new SessionUnwritableError(
+      isDiskFull(e)
+        ? `Session ${id} cannot be continued: ${fsReason(e)} (${dirname(path)}). Free some space and try again.`
+        : `Session ${id} cannot be continued: its directory ${dirname(path)} is not writable (${fsReason(e)}). Make it writable, or set KHAELOR_HOME to a directory you can write and continue there with --resume ${path}.`,
+    );
+  }
+  try {
+    let fd: number;
+    try {
+      // Append only: an append-only log (chattr +a) can still be continued.
+      fd = openSync(path, constants.O_WRONLY | constants.O_APPEND | constants.O_NONBLOCK | constants.O_NOCTTY);
+    } catch (e) {
+      if (!isUserFsError(e)) throw e;
+      throw new SessionUnwritableError(
+        `Session ${id} cannot be continued: its log ${path} is read-only (${fsReason(e)}). Make it writable (chmod u+w, or chattr -i), or continue the conversation in a new session with --fork-session.`,
+      );
+    }
     let events = opts.events;
     let warnings: string[] = [];
+    let unreadableResults: string[] = [];
     try {
       const opened = fstatSync(fd);
       if (!opened.isFile()) throw new Error(`cannot read ${path}: it is ${fileKind(opened)}, not a regular file`);
-      if (opened.size > LIMITS.sessionLog) throw new Error(`cannot read ${path}: it is ${formatBytes(opened.size)}, over the ${formatBytes(LIMITS.sessionLog)} limit for a session log`);
-      const text = readFileSync(fd, "utf8");
-      let log;
+      let log: SessionLog & { size: number };
       try {
-        log = parseSessionLog(text);
+        log = streamSessionLog(path);
       } catch (e) {
         if (e instanceof NewerFormatError) throw new NewerSessionError(path, e);
         throw e;
       }
+      if (log.events.length === 0)
+        throw new SessionEmptyError(
+          log.size === 0
+            ? `Session ${id} is empty: its log ${path} is 0 bytes (nothing was saved in it), so there is nothing to resume. Start a new session, or resume another (khaelor sessions lists them).`
+            : `Session ${id} has no readable events: every line of ${path} is damaged, so there is nothing to resume. Start a new session, or resume another (khaelor sessions lists them).`,
+        );
       warnings = log.warnings.map((w) => w.message);
-      if (text.length > 0 && !text.endsWith("\n")) {
-        // A complete event whose newline never made it keeps its place; the partial line of a
-        // write that never finished holds nothing we can use and is cut off.
-        if (log.tornTail) ftruncateSync(fd, Buffer.byteLength(text.slice(0, text.lastIndexOf("\n") + 1), "utf8"));
-        else writeSync(fd, "\n", Buffer.byteLength(text, "utf8"));
-        fsyncSync(fd);
+      unreadableResults = log.unreadableResults;
+      if (log.tail) {
+        const moved = repairTail(path, fd, log.size, log.tail);
+        if (moved) warnings.push(`the unreadable end of the log was moved to ${moved}`);
       }
       events ??= log.events;
-    } finally {
+    } catch (e) {
       closeSync(fd);
+      throw e;
     }
-    const writer = createWriter(path, openSync(path, "a"), { existing: events, release: lock.release, onError: opts.onError });
-    return { writer, recoveredStaleLock: lock.recoveredStale, events, warnings };
+    const writer = createWriter(path, fd, { existing: events, release: lock.release, onError: opts.onError });
+    return { writer, recoveredStaleLock: lock.recoveredStale, events, warnings, unreadableResults };
   } catch (e) {
     lock.release();
     throw e;
+  }
+}
+
+export class SessionEmptyError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = "SessionEmptyError";
   }
 }
 
@@ -219,15 +297,14 @@ export function summarizeSession(path: string): SessionSummary | null {
   }
   const cached = readSummaryCache(path, size, mtime);
   if (cached) return { ...cached, path };
+  const b = createSummaryBuilder(sessionIdOf(path));
   let log;
   try {
     // A newer KHAELOR's lines end the reading but not the listing: the session is shown, marked.
-    log = parseSessionLog(readFileSync(path, "utf8"), { upTo: "newer" });
+    log = streamSessionLog(path, { upTo: "newer", keep: false, onEvent: (e) => b.add(e) });
   } catch {
     return null;
   }
-  const b = createSummaryBuilder(sessionIdOf(path));
-  for (const e of log.events) b.add(e);
   const s = b.result();
   // Its last activity is at least the file's: a newer KHAELOR's events are later than those read.
   const lastActivity = log.newer ? Math.max(s.lastActivity, mtime) : s.lastActivity || mtime;
@@ -327,6 +404,7 @@ function findInOtherProjects(cwd: string, prefix: string, env?: Env): SessionSum
  */
 export function forkSession(sourcePath: string): { forkedFrom: string; events: DurableEvent[]; replayed: Replayed; warnings: string[] } {
   const log = readSessionLog(sourcePath);
+  if (log.events.length === 0) throw new SessionEmptyError(`Session ${sessionIdOf(sourcePath)} is empty (${sourcePath} holds no readable events), so there is nothing to fork.`);
   const replayed = replaySession(log.events);
   return {
     forkedFrom: replayed.header?.sessionId ?? sessionIdOf(sourcePath),

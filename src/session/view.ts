@@ -28,6 +28,9 @@ const isViewEvent = (e: DurableEvent): e is ViewEvent =>
 export const INTERRUPTED_RESULT =
   "Interrupted before it finished: KHAELOR stopped while this tool call was in progress, so its result is unknown. Check the current state (files, processes) before relying on it.";
 
+export const UNREADABLE_RESULT =
+  "This tool call ran, but its result could not be read back from the session log (the line is corrupted), so what it returned is unknown. Do not run it again blindly: check its effects (files, processes) first.";
+
 export const SUMMARY_PREAMBLE =
   "This conversation was compacted to fit the context window. Below is a checkpoint of everything before this point; the messages after it are verbatim.";
 

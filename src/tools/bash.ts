@@ -4,6 +4,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { StringDecoder } from "node:string_decoder";
 import { commandEnv, groupAlive, signalGroup, spawnShellGroup } from "../workspace/process-group.ts";
+import { describeMarked, findMarked, stopMarked } from "../workspace/marked-processes.ts";
 import { OutputCollector } from "./output-budget.ts";
 import { readRegularText } from "../workspace/safe-read.ts";
 import { displayPath, localWorkspace, ok, fail, withNotes } from "./results.ts";
@@ -22,6 +23,9 @@ const schema = z.object({
   description: z.string().optional().describe("What the command does, in a few words (shown to the user)"),
 });
 type Input = z.infer<typeof schema>;
+
+/** Carried by every process a bash call starts, so those that leave its group are still found. */
+export const CALL_MARK = "KHAELOR_CALL";
 
 const shQuote = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`;
 let seq = 0;
@@ -82,7 +86,7 @@ export const bashTool: Tool<Input> = {
 
     const started = Date.now();
     const run = ws.terminal ? await inTerminal(ws.terminal, script, ctx, timeoutMs) : await here(script, ws, ctx, timeoutMs);
-    const { code, signal, ended, leftovers } = run;
+    const { code, signal, ended, leftovers, escaped } = run;
 
     const newCwd = readCwdFile(cwdFile);
     const cwdChanged = newCwd !== null && newCwd !== ws.cwd;
@@ -108,26 +112,41 @@ export const bashTool: Tool<Input> = {
     }
     const stopped = "background processes the command left running were stopped";
     if (leftovers && !ended) note(`${stopped}; start long-running programs with the process tool`, stopped);
+    if (escaped?.length) {
+      const them = escaped.length === 1 ? "it" : "them";
+      const what = `the command started ${escaped.length === 1 ? "a process" : `${escaped.length} processes`} that left its process group (setsid or a double fork): ${escaped.map(describeMarked).join(", ")}; stopped, since nothing would manage ${them}`;
+      note(`${what}. Start long-running programs with the process tool`, what);
+    }
     note(`cwd: ${displayPath(ws, ws.cwd)}${cwdChanged ? " (changed)" : ""}`, null);
     const body = r.text === "" ? "(no output)" : r.text.replace(/\n$/, "");
-    const { text, display } = withNotes(body, notes, userNotes, { cwd: ws.cwd });
+    const { text, display } = withNotes(body, notes, userNotes, { cwd: ws.cwd, lines: run.out.lineCount });
     const failed = ended !== null || signal !== null || code !== 0;
     return failed ? fail(text, display) : ok(text, display);
   },
 };
 
-type Ran = { out: OutputCollector; code: number | null; signal: string | null; ended: "timeout" | "cancelled" | null; leftovers: boolean };
+type Ran = {
+  out: OutputCollector;
+  code: number | null;
+  signal: string | null;
+  ended: "timeout" | "cancelled" | null;
+  leftovers: boolean;
+  /** Processes that left the group and were stopped. */
+  escaped: NonNullable<ReturnType<typeof findMarked>>;
+};
 
 /** The command as a process group of ours, its output streamed to the UI. */
 async function here(script: string, ws: LocalWorkspace, ctx: ToolContext, timeoutMs: number): Promise<Ran> {
-  const g = spawnShellGroup(script, { cwd: ws.cwd, env: commandEnv(), stdin: "ignore" });
+  // The session's mark and this call's: what leaves the group (setsid, a double fork) keeps them.
+  const callMark = `khaelor-${process.pid}-${seq}-${Date.now().toString(36)}`;
+  const g = spawnShellGroup(script, { cwd: ws.cwd, env: commandEnv({ ...ws.processes.mark, [CALL_MARK]: callMark }), stdin: "ignore" });
   const untrack = ws.processes.track(g.pid);
   const out = new OutputCollector(ws.spill, "bash");
   const decoder = new StringDecoder("utf8");
   const stdoutClosed = new Promise<void>((r) => g.child.stdout!.on("close", () => r()));
   g.child.stdout!.on("data", (b: Buffer) => {
     const s = decoder.write(b);
-    out.push(s);
+    out.push(s, b);
     if (s) ctx.onProgress?.(s);
   });
 
@@ -149,13 +168,16 @@ async function here(script: string, ws: LocalWorkspace, ctx: ToolContext, timeou
   const leftovers = groupAlive(g.pid);
   if (leftovers) signalGroup(g.pid, "SIGKILL");
   untrack();
+  // Daemons outside the group still carry the call's mark: they are stopped too, and named.
+  const escaped = findMarked(`${CALL_MARK}=${callMark}`);
+  if (escaped?.length) await stopMarked(escaped, KILL_GRACE_MS);
   // Output still in the pipe arrives after exit; a process outside the group (a daemon that
   // called setsid) could hold the pipe open forever, so wait only briefly.
   await Promise.race([stdoutClosed, new Promise((r) => setTimeout(r, 500))]);
-  out.push(decoder.end());
+  out.push(decoder.end(), new Uint8Array());
   g.child.stdout!.destroy();
 
-  return { out, code, signal, ended, leftovers };
+  return { out, code, signal, ended, leftovers, escaped: escaped ?? [] };
 }
 
 /**
@@ -177,13 +199,14 @@ async function inTerminal(terminal: CommandTerminal, script: string, ctx: ToolCo
   ctx.signal.addEventListener("abort", onAbort, { once: true });
   // What commandEnv changes (pagers off, no prompts), over the editor's own environment; no stdin,
   // as here: a command waiting for keys would wait for the timeout.
-  const base = commandEnv();
+  const base = commandEnv({ ...ws.processes.mark });
   const env = Object.fromEntries(Object.entries(base).filter(([k, v]) => process.env[k] !== v));
   try {
     const r = await terminal.run(`exec </dev/null 2>&1\n${script}`, { cwd: ws.cwd, env, toolUseId: ctx.toolUseId, signal: stop.signal });
     const out = new OutputCollector(ws.spill, "bash");
-    out.push(r.truncated ? `[the terminal kept only the end of the output]\n${r.output}` : r.output);
-    return { out, code: r.code, signal: r.signal, ended, leftovers: false };
+    const text = r.truncated ? `[the terminal kept only the end of the output]\n${r.output}` : r.output;
+    out.push(text, new TextEncoder().encode(text));
+    return { out, code: r.code, signal: r.signal, ended, leftovers: false, escaped: [] };
   } finally {
     clearTimeout(timer);
     ctx.signal.removeEventListener("abort", onAbort);

@@ -79,8 +79,8 @@ async function planEditCall(input: Input, ctx: ToolContext): Promise<ToolPlan> {
         // Made while the user was asked: it is not the empty file this edit was planned on.
         if (alreadyThere()) return fail(exists);
         const before = existsSync(abs) ? new Uint8Array() : null;
-        await commitChange(ws, abs, before, Buffer.from(newString, "utf8"), "edit", ctx.toolUseId);
-        return ok(`Created ${shown} (${d.added} line${d.added === 1 ? "" : "s"}).`, { path: abs, diff: d.unified });
+        const how = await commitChange(ws, abs, before, Buffer.from(newString, "utf8"), "edit", ctx.toolUseId);
+        return ok(`Created ${shown} (${d.added} line${d.added === 1 ? "" : "s"}).${how}`, { path: abs, diff: d.unified });
       },
     };
   }
@@ -128,9 +128,9 @@ async function planEditCall(input: Input, ctx: ToolContext): Promise<ToolPlan> {
     async run() {
       const moved = await changedSincePlanned(ws, abs, file.bytes);
       if (moved) return fail(moved);
-      await commitChange(ws, abs, file.bytes, bytes, "edit", ctx.toolUseId);
+      const how = await commitChange(ws, abs, file.bytes, bytes, "edit", ctx.toolUseId);
       const count = plan.replacements.length > 1 ? ` (${plan.replacements.length} replacements)` : "";
-      const header = `Edited ${shown}${count}: +${d.added} -${d.removed} lines.${note ? ` Note: ${note}.` : ""}`;
+      const header = `Edited ${shown}${count}: +${d.added} -${d.removed} lines.${note ? ` Note: ${note}.` : ""}${how}`;
       return ok(`${header}\n${clipDiff(d.numbered, DIFF_CHARS)}`, { path: abs, diff: d.unified });
     },
   };

@@ -2,7 +2,7 @@
 // seen, write atomically, remember the new state as read, and journal the change for undo.
 import { statSync } from "node:fs";
 import { FileReadError } from "../workspace/safe-read.ts";
-import { writeFileAtomic } from "../workspace/atomic-write.ts";
+import { describeWrite, writeFileAtomic } from "../workspace/atomic-write.ts";
 import { hashBytes, type Freshness } from "../workspace/read-records.ts";
 import type { LocalWorkspace } from "../workspace/types.ts";
 import { currentBytes } from "./text-file.ts";
@@ -62,7 +62,9 @@ export function failsOnceAllowed(path: string, failure: ToolResult): ToolPlan {
   return { preview: { path, detail: { label: "will fail", text } }, run: async () => failure };
 }
 
-export async function commitChange(ws: LocalWorkspace, abs: string, before: Uint8Array | null, after: Uint8Array, tool: string, toolUseId: string): Promise<void> {
+/** Writes the change; returns what the model should know about how (through a link, in place, read-only), or "". */
+export async function commitChange(ws: LocalWorkspace, abs: string, before: Uint8Array | null, after: Uint8Array, tool: string, toolUseId: string): Promise<string> {
+  let how = "";
   if (ws.files) {
     // The editor puts it in its buffer (and saves it when it does): the disk may not change yet.
     await ws.files.writeText(abs, Buffer.from(after).toString("utf8"));
@@ -72,10 +74,11 @@ export async function commitChange(ws: LocalWorkspace, abs: string, before: Uint
     } catch {}
     ws.reads.record(abs, after, mtime);
   } else {
-    writeFileAtomic(abs, after);
+    how = describeWrite(writeFileAtomic(abs, after), (p) => displayPath(ws, p));
     ws.reads.record(abs, after);
   }
   ws.edits.record({ path: abs, tool, toolUseId, before, after });
   // The change is made: losing /undo for one file must not turn it into a failure.
   await ws.onFileChanged?.(abs, before).catch(() => {});
+  return how;
 }

@@ -67,10 +67,17 @@ function headAndTail(textOrHead: string, total: number, budget: number, where: s
  */
 export class OutputCollector {
   private all = "";
+  /** The bytes as they came, while they fit in memory: the spill file is the output, not its decoding. */
+  private raw: Uint8Array[] | null = [];
+  private lines = 0;
+  private bytes = 0;
+  private endsInNewline = true;
   private head = "";
   private tail = "";
   private total = 0;
   private spillFile: SpillAppender | null = null;
+  /** The output is binary: the spill file takes its bytes as they are (text goes through the redactor). */
+  private binarySpill = false;
 
   constructor(
     private readonly spill: SpillFiles,
@@ -78,21 +85,49 @@ export class OutputCollector {
     private readonly budget = RESULT_BUDGET_CHARS,
   ) {}
 
-  push(chunk: string): void {
-    if (!chunk) return;
+  /**
+   * `bytes`: what `chunk` was decoded from (bash's stdout). With it the spill file holds the exact
+   * bytes, so binary output is saved as it was, not as U+FFFD text; callers that pass bytes pass
+   * them for every chunk.
+   */
+  push(chunk: string, bytes?: Uint8Array): void {
+    if (bytes === undefined) this.raw = null;
+    if (!chunk && !bytes?.length) return;
     this.total += chunk.length;
+    this.bytes += bytes?.length ?? 0;
+    this.countLines(chunk);
     if (!this.spillFile) {
       this.all += chunk;
+      if (bytes && this.raw) this.raw.push(bytes);
       if (this.all.length <= this.budget) return;
-      this.spillFile = this.spill.appender(this.label);
-      this.spillFile.append(this.all);
+      this.binarySpill = this.raw !== null && looksBinaryOutput(this.all);
+      this.spillFile = this.binarySpill ? this.spill.bytesAppender(this.label) : this.spill.appender(this.label);
+      if (this.binarySpill) this.spillFile.appendBytes!(Buffer.concat(this.raw!));
+      else this.spillFile.append(this.all);
+      this.raw = null;
       this.head = this.all.slice(0, this.budget);
       this.tail = this.all.slice(-this.budget);
       this.all = "";
       return;
     }
-    this.spillFile.append(chunk);
+    if (this.binarySpill && bytes) this.spillFile.appendBytes!(bytes);
+    else this.spillFile.append(chunk);
     this.tail = (this.tail + chunk).slice(-this.budget);
+  }
+
+  private countLines(chunk: string) {
+    for (let i = chunk.indexOf("\n"); i !== -1; i = chunk.indexOf("\n", i + 1)) this.lines++;
+    if (chunk) this.endsInNewline = chunk.endsWith("\n");
+  }
+
+  /** The output's size as the spill file holds it: bytes when the bytes were given. */
+  private size(chars: number): string {
+    return this.raw || this.binarySpill ? `${this.bytes.toLocaleString("en-US")} bytes` : `${chars} characters`;
+  }
+
+  /** Lines of the whole output (not of the budgeted text): "… 1,204 earlier lines" is about the real thing. */
+  get lineCount(): number {
+    return this.lines + (this.endsInNewline ? 0 : 1);
   }
 
   get length(): number {
@@ -103,8 +138,8 @@ export class OutputCollector {
   finish(): Budgeted & { binary: boolean; totalChars: number } {
     if (!this.spillFile) {
       if (looksBinaryOutput(this.all)) {
-        const path = this.spill.write(this.label, this.all);
-        return { text: `[binary output: ${this.all.length} characters; the full output ${whereSaved(this.spill, path)}]`, spillPath: path, cutChars: this.all.length, binary: true, totalChars: this.total };
+        const path = this.spill.write(this.label, this.raw ? Buffer.concat(this.raw) : this.all);
+        return { text: `[binary output: ${this.size(this.all.length)}; the full output ${whereSaved(this.spill, path)}]`, spillPath: path, cutChars: this.all.length, binary: true, totalChars: this.total };
       }
       const clean = cleanOutput(this.all);
       return { ...fitToBudget(clean, this.spill, this.label, this.budget), binary: false, totalChars: this.total };
@@ -112,7 +147,7 @@ export class OutputCollector {
     this.spillFile.end();
     const path = this.spillFile.path;
     if (looksBinaryOutput(this.head)) {
-      return { text: `[binary output: ${this.total} characters; the full output ${whereSaved(this.spill, path)}]`, spillPath: path, cutChars: this.total, binary: true, totalChars: this.total };
+      return { text: `[binary output: ${this.size(this.total)}; the full output ${whereSaved(this.spill, path)}]`, spillPath: path, cutChars: this.total, binary: true, totalChars: this.total };
     }
     const head = cleanOutput(this.head);
     const tail = cleanOutput(this.tail);

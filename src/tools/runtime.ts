@@ -43,15 +43,34 @@ function describeIssues(error: z.ZodError): string {
 }
 
 export type ToolRuntimeOptions = {
+  /** Tools that come and go during the session (MCP servers connecting, restarting); a new array when they change. */
+  dynamic?: () => Tool[];
   /** Given to every call, so grep and glob over a directory leave out what the rules hide. */
   searchGuard?: SearchGuard;
 };
 
-export function createToolRuntime(tools: Tool[], opts: ToolRuntimeOptions = {}): ToolRuntime {
-  for (const t of tools) if (!t.prepare && !t.run) throw new Error(`tool ${t.name} has neither prepare nor run`);
-  const byName = new Map(tools.map((t) => [t.name, t]));
-  const specs: ToolSpec[] = tools.map((t) => ({ name: t.name, description: t.description, input_schema: toJsonSchema(t.inputSchema) }));
-  const names = tools.map((t) => t.name);
+export function createToolRuntime(fixed: Tool[], opts: ToolRuntimeOptions = {}): ToolRuntime {
+  for (const t of fixed) if (!t.prepare && !t.run) throw new Error(`tool ${t.name} has neither prepare nor run`);
+  const specOf = (t: Tool): ToolSpec => ({ name: t.name, description: t.description, input_schema: t.jsonSchema ?? toJsonSchema(t.inputSchema) });
+  const fixedSpecs = fixed.map(specOf);
+  let byNameNow = new Map(fixed.map((t) => [t.name, t]));
+  let specsNow: ToolSpec[] = fixedSpecs;
+  let namesNow = fixed.map((t) => t.name);
+  let seen: Tool[] | null = null;
+  /** Rebuilt only when the dynamic list is a new array, so a stable list costs nothing per call. */
+  const refresh = () => {
+    const extra = opts.dynamic?.();
+    if (!extra || extra === seen) return;
+    seen = extra;
+    const own = new Set(fixed.map((t) => t.name));
+    const all = [...fixed, ...extra.filter((t) => !own.has(t.name))];
+    byNameNow = new Map(all.map((t) => [t.name, t]));
+    specsNow = [...fixedSpecs, ...all.slice(fixed.length).map(specOf)];
+    namesNow = all.map((t) => t.name);
+  };
+  const byName = { get: (name: string) => (refresh(), byNameNow.get(name)) };
+  const specs = () => (refresh(), specsNow);
+  const names = () => (refresh(), namesNow);
 
   const parse = (tool: Tool, input: unknown) => tool.inputSchema.safeParse(input ?? {});
   const outcome = (kind: ToolOutcome["kind"], r: ToolResult, summary: string, t0: number): ToolOutcome => ({
@@ -68,7 +87,7 @@ export function createToolRuntime(tools: Tool[], opts: ToolRuntimeOptions = {}):
     const t0 = performance.now();
     const failed = (kind: ToolOutcome["kind"], r: ToolResult, summary: string) => ({ ok: false as const, call, outcome: outcome(kind, r, summary, t0) });
     const tool = byName.get(call.name);
-    if (!tool) return failed("unknown_tool", { content: `Unknown tool "${call.name}". Available tools: ${names.join(", ")}.` }, `unknown tool ${call.name}`);
+    if (!tool) return failed("unknown_tool", { content: `Unknown tool "${call.name}". Available tools: ${names().join(", ")}.` }, `unknown tool ${call.name}`);
     const p = parse(tool, call.input);
     if (!p.success) return failed("invalid_input", { content: `Invalid input for ${tool.name}: ${describeIssues(p.error)}. Fix these fields and call it again.` }, `${tool.name} (invalid input)`);
     const summary = safeSummary(tool, p.data);
@@ -101,8 +120,8 @@ export function createToolRuntime(tools: Tool[], opts: ToolRuntimeOptions = {}):
   };
 
   return {
-    specs: () => specs,
-    names: () => names,
+    specs,
+    names,
     prepare,
 
     async execute(call, ctx) {

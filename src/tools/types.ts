@@ -1,6 +1,6 @@
 // The contract between the kernel and the tools. The kernel only sees ToolRuntime.
 import type { z } from "zod";
-import type { ImageBlock, TextBlock, ToolResultContent, ToolSpec } from "../model/types.ts";
+import type { ImageBlock, JsonSchema, TextBlock, ToolResultContent, ToolSpec } from "../model/types.ts";
 import type { Workspace } from "../workspace/types.ts";
 
 export type ToolCall = { id: string; name: string; input: unknown };
@@ -35,6 +35,8 @@ export type ToolDisplay = {
   notes?: string;
   /** The user sees the first `body` characters of the text (the rest is the model's bookkeeping). Absent: all of it. */
   body?: number;
+  /** bash: lines of the whole output, which the text may show only the head and tail of. */
+  lines?: number;
 };
 
 export type ToolResult = {
@@ -61,6 +63,8 @@ export interface Tool<I = any> {
   /** The model-facing description (kept beside the tool as <name>.md). */
   description: string;
   inputSchema: z.ZodType<I>;
+  /** The schema the model is shown, when it comes as JSON schema (an MCP server's) rather than from inputSchema. */
+  jsonSchema?: JsonSchema;
   /** Never changes anything (files, processes, the network). */
   readOnly: boolean;
   /** Can lose data that is not recoverable from the session (rm, overwrite). */

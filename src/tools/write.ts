@@ -43,8 +43,8 @@ export const writeTool: Tool<Input> = {
         async run() {
           // Made while the user was asked: this write was planned as a new file.
           if (existsSync(abs)) return fail((await overwriteProblem(ws, abs)) ?? `${shown} appeared on disk before this write ran: read it, then write again.`);
-          await commitChange(ws, abs, null, bytes, "write", ctx.toolUseId);
-          return ok(`Created ${shown} (${lineCount(input.content)} lines, ${bytes.length} bytes).`, { path: abs, diff: d.unified });
+          const how = await commitChange(ws, abs, null, bytes, "write", ctx.toolUseId);
+          return ok(`Created ${shown} (${lineCount(input.content)} lines, ${bytes.length} bytes).${how}`, { path: abs, diff: d.unified });
         },
       };
     }
@@ -70,9 +70,9 @@ export const writeTool: Tool<Input> = {
       async run() {
         const moved = await changedSincePlanned(ws, abs, old.bytes);
         if (moved) return fail(moved);
-        await commitChange(ws, abs, old.bytes, bytes, "write", ctx.toolUseId);
-        if (unchanged) return ok(`Wrote ${shown}: content unchanged.${note}`, { path: abs });
-        return ok(`Updated ${shown}: +${d.added} -${d.removed} lines.${note}\n${clipDiff(d.numbered, DIFF_CHARS)}`, { path: abs, diff: d.unified });
+        const how = await commitChange(ws, abs, old.bytes, bytes, "write", ctx.toolUseId);
+        if (unchanged) return ok(`Wrote ${shown}: content unchanged.${note}${how}`, { path: abs });
+        return ok(`Updated ${shown}: +${d.added} -${d.removed} lines.${note}${how}\n${clipDiff(d.numbered, DIFF_CHARS)}`, { path: abs, diff: d.unified });
       },
     };
   },

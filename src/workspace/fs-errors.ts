@@ -62,7 +62,8 @@ export function explainFsError(e: unknown, path: string, what: string, todo?: st
     code === "ENOSPC" || code === "EDQUOT"
       ? "Free some space and try again."
       : code === "EROFS" || code === "EACCES" || code === "EPERM"
-        ? `Make ${actual} writable, or set KHAELOR_HOME to a directory you can write.`
+        ? `Make it writable, or set KHAELOR_HOME to a directory you can write.`
         : "Check the disk and try again.";
-  return `cannot write ${what} ${actual}: ${fsReason(e)}. ${todo ?? fallback}`;
+  const at = actual !== path ? ` (at ${actual})` : "";
+  return `cannot write ${what} ${path}: ${fsReason(e)}${at}. ${todo ?? fallback}`;
 }

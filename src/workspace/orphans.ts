@@ -6,7 +6,9 @@
 // reused by someone else's process never carries it, and is left alone without a word of advice
 // to kill it. Where the environment cannot be read, the user is told how to check and stop it.
 import { spawnSync } from "node:child_process";
+import { rmSync } from "node:fs";
 import { environHas } from "../platform/process-environ.ts";
+import { describeMarked, findMarked, stopMarked } from "./marked-processes.ts";
 import { groupAlive } from "./process-group.ts";
 import { stopGroup } from "./process-registry.ts";
 import type { StartedProcess } from "./types.ts";
@@ -16,6 +18,9 @@ const MARK = "KHAELOR_SESSION_ID";
 export function sessionMark(sessionId: string): Record<string, string> {
   return { [MARK]: sessionId };
 }
+
+/** The mark as it appears in an environment: NAME=value. */
+export const markEntry = (sessionId: string): string => `${MARK}=${sessionId}`;
 
 /** Stops this session's orphans; returns one line per process for the user. */
 export async function settleOrphans(lost: readonly StartedProcess[], sessionId: string, graceMs = 2000): Promise<string[]> {
@@ -32,6 +37,23 @@ export async function settleOrphans(lost: readonly StartedProcess[], sessionId: 
       return `stopped ${what}: the previous run was killed and left it running`;
     }),
   );
+}
+
+/**
+ * What still carries the session's mark when it is resumed: no KHAELOR holds the session, so it was
+ * left by the previous run (an interrupted bash command after kill -9, a daemon that left its
+ * group). Stopped, and said. Where processes cannot be searched (no /proc), this finds nothing.
+ */
+export async function settleMarked(sessionId: string, graceMs = 2000): Promise<string[]> {
+  const left = findMarked(markEntry(sessionId));
+  if (left === null) return [];
+  if (left.length === 0) return [];
+  // An interrupted bash call's shell writes its cwd file as it stops; nobody is left to read it.
+  const cwdFiles = left.flatMap((p) => [...p.command.matchAll(/> '([^']*khaelor-cwd-[^']*)'/g)].map((m) => m[1]!));
+  await stopMarked(left, graceMs);
+  for (const f of cwdFiles) rmSync(f, { force: true });
+  const n = left.length === 1 ? "a process" : `${left.length} processes`;
+  return [`stopped ${n} the previous run left running (an interrupted command, or what it started): ${left.map(describeMarked).join(", ")}`];
 }
 
 /**

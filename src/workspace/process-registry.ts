@@ -164,6 +164,11 @@ export class ProcessRegistry {
   /** `env` is added to every process's environment: the session's mark, which finds them after a crash. */
   constructor(private readonly env: Record<string, string> = {}) {}
 
+  /** The session's mark, for bash commands to carry too (see marked-processes.ts). */
+  get mark(): Readonly<Record<string, string>> {
+    return this.env;
+  }
+
   start(opts: { command: string; cwd: string; name?: string }): ProcessInfo {
     if (opts.name !== undefined) {
       if (!/^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$/.test(opts.name)) {

@@ -127,7 +127,8 @@ export const LIMITS = {
   settings: 4 * 1024 * 1024,
   /** .gitignore-like lists, git's small files, package.json. */
   smallConfig: 4 * 1024 * 1024,
-  sessionLog: 1024 * 1024 * 1024,
+  /** Streamed line by line (src/session/log.ts), so a long session's 1.2 GB log still resumes. */
+  sessionLog: 4 * 1024 * 1024 * 1024,
   sessionMeta: 1024 * 1024,
   history: 64 * 1024 * 1024,
 } as const;

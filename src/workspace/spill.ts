@@ -86,11 +86,36 @@ export class SpillFiles {
       end: () => flush(true),
     };
   }
+
+  /** For binary streams: the exact bytes, appended as they come. `path` turns null if a write fails. */
+  bytesAppender(label: string): SpillAppender {
+    let path = this.write(label, new Uint8Array());
+    const appendBytes = (chunk: Uint8Array) => {
+      if (path === null) return;
+      try {
+        appendFileSync(path, chunk);
+      } catch (e) {
+        this.lastError = fsReason(e);
+        rmSync(path, { force: true });
+        path = null;
+      }
+    };
+    return {
+      get path() {
+        return path;
+      },
+      append: (chunk) => appendBytes(Buffer.from(chunk, "utf8")),
+      appendBytes,
+      end: () => {},
+    };
+  }
 }
 
 export type SpillAppender = {
   readonly path: string | null;
   append(chunk: string): void;
+  /** bytesAppender's: binary output as it came (not decoded to U+FFFD text, not redacted as text). */
+  appendBytes?(chunk: Uint8Array): void;
   /** Writes what is still held back; the file is whole after it. */
   end(): void;
 };

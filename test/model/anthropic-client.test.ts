@@ -157,6 +157,63 @@ describe("retryable failures", () => {
     expect(events.find((e) => e.type === "retry")).toMatchObject({ delayMs: 20, status: 429 });
   });
 
+  describe("a Retry-After longer than KHAELOR waits", () => {
+    const huge = [
+      ["retry-after: 3600 (an hour)", { retryAfterSeconds: 3600 }, /asks to retry in 60 minutes \(at \d\d:\d\d\)/],
+      ["retry-after-ms past 2^31 (setTimeout's limit)", { retryAfterMs: 2 ** 31 + 5 }, /asks to retry in \d+ hours/],
+      ["retry-after as an HTTP date two hours away", { retryAfterRaw: new Date(Date.now() + 2 * 3600_000).toUTCString() }, /asks to retry in (119|120) minutes|in 2 hours/],
+    ] as const;
+    test.each(huge)("%s: the turn stops at once with the server's hint, no retry storm", async (_name, fault, said) => {
+      const warnings: string[] = [];
+      const onWarning = (w: Error) => warnings.push(w.name);
+      process.on("warning", onWarning);
+      const { client, api } = await setup({ turns: [{ content: [{ type: "text", text: "ok" }], faults: [{ type: "rate_limit", ...fault }] }] }, { ...FAST_RETRY, maxRetryAfterMs: 120_000 });
+      const started = Date.now();
+      const { events, error } = await collect(client.stream(request()));
+      process.off("warning", onWarning);
+      expect(error?.message).toMatch(said);
+      expect(error?.message).toContain("longer than KHAELOR waits (120 s)");
+      expect(events.filter((e) => e.type === "retry")).toEqual([]);
+      expect(api.requests.length).toBe(1);
+      expect(Date.now() - started).toBeLessThan(10_000);
+      expect(warnings).not.toContain("TimeoutOverflowWarning");
+    });
+
+    test("the default cap is two minutes: a wait at the cap is honoured, just past it is not", async () => {
+      const at = await setup({ turns: [{ content: [{ type: "text", text: "ok" }], faults: [{ type: "rate_limit", retryAfterMs: 120_001 }] }] }, { ...FAST_RETRY });
+      const past = await collect(at.client.stream(request()));
+      expect(past.error?.message).toContain("longer than KHAELOR waits (120 s)");
+      await api?.close();
+      const within = await setup({ turns: [{ content: [{ type: "text", text: "ok" }], faults: [{ type: "rate_limit", retryAfterMs: 40 }] }] }, { ...FAST_RETRY, maxRetryAfterMs: 40 });
+      const ok = await collect(within.client.stream(request()));
+      expect(ok.error).toBeNull();
+      expect(ok.events.find((e) => e.type === "retry")).toMatchObject({ delayMs: 40 });
+    });
+
+    test("with no cap, a wait past 2^31 ms is clamped, not fired at once (it was 8 retries in 131 ms)", async () => {
+      const { client, api } = await setup(
+        { turns: [{ content: [{ type: "text", text: "ok" }], faults: [{ type: "rate_limit", retryAfterMs: 2 ** 31 + 5 }] }] },
+        { ...FAST_RETRY, maxRetryAfterMs: Number.POSITIVE_INFINITY },
+      );
+      const abort = new AbortController();
+      const it = client.stream(request({ signal: abort.signal }))[Symbol.asyncIterator]();
+      const first = await it.next();
+      expect(first.value).toMatchObject({ type: "retry", delayMs: 2 ** 31 + 5 });
+      // The timer the wait arms (recorded, not replaced): above 2^31 - 1 ms it would fire at once.
+      const armed: number[] = [];
+      const real = globalThis.setTimeout;
+      globalThis.setTimeout = ((fn: () => void, ms?: number) => (armed.push(ms ?? 0), real(fn, ms))) as typeof setTimeout;
+      const next = it.next();
+      globalThis.setTimeout = real;
+      await Promise.resolve();
+      expect(armed.length).toBeGreaterThan(0);
+      expect(Math.max(...armed)).toBe(2 ** 31 - 1);
+      abort.abort();
+      await next.catch(() => {});
+      expect(api.requests.length).toBe(1);
+    });
+  });
+
   test("529 and 500 are retried with backoff", async () => {
     const { client, api } = await setup({
       turns: [{ content: [{ type: "text", text: "ok" }], faults: [{ type: "overloaded" }, { type: "server_error", status: 503 }] }],

@@ -2,6 +2,7 @@
 // behaviour matches", never "which is most specific": deny beats ask beats allow, whatever the scope.
 import { compileCommandPattern, type CommandMatcher } from "./command-pattern.ts";
 import { compilePathPattern, type PathAnchors, type PathMatcher } from "./path-pattern.ts";
+import { mcpRuleCovers } from "../../mcp/tool-names.ts";
 import { parseRule } from "./rule-syntax.ts";
 import type { Behavior, ParsedRule, RuleEntry, RuleTool } from "../types.ts";
 
@@ -29,7 +30,7 @@ export class RuleSet {
     const compiled: CompiledRule = { ...entry, parsed };
     if (parsed.specifier !== undefined) {
       if (parsed.tool === "Bash" || parsed.tool === "Process") compiled.matchCommand = compileCommandPattern(parsed.specifier);
-      else if (parsed.tool !== "WebFetch" && parsed.tool !== "WebSearch") compiled.matchPath = compilePathPattern(parsed.specifier, this.anchors);
+      else if (parsed.tool !== "WebFetch" && parsed.tool !== "WebSearch" && parsed.tool !== "Mcp") compiled.matchPath = compilePathPattern(parsed.specifier, this.anchors);
     }
     this.rules.push(compiled);
     return true;
@@ -69,6 +70,11 @@ export class RuleSet {
         (r.matchCommand ? forms.some((f) => r.matchCommand!(f)) : r.parsed.specifier === undefined) &&
         (!accept || accept(r)),
     );
+  }
+
+  /** An mcp__ rule covering this MCP tool (see mcpRuleCovers). */
+  matchMcp(behavior: Behavior, toolName: string): CompiledRule | undefined {
+    return this.rules.find((r) => r.behavior === behavior && r.parsed.tool === "Mcp" && mcpRuleCovers(r.parsed.text, toolName));
   }
 
   /** A bare or specific rule for a tool that has no arguments to match (WebFetch, unknown tools). */

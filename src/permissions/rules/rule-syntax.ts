@@ -21,6 +21,12 @@ export type RuleParse = { ok: true; rule: ParsedRule } | { ok: false; message: s
 
 export function parseRule(raw: string): RuleParse {
   const text = raw.trim();
+  // MCP tools: mcp__server (all its tools), mcp__server__* (the same), mcp__server__tool.
+  if (/^mcp__/i.test(text)) {
+    if (!/^mcp__[A-Za-z0-9_-]+(__\*)?$/.test(text) || /^mcp___*(\*)?$/.test(text))
+      return { ok: false, message: `"${raw}" is not an MCP rule; write mcp__server, mcp__server__* or mcp__server__tool` };
+    return { ok: true, rule: { tool: "Mcp", specifier: text, text } };
+  }
   const m = /^([A-Za-z]+)\s*(?:\((.*)\))?$/s.exec(text);
   if (!m) {
     return { ok: false, message: `"${raw}" is not a rule; write Tool or Tool(specifier), e.g. Bash(npm test *) or Read(./src/**)` };

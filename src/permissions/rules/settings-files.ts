@@ -2,7 +2,8 @@
 //   {"permissions": {"allow": [...], "deny": [...], "ask": [...], "defaultMode": "..."}}
 // Reading never throws: a broken file or a bad rule becomes a Problem naming the file and the
 // position, and the rest still loads. Writing keeps every other key of the file as it was.
-import { existsSync, mkdirSync, renameSync, statSync, writeFileSync, appendFileSync } from "node:fs";
+import { existsSync, mkdirSync, statSync, appendFileSync } from "node:fs";
+import { writeFileAtomic } from "../../workspace/atomic-write.ts";
 import { dirname, join, relative, resolve } from "node:path";
 import { z } from "zod";
 import { FileReadError, LIMITS, readRegularText, readTextIfExists } from "../../workspace/safe-read.ts";
@@ -117,10 +118,8 @@ export function updateRuleInFile(file: string, behavior: Behavior, rule: string,
   }
   perms[behavior] = list;
   json.permissions = perms;
-  mkdirSync(dirname(file), { recursive: true });
-  const tmp = `${file}.${process.pid}.tmp`;
-  writeFileSync(tmp, JSON.stringify(json, null, 2) + "\n");
-  renameSync(tmp, file);
+  // Through a symlink (settings kept in a dotfiles repository), keeping owner and mode.
+  writeFileAtomic(file, Buffer.from(JSON.stringify(json, null, 2) + "\n"));
   return true;
 }
 

@@ -1,5 +1,6 @@
 // What key handlers and slash commands may ask of the app beyond changing its state
 // (./state.ts): the effects. App implements it; tests drive the handlers with a fake that records.
+import type { CopyResult } from "../term/clipboard.ts";
 import type { PagerSource } from "../views/pager.ts";
 
 export type ChooserItem = { label: string; detail?: string; value: string };
@@ -26,4 +27,8 @@ export interface AppActions {
   render(): void;
   /** Ctrl-L: the whole live zone is drawn again. */
   redraw(): void;
+  /** Ctrl-G and /edit: the composer's text in the user's editor, and back. */
+  editInEditor(): void;
+  /** /copy: `text` to the user's clipboard; where it went, or why it could not. */
+  copyToClipboard(text: string): Promise<CopyResult>;
 }

@@ -22,7 +22,9 @@ import { extname } from "node:path";
 import type { AgentSession, AskAnswer, AskRequest } from "../../agent/types.ts";
 import type { AgentEvent, DurableEvent, PermissionMode } from "../../events/types.ts";
 import { modelInfo } from "../../model/models.ts";
+import type { EditResult } from "../../platform/editor.ts";
 import type { Screen } from "../screen/screen.ts";
+import type { CopyResult } from "../term/clipboard.ts";
 import { TranscriptPager, type PagerSource } from "../views/pager.ts";
 import { formatCost } from "../../model/format-cost.ts";
 import type { Row, Style } from "../render/style.ts";
@@ -30,6 +32,7 @@ import { span, wrapSpans, cleanText } from "../views/text.ts";
 import { ui } from "../views/theme.ts";
 import type { AppActions, ChooserItem } from "./actions.ts";
 import { runSlashCommand } from "./commands.ts";
+import { askProjectTrust, watchMcp } from "./mcp-panel.ts";
 import { Composer } from "./composer.ts";
 import type { FileFinder } from "./file-finder.ts";
 import { HistoryCommit } from "./history-commit.ts";
@@ -62,6 +65,10 @@ export type AppDeps = {
   onPager(open: boolean): void;
   /** Ctrl-Z: give the terminal back to the shell until `fg` (absent: Ctrl-Z does nothing). */
   suspend?(): void;
+  /** Ctrl-G: `text` in the user's editor, the terminal lent to it until it exits (absent: no editor here). */
+  editText?(text: string): EditResult;
+  /** /copy: the clipboard as this terminal reaches it (absent: there is none). */
+  copy?(text: string): Promise<CopyResult>;
   /** Everything is cleaned up; the process may end with this code. `line` may hold several lines (stopped processes, then how to resume). */
   onExit(code: number, line: string): void;
   now?: () => number;
@@ -153,7 +160,14 @@ export class App implements AppActions {
     // From here on events are live: the work tree is as they leave it.
     // Crash recovery, lost processes, settings problems, snapshots off: read before the first prompt.
     for (const n of session.notices) st.transcript.notice(n, "warn");
-    this.unsubscribe = session.subscribe((e) => this.onEvent(e));
+    const offEvents = session.subscribe((e) => this.onEvent(e));
+    const offMcp = watchMcp(st, this, session);
+    this.unsubscribe = () => {
+      offEvents();
+      offMcp();
+    };
+    // A project whose files define commands (MCP servers) asks once before they run.
+    askProjectTrust(st, this);
   }
 
   /** With the session given to the constructor: a banner line, (on --resume) the last few turns, optionally a first prompt. */
@@ -393,7 +407,8 @@ export class App implements AppActions {
     this.renderNow();
   }
 
-  async exit(code = 0): Promise<void> {
+  /** `signal`: the signal that ends the session, recorded as the reason a running turn stopped. */
+  async exit(code = 0, signal?: "sigint" | "sigterm" | "sighup"): Promise<void> {
     const st = this.state;
     if (!st.ready) {
       // Nothing to close yet: leave as soon as the session is open (and closed again).
@@ -405,7 +420,7 @@ export class App implements AppActions {
     this.exiting = true;
     if (st.pager) this.closePager();
     st.ask?.resolve({ allow: false });
-    st.busy?.abort.abort();
+    st.busy?.abort.abort(signal);
     this.stopTimers();
     await this.turnDone;
     this.unsubscribe();
@@ -451,6 +466,32 @@ export class App implements AppActions {
     this.screen.setLive([], null);
     this.screen.frame();
     this.deps.suspend();
+  }
+
+  /**
+   * Ctrl-G: the live zone is cleared as for Ctrl-Z, so an editor that does not take the
+   * alternate screen starts on a clean line; the edited text replaces the composer's, and an
+   * editor that fails leaves it as it was and says why.
+   */
+  editInEditor(): void {
+    const st = this.state;
+    if (!this.deps.editText) {
+      this.flash("no editor can be opened here");
+      return;
+    }
+    if (st.pager) this.closePager();
+    st.picker = null;
+    this.screen.setLive([], null);
+    this.screen.frame();
+    const r = this.deps.editText(st.composer.submitText());
+    this.screen.invalidate();
+    if (r.ok) st.composer.setText(r.text);
+    else st.transcript.notice(`${r.error}; the prompt is as it was.`, "warn");
+    this.renderNow();
+  }
+
+  copyToClipboard(text: string): Promise<CopyResult> {
+    return this.deps.copy ? this.deps.copy(text) : Promise.resolve({ ok: false, error: "there is no clipboard here" });
   }
 
   /** After `fg`: the shell may have written below us; draw the live zone afresh. */

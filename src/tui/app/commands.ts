@@ -11,13 +11,15 @@ import { span } from "../views/text.ts";
 import { ui } from "../views/theme.ts";
 import type { AppActions } from "./actions.ts";
 import { statusInfo } from "./live-zone.ts";
+import { showMcp } from "./mcp-panel.ts";
 import { SLASH_COMMANDS } from "./slash-commands.ts";
+import { nthLatestAnswer } from "../transcript/answers.ts";
 import { sessionOf, type AppState } from "./state.ts";
 
 const KEYS_HELP = [
   "Enter send · Shift+Enter / Alt+Enter / Ctrl-J newline · Up/Down history · Tab completes",
   "Ctrl-A/E line start/end · Alt-B/F word jumps · Ctrl-K/U/W kill · Ctrl-Y yank · Ctrl-_ undo",
-  "@ mentions a file · / runs a command · Shift+Tab permission mode · Ctrl-T transcript",
+  "@ mentions a file · / runs a command · Shift+Tab permission mode · Ctrl-T transcript · Ctrl-G edits the prompt in $EDITOR",
   "Esc or Ctrl-C interrupts the agent · idle, Ctrl-C clears the prompt, twice exits · Ctrl-D on an empty prompt exits · Ctrl-Z suspends",
   "Messages sent while the agent works are queued and delivered at its next step.",
 ];
@@ -46,6 +48,27 @@ export async function runSlashCommand(state: AppState, actions: AppActions, name
     case "transcript":
       actions.openPager();
       return;
+    case "edit":
+      actions.editInEditor();
+      return;
+    case "copy": {
+      const n = arg === "" ? 1 : Number(arg);
+      if (!Number.isInteger(n) || n < 1) {
+        t.notice(`/copy takes how far back the answer is (1 is the last), not "${arg}".`, "warn");
+        break;
+      }
+      const answer = nthLatestAnswer(t.entries, n);
+      if (answer === null) {
+        t.notice(n === 1 ? "No answer to copy yet." : `There are fewer than ${n} answers to copy.`, "warn");
+        break;
+      }
+      const r = await actions.copyToClipboard(answer);
+      const which = n === 1 ? "the last answer" : `answer ${n} from the end`;
+      // A notice, not a flash: where the text went is worth keeping, and it is too long for the status line.
+      if (r.ok) t.notice(`Copied ${which} (${answer.split("\n").length} lines of markdown) to ${r.where}.`);
+      else t.notice(`Could not copy ${which}: ${r.error}.`, "warn");
+      break;
+    }
     case "compact":
       await actions.runBusy("compact", async (signal) => {
         const ok = await s.compact(arg || undefined, signal);
@@ -107,6 +130,9 @@ export async function runSlashCommand(state: AppState, actions: AppActions, name
       );
       return;
     }
+    case "mcp":
+      showMcp(state, actions);
+      return;
     case "permissions": {
       const rules = s.rules();
       t.notice(

@@ -181,6 +181,9 @@ export function composerInput(state: AppState, actions: AppActions, ev: InputEve
     case "C-l":
       actions.redraw();
       return;
+    case "C-g":
+      actions.editInEditor();
+      return;
     case "C-c":
       ctrlC(state, actions);
       return;

@@ -19,7 +19,11 @@ export function buildPermissionPrompt(req: AskRequest, projectRoot: string): Per
     alwaysFiles: alwaysFiles(projectRoot),
   };
   const name = req.call.name;
-  if (req.preview) {
+  if (name.startsWith("mcp__")) {
+    // "server · tool" in the summary; the whole input, as the server will get it, below.
+    prompt.summary = `MCP ${req.summary.replace(/ [{[].*$/s, "")}`;
+    prompt.detail = { label: "input", text: mcpInput(req.call.input) };
+  } else if (req.preview) {
     prompt.diffPath = req.preview.path;
     if (req.preview.diff) prompt.diff = req.preview.diff;
     if (req.preview.detail) prompt.detail = req.preview.detail;
@@ -56,4 +60,13 @@ export function alwaysFiles(projectRoot: string, home = homedir()): { local: str
   const local = locs.find((l) => l.scope === "local")?.file ?? join(projectRoot, ".khaelor", "settings.local.json");
   const user = locs.find((l) => l.scope === "user")?.file ?? join(userConfigDir(home), "settings.json");
   return { local: relative(projectRoot, local) || local, user: user.startsWith(home + "/") ? `~/${user.slice(home.length + 1)}` : user };
+}
+
+/** Pretty JSON, cut to a panel's worth (the model's call is in the transcript whole). */
+function mcpInput(input: unknown): string {
+  const text = JSON.stringify(input ?? {}, null, 2) ?? "{}";
+  const lines = text.split("\n");
+  const shown = lines.slice(0, 30).map((l) => (l.length > 400 ? `${l.slice(0, 399)}…` : l));
+  if (lines.length > 30) shown.push(`… (${lines.length - 30} more lines)`);
+  return shown.join("\n");
 }

@@ -30,6 +30,11 @@ export type TerminalSession = {
   altScreen: boolean;
   /** Ctrl-Z: give the terminal back to the shell and stop. */
   suspend(): void;
+  /**
+   * Lends the terminal to a program that runs to its end inside `run` (an editor): our modes off
+   * and the tty cooked while it runs, everything back (and the size re-read) after.
+   */
+  handOver<T>(run: () => T): T;
   /** Undo everything we changed. Idempotent; runs by itself on exit, signals and crashes. */
   restore(): void;
   /** Restore, then discard input still in flight (key releases, late replies) so it never reaches the shell. */
@@ -49,6 +54,22 @@ export type OpenTerminalOptions = {
 
 const SIGNALS = ["SIGINT", "SIGTERM", "SIGHUP"] as const;
 
+/** What writing to (or reading from) a terminal that was closed gives: the window, tmux or ssh is gone. */
+const HANGUP_CODES = new Set(["EIO", "EPIPE", "ENXIO"]);
+const isHangup = (e: unknown): boolean => HANGUP_CODES.has((e as NodeJS.ErrnoException | null)?.code ?? "");
+
+/**
+ * After a hangup every terminal write fails (EIO, EPIPE), and an unhandled stream error would
+ * crash the shutdown that saves the in-flight work: those errors are swallowed for the rest of the
+ * process's life (the SIGHUP path ends it), anything else is still thrown.
+ */
+function ignoreHangupErrors(stream: NodeJS.EventEmitter, onHangup: () => void) {
+  stream.on("error", (e: unknown) => {
+    if (!isHangup(e)) throw e;
+    onHangup();
+  });
+}
+
 export async function openTerminal(opts: OpenTerminalOptions = {}): Promise<TerminalSession> {
   const stdin = opts.stdin ?? (process.stdin as TerminalInput);
   const stdout = opts.stdout ?? (process.stdout as unknown as TerminalOutputStream);
@@ -61,6 +82,22 @@ export async function openTerminal(opts: OpenTerminalOptions = {}): Promise<Term
   let escTimer: ReturnType<typeof setTimeout> | null = null;
   let active = false;
   let restored = false;
+  /** The terminal is gone (SIGHUP, or a write said so): nothing more is written to it. */
+  let hungUp = false;
+  const markHungUp = () => {
+    hungUp = true;
+  };
+  for (const stream of [stdin, stdout, process.stderr]) ignoreHangupErrors(stream, markHungUp);
+  const writeOut = (data: string): boolean => {
+    if (hungUp) return true;
+    try {
+      return stdout.write(data);
+    } catch (e) {
+      if (!isHangup(e)) throw e;
+      hungUp = true;
+      return true;
+    }
+  };
 
   /**
    * Keys that arrive before the app listens (while the capabilities are probed, on a busy machine
@@ -96,18 +133,19 @@ export async function openTerminal(opts: OpenTerminalOptions = {}): Promise<Term
   const enter = () => {
     stdin.setRawMode?.(true);
     stdin.resume();
-    stdout.write(enterSequence());
+    writeOut(enterSequence());
     active = true;
   };
   const leave = () => {
     if (!active) return;
     active = false;
     if (escTimer) { clearTimeout(escTimer); escTimer = null; }
-    try { stdout.write(leaveSequence()); } catch { /* the terminal may be gone (SIGHUP) */ }
+    writeOut(leaveSequence());
     try { stdin.setRawMode?.(false); } catch { /* same */ }
   };
 
   const onSignal = (sig: NodeJS.Signals) => {
+    if (sig === "SIGHUP") hungUp = true;
     session.restore();
     // Re-raise with the default action so the exit status says which signal ended us.
     process.kill(process.pid, sig);
@@ -144,7 +182,7 @@ export async function openTerminal(opts: OpenTerminalOptions = {}): Promise<Term
     get cols() { return stdout.columns ?? 80; },
     get rows() { return stdout.rows ?? 24; },
     altScreen: false,
-    write: (data) => stdout.write(data),
+    write: writeOut,
     once: (event, listener) => stdout.once(event, listener),
     onInput(l) {
       inputListeners.add(l);
@@ -160,6 +198,19 @@ export async function openTerminal(opts: OpenTerminalOptions = {}): Promise<Term
     suspend() {
       leave();
       process.kill(process.pid, "SIGSTOP");
+    },
+    handOver(run) {
+      leave();
+      stdin.pause();
+      try {
+        return run();
+      } finally {
+        if (!restored) {
+          enter();
+          // The window may have been resized while the program had it.
+          if (!refreshSize()) onResize();
+        }
+      }
     },
     restore() {
       if (restored) return;
@@ -188,7 +239,7 @@ export async function openTerminal(opts: OpenTerminalOptions = {}): Promise<Term
   stdin.resume();
   if (opts.probe !== false && stdin.isTTY) {
     const probed = await probeCaps(caps, {
-      write: (d) => void stdout.write(d),
+      write: (d) => void writeOut(d),
       // The probe listens for replies only; it must not take the held keys meant for the app.
       onEvents: (l) => {
         inputListeners.add(l);

@@ -123,7 +123,7 @@ export class Transcript {
           t.view.output = shownText(shown);
           // A command's output is what the user wants to see of it: its last lines stay under the
           // row, whether it passed, failed or was stopped (the end is where errors are).
-          if (e.name === "bash") t.view.resultTail = lastLines(shown.body, RESULT_LINES);
+          if (e.name === "bash") t.view.resultTail = lastLines(shown.body, RESULT_LINES, e.display?.lines);
           if (e.isError) {
             t.view.status = /^Cancelled by the user|cancelled by the user|interrupted/i.test(text) ? "interrupted" : "error";
             t.view.error = shown.notes || shown.body;
@@ -364,9 +364,11 @@ function resultText(content: ToolResultContent): string {
 
 const RESULT_LINES = 4;
 
-function lastLines(text: string, n: number): string[] {
+/** `total`: lines of the whole output when the text is only its head and tail (a 50 MB build log). */
+function lastLines(text: string, n: number, total?: number): string[] {
   const lines = text.split("\n");
   while (lines.length > 0 && (lines[lines.length - 1] ?? "").trim() === "") lines.pop();
+  const all = total !== undefined && total > lines.length ? total : lines.length;
   // "… 1 earlier line" would take the row the line itself needs.
-  return lines.length > n + 1 ? [`… ${lines.length - n} earlier lines`, ...lines.slice(-n)] : lines;
+  return all > n + 1 ? [`… ${(all - n).toLocaleString("en-US")} earlier lines`, ...lines.slice(-n)] : lines;
 }

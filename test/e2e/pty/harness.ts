@@ -27,6 +27,8 @@ export type PtySession = {
   /** Scrollback and screen, joined where the terminal soft-wrapped. */
   all(): string;
   exited: Promise<number>;
+  /** Closes the terminal (the window, tmux kill-session): the app gets SIGHUP and EIO on every write. */
+  hangup(): void;
   kill(): void;
 };
 
@@ -133,6 +135,9 @@ export function startPty(args: string[], opts: { cwd: string; env: Record<string
       return s.waitFor((sc) => sc.includes(text), JSON.stringify(text), timeoutMs);
     },
     exited,
+    hangup() {
+      pty.close();
+    },
     kill() {
       if (!done) proc.kill("SIGKILL");
       pty.close();

@@ -17,6 +17,13 @@ const text = (t: string): InputEvent => ({ type: "text", text: t });
 const busy = () => ({ abort: new AbortController(), kind: "turn" as const, startedAt: 0 });
 
 describe("composer keys", () => {
+  test("Ctrl-G asks for the editor and edits nothing itself", () => {
+    const { state, actions, press } = setup();
+    press(text("draft"), key("g", { ctrl: true }));
+    expect(actions.edits).toBe(1);
+    expect(state.composer.text).toBe("draft");
+  });
+
   test("Enter submits the prompt through the actions and empties the composer; a blank prompt sends nothing", () => {
     const { state, actions, press } = setup();
     press(text("   "), key("enter"));

@@ -43,6 +43,8 @@ export type Recorded = {
   switches: Array<string | null>;
   busyRuns: string[];
   redraws: number;
+  edits: number;
+  copied: string[];
 };
 
 export function fakeActions(clock: { t: number }): AppActions & Recorded {
@@ -57,6 +59,8 @@ export function fakeActions(clock: { t: number }): AppActions & Recorded {
     switches: [],
     busyRuns: [],
     redraws: 0,
+    edits: 0,
+    copied: [],
     now: () => clock.t,
     submit(t) { this.submitted.push(t); },
     interrupt() { this.interrupts++; },
@@ -72,6 +76,8 @@ export function fakeActions(clock: { t: number }): AppActions & Recorded {
     async switchSession(resume) { this.switches.push(resume); },
     render() {},
     redraw() { this.redraws++; },
+    editInEditor() { this.edits++; },
+    async copyToClipboard(t) { this.copied.push(t); return { ok: true, where: "a test clipboard" }; },
   };
 }
 

@@ -1,0 +1,187 @@
+// MCP server definitions in Claude Code's formats: `mcpServers` in the project's .mcp.json, in the
+// three settings files, and in --mcp-config (a file or inline JSON). Reading never throws: a broken
+// file or entry is a problem naming the file, the server and the field, and a broken entry stays
+// listed with its reason (so /mcp and `khaelor mcp list` show it as failed) while the rest load.
+import { existsSync, readFileSync } from "node:fs";
+import { homedir } from "node:os";
+import { join, resolve } from "node:path";
+import { settingsLocations, userConfigDir } from "../permissions/index.ts";
+import { fingerprintOf, type TrustItem } from "../trust/project-trust.ts";
+
+export type StdioSpec = { type: "stdio"; command: string; args: string[]; env: Record<string, string>; cwd?: string };
+export type RemoteSpec = { type: "http" | "sse"; url: string; headers: Record<string, string> };
+export type ServerSpec = StdioSpec | RemoteSpec;
+
+/** Where a definition came from. "project" and "local" live in the project's files and need trust. */
+export type ConfigScope = "user" | "project" | "local" | "cli";
+
+export type ServerConfig = {
+  name: string;
+  scope: ConfigScope;
+  file: string;
+  /** The entry as written (before ${VAR} expansion). */
+  raw: unknown;
+  /** Absent when the entry is invalid; `error` says why. */
+  spec?: ServerSpec;
+  error?: string;
+  disabled: boolean;
+  /** Defined in the project's own files: runs only in a trusted project. */
+  needsTrust: boolean;
+};
+
+export type McpConfig = { servers: ServerConfig[]; problems: string[] };
+
+export type ConfigSources = {
+  projectRoot: string;
+  /** --mcp-config values: paths or JSON text. */
+  cliConfigs?: string[];
+  /** --strict-mcp-config: only the --mcp-config servers. */
+  strict?: boolean;
+  home?: string;
+  configHome?: string;
+};
+
+export type ConfigFile = { scope: ConfigScope; file: string };
+
+/** The files in the order they are read; a later definition of a name wins. */
+export function configFiles(projectRoot: string, home = homedir(), configHome?: string): ConfigFile[] {
+  const settings = settingsLocations(resolve(projectRoot), userConfigDir(home, configHome));
+  const at = (scope: "user" | "project" | "local") => settings.find((s) => s.scope === scope)!.file;
+  return [
+    { scope: "user", file: at("user") },
+    { scope: "project", file: join(resolve(projectRoot), ".mcp.json") },
+    { scope: "project", file: at("project") },
+    { scope: "local", file: at("local") },
+  ];
+}
+
+export function loadMcpConfig(src: ConfigSources): McpConfig {
+  const byName = new Map<string, ServerConfig>();
+  const problems: string[] = [];
+  const take = (servers: ServerConfig[]) => {
+    for (const s of servers) {
+      byName.delete(s.name); // keep the order of the winning definition
+      byName.set(s.name, s);
+    }
+  };
+  if (!src.strict) {
+    for (const f of configFiles(src.projectRoot, src.home, src.configHome)) {
+      const r = readConfigFile(f);
+      problems.push(...r.problems);
+      take(r.servers);
+    }
+  }
+  for (const value of src.cliConfigs ?? []) {
+    const inline = value.trimStart().startsWith("{");
+    const file = inline ? "--mcp-config" : resolve(value);
+    if (!inline && !existsSync(file)) {
+      problems.push(`--mcp-config ${value}: no such file (pass a path to a JSON file or the JSON itself)`);
+      continue;
+    }
+    const r = inline ? parseConfigText(value, { scope: "cli", file }) : readConfigFile({ scope: "cli", file });
+    problems.push(...r.problems);
+    take(r.servers);
+  }
+  return { servers: [...byName.values()], problems };
+}
+
+export function readConfigFile(f: ConfigFile): { servers: ServerConfig[]; problems: string[] } {
+  let text: string;
+  try {
+    text = readFileSync(f.file, "utf8");
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code === "ENOENT") return { servers: [], problems: [] };
+    return { servers: [], problems: [`${f.file}: cannot read (${(e as Error).message}); its MCP servers are not loaded`] };
+  }
+  return parseConfigText(text, f);
+}
+
+export function parseConfigText(text: string, f: ConfigFile): { servers: ServerConfig[]; problems: string[] } {
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch (e) {
+    return { servers: [], problems: [`${f.file}: not valid JSON (${(e as Error).message}); its MCP servers are not loaded`] };
+  }
+  if (!json || typeof json !== "object" || Array.isArray(json)) return { servers: [], problems: [`${f.file}: expected a JSON object with "mcpServers"`] };
+  const list = (json as Record<string, unknown>).mcpServers;
+  if (list === undefined) return { servers: [], problems: [] };
+  if (!list || typeof list !== "object" || Array.isArray(list))
+    return { servers: [], problems: [`${f.file}: mcpServers: expected an object of server name → definition`] };
+  const servers: ServerConfig[] = [];
+  const problems: string[] = [];
+  for (const [name, raw] of Object.entries(list as Record<string, unknown>)) {
+    const r = parseServerEntry(name, raw);
+    const needsTrust = f.scope === "project" || f.scope === "local";
+    const disabled = !!raw && typeof raw === "object" && (raw as Record<string, unknown>).disabled === true;
+    if ("error" in r) {
+      problems.push(`${f.file}: mcpServers.${name}${r.field ? `.${r.field}` : ""}: ${r.error}`);
+      servers.push({ name, scope: f.scope, file: f.file, raw, error: `${r.field ? `${r.field}: ` : ""}${r.error} (in ${f.file})`, disabled, needsTrust });
+    } else servers.push({ name, scope: f.scope, file: f.file, raw, spec: r.spec, disabled, needsTrust });
+  }
+  return { servers, problems };
+}
+
+type EntryParse = { spec: ServerSpec } | { error: string; field?: string };
+
+const isStringRecord = (v: unknown): v is Record<string, string> =>
+  !!v && typeof v === "object" && !Array.isArray(v) && Object.values(v).every((x) => typeof x === "string");
+
+export function parseServerEntry(name: string, raw: unknown): EntryParse {
+  if (!/^[A-Za-z0-9_.-]+$/.test(name)) return { error: `the server name "${name}" may only hold letters, digits, _, - and .` };
+  if (!raw || typeof raw !== "object" || Array.isArray(raw)) return { error: "expected an object with command (stdio) or type and url (http, sse)" };
+  const e = raw as Record<string, unknown>;
+  const type = e.type ?? (e.url !== undefined && e.command === undefined ? "http" : "stdio");
+  if (type !== "stdio" && type !== "http" && type !== "sse")
+    return { field: "type", error: `unknown transport ${JSON.stringify(type)}; use "stdio", "http" or "sse"` };
+  if (type === "stdio") {
+    if (e.command === undefined) return { field: "command", error: "missing: a stdio server needs the command that starts it" };
+    if (typeof e.command !== "string" || !e.command.trim()) return { field: "command", error: "expected a non-empty string" };
+    if (e.args !== undefined && !(Array.isArray(e.args) && e.args.every((a) => typeof a === "string"))) return { field: "args", error: "expected an array of strings" };
+    if (e.env !== undefined && !isStringRecord(e.env)) return { field: "env", error: "expected an object of string values" };
+    if (e.cwd !== undefined && typeof e.cwd !== "string") return { field: "cwd", error: "expected a string" };
+    return {
+      spec: { type, command: e.command, args: (e.args as string[] | undefined) ?? [], env: (e.env as Record<string, string> | undefined) ?? {}, ...(e.cwd ? { cwd: e.cwd as string } : {}) },
+    };
+  }
+  if (typeof e.url !== "string" || !e.url) return { field: "url", error: `missing: an ${type} server needs its url` };
+  if (e.headers !== undefined && !isStringRecord(e.headers)) return { field: "headers", error: "expected an object of string values" };
+  return { spec: { type, url: e.url, headers: (e.headers as Record<string, string> | undefined) ?? {} } };
+}
+
+/** `${VAR}` and `${VAR:-default}`, as Claude Code expands them; unset names are collected. */
+export function expandVars(text: string, env: Record<string, string | undefined>, missing: Set<string>): string {
+  return text.replace(/\$\{([A-Za-z_][A-Za-z0-9_]*)(?::-([^}]*))?\}/g, (_, name: string, fallback: string | undefined) => {
+    const v = env[name];
+    if (v !== undefined && v !== "") return v;
+    if (fallback !== undefined) return fallback;
+    if (v === undefined) missing.add(name);
+    return "";
+  });
+}
+
+/** The spec with every ${VAR} expanded, or the names that are not set. */
+export function expandSpec(spec: ServerSpec, env: Record<string, string | undefined>): { spec: ServerSpec } | { missing: string[] } {
+  const missing = new Set<string>();
+  const x = (s: string) => expandVars(s, env, missing);
+  const map = (r: Record<string, string>) => Object.fromEntries(Object.entries(r).map(([k, v]) => [k, x(v)]));
+  const out: ServerSpec =
+    spec.type === "stdio"
+      ? { type: "stdio", command: x(spec.command), args: spec.args.map(x), env: map(spec.env), ...(spec.cwd ? { cwd: x(spec.cwd) } : {}) }
+      : { type: spec.type, url: x(spec.url), headers: map(spec.headers) };
+  return missing.size > 0 ? { missing: [...missing] } : { spec: out };
+}
+
+/** How a definition reads to a person deciding whether to run it. */
+export function describeSpec(spec: ServerSpec | undefined, raw: unknown): string {
+  if (!spec) return JSON.stringify(raw);
+  if (spec.type !== "stdio") return `${spec.type} ${spec.url}${Object.keys(spec.headers).length ? ` (headers: ${Object.keys(spec.headers).join(", ")})` : ""}`;
+  const words = [spec.command, ...spec.args].map((w) => (/^[\w@%+=:,./-]+$/.test(w) ? w : `'${w.replace(/'/g, `'\\''`)}'`));
+  const env = Object.keys(spec.env);
+  return `${words.join(" ")}${env.length ? ` (env: ${env.join(", ")})` : ""}${spec.cwd ? ` (in ${spec.cwd})` : ""}`;
+}
+
+/** What the trust question shows for a project-defined server. */
+export function trustItemOf(s: ServerConfig): TrustItem {
+  return { kind: "MCP server", name: s.name, file: s.file, command: describeSpec(s.spec, s.raw), fingerprint: fingerprintOf({ mcpServer: s.name, definition: s.raw }) };
+}

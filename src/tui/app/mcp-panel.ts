@@ -1,0 +1,103 @@
+// MCP in the app: /mcp (each server's status, its tools, reconnect), the project-trust question
+// the first time a project's files define servers, and a notice when a server fails.
+import type { AgentSession } from "../../agent/types.ts";
+import type { ServerView } from "../../mcp/manager.ts";
+import type { AppActions } from "./actions.ts";
+import { sessionOf, type AppState } from "./state.ts";
+
+function status(s: ServerView): string {
+  switch (s.status.state) {
+    case "connected":
+      return `connected · ${s.tools.length} tool${s.tools.length === 1 ? "" : "s"}`;
+    case "failed":
+      return `failed: ${s.status.reason}`;
+    case "needs-approval":
+      return `needs approval: ${s.status.reason}`;
+    case "disabled":
+      return "disabled";
+    case "pending":
+      return "connecting…";
+  }
+}
+
+/** /mcp: the servers, then a chooser to reconnect one (or to review a project's servers). */
+export function showMcp(state: AppState, actions: AppActions): void {
+  const s = sessionOf(state);
+  const servers = s.mcp.servers();
+  const t = state.transcript;
+  if (servers.length === 0) {
+    t.notice("No MCP servers. Add one with khaelor mcp add <name> <command> [args...], or in .mcp.json.");
+    return;
+  }
+  const lines = ["MCP servers:"];
+  for (const v of servers) {
+    lines.push(`  ${v.name} (${v.scope}, ${v.transport}) — ${status(v)}`, `    ${v.target}`);
+    if (v.tools.length) lines.push(`    tools: ${v.tools.map((x) => x.name).join(", ")}`);
+  }
+  t.notice(lines.join("\n"));
+  actions.choose(
+    "Reconnect a server? (Enter reconnects; Esc leaves them)",
+    servers
+      .filter((v) => v.status.state !== "disabled" && v.transport !== "invalid")
+      .map((v) => ({ label: v.name, detail: v.status.state === "needs-approval" ? "review and trust it first" : status(v), value: v.name })),
+    (name) => {
+      const v = servers.find((x) => x.name === name);
+      if (v?.status.state === "needs-approval") {
+        askProjectTrust(state, actions, [name]);
+        return;
+      }
+      actions.flash(`reconnecting ${name}…`);
+      void s.mcp.reconnect(name).then(() => {
+        const now = s.mcp.servers().find((x) => x.name === name);
+        if (now) state.transcript.notice(`MCP server ${name}: ${status(now)}`, now.status.state === "connected" ? "info" : "warn");
+        actions.render();
+      });
+    },
+  );
+}
+
+/**
+ * Asked once per project (the answer is kept in the user's data directory): the commands a
+ * project's files would run, shown as they would run. Esc leaves the question for next time.
+ */
+export function askProjectTrust(state: AppState, actions: AppActions, names?: string[]): void {
+  const s = sessionOf(state);
+  const items = names ? s.mcp.trustItems().filter((i) => names.includes(i.name)) : s.mcp.pendingTrust();
+  if (items.length === 0) return;
+  state.transcript.notice(
+    [
+      `This project's files define ${items.length === 1 ? "a command" : `${items.length} commands`} KHAELOR would run on your machine:`,
+      ...items.map((i) => `  ${i.kind} ${i.name} (${i.file}):\n    ${i.command}`),
+      "Run them only if you trust where this project came from.",
+    ].join("\n"),
+    "warn",
+  );
+  actions.choose(
+    `Trust ${s.cwd} and run ${items.length === 1 ? "it" : "them"}? (remembered for this project)`,
+    [
+      { label: "Trust and run", detail: "now and in later sessions; a changed command asks again", value: "trust" },
+      { label: "Do not run", detail: "remembered; /mcp can trust later", value: "decline" },
+    ],
+    (answer) => {
+      void s.mcp.answerTrust(answer === "trust" ? "trust" : "decline", items.map((i) => i.name)).then(() => actions.render());
+      actions.flash(answer === "trust" ? "starting the project's MCP servers…" : "the project's MCP servers stay off");
+    },
+  );
+}
+
+/** A notice for each server that fails (at start or later); returns the unsubscribe. */
+export function watchMcp(state: AppState, actions: AppActions, session: AgentSession): () => void {
+  const said = new Map<string, string>();
+  const check = () => {
+    for (const v of session.mcp.servers()) {
+      const reason = v.status.state === "failed" ? v.status.reason : null;
+      if (reason && said.get(v.name) !== reason) state.transcript.notice(`MCP server ${v.name} failed: ${reason}`, "warn");
+      if (reason) said.set(v.name, reason);
+      else said.delete(v.name);
+    }
+    actions.render();
+  };
+  const off = session.mcp.onChange(check);
+  check();
+  return off;
+}

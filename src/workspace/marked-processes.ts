@@ -1,0 +1,73 @@
+// Processes found by the mark in their environment, wherever they went. A command's process group
+// does not hold a daemon: `setsid`, `setsid -f` and a double fork leave the group (and their
+// parent), but every process keeps the environment it was started with. So bash commands and the
+// process tool's processes carry the session's mark (and a bash command its call's), and what
+// still carries one after the command, at exit, or when a crashed session is resumed, is ours to
+// stop. Linux reads /proc; elsewhere nothing is found and callers say they could not look.
+import { readdirSync, readFileSync } from "node:fs";
+import { signalGroup } from "./process-group.ts";
+
+export type MarkedProcess = { pid: number; command: string };
+
+const readProc = (pid: string, file: string): string | null => {
+  try {
+    return readFileSync(`/proc/${pid}/${file}`, "latin1");
+  } catch {
+    return null;
+  }
+};
+
+/** Live processes whose environment holds `entry` (NAME=value); null where that cannot be known. */
+export function findMarked(entry: string): MarkedProcess[] | null {
+  let pids: string[];
+  try {
+    pids = readdirSync("/proc").filter((n) => /^\d+$/.test(n));
+  } catch {
+    return null;
+  }
+  const self = String(process.pid);
+  const out: MarkedProcess[] = [];
+  for (const pid of pids) {
+    if (pid === self) continue;
+    const env = readProc(pid, "environ");
+    if (env === null || !env.split("\0").includes(entry)) continue;
+    const stat = readProc(pid, "stat");
+    // A zombie is already dead: its parent just has not reaped it.
+    if (!stat || stat.slice(stat.lastIndexOf(")") + 2, stat.lastIndexOf(")") + 3) === "Z") continue;
+    const command = (readProc(pid, "cmdline") ?? "").split("\0").filter(Boolean).join(" ");
+    out.push({ pid: Number(pid), command });
+  }
+  return out;
+}
+
+const alive = (pid: number): boolean => {
+  const stat = readProc(String(pid), "stat");
+  return stat !== null && stat.slice(stat.lastIndexOf(")") + 2, stat.lastIndexOf(")") + 3) !== "Z";
+};
+
+const signal = (pid: number, sig: NodeJS.Signals) => {
+  // Each one's group too: a daemon that called setsid leads a group its children share.
+  signalGroup(pid, sig);
+  try {
+    process.kill(pid, sig);
+  } catch {}
+};
+
+/** TERM, a grace period, then KILL for what is left. Sent before the first await. */
+export async function stopMarked(procs: readonly MarkedProcess[], graceMs = 1000): Promise<void> {
+  for (const p of procs) signal(p.pid, "SIGTERM");
+  const deadline = Date.now() + graceMs;
+  while (procs.some((p) => alive(p.pid)) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 10));
+  for (const p of procs) if (alive(p.pid)) signal(p.pid, "SIGKILL");
+}
+
+/** For process.on("exit"): KILL at once, nothing asynchronous runs any more. */
+export function killMarkedSync(entry: string): void {
+  for (const p of findMarked(entry) ?? []) signal(p.pid, "SIGKILL");
+}
+
+/** `pid 123 (sleep 300)`, for the model and the user; a bash call's shell shows the model's command, not our wrapper. */
+export function describeMarked(p: MarkedProcess): string {
+  const command = p.command.replace(/^bash -c exec 2>&1\s+trap .*? EXIT\s+/s, "").replace(/\s+/g, " ").trim();
+  return `pid ${p.pid} (${command.length > 60 ? `${command.slice(0, 59)}…` : command || "?"})`;
+}
