@@ -12,6 +12,7 @@ import { sessionOptions } from "../cli/session-options.ts";
 import { listSessions } from "../session/store.ts";
 import { VERSION } from "../version.ts";
 import { editorFiles, editorTerminal, terminalShown } from "./editor-services.ts";
+import { editorMcpConfig } from "./mcp-servers.ts";
 import { promptContent } from "./prompt-content.ts";
 import { preparedDiff, readText, toolKind, toolLocations, type ReadView } from "./tool-view.ts";
 import { createLiveUpdates, replayUpdates } from "./updates.ts";
@@ -51,7 +52,7 @@ export async function runAcp(opts: CliOptions): Promise<number> {
   };
 
   /** Opens (or, with `resume`, loads) a session in `cwd` and routes its events to the client. */
-  const open = async (cwd: string, resume: string | null, mcpServers: unknown[]) => {
+  const open = async (cwd: string, resume: string | null, mcpServers: acp.McpServer[]) => {
     let sessionId = "";
     let s: AgentSession | null = null;
     // The editor's text of each file last read or written through it (see editorFiles).
@@ -105,11 +106,13 @@ export async function runAcp(opts: CliOptions): Promise<number> {
           },
         )
       : undefined;
-    const opened = await openAgentSession({ ...sessionOptions({ ...opts, cwd, resume, continue: false, forkSession: false }), ask, ...(files ? { files } : {}), ...(terminal ? { terminal } : {}) });
+    const base = sessionOptions({ ...opts, cwd, resume, continue: false, forkSession: false });
+    const editorMcp = editorMcpConfig(mcpServers);
+    const mcp = editorMcp ? { ...base.mcp, configs: [...(base.mcp?.configs ?? []), editorMcp] } : base.mcp;
+    const opened = await openAgentSession({ ...base, ...(mcp ? { mcp } : {}), ask, ...(files ? { files } : {}), ...(terminal ? { terminal } : {}) });
     s = opened;
     sessionId = opened.sessionId;
     for (const n of opened.notices) log(n);
-    if (mcpServers.length > 0) log(`MCP servers from the client are not supported yet; session ${sessionId} runs without them`);
     return { s: opened, updates };
   };
 
@@ -142,7 +145,8 @@ export async function runAcp(opts: CliOptions): Promise<number> {
         agentCapabilities: {
           loadSession: true,
           promptCapabilities: { image: true, audio: false, embeddedContext: true },
-          mcpCapabilities: { http: false, sse: false },
+          // The editor's MCP servers, over stdio, streamable HTTP or SSE (src/mcp runs all three).
+          mcpCapabilities: { http: true, sse: true },
           sessionCapabilities: { list: {}, close: {} },
         },
         authMethods: [],

@@ -8,6 +8,7 @@ import * as acp from "@agentclientprotocol/sdk";
 import type { RequestPermissionRequest, SessionNotification, SessionUpdate } from "@agentclientprotocol/sdk";
 import { fakeApiFixture } from "../support/fake-api.ts";
 import { cliCommand, isolatedEnv, parseNdjson, runCli, tempProject } from "../support/cli.ts";
+import { freePort, testServer } from "../mcp/support.ts";
 
 const serve = fakeApiFixture();
 
@@ -269,6 +270,44 @@ describe("khaelor acp", () => {
     expect(calls.length).toBe(2);
     const final = ofKind(a.updates, "tool_call_update").filter((u) => u.toolCallId === calls[0]!.toolCallId && u.status === "completed")[0]!;
     expect(final.content?.[0]).toEqual({ type: "terminal", terminalId: "term-1" });
+  });
+
+  test("session/new's mcpServers run: a stdio server and an HTTP one, their tools called through a permission ask", async () => {
+    const dir = tempProject();
+    const port = await freePort();
+    const http = Bun.spawn([...Object.values(testServer()).flat(), "--http", String(port)], { stdout: "pipe", stderr: "ignore" });
+    try {
+      const reader = http.stdout.getReader();
+      await reader.read(); // "listening <port>"
+      reader.releaseLock();
+      const server = await serve({
+        turns: [
+          { content: [{ type: "tool_use", name: "mcp__local__echo", input: { text: "over stdio" } }], expect: { toolsInclude: ["mcp__local__echo", "mcp__remote__echo"] } },
+          { content: [{ type: "tool_use", name: "mcp__remote__echo", input: { text: "over http" } }], expect: { lastHasToolResult: { isError: false, contentMatches: "echo: over stdio" } } },
+          { content: [{ type: "text", text: "both answered" }], expect: { lastHasToolResult: { isError: false, contentMatches: "echo: over http" } } },
+        ],
+      });
+      const a = startAgent(dir, isolatedEnv(server.url, { MCP_TIMEOUT: "20000" }), { permission: () => ({ outcome: { outcome: "selected", optionId: "allow_once" } }) });
+      const { stop, init } = await a.run(async (ctx) => {
+        const init = await initialize(ctx);
+        const local = testServer();
+        const s = await ctx.request("session/new", {
+          cwd: dir,
+          mcpServers: [
+            { name: "local", command: local.command, args: local.args, env: [] },
+            { type: "http", name: "remote", url: `http://127.0.0.1:${port}/mcp`, headers: [] },
+          ],
+        });
+        return { init, stop: (await ctx.request("session/prompt", { sessionId: s.sessionId, prompt: [{ type: "text", text: "use both" }] })).stopReason };
+      });
+      await a.proc.exited;
+      expect(server.checkFailures).toEqual([]);
+      expect(stop).toBe("end_turn");
+      expect(init.agentCapabilities?.mcpCapabilities).toEqual({ http: true, sse: true });
+      expect(a.asked.map((q) => q.toolCall.rawInput)).toEqual([{ text: "over stdio" }, { text: "over http" }]);
+    } finally {
+      http.kill();
+    }
   });
 
   test("allow_always saves the app's rule to the project's local settings; a rejected call is denied; plan mode denies without asking", async () => {
