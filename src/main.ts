@@ -3,6 +3,7 @@
 import { EXIT, HELP, parseArgs, UsageError } from "./cli/args.ts";
 import { runningPlatform } from "./platform/target.ts";
 import { VERSION } from "./version.ts";
+import { forTerminal } from "./text/terminal-out.ts";
 
 async function main(): Promise<number> {
   let opts;
@@ -10,7 +11,7 @@ async function main(): Promise<number> {
     opts = parseArgs(process.argv.slice(2));
   } catch (e) {
     if (e instanceof UsageError) {
-      process.stderr.write(`khaelor: ${e.message}\n`);
+      process.stderr.write(forTerminal(process.stderr, `khaelor: ${e.message}\n`));
       return EXIT.usage;
     }
     throw e;

@@ -26,6 +26,7 @@ import { builtinTools } from "../tools/builtin.ts";
 import { createToolRuntime } from "../tools/runtime.ts";
 import { createWorkspace } from "../workspace/local.ts";
 import { redactText } from "../session/redact.ts";
+import { pruneSpillDirs } from "../session/spill-retention.ts";
 import { findMarked, killMarkedSync, stopMarked } from "../workspace/marked-processes.ts";
 import { markEntry, sessionMark, settleMarked, settleOrphans } from "../workspace/orphans.ts";
 import { leftoverServers } from "../mcp/manager.ts";
@@ -136,6 +137,13 @@ export async function openAgentSession(opts: SessionOptions): Promise<AgentSessi
     await mcp.manager.close();
     throw new SessionOpenError(cliProblems.map(formatProblem).join("\n"), true);
   }
+  // Print mode has nobody to ask: a deny or ask rule that could not be read stops it before anything
+  // runs (exit 2), as the README promises, instead of letting through what the rule may deny.
+  const broken = engine.problems().filter((p) => p.failClosed);
+  if (broken.length > 0 && opts.ask === undefined) {
+    opened.writer?.close();
+    throw new SessionOpenError(`${broken.map(formatProblem).join("\n")}\nstopped: a permission rule that cannot be read might deny what this run would do; fix it and run again`, true);
+  }
   notices.push(...orphanNotices, ...engine.problems().map(formatProblem));
   if (replayed && replayed.permissionMode !== engine.mode)
     notices.push(`this session last ran in ${replayed.permissionMode} mode; it now runs in ${engine.mode} mode (pass --permission-mode ${replayed.permissionMode} to keep it)`);
@@ -159,6 +167,7 @@ export async function openAgentSession(opts: SessionOptions): Promise<AgentSessi
   const missing = (replayed?.toolNamesUsed ?? []).filter((t) => !t.startsWith("mcp__") && !tools.names().includes(t));
   if (missing.length > 0) notices.push(`this session used tools this version does not have (${missing.join(", ")}); calls to them will fail`);
   const spillDir = join(dirname(writer.path), `${sessionId}.spill`);
+  pruneSpillDirs(dirname(writer.path));
   const workspace = createWorkspace({ root: cwd, spillDir, sessionId, redact: redactText, files: opts.files, terminal: opts.terminal });
   workspace.onFileChanged = (abs, before) => git.adopt(abs, before);
   if (replayed) restoreWorkspace(workspace, replayed.events);

@@ -11,10 +11,12 @@ const Settings = z.looseObject({
   /** false: never offer the API's web search / web fetch (see src/model/web-tools.ts). */
   webSearch: z.boolean().optional(),
   webFetch: z.boolean().optional(),
+  /** The app's notifications while its window is not focused (src/tui/term/notify.ts). */
+  notifications: z.enum(["auto", "bell", "osc", "off"]).optional(),
 });
 export type Settings = z.infer<typeof Settings>;
 
-const KEYS = new Set(["model", "apiKey", "webSearch", "webFetch"]);
+const KEYS = new Set(["model", "apiKey", "webSearch", "webFetch", "notifications"]);
 
 /** Later files win (user < project < local). Problems are returned, not thrown. */
 export function loadSettings(projectRoot: string): { settings: Settings; problems: string[] } {
@@ -36,8 +38,8 @@ export function loadSettings(projectRoot: string): { settings: Settings; problem
         continue;
       }
       Object.assign(settings, Object.fromEntries(Object.entries(parsed.data).filter(([k]) => KEYS.has(k))));
-    } catch (e) {
-      problems.push(`${file}: not valid JSON (${e instanceof Error ? e.message : e}); ignored`);
+    } catch {
+      // Not JSON: the permission loader reports it (once) and fails closed.
     }
   }
   return { settings, problems };

@@ -12,6 +12,7 @@ import { resolve } from "node:path";
 import type { InputEvent } from "../tui/term/decoder.ts";
 import { capsFromEnv } from "../tui/term/caps.ts";
 import { openTerminal } from "../tui/term/terminal.ts";
+import { notificationSequence, type NotificationMode } from "../tui/term/notify.ts";
 import { createScreen, type ScreenCaps } from "../tui/screen/screen.ts";
 import type { App } from "../tui/app/app.ts";
 import { VERSION } from "../version.ts";
@@ -19,6 +20,7 @@ import { editText } from "../platform/editor.ts";
 import { EXIT, type CliOptions } from "./args.ts";
 import type { AgentSession, Asker, SessionOptions } from "../agent/types.ts";
 import { sessionOptions } from "./session-options.ts";
+import { forTerminal } from "../text/terminal-out.ts";
 
 const MOUSE_ON = "\x1b[?1000h\x1b[?1006h";
 const MOUSE_OFF = "\x1b[?1000l\x1b[?1006l";
@@ -80,11 +82,13 @@ export async function runInteractive(opts: CliOptions): Promise<number> {
     for (const s of signals) process.off(s, onSignal);
     await term.close();
     process.off("exit", mouseOffAtExit);
-    if (line !== null) stdout.write(`${line}\n`);
-    if (toStderr !== null) process.stderr.write(`khaelor: ${toStderr}\n`);
+    if (line !== null) stdout.write(forTerminal(stdout, `${line}\n`));
+    if (toStderr !== null) process.stderr.write(forTerminal(process.stderr, `khaelor: ${toStderr}\n`));
     await demo?.close();
   };
 
+  // From the settings once the session is open (it reads them first).
+  let notifications: NotificationMode = "auto";
   const app: App = new AppClass({
     session: null,
     screen,
@@ -103,6 +107,10 @@ export async function runInteractive(opts: CliOptions): Promise<number> {
     },
     suspend: () => term.suspend(),
     editText: (text) => term.handOver(() => editText(text)),
+    notify: (what) => {
+      const seq = notificationSequence("KHAELOR", what, notifications, process.env, term.caps.inTmux);
+      if (seq) term.write(seq);
+    },
     copy: async (text) => (await import("../tui/term/clipboard.ts")).copyToClipboard(text, { write: (d) => void term.write(d), env: process.env, inTmux: term.caps.inTmux }),
     onExit(code, line) {
       // The demo's project is a temporary copy, removed on the way out: its session cannot be
@@ -146,6 +154,7 @@ export async function runInteractive(opts: CliOptions): Promise<number> {
     await leave(null, e instanceof SessionOpenError ? e.message : e instanceof Error ? (e.stack ?? e.message) : String(e));
     return EXIT.error;
   }
+  notifications = (await import("../agent/config.ts")).loadSettings(session.cwd).settings.notifications ?? "auto";
   const banner = [`KHAELOR ${VERSION} · ${session.model()} · ${session.cwd}`];
   if (demo && demoModule) banner.push(demoModule.DEMO_BANNER, `Sample project: ${demo.dir}`);
   app.sessionOpened(session, {
@@ -161,7 +170,7 @@ async function pickSession(app: App, cwd: string): Promise<string | null> {
   const [{ listSessions }, { describeSession }] = await Promise.all([import("../session/store.ts"), import("../tui/app/commands.ts")]);
   const list = listSessions(cwd);
   if (list.length === 0) {
-    process.stderr.write(`khaelor: no sessions in ${cwd} to resume; run khaelor there to start one\n`);
+    process.stderr.write(forTerminal(process.stderr, `khaelor: no sessions in ${cwd} to resume; run khaelor there to start one\n`));
     return null;
   }
   return new Promise<string | null>((resolve) =>

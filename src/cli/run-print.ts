@@ -11,11 +11,13 @@ import { sessionOptions } from "./session-options.ts";
 import { printSessionList } from "./sessions-command.ts";
 import { failureNotices } from "../mcp/session-mcp.ts";
 import { DEMO_BANNER, DEMO_PROMPT, startDemo } from "./demo.ts";
+import { terminalWriter } from "../text/terminal-out.ts";
 
 export async function runPrint(opts: CliOptions): Promise<number> {
   const started = Date.now();
-  const stdout = { write: (s: string) => void process.stdout.write(s) };
-  const stderr = { write: (s: string) => void process.stderr.write(s) };
+  // On a terminal, controls in the answer or in a notice become visible stand-ins; piped, byte-exact.
+  const stdout = terminalWriter(process.stdout);
+  const stderr = terminalWriter(process.stderr);
 
   if (opts.resume === "") {
     if (opts.prompt) {

@@ -57,7 +57,7 @@ const usage = z.object({
   server_tool_use: z.object({ web_search_requests: z.number(), web_fetch_requests: z.number() }).optional(),
 });
 const stopReason = z.enum(["end_turn", "max_tokens", "tool_use", "stop_sequence", "pause_turn", "refusal"]);
-const permissionMode = z.enum(["default", "acceptEdits", "plan", "bypassPermissions"]);
+const permissionMode = z.enum(["default", "acceptEdits", "plan", "bypassPermissions", "dontAsk"]);
 
 export const sessionHeaderSchema = z.object({
   ...base,

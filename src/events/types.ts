@@ -10,7 +10,7 @@ import type {
 } from "../model/types.ts";
 import type { ToolDisplay, ToolOutcomeKind } from "../tools/types.ts";
 
-export type PermissionMode = "default" | "acceptEdits" | "plan" | "bypassPermissions";
+export type PermissionMode = "default" | "acceptEdits" | "plan" | "bypassPermissions" | "dontAsk";
 
 type Base = { id: string; ts: number };
 

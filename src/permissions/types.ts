@@ -3,7 +3,7 @@ import type { PermissionMode } from "../events/types.ts";
 
 export type { PermissionMode };
 
-export const PERMISSION_MODES = ["default", "acceptEdits", "plan", "bypassPermissions"] as const;
+export const PERMISSION_MODES = ["default", "acceptEdits", "plan", "bypassPermissions", "dontAsk"] as const;
 
 export type Behavior = "allow" | "ask" | "deny";
 
@@ -39,6 +39,11 @@ export type Problem = {
   position?: string;
   rule?: string;
   message: string;
+  /**
+   * A deny or ask rule that could not be read (or a whole file of rules): what it covered is
+   * unknown, so the tool it names (null: every tool) is asked about, and print mode stops (exit 2).
+   */
+  failClosed?: { behavior: "deny" | "ask"; tool: RuleTool | null };
 };
 
 export type Suggestion = {

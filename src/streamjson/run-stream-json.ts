@@ -19,7 +19,7 @@ import { createControlChannel } from "./control.ts";
 import { grantScopeOf, suggestionsFor } from "./permission-updates.ts";
 import { parseInputLine, type ControlRequestLine } from "./wire.ts";
 
-const MODES: PermissionMode[] = ["default", "acceptEdits", "plan", "bypassPermissions"];
+const MODES: PermissionMode[] = ["default", "acceptEdits", "plan", "bypassPermissions", "dontAsk"];
 
 type Queued = { content: string | UserBlock[] };
 
@@ -154,7 +154,7 @@ export async function runStreamJson(opts: CliOptions): Promise<number> {
         return;
       }
       case "set_permission_mode": {
-        const mode = req.mode === "dontAsk" ? "default" : req.mode;
+        const mode = req.mode;
         if (!MODES.includes(mode as PermissionMode)) return refuse(line, `set_permission_mode: unknown mode ${JSON.stringify(req.mode)} (khaelor has ${MODES.join(", ")})`);
         if (mode === "bypassPermissions" && !opts.allowBypass)
           return refuse(line, "set_permission_mode: bypassPermissions needs --allow-dangerously-skip-permissions (allowDangerouslySkipPermissions) at launch");

@@ -94,6 +94,11 @@ test("bad rules are reported with file and position and ignored; nothing throws"
   expect(problems.find((p) => p.file.endsWith(join("khaelor", "settings.json")) && p.file !== projectFile)?.message).toContain("not valid JSON");
   expect(problems.find((p) => p.file === "--allowedTools")).toMatchObject({ position: "1", rule: "Nope(x)" });
   expect(engine.mode).toBe("default");
+  // The user file that is not JSON may have held deny rules: everything asks until it is fixed.
+  expect(engine.decide(bash("make", fx.root))).toMatchObject({ behavior: "ask", source: "broken rule" });
+  expect(engine.decide({ tool: "read", input: null, cwd: fx.root }).behavior).toBe("ask");
+  writeFileSync(join(fx.configHome, "khaelor", "settings.json"), "{}");
+  engine.reload();
   expect(engine.decide(bash("make", fx.root)).behavior).toBe("allow");
   expect(engine.decide({ tool: "read", input: null, cwd: fx.root }).behavior).toBe("allow");
   expect(engine.grant("Bash(", "session")).toMatchObject({ ok: false });
@@ -195,4 +200,15 @@ test("writing settings.local.json twice adds one exclude entry", async () => {
   const exclude = readFileSync(join(fx.root, ".git", "info", "exclude"), "utf8");
   expect(exclude.split("\n").filter((l) => l === "/.khaelor/settings.local.json")).toHaveLength(1);
   expect(existsSync(join(fx.root, ".gitignore"))).toBe(false);
+});
+
+test("dontAsk (from the settings' defaultMode) denies what would ask and keeps what is allowed; the reason says what it would have asked", async () => {
+  fx = makeFixture({ local: { permissions: { defaultMode: "dontAsk", allow: ["Bash(npm test)"] } } });
+  const engine = await open(fx);
+  expect(engine.mode).toBe("dontAsk");
+  const denied = engine.decide(bash("cargo build", fx.root));
+  expect(denied).toMatchObject({ behavior: "deny", source: "mode:dontAsk" });
+  expect(denied.reason).toContain("cargo");
+  expect(engine.decide(bash("npm test", fx.root)).behavior).toBe("allow");
+  expect(engine.decide({ tool: "read", input: { path: join(fx.root, "README.md") }, cwd: fx.root }).behavior).toBe("allow");
 });

@@ -17,6 +17,25 @@ const TOOLS: Record<string, RuleTool> = {
   WebSearch: "WebSearch",
 };
 
+/** The tool a rule that does not parse names, if its start says (`Bash(rm:*` → Bash); null when unsure. */
+export function ruleToolOf(raw: string): RuleTool | null {
+  const name = /^\s*([A-Za-z]+)/.exec(raw)?.[1];
+  if (!name) return null;
+  return TOOLS[name] ?? TOOLS[name.charAt(0).toUpperCase() + name.slice(1).toLowerCase()] ?? null;
+}
+
+/** The tools (as requests name them) a rule of `tool` can speak about; Read rules cover the searches too. */
+export function toolsCoveredBy(tool: RuleTool): string[] {
+  switch (tool) {
+    case "Read":
+      return ["read", "grep", "glob"];
+    case "Edit":
+      return ["edit", "write"];
+    default:
+      return [tool.toLowerCase()];
+  }
+}
+
 export type RuleParse = { ok: true; rule: ParsedRule } | { ok: false; message: string };
 
 export function parseRule(raw: string): RuleParse {

@@ -7,7 +7,7 @@ import { writeFileAtomic } from "../../workspace/atomic-write.ts";
 import { dirname, join, relative, resolve } from "node:path";
 import { z } from "zod";
 import { FileReadError, LIMITS, readRegularText, readTextIfExists } from "../../workspace/safe-read.ts";
-import { parseRule } from "./rule-syntax.ts";
+import { parseRule, ruleToolOf } from "./rule-syntax.ts";
 import { PERMISSION_MODES, type Behavior, type PermissionMode, type Problem, type RuleEntry } from "../types.ts";
 
 export type FileScope = "user" | "project" | "local";
@@ -29,6 +29,8 @@ export function userConfigDir(home: string, configHome?: string): string {
 export type LoadedSettings = { rules: RuleEntry[]; defaultMode?: PermissionMode; problems: Problem[] };
 
 const BEHAVIORS: Behavior[] = ["deny", "ask", "allow"];
+/** A file whose rules cannot be read may have denied anything. */
+const WHOLE_FILE = { behavior: "deny", tool: null } as const;
 
 const SettingsShape = z.looseObject({
   permissions: z
@@ -50,21 +52,23 @@ export function loadSettingsFile(loc: SettingsLocation): LoadedSettings {
     if (read === null) return out;
     text = read;
   } catch (e) {
-    out.problems.push({ file: loc.file, message: `cannot read: ${e instanceof FileReadError ? e.reason : (e as Error).message}` });
+    out.problems.push({ file: loc.file, message: `cannot read: ${e instanceof FileReadError ? e.reason : (e as Error).message}; until it is fixed every tool call asks`, failClosed: WHOLE_FILE });
     return out;
   }
   let json: unknown;
   try {
     json = JSON.parse(text);
   } catch (e) {
-    out.problems.push({ file: loc.file, message: `not valid JSON (${(e as Error).message}); its rules are ignored until it is fixed` });
+    out.problems.push({ file: loc.file, message: `not valid JSON (${(e as Error).message}); until it is fixed every tool call asks`, failClosed: WHOLE_FILE });
     return out;
   }
   const parsed = SettingsShape.safeParse(json);
   if (!parsed.success) {
     // Report each broken key, then salvage what is well-formed.
     for (const issue of parsed.error.issues) {
-      out.problems.push({ file: loc.file, position: issue.path.join("."), message: issue.message });
+      const key = String(issue.path[1] ?? "");
+      const covers = issue.path[0] === "permissions" && (key === "deny" || key === "ask" || key === "");
+      out.problems.push({ file: loc.file, position: issue.path.join("."), message: issue.message, ...(covers ? { failClosed: WHOLE_FILE } : {}) });
     }
   }
   const perms = (json as { permissions?: Record<string, unknown> } | null)?.permissions;
@@ -75,11 +79,19 @@ export function loadSettingsFile(loc: SettingsLocation): LoadedSettings {
     list.forEach((raw, index) => {
       const position = `permissions.${behavior}[${index}]`;
       if (typeof raw !== "string") {
-        out.problems.push({ file: loc.file, position, message: `expected a rule string, got ${JSON.stringify(raw)}` });
+        out.problems.push({ file: loc.file, position, message: `expected a rule string, got ${JSON.stringify(raw)}`, ...(behavior !== "allow" ? { failClosed: { behavior, tool: null } } : {}) });
         return;
       }
       const rule = parseRule(raw);
-      if (!rule.ok) out.problems.push({ file: loc.file, position, rule: raw, message: `${rule.message}; the rule is ignored` });
+      if (!rule.ok) {
+        // A broken allow rule only allows less; a broken deny or ask rule must not allow more.
+        if (behavior === "allow") out.problems.push({ file: loc.file, position, rule: raw, message: `${rule.message}; the rule is ignored` });
+        else {
+          const tool = ruleToolOf(raw);
+          const what = tool ? `every ${tool} call` : "every tool call";
+          out.problems.push({ file: loc.file, position, rule: raw, message: `${rule.message}; until it is fixed ${what} asks`, failClosed: { behavior, tool } });
+        }
+      }
       else out.rules.push({ rule: raw, behavior, scope: loc.scope, file: loc.file });
     });
   }

@@ -46,42 +46,66 @@ export function compilePieces(pieces: Piece[], opts: { ignoreCase?: boolean } = 
   };
   const start = build(pieces, 0);
   const fold = opts.ignoreCase ? (c: string) => c.toLowerCase() : (c: string) => c;
-  const seen = new Int32Array(nodes.length).fill(-1);
-
-  const accepting = (live: number[]) => live.some((i) => (nodes[i] as Node).t === "end");
+  // Each node's epsilon closure (the char and end nodes reached through forks), computed once, so a
+  // step is: for each live char node that takes the character, add its successor's closure.
+  const closure: Int32Array[] = nodes.map((_, n) => {
+    const out: number[] = [];
+    const mark = new Set<number>();
+    const stack = [n];
+    while (stack.length) {
+      const i = stack.pop() as number;
+      if (mark.has(i)) continue;
+      mark.add(i);
+      const node = nodes[i] as Node;
+      if (node.t === "split") stack.push(node.b, node.a);
+      else out.push(i);
+    }
+    return Int32Array.from(out);
+  });
+  const tests = nodes.map((n) => (n.t === "char" ? n.test : null));
+  const nexts = Int32Array.from(nodes.map((n) => (n.t === "char" ? n.next : -1)));
+  const size = nodes.length;
+  const seen = new Int32Array(size);
+  let liveBuf = new Int32Array(size);
+  let nextBuf = new Int32Array(size);
+  let gen = 0;
+  const accepting = (live: Int32Array, count: number) => {
+    for (let k = 0; k < count; k++) if (live[k] === 0) return true;
+    return false;
+  };
   /** Whether the text matches, or with `cut`, whether any prefix ending where cut(i) says does. */
   const run = (text: string, cut?: (i: number) => boolean): boolean => {
-    let live: number[] = [];
-    let gen = 0;
-    const add = (set: number[], n: number) => {
-      // Epsilon closure; `seen` marks what this generation already holds.
-      const stack = [n];
-      while (stack.length) {
-        const i = stack.pop() as number;
-        if (seen[i] === gen) continue;
-        seen[i] = gen;
-        const node = nodes[i] as Node;
-        if (node.t === "split") stack.push(node.b, node.a);
-        else set.push(i);
-      }
-    };
-    seen.fill(-1);
-    add(live, start);
+    gen++;
+    let count = 0;
+    const first = closure[start] as Int32Array;
+    for (let q = 0; q < first.length; q++) {
+      const j = first[q] as number;
+      if (seen[j] !== gen) (seen[j] = gen), (liveBuf[count++] = j);
+    }
     let pos = 0;
     for (const raw of text) {
-      if (live.length === 0) return false;
-      if (cut && pos > 0 && cut(pos) && accepting(live)) return true;
+      if (count === 0) return false;
+      if (cut && pos > 0 && cut(pos) && accepting(liveBuf, count)) return true;
       const c = fold(raw);
       gen++;
-      const next: number[] = [];
-      for (const i of live) {
-        const node = nodes[i] as Node;
-        if (node.t === "char" && node.test(c)) add(next, node.next);
+      let n = 0;
+      for (let k = 0; k < count; k++) {
+        const i = liveBuf[k] as number;
+        const test = tests[i];
+        if (!test || !test(c)) continue;
+        const to = closure[nexts[i] as number] as Int32Array;
+        for (let q = 0; q < to.length; q++) {
+          const j = to[q] as number;
+          if (seen[j] !== gen) (seen[j] = gen), (nextBuf[n++] = j);
+        }
       }
-      live = next;
+      const t = liveBuf;
+      liveBuf = nextBuf;
+      nextBuf = t;
+      count = n;
       pos += raw.length;
     }
-    return accepting(live);
+    return accepting(liveBuf, count);
   };
   const whole = ((text: string) => run(text)) as PrefixMatcher;
   whole.somePrefix = (text, cut) => run(text, cut);

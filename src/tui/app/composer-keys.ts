@@ -253,7 +253,7 @@ function cycleMode(state: AppState, actions: AppActions): void {
     actions.flash("the session is still opening");
     return;
   }
-  const modes = state.allowBypassCycle ? [...MODES, "bypassPermissions" as const] : MODES;
+  const modes: PermissionMode[] = [...MODES, ...(state.allowDontAskCycle ? ["dontAsk" as const] : []), ...(state.allowBypassCycle ? ["bypassPermissions" as const] : [])];
   const cur = sessionOf(state).permissionMode();
   const next = modes[(modes.indexOf(cur) + 1) % modes.length] ?? "default";
   sessionOf(state).setPermissionMode(next);

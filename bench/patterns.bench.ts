@@ -1,0 +1,90 @@
+// The worst case of every pattern that runs on model input (commands, paths, tool output, the
+// streamed answer), at two sizes: `ratio` is the cost at 10x the input over the cost at 1x, about
+// 10 for linear work (100 would be quadratic). `before_ms_10k` is the pattern this replaced, on the
+// 10 K input, where one was measured (not for the many-star rules: the regex they were, O(n^4) and
+// worse, would not finish). Worst cases are the attack strings a ReDoS checker (recheck)
+// reported for the old patterns.
+import type { BenchResult } from "./run.ts";
+import { createPermissionEngine } from "../src/permissions/index.ts";
+import { forkBombText } from "../src/permissions/shell/shell-analysis.ts";
+import { compileCommandPattern } from "../src/permissions/rules/command-pattern.ts";
+import { compilePathPattern } from "../src/permissions/rules/path-pattern.ts";
+import { compileGlob, compilePieces, fnmatchPieces } from "../src/permissions/rules/wildcard.ts";
+import { printedText } from "../src/permissions/shell/printed-text.ts";
+import { createTextRedactor } from "../src/session/redact.ts";
+import { trimEndChars } from "../src/text/trim-chars.ts";
+import { holdBack, healInline } from "../src/tui/markdown/heal.ts";
+import { renderMarkdown } from "../src/tui/markdown/index.ts";
+import { parseUnifiedDiff } from "../src/tui/views/diff-view.ts";
+
+const SMALL = 10_000;
+
+function ms(fn: () => unknown): number {
+  // The best of three: the machine is shared.
+  let best = Infinity;
+  for (let i = 0; i < 3; i++) {
+    const t0 = performance.now();
+    fn();
+    best = Math.min(best, performance.now() - t0);
+  }
+  return best;
+}
+
+function timeOnce(fn: () => unknown): number {
+  const t0 = performance.now();
+  fn();
+  return performance.now() - t0;
+}
+
+type Case = { name: string; input: (n: number) => string; run: (s: string) => unknown; before?: (s: string) => unknown };
+
+export async function run(_opts: { json: boolean }): Promise<BenchResult[]> {
+  const trace = process.env.BENCH_TRACE === "1";
+  const engine = await createPermissionEngine({ projectRoot: "/tmp", mode: "default", home: "/tmp", configHome: "/nonexistent-khaelor-bench" });
+  const redact = createTextRedactor({});
+  const anchors = { root: "/work/project", home: "/home/u" };
+  const cases: Case[] = [
+    { name: "fork-bomb text check, one long word", input: (n) => "A".repeat(n), run: forkBombText, before: (s) => /(\S+)\s*\(\s*\)\s*\{[^}]*\1\s*\|\s*\1\s*&/.test(s) },
+    { name: "fork-bomb text check, (){ heads", input: (n) => "f(){ ".repeat(n / 5), run: forkBombText },
+    {
+      name: "bash decision, echo <base64> | base64 -d > logo.png",
+      input: (n) => `echo ${"QUJD".repeat(n / 4)} | base64 -d > logo.png`,
+      run: (s) => engine.decide({ tool: "bash", input: { command: s }, cwd: "/tmp" }),
+    },
+    { name: "Bash(*a*a*a*a*b) rule on a long command", input: (n) => "a".repeat(n), run: (s) => compileCommandPattern("*a*a*a*a*b")(s) },
+    { name: "Read(secrets/**) rule on a path of many segments", input: (n) => "/a".repeat(n / 2), run: (s) => compilePathPattern("secrets/**", anchors)(s) },
+    { name: "name glob *a*a*a*b", input: (n) => "a".repeat(n), run: (s) => compileGlob("*a*a*a*b")(s) },
+    { name: "find -path fnmatch *a*a*a*b", input: (n) => "a".repeat(n), run: (s) => compilePieces(fnmatchPieces("*a*a*a*b"))(s) },
+    { name: "trailing slashes trim", input: (n) => "/".repeat(n) + "x", run: (s) => trimEndChars(s, "/"), before: (s) => s.replace(/\/+$/, "") },
+    { name: "printf directive %000…", input: (n) => "%" + "0".repeat(n), run: (s) => printedText(["printf", s], null), before: (s) => /^%([-+ #0]*)(\d+|\*)?(?:\.(\d*|\*))?([sbqcdiu%])/.test(s) },
+    { name: "redactor: URL-password shape (A+A+…)", input: (n) => "A+".repeat(n / 2), run: redact, before: (s) => s.replace(/(\b[a-z][a-z0-9+.-]*:\/\/[^\s:/@"\\]+:)([^\s@/"\\]+)(@)/gi, "$1x$3") },
+    { name: "redactor: JWT heads (eyJ-eyJ-…)", input: (n) => "eyJ-".repeat(n / 4), run: redact },
+    { name: "redactor: private key BEGIN without END", input: (n) => "-----BEGIN RSA PRIVATE KEY-----\n".repeat(n / 32), run: redact },
+    { name: "redactor: secret assignments (password=…)", input: (n) => "password=".repeat(n / 9), run: redact },
+    { name: "redactor: env-like output", input: (n) => "API_TOKEN=abc123def456ghi789 HOME=/home/u\n".repeat(n / 42), run: redact },
+    {
+      name: "markdown hold-back: table delimiter row (|:|-…)",
+      input: (n) => "|-" + "|:|-".repeat(n / 4) + "\u0000",
+      run: (s) => holdBack(s, { inFence: false, paragraphLastLineHasPipe: true, inTable: false }),
+    },
+    { name: "markdown hold-back: fence ~~~~…", input: (n) => "~~~" + "~".repeat(n) + "`", run: (s) => holdBack(s, { inFence: false, paragraphLastLineHasPipe: false, inTable: false }) },
+    { name: "markdown hold-back: * and tabs", input: (n) => "*" + "\t".repeat(n) + "x", run: (s) => holdBack(s, { inFence: false, paragraphLastLineHasPipe: false, inTable: false }) },
+    { name: "markdown heal: half links ([([…)", input: (n) => "([".repeat(n / 2), run: (s) => healInline(s, new Map()) },
+    { name: "markdown: ``` fence of backticks", input: (n) => "`".repeat(n) + "\n", run: (s) => renderMarkdown(s, { width: 80, links: true }) },
+    { name: "markdown: heading with tab run", input: (n) => "# a" + "\t".repeat(n) + "#\tx\n", run: (s) => renderMarkdown(s, { width: 80, links: true }) },
+    { name: "diff header +++ with tabs", input: (n) => "+++ +" + "\t".repeat(n) + "\n", run: (s) => parseUnifiedDiff(s) },
+  ];
+  const out: BenchResult[] = [];
+  for (const c of cases) {
+    const small = c.input(SMALL);
+    const large = c.input(SMALL * 10);
+    if (trace) console.error("start", c.name);
+    const a = ms(() => c.run(small));
+    if (trace) console.error("  20k", a);
+    const b = ms(() => c.run(large));
+    const row: BenchResult = { name: `pattern: ${c.name}`, ms_10k: +a.toFixed(2), ms_100k: +b.toFixed(2), ratio: +(b / Math.max(a, 0.01)).toFixed(1) };
+    if (c.before) row.before_ms_10k = +timeOnce(() => c.before!(small)).toFixed(1);
+    out.push(row);
+  }
+  return out;
+}
