@@ -189,7 +189,7 @@ export async function openAgentSession(opts: SessionOptions): Promise<AgentSessi
   if (missing.length > 0) notices.push(`this session used tools this version does not have (${missing.join(", ")}); calls to them will fail`);
   const spillDir = join(dirname(writer.path), `${sessionId}.spill`);
   pruneSpillDirs(dirname(writer.path));
-  const workspace = createWorkspace({ root: cwd, spillDir, sessionId, redact: redactText });
+  const workspace = createWorkspace({ root: cwd, spillDir, sessionId, redact: redactText, files: opts.files, terminal: opts.terminal });
   workspace.onFileChanged = (abs, before) => git.adopt(abs, before);
   if (replayed) restoreWorkspace(workspace, replayed.events);
   const context = createConversationContext({ model: () => model, client, emit: bus.emit, events: replayed?.events ?? [] });

@@ -13,6 +13,7 @@ import type { ProcessInfo } from "../workspace/process-registry.ts";
 import type { SlashEntry } from "../extensions/session-extensions.ts";
 import type { HookEntry } from "../hooks/config.ts";
 import type { TrustItem } from "../trust/project-trust.ts";
+import type { CommandTerminal, TextFiles } from "../workspace/types.ts";
 
 export type { TurnResult };
 
@@ -68,6 +69,10 @@ export type SessionOptions = {
   systemPrompt?: string;
   /** Added after the system prompt (--append-system-prompt). */
   appendSystemPrompt?: string;
+  /** Where read, edit and write get and put file content instead of the disk (ACP's editor buffers). */
+  files?: TextFiles;
+  /** Where bash runs its commands instead of here (ACP's editor terminal). */
+  terminal?: CommandTerminal;
   /** Another Messages API endpoint and key (the demo's fake model). */
   api?: { baseURL: string; apiKey: string };
   /** --mcp-config files or JSON, --strict-mcp-config, --trust-project. */

@@ -122,7 +122,7 @@ Options:
   -h, --help                    Print this help
 
 Print mode: stdout carries only the requested output; diagnostics go to stderr.
-Other flags Claude Code wrappers pass (--add-dir, --settings, --mcp-config, --fallback-model, ...) are
+Other flags Claude Code wrappers pass (--add-dir, --settings, --fallback-model, ...) are
 accepted and named on stderr as not supported yet.
 In print mode, calls the permission mode would ask about are denied and listed in the result's
 permission_denials; allow them with --allowedTools or --permission-mode.
@@ -399,8 +399,6 @@ const COMPAT_FLAGS: Record<string, boolean> = {
   "--add-dir": true,
   "--settings": true,
   "--setting-sources": true,
-  "--mcp-config": true,
-  "--strict-mcp-config": false,
   "--fallback-model": true,
   "--thinking-display": true,
   "--effort": true,
