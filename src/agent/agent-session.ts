@@ -176,6 +176,8 @@ export async function openAgentSession(opts: SessionOptions): Promise<AgentSessi
     permissionMode: () => engine.mode,
     emit: (e) => bus.emit(e),
     interactive: opts.ask !== undefined,
+    // --trust-project covers every command the project's files define, hooks as MCP servers.
+    trustProject: opts.mcp?.trustProject ?? false,
   });
   notices.push(...hooks.notices);
   const tools = hookedRuntime(

@@ -1,7 +1,7 @@
 // The hook events as Claude Code defines them, with real scripts: the JSON each receives, and
 // what each exit code and JSON answer does. Print mode, the real CLI, the fake Messages API.
 import { describe, expect, test } from "bun:test";
-import { existsSync, readFileSync } from "node:fs";
+import { existsSync, readFileSync, rmSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { fakeApiFixture } from "../support/fake-api.ts";
 import { runCli } from "../support/cli.ts";
@@ -176,7 +176,7 @@ describe("hook events", () => {
   });
 
   test("a cloned project's hooks do not run in -p until the project is trusted; user hooks always do", async () => {
-    const server = await serve({ turns: [{ content: [{ type: "text", text: "one" }] }, { content: [{ type: "text", text: "two" }] }] });
+    const server = await serve({ turns: ["one", "for this run", "two"].map((text) => ({ content: [{ type: "text", text }] })) });
     const p = hookProject(server.url);
     const file = p.hooks({ UserPromptSubmit: [{ command: p.script("project", `touch "${p.dir}/project-hook-ran"`) }] }, "project");
     const r = await runCli(["-p", "hi"], { cwd: p.dir, env: p.env });
@@ -184,6 +184,13 @@ describe("hook events", () => {
     expect(existsSync(join(p.dir, "project-hook-ran"))).toBe(false);
     expect(r.stderr).toContain("not running a command from this project's files");
     expect(r.stderr).toContain("hook UserPromptSubmit");
+
+    // --trust-project runs it for that run only, as it does the project's MCP servers.
+    const once = await runCli(["-p", "hi", "--trust-project"], { cwd: p.dir, env: p.env });
+    expect(once.stdout).toBe("for this run\n");
+    expect(existsSync(join(p.dir, "project-hook-ran"))).toBe(true);
+    expect(once.stderr).not.toContain("not running");
+    rmSync(join(p.dir, "project-hook-ran"));
 
     // The user trusts it (as the app's question would record): now it runs.
     const items = loadHooks([{ scope: "project", file }]).entries.map(hookTrustItem);
