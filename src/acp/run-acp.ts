@@ -11,6 +11,7 @@ import type { AgentSession, Asker } from "../agent/types.ts";
 import { sessionOptions } from "../cli/session-options.ts";
 import { listSessions } from "../session/store.ts";
 import { VERSION } from "../version.ts";
+import { hostCommands } from "../extensions/host-commands.ts";
 import { editorFiles, editorTerminal, terminalShown } from "./editor-services.ts";
 import { editorMcpConfig } from "./mcp-servers.ts";
 import { promptContent } from "./prompt-content.ts";
@@ -24,7 +25,9 @@ const MODES: Array<{ id: PermissionMode; name: string; description: string }> = 
   { id: "bypassPermissions", name: "Bypass permissions", description: "Run everything without asking (deny rules and the hardline floor still hold)" },
 ];
 
-const COMMANDS = [{ name: "compact", description: "Summarise the conversation to free context", input: { hint: "optional instructions for the summary" } }];
+/** /compact, then the user's and the project's custom commands and skills (session/prompt "/name args" runs one). */
+const availableCommands = (s: AgentSession): acp.AvailableCommand[] =>
+  hostCommands(s.slashCommands()).map((c) => ({ name: c.name, description: c.description, ...(c.argumentHint ? { input: { hint: c.argumentHint } } : {}) }));
 
 type Live = {
   session: AgentSession;
@@ -122,7 +125,7 @@ export async function runAcp(opts: CliOptions): Promise<number> {
     });
     sessions.set(s.sessionId, { session: s, turn: null, running: null });
     // After the response, so the client knows the session the commands belong to.
-    setImmediate(() => notify(s.sessionId, { sessionUpdate: "available_commands_update", availableCommands: COMMANDS }));
+    setImmediate(() => notify(s.sessionId, { sessionUpdate: "available_commands_update", availableCommands: availableCommands(s) }));
   };
 
   const openError = (e: unknown): never => {

@@ -2,7 +2,7 @@
 // Messages API behind: streamed text and thinking, a tool call with a diff, a permission request,
 // modes, session/load replay, and the bad cases.
 import { describe, expect, test } from "bun:test";
-import { readFileSync, writeFileSync } from "node:fs";
+import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import * as acp from "@agentclientprotocol/sdk";
 import type { RequestPermissionRequest, SessionNotification, SessionUpdate } from "@agentclientprotocol/sdk";
@@ -471,5 +471,40 @@ describe("khaelor acp", () => {
     expect(sent[2]!.text).toContain("export const b = 2;");
     expect(text(a.updates, "agent_message_chunk")).toContain("left out of the message, not supported: audio");
     expect(text(a.updates, "agent_message_chunk")).toContain("Compacted the conversation.");
+  });
+
+  test("available_commands_update lists the project's and the user's commands and skills with their hints; a prompt \"/name args\" runs one", async () => {
+    const dir = tempProject();
+    mkdirSync(join(dir, ".claude", "commands", "git"), { recursive: true });
+    mkdirSync(join(dir, ".claude", "skills", "release-notes"), { recursive: true });
+    writeFileSync(join(dir, "notes.md"), "the notes say ship it\n");
+    writeFileSync(join(dir, ".claude", "commands", "review.md"), "---\ndescription: Review a file\nargument-hint: <file> [focus]\n---\nReview @$1 with an eye on $2.\n");
+    writeFileSync(join(dir, ".claude", "commands", "git", "tidy.md"), "Tidy the branch history.\n");
+    writeFileSync(join(dir, ".claude", "skills", "release-notes", "SKILL.md"), "---\nname: release-notes\ndescription: Write release notes from the log\n---\nRead git log.\n");
+    const server = await serve({ turns: [{ content: [{ type: "text", text: "Reviewed." }], expect: { lastTextMatches: "^Review @notes.md\\s+<file path=\"notes.md\">[\\s\\S]*the notes say ship it\\s+</file> with an eye on tone[.]" } }] });
+    const env = isolatedEnv(server.url);
+    mkdirSync(join(env.HOME!, ".claude", "commands"), { recursive: true });
+    writeFileSync(join(env.HOME!, ".claude", "commands", "standup.md"), "---\ndescription: Summarise yesterday\n---\nWhat did I do yesterday?\n");
+    const a = startAgent(dir, env);
+    const stop = await a.run(async (ctx) => {
+      await initialize(ctx);
+      const s = await ctx.request("session/new", { cwd: dir, mcpServers: [] });
+      while (!a.updates.some((u) => u.update.sessionUpdate === "available_commands_update")) await new Promise((r) => setTimeout(r, 5));
+      return (await ctx.request("session/prompt", { sessionId: s.sessionId, prompt: [{ type: "text", text: "/review notes.md tone" }] })).stopReason;
+    });
+    await a.proc.exited;
+    expect(server.checkFailures).toEqual([]);
+    expect(stop).toBe("end_turn");
+    const listed = ofKind(a.updates, "available_commands_update")[0]!.availableCommands;
+    expect(listed.map((c) => c.name)).toEqual(["compact", "git:tidy", "release-notes", "review", "standup"]);
+    const by = Object.fromEntries(listed.map((c) => [c.name, c]));
+    expect(by.review!.description).toBe("Review a file (project command)");
+    expect(by.review!.input).toEqual({ hint: "<file> [focus]" });
+    expect(by["git:tidy"]!.description).toBe("Tidy the branch history. (project command)");
+    expect(by["git:tidy"]!.input ?? null).toBeNull();
+    expect(by["release-notes"]!.description).toBe("Write release notes from the log (project skill)");
+    expect(by["release-notes"]!.input?.hint).toContain("what to use the skill for");
+    expect(by.standup!.description).toBe("Summarise yesterday (user command)");
+    expect(by.compact!.input?.hint).toContain("instructions");
   });
 });
