@@ -283,15 +283,16 @@ export async function openAgentSession(opts: SessionOptions): Promise<AgentSessi
 
   // Many MCP tools go behind the API's tool search instead of into every request whole.
   const mcpOffer = toolSearchOffer(() => tools.specs());
+  // Asked per request: a rule granted or removed, or a mode switched, applies to the next one;
+  // with many MCP tools, the API's tool search joins them.
+  const serverTools = () => [...webToolSpecs(engine.rules(), engine.mode, settings).filter((t) => offeredServerTool(opts.tools, t.name)), ...(mcpOffer().search ? [TOOL_SEARCH_TOOL] : [])];
   const kernelDeps = () => ({
     model: client,
     modelName: () => model,
     system: (): SystemBlock[] => system,
     // the runtime, its specs as offered (MCP tools deferred behind tool search past the budget)
     tools: { ...tools, specs: () => mcpOffer().tools },
-    // Asked per request: a rule granted or removed, or a mode switched, applies to the next one;
-    // with many MCP tools, the API's tool search joins them.
-    serverTools: () => [...webToolSpecs(engine.rules(), engine.mode, settings).filter((t) => offeredServerTool(opts.tools, t.name)), ...(mcpOffer().search ? [TOOL_SEARCH_TOOL] : [])],
+    serverTools,
     workspace,
     context: hookedContext,
     gate,
@@ -320,6 +321,7 @@ export async function openAgentSession(opts: SessionOptions): Promise<AgentSessi
     sessionId,
     cwd,
     toolNames: tools.names(),
+    offeredTools: () => [...mcpOffer().tools.map((t) => t.name), ...serverTools().map((t) => t.name)],
     mcp: mcp.view,
     replayed,
     notices,

@@ -87,6 +87,8 @@ export interface AgentSession {
   /** The project directory. */
   readonly cwd: string;
   readonly toolNames: readonly string[];
+  /** Every tool the next request offers the model, by its API name: built-ins, MCP tools (mcp__server__tool), the API's web tools and tool search. */
+  offeredTools(): string[];
   /** Null for a new session. */
   readonly replayed: ResumedLog | null;
   /** To read before the first prompt: settings problems, crash recovery, lost processes, snapshots off. */

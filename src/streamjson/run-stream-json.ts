@@ -9,11 +9,17 @@ import type { PermissionMode, TurnEndReason } from "../events/types.ts";
 import { DEFAULT_MODEL, SUGGESTED_MODELS } from "../model/models.ts";
 import type { UserBlock } from "../model/types.ts";
 import { streamJsonPrinter } from "../print/printer.ts";
+import { mcpServerStatus, systemInit } from "../print/system-init.ts";
 import { buildResult, createTally } from "../print/result.ts";
 import { EXIT, type CliOptions } from "../cli/args.ts";
 import { openAgentSession, SessionOpenError } from "../agent/agent-session.ts";
 import type { AgentSession, Asker } from "../agent/types.ts";
 import { sessionOptions } from "../cli/session-options.ts";
+import { homedir } from "node:os";
+import { resolve } from "node:path";
+import { hostCommands } from "../extensions/host-commands.ts";
+import { loadSessionExtensions } from "../extensions/session-extensions.ts";
+import { userConfigDir } from "../permissions/index.ts";
 import { userContent, textOf } from "./content.ts";
 import { createControlChannel } from "./control.ts";
 import { grantScopeOf, suggestionsFor } from "./permission-updates.ts";
@@ -39,6 +45,7 @@ export async function runStreamJson(opts: CliOptions): Promise<number> {
   };
 
   let sessionId = "";
+  const cwd = resolve(opts.cwd ?? process.cwd());
   /** A line that could not be taken, as one event on stdout (and a line on stderr); reading goes on. */
   const invalid = (lineNo: number, error: string) => {
     stderr(`stdin line ${lineNo}: ${error}; skipped`);
@@ -95,7 +102,7 @@ export async function runStreamJson(opts: CliOptions): Promise<number> {
       for (const n of s.notices) stderr(n);
       // As in print mode: init lists the --mcp-config servers once started (the first request waits for them anyway).
       await s.mcp.ready();
-      printer.init({ sessionId: s.sessionId, model: s.model(), tools: [...s.toolNames], cwd: s.cwd, permissionMode: s.permissionMode(), mcpServers: mcpStatus(s) });
+      printer.init(systemInit(s));
       s.subscribe((e) => {
         tally.observe(e);
         printer.onEvent(e);
@@ -128,7 +135,8 @@ export async function runStreamJson(opts: CliOptions): Promise<number> {
         notSupported("jsonSchema", "structured output");
         notSupported("settings", "settings");
         answer(line, {
-          commands: [{ name: "compact", description: "summarise the conversation to free context", argumentHint: "[instructions]" }],
+          // What a prompt "/name args" runs: ours, then the project's and the user's commands and skills.
+          commands: hostCommands(session ? (session as AgentSession).slashCommands() : loadSessionExtensions(cwd, homedir(), userConfigDir(homedir())).entries()).map((c) => ({ name: c.name, description: c.description, argumentHint: c.argumentHint ?? "" })),
           agents: [],
           output_style: "default",
           available_output_styles: ["default"],
@@ -171,7 +179,7 @@ export async function runStreamJson(opts: CliOptions): Promise<number> {
         try {
           const s = await getSession();
           await s.mcp.ready();
-          answer(line, { mcpServers: mcpStatus(s) });
+          answer(line, { mcpServers: mcpServerStatus(s) });
         } catch (e) {
           refuse(line, `mcp_status: ${e instanceof Error ? e.message : String(e)}`);
         }
@@ -294,9 +302,4 @@ export async function runStreamJson(opts: CliOptions): Promise<number> {
   if (signalExit !== null) return signalExit;
   // Each turn's result already says how it ended; the exit code only flags a run that failed.
   return lastReason === "error" || lastReason === "strikes" ? EXIT.error : EXIT.ok;
-}
-
-/** The session's MCP servers as Claude Code reports them (init's mcp_servers, mcp_status). */
-function mcpStatus(s: AgentSession): Array<{ name: string; status: string; error?: string }> {
-  return s.mcp.servers().map((v) => ({ name: v.name, status: v.status.state, ...("reason" in v.status ? { error: v.status.reason } : {}) }));
 }

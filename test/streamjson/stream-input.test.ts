@@ -79,13 +79,20 @@ describe("stream-json input", () => {
     const s = spawnStream(["--mcp-config", mcpConfig({ t: testServer() }), "--strict-mcp-config"], tempProject(), isolatedEnv(server.url, { MCP_TIMEOUT: "20000" }));
     s.send(control("m1", { subtype: "mcp_status" }));
     const status = await s.next(responseTo("m1"));
-    expect(status.response).toEqual({ subtype: "success", request_id: "m1", response: { mcpServers: [{ name: "t", status: "connected" }] } });
+    expect(status.response).toEqual({ subtype: "success", request_id: "m1", response: { mcpServers: [{ name: "t", status: "connected", source: "dynamic" }] } });
     s.send(user("hi"));
     await s.next((l) => l.type === "result");
     const { code, stderr } = await s.end();
     expect(code).toBe(0);
     expect(stderr).not.toContain("mcp-config");
-    expect(s.lines.find((l) => l.type === "system" && l.subtype === "init")?.mcp_servers).toEqual([{ name: "t", status: "connected" }]);
+    const init = s.lines.find((l) => l.type === "system" && l.subtype === "init")!;
+    expect(init.mcp_servers).toEqual([{ name: "t", status: "connected", source: "dynamic" }]);
+    // What the model gets, in Claude Code's names: the built-ins, the API's web tools, the server's tool.
+    const sent = (server.requests.find((q) => q.outcome === "served")!.body as { tools: Array<{ name: string }> }).tools.map((t) => t.name);
+    expect(sent).toContain("mcp__t__echo");
+    expect(init.tools).toEqual(["Read", "Write", "Edit", "Grep", "Glob", "Bash", "Process", ...sent.filter((n) => n.startsWith("mcp__")), "WebSearch", "WebFetch"]);
+    expect((init.tools as string[]).length).toBe(sent.length);
+    expect(init).toMatchObject({ permissionMode: "default", apiKeySource: "ANTHROPIC_API_KEY", slash_commands: ["compact"], skills: [], agents: [], plugins: [], output_style: "default", claude_code_version: expect.any(String) });
     expect(server.checkFailures).toEqual([]);
   });
 
@@ -152,7 +159,8 @@ describe("stream-json input", () => {
     ]);
     expect(r.stdout).toContain('"session_id":"0f8fad5b-d9cb-469f-a165-70867728950e"');
     // --tools is honoured: only those tools are offered, and a name we lack is said.
-    expect(JSON.parse(r.stdout.split("\n")[0]!).tools).toEqual(["read", "grep"]);
+    // init lists what the model is offered, in Claude Code's names: the API's web search included.
+    expect(JSON.parse(r.stdout.split("\n")[0]!).tools).toEqual(["Read", "Grep", "WebSearch"]);
     expect(r.stderr).toContain("--tools: KHAELOR has no tool TodoWrite; offering read, grep");
     const body = server.requests.find((q) => q.outcome === "served")!.body as { system: Array<{ text: string }>; tools: Array<{ name: string }> };
     expect(body.system.at(-1)!.text).toBe("-be brief");
