@@ -117,6 +117,7 @@ export async function openAgentSession(opts: SessionOptions): Promise<AgentSessi
     cliConfigs: opts.mcp?.configs ?? [],
     strict: opts.mcp?.strict ?? false,
     trustProject: opts.mcp?.trustProject ?? false,
+    ...(opts.mcp?.hostServers ? { hostServers: opts.mcp.hostServers } : {}),
     // Someone to ask about permissions is someone to ask about trust.
     interactive: opts.ask !== undefined,
     env: process.env,
@@ -178,6 +179,7 @@ export async function openAgentSession(opts: SessionOptions): Promise<AgentSessi
     interactive: opts.ask !== undefined,
     // --trust-project covers every command the project's files define, hooks as MCP servers.
     trustProject: opts.mcp?.trustProject ?? false,
+    ...(opts.hostHooks ? { host: opts.hostHooks } : {}),
   });
   notices.push(...hooks.notices);
   const tools = hookedRuntime(
@@ -286,6 +288,7 @@ export async function openAgentSession(opts: SessionOptions): Promise<AgentSessi
   // Asked per request: a rule granted or removed, or a mode switched, applies to the next one;
   // with many MCP tools, the API's tool search joins them.
   const serverTools = () => [...webToolSpecs(engine.rules(), engine.mode, settings).filter((t) => offeredServerTool(opts.tools, t.name)), ...(mcpOffer().search ? [TOOL_SEARCH_TOOL] : [])];
+  let thinkingBudget = opts.thinkingBudget;
   const kernelDeps = () => ({
     model: client,
     modelName: () => model,
@@ -304,7 +307,7 @@ export async function openAgentSession(opts: SessionOptions): Promise<AgentSessi
     costSoFar: () => cost - costAtOpen,
     costOf: costUsd,
     maxTokens: maxTokensFor(model),
-    thinkingBudget: opts.thinkingBudget,
+    thinkingBudget,
   });
 
   // A crash or a plain process.exit must not leave the model's processes running.
@@ -333,6 +336,9 @@ export async function openAgentSession(opts: SessionOptions): Promise<AgentSessi
     isEmpty: () => !spoke,
     setModel(name: string) {
       bus.emit({ type: "setting_change", id: newId(), ts: Date.now(), model: name });
+    },
+    setThinkingBudget(tokens: number | null) {
+      thinkingBudget = tokens ?? undefined;
     },
     setPermissionMode(mode: PermissionMode) {
       bus.emit({ type: "setting_change", id: newId(), ts: Date.now(), permissionMode: mode });

@@ -21,7 +21,10 @@ import { hostCommands } from "../extensions/host-commands.ts";
 import { loadSessionExtensions } from "../extensions/session-extensions.ts";
 import { userConfigDir } from "../permissions/index.ts";
 import { userContent, textOf } from "./content.ts";
+import type { HookEntry } from "../hooks/config.ts";
 import { createControlChannel } from "./control.ts";
+import { sdkHookEntries } from "./sdk-hooks.ts";
+import { sdkMcpServers, type SdkMcpServers } from "./sdk-mcp.ts";
 import { grantScopeOf, suggestionsFor } from "./permission-updates.ts";
 import { parseInputLine, type ControlRequestLine } from "./wire.ts";
 
@@ -91,12 +94,23 @@ export async function runStreamJson(opts: CliOptions): Promise<number> {
   let model = opts.model;
   let systemPrompt = opts.systemPrompt;
   let appendSystemPrompt = opts.appendSystemPrompt;
+  let hostHooks: HookEntry[] = [];
+  let sdkServers: SdkMcpServers | null = null;
+  let thinkingBudget: number | undefined;
   let session: AgentSession | null = null;
   let opening: Promise<AgentSession> | null = null;
   let openFailed: string | null = null;
   const getSession = (): Promise<AgentSession> =>
     (opening ??= (async () => {
-      const s = await openAgentSession({ ...sessionOptions({ ...opts, model, systemPrompt, appendSystemPrompt }), ...(stdioAsks ? { ask } : {}) });
+      const base = sessionOptions({ ...opts, model, systemPrompt, appendSystemPrompt });
+      const mcp = sdkServers ? { ...base.mcp, hostServers: sdkServers.servers } : base.mcp;
+      const s = await openAgentSession({
+        ...base,
+        ...(mcp ? { mcp } : {}),
+        ...(hostHooks.length > 0 ? { hostHooks } : {}),
+        ...(thinkingBudget !== undefined ? { thinkingBudget } : {}),
+        ...(stdioAsks ? { ask } : {}),
+      });
       session = s;
       sessionId = s.sessionId;
       for (const n of s.notices) stderr(n);
@@ -119,12 +133,23 @@ export async function runStreamJson(opts: CliOptions): Promise<number> {
     const req = line.request as Record<string, unknown> & { subtype: string };
     switch (req.subtype) {
       case "initialize": {
-        const notSupported = (field: string, what: string) => {
-          if (req[field] === undefined || (Array.isArray(req[field]) && req[field].length === 0) || (typeof req[field] === "object" && req[field] !== null && Object.keys(req[field]).length === 0)) return;
-          once(`init-${field}`, `initialize: ${what} (${field}) are not supported yet; ignored`);
+        const given = (field: string) => {
+          const v = req[field];
+          return !(v === undefined || (Array.isArray(v) && v.length === 0) || (typeof v === "object" && v !== null && Object.keys(v).length === 0));
         };
-        notSupported("hooks", "SDK hook callbacks");
-        notSupported("sdkMcpServers", "in-process SDK MCP servers");
+        const notSupported = (field: string, what: string) => {
+          if (given(field)) once(`init-${field}`, `initialize: ${what} (${field}) are not supported yet; ignored`);
+        };
+        // Hook callbacks and in-process servers join the session when it opens; one already open keeps what it has.
+        const early = opening === null;
+        if (given("hooks") && early) {
+          const h = sdkHookEntries(req.hooks, control);
+          hostHooks = h.entries;
+          for (const p of h.problems) once(p, p);
+        }
+        const sdkNames = Array.isArray(req.sdkMcpServers) ? req.sdkMcpServers.filter((n): n is string => typeof n === "string") : [];
+        if (sdkNames.length > 0 && early) sdkServers = sdkMcpServers(sdkNames, control);
+        if (!early && (given("hooks") || sdkNames.length > 0)) once("init-late-hooks", "initialize came after the session started: its hooks and SDK MCP servers are not used");
         notSupported("mcpServers", "MCP servers");
         notSupported("agents", "subagent definitions");
         // The SDK sends systemPrompt [""] when its caller set none: that keeps ours.
@@ -143,8 +168,10 @@ export async function runStreamJson(opts: CliOptions): Promise<number> {
           models: SUGGESTED_MODELS.map((m) => ({ value: m, displayName: m, description: m === DEFAULT_MODEL ? "default" : "" })),
           account: {},
           pid: process.pid,
-          hooks_applied: false,
-          mcp_servers_applied: false,
+          ...(given("hooks") ? { hooks_applied: early } : {}),
+          // A hook set to block on failure does block (src/hooks).
+          hook_on_failure_supported: true,
+          ...(given("mcpServers") ? { mcp_servers_applied: false } : {}),
           ...(req.settings !== undefined ? { settings_applied: false } : {}),
           ...(req.disallowedTools !== undefined ? { disallowed_tools_applied: false } : {}),
         });
@@ -175,6 +202,36 @@ export async function runStreamJson(opts: CliOptions): Promise<number> {
         }
         return;
       }
+      case "mcp_message": {
+        // A message from one of the host's in-process servers (a notification such as tools/list_changed).
+        const name = typeof req.server_name === "string" ? req.server_name : "";
+        if (!sdkServers?.deliver(name, req.message)) return refuse(line, `mcp_message: no SDK MCP server named ${JSON.stringify(name)} is connected`);
+        answer(line, { mcp_response: { jsonrpc: "2.0", result: {}, id: 0 } });
+        return;
+      }
+      case "mcp_reconnect": {
+        const name = typeof req.serverName === "string" ? req.serverName : "";
+        try {
+          const s = await getSession();
+          if (!s.mcp.servers().some((v) => v.name === name)) return refuse(line, `mcp_reconnect: no MCP server named ${JSON.stringify(name)}`);
+          await s.mcp.reconnect(name);
+          answer(line);
+        } catch (e) {
+          refuse(line, `mcp_reconnect: ${e instanceof Error ? e.message : String(e)}`);
+        }
+        return;
+      }
+      case "set_max_thinking_tokens": {
+        const n = req.max_thinking_tokens;
+        // Only thinking_display (how thinking is shown) is not ours to change: the budget stays.
+        if (n === undefined) return answer(line);
+        if (n !== null && (typeof n !== "number" || !Number.isInteger(n) || n < 0)) return refuse(line, `set_max_thinking_tokens: max_thinking_tokens must be a whole number of tokens or null, not ${JSON.stringify(n)}`);
+        const budget = n === null || n === 0 ? null : n;
+        thinkingBudget = budget ?? undefined;
+        if (session) (session as AgentSession).setThinkingBudget(budget);
+        answer(line);
+        return;
+      }
       case "mcp_status":
         try {
           const s = await getSession();
@@ -185,6 +242,7 @@ export async function runStreamJson(opts: CliOptions): Promise<number> {
         }
         return;
       default:
+        // Named, so the host knows which call to give up on; the session goes on.
         refuse(line, `unsupported control request subtype: ${req.subtype}`);
     }
   };
