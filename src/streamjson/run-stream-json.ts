@@ -22,6 +22,7 @@ import { loadSessionExtensions } from "../extensions/session-extensions.ts";
 import { userConfigDir } from "../permissions/index.ts";
 import { userContent, textOf } from "./content.ts";
 import type { HookEntry } from "../hooks/config.ts";
+import { claudeToolInput, claudeToolName } from "../hooks/tool-names.ts";
 import { createControlChannel } from "./control.ts";
 import { sdkHookEntries } from "./sdk-hooks.ts";
 import { sdkMcpServers, type SdkMcpServers } from "./sdk-mcp.ts";
@@ -61,11 +62,13 @@ export async function runStreamJson(opts: CliOptions): Promise<number> {
     once("prompt-tool", `--permission-prompt-tool ${opts.permissionPromptTool}: only "stdio" is supported (MCP permission tools are not); calls that would ask are denied`);
   let current: AbortController | null = null;
   const ask: Asker = async (req, signal) => {
+    // Claude Code's names and input (Bash, an absolute file_path), as init and the hooks give them.
+    const input = claudeToolInput(req.call.input, cwd);
     const a = await control.request(
       {
         subtype: "can_use_tool",
-        tool_name: req.call.name,
-        input: req.call.input as Record<string, unknown>,
+        tool_name: claudeToolName(req.call.name),
+        input: input as Record<string, unknown>,
         tool_use_id: req.call.id,
         permission_suggestions: suggestionsFor(req.suggestion),
         decision_reason: req.reason,
@@ -79,7 +82,7 @@ export async function runStreamJson(opts: CliOptions): Promise<number> {
     if (r.behavior === "allow") {
       // A host that rewrote the call meant its version to run, not the model's: until a changed
       // input can be run, the call is denied rather than run as the host did not allow it.
-      if (r.updatedInput !== undefined && JSON.stringify(r.updatedInput) !== JSON.stringify(req.call.input)) {
+      if (r.updatedInput !== undefined && JSON.stringify(r.updatedInput) !== JSON.stringify(input)) {
         once("updated-input", "can_use_tool: an allow with a changed updatedInput is not supported yet; such calls are denied");
         return { allow: false, message: "The host allowed this call only with a changed input, which KHAELOR cannot run yet; it was not run." };
       }

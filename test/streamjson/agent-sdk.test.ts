@@ -64,7 +64,7 @@ describe("the Claude Agent SDK drives khaelor", () => {
     // The prompts ended after the second message: end of input ended the process cleanly (no throw above).
     expect(server.checkFailures).toEqual([]);
     expect(stderr.join("")).toBe("");
-    expect(asked.map((a) => a.tool)).toEqual(["bash"]);
+    expect(asked.map((a) => a.tool)).toEqual(["Bash"]);
     expect(asked[0]!.input).toEqual({ command: "echo made > out.txt" });
     expect(readFileSync(join(dir, "out.txt"), "utf8")).toBe("made\n");
     const results = messages.filter((m) => m.type === "result");
@@ -109,7 +109,7 @@ describe("the Claude Agent SDK drives khaelor", () => {
         extraArgs: { "no-verify-nudge": null },
         canUseTool: async (tool, input, o) => {
           asked.push(`${tool}: ${String((input as { command?: string }).command ?? (input as { file_path?: string }).file_path)}`);
-          if (tool === "bash" && String(input.command).startsWith("rm")) return { behavior: "deny", message: "not now", interrupt: true };
+          if (tool === "Bash" && String(input.command).startsWith("rm")) return { behavior: "deny", message: "not now", interrupt: true };
           return { behavior: "allow", updatedInput: input, updatedPermissions: o.suggestions?.slice(0, 1) ?? [] };
         },
       },
@@ -126,7 +126,7 @@ describe("the Claude Agent SDK drives khaelor", () => {
     expect(server.checkFailures).toEqual([]);
     // The first npm test call was allowed with its suggestion saved; the second ran without asking.
     // In acceptEdits the write was not asked about; the rm was denied and ended the turn.
-    expect(asked).toEqual(["bash: npm test --silent || true", "bash: rm -rf build"]);
+    expect(asked).toEqual(["Bash: npm test --silent || true", "Bash: rm -rf build"]);
     expect(results.slice(0, 2)).toEqual(["tests ran", "wrote a.txt"]);
     expect(results[2]).toBe("error_during_execution");
     const local = JSON.parse(readFileSync(join(dir, ".khaelor", "settings.local.json"), "utf8")) as { permissions: { allow: string[] } };

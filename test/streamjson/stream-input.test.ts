@@ -185,7 +185,7 @@ describe("stream-json input", () => {
     const s = spawnStream(["--permission-prompt-tool", "stdio", "--no-verify-nudge"], dir, isolatedEnv(server.url));
     s.send(user("one"));
     const ask = await s.next((l) => l.type === "control_request");
-    expect(ask.request).toMatchObject({ subtype: "can_use_tool", tool_name: "bash", input: { command: "echo one > one.txt" } });
+    expect(ask.request).toMatchObject({ subtype: "can_use_tool", tool_name: "Bash", input: { command: "echo one > one.txt" } });
     s.send({ type: "control_response", response: { subtype: "success", request_id: ask.request_id, response: { behavior: "allow", updatedInput: { command: "echo safer" } } } });
     expect(await s.next((l) => l.type === "result")).toMatchObject({ result: "not run" });
     s.send(user("two"));
