@@ -197,4 +197,58 @@ describe("stream-json input", () => {
     expect(await Bun.file(`${dir}/one.txt`).exists()).toBe(false);
     expect(await Bun.file(`${dir}/two.txt`).exists()).toBe(false);
   });
+
+  test("hook callbacks by hand: a host error blocks where onFailure says block, goes on where not; unknown events are named; thinking and reconnect requests", async () => {
+    const server = await serve({
+      turns: [
+        { content: [{ type: "tool_use", name: "bash", input: { command: "echo one > one.txt" } }] },
+        { content: [{ type: "text", text: "blocked" }], expect: { lastHasToolResult: { isError: true, contentMatches: "host is busy" } } },
+        { content: [{ type: "tool_use", name: "write", input: { file_path: "two.txt", content: "2\n" } }] },
+        { content: [{ type: "text", text: "written" }], expect: { lastHasToolResult: { isError: false } } },
+      ],
+    });
+    const dir = tempProject();
+    const s = spawnStream(["--no-verify-nudge", "--permission-mode", "acceptEdits", "--model", "claude-sonnet-4-6"], dir, isolatedEnv(server.url));
+    s.send(
+      control("i1", {
+        subtype: "initialize",
+        hooks: {
+          PreToolUse: [
+            { matcher: "Bash", hookCallbackIds: ["strict"], onFailure: "block" },
+            { matcher: "Write", hookCallbackIds: ["lenient"] },
+          ],
+          SubagentStop: [{ hookCallbackIds: ["never"] }],
+        },
+      }),
+    );
+    const init = await s.next(responseTo("i1"));
+    expect(init.response).toMatchObject({ subtype: "success", response: { hooks_applied: true, hook_on_failure_supported: true } });
+    s.send(control("t1", { subtype: "set_max_thinking_tokens", max_thinking_tokens: 2048 }));
+    expect((await s.next(responseTo("t1"))).response).toMatchObject({ subtype: "success" });
+    s.send(control("t2", { subtype: "set_max_thinking_tokens", max_thinking_tokens: "lots" }));
+    expect(((await s.next(responseTo("t2"))).response as { error: string }).error).toContain("whole number of tokens");
+    s.send(user("one"));
+    const cb = await s.next((l) => l.type === "control_request");
+    expect(cb.request).toMatchObject({ subtype: "hook_callback", callback_id: "strict", input: { hook_event_name: "PreToolUse", tool_name: "Bash" } });
+    expect((cb.request as { tool_use_id?: string }).tool_use_id).toMatch(/^toolu_/);
+    s.send({ type: "control_response", response: { subtype: "error", request_id: cb.request_id, error: "host is busy" } });
+    expect(await s.next((l) => l.type === "result")).toMatchObject({ result: "blocked" });
+    s.send(user("two"));
+    const cb2 = await s.next((l) => l.type === "control_request" && l.request_id !== cb.request_id);
+    expect(cb2.request).toMatchObject({ subtype: "hook_callback", callback_id: "lenient", input: { tool_name: "Write", tool_input: { file_path: `${dir}/two.txt` } } });
+    s.send({ type: "control_response", response: { subtype: "error", request_id: cb2.request_id, error: "host is busy" } });
+    expect(await s.next((l) => l.type === "result" && l.result === "written")).toBeTruthy();
+    s.send(control("r1", { subtype: "mcp_reconnect", serverName: "nope" }));
+    expect(((await s.next(responseTo("r1"))).response as { error: string }).error).toBe('mcp_reconnect: no MCP server named "nope"');
+    s.send(control("r2", { subtype: "mcp_message", server_name: "nope", message: { jsonrpc: "2.0", method: "notifications/tools/list_changed" } }));
+    expect(((await s.next(responseTo("r2"))).response as { error: string }).error).toContain('no SDK MCP server named "nope"');
+    const { code, stderr } = await s.end();
+    expect(code).toBe(0);
+    expect(stderr).toContain("hook callbacks for SubagentStop never run");
+    expect(await Bun.file(`${dir}/one.txt`).exists()).toBe(false);
+    expect(await Bun.file(`${dir}/two.txt`).text()).toBe("2\n");
+    // The budget set by the control request reached the API (a model with a budget, not adaptive thinking).
+    const bodies = server.requests.filter((r) => r.outcome === "served").map((r) => r.body as { thinking?: unknown });
+    expect(bodies[0]!.thinking).toEqual({ type: "enabled", budget_tokens: 2048 });
+  });
 });
