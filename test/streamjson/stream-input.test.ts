@@ -251,4 +251,36 @@ describe("stream-json input", () => {
     const bodies = server.requests.filter((r) => r.outcome === "served").map((r) => r.body as { thinking?: unknown });
     expect(bodies[0]!.thinking).toEqual({ type: "enabled", budget_tokens: 2048 });
   });
+
+  test("a host that goes away mid-turn (its pipes closed): the turn is cancelled, the process exits, the log resumes whole", async () => {
+    const server = await serve({
+      turns: [
+        { content: [{ type: "text", text: "a long answer ".repeat(400) }], pacing: { delayMs: 15, textChunk: 4 } },
+        { content: [{ type: "text", text: "back again" }] },
+      ],
+    });
+    const dir = tempProject();
+    const env = isolatedEnv(server.url);
+    const proc = Bun.spawn(cliCommand([...FLAGS, "--include-partial-messages"]), { cwd: dir, env, stdin: "pipe", stdout: "pipe", stderr: "pipe" });
+    proc.stdin.write(`${JSON.stringify(user("talk"))}\n`);
+    proc.stdin.flush();
+    let sessionId = "";
+    let buf = "";
+    const dec = new TextDecoder();
+    // Read until the answer streams, then stop reading (the pipe closes) and close stdin: the host died.
+    for await (const chunk of proc.stdout) {
+      buf += dec.decode(chunk, { stream: true });
+      const init = buf.split("\n").find((l) => l.includes('"subtype":"init"'));
+      if (init) sessionId = (JSON.parse(init) as { session_id: string }).session_id;
+      if (sessionId && buf.includes('"type":"stream_event"')) break;
+    }
+    proc.stdin.end();
+    const code = await proc.exited;
+    expect(code).not.toBe(0);
+    expect(sessionId).not.toBe("");
+    const resumed = await runCli(["-p", "--resume", sessionId, "hello again", "--output-format", "json"], { cwd: dir, env });
+    expect(resumed.stderr).not.toContain("stopped unexpectedly");
+    expect(resumed.code).toBe(0);
+    expect(JSON.parse(resumed.stdout)).toMatchObject({ result: "back again", session_id: sessionId });
+  });
 });
