@@ -507,4 +507,49 @@ describe("khaelor acp", () => {
     expect(by.standup!.description).toBe("Summarise yesterday (user command)");
     expect(by.compact!.input?.hint).toContain("instructions");
   });
+
+  test("the model is a session config option the editor can set; session/resume reopens without replay; notices go to an editor that shows them", async () => {
+    const dir = tempProject();
+    // A settings file that does not parse: its notice is what the editor should show.
+    mkdirSync(join(dir, ".khaelor"), { recursive: true });
+    writeFileSync(join(dir, ".khaelor", "settings.json"), "{ not json");
+    const server = await serve({ turns: [{ content: [{ type: "text", text: "first" }] }, { content: [{ type: "text", text: "second" }], expect: { lastTextMatches: "again" } }] });
+    const env = isolatedEnv(server.url);
+    const a = startAgent(dir, env);
+    const r = await a.run(async (ctx) => {
+      await ctx.request("initialize", { protocolVersion: acp.PROTOCOL_VERSION, clientCapabilities: { session: { notices: {} } } });
+      const s = await ctx.request("session/new", { cwd: dir, mcpServers: [] });
+      const set = await ctx.request("session/set_config_option", { sessionId: s.sessionId, configId: "model", value: "claude-haiku-5-5" });
+      const bad = await ctx.request("session/set_config_option", { sessionId: s.sessionId, configId: "colour", value: "red" }).then(
+        () => "no error",
+        (e: Error) => e.message,
+      );
+      await ctx.request("session/prompt", { sessionId: s.sessionId, prompt: [{ type: "text", text: "hi" }] });
+      await ctx.request("session/close", { sessionId: s.sessionId });
+      const before = a.updates.length;
+      const resumed = await ctx.request("session/resume", { sessionId: s.sessionId, cwd: dir });
+      const replayed = a.updates.slice(before).filter((u) => u.update.sessionUpdate === "agent_message_chunk").length;
+      await ctx.request("session/prompt", { sessionId: s.sessionId, prompt: [{ type: "text", text: "again" }] });
+      const missing = await ctx.request("session/resume", { sessionId: "0f8fad5b-d9cb-469f-a165-70867728950e", cwd: dir }).then(
+        () => "no error",
+        (e: Error) => e.message,
+      );
+      return { created: s.configOptions, set: set.configOptions, bad, resumed: resumed.configOptions, replayed, missing };
+    });
+    await a.proc.exited;
+    expect(server.checkFailures).toEqual([]);
+    const model = (o: acp.SessionConfigOption[] | null | undefined) => o?.find((x) => x.id === "model");
+    expect(model(r.created)).toMatchObject({ category: "model", type: "select", currentValue: "claude-sonnet-5-5" });
+    expect(model(r.set)).toMatchObject({ currentValue: "claude-haiku-5-5" });
+    expect(r.bad).toContain("unknown config option colour");
+    // The model stays with the session: resumed, it is still haiku, and both requests went to it.
+    expect(model(r.resumed)).toMatchObject({ currentValue: "claude-haiku-5-5" });
+    expect(server.requests.filter((q) => q.outcome === "served").map((q) => (q.body as { model: string }).model)).toEqual(["claude-haiku-5-5", "claude-haiku-5-5"]);
+    expect(ofKind(a.updates, "config_option_update").length).toBeGreaterThan(0);
+    expect(r.replayed).toBe(0);
+    expect(r.missing).toMatch(/not found/i);
+    const notices = ofKind(a.updates, "notice");
+    expect(notices.some((n) => n.severity === "warning" && n.title.includes("settings.json"))).toBe(true);
+    expect(await a.stderr).not.toContain("settings.json");
+  });
 });
