@@ -552,4 +552,49 @@ describe("khaelor acp", () => {
     expect(notices.some((n) => n.severity === "warning" && n.title.includes("settings.json"))).toBe(true);
     expect(await a.stderr).not.toContain("settings.json");
   });
+
+  test("the API's web search and fetch show as search and fetch tool calls with what they found, live and in a session/load", async () => {
+    const dir = tempProject();
+    const hits = [{ type: "web_search_result", title: "Bun.Terminal", url: "https://bun.sh/docs/api/terminal", encrypted_content: "ZW5j", page_age: null }];
+    const page = { type: "web_fetch_result", url: "https://bun.sh/docs/api/terminal", retrieved_at: "2026-12-01T10:00:00Z", content: { type: "document", title: "Bun.Terminal", source: { type: "text", media_type: "text/plain", data: "ptys" }, citations: null } };
+    const server = await serve({
+      turns: [
+        {
+          content: [
+            { type: "server_tool_use", name: "web_search", input: { query: "bun pty" } },
+            { type: "web_search_tool_result", content: hits },
+            { type: "server_tool_use", name: "web_fetch", input: { url: "https://bun.sh/docs/api/terminal" } },
+            { type: "web_fetch_tool_result", content: page },
+            { type: "text", text: "Bun has ptys." },
+          ],
+        },
+      ],
+    });
+    const env = isolatedEnv(server.url);
+    const a = startAgent(dir, env);
+    const sessionId = await a.run(async (ctx) => {
+      await initialize(ctx);
+      const s = await ctx.request("session/new", { cwd: dir, mcpServers: [] });
+      await ctx.request("session/prompt", { sessionId: s.sessionId, prompt: [{ type: "text", text: "research" }] });
+      return s.sessionId;
+    });
+    await a.proc.exited;
+    const calls = ofKind(a.updates, "tool_call").map((c) => ({ title: c.title, kind: c.kind, status: c.status }));
+    expect(calls).toEqual([
+      { title: 'web_search "bun pty"', kind: "search", status: "completed" },
+      { title: "web_fetch https://bun.sh/docs/api/terminal", kind: "fetch", status: "completed" },
+    ]);
+    const found = ofKind(a.updates, "tool_call").map((c) => c.content?.map((x) => (x.type === "content" && x.content.type === "text" ? x.content.text : "")).join(""));
+    expect(found[0]).toContain("Bun.Terminal — https://bun.sh/docs/api/terminal");
+    expect(found[1]).toContain("https://bun.sh/docs/api/terminal (4 characters");
+    const b = startAgent(dir, env);
+    await b.run(async (ctx) => {
+      await initialize(ctx);
+      await ctx.request("session/load", { sessionId, cwd: dir, mcpServers: [] });
+    });
+    await b.proc.exited;
+    // Replayed in the message's order: the two calls, then the answer.
+    const replayed = b.updates.map((u) => u.update).filter((u) => u.sessionUpdate === "tool_call" || u.sessionUpdate === "agent_message_chunk");
+    expect(replayed.map((u) => (u.sessionUpdate === "tool_call" ? u.kind : u.sessionUpdate))).toEqual(["search", "fetch", "agent_message_chunk"]);
+  });
 });
