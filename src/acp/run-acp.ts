@@ -11,8 +11,10 @@ import type { AgentSession, Asker } from "../agent/types.ts";
 import { sessionOptions } from "../cli/session-options.ts";
 import { listSessions } from "../session/store.ts";
 import { VERSION } from "../version.ts";
+import { editorFiles, editorTerminal, terminalShown } from "./editor-services.ts";
+import { editorMcpConfig } from "./mcp-servers.ts";
 import { promptContent } from "./prompt-content.ts";
-import { preparedDiff, toolKind, toolLocations } from "./tool-view.ts";
+import { preparedDiff, readText, toolKind, toolLocations, type ReadView } from "./tool-view.ts";
 import { createLiveUpdates, replayUpdates } from "./updates.ts";
 
 const MODES: Array<{ id: PermissionMode; name: string; description: string }> = [
@@ -34,6 +36,8 @@ export async function runAcp(opts: CliOptions): Promise<number> {
   const log = (s: string) => void process.stderr.write(`khaelor acp: ${s}\n`);
   const sessions = new Map<string, Live>();
   let peer: AgentContext | null = null;
+  let editorFs = false;
+  let editorTerm = false;
 
   const notify = (sessionId: string, update: SessionUpdate) => {
     peer?.notify("session/update", { sessionId, update }).catch(() => {
@@ -48,14 +52,17 @@ export async function runAcp(opts: CliOptions): Promise<number> {
   };
 
   /** Opens (or, with `resume`, loads) a session in `cwd` and routes its events to the client. */
-  const open = async (cwd: string, resume: string | null, mcpServers: unknown[]) => {
+  const open = async (cwd: string, resume: string | null, mcpServers: acp.McpServer[]) => {
     let sessionId = "";
     let s: AgentSession | null = null;
-    const updates = createLiveUpdates({ root: cwd, costSoFar: () => s?.costSoFar() ?? 0 });
+    // The editor's text of each file last read or written through it (see editorFiles).
+    const buffers = new Map<string, string>();
+    const read: ReadView = (abs) => buffers.get(abs) ?? readText(abs);
+    const updates = createLiveUpdates({ root: cwd, costSoFar: () => s?.costSoFar() ?? 0, read });
     const ask: Asker = async (req, signal) => {
       if (!peer) return { allow: false };
       const input = (req.call.input ?? {}) as Record<string, unknown>;
-      const diff = preparedDiff(req.call.name, input, updates.cwd(), cwd, req.preview);
+      const diff = preparedDiff(req.call.name, input, updates.cwd(), cwd, req.preview, read);
       const options: acp.PermissionOption[] = [
         { optionId: "allow_once", name: "Allow once", kind: "allow_once" },
         ...(req.suggestion ? [{ optionId: "allow_always", name: `Always allow ${req.suggestion.rules.join(", ")}`, kind: "allow_always" as const }] : []),
@@ -88,11 +95,24 @@ export async function runAcp(opts: CliOptions): Promise<number> {
         return { allow: false };
       }
     };
-    const opened = await openAgentSession({ ...sessionOptions({ ...opts, cwd, resume, continue: false, forkSession: false }), ask });
+    const files = editorFs ? editorFiles(() => peer, () => sessionId, buffers) : undefined;
+    const terminal = editorTerm
+      ? editorTerminal(
+          () => peer,
+          () => sessionId,
+          (toolUseId, terminalId) => {
+            updates.attachTerminal(toolUseId, terminalId);
+            notify(sessionId, terminalShown(toolUseId, terminalId));
+          },
+        )
+      : undefined;
+    const base = sessionOptions({ ...opts, cwd, resume, continue: false, forkSession: false });
+    const editorMcp = editorMcpConfig(mcpServers);
+    const mcp = editorMcp ? { ...base.mcp, configs: [...(base.mcp?.configs ?? []), editorMcp] } : base.mcp;
+    const opened = await openAgentSession({ ...base, ...(mcp ? { mcp } : {}), ask, ...(files ? { files } : {}), ...(terminal ? { terminal } : {}) });
     s = opened;
     sessionId = opened.sessionId;
     for (const n of opened.notices) log(n);
-    if (mcpServers.length > 0) log(`MCP servers from the client are not supported yet; session ${sessionId} runs without them`);
     return { s: opened, updates };
   };
 
@@ -114,17 +134,19 @@ export async function runAcp(opts: CliOptions): Promise<number> {
 
   const app = acp
     .agent({ name: "khaelor" })
-    .onRequest("initialize", ({ client }) => {
+    .onRequest("initialize", ({ client, params }) => {
       peer = client;
-      // The client's fs and terminal capabilities are not used yet: files are read and written on
-      // disk (the editor sees the changes there) and bash runs here.
+      // Both or neither: a stale-write check needs the writes to go where the reads came from.
+      editorFs = !!params.clientCapabilities?.fs?.readTextFile && !!params.clientCapabilities?.fs?.writeTextFile;
+      editorTerm = params.clientCapabilities?.terminal === true;
       return {
         protocolVersion: acp.PROTOCOL_VERSION,
         agentInfo: { name: "khaelor", title: "KHAELOR", version: VERSION },
         agentCapabilities: {
           loadSession: true,
           promptCapabilities: { image: true, audio: false, embeddedContext: true },
-          mcpCapabilities: { http: false, sse: false },
+          // The editor's MCP servers, over stdio, streamable HTTP or SSE (src/mcp runs all three).
+          mcpCapabilities: { http: true, sse: true },
           sessionCapabilities: { list: {}, close: {} },
         },
         authMethods: [],

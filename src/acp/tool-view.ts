@@ -49,11 +49,14 @@ export function readText(abs: string): string | null {
   }
 }
 
+/** A file's text as the agent sees it: the disk, or the editor's buffer when it reads through the editor. */
+export type ReadView = (abs: string) => string | null;
+
 /** The change an edit or write is about to make, or null when it cannot be shown. */
-export function previewDiff(name: string, input: Input, cwd: string): ToolCallContent | null {
+export function previewDiff(name: string, input: Input, cwd: string, read: ReadView = readText): ToolCallContent | null {
   const path = absPath(input, cwd);
   if (!path || (name !== "edit" && name !== "write")) return null;
-  const before = readText(path);
+  const before = read(path);
   if (name === "write") {
     const content = str(input, "content");
     return content === undefined ? null : { type: "diff", path, oldText: before, newText: content };
@@ -74,12 +77,12 @@ export function previewDiff(name: string, input: Input, cwd: string): ToolCallCo
  * The diff the permission panel shows (the tool's prepared preview: exactly what runs once it is
  * allowed) as ACP's old and new text. Falls back to a preview of our own if it cannot be applied.
  */
-export function preparedDiff(name: string, input: Input, cwd: string, root: string, preview: ToolPreview | undefined): ToolCallContent | null {
+export function preparedDiff(name: string, input: Input, cwd: string, root: string, preview: ToolPreview | undefined, read: ReadView = readText): ToolCallContent | null {
   if (preview?.diff) {
     const path = isAbsolute(preview.path) ? preview.path : resolve(root, preview.path);
-    const before = readText(path);
+    const before = read(path);
     const after = applyPatch(before ?? "", preview.diff);
     if (after !== false) return { type: "diff", path, oldText: before, newText: after };
   }
-  return previewDiff(name, input, cwd);
+  return previewDiff(name, input, cwd, read);
 }

@@ -4,7 +4,7 @@ import type { SessionUpdate, ToolCallContent } from "@agentclientprotocol/sdk";
 import type { AgentEvent, DurableEvent, PermissionMode } from "../events/types.ts";
 import { modelInfo } from "../model/models.ts";
 import type { ToolResultContent, UserBlock } from "../model/types.ts";
-import { absPath, previewDiff, readText, toolKind, toolLocations } from "./tool-view.ts";
+import { absPath, previewDiff, readText, toolKind, toolLocations, type ReadView } from "./tool-view.ts";
 
 type Input = Record<string, unknown>;
 
@@ -19,11 +19,12 @@ export function modeUpdate(mode: PermissionMode): SessionUpdate {
 }
 
 /** Live translation for one session; it remembers each call's input and the file before an edit. */
-export function createLiveUpdates(opts: { root: string; costSoFar: () => number }) {
+export function createLiveUpdates(opts: { root: string; costSoFar: () => number; read?: ReadView }) {
+  const read = opts.read ?? readText;
   // Relative paths are relative to the model's working directory, which a bash `cd` moves; the
   // bash results say where it is now.
   let cwd = opts.root;
-  const calls = new Map<string, { name: string; input: Input; before: { path: string; text: string | null } | null }>();
+  const calls = new Map<string, { name: string; input: Input; before: { path: string; text: string | null } | null; terminalId?: string }>();
   const translate = (e: AgentEvent): SessionUpdate[] => {
     switch (e.type) {
       case "text_delta":
@@ -52,8 +53,8 @@ export function createLiveUpdates(opts: { root: string; costSoFar: () => number 
         const input = c?.input ?? {};
         // The file as it is just before this call (an earlier call of the same message may have changed it).
         const path = e.name === "edit" || e.name === "write" ? absPath(input, cwd) : undefined;
-        if (c && path) c.before = { path, text: readText(path) };
-        const diff = previewDiff(e.name, input, cwd);
+        if (c && path) c.before = { path, text: read(path) };
+        const diff = previewDiff(e.name, input, cwd, read);
         return [
           {
             sessionUpdate: "tool_call",
@@ -71,9 +72,10 @@ export function createLiveUpdates(opts: { root: string; costSoFar: () => number 
         const c = calls.get(e.toolUseId);
         calls.delete(e.toolUseId);
         if (e.name === "bash" && e.display?.cwd) cwd = e.display.cwd;
-        const content: ToolCallContent[] = [textContent(resultText(e.content))];
+        // A command run in the editor's terminal stays shown there, above what the model was told.
+        const content: ToolCallContent[] = [...(c?.terminalId ? [{ type: "terminal" as const, terminalId: c.terminalId }] : []), textContent(resultText(e.content))];
         // What the edit did, as the file is now: the same text the app's diff is made from.
-        if (!e.isError && c?.before) content.push({ type: "diff", path: c.before.path, oldText: c.before.text, newText: readText(c.before.path) ?? "" });
+        if (!e.isError && c?.before) content.push({ type: "diff", path: c.before.path, oldText: c.before.text, newText: read(c.before.path) ?? "" });
         return [{ sessionUpdate: "tool_call_update", toolCallId: e.toolUseId, title: e.summary, kind: toolKind(e.name), status: e.isError ? "failed" : "completed", content, rawOutput: e.content }];
       }
       case "setting_change":
@@ -82,7 +84,12 @@ export function createLiveUpdates(opts: { root: string; costSoFar: () => number 
         return [];
     }
   };
-  return { translate, cwd: () => cwd };
+  /** bash's command runs in the editor's terminal `terminalId`: its updates keep showing it. */
+  const attachTerminal = (toolUseId: string, terminalId: string) => {
+    const c = calls.get(toolUseId);
+    if (c) c.terminalId = terminalId;
+  };
+  return { translate, cwd: () => cwd, attachTerminal };
 }
 
 function userChunks(content: string | UserBlock[]): SessionUpdate[] {

@@ -35,6 +35,12 @@ import { TOOL_SEARCH_TOOL, toolSearchOffer } from "../mcp/tool-search.ts";
 import type { LocalWorkspace } from "../workspace/types.ts";
 import { VERSION } from "../version.ts";
 import { loadSettings } from "./config.ts";
+import { homedir } from "node:os";
+import { settingsLocations, userConfigDir } from "../permissions/index.ts";
+import { hookedGate, hookedRuntime, stopHookPolicy } from "../hooks/attach.ts";
+import { openSessionHooks } from "../hooks/session-hooks.ts";
+import { loadSessionExtensions } from "../extensions/session-extensions.ts";
+import { runCommandTools } from "../extensions/command-tools.ts";
 import { createGate } from "./gate.ts";
 import { openLog, restoreWorkspace, SessionOpenError } from "./open-log.ts";
 import type { AgentSession, AgentTurnResult, SessionOptions } from "./types.ts";
@@ -161,17 +167,33 @@ export async function openAgentSession(opts: SessionOptions): Promise<AgentSessi
     throw new SessionOpenError(explainFsError(e, projectSessionsDir(cwd), "the session directory"));
   }
 
-  const tools = createToolRuntime(offeredTools(opts.tools, notices), { searchGuard: (tool, dir) => engine.searchFilter(tool, dir), dynamic: () => mcp.manager.tools() });
+  const bus: EventBus = createEventBus();
+  const hooks = openSessionHooks({
+    cwd,
+    files: settingsLocations(cwd, userConfigDir(homedir())),
+    sessionId,
+    transcriptPath: writer.path,
+    permissionMode: () => engine.mode,
+    emit: (e) => bus.emit(e),
+    interactive: opts.ask !== undefined,
+    // --trust-project covers every command the project's files define, hooks as MCP servers.
+    trustProject: opts.mcp?.trustProject ?? false,
+  });
+  notices.push(...hooks.notices);
+  const tools = hookedRuntime(
+    createToolRuntime(offeredTools(opts.tools, notices), { searchGuard: (tool, dir) => engine.searchFilter(tool, dir), dynamic: () => mcp.manager.tools() }),
+    hooks.service,
+    cwd,
+  );
   // Resume contract: tools may be added between versions, never silently removed. (MCP tools come
   // and go with their servers, which are not connected yet.)
   const missing = (replayed?.toolNamesUsed ?? []).filter((t) => !t.startsWith("mcp__") && !tools.names().includes(t));
   if (missing.length > 0) notices.push(`this session used tools this version does not have (${missing.join(", ")}); calls to them will fail`);
   const spillDir = join(dirname(writer.path), `${sessionId}.spill`);
   pruneSpillDirs(dirname(writer.path));
-  const workspace = createWorkspace({ root: cwd, spillDir, sessionId, redact: redactText });
+  const workspace = createWorkspace({ root: cwd, spillDir, sessionId, redact: redactText, files: opts.files, terminal: opts.terminal });
   workspace.onFileChanged = (abs, before) => git.adopt(abs, before);
   if (replayed) restoreWorkspace(workspace, replayed.events);
-  const bus: EventBus = createEventBus();
   const context = createConversationContext({ model: () => model, client, emit: bus.emit, events: replayed?.events ?? [] });
 
   let cost = replayed?.costUsd ?? 0;
@@ -207,8 +229,17 @@ export async function openAgentSession(opts: SessionOptions): Promise<AgentSessi
     bus.emit({ type: "setting_change", id: newId(), ts: Date.now(), ...change });
   }
 
-  const gate = createGate({ engine, workspace, emit: bus.emit, ask: opts.ask });
+  // Notification: a hook hears that the user is asked (a desktop notifier), without waiting for it.
+  const ask: typeof opts.ask = opts.ask
+    ? (req, signal) => {
+        void hooks.service.run("Notification", "permission_prompt", { message: `KHAELOR needs your permission to use ${req.call.name}`, notification_type: "permission_prompt" }, signal);
+        return opts.ask!(req, signal);
+      }
+    : undefined;
+  const gate = hookedGate(createGate({ engine, workspace, emit: bus.emit, ask }), hooks.service, cwd, bus.emit);
 
+  const extensions = loadSessionExtensions(cwd, homedir(), userConfigDir(homedir()));
+  notices.push(...extensions.problems);
   const instructions = loadProjectInstructions(cwd, {
     // The Read rules hold for instruction files too: a deny always, and a project file must be one
     // the model could read unasked (not a secret file behind a link).
@@ -221,12 +252,34 @@ export async function openAgentSession(opts: SessionOptions): Promise<AgentSessi
   });
   const gitStatus = gitStatusSummary(cwd);
   const built: SystemBlock[] =
-    opts.systemPrompt !== undefined ? [{ type: "text", text: opts.systemPrompt }] : buildSystemPrompt({ cwd, date: new Date(), gitStatus, instructions, toolNames: tools.names() });
+    opts.systemPrompt !== undefined
+      ? [{ type: "text", text: opts.systemPrompt }]
+      : buildSystemPrompt({ cwd, date: new Date(), gitStatus, instructions, toolNames: tools.names(), extra: [extensions.skillsPrompt] });
   const system: SystemBlock[] = opts.appendSystemPrompt ? [...built, { type: "text", text: opts.appendSystemPrompt }] : built;
   const steering: string[] = [];
   const policies: LoopPolicy[] = [];
   if (opts.verifyNudge ?? true) policies.push(verifyOnStopPolicy(cwd));
   if (opts.doomLoop ?? true) policies.push(doomLoopPolicy());
+  // Stop hooks are asked after the built-in verification: when it sends the model back, they wait for the next stop.
+  let turnSignal: AbortSignal = new AbortController().signal;
+  policies.push(stopHookPolicy(hooks.service, () => turnSignal));
+  // PreCompact hears every compaction, the kernel's automatic ones too.
+  const compactWithHooks = async (trigger: "auto" | "manual" | "overflow", signal?: AbortSignal, instructionsText?: string): Promise<boolean> => {
+    await hooks.service.run("PreCompact", trigger === "manual" ? "manual" : "auto", { trigger: trigger === "manual" ? "manual" : "auto", custom_instructions: instructionsText ?? "" }, signal ?? turnSignal);
+    return context.compact(trigger, signal, instructionsText);
+  };
+  const hookedContext = { messages: () => context.messages(), needsCompaction: () => context.needsCompaction(), compact: compactWithHooks };
+  // SessionStart's output is context for the model's first turn.
+  const startContext = await collectStart();
+  async function collectStart(): Promise<string[]> {
+    if (!hooks.service.has("SessionStart")) return [];
+    const said = bus.subscribe((e) => {
+      if (e.type === "hook_end" && e.message) notices.push(e.message);
+    });
+    const o = await hooks.service.run("SessionStart", replayed ? "resume" : "startup", { source: replayed ? "resume" : "startup" }, new AbortController().signal);
+    said();
+    return o.context;
+  }
 
   // Many MCP tools go behind the API's tool search instead of into every request whole.
   const mcpOffer = toolSearchOffer(() => tools.specs());
@@ -240,7 +293,7 @@ export async function openAgentSession(opts: SessionOptions): Promise<AgentSessi
     // with many MCP tools, the API's tool search joins them.
     serverTools: () => [...webToolSpecs(engine.rules(), engine.mode, settings).filter((t) => offeredServerTool(opts.tools, t.name)), ...(mcpOffer().search ? [TOOL_SEARCH_TOOL] : [])],
     workspace,
-    context,
+    context: hookedContext,
     gate,
     emit: bus.emit,
     policies,
@@ -312,11 +365,39 @@ export async function openAgentSession(opts: SessionOptions): Promise<AgentSessi
         const message = `${explainFsError(e, shadowDir, "the /undo snapshot in", "Free some space and send your message again.")}`;
         return { reason: "error", message, notSaved: message, keepInput: true, steps: 0, lastText: "" };
       }
+      turnSignal = turn.signal;
+      // A custom command or skill becomes its prompt; its model and allowed-tools last this turn only.
+      const typed = typeof input === "string" ? input : input.map((b) => (b.type === "text" ? b.text : "")).join("\n");
+      const expanded = typeof input !== "string" ? null : await extensions.expand(input, runCommandTools({ tools, gate, workspace, cwd, signal: turn.signal }));
+      const turnGrants = expanded ? expanded.allowedTools.filter((rule) => !engine.rules().some((r) => r.rule === rule && r.behavior === "allow" && r.scope === "session")) : [];
+      for (const rule of turnGrants) engine.grant(rule, "session");
+      const modelBefore = model;
+      if (expanded?.model) model = expanded.model;
+      const endExpanded = () => {
+        for (const rule of turnGrants) engine.removeRule({ rule, behavior: "allow", scope: "session" });
+        if (expanded?.model) model = modelBefore;
+      };
+      const prompt = expanded?.prompt ?? input;
+      let content: string | UserBlock[] = prompt;
+      if (hooks.service.has("UserPromptSubmit")) {
+        const o = await hooks.service.run("UserPromptSubmit", undefined, { prompt: typed }, turn.signal);
+        if (o.block || o.stop) {
+          endExpanded();
+          stopTurn = null;
+          signal.removeEventListener("abort", follow);
+          await git.endTurn().catch(() => {});
+          const message = o.stop ? `A UserPromptSubmit hook stopped this prompt: ${o.stop}` : `A UserPromptSubmit hook blocked this prompt: ${o.block}`;
+          return { reason: "error", message, keepInput: true, steps: 0, lastText: "" };
+        }
+        if (o.context.length > 0) content = withContext(prompt, "UserPromptSubmit", o.context);
+      }
+      if (startContext.length > 0) content = withContext(content, "SessionStart", startContext.splice(0));
       try {
-        const r = await runTurn(kernelDeps(), input, turn.signal);
+        const r = await runTurn(kernelDeps(), content, turn.signal);
         if (!writeFailure) return r;
         return { ...unsaved(writeFailure, discardingTurn), steps: r.steps, lastText: r.lastText };
       } finally {
+        endExpanded();
         discardingTurn = false;
         stopTurn = null;
         signal.removeEventListener("abort", follow);
@@ -334,14 +415,18 @@ export async function openAgentSession(opts: SessionOptions): Promise<AgentSessi
     },
     diff: () => git.diff(),
     async compact(instructionsText: string | undefined, signal: AbortSignal): Promise<boolean> {
-      return context.compact("manual", signal, instructionsText);
+      return compactWithHooks("manual", signal, instructionsText);
     },
     rules: () => engine.rules(),
     removeRule: (entry) => engine.removeRule(entry),
+    slashCommands: () => extensions.entries(),
+    hooks: () => hooks.listing(),
+    hookTrust: { pending: () => [...hooks.unasked], answer: (answer) => hooks.answer([...hooks.unasked], answer) },
     processes: () => workspace.processes.list(),
     async close() {
       if (closed) return;
       closed = true;
+      if (hooks.service.has("SessionEnd")) await hooks.service.run("SessionEnd", "other", { reason: "other" }, new AbortController().signal);
       await Promise.all([workspace.processes.stopAll(), mcp.manager.close()]);
       await stopMarked(findMarked(mark) ?? []);
       process.off("exit", killOnExit);
@@ -354,4 +439,10 @@ export async function openAgentSession(opts: SessionOptions): Promise<AgentSessi
       }
     },
   };
+}
+
+/** The user's message with a hook's context after it, as a block the model reads as context. */
+function withContext(input: string | UserBlock[], event: string, context: string[]): UserBlock[] {
+  const blocks: UserBlock[] = typeof input === "string" ? [{ type: "text", text: input }] : input;
+  return [...blocks, { type: "text", text: `<system-reminder>\n${event} hook additional context:\n${context.join("\n")}\n</system-reminder>` }];
 }

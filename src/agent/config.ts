@@ -11,10 +11,14 @@ const Settings = z.looseObject({
   /** false: never offer the API's web search / web fetch (see src/model/web-tools.ts). */
   webSearch: z.boolean().optional(),
   webFetch: z.boolean().optional(),
+  /** The app's notifications while its window is not focused (src/tui/term/notify.ts). */
+  notifications: z.enum(["auto", "bell", "osc", "off"]).optional(),
+  /** How answers wrap in the app: at the terminal's edge (copy-exact) or between words (see README). */
+  wrap: z.enum(["edge", "words"]).optional(),
 });
 export type Settings = z.infer<typeof Settings>;
 
-const KEYS = new Set(["model", "apiKey", "webSearch", "webFetch"]);
+const KEYS = new Set(["model", "apiKey", "webSearch", "webFetch", "notifications", "wrap"]);
 
 /** Later files win (user < project < local). Problems are returned, not thrown. */
 export function loadSettings(projectRoot: string): { settings: Settings; problems: string[] } {

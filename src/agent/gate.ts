@@ -16,7 +16,10 @@ export type GateOptions = {
   ask?: Asker;
 };
 
-export function createGate(opts: GateOptions): PermissionGate & { decide(call: ToolCall, readOnly?: boolean): Decision } {
+export function createGate(opts: GateOptions): PermissionGate & {
+  decide(call: ToolCall, readOnly?: boolean): Decision;
+  authorize(prepared: PreparedCall, signal: AbortSignal, forceAsk?: string): Promise<GateDecision>;
+} {
   // readOnly: what the tool says of itself; only MCP tools' (readOnlyHint) change a decision.
   const decide = (call: ToolCall, readOnly?: boolean): Decision => opts.engine.decide({ tool: call.name, input: call.input, cwd: opts.workspace.cwd, ...(readOnly !== undefined ? { readOnly } : {}) });
   const record = (call: ToolCall, decision: "allow" | "deny", source: string, extra: { message?: string; savedRule?: { rule: string; scope: GrantScope } } = {}) =>
@@ -24,9 +27,11 @@ export function createGate(opts: GateOptions): PermissionGate & { decide(call: T
 
   return {
     decide,
-    async authorize(prepared: PreparedCall, signal: AbortSignal): Promise<GateDecision> {
+    /** forceAsk (a PreToolUse hook's "ask"): asks, with this reason, even where the rules allow. */
+    async authorize(prepared: PreparedCall, signal: AbortSignal, forceAsk?: string): Promise<GateDecision> {
       const { call } = prepared;
-      const d = decide(call, prepared.readOnly);
+      const ruled = decide(call, prepared.readOnly);
+      const d: Decision = forceAsk && ruled.behavior === "allow" ? { behavior: "ask", reason: forceAsk, source: "hook" } : ruled;
       if (d.behavior === "allow") return { allow: true };
       if (d.behavior === "deny" || !opts.ask) {
         const reason = /[.!?]$/.test(d.reason) ? d.reason : `${d.reason}.`;

@@ -10,6 +10,10 @@ import type { McpView } from "../mcp/session-mcp.ts";
 import type { ToolCall, ToolPreview } from "../tools/types.ts";
 import type { FileChange, UndoResult } from "../workspace/git/index.ts";
 import type { ProcessInfo } from "../workspace/process-registry.ts";
+import type { SlashEntry } from "../extensions/session-extensions.ts";
+import type { HookEntry } from "../hooks/config.ts";
+import type { TrustItem } from "../trust/project-trust.ts";
+import type { CommandTerminal, TextFiles } from "../workspace/types.ts";
 
 export type { TurnResult };
 
@@ -65,6 +69,10 @@ export type SessionOptions = {
   systemPrompt?: string;
   /** Added after the system prompt (--append-system-prompt). */
   appendSystemPrompt?: string;
+  /** Where read, edit and write get and put file content instead of the disk (ACP's editor buffers). */
+  files?: TextFiles;
+  /** Where bash runs its commands instead of here (ACP's editor terminal). */
+  terminal?: CommandTerminal;
   /** Another Messages API endpoint and key (the demo's fake model). */
   api?: { baseURL: string; apiKey: string };
   /** --mcp-config files or JSON, --strict-mcp-config, --trust-project. */
@@ -115,6 +123,12 @@ export interface AgentSession {
   rules(): RuleEntry[];
   /** Removes one rule as listed by rules(), from its file too. */
   removeRule(entry: Pick<RuleEntry, "rule" | "behavior" | "scope">): GrantResult;
+  /** Custom slash commands and skills (.claude/commands, .claude/skills and the rest): for completion and /help. */
+  slashCommands(): SlashEntry[];
+  /** Every hook configured, from which file, and whether it runs here (a project's hooks need trust). */
+  hooks(): { entry: HookEntry; runs: boolean }[];
+  /** The project's hooks the user was never asked about (the app asks once; print mode skipped them). */
+  readonly hookTrust: { pending(): TrustItem[]; answer(answer: "trust" | "decline"): void };
   /** The MCP servers: their status and tools, reconnect, and the project-trust question. */
   readonly mcp: McpView;
   /** The processes the agent started (dev servers, watchers), running or not. */

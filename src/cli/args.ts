@@ -70,7 +70,7 @@ export const EXIT = {
 } as const;
 
 const DEFAULT_THINKING_BUDGET = 16_000;
-const MODES: PermissionMode[] = ["default", "acceptEdits", "plan", "bypassPermissions"];
+const MODES: PermissionMode[] = ["default", "acceptEdits", "plan", "bypassPermissions", "dontAsk"];
 const FORMATS: OutputFormat[] = ["text", "json", "stream-json"];
 
 export const HELP = `khaelor — a terminal-native coding agent
@@ -103,7 +103,7 @@ Options:
   --max-turns <n>               Stop after n model turns (exit code 3)
   --max-budget-usd <x>          Stop when the session's cost reaches x dollars (exit code 4)
   --max-time <seconds>          Stop after this much wall time (exit code 4)
-  --permission-mode <mode>      default | acceptEdits | plan | bypassPermissions
+  --permission-mode <mode>      default | acceptEdits | plan | bypassPermissions | dontAsk
   --allowedTools <rules...>     Tools (or rules) allowed without asking, comma or space separated
   --disallowedTools <rules...>  Tools (or rules) always denied
   --cwd <dir>                   Work in this directory instead of the current one
@@ -122,7 +122,7 @@ Options:
   -h, --help                    Print this help
 
 Print mode: stdout carries only the requested output; diagnostics go to stderr.
-Other flags Claude Code wrappers pass (--add-dir, --settings, --mcp-config, --fallback-model, ...) are
+Other flags Claude Code wrappers pass (--add-dir, --settings, --fallback-model, ...) are
 accepted and named on stderr as not supported yet.
 In print mode, calls the permission mode would ask about are denied and listed in the result's
 permission_denials; allow them with --allowedTools or --permission-mode.
@@ -295,13 +295,7 @@ export function parseArgs(argv: string[]): CliOptions {
         break;
       case "--permission-mode": {
         const m = value(arg);
-        // Claude Code's other modes: dontAsk is how print mode already behaves (asks are denied);
-        // auto (a classifier) is not ours, so it runs as default and says so.
-        if (m === "dontAsk") {
-          o.permissionMode = "default";
-          o.permissionPromptTool = null;
-          break;
-        }
+        // Claude Code's auto mode (a classifier) is not ours, so it runs as default and says so.
         if (m === "auto") {
           o.unhonoured.push("--permission-mode auto");
           break;
@@ -405,8 +399,6 @@ const COMPAT_FLAGS: Record<string, boolean> = {
   "--add-dir": true,
   "--settings": true,
   "--setting-sources": true,
-  "--mcp-config": true,
-  "--strict-mcp-config": false,
   "--fallback-model": true,
   "--thinking-display": true,
   "--effort": true,

@@ -12,6 +12,7 @@ import { resolve } from "node:path";
 import type { InputEvent } from "../tui/term/decoder.ts";
 import { capsFromEnv } from "../tui/term/caps.ts";
 import { openTerminal } from "../tui/term/terminal.ts";
+import { notificationSequence, type NotificationMode } from "../tui/term/notify.ts";
 import { createScreen, type ScreenCaps } from "../tui/screen/screen.ts";
 import type { App } from "../tui/app/app.ts";
 import { VERSION } from "../version.ts";
@@ -86,6 +87,8 @@ export async function runInteractive(opts: CliOptions): Promise<number> {
     await demo?.close();
   };
 
+  // From the settings once the session is open (it reads them first).
+  let notifications: NotificationMode = "auto";
   const app: App = new AppClass({
     session: null,
     screen,
@@ -104,6 +107,10 @@ export async function runInteractive(opts: CliOptions): Promise<number> {
     },
     suspend: () => term.suspend(),
     editText: (text) => term.handOver(() => editText(text)),
+    notify: (what) => {
+      const seq = notificationSequence("KHAELOR", what, notifications, process.env, term.caps.inTmux);
+      if (seq) term.write(seq);
+    },
     copy: async (text) => (await import("../tui/term/clipboard.ts")).copyToClipboard(text, { write: (d) => void term.write(d), env: process.env, inTmux: term.caps.inTmux }),
     onExit(code, line) {
       // The demo's project is a temporary copy, removed on the way out: its session cannot be
@@ -147,6 +154,9 @@ export async function runInteractive(opts: CliOptions): Promise<number> {
     await leave(null, e instanceof SessionOpenError ? e.message : e instanceof Error ? (e.stack ?? e.message) : String(e));
     return EXIT.error;
   }
+  const { settings } = (await import("../agent/config.ts")).loadSettings(session.cwd);
+  notifications = settings.notifications ?? "auto";
+  app.state.committer.wordWrap = settings.wrap === "words";
   const banner = [`KHAELOR ${VERSION} · ${session.model()} · ${session.cwd}`];
   if (demo && demoModule) banner.push(demoModule.DEMO_BANNER, `Sample project: ${demo.dir}`);
   app.sessionOpened(session, {

@@ -18,6 +18,8 @@ export type SystemPromptOptions = {
   gitStatus: string | null;
   instructions: ProjectInstructions;
   toolNames: string[];
+  /** More sections for the dynamic part (the skills list); "" is left out. */
+  extra?: string[];
 };
 
 const IDENTITY = `You are KHAELOR, a coding agent working in the user's terminal. You read, change and run code in the user's project with the tools you are given, and you finish the task you are asked to do.`;
@@ -69,6 +71,7 @@ function dynamicText(opts: SystemPromptOptions): string {
   else parts.push("# Git\nThe working directory is not inside a git repository.");
   for (const i of opts.instructions)
     parts.push(`# Instructions from ${i.path}\nThe user wrote these for this project; follow them unless the user says otherwise.\n\n${i.content.trim()}`);
+  for (const x of opts.extra ?? []) if (x) parts.push(x);
   return parts.join("\n\n");
 }
 

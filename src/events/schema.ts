@@ -57,7 +57,7 @@ const usage = z.object({
   server_tool_use: z.object({ web_search_requests: z.number(), web_fetch_requests: z.number() }).optional(),
 });
 const stopReason = z.enum(["end_turn", "max_tokens", "tool_use", "stop_sequence", "pause_turn", "refusal"]);
-const permissionMode = z.enum(["default", "acceptEdits", "plan", "bypassPermissions"]);
+const permissionMode = z.enum(["default", "acceptEdits", "plan", "bypassPermissions", "dontAsk"]);
 
 export const sessionHeaderSchema = z.object({
   ...base,
@@ -85,7 +85,7 @@ export const userMessageSchema = z.object({
   type: z.literal("user_message"),
   content: z.union([z.string(), z.array(userBlock)]),
   steering: z.boolean().optional(),
-  synthetic: z.enum(["verify", "doom_loop", "process_exit"]).optional(),
+  synthetic: z.enum(["verify", "doom_loop", "process_exit", "stop_hook"]).optional(),
 });
 
 export const assistantMessageSchema = z.object({

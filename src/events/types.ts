@@ -10,7 +10,7 @@ import type {
 } from "../model/types.ts";
 import type { ToolDisplay, ToolOutcomeKind } from "../tools/types.ts";
 
-export type PermissionMode = "default" | "acceptEdits" | "plan" | "bypassPermissions";
+export type PermissionMode = "default" | "acceptEdits" | "plan" | "bypassPermissions" | "dontAsk";
 
 type Base = { id: string; ts: number };
 
@@ -33,7 +33,7 @@ export type UserMessageEvent = Base & {
   /** A message sent while the agent was working, delivered at a loop boundary. */
   steering?: boolean;
   /** A message injected by a policy (verification nudge, doom-loop nudge), not typed by the user. */
-  synthetic?: "verify" | "doom_loop" | "process_exit";
+  synthetic?: "verify" | "doom_loop" | "process_exit" | "stop_hook";
 };
 
 export type AssistantMessageEvent = Base & {
@@ -155,7 +155,10 @@ export type EphemeralEvent =
   | { type: "api_retry"; attempt: number; maxRetries?: number; delayMs: number; status: number | null; message: string; partialDiscarded?: boolean }
   | { type: "tool_start"; toolUseId: string; name: string; summary: string }
   | { type: "tool_progress"; toolUseId: string; chunk: string }
-  | { type: "compacting"; trigger: CompactionEvent["trigger"] };
+  | { type: "compacting"; trigger: CompactionEvent["trigger"] }
+  /** A hook command runs (label: its event, matcher and command) and ends; message is what the user must read. */
+  | { type: "hook_start"; runId: string; event: string; label: string }
+  | { type: "hook_end"; runId: string; event: string; label: string; durationMs: number; ok: boolean; message?: string; output?: string };
 
 export type AgentEvent = DurableEvent | EphemeralEvent;
 

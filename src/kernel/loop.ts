@@ -61,6 +61,12 @@ export async function runTurn(deps: KernelDeps, input: string | UserBlock[], sig
     return true;
   };
 
+  /** Policies in order; the first that sends the model back wins, and the later ones are not asked. */
+  const sentBack = async (list: typeof policies): Promise<boolean> => {
+    for (const p of list) if (apply(await p.onStop?.())) return true;
+    return false;
+  };
+
   /** Notices (a process exited) and messages typed while we worked: delivered at a boundary. */
   const deliverNotices = (): number => {
     const notices = deps.takeNotices?.() ?? [];
@@ -91,7 +97,7 @@ export async function runTurn(deps: KernelDeps, input: string | UserBlock[], sig
         // The API paused a long run of its own tools (web searches): sending the message back resumes it.
         if (message.stop_reason === "pause_turn") continue;
         if (deliverQueued()) continue;
-        if (policies.some((p) => apply(p.onStop?.()))) continue;
+        if (await sentBack(policies)) continue;
         break;
       }
       // Output cut at max_tokens ends inside the last call's input: it must not run half-written.

@@ -22,13 +22,13 @@ export interface PermissionGate {
 }
 
 /** A service consulted at loop boundaries; it may inject a message or stop the run. */
-export type PolicyVerdict = { kind: "continue" } | { kind: "nudge"; text: string; tag: "verify" | "doom_loop" } | { kind: "stop"; reason: TurnEndReason; message: string };
+export type PolicyVerdict = { kind: "continue" } | { kind: "nudge"; text: string; tag: "verify" | "doom_loop" | "stop_hook" } | { kind: "stop"; reason: TurnEndReason; message: string };
 
 export interface LoopPolicy {
   /** After the tool calls of one assistant message ran. */
   afterTools?(calls: ToolCall[], results: { isError: boolean }[]): PolicyVerdict;
-  /** When the model ended its turn without tool calls. */
-  onStop?(): PolicyVerdict;
+  /** When the model ended its turn without tool calls (a Stop hook answers asynchronously). */
+  onStop?(): PolicyVerdict | Promise<PolicyVerdict>;
   /** A new user turn starts. */
   onUserTurn?(): void;
 }

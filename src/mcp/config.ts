@@ -2,10 +2,11 @@
 // three settings files, and in --mcp-config (a file or inline JSON). Reading never throws: a broken
 // file or entry is a problem naming the file, the server and the field, and a broken entry stays
 // listed with its reason (so /mcp and `khaelor mcp list` show it as failed) while the rest load.
-import { existsSync, readFileSync } from "node:fs";
+import { existsSync } from "node:fs";
 import { homedir } from "node:os";
 import { join, resolve } from "node:path";
 import { settingsLocations, userConfigDir } from "../permissions/index.ts";
+import { FileReadError, LIMITS, readTextIfExists } from "../workspace/safe-read.ts";
 import { fingerprintOf, type TrustItem } from "../trust/project-trust.ts";
 
 export type StdioSpec = { type: "stdio"; command: string; args: string[]; env: Record<string, string>; cwd?: string };
@@ -88,10 +89,12 @@ export function loadMcpConfig(src: ConfigSources): McpConfig {
 export function readConfigFile(f: ConfigFile): { servers: ServerConfig[]; problems: string[] } {
   let text: string;
   try {
-    text = readFileSync(f.file, "utf8");
+    // .mcp.json and settings come from the repository: a FIFO or a link to /dev/zero must not hang us.
+    const read = readTextIfExists(f.file, LIMITS.settings);
+    if (read === null) return { servers: [], problems: [] };
+    text = read;
   } catch (e) {
-    if ((e as NodeJS.ErrnoException).code === "ENOENT") return { servers: [], problems: [] };
-    return { servers: [], problems: [`${f.file}: cannot read (${(e as Error).message}); its MCP servers are not loaded`] };
+    return { servers: [], problems: [`${f.file}: cannot read (${e instanceof FileReadError ? e.reason : (e as Error).message}); its MCP servers are not loaded`] };
   }
   return parseConfigText(text, f);
 }

@@ -68,6 +68,14 @@ export function createMcpManager(opts: McpManagerOptions) {
     waitUntil = Math.max(waitUntil, Date.now() + startupTimeoutMs + READY_SLACK_MS);
   };
 
+  const rmQuietly = (path: string) => {
+    try {
+      rmSync(path, { force: true });
+    } catch {
+      // nothing to clean up in a data directory that cannot be written
+    }
+  };
+
   function writePids(): void {
     if (!opts.pidFile) return;
     const live = connections.filter((c) => c.pid !== null).map((c) => ({ name: c.name, pid: c.pid, command: c.description }));
@@ -75,7 +83,7 @@ export function createMcpManager(opts: McpManagerOptions) {
       if (live.length === 0) rmSync(opts.pidFile, { force: true });
       else {
         mkdirSync(dirname(opts.pidFile), { recursive: true });
-        writeFileSync(opts.pidFile, JSON.stringify(live));
+        writeFileSync(opts.pidFile, JSON.stringify(live), { mode: 0o600 });
       }
     } catch {
       // the orphan check after a crash is best effort; the session goes on
@@ -162,7 +170,8 @@ export function createMcpManager(opts: McpManagerOptions) {
     },
     async close(): Promise<void> {
       await Promise.all(connections.map((c) => c.close()));
-      if (opts.pidFile) rmSync(opts.pidFile, { force: true });
+      // Best effort: an unwritable data directory was already reported when the session opened.
+      if (opts.pidFile) rmQuietly(opts.pidFile);
     },
     /** For process exit: signal every server's group, no waiting. */
     killSync(): void {

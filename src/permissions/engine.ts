@@ -107,16 +107,21 @@ class Engine implements PermissionEngine {
   }
 
   decide(req: DecisionRequest): Decision {
+    let d: Decision;
     try {
-      const d = this.decideUnsafe(req);
-      if (d.behavior !== "allow") return d;
-      // Rules that did not parse fail closed: what they may have denied or asked about is asked.
-      const broken = this.problems().find((p) => p.failClosed && (p.failClosed.tool === null || toolsCoveredBy(p.failClosed.tool).includes(req.tool.toLowerCase())));
-      if (broken) return { behavior: "ask", reason: `${broken.rule ? `the rule "${broken.rule}"` : "a settings file"} in ${broken.file} could not be read and may cover this; asking until it is fixed`, source: "broken rule" };
-      return d;
+      d = this.decideUnsafe(req);
+      if (d.behavior === "allow") {
+        // Rules that did not parse fail closed: what they may have denied or asked about is asked.
+        const broken = this.problems().find((p) => p.failClosed && (p.failClosed.tool === null || toolsCoveredBy(p.failClosed.tool).includes(req.tool.toLowerCase())));
+        if (broken) d = { behavior: "ask", reason: `${broken.rule ? `the rule "${broken.rule}"` : "a settings file"} in ${broken.file} could not be read and may cover this; asking until it is fixed`, source: "broken rule" };
+      }
     } catch (e) {
-      return { behavior: "ask", reason: `the permission check failed (${(e as Error).message}); asking instead`, source: "error" };
+      d = { behavior: "ask", reason: `the permission check failed (${(e as Error).message}); asking instead`, source: "error" };
     }
+    // dontAsk (Claude Code's, for unattended runs) is the default mode with nobody to ask: what
+    // would ask is denied, and the reason says what it would have asked about.
+    if (this.ctx.mode === "dontAsk" && d.behavior === "ask") return { behavior: "deny", reason: `dontAsk mode denies what would ask (${d.reason})`, source: "mode:dontAsk" };
+    return d;
   }
 
   searchFilter(tool: SearchTool, dir: string): SearchFilter {

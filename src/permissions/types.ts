@@ -3,7 +3,7 @@ import type { PermissionMode } from "../events/types.ts";
 
 export type { PermissionMode };
 
-export const PERMISSION_MODES = ["default", "acceptEdits", "plan", "bypassPermissions"] as const;
+export const PERMISSION_MODES = ["default", "acceptEdits", "plan", "bypassPermissions", "dontAsk"] as const;
 
 export type Behavior = "allow" | "ask" | "deny";
 

@@ -80,6 +80,11 @@ export function textPrinter(stdout: Out, stderr: Out, verbose: boolean): Printer
         case "compacting":
           if (verbose) stderr.write(`[compacting context]\n`);
           break;
+        case "hook_end":
+          // A hook's failure or message is the user's to read; its plain output only with --verbose.
+          if (e.message) stderr.write(`khaelor: ${e.message}\n`);
+          else if (verbose && e.output) stderr.write(`[hook ${e.label}: ${e.output}]\n`);
+          break;
       }
     },
     finish(result) {

@@ -19,7 +19,7 @@ import { createControlChannel } from "./control.ts";
 import { grantScopeOf, suggestionsFor } from "./permission-updates.ts";
 import { parseInputLine, type ControlRequestLine } from "./wire.ts";
 
-const MODES: PermissionMode[] = ["default", "acceptEdits", "plan", "bypassPermissions"];
+const MODES: PermissionMode[] = ["default", "acceptEdits", "plan", "bypassPermissions", "dontAsk"];
 
 type Queued = { content: string | UserBlock[] };
 
@@ -93,7 +93,9 @@ export async function runStreamJson(opts: CliOptions): Promise<number> {
       session = s;
       sessionId = s.sessionId;
       for (const n of s.notices) stderr(n);
-      printer.init({ sessionId: s.sessionId, model: s.model(), tools: [...s.toolNames], cwd: s.cwd, permissionMode: s.permissionMode() });
+      // As in print mode: init lists the --mcp-config servers once started (the first request waits for them anyway).
+      await s.mcp.ready();
+      printer.init({ sessionId: s.sessionId, model: s.model(), tools: [...s.toolNames], cwd: s.cwd, permissionMode: s.permissionMode(), mcpServers: mcpStatus(s) });
       s.subscribe((e) => {
         tally.observe(e);
         printer.onEvent(e);
@@ -152,7 +154,7 @@ export async function runStreamJson(opts: CliOptions): Promise<number> {
         return;
       }
       case "set_permission_mode": {
-        const mode = req.mode === "dontAsk" ? "default" : req.mode;
+        const mode = req.mode;
         if (!MODES.includes(mode as PermissionMode)) return refuse(line, `set_permission_mode: unknown mode ${JSON.stringify(req.mode)} (khaelor has ${MODES.join(", ")})`);
         if (mode === "bypassPermissions" && !opts.allowBypass)
           return refuse(line, "set_permission_mode: bypassPermissions needs --allow-dangerously-skip-permissions (allowDangerouslySkipPermissions) at launch");
@@ -166,7 +168,13 @@ export async function runStreamJson(opts: CliOptions): Promise<number> {
         return;
       }
       case "mcp_status":
-        answer(line, { mcpServers: [] });
+        try {
+          const s = await getSession();
+          await s.mcp.ready();
+          answer(line, { mcpServers: mcpStatus(s) });
+        } catch (e) {
+          refuse(line, `mcp_status: ${e instanceof Error ? e.message : String(e)}`);
+        }
         return;
       default:
         refuse(line, `unsupported control request subtype: ${req.subtype}`);
@@ -286,4 +294,9 @@ export async function runStreamJson(opts: CliOptions): Promise<number> {
   if (signalExit !== null) return signalExit;
   // Each turn's result already says how it ended; the exit code only flags a run that failed.
   return lastReason === "error" || lastReason === "strikes" ? EXIT.error : EXIT.ok;
+}
+
+/** The session's MCP servers as Claude Code reports them (init's mcp_servers, mcp_status). */
+function mcpStatus(s: AgentSession): Array<{ name: string; status: string; error?: string }> {
+  return s.mcp.servers().map((v) => ({ name: v.name, status: v.status.state, ...("reason" in v.status ? { error: v.status.reason } : {}) }));
 }

@@ -8,7 +8,8 @@ import { describeMarked, findMarked, stopMarked } from "../workspace/marked-proc
 import { OutputCollector } from "./output-budget.ts";
 import { readRegularText } from "../workspace/safe-read.ts";
 import { displayPath, localWorkspace, ok, fail, withNotes } from "./results.ts";
-import type { Tool } from "./types.ts";
+import type { Tool, ToolContext } from "./types.ts";
+import type { CommandTerminal, LocalWorkspace } from "../workspace/types.ts";
 import description from "./bash.md" with { type: "text" };
 
 export const DEFAULT_TIMEOUT_MS = 120_000;
@@ -83,52 +84,15 @@ export const bashTool: Tool<Input> = {
     const script = `trap '__khaelor_ec=$?; pwd -P > ${shQuote(cwdFile)} 2>/dev/null; exit $__khaelor_ec' EXIT\n${input.command}`;
     if (ctx.signal.aborted) return fail("cancelled before it started");
 
-    // The session's mark and this call's: what leaves the group (setsid, a double fork) keeps them.
-    const callMark = `khaelor-${process.pid}-${seq}-${Date.now().toString(36)}`;
-    const g = spawnShellGroup(script, { cwd: ws.cwd, env: commandEnv({ ...ws.processes.mark, [CALL_MARK]: callMark }), stdin: "ignore" });
-    const untrack = ws.processes.track(g.pid);
-    const out = new OutputCollector(ws.spill, "bash");
-    const decoder = new StringDecoder("utf8");
-    const stdoutClosed = new Promise<void>((r) => g.child.stdout!.on("close", () => r()));
-    g.child.stdout!.on("data", (b: Buffer) => {
-      const s = decoder.write(b);
-      out.push(s, b);
-      if (s) ctx.onProgress?.(s);
-    });
-
-    let ended: "timeout" | "cancelled" | null = null;
-    const kill = (why: "timeout" | "cancelled") => {
-      if (ended) return;
-      ended = why;
-      signalGroup(g.pid, "SIGTERM");
-      setTimeout(() => signalGroup(g.pid, "SIGKILL"), KILL_GRACE_MS).unref();
-    };
-    const timer = setTimeout(() => kill("timeout"), timeoutMs);
-    const onAbort = () => kill("cancelled");
-    ctx.signal.addEventListener("abort", onAbort, { once: true });
-
     const started = Date.now();
-    const { code, signal } = await g.exited;
-    clearTimeout(timer);
-    ctx.signal.removeEventListener("abort", onAbort);
-    // Whatever the command left running in its group would be orphaned: stop it now.
-    const leftovers = groupAlive(g.pid);
-    if (leftovers) signalGroup(g.pid, "SIGKILL");
-    untrack();
-    // Daemons outside the group still carry the call's mark: they are stopped too, and named.
-    const escaped = findMarked(`${CALL_MARK}=${callMark}`);
-    if (escaped?.length) await stopMarked(escaped, KILL_GRACE_MS);
-    // Output still in the pipe arrives after exit; a process outside the group (a daemon that
-    // called setsid) could hold the pipe open forever, so wait only briefly.
-    await Promise.race([stdoutClosed, new Promise((r) => setTimeout(r, 500))]);
-    out.push(decoder.end(), new Uint8Array());
-    g.child.stdout!.destroy();
+    const run = ws.terminal ? await inTerminal(ws.terminal, script, ctx, timeoutMs) : await here(script, ws, ctx, timeoutMs);
+    const { code, signal, ended, leftovers, escaped } = run;
 
     const newCwd = readCwdFile(cwdFile);
     const cwdChanged = newCwd !== null && newCwd !== ws.cwd;
     if (newCwd) ws.cwd = newCwd;
 
-    const r = out.finish();
+    const r = run.out.finish();
     // The model's notes, and the user's: how it ended, without the advice and the cwd.
     const notes: string[] = [];
     const userNotes: string[] = [];
@@ -155,8 +119,96 @@ export const bashTool: Tool<Input> = {
     }
     note(`cwd: ${displayPath(ws, ws.cwd)}${cwdChanged ? " (changed)" : ""}`, null);
     const body = r.text === "" ? "(no output)" : r.text.replace(/\n$/, "");
-    const { text, display } = withNotes(body, notes, userNotes, { cwd: ws.cwd, lines: out.lineCount });
+    const { text, display } = withNotes(body, notes, userNotes, { cwd: ws.cwd, lines: run.out.lineCount });
     const failed = ended !== null || signal !== null || code !== 0;
     return failed ? fail(text, display) : ok(text, display);
   },
 };
+
+type Ran = {
+  out: OutputCollector;
+  code: number | null;
+  signal: string | null;
+  ended: "timeout" | "cancelled" | null;
+  leftovers: boolean;
+  /** Processes that left the group and were stopped. */
+  escaped: NonNullable<ReturnType<typeof findMarked>>;
+};
+
+/** The command as a process group of ours, its output streamed to the UI. */
+async function here(script: string, ws: LocalWorkspace, ctx: ToolContext, timeoutMs: number): Promise<Ran> {
+  // The session's mark and this call's: what leaves the group (setsid, a double fork) keeps them.
+  const callMark = `khaelor-${process.pid}-${seq}-${Date.now().toString(36)}`;
+  const g = spawnShellGroup(script, { cwd: ws.cwd, env: commandEnv({ ...ws.processes.mark, [CALL_MARK]: callMark }), stdin: "ignore" });
+  const untrack = ws.processes.track(g.pid);
+  const out = new OutputCollector(ws.spill, "bash");
+  const decoder = new StringDecoder("utf8");
+  const stdoutClosed = new Promise<void>((r) => g.child.stdout!.on("close", () => r()));
+  g.child.stdout!.on("data", (b: Buffer) => {
+    const s = decoder.write(b);
+    out.push(s, b);
+    if (s) ctx.onProgress?.(s);
+  });
+
+  let ended: "timeout" | "cancelled" | null = null;
+  const kill = (why: "timeout" | "cancelled") => {
+    if (ended) return;
+    ended = why;
+    signalGroup(g.pid, "SIGTERM");
+    setTimeout(() => signalGroup(g.pid, "SIGKILL"), KILL_GRACE_MS).unref();
+  };
+  const timer = setTimeout(() => kill("timeout"), timeoutMs);
+  const onAbort = () => kill("cancelled");
+  ctx.signal.addEventListener("abort", onAbort, { once: true });
+
+  const { code, signal } = await g.exited;
+  clearTimeout(timer);
+  ctx.signal.removeEventListener("abort", onAbort);
+  // Whatever the command left running in its group would be orphaned: stop it now.
+  const leftovers = groupAlive(g.pid);
+  if (leftovers) signalGroup(g.pid, "SIGKILL");
+  untrack();
+  // Daemons outside the group still carry the call's mark: they are stopped too, and named.
+  const escaped = findMarked(`${CALL_MARK}=${callMark}`);
+  if (escaped?.length) await stopMarked(escaped, KILL_GRACE_MS);
+  // Output still in the pipe arrives after exit; a process outside the group (a daemon that
+  // called setsid) could hold the pipe open forever, so wait only briefly.
+  await Promise.race([stdoutClosed, new Promise((r) => setTimeout(r, 500))]);
+  out.push(decoder.end(), new Uint8Array());
+  g.child.stdout!.destroy();
+
+  return { out, code, signal, ended, leftovers, escaped: escaped ?? [] };
+}
+
+/**
+ * The command in the editor's terminal (ACP): the user watches it there, so nothing streams here;
+ * the result is what the terminal kept. A timeout or a cancel kills it through the editor.
+ */
+async function inTerminal(terminal: CommandTerminal, script: string, ctx: ToolContext, timeoutMs: number): Promise<Ran> {
+  const ws = localWorkspace(ctx);
+  let ended: "timeout" | "cancelled" | null = null;
+  const stop = new AbortController();
+  const timer = setTimeout(() => {
+    ended ??= "timeout";
+    stop.abort();
+  }, timeoutMs);
+  const onAbort = () => {
+    ended ??= "cancelled";
+    stop.abort();
+  };
+  ctx.signal.addEventListener("abort", onAbort, { once: true });
+  // What commandEnv changes (pagers off, no prompts), over the editor's own environment; no stdin,
+  // as here: a command waiting for keys would wait for the timeout.
+  const base = commandEnv({ ...ws.processes.mark });
+  const env = Object.fromEntries(Object.entries(base).filter(([k, v]) => process.env[k] !== v));
+  try {
+    const r = await terminal.run(`exec </dev/null 2>&1\n${script}`, { cwd: ws.cwd, env, toolUseId: ctx.toolUseId, signal: stop.signal });
+    const out = new OutputCollector(ws.spill, "bash");
+    const text = r.truncated ? `[the terminal kept only the end of the output]\n${r.output}` : r.output;
+    out.push(text, new TextEncoder().encode(text));
+    return { out, code: r.code, signal: r.signal, ended, leftovers: false, escaped: [] };
+  } finally {
+    clearTimeout(timer);
+    ctx.signal.removeEventListener("abort", onAbort);
+  }
+}

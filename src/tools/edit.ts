@@ -5,7 +5,7 @@ import { planEdit, type MatchStage } from "./edit-match.ts";
 import { changedSincePlanned, commitChange, failsOnceAllowed, staleReason } from "./file-change.ts";
 import { clipDiff, diffTexts } from "./numbered-diff.ts";
 import { displayPath, fail, localWorkspace, ok } from "./results.ts";
-import { encodingLabel, loadFile } from "./text-file.ts";
+import { encodingLabel, loadWorkFile } from "./text-file.ts";
 import type { Tool, ToolContext, ToolPlan } from "./types.ts";
 import description from "./edit.md" with { type: "text" };
 
@@ -60,7 +60,7 @@ function crlfIndex(raw: string): { text: string; rawOffset(n: number): number } 
  * One pass over an edit: every check, then the exact bytes it will write and their diff. The diff
  * is the preview the user approves, and run() writes those bytes, so what lands is what was shown.
  */
-function planEditCall(input: Input, ctx: ToolContext): ToolPlan {
+async function planEditCall(input: Input, ctx: ToolContext): Promise<ToolPlan> {
   const ws = localWorkspace(ctx);
   const abs = ws.resolve(input.file_path);
   const shown = displayPath(ws, abs);
@@ -95,9 +95,9 @@ function planEditCall(input: Input, ctx: ToolContext): ToolPlan {
   }
   // Before anything about the content is said: a file this session has not read (perhaps one it
   // may not read) gets the same answer whatever it holds.
-  const stale = staleReason(ws, abs);
+  const stale = await staleReason(ws, abs);
   if (stale) return failure(stale);
-  const file = loadFile(abs);
+  const file = await loadWorkFile(ws, abs);
   if (file.binary) return failure(`${shown} is a binary file; edit changes text files only.`);
 
   const raw = file.text;
@@ -126,7 +126,7 @@ function planEditCall(input: Input, ctx: ToolContext): ToolPlan {
     // The user is told, in words for them, when the text did not match exactly; the diff is what lands either way.
     preview: { path: shown, diff: d.unified, ...(note ? { detail: { label: "note", text: note.replace(/\bold_string\b/g, "the text to replace").replace(/\bnew_string\b/g, "the new text") } } : {}) },
     async run() {
-      const moved = changedSincePlanned(ws, abs, file.bytes);
+      const moved = await changedSincePlanned(ws, abs, file.bytes);
       if (moved) return fail(moved);
       const how = await commitChange(ws, abs, file.bytes, bytes, "edit", ctx.toolUseId);
       const count = plan.replacements.length > 1 ? ` (${plan.replacements.length} replacements)` : "";
@@ -149,9 +149,9 @@ export const editTool: Tool<Input> = {
     const ws = localWorkspace(ctx);
     const abs = ws.resolve(input.file_path);
     if (ws.reads.check(abs) !== "unread") return planEditCall(input, ctx);
-    if (input.old_string !== "") return { failure: fail(staleReason(ws, abs)!) };
+    if (input.old_string !== "") return { failure: fail((await staleReason(ws, abs))!) };
     // A new file at a path not read: what stops it is said only once the call is allowed.
-    const plan = planEditCall(input, ctx);
+    const plan = await planEditCall(input, ctx);
     return "failure" in plan ? failsOnceAllowed(displayPath(ws, abs), plan.failure) : plan;
   },
 };

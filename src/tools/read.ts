@@ -6,7 +6,7 @@ import { fail, localWorkspace, ok, displayPath, withNotes } from "./results.ts";
 import { RESULT_BUDGET_CHARS } from "./output-budget.ts";
 import { didYouMean } from "./suggest-paths.ts";
 import { FileReadError, fileKind, formatBytes, readRegularFile } from "../workspace/safe-read.ts";
-import { describeBinary, encodingLabel, loadFile, MAX_LOAD_BYTES } from "./text-file.ts";
+import { describeBinary, encodingLabel, loadWorkFile, MAX_LOAD_BYTES } from "./text-file.ts";
 import type { Tool } from "./types.ts";
 import description from "./read.md" with { type: "text" };
 
@@ -68,7 +68,7 @@ export const readTool: Tool<Input> = {
           display: { path: abs },
         };
       }
-      file = loadFile(abs, input.offset === undefined && input.limit === undefined ? MAX_FILE_BYTES : undefined);
+      file = await loadWorkFile(ws, abs, input.offset === undefined && input.limit === undefined ? MAX_FILE_BYTES : undefined);
     } catch (e) {
       const err = e as NodeJS.ErrnoException;
       if (err instanceof FileReadError && err.code === "EFBIG") return fail(`${shown} is too large to read (over ${formatBytes(input.offset === undefined && input.limit === undefined ? MAX_FILE_BYTES : MAX_LOAD_BYTES)}). Use grep to find the part you need, or bash (sed -n, head) for a range.`);

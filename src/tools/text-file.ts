@@ -3,6 +3,7 @@
 import type { Stats } from "node:fs";
 import { LIMITS, readRegularFile } from "../workspace/safe-read.ts";
 import { decodeText, dominantLineEnding, looksBinary, type LineEnding, type TextEncodingName } from "../workspace/encoding.ts";
+import type { LocalWorkspace } from "../workspace/types.ts";
 
 export type LoadedFile = {
   bytes: Buffer;
@@ -21,6 +22,25 @@ export function loadFile(abs: string, maxBytes = MAX_LOAD_BYTES): LoadedFile {
   const binary = looksBinary(bytes);
   const { text, encoding } = binary ? { text: "", encoding: "utf-8" as const } : decodeText(bytes);
   return { bytes, stat, text, encoding, eol: dominantLineEnding(text), binary };
+}
+
+/**
+ * A file to read, edit or write, its content from the workspace's files when it has them (an
+ * editor's buffer, which may hold unsaved changes) and from the disk otherwise. The disk is read
+ * either way: it says whether the file exists, is regular and is binary (a buffer is always text).
+ */
+export async function loadWorkFile(ws: LocalWorkspace, abs: string, maxBytes = MAX_LOAD_BYTES): Promise<LoadedFile> {
+  const disk = loadFile(abs, maxBytes);
+  if (!ws.files || disk.binary) return disk;
+  const text = await ws.files.readText(abs);
+  // What the buffer holds is what was seen: the stale-write check compares against these bytes.
+  return { ...disk, bytes: Buffer.from(text, "utf8"), text, encoding: "utf-8", eol: dominantLineEnding(text) };
+}
+
+/** The content the model would see now: the workspace's files when it has them, else the disk. */
+export async function currentBytes(ws: LocalWorkspace, abs: string): Promise<Buffer> {
+  if (ws.files) return Buffer.from(await ws.files.readText(abs), "utf8");
+  return readRegularFile(abs, { maxBytes: LIMITS.workFile }).bytes;
 }
 
 export const encodingLabel: Record<TextEncodingName, string> = {

@@ -4,7 +4,7 @@ import { canEncode, encodeText, type TextEncodingName } from "../workspace/encod
 import { changedSincePlanned, commitChange, failsOnceAllowed, staleReason } from "./file-change.ts";
 import { clipDiff, diffTexts } from "./numbered-diff.ts";
 import { displayPath, fail, localWorkspace, ok } from "./results.ts";
-import { encodingLabel, loadFile } from "./text-file.ts";
+import { encodingLabel, loadWorkFile } from "./text-file.ts";
 import type { LocalWorkspace } from "../workspace/types.ts";
 import type { Tool } from "./types.ts";
 import description from "./write.md" with { type: "text" };
@@ -42,16 +42,16 @@ export const writeTool: Tool<Input> = {
         preview: { path: shown, diff: d.unified, detail: { label: "new file", text: shown } },
         async run() {
           // Made while the user was asked: this write was planned as a new file.
-          if (existsSync(abs)) return fail(overwriteProblem(ws, abs) ?? `${shown} appeared on disk before this write ran: read it, then write again.`);
+          if (existsSync(abs)) return fail((await overwriteProblem(ws, abs)) ?? `${shown} appeared on disk before this write ran: read it, then write again.`);
           const how = await commitChange(ws, abs, null, bytes, "write", ctx.toolUseId);
           return ok(`Created ${shown} (${lineCount(input.content)} lines, ${bytes.length} bytes).${how}`, { path: abs, diff: d.unified });
         },
       };
     }
-    const why = overwriteProblem(ws, abs);
+    const why = await overwriteProblem(ws, abs);
     if (why) return ws.reads.check(abs) === "unread" ? failsOnceAllowed(shown, fail(why)) : { failure: fail(why) };
 
-    const old = loadFile(abs);
+    const old = await loadWorkFile(ws, abs);
     let content = input.content;
     // Keep the file's line endings: models write LF even into CRLF files.
     if (!old.binary && old.eol === "crlf" && !content.includes("\r")) content = content.replace(/\n/g, "\r\n");
@@ -68,7 +68,7 @@ export const writeTool: Tool<Input> = {
     return {
       preview: unchanged ? { path: shown, detail: { label: "file", text: `${shown} (content unchanged)` } } : { path: shown, diff: d.unified },
       async run() {
-        const moved = changedSincePlanned(ws, abs, old.bytes);
+        const moved = await changedSincePlanned(ws, abs, old.bytes);
         if (moved) return fail(moved);
         const how = await commitChange(ws, abs, old.bytes, bytes, "write", ctx.toolUseId);
         if (unchanged) return ok(`Wrote ${shown}: content unchanged.${note}${how}`, { path: abs });
@@ -79,7 +79,7 @@ export const writeTool: Tool<Input> = {
 };
 
 /** Why an existing path may not be overwritten now, or null. */
-function overwriteProblem(ws: LocalWorkspace, abs: string): string | null {
+async function overwriteProblem(ws: LocalWorkspace, abs: string): Promise<string | null> {
   if (statSync(abs).isDirectory()) return `${displayPath(ws, abs)} is a directory; give a file path.`;
   return staleReason(ws, abs);
 }

@@ -8,7 +8,7 @@ import { sessionMark } from "./orphans.ts";
 import { ProcessRegistry } from "./process-registry.ts";
 import { ReadRecords } from "./read-records.ts";
 import { SpillFiles } from "./spill.ts";
-import type { LocalWorkspace } from "./types.ts";
+import type { CommandTerminal, LocalWorkspace, TextFiles } from "./types.ts";
 
 export type WorkspaceOptions = {
   /** Project root; also the first cwd. */
@@ -19,6 +19,10 @@ export type WorkspaceOptions = {
   redact?: (text: string) => string;
   /** Marks the processes the session starts (see orphans.ts); optional for tests. */
   sessionId?: string;
+  /** Files read and written elsewhere than the disk (an ACP editor's buffers); absent, the disk. */
+  files?: TextFiles;
+  /** Where bash runs commands (an ACP editor's terminal); absent, child processes here. */
+  terminal?: CommandTerminal;
 };
 
 export function createWorkspace(opts: WorkspaceOptions): LocalWorkspace {
@@ -36,5 +40,7 @@ export function createWorkspace(opts: WorkspaceOptions): LocalWorkspace {
     edits: new EditJournal(),
     processes: new ProcessRegistry(opts.sessionId ? sessionMark(opts.sessionId) : {}),
     ripgrepPath,
+    ...(opts.files ? { files: opts.files } : {}),
+    ...(opts.terminal ? { terminal: opts.terminal } : {}),
   };
 }

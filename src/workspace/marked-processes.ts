@@ -17,6 +17,27 @@ const readProc = (pid: string, file: string): string | null => {
   }
 };
 
+/** Kernel threads have no environment to read: kthreadd (pid 2) and its children. */
+const isKernelThread = (stat: string): boolean => {
+  const ppid = stat.slice(stat.lastIndexOf(")") + 2).split(" ")[1];
+  return ppid === "2" || stat.startsWith("2 ");
+};
+
+const pause = new Int32Array(new SharedArrayBuffer(4));
+
+/**
+ * A process in the middle of exec shows an empty environment for an instant (a daemon's last
+ * `exec sleep` right after it detached): read again a few times before taking it as unmarked.
+ */
+function readEnviron(pid: string): string | null {
+  for (let i = 0; i < 5; i++) {
+    const env = readProc(pid, "environ");
+    if (env !== "") return env;
+    Atomics.wait(pause, 0, 0, 2);
+  }
+  return "";
+}
+
 /** Live processes whose environment holds `entry` (NAME=value); null where that cannot be known. */
 export function findMarked(entry: string): MarkedProcess[] | null {
   let pids: string[];
@@ -29,9 +50,9 @@ export function findMarked(entry: string): MarkedProcess[] | null {
   const out: MarkedProcess[] = [];
   for (const pid of pids) {
     if (pid === self) continue;
-    const env = readProc(pid, "environ");
-    if (env === null || !env.split("\0").includes(entry)) continue;
     const stat = readProc(pid, "stat");
+    const env = stat && !isKernelThread(stat) ? readEnviron(pid) : null;
+    if (env === null || !env.split("\0").includes(entry)) continue;
     // A zombie is already dead: its parent just has not reaped it.
     if (!stat || stat.slice(stat.lastIndexOf(")") + 2, stat.lastIndexOf(")") + 3) === "Z") continue;
     const command = (readProc(pid, "cmdline") ?? "").split("\0").filter(Boolean).join(" ");

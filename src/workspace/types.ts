@@ -28,8 +28,34 @@ export interface LocalWorkspace extends Workspace {
   readonly processes: ProcessRegistry;
   /** The ripgrep executable. */
   ripgrepPath(): string;
+  /**
+   * Where read, edit and write get and put a text file's content when not the disk: an editor's
+   * buffers over ACP (fs/read_text_file, fs/write_text_file), so unsaved changes are what the model
+   * sees and changes. The disk still answers whether a path exists, what kind of file it is and
+   * whether it is binary; bash, grep, glob, /undo and the shadow repository see only the disk.
+   */
+  readonly files?: TextFiles;
+  /**
+   * Where bash runs its commands when not here: the editor's terminal over ACP (terminal/create),
+   * so the user watches the command in the editor. Absent, bash runs them as child processes here.
+   */
+  readonly terminal?: CommandTerminal;
   /** After write/edit changed a file that held `before` (null: new): the session's /undo adopts it. */
   onFileChanged?: (abs: string, before: Uint8Array | null) => Promise<void>;
+}
+
+/** Text content by absolute path, from somewhere other than the disk (see LocalWorkspace.files). */
+export interface TextFiles {
+  readText(abs: string): Promise<string>;
+  writeText(abs: string, text: string): Promise<void>;
+}
+
+/** How a command run in a terminal ended: its output (as much as the terminal kept) and exit. */
+export type TerminalRun = { output: string; truncated: boolean; code: number | null; signal: string | null };
+
+/** Runs one bash script to its end; `signal` aborted kills it (timeout or cancel). */
+export interface CommandTerminal {
+  run(script: string, opts: { cwd: string; env: Record<string, string>; toolUseId: string; signal: AbortSignal }): Promise<TerminalRun>;
 }
 
 export function isLocalWorkspace(ws: Workspace): ws is LocalWorkspace {

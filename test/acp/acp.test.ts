@@ -8,10 +8,20 @@ import * as acp from "@agentclientprotocol/sdk";
 import type { RequestPermissionRequest, SessionNotification, SessionUpdate } from "@agentclientprotocol/sdk";
 import { fakeApiFixture } from "../support/fake-api.ts";
 import { cliCommand, isolatedEnv, parseNdjson, runCli, tempProject } from "../support/cli.ts";
+import { freePort, testServer } from "../mcp/support.ts";
 
 const serve = fakeApiFixture();
 
-type Handlers = { permission?: (req: RequestPermissionRequest) => acp.RequestPermissionResponse | Promise<acp.RequestPermissionResponse> };
+type Handlers = {
+  permission?: (req: RequestPermissionRequest) => acp.RequestPermissionResponse | Promise<acp.RequestPermissionResponse>;
+  /** The editor's buffers, by absolute path: served to fs/read_text_file, changed by fs/write_text_file. */
+  buffers?: Map<string, string>;
+  /** The editor's terminals: each terminal/* request, in order, as "method id". */
+  terminals?: string[];
+};
+
+type Terminal = { proc: ReturnType<typeof Bun.spawn>; output: string; drained: Promise<void>; killed: boolean };
+const exitStatus = (t: Terminal) => ({ exitCode: t.proc.signalCode ? null : t.proc.exitCode, signal: t.proc.signalCode ? String(t.proc.signalCode) : null });
 
 /** `khaelor acp` as a child process, and an ACP client connected to its stdio. */
 function startAgent(cwd: string, env: Record<string, string>, h: Handlers = {}) {
@@ -27,6 +37,11 @@ function startAgent(cwd: string, env: Record<string, string>, h: Handlers = {}) 
     },
   });
   const updates: SessionNotification[] = [];
+  const terms = new Map<string, Terminal>();
+  const term = (method: string, id: string) => {
+    h.terminals?.push(`${method} ${id}`);
+    return terms.get(id)!;
+  };
   const asked: RequestPermissionRequest[] = [];
   const app = acp
     .client({ name: "test-editor" })
@@ -34,6 +49,50 @@ function startAgent(cwd: string, env: Record<string, string>, h: Handlers = {}) 
     .onRequest("session/request_permission", async ({ params }) => {
       asked.push(params);
       return h.permission ? h.permission(params) : { outcome: { outcome: "cancelled" } };
+    })
+    .onRequest("fs/read_text_file", ({ params }) => {
+      const b = h.buffers?.get(params.path);
+      return { content: b ?? readFileSync(params.path, "utf8") };
+    })
+    .onRequest("fs/write_text_file", ({ params }) => {
+      // An editor keeps the change in its buffer; it reaches the disk when the user saves.
+      h.buffers?.set(params.path, params.content);
+      return {};
+    })
+    // A terminal as an editor runs one: its own process, its own environment on top of what the agent asks.
+    .onRequest("terminal/create", ({ params }) => {
+      const env: Record<string, string> = { ...(process.env as Record<string, string>), IN_EDITOR_TERMINAL: "yes" };
+      for (const v of params.env ?? []) env[v.name] = v.value;
+      const proc = Bun.spawn([params.command, ...(params.args ?? [])], { cwd: params.cwd ?? cwd, env, stdout: "pipe", stderr: "pipe" });
+      const t: Terminal = { proc, output: "", drained: Promise.resolve(), killed: false };
+      const decoder = new TextDecoder();
+      t.drained = (async () => {
+        for await (const chunk of proc.stdout as ReadableStream<Uint8Array>) t.output += decoder.decode(chunk, { stream: true });
+      })();
+      const id = `term-${terms.size + 1}`;
+      terms.set(id, t);
+      h.terminals?.push(`create ${id}`);
+      return { terminalId: id };
+    })
+    .onRequest("terminal/wait_for_exit", async ({ params }) => {
+      const t = term("wait_for_exit", params.terminalId);
+      await t.proc.exited;
+      if (!t.killed) await t.drained;
+      return exitStatus(t);
+    })
+    .onRequest("terminal/output", ({ params }) => {
+      const t = term("output", params.terminalId);
+      return { output: t.output, truncated: false, exitStatus: t.proc.exitCode === null && !t.proc.signalCode ? null : exitStatus(t) };
+    })
+    .onRequest("terminal/kill", ({ params }) => {
+      const t = term("kill", params.terminalId);
+      t.killed = true;
+      t.proc.kill();
+      return {};
+    })
+    .onRequest("terminal/release", ({ params }) => {
+      term("release", params.terminalId).proc.kill();
+      return {};
     });
   const stream = acp.ndJsonStream(input, proc.stdout as ReadableStream<Uint8Array>);
   const stderr = new Response(proc.stderr).text();
@@ -144,6 +203,111 @@ describe("khaelor acp", () => {
     expect(ofKind(replay, "tool_call")[1]).toMatchObject({ toolCallId: call.toolCallId, kind: "edit", status: "completed" });
     // As with --resume, the mode comes from this run (flags, settings), never silently from the log.
     expect(loaded.modes?.currentModeId).toBe("default");
+  });
+
+  test("with the editor's fs capability, read sees the unsaved buffer and an edit goes back through fs/write_text_file, the disk untouched", async () => {
+    const dir = tempProject();
+    const file = join(dir, "notes.txt");
+    writeFileSync(file, "saved on disk\n");
+    const buffers = new Map([[file, "unsaved in the editor\n"]]);
+    const server = await serve({
+      turns: [
+        { content: [{ type: "tool_use", name: "read", input: { file_path: "notes.txt" } }] },
+        {
+          content: [{ type: "tool_use", name: "edit", input: { file_path: "notes.txt", old_string: "unsaved", new_string: "edited" } }],
+          expect: { lastHasToolResult: { isError: false, contentMatches: "unsaved in the editor" } },
+        },
+        // The buffer changed under the model (the user typed): the next edit must not clobber it.
+        { content: [{ type: "tool_use", name: "edit", input: { file_path: "notes.txt", old_string: "edited", new_string: "again" } }], expect: { lastHasToolResult: { isError: false } } },
+        { content: [{ type: "text", text: "done" }], expect: { lastHasToolResult: { isError: true, contentMatches: "changed in the editor" } } },
+      ],
+    });
+    let asks = 0;
+    const a = startAgent(dir, isolatedEnv(server.url), {
+      buffers,
+      permission: () => {
+        if (asks++ === 1) buffers.set(file, buffers.get(file)! + "typed by the user\n");
+        return { outcome: { outcome: "selected", optionId: "allow_once" } };
+      },
+    });
+    const stop = await a.run(async (ctx) => {
+      await ctx.request("initialize", { protocolVersion: acp.PROTOCOL_VERSION, clientCapabilities: { fs: { readTextFile: true, writeTextFile: true }, terminal: false } });
+      const s = await ctx.request("session/new", { cwd: dir, mcpServers: [] });
+      return (await ctx.request("session/prompt", { sessionId: s.sessionId, prompt: [{ type: "text", text: "edit notes" }] })).stopReason;
+    });
+    await a.proc.exited;
+    expect(server.checkFailures).toEqual([]);
+    expect(stop).toBe("end_turn");
+    expect(buffers.get(file)).toBe("edited in the editor\ntyped by the user\n");
+    expect(readFileSync(file, "utf8")).toBe("saved on disk\n");
+    // The diff the editor was shown is of its buffer, not of the disk.
+    const done = ofKind(a.updates, "tool_call_update").find((u) => u.content?.some((c) => c.type === "diff"));
+    expect(done?.content).toContainEqual({ type: "diff", path: file, oldText: "unsaved in the editor\n", newText: "edited in the editor\n" });
+  });
+
+  test("with the editor's terminal capability, bash runs in the editor's terminal, shown in the tool call; a timeout kills it there", async () => {
+    const dir = tempProject();
+    const server = await serve({
+      turns: [
+        { content: [{ type: "tool_use", name: "bash", input: { command: "echo \"in the editor: $IN_EDITOR_TERMINAL, pager: $GIT_PAGER\"; mkdir -p sub && cd sub" } }] },
+        { content: [{ type: "tool_use", name: "bash", input: { command: "exec sleep 30", timeout: 300 } }], expect: { lastHasToolResult: { isError: false, contentMatches: "in the editor: yes, pager: cat[\\s\\S]*cwd: sub \\(changed\\)" } } },
+        { content: [{ type: "text", text: "done" }], expect: { lastHasToolResult: { isError: true, contentMatches: "timed out" } } },
+      ],
+    });
+    const terminals: string[] = [];
+    const a = startAgent(dir, isolatedEnv(server.url), { terminals, permission: () => ({ outcome: { outcome: "selected", optionId: "allow_once" } }) });
+    const stop = await a.run(async (ctx) => {
+      await ctx.request("initialize", { protocolVersion: acp.PROTOCOL_VERSION, clientCapabilities: { fs: { readTextFile: false, writeTextFile: false }, terminal: true } });
+      const s = await ctx.request("session/new", { cwd: dir, mcpServers: [] });
+      return (await ctx.request("session/prompt", { sessionId: s.sessionId, prompt: [{ type: "text", text: "run it" }] })).stopReason;
+    });
+    await a.proc.exited;
+    expect(server.checkFailures).toEqual([]);
+    expect(stop).toBe("end_turn");
+    expect(terminals).toEqual(["create term-1", "wait_for_exit term-1", "output term-1", "release term-1", "create term-2", "wait_for_exit term-2", "kill term-2", "output term-2", "release term-2"]);
+    // The editor shows each command's terminal in its tool call, to the end.
+    const calls = ofKind(a.updates, "tool_call").filter((c) => c.kind === "execute");
+    expect(calls.length).toBe(2);
+    const final = ofKind(a.updates, "tool_call_update").filter((u) => u.toolCallId === calls[0]!.toolCallId && u.status === "completed")[0]!;
+    expect(final.content?.[0]).toEqual({ type: "terminal", terminalId: "term-1" });
+  });
+
+  test("session/new's mcpServers run: a stdio server and an HTTP one, their tools called through a permission ask", async () => {
+    const dir = tempProject();
+    const port = await freePort();
+    const http = Bun.spawn([...Object.values(testServer()).flat(), "--http", String(port)], { stdout: "pipe", stderr: "ignore" });
+    try {
+      const reader = http.stdout.getReader();
+      await reader.read(); // "listening <port>"
+      reader.releaseLock();
+      const server = await serve({
+        turns: [
+          { content: [{ type: "tool_use", name: "mcp__local__echo", input: { text: "over stdio" } }], expect: { toolsInclude: ["mcp__local__echo", "mcp__remote__echo"] } },
+          { content: [{ type: "tool_use", name: "mcp__remote__echo", input: { text: "over http" } }], expect: { lastHasToolResult: { isError: false, contentMatches: "echo: over stdio" } } },
+          { content: [{ type: "text", text: "both answered" }], expect: { lastHasToolResult: { isError: false, contentMatches: "echo: over http" } } },
+        ],
+      });
+      const a = startAgent(dir, isolatedEnv(server.url, { MCP_TIMEOUT: "20000" }), { permission: () => ({ outcome: { outcome: "selected", optionId: "allow_once" } }) });
+      const { stop, init } = await a.run(async (ctx) => {
+        const init = await initialize(ctx);
+        const local = testServer();
+        const s = await ctx.request("session/new", {
+          cwd: dir,
+          mcpServers: [
+            { name: "local", command: local.command, args: local.args, env: [] },
+            { type: "http", name: "remote", url: `http://127.0.0.1:${port}/mcp`, headers: [] },
+          ],
+        });
+        return { init, stop: (await ctx.request("session/prompt", { sessionId: s.sessionId, prompt: [{ type: "text", text: "use both" }] })).stopReason };
+      });
+      await a.proc.exited;
+      expect(server.checkFailures).toEqual([]);
+      expect(stop).toBe("end_turn");
+      expect(init.agentCapabilities?.mcpCapabilities).toEqual({ http: true, sse: true });
+      expect(a.asked.map((q) => q.toolCall.rawInput)).toEqual([{ text: "over stdio" }, { text: "over http" }]);
+    } finally {
+      http.kill();
+    }
   });
 
   test("allow_always saves the app's rule to the project's local settings; a rejected call is denied; plan mode denies without asking", async () => {

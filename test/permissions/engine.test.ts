@@ -201,3 +201,14 @@ test("writing settings.local.json twice adds one exclude entry", async () => {
   expect(exclude.split("\n").filter((l) => l === "/.khaelor/settings.local.json")).toHaveLength(1);
   expect(existsSync(join(fx.root, ".gitignore"))).toBe(false);
 });
+
+test("dontAsk (from the settings' defaultMode) denies what would ask and keeps what is allowed; the reason says what it would have asked", async () => {
+  fx = makeFixture({ local: { permissions: { defaultMode: "dontAsk", allow: ["Bash(npm test)"] } } });
+  const engine = await open(fx);
+  expect(engine.mode).toBe("dontAsk");
+  const denied = engine.decide(bash("cargo build", fx.root));
+  expect(denied).toMatchObject({ behavior: "deny", source: "mode:dontAsk" });
+  expect(denied.reason).toContain("cargo");
+  expect(engine.decide(bash("npm test", fx.root)).behavior).toBe("allow");
+  expect(engine.decide({ tool: "read", input: { path: join(fx.root, "README.md") }, cwd: fx.root }).behavior).toBe("allow");
+});

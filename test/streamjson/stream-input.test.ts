@@ -3,6 +3,7 @@
 import { describe, expect, test } from "bun:test";
 import { fakeApiFixture } from "../support/fake-api.ts";
 import { cliCommand, isolatedEnv, runCli, tempProject } from "../support/cli.ts";
+import { mcpConfig, testServer } from "../mcp/support.ts";
 
 const serve = fakeApiFixture();
 const FLAGS = ["--output-format", "stream-json", "--verbose", "--input-format", "stream-json"];
@@ -71,6 +72,21 @@ describe("stream-json input", () => {
     expect(stderr).toContain("stdin line 2: not valid JSON");
     expect(stderr).toContain('unknown line type "mystery"');
     expect(s.lines.filter((l) => l.subtype === "invalid_input").length).toBe(2);
+  });
+
+  test("--mcp-config and --strict-mcp-config are honoured: init and mcp_status list the server, and its tool is offered", async () => {
+    const server = await serve({ turns: [{ content: [{ type: "text", text: "ok" }], expect: { toolsInclude: ["mcp__t__echo"] } }] });
+    const s = spawnStream(["--mcp-config", mcpConfig({ t: testServer() }), "--strict-mcp-config"], tempProject(), isolatedEnv(server.url, { MCP_TIMEOUT: "20000" }));
+    s.send(control("m1", { subtype: "mcp_status" }));
+    const status = await s.next(responseTo("m1"));
+    expect(status.response).toEqual({ subtype: "success", request_id: "m1", response: { mcpServers: [{ name: "t", status: "connected" }] } });
+    s.send(user("hi"));
+    await s.next((l) => l.type === "result");
+    const { code, stderr } = await s.end();
+    expect(code).toBe(0);
+    expect(stderr).not.toContain("mcp-config");
+    expect(s.lines.find((l) => l.type === "system" && l.subtype === "init")?.mcp_servers).toEqual([{ name: "t", status: "connected" }]);
+    expect(server.checkFailures).toEqual([]);
   });
 
   test("set_permission_mode and set_model take effect for the next turn; bypass needs the launch flag", async () => {

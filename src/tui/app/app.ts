@@ -32,12 +32,13 @@ import { span, wrapSpans, cleanText } from "../views/text.ts";
 import { ui } from "../views/theme.ts";
 import type { AppActions, ChooserItem } from "./actions.ts";
 import { runSlashCommand } from "./commands.ts";
+import { askHookTrust } from "./hook-trust.ts";
 import { askProjectTrust, watchMcp } from "./mcp-panel.ts";
 import { Composer } from "./composer.ts";
 import type { FileFinder } from "./file-finder.ts";
 import { HistoryCommit } from "./history-commit.ts";
 import type { PromptHistory } from "./history.ts";
-import type { InputEvent } from "./app-input.ts";
+import type { FocusChange, InputEvent } from "./app-input.ts";
 import { buildPermissionPrompt } from "./permission-prompt.ts";
 import { parseSlash, isKnownCommand, looksLikeCommand } from "./slash-commands.ts";
 import { LazyGrammars } from "./lazy-grammars.ts";
@@ -69,6 +70,8 @@ export type AppDeps = {
   editText?(text: string): EditResult;
   /** /copy: the clipboard as this terminal reaches it (absent: there is none). */
   copy?(text: string): Promise<CopyResult>;
+  /** Tells the user, away in another window, that `what` happened (absent or "off": nothing). */
+  notify?(what: string): void;
   /** Everything is cleaned up; the process may end with this code. `line` may hold several lines (stopped processes, then how to resume). */
   onExit(code: number, line: string): void;
   now?: () => number;
@@ -77,6 +80,8 @@ export type AppDeps = {
 };
 
 const SPIN_MS = 100;
+/** A turn shorter than this was watched (or not worth a notification). */
+const NOTIFY_AFTER_MS = 5000;
 const FRAME_MS = 16;
 const INTERRUPTING = "interrupting…";
 
@@ -94,6 +99,8 @@ export class App implements AppActions {
   private spinTimer: ReturnType<typeof setInterval> | null = null;
   private exiting = false;
   private pagerDirty = false;
+  /** The terminal's window has focus: assumed until it reports otherwise (focus reporting is on). */
+  private focused = true;
 
   constructor(readonly deps: AppDeps) {
     this.screen = deps.screen;
@@ -125,6 +132,7 @@ export class App implements AppActions {
       guardTimer: null,
       frameNo: 0,
       allowBypassCycle: false,
+      allowDontAskCycle: false,
     };
   }
 
@@ -160,6 +168,9 @@ export class App implements AppActions {
     // From here on events are live: the work tree is as they leave it.
     // Crash recovery, lost processes, settings problems, snapshots off: read before the first prompt.
     for (const n of session.notices) st.transcript.notice(n, "warn");
+    for (const c of session.slashCommands?.() ?? [])
+      if (isKnownCommand(c.name)) st.transcript.notice(`/${c.name} in ${c.file} is not used: the built-in /${c.name} wins (rename the file to use it)`, "warn");
+    askHookTrust(session, st.transcript, this);
     const offEvents = session.subscribe((e) => this.onEvent(e));
     const offMcp = watchMcp(st, this, session);
     this.unsubscribe = () => {
@@ -190,6 +201,7 @@ export class App implements AppActions {
     if (opts.banner.length) this.screen.commit(opts.banner.flatMap((b) => wrapSpans([span(cleanText(b), ui.dim)], st.width)));
     st.gitBranch = opts.gitBranch;
     st.allowBypassCycle = session.permissionMode() === "bypassPermissions";
+    st.allowDontAskCycle = session.permissionMode() === "dontAsk";
     this.attach(session);
     this.renderNow();
     if (this.exitWhenReady !== null) {
@@ -268,7 +280,9 @@ export class App implements AppActions {
     st.history.add(text);
     for (const m of text.matchAll(/(?:^|\s)@(?:"([^"]+)"|(\S+))/g)) if (m[1] ?? m[2]) st.finder.touch((m[1] ?? m[2])!);
     const name = looksLikeCommand(text);
-    if (name !== null) {
+    // A custom command or skill is a message: the session expands it (a built-in of that name wins).
+    const custom = name !== null && !isKnownCommand(name) && (this.session.slashCommands?.() ?? []).some((c) => c.name === name);
+    if (name !== null && !custom) {
       const cmd = parseSlash(trimmed);
       if (cmd && isKnownCommand(name)) void runSlashCommand(st, this, cmd.name, cmd.arg);
       else {
@@ -294,7 +308,8 @@ export class App implements AppActions {
 
   private runTurn(text: string): void {
     const abort = new AbortController();
-    this.state.busy = { abort, kind: "turn", startedAt: this.now() };
+    const startedAt = this.now();
+    this.state.busy = { abort, kind: "turn", startedAt };
     this.startSpinner();
     this.turnDone = this.session
       .runTurn(text, abort.signal)
@@ -302,9 +317,15 @@ export class App implements AppActions {
       .catch((e: unknown) => this.state.transcript.notice(`Error: ${e instanceof Error ? e.message : String(e)}`, "error"))
       .finally(() => {
         if (this.state.busy?.abort === abort) this.state.busy = null;
+        if (this.now() - startedAt >= NOTIFY_AFTER_MS) this.notifyAway("the turn is over");
         this.workEnded();
       });
     this.renderNow();
+  }
+
+  /** Only while the user is in another window: a notification for what they are looking at is noise. */
+  private notifyAway(what: string): void {
+    if (!this.focused) this.deps.notify?.(what);
   }
 
   /** The log could not be written (a full disk): say what was not saved, and give back a message that was not. */
@@ -374,6 +395,7 @@ export class App implements AppActions {
       this.pauseSpinner();
       armAskGuard(st, this, st.ask);
       this.renderNow();
+      this.notifyAway("waiting for your permission");
     });
   }
 
@@ -444,16 +466,18 @@ export class App implements AppActions {
 
   // ── input ──────────────────────────────────────────────────────────────────────────────────
 
-  onInput(events: InputEvent[]): void {
+  onInput(events: Array<InputEvent | FocusChange>): void {
     const st = this.state;
     for (const ev of events) {
       if (this.exiting) return;
-      if (ev.type === "key" && ev.ctrl && ev.name === "z" && !ev.alt) this.suspend();
+      if (ev.type === "focus") this.focused = ev.focused;
+      else if (ev.type === "key" && ev.ctrl && ev.name === "z" && !ev.alt) this.suspend();
       else if (st.pager) pagerInput(st, this, ev);
       else if (st.ask && !typedAhead(st, this, st.ask, ev)) permissionInput(st, this, ev, st.ask);
       else composerInput(st, this, ev);
     }
-    this.renderNow();
+    // A focus report changes nothing on screen: no frame for it.
+    if (events.some((ev) => ev.type !== "focus")) this.renderNow();
   }
 
   /**

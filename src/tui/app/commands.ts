@@ -9,6 +9,7 @@ import { formatCost } from "../../model/format-cost.ts";
 import { formatTokens, MODE_LABEL } from "../views/status-line.ts";
 import { span } from "../views/text.ts";
 import { ui } from "../views/theme.ts";
+import type { AgentSession } from "../../agent/types.ts";
 import type { AppActions } from "./actions.ts";
 import { statusInfo } from "./live-zone.ts";
 import { showMcp } from "./mcp-panel.ts";
@@ -37,7 +38,10 @@ export async function runSlashCommand(state: AppState, actions: AppActions, name
   const s = sessionOf(state);
   switch (name) {
     case "help":
-      t.notice(["Commands:", ...SLASH_COMMANDS.map((c) => `  /${c.name}${c.args ? ` ${c.args}` : ""} — ${c.help}`), "Keys:", ...KEYS_HELP.map((k) => `  ${k}`)].join("\n"));
+      t.notice(["Commands:", ...SLASH_COMMANDS.map((c) => `  /${c.name}${c.args ? ` ${c.args}` : ""} — ${c.help}`), ...customHelp(s), "Keys:", ...KEYS_HELP.map((k) => `  ${k}`)].join("\n"));
+      break;
+    case "hooks":
+      t.notice(hooksListing(s));
       break;
     case "exit":
       await actions.exit(0);
@@ -237,4 +241,21 @@ function splitPatch(patch: string): string[] {
 function patchPath(p: string): string {
   const m = /^diff --git a\/(.*?) b\//m.exec(p) ?? /^\+\+\+ (?:b\/)?(.*)$/m.exec(p);
   return m?.[1] ?? "diff";
+}
+
+/** /help's part for the project's and user's own commands and skills. */
+function customHelp(s: AgentSession): string[] {
+  const entries = (s.slashCommands?.() ?? []).filter((c) => !SLASH_COMMANDS.some((b) => b.name === c.name));
+  if (entries.length === 0) return [];
+  return ["Custom commands and skills:", ...entries.map((c) => `  /${c.name}${c.argumentHint ? ` ${c.argumentHint}` : ""} — ${c.description} (${c.kind === "skill" ? "skill" : c.scope}: ${c.file})`)];
+}
+
+/** /hooks: each hook by event, its matcher and command, the file it is in, and whether it runs. */
+function hooksListing(s: AgentSession): string {
+  const list = s.hooks?.() ?? [];
+  if (list.length === 0) return "No hooks configured (add \"hooks\" to ~/.config/khaelor/settings.json or .khaelor/settings.json, in Claude Code's format).";
+  return [
+    "Hooks:",
+    ...list.map(({ entry: h, runs }) => `  ${h.event}${h.matcher ? ` [${h.matcher}]` : ""}: ${h.command} (timeout ${h.timeoutS} s) — ${h.file}${runs ? "" : " — not run: the project is not trusted"}`),
+  ].join("\n");
 }

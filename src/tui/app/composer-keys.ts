@@ -7,7 +7,7 @@ import { movePicker } from "../views/picker.ts";
 import type { AppActions } from "./actions.ts";
 import type { InputEvent, Key } from "./app-input.ts";
 import { mentionAt } from "./file-finder.ts";
-import { completeSlash } from "./slash-commands.ts";
+import { completeSlash, type SlashCommand } from "./slash-commands.ts";
 import { sessionOf, type AppState, type Picker } from "./state.ts";
 
 const MODES: PermissionMode[] = ["default", "acceptEdits", "plan"];
@@ -253,7 +253,7 @@ function cycleMode(state: AppState, actions: AppActions): void {
     actions.flash("the session is still opening");
     return;
   }
-  const modes = state.allowBypassCycle ? [...MODES, "bypassPermissions" as const] : MODES;
+  const modes: PermissionMode[] = [...MODES, ...(state.allowDontAskCycle ? ["dontAsk" as const] : []), ...(state.allowBypassCycle ? ["bypassPermissions" as const] : [])];
   const cur = sessionOf(state).permissionMode();
   const next = modes[(modes.indexOf(cur) + 1) % modes.length] ?? "default";
   sessionOf(state).setPermissionMode(next);
@@ -306,7 +306,7 @@ function afterEdit(state: AppState, actions: AppActions): void {
   const c = state.composer;
   state.history.resetWalk();
   if (state.picker?.kind === "choose") return;
-  const slash = !c.text.includes("\n") && /^\/\S*$/.test(c.text) ? completeSlash(c.text) : [];
+  const slash = !c.text.includes("\n") && /^\/\S*$/.test(c.text) ? completeSlash(c.text, customCommands(state)) : [];
   if (slash.length > 0) {
     const prev = state.picker?.kind === "slash" ? state.picker.selected : 0;
     state.picker = {
@@ -338,4 +338,9 @@ function refreshMention(state: AppState, actions: AppActions): void {
     afterEdit(state, actions);
     actions.render();
   }
+}
+
+/** The session's custom commands and skills as the picker lists them. */
+function customCommands(state: AppState): SlashCommand[] {
+  return (state.session?.slashCommands?.() ?? []).map((e) => ({ name: e.name, ...(e.argumentHint ? { args: e.argumentHint } : {}), help: `${e.description} (${e.kind === "skill" ? "skill" : e.scope})` }));
 }

@@ -30,6 +30,8 @@ export class HistoryCommit {
   headGapDone = false;
   /** The markdown stream of each answer being streamed (or not yet fully written), by entry key. */
   readonly streams = new Map<number, AnswerStream>();
+  /** "wrap": "words" in settings: prose breaks between words, continuations are hard rows (see README). */
+  wordWrap = false;
 
   constructor(
     private width: number,
@@ -78,7 +80,7 @@ export class HistoryCommit {
         out.push(...answerFooter(e, width));
         this.streams.delete(e.key);
       } else {
-        out.push(...renderEntry(e, { width, links: this.links, full: false }));
+        out.push(...renderEntry(e, { width, links: this.links, full: false, wordWrap: this.wordWrap }));
       }
       this.committed++;
       this.headRows = 0;
@@ -136,7 +138,7 @@ export class HistoryCommit {
   private streamFor(e: Extract<Entry, { kind: "assistant" }>, all = false): AnswerStream {
     let s = this.streams.get(e.key);
     if (!s) {
-      s = { md: createMarkdownStream({ width: this.width, links: this.links }), fed: 0 };
+      s = { md: createMarkdownStream({ width: this.width, links: this.links, hangingIndent: this.wordWrap }), fed: 0 };
       this.streams.set(e.key, s);
     }
     if (s.fed < e.text.length) {

@@ -44,7 +44,7 @@ export function liveZone(state: AppState, view: { height: number; now: number })
       for (const l of lines) top.push(...wrapSpans([span(cleanText(l), ui.thinking)], width, [span("  ")], [span("  ")]).slice(-3));
     } else if (e.kind === "tool") {
       top.push(...renderToolCall(e.view, { width, frame: state.frameNo, now, awaitingAnswer: state.ask?.toolUseId === e.view.id }));
-    } else top.push(...renderEntry(e, { width, links: state.links, full: false }));
+    } else top.push(...renderEntry(e, { width, links: state.links, full: false, wordWrap: state.committer.wordWrap }));
   }
   const retry = state.transcript.retry;
   if (state.busy && !state.ask && retry) {

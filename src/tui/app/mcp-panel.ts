@@ -4,6 +4,7 @@ import type { AgentSession } from "../../agent/types.ts";
 import type { ServerView } from "../../mcp/manager.ts";
 import type { AppActions } from "./actions.ts";
 import { sessionOf, type AppState } from "./state.ts";
+import { askTrust } from "./trust-question.ts";
 
 function status(s: ServerView): string {
   switch (s.status.state) {
@@ -63,25 +64,18 @@ export function showMcp(state: AppState, actions: AppActions): void {
 export function askProjectTrust(state: AppState, actions: AppActions, names?: string[]): void {
   const s = sessionOf(state);
   const items = names ? s.mcp.trustItems().filter((i) => names.includes(i.name)) : s.mcp.pendingTrust();
-  if (items.length === 0) return;
-  state.transcript.notice(
-    [
-      `This project's files define ${items.length === 1 ? "a command" : `${items.length} commands`} KHAELOR would run on your machine:`,
-      ...items.map((i) => `  ${i.kind} ${i.name} (${i.file}):\n    ${i.command}`),
-      "Run them only if you trust where this project came from.",
-    ].join("\n"),
-    "warn",
-  );
-  actions.choose(
-    `Trust ${s.cwd} and run ${items.length === 1 ? "it" : "them"}? (remembered for this project)`,
-    [
-      { label: "Trust and run", detail: "now and in later sessions; a changed command asks again", value: "trust" },
-      { label: "Do not run", detail: "remembered; /mcp can trust later", value: "decline" },
-    ],
-    (answer) => {
-      void s.mcp.answerTrust(answer === "trust" ? "trust" : "decline", items.map((i) => i.name)).then(() => actions.render());
-      actions.flash(answer === "trust" ? "starting the project's MCP servers…" : "the project's MCP servers stay off");
+  askTrust(
+    {
+      cwd: s.cwd,
+      items,
+      declineDetail: "remembered; /mcp can trust later",
+      onAnswer: (answer) => {
+        void s.mcp.answerTrust(answer, items.map((i) => i.name)).then(() => actions.render());
+        actions.flash(answer === "trust" ? "starting the project's MCP servers…" : "the project's MCP servers stay off");
+      },
     },
+    state.transcript,
+    actions,
   );
 }
 

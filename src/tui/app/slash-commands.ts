@@ -13,6 +13,7 @@ export const SLASH_COMMANDS: readonly SlashCommand[] = [
   { name: "model", args: "[name]", help: "show or switch the model" },
   { name: "cost", help: "tokens and cost of this session" },
   { name: "permissions", help: "rules in force and where they come from" },
+  { name: "hooks", help: "the hooks configured, from which file, and whether they run here" },
   { name: "mcp", help: "MCP servers: status, tools, reconnect" },
   { name: "diff", help: "what changed in the work tree since the session started" },
   { name: "undo", help: "put back what the last agent turn changed" },
@@ -22,13 +23,15 @@ export const SLASH_COMMANDS: readonly SlashCommand[] = [
   { name: "exit", help: "leave (Ctrl-D on an empty prompt)" },
 ];
 
-/** Commands matching what follows "/" (prefix matches first, then substring). */
-export function completeSlash(text: string): SlashCommand[] {
+/** Commands matching what follows "/" (prefix matches first, then substring); `custom` are the project's and user's own. */
+export function completeSlash(text: string, custom: readonly SlashCommand[] = []): SlashCommand[] {
   const m = /^\/(\S*)$/.exec(text);
   if (!m) return [];
   const q = (m[1] ?? "").toLowerCase();
-  const prefix = SLASH_COMMANDS.filter((c) => c.name.startsWith(q));
-  const inner = SLASH_COMMANDS.filter((c) => !c.name.startsWith(q) && c.name.includes(q));
+  // A custom command named like a built-in is not offered: the built-in wins (a notice said so).
+  const all = [...SLASH_COMMANDS, ...custom.filter((c) => !isKnownCommand(c.name))];
+  const prefix = all.filter((c) => c.name.toLowerCase().startsWith(q));
+  const inner = all.filter((c) => !c.name.toLowerCase().startsWith(q) && c.name.toLowerCase().includes(q));
   return [...prefix, ...inner];
 }
 
@@ -45,7 +48,7 @@ export function parseSlash(text: string): { name: string; arg: string } | null {
  * fails" (a second slash), "/tmp is full" (/tmp exists), and anything starting with a space.
  */
 export function looksLikeCommand(text: string, exists: (path: string) => boolean = existsSync): string | null {
-  const m = /^\/([A-Za-z][\w-]*)(?=\s|$)/.exec(text);
+  const m = /^\/([A-Za-z][\w:.-]*)(?=\s|$)/.exec(text);
   const name = m?.[1];
   if (!name) return null;
   return isKnownCommand(name) || !exists(`/${name}`) ? name : null;

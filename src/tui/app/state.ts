@@ -71,6 +71,8 @@ export type AppState = {
   frameNo: number;
   /** Shift-Tab may cycle into bypassPermissions (the session started in it). */
   allowBypassCycle: boolean;
+  /** Shift-Tab may cycle into dontAsk (the session started in it: --permission-mode or the settings' defaultMode). */
+  allowDontAskCycle: boolean;
 };
 
 /** The open session; handlers that need one run only once it is open. */

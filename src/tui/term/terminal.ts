@@ -145,7 +145,6 @@ export async function openTerminal(opts: OpenTerminalOptions = {}): Promise<Term
   };
 
   const onSignal = (sig: NodeJS.Signals) => {
-    if (sig === "SIGHUP") hungUp = true;
     session.restore();
     // Re-raise with the default action so the exit status says which signal ended us.
     process.kill(process.pid, sig);

@@ -18,6 +18,8 @@ export function syntheticNotice(kind: NonNullable<UserMessageEvent["synthetic"]>
       // "process web (p1) exited with code 1 (process read id=p1 shows its last output)": the
       // parenthesis tells the model how to read the output; the user has the process row for that.
       return dropReadHint(text);
+    case "stop_hook":
+      return `a Stop hook sent the agent back to work: ${text.replace(/^A Stop hook[^:]*:\s*/, "").split("\n")[0]}`;
   }
 }
 

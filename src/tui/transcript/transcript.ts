@@ -101,6 +101,24 @@ export class Transcript {
         t.view.startedAt = now;
         break;
       }
+      // A hook shows as a row of its own while it runs (which hook, how long); what it said, as a notice.
+      case "hook_start": {
+        const t = this.addTool(e.runId, "hook", {});
+        t.view.summary = `hook ${e.label}`;
+        t.view.status = "running";
+        t.view.startedAt = now;
+        break;
+      }
+      case "hook_end": {
+        const t = this.tools.get(e.runId);
+        if (t) {
+          t.view.durationMs = e.durationMs;
+          t.view.status = e.ok ? "ok" : "error";
+          if (!e.ok && e.message) t.view.error = e.message;
+        }
+        if (e.message && e.ok) this.push({ kind: "notice", text: e.message, level: "info" });
+        break;
+      }
       case "tool_progress": {
         const t = this.tools.get(e.toolUseId);
         if (t) t.view.outputTail = appendTail(t.view.outputTail, e.chunk);

@@ -13,6 +13,8 @@ export type EntryViewOptions = {
   links: boolean;
   /** Pager: whole diffs and whole prompts. History: capped. */
   full: boolean;
+  /** Answers break between words (continuation rows hard) instead of at the edge. */
+  wordWrap?: boolean;
 };
 
 /** Lines of a long prompt shown in history (the pager shows all). */
@@ -31,7 +33,7 @@ export function renderEntry(e: Entry, opts: EntryViewOptions): Row[] {
     case "user":
       return renderUserText(e.text, width, opts.full ? Infinity : USER_LINES, e.steering ? "sent while working" : null);
     case "assistant":
-      return [...renderMarkdown(e.text, { width, links: opts.links }), ...answerFooter(e, width)];
+      return [...renderMarkdown(e.text, { width, links: opts.links, hangingIndent: opts.wordWrap === true }), ...answerFooter(e, width)];
     case "thinking":
       return [thinkingSummary(e.durationMs, width)];
     case "tool":

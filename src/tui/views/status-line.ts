@@ -31,6 +31,7 @@ export const MODE_LABEL: Record<PermissionMode, string> = {
   acceptEdits: "accept edits",
   plan: "plan mode",
   bypassPermissions: "bypass permissions",
+  dontAsk: "don't ask",
 };
 
 type Segment = { priority: number; spans: Span[] };

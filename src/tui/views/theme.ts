@@ -35,5 +35,6 @@ export const ui = {
     acceptEdits: { fg: ansi(5), bold: true } as Style,
     plan: { fg: ansi(6), bold: true } as Style,
     bypassPermissions: { fg: ansi(1), bold: true } as Style,
+    dontAsk: { fg: ansi(3), bold: true } as Style,
   },
 };

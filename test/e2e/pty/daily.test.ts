@@ -1,11 +1,11 @@
 // The daily terminal conveniences in the real CLI, in a pseudo-terminal (issue 18): Ctrl-G / /edit
-// through a scripted $EDITOR. Each test waits on the screen, never on time.
+// through a scripted $EDITOR, /copy's OSC 52, notifications while the window is away. Each test waits on the screen, never on time.
 import { describe, expect, test } from "bun:test";
-import { chmodSync, readFileSync, writeFileSync } from "node:fs";
+import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { FakeApi } from "../../support/fake-api.ts";
 import { isolatedEnv, tempProject } from "../../support/cli.ts";
-import { KEY, type PtySession, idle, ptyFixtures } from "./harness.ts";
+import { KEY, type PtySession, idle, promptArmed, ptyFixtures } from "./harness.ts";
 
 const fixtures = ptyFixtures();
 const text = (t: string) => ({ content: [{ type: "text" as const, text: t }] });
@@ -139,5 +139,114 @@ describe("/copy", () => {
     await answered(t, "two", "word word");
     await run(t, "/copy", "too large to copy through the terminal");
     expect(osc52Payloads(t.output())).toEqual([]);
+  });
+});
+
+describe("notifications", () => {
+  const FOCUS_OUT = "\x1b[O";
+  const FOCUS_IN = "\x1b[I";
+  const bashCall = { content: [{ type: "tool_use" as const, name: "bash", input: { command: "touch x.txt" } }] };
+
+  /** Goes away (or not), then starts a turn that asks; the output from the moment the prompt was asked for. */
+  async function promptWhile(env: Record<string, string>, focus: string[]): Promise<{ s: PtySession; before: number }> {
+    const fake = await fixtures.api({ turns: [bashCall, text("DONE")] });
+    const s = start(fake, env);
+    await s.waitFor(idle, "the composer");
+    for (const f of focus) s.send(f);
+    s.type("go");
+    await s.waitForText("› go");
+    const before = s.output().length;
+    s.send(KEY.enter);
+    await s.waitForText("Permission needed");
+    return { s, before };
+  }
+
+  test("a permission prompt that waits while the window is away rings the bell; OSC 9 in WezTerm; OSC 777 in foot; wrapped for tmux", async () => {
+    const bell = await promptWhile({}, [FOCUS_OUT]);
+    await bell.s.waitFor(() => bell.s.output().slice(bell.before).includes("\x07"), "the bell");
+
+    const wez = await promptWhile({ TERM_PROGRAM: "WezTerm" }, [FOCUS_OUT]);
+    await wez.s.waitFor(() => wez.s.output().slice(wez.before).includes("\x1b]9;KHAELOR: waiting for your permission\x07"), "OSC 9");
+
+    const foot = await promptWhile({ TERM: "foot" }, [FOCUS_OUT]);
+    await foot.s.waitFor(() => foot.s.output().slice(foot.before).includes("\x1b]777;notify;KHAELOR;waiting for your permission\x1b\\"), "OSC 777");
+
+    const tmux = await promptWhile({ TMUX: "/tmp/tmux-1000/default,1,0", KITTY_WINDOW_ID: "1" }, [FOCUS_OUT]);
+    await tmux.s.waitFor(() => tmux.s.output().slice(tmux.before).includes("\x1bPtmux;\x1b\x1b]9;KHAELOR: waiting for your permission\x07\x1b\\"), "OSC 9 in tmux's passthrough");
+  });
+
+  test("never while focused (the window came back), and never with \"notifications\": \"off\"", async () => {
+    const back = await promptWhile({ TERM_PROGRAM: "WezTerm" }, [FOCUS_OUT, FOCUS_IN]);
+    // The prompt is fully drawn and armed: a notification would have been written before this.
+    await back.s.waitFor(() => promptArmed(back.s), "the prompt to take keys");
+    expect(back.s.output().slice(back.before)).not.toContain("\x1b]9;");
+    expect(back.s.output().slice(back.before)).not.toContain("\x07");
+
+    const dir = tempProject();
+    const env = isolatedEnv((await fixtures.api({ turns: [bashCall, text("DONE")] })).url);
+    mkdirSync(join(env.XDG_CONFIG_HOME!, "khaelor"), { recursive: true });
+    writeFileSync(join(env.XDG_CONFIG_HOME!, "khaelor", "settings.json"), JSON.stringify({ notifications: "off" }));
+    const s = fixtures.pty([], { cwd: dir, env: { ...env, TERM_PROGRAM: "WezTerm" } });
+    await s.waitFor(idle, "the composer");
+    s.send(FOCUS_OUT);
+    s.type("go");
+    await s.waitForText("› go");
+    const before = s.output().length;
+    s.send(KEY.enter);
+    await s.waitForText("Permission needed");
+    await s.waitFor(() => promptArmed(s), "the prompt to take keys");
+    expect(s.output().slice(before)).not.toContain("\x1b]9;");
+    expect(s.output().slice(before)).not.toContain("\x07");
+  });
+});
+
+describe("dontAsk", () => {
+  test("--permission-mode dontAsk denies what would ask without a prompt, the turn goes on; Shift+Tab cycles back into it", async () => {
+    const fake = await fixtures.api({ turns: [{ content: [{ type: "tool_use", name: "bash", input: { command: "touch denied.txt" } }] }, text("CARRIED-ON")] });
+    const dir = tempProject();
+    const s = fixtures.pty(["--permission-mode", "dontAsk"], { cwd: dir, env: isolatedEnv(fake.url) });
+    await s.waitFor(idle, "the composer");
+    expect(s.screen()).toContain("⏵ don't ask");
+    s.type("go");
+    s.send(KEY.enter);
+    await s.waitFor((sc) => sc.includes("CARRIED-ON") && idle(sc), "the answer after the denial");
+    expect(s.all()).not.toContain("Permission needed");
+    expect(JSON.stringify(fake.requests[1]?.body)).toContain("dontAsk mode denies what would ask");
+    expect(existsSync(join(dir, "denied.txt"))).toBe(false);
+    const modes: string[] = [];
+    for (const want of ["ask before edits", "accept edits", "plan mode", "don't ask"]) {
+      s.send(KEY.shiftTab);
+      await s.waitForText(`⏵ ${want}`);
+      modes.push(want);
+    }
+    expect(modes).toHaveLength(4);
+  });
+});
+
+describe("wrap", () => {
+  const PROSE = "Wrapping between words keeps every single word of this sentence whole on its row when asked to.";
+  const WORDS = PROSE.replace(/\.$/, "").split(" ");
+
+  async function answerRows(wrap: string | null): Promise<string[]> {
+    const fake = await fixtures.api({ turns: [text(PROSE)] });
+    const env = isolatedEnv(fake.url);
+    if (wrap) {
+      mkdirSync(join(env.XDG_CONFIG_HOME!, "khaelor"), { recursive: true });
+      writeFileSync(join(env.XDG_CONFIG_HOME!, "khaelor", "settings.json"), JSON.stringify({ wrap }));
+    }
+    const s = fixtures.pty([], { cwd: tempProject(), env, cols: 30 });
+    await s.waitFor(idle, "the composer");
+    s.type("go");
+    s.send(KEY.enter);
+    await s.waitFor((sc) => sc.includes("to.") && idle(sc), "the answer");
+    return s.term.lines().map((l) => l.trimEnd());
+  }
+
+  test('"wrap": "words" breaks the answer between words; the default edge wrap cuts a word at the edge', async () => {
+    const words = await answerRows("words");
+    const split = (rows: string[]) => WORDS.filter((w) => !rows.some((r) => r.split(/\s+/).includes(w) || r.split(/\s+/).includes(`${w}.`)));
+    expect(split(words)).toEqual([]);
+    const edge = await answerRows(null);
+    expect(split(edge).length).toBeGreaterThan(0);
   });
 });

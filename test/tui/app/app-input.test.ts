@@ -1,11 +1,11 @@
 // Terminal bytes → the terminal layer's decoder → the app's events: what the composer, the panel
 // and the pager actually receive.
 import { expect, test } from "bun:test";
-import { toAppInput, type InputEvent } from "../../../src/tui/app/app-input.ts";
+import { toAppInput, type FocusChange, type InputEvent } from "../../../src/tui/app/app-input.ts";
 import { createInputDecoder } from "../../../src/tui/term/decoder.ts";
 
-const show = (evs: InputEvent[]) =>
-  evs.map((e) => (e.type === "key" ? `${e.ctrl ? "C-" : ""}${e.alt ? "M-" : ""}${e.shift ? "S-" : ""}${e.name}` : e.type === "wheel" ? `wheel:${e.delta}` : `${e.type}:${e.text}`));
+const show = (evs: Array<InputEvent | FocusChange>) =>
+  evs.map((e) => (e.type === "focus" ? `focus:${e.focused}` : e.type === "key" ? `${e.ctrl ? "C-" : ""}${e.alt ? "M-" : ""}${e.shift ? "S-" : ""}${e.name}` : e.type === "wheel" ? `wheel:${e.delta}` : `${e.type}:${e.text}`));
 
 test("keys, modifiers, Alt prefixes and the Shift+Enter forms reach the app under its key names", () => {
   const d = createInputDecoder();
@@ -32,13 +32,15 @@ test("a bracketed paste split across chunks arrives whole, escape codes inside i
   expect(toAppInput(d.feed("1~x"))).toEqual([{ type: "paste", text: "line one\n\x1b[Aline two" }, { type: "text", text: "x" }]);
 });
 
-test("a lone ESC waits for the timeout (flush), then is the Escape key; wheel up and down; clicks, focus and replies are dropped", () => {
+test("a lone ESC waits for the timeout (flush), then is the Escape key; wheel up and down; focus reports pass; clicks and replies are dropped", () => {
   const d = createInputDecoder();
   expect(toAppInput(d.feed("\x1b"))).toEqual([]);
   expect(d.pending).toBe(true);
   expect(toAppInput(d.flush())).toEqual([{ type: "key", name: "escape", ctrl: false, alt: false, shift: false }]);
-  expect(toAppInput(d.feed("\x1b[<64;10;5M\x1b[<65;10;5M\x1b[<0;3;3M\x1b[<0;3;3m\x1b[I\x1b[?2026;2$y\x1b[?62;22c"))).toEqual([
+  expect(toAppInput(d.feed("\x1b[<64;10;5M\x1b[<65;10;5M\x1b[<0;3;3M\x1b[<0;3;3m\x1b[I\x1b[O\x1b[?2026;2$y\x1b[?62;22c"))).toEqual([
     { type: "wheel", delta: -1 },
     { type: "wheel", delta: 1 },
+    { type: "focus", focused: true },
+    { type: "focus", focused: false },
   ]);
 });

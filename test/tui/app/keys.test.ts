@@ -90,6 +90,23 @@ describe("composer keys", () => {
     expect(state.session!.permissionMode()).toBe("bypassPermissions");
   });
 
+  test("Shift-Tab cycles into dontAsk only when the session started in it (flag or settings)", () => {
+    const { state, press } = setup();
+    const seen = new Set<string>();
+    for (let i = 0; i < 4; i++) {
+      press(key("tab", { shift: true }));
+      seen.add(state.session!.permissionMode());
+    }
+    expect(seen.has("dontAsk")).toBe(false);
+    state.allowDontAskCycle = true;
+    const modes: string[] = [];
+    for (let i = 0; i < 4; i++) {
+      press(key("tab", { shift: true }));
+      modes.push(state.session!.permissionMode());
+    }
+    expect(modes).toContain("dontAsk");
+  });
+
   test("Shift-Tab before the session is open says so and changes nothing", () => {
     const { actions, press } = setup({ ready: false, session: null });
     press(key("tab", { shift: true }));

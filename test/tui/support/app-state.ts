@@ -108,6 +108,7 @@ export function makeState(over: Partial<AppState> = {}): AppState {
     guardTimer: null,
     frameNo: 0,
     allowBypassCycle: false,
+    allowDontAskCycle: false,
     ...over,
   };
 }

@@ -1,0 +1,57 @@
+// The custom commands and skills one session offers, and what `/name args` becomes for the model.
+import { loadCommands, commandDirs, type CustomCommand } from "./commands.ts";
+import { expandBody, parseSlash, type Expander } from "./expand.ts";
+import { loadSkills, skillDirs, skillsSection, type Skill } from "./skills.ts";
+
+/** What the composer completes and /help lists. */
+export type SlashEntry = { name: string; description: string; argumentHint?: string; kind: "command" | "skill"; file: string; scope: "project" | "user" };
+
+/** A `/name args` turned into a prompt, with what the command asks for this turn only. */
+export type ExpandedCommand = { prompt: string; model?: string; allowedTools: string[]; entry: SlashEntry };
+
+export type SessionExtensions = {
+  problems: string[];
+  skills: Skill[];
+  /** For the dynamic part of the system prompt ("" without skills). */
+  skillsPrompt: string;
+  entries(): SlashEntry[];
+  /** Null when the input is not one of these commands (built-ins are the mode's, and win). */
+  expand(input: string, x: Expander): Promise<ExpandedCommand | null>;
+};
+
+export function loadSessionExtensions(cwd: string, home: string, configDir: string): SessionExtensions {
+  const c = loadCommands(commandDirs(cwd, home, configDir));
+  const s = loadSkills(skillDirs(cwd, home, configDir));
+  const problems = [...c.problems, ...s.problems];
+  const commands = new Map<string, CustomCommand>(c.commands.map((x) => [x.name, x]));
+  const skills = new Map<string, Skill>();
+  for (const skill of s.skills) {
+    const clash = commands.get(skill.name);
+    if (clash) problems.push(`/${skill.name} is both a command (${clash.file}, used) and a skill (${skill.file}); the skill is still offered to the model`);
+    else skills.set(skill.name, skill);
+  }
+  const entryOf = (x: CustomCommand): SlashEntry => ({ name: x.name, description: x.description, ...(x.argumentHint ? { argumentHint: x.argumentHint } : {}), kind: "command", file: x.file, scope: x.scope });
+  const skillEntry = (k: Skill): SlashEntry => ({ name: k.name, description: k.description, kind: "skill", file: k.file, scope: k.scope });
+  return {
+    problems,
+    skills: s.skills,
+    skillsPrompt: skillsSection(s.skills),
+    entries: () => [...[...commands.values()].map(entryOf), ...[...skills.values()].map(skillEntry)].sort((a, b) => a.name.localeCompare(b.name)),
+    async expand(input, x) {
+      const slash = parseSlash(input);
+      if (!slash) return null;
+      const cmd = commands.get(slash.name);
+      if (cmd) {
+        const prompt = await expandBody(cmd.body, slash.args, x);
+        return { prompt, ...(cmd.model ? { model: cmd.model } : {}), allowedTools: cmd.allowedTools, entry: entryOf(cmd) };
+      }
+      const skill = skills.get(slash.name);
+      if (skill) {
+        // Asked for by name, the skill's instructions are the task: the model reads SKILL.md now.
+        const prompt = `Use the skill "${skill.name}": read ${skill.file} with the read tool and follow it${slash.args ? ` for this: ${slash.args}` : "."}`;
+        return { prompt, allowedTools: [], entry: skillEntry(skill) };
+      }
+      return null;
+    },
+  };
+}

@@ -1,0 +1,107 @@
+// Where hooks meet the loop, each as a wrapper around an interface the kernel already has: the
+// permission gate (PreToolUse), the tool runtime (PostToolUse) and a loop policy (Stop).
+import { newEventId } from "../events/id.ts";
+import type { EventSink } from "../events/types.ts";
+import type { GateDecision, LoopPolicy, PermissionGate, PolicyVerdict } from "../kernel/types.ts";
+import type { Decision } from "../permissions/index.ts";
+import type { ToolCall, ToolOutcome, ToolRuntime } from "../tools/types.ts";
+import type { HookService } from "./hooks.ts";
+import { claudeToolInput, claudeToolName } from "./tool-names.ts";
+
+/** A gate that can be told to ask even where the rules allow (a hook's "ask"). */
+export type AskingGate = PermissionGate & {
+  decide(call: ToolCall): Decision;
+  authorize(prepared: Parameters<PermissionGate["authorize"]>[0], signal: AbortSignal, forceAsk?: string): Promise<GateDecision>;
+};
+
+/** Floors a hook's allow never lifts, beside deny rules. */
+const FLOORS = new Set(["hardline", "protected-path"]);
+
+/**
+ * PreToolUse runs before the rules are asked. Exit 2 or deny: the call does not run and the reason
+ * goes to the model. Allow: skips the question, never a deny rule or a floor. Ask: asks even
+ * where a rule allows.
+ */
+export function hookedGate(gate: AskingGate, hooks: HookService, cwd: string, emit: EventSink): PermissionGate {
+  return {
+    async authorize(prepared, signal) {
+      if (!hooks.has("PreToolUse")) return gate.authorize(prepared, signal);
+      const { call } = prepared;
+      const tool = claudeToolName(call.name);
+      const o = await hooks.run("PreToolUse", tool, { tool_name: tool, tool_input: claudeToolInput(call.input, cwd), tool_use_id: call.id }, signal);
+      const deny = (message: string): GateDecision => {
+        emit({ type: "permission_decision", id: newEventId(), ts: Date.now(), toolUseId: call.id, toolName: call.name, decision: "deny", source: "hook", message });
+        return { allow: false, message };
+      };
+      if (o.stop) return deny(`A PreToolUse hook stopped this: ${o.stop}`);
+      if (o.block) return deny(`A PreToolUse hook blocked this call: ${o.block}`);
+      if (o.permission?.decision === "deny") return deny(`A PreToolUse hook denied this call${o.permission.reason ? `: ${o.permission.reason}` : "."}`);
+      if (o.permission?.decision === "ask") return gate.authorize(prepared, signal, o.permission.reason || "a PreToolUse hook asks for this call");
+      if (o.permission?.decision === "allow") {
+        const d = gate.decide(call);
+        // As in Claude Code, allow skips the question but not a deny or ask rule the user wrote.
+        if (d.behavior === "deny" || (d.behavior === "ask" && (FLOORS.has(d.source) || d.source.startsWith("rule:")))) return gate.authorize(prepared, signal);
+        if (d.behavior === "ask") emit({ type: "permission_decision", id: newEventId(), ts: Date.now(), toolUseId: call.id, toolName: call.name, decision: "allow", source: "hook" });
+        return { allow: true };
+      }
+      return gate.authorize(prepared, signal);
+    },
+  };
+}
+
+/** PostToolUse after each call that ran: a block or additionalContext reaches the model with the result. */
+export function hookedRuntime(runtime: ToolRuntime, hooks: HookService, cwd: string): ToolRuntime {
+  return {
+    ...runtime,
+    async prepare(call, ctx) {
+      const p = await runtime.prepare(call, ctx);
+      if (!p.ok || !hooks.has("PostToolUse")) return p;
+      return {
+        ...p,
+        async run(): Promise<ToolOutcome> {
+          const r = await p.run();
+          const tool = claudeToolName(call.name);
+          const input = claudeToolInput(call.input, cwd) as Record<string, unknown>;
+          const o = await hooks.run("PostToolUse", tool, { tool_name: tool, tool_input: input, tool_response: toolResponse(r, input), tool_use_id: call.id }, ctx.signal);
+          const notes = [...(o.block ? [`PostToolUse hook feedback: ${o.block}`] : []), ...o.context];
+          if (notes.length === 0) return r;
+          return { ...r, content: appendText(r.content, notes.join("\n")) };
+        },
+      };
+    },
+    async execute(call, ctx) {
+      const p = await this.prepare(call, ctx);
+      return p.ok ? p.run() : p.outcome;
+    },
+  };
+}
+
+function toolResponse(r: ToolOutcome, input: Record<string, unknown>): Record<string, unknown> {
+  const text = typeof r.content === "string" ? r.content : r.content.map((b) => (b.type === "text" ? b.text : "")).join("");
+  return { ...(typeof input.file_path === "string" ? { filePath: input.file_path } : {}), success: !r.isError, output: text };
+}
+
+function appendText(content: ToolOutcome["content"], text: string): ToolOutcome["content"] {
+  if (typeof content === "string") return `${content}\n\n${text}`;
+  return [...content, { type: "text", text }];
+}
+
+/** Stop: a hook's block sends the model back once per block, with stop_hook_active after the first; bounded per user turn. */
+export const MAX_STOP_BLOCKS = 3;
+
+export function stopHookPolicy(hooks: HookService, signal: () => AbortSignal): LoopPolicy {
+  let blocks = 0;
+  return {
+    onUserTurn() {
+      blocks = 0;
+    },
+    async onStop(): Promise<PolicyVerdict> {
+      if (!hooks.has("Stop")) return { kind: "continue" };
+      const o = await hooks.run("Stop", undefined, { stop_hook_active: blocks > 0 }, signal());
+      // continue:false means stop, which the model is already doing; past the bound, the hook is not obeyed.
+      if (o.stop || !o.block || blocks >= MAX_STOP_BLOCKS) return { kind: "continue" };
+      blocks++;
+      return { kind: "nudge", tag: "stop_hook", text: `A Stop hook asked you to keep working: ${o.block}` };
+    },
+  };
+}

@@ -1,0 +1,112 @@
+// Hooks as Claude Code's settings write them: `hooks.<Event>[] = { matcher?, hooks: [{ type:
+// "command", command, timeout? }] }`, read from the user's settings and the project's
+// .khaelor/settings.json and .khaelor/settings.local.json. A broken entry is reported with its
+// file and skipped; the rest still load.
+import { readFileSync } from "node:fs";
+import { z } from "zod";
+import type { TrustItem } from "../trust/project-trust.ts";
+import { fingerprintOf } from "../trust/project-trust.ts";
+
+export const HOOK_EVENTS = ["PreToolUse", "PostToolUse", "UserPromptSubmit", "Stop", "SessionStart", "SessionEnd", "PreCompact", "Notification"] as const;
+export type HookEvent = (typeof HOOK_EVENTS)[number];
+
+/** Claude Code's default, in seconds. */
+export const DEFAULT_TIMEOUT_S = 60;
+
+export type HookScope = "user" | "project" | "local";
+
+/** One command to run for an event, with where it was written. */
+export type HookEntry = {
+  event: HookEvent;
+  /** Absent or empty: every occurrence of the event. */
+  matcher: string;
+  command: string;
+  timeoutS: number;
+  file: string;
+  scope: HookScope;
+};
+
+const CommandHook = z.object({ type: z.literal("command"), command: z.string().min(1), timeout: z.number().positive().optional() });
+const MatcherGroup = z.object({ matcher: z.string().optional(), hooks: z.array(z.unknown()) });
+const HooksShape = z.record(z.string(), z.unknown());
+
+export type LoadedHooks = { entries: HookEntry[]; problems: string[] };
+
+/** Reads the `hooks` key of each settings file, in the order given (user, project, local). */
+export function loadHooks(files: { scope: HookScope; file: string }[]): LoadedHooks {
+  const entries: HookEntry[] = [];
+  const problems: string[] = [];
+  for (const { scope, file } of files) {
+    let raw: unknown;
+    try {
+      raw = JSON.parse(readFileSync(file, "utf8"));
+    } catch {
+      // A missing file has no hooks; a file that is not JSON is reported by the settings loader.
+      continue;
+    }
+    const hooks = (raw as { hooks?: unknown } | null)?.hooks;
+    if (hooks === undefined) continue;
+    const shape = HooksShape.safeParse(hooks);
+    if (!shape.success) {
+      problems.push(`${file}: "hooks" must map event names to lists of { matcher, hooks } (ignored)`);
+      continue;
+    }
+    for (const [event, groups] of Object.entries(shape.data)) {
+      if (!(HOOK_EVENTS as readonly string[]).includes(event)) {
+        problems.push(`${file}: hooks.${event} is not an event KHAELOR runs (known: ${HOOK_EVENTS.join(", ")}); ignored`);
+        continue;
+      }
+      if (!Array.isArray(groups)) {
+        problems.push(`${file}: hooks.${event} must be a list of { matcher, hooks } (ignored)`);
+        continue;
+      }
+      groups.forEach((g, gi) => {
+        const group = MatcherGroup.safeParse(g);
+        if (!group.success) {
+          problems.push(`${file}: hooks.${event}[${gi}] needs a "hooks" list (ignored)`);
+          return;
+        }
+        const matcher = group.data.matcher ?? "";
+        if (matcher && matcher !== "*") {
+          try {
+            new RegExp(matcher);
+          } catch {
+            problems.push(`${file}: hooks.${event}[${gi}].matcher ${JSON.stringify(matcher)} is not a valid regular expression (ignored)`);
+            return;
+          }
+        }
+        group.data.hooks.forEach((h, hi) => {
+          const cmd = CommandHook.safeParse(h);
+          if (!cmd.success) {
+            problems.push(`${file}: hooks.${event}[${gi}].hooks[${hi}] must be { "type": "command", "command": "...", "timeout"?: seconds } (ignored)`);
+            return;
+          }
+          entries.push({ event: event as HookEvent, matcher, command: cmd.data.command, timeoutS: cmd.data.timeout ?? DEFAULT_TIMEOUT_S, file, scope });
+        });
+      });
+    }
+  }
+  return { entries, problems };
+}
+
+/** Anchored, as Claude Code matches: "Edit|Write" is Edit or Write, not "NotebookEdit". Empty or "*" is everything. */
+export function matches(matcher: string, value: string | undefined): boolean {
+  if (!matcher || matcher === "*") return true;
+  if (value === undefined) return true;
+  try {
+    return new RegExp(`^(?:${matcher})$`).test(value);
+  } catch {
+    return false;
+  }
+}
+
+/** What the trust question shows for a project hook, fingerprinted by its definition. */
+export function hookTrustItem(h: HookEntry): TrustItem {
+  return {
+    kind: "hook",
+    name: h.matcher ? `${h.event} (${h.matcher})` : h.event,
+    file: h.file,
+    command: h.command,
+    fingerprint: fingerprintOf({ hook: h.event, matcher: h.matcher, command: h.command }),
+  };
+}

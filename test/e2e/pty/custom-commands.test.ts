@@ -1,0 +1,115 @@
+// Custom commands, skills and hooks in the app: the real CLI in a pseudo-terminal, the fake Messages API.
+import { describe, expect, test } from "bun:test";
+import { chmodSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { isolatedEnv, runCli, tempProject } from "../../support/cli.ts";
+import { answerPrompt, idle, KEY, promptArmed, ptyFixtures } from "./harness.ts";
+
+const fixtures = ptyFixtures();
+
+function put(dir: string, rel: string, text: string) {
+  mkdirSync(join(dir, rel, ".."), { recursive: true });
+  writeFileSync(join(dir, rel), text);
+}
+
+describe("custom commands in the app", () => {
+  test("a .claude/commands file completes with its description, shows in /help, runs with its arguments; /hooks lists hooks; a hook shows as a row", async () => {
+    const fake = await fixtures.api({ turns: [{ content: [{ type: "text", text: "REVIEW-DONE" }] }] });
+    const env = isolatedEnv(fake.url);
+    const dir = tempProject();
+    put(dir, ".claude/commands/review.md", "---\ndescription: Review one file carefully\nargument-hint: <file>\n---\nPlease review $1 (all: $ARGUMENTS)\n");
+    put(dir, ".claude/commands/help.md", "shadowing attempt\n");
+    const hook = join(dir, "ups.sh");
+    writeFileSync(hook, "#!/bin/sh\ncat > /dev/null\necho 'from the hook'\n");
+    chmodSync(hook, 0o755);
+    put(env.XDG_CONFIG_HOME!, "khaelor/settings.json", JSON.stringify({ hooks: { UserPromptSubmit: [{ hooks: [{ type: "command", command: hook }] }] } }));
+
+    const s = fixtures.pty([], { cwd: dir, env });
+    await s.waitFor(idle, "the composer");
+    expect(s.all()).toContain("/help in");
+    expect(s.all()).toContain("the built-in /help wins");
+
+    s.type("/rev");
+    await s.waitForText("Review one file carefully");
+    expect(s.screen()).toContain("/review <file>");
+    s.send(KEY.ctrlU);
+    await s.waitFor((sc) => !sc.includes("Review one file carefully"), "the picker closed");
+
+    s.type("/help");
+    await s.waitForText("› /help");
+    s.send(KEY.enter);
+    await s.waitForText("Custom commands and skills:");
+    expect(s.all()).toMatch(/\/review <file> — Review one file carefully \(project: .*review\.md\)/);
+
+    s.type("/hooks");
+    await s.waitForText("› /hooks");
+    s.send(KEY.enter);
+    await s.waitForText("UserPromptSubmit:");
+    expect(s.all()).toContain(hook);
+
+    s.type("/review src/a.ts deep");
+    await s.waitForText("› /review src/a.ts deep");
+    s.send(KEY.enter);
+    await s.waitForText("REVIEW-DONE");
+    await s.waitFor(idle, "the answer");
+    const sent = JSON.stringify(fake.requests.find((q) => q.outcome === "served")?.body ?? null);
+    expect(sent).toContain("Please review src/a.ts (all: src/a.ts deep)");
+    expect(sent).toContain("from the hook");
+    expect(s.all()).toContain("hook UserPromptSubmit");
+    s.send(KEY.ctrlD);
+    expect(await s.exited).toBe(0);
+  });
+
+  test("a project's hooks wait for the trust question; trusted, they run (and print mode runs them after)", async () => {
+    const fake = await fixtures.api({ turns: [{ content: [{ type: "text", text: "FIRST" }] }, { content: [{ type: "text", text: "SECOND" }] }] });
+    const env = isolatedEnv(fake.url);
+    const dir = tempProject();
+    const hook = join(dir, "mark.sh");
+    writeFileSync(hook, `#!/bin/sh\ncat > /dev/null\necho ran >> "${join(dir, "marks.txt")}"\n`);
+    chmodSync(hook, 0o755);
+    put(dir, ".khaelor/settings.json", JSON.stringify({ hooks: { UserPromptSubmit: [{ hooks: [{ type: "command", command: hook }] }] } }));
+
+    const s = fixtures.pty([], { cwd: dir, env });
+    await s.waitForText("and run it? (remembered for this project)");
+    expect(s.all()).toContain(`hook UserPromptSubmit (${join(dir, ".khaelor", "settings.json")})`);
+    s.send(KEY.enter);
+    await s.waitFor(idle, "the composer");
+    s.type("go");
+    s.send(KEY.enter);
+    await s.waitForText("FIRST");
+    await s.waitFor(idle, "the answer");
+    expect(readFileSync(join(dir, "marks.txt"), "utf8")).toBe("ran\n");
+    s.send(KEY.ctrlD);
+    expect(await s.exited).toBe(0);
+
+    const r = await runCli(["-p", "again"], { cwd: dir, env });
+    expect(r.stdout).toBe("SECOND\n");
+    expect(readFileSync(join(dir, "marks.txt"), "utf8")).toBe("ran\nran\n");
+  });
+
+  test("Notification: a hook hears the permission prompt as Claude Code sends it", async () => {
+    const fake = await fixtures.api({
+      turns: [{ content: [{ type: "tool_use", name: "bash", input: { command: "touch asked.txt" } }] }, { content: [{ type: "text", text: "DENIED-OK" }] }],
+    });
+    const env = isolatedEnv(fake.url);
+    const dir = tempProject();
+    const log = join(dir, "notification.json");
+    const hook = join(dir, "notify.sh");
+    writeFileSync(hook, `#!/bin/sh\ncat > "${log}"\n`);
+    chmodSync(hook, 0o755);
+    put(env.XDG_CONFIG_HOME!, "khaelor/settings.json", JSON.stringify({ hooks: { Notification: [{ matcher: "permission_prompt", hooks: [{ type: "command", command: hook }] }] } }));
+    const s = fixtures.pty([], { cwd: dir, env });
+    await s.waitFor(idle, "the composer");
+    s.type("make a file");
+    s.send(KEY.enter);
+    await s.waitForText("Permission needed");
+    await s.waitFor(() => promptArmed(s), "the prompt to take keys");
+    await answerPrompt(s, "n");
+    await s.waitForText("DENIED-OK");
+    await s.waitFor(idle, "the answer");
+    const got = JSON.parse(readFileSync(log, "utf8")) as Record<string, unknown>;
+    expect(got).toMatchObject({ hook_event_name: "Notification", notification_type: "permission_prompt", message: "KHAELOR needs your permission to use bash" });
+    s.send(KEY.ctrlD);
+    expect(await s.exited).toBe(0);
+  });
+});

@@ -1,0 +1,218 @@
+// The hook events as Claude Code defines them, with real scripts: the JSON each receives, and
+// what each exit code and JSON answer does. Print mode, the real CLI, the fake Messages API.
+import { describe, expect, test } from "bun:test";
+import { existsSync, readFileSync, rmSync } from "node:fs";
+import { join, resolve } from "node:path";
+import { fakeApiFixture } from "../support/fake-api.ts";
+import { runCli } from "../support/cli.ts";
+import { hookProject } from "./support.ts";
+import { hookTrustItem, loadHooks } from "../../src/hooks/config.ts";
+import { recordTrust } from "../../src/trust/project-trust.ts";
+
+const serve = fakeApiFixture();
+const bypass = ["--permission-mode", "bypassPermissions"];
+
+describe("hook events", () => {
+  test("PreToolUse: exit 2 blocks the call and its stderr reaches the model; the input is Claude Code's", async () => {
+    const server = await serve({
+      turns: [
+        { content: [{ type: "tool_use", name: "bash", input: { command: "echo made > made.txt" } }] },
+        { content: [{ type: "text", text: "Blocked, fine." }], expect: { lastHasToolResult: { isError: true, contentMatches: "no shell today" } } },
+      ],
+    });
+    const p = hookProject(server.url);
+    const hook = p.script("pre", `echo "$CLAUDE_PROJECT_DIR|$KHAELOR_PROJECT_DIR" > "${p.dir}/env.txt"\necho "no shell today" >&2\nexit 2`);
+    p.hooks({ PreToolUse: [{ matcher: "Bash", command: hook }, { matcher: "Edit|Write", command: p.script("never", "exit 2") }] });
+    const r = await runCli(["-p", "make it", ...bypass], { cwd: p.dir, env: p.env });
+    expect(server.checkFailures).toEqual([]);
+    expect(r.code).toBe(0);
+    expect(existsSync(join(p.dir, "made.txt"))).toBe(false);
+    const [got, ...rest] = p.received();
+    expect(rest).toEqual([]);
+    expect(got).toMatchObject({ hook_event_name: "PreToolUse", tool_name: "Bash", tool_input: { command: "echo made > made.txt" }, cwd: resolve(p.dir), permission_mode: "bypassPermissions" });
+    expect(got!.session_id).toEqual(expect.any(String));
+    expect(String(got!.transcript_path)).toEndWith(".jsonl");
+    expect(readFileSync(join(p.dir, "env.txt"), "utf8").trim()).toBe(`${resolve(p.dir)}|${resolve(p.dir)}`);
+    expect(r.stderr).toContain("no shell today");
+  });
+
+  test("PreToolUse JSON: deny stops the call with its reason; allow never lifts a deny rule", async () => {
+    const server = await serve({
+      turns: [
+        { content: [{ type: "tool_use", name: "write", input: { file_path: "a.txt", content: "a" } }] },
+        { content: [{ type: "tool_use", name: "bash", input: { command: "echo b > b.txt" } }], expect: { lastHasToolResult: { isError: true, contentMatches: "writes are reviewed" } } },
+        { content: [{ type: "text", text: "ok" }], expect: { lastHasToolResult: { isError: true, contentMatches: "Permission denied" } } },
+      ],
+    });
+    const p = hookProject(server.url);
+    const deny = p.script("deny", `echo '{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny","permissionDecisionReason":"writes are reviewed"}}'`);
+    const allow = p.script("allow", `echo '{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"allow"}}'`);
+    p.hooks({ PreToolUse: [{ matcher: "Write", command: deny }, { matcher: "Bash", command: allow }] });
+    const r = await runCli(["-p", "go", "--disallowedTools", "Bash(echo:*)"], { cwd: p.dir, env: p.env });
+    expect(server.checkFailures).toEqual([]);
+    expect(r.code).toBe(0);
+    expect(existsSync(join(p.dir, "a.txt"))).toBe(false);
+    expect(existsSync(join(p.dir, "b.txt"))).toBe(false);
+    expect(p.received().map((j) => [j.tool_name, (j.tool_input as { file_path?: string }).file_path])).toEqual([
+      ["Write", join(resolve(p.dir), "a.txt")],
+      ["Bash", undefined],
+    ]);
+  });
+
+  test("PostToolUse runs after Edit|Write with tool_response, and its additionalContext and block reason reach the model", async () => {
+    const server = await serve({
+      turns: [
+        { content: [{ type: "tool_use", name: "write", input: { file_path: "x.ts", content: "let x = 1\n" } }] },
+        { content: [{ type: "tool_use", name: "read", input: { file_path: "x.ts" } }], expect: { lastHasToolResult: { isError: false, contentMatches: "^Created x.ts[\\s\\S]*missing semicolon[\\s\\S]*formatted by prettier" } } },
+        { content: [{ type: "text", text: "done" }] },
+      ],
+    });
+    const p = hookProject(server.url);
+    const post = p.script("post", `echo '{"decision":"block","reason":"missing semicolon","hookSpecificOutput":{"hookEventName":"PostToolUse","additionalContext":"formatted by prettier"}}'`);
+    p.hooks({ PostToolUse: [{ matcher: "Edit|Write", command: post }] });
+    const r = await runCli(["-p", "write it", ...bypass], { cwd: p.dir, env: p.env });
+    expect(server.checkFailures).toEqual([]);
+    expect(r.code).toBe(0);
+    const got = p.received();
+    expect(got.length).toBe(1); // the Read did not match
+    expect(got[0]).toMatchObject({ hook_event_name: "PostToolUse", tool_name: "Write", tool_input: { file_path: join(resolve(p.dir), "x.ts"), content: "let x = 1\n" }, tool_response: { filePath: join(resolve(p.dir), "x.ts"), success: true } });
+  });
+
+  test("UserPromptSubmit: stdout is context for the model; exit 2 keeps the prompt from being sent and says why", async () => {
+    const server = await serve({ turns: [{ content: [{ type: "text", text: "hi" }], expect: { lastTextMatches: "TICKET-42 is open" } }] });
+    const p = hookProject(server.url);
+    p.hooks({ UserPromptSubmit: [{ command: p.script("ups", `echo "TICKET-42 is open"`) }] });
+    const r = await runCli(["-p", "status?"], { cwd: p.dir, env: p.env });
+    expect(server.checkFailures).toEqual([]);
+    expect(r.stdout).toBe("hi\n");
+    expect(p.received()[0]).toMatchObject({ hook_event_name: "UserPromptSubmit", prompt: "status?" });
+
+    const blocked = await serve({ turns: [{ content: [{ type: "text", text: "never" }] }] });
+    const q = hookProject(blocked.url);
+    q.hooks({ UserPromptSubmit: [{ command: q.script("ups", `echo "prompts mentioning secrets are blocked" >&2; exit 2`) }] });
+    const b = await runCli(["-p", "print the secrets"], { cwd: q.dir, env: q.env });
+    expect(blocked.requests.length).toBe(0);
+    expect(b.code).not.toBe(0);
+    expect(b.stderr).toContain("prompts mentioning secrets are blocked");
+  });
+
+  test("Stop: exit 2 sends the model back once with stderr; the second stop has stop_hook_active", async () => {
+    const server = await serve({
+      turns: [
+        { content: [{ type: "text", text: "Done." }] },
+        { content: [{ type: "text", text: "Linted, really done." }], expect: { lastTextMatches: "run the linter first" } },
+      ],
+    });
+    const p = hookProject(server.url);
+    const stop = p.script("stop", `case "$IN" in *'"stop_hook_active":true'*) exit 0;; esac\necho "run the linter first" >&2\nexit 2`);
+    p.hooks({ Stop: [{ command: stop }] });
+    const r = await runCli(["-p", "finish"], { cwd: p.dir, env: p.env });
+    expect(server.checkFailures).toEqual([]);
+    expect(r.stdout).toContain("Linted, really done.");
+    expect(p.received().map((j) => [j.hook_event_name, j.stop_hook_active])).toEqual([
+      ["Stop", false],
+      ["Stop", true],
+    ]);
+  });
+
+  test("Stop: a hook that always blocks is bounded; the run still ends", async () => {
+    const server = await serve({ turns: Array.from({ length: 6 }, (_, i) => ({ content: [{ type: "text" as const, text: `stop ${i}` }] })) });
+    const p = hookProject(server.url);
+    p.hooks({ Stop: [{ command: p.script("stop", `echo "never satisfied" >&2; exit 2`) }] });
+    const r = await runCli(["-p", "finish"], { cwd: p.dir, env: p.env });
+    expect(r.code).toBe(0);
+    expect(server.requests.filter((q) => q.outcome === "served").length).toBe(4); // 1 + 3 sends back
+  });
+
+  test("SessionStart's stdout reaches the first request; SessionEnd runs when the session closes", async () => {
+    const server = await serve({ turns: [{ content: [{ type: "text", text: "ok" }], expect: { lastTextMatches: "branch feature-x, 3 open todos" } }] });
+    const p = hookProject(server.url);
+    p.hooks({ SessionStart: [{ matcher: "startup", command: p.script("start", `echo "branch feature-x, 3 open todos"`) }], SessionEnd: [{ command: p.script("end", "exit 0") }] });
+    const r = await runCli(["-p", "hello"], { cwd: p.dir, env: p.env });
+    expect(server.checkFailures).toEqual([]);
+    expect(r.code).toBe(0);
+    expect(p.received().map((j) => [j.hook_event_name, j.source ?? j.reason])).toEqual([
+      ["SessionStart", "startup"],
+      ["SessionEnd", "other"],
+    ]);
+  });
+
+  test("exit 1 is a non-blocking error the user sees; the call still runs", async () => {
+    const server = await serve({
+      turns: [{ content: [{ type: "tool_use", name: "bash", input: { command: "echo ran > ran.txt" } }] }, { content: [{ type: "text", text: "ok" }], expect: { lastHasToolResult: { isError: false } } }],
+    });
+    const p = hookProject(server.url);
+    p.hooks({ PreToolUse: [{ matcher: "Bash", command: p.script("warn", `echo "lint config missing" >&2; exit 1`) }] });
+    const r = await runCli(["-p", "go", ...bypass], { cwd: p.dir, env: p.env });
+    expect(server.checkFailures).toEqual([]);
+    expect(readFileSync(join(p.dir, "ran.txt"), "utf8")).toBe("ran\n");
+    expect(r.stderr).toMatch(/PreToolUse hook ".*warn\.sh" \(.*settings\.json\) exited 1: lint config missing/);
+  });
+
+  test("bad hooks: missing command, hang past its timeout, binary output, invalid JSON, killed by a signal — each reported once, the session goes on", async () => {
+    const server = await serve({
+      turns: [{ content: [{ type: "tool_use", name: "bash", input: { command: "echo ran > ran.txt" } }] }, { content: [{ type: "text", text: "still here" }] }],
+    });
+    const p = hookProject(server.url);
+    p.hooks({
+      PreToolUse: [
+        { command: "/no/such/hook-command" },
+        { command: "sleep 30", timeout: 1 },
+        { command: "printf '\\000\\377binary'" },
+        { command: "echo '{not json'" },
+        { command: "kill -9 $$" },
+      ],
+    });
+    const r = await runCli(["-p", "go", ...bypass], { cwd: p.dir, env: p.env });
+    expect(r.stdout).toContain("still here");
+    expect(readFileSync(join(p.dir, "ran.txt"), "utf8")).toBe("ran\n");
+    const lines = r.stderr.split("\n");
+    const once = (re: RegExp) => expect(lines.filter((l) => re.test(l)).length).toBe(1);
+    once(/no\/such\/hook-command.*exited 127: the command was not found/);
+    once(/"sleep 30".*did not finish within its timeout of 1 s/);
+    once(/printf.*printed binary output/);
+    once(/\{not json.*printed invalid JSON/);
+    once(/kill -9.*was killed by SIGKILL/);
+  });
+
+  test("a cloned project's hooks do not run in -p until the project is trusted; user hooks always do", async () => {
+    const server = await serve({ turns: ["one", "for this run", "two"].map((text) => ({ content: [{ type: "text", text }] })) });
+    const p = hookProject(server.url);
+    const file = p.hooks({ UserPromptSubmit: [{ command: p.script("project", `touch "${p.dir}/project-hook-ran"`) }] }, "project");
+    const r = await runCli(["-p", "hi"], { cwd: p.dir, env: p.env });
+    expect(r.stdout).toBe("one\n");
+    expect(existsSync(join(p.dir, "project-hook-ran"))).toBe(false);
+    expect(r.stderr).toContain("not running a command from this project's files");
+    expect(r.stderr).toContain("hook UserPromptSubmit");
+
+    // --trust-project runs it for that run only, as it does the project's MCP servers.
+    const once = await runCli(["-p", "hi", "--trust-project"], { cwd: p.dir, env: p.env });
+    expect(once.stdout).toBe("for this run\n");
+    expect(existsSync(join(p.dir, "project-hook-ran"))).toBe(true);
+    expect(once.stderr).not.toContain("not running");
+    rmSync(join(p.dir, "project-hook-ran"));
+
+    // The user trusts it (as the app's question would record): now it runs.
+    const items = loadHooks([{ scope: "project", file }]).entries.map(hookTrustItem);
+    recordTrust(p.dir, items, "trust", join(p.env.KHAELOR_HOME!, "trusted-projects.json"));
+    const again = await runCli(["-p", "hi"], { cwd: p.dir, env: p.env });
+    expect(again.stdout).toBe("two\n");
+    expect(existsSync(join(p.dir, "project-hook-ran"))).toBe(true);
+    expect(again.stderr).not.toContain("not running");
+
+    // A changed command is new: it asks again.
+    p.hooks({ UserPromptSubmit: [{ command: p.script("project2", "exit 0") }] }, "project");
+    const changed = await runCli(["-p", "hi"], { cwd: p.dir, env: p.env });
+    expect(changed.stderr).toContain("not running a command from this project's files");
+  });
+
+  test("PreCompact runs before /compact with trigger manual and the instructions", async () => {
+    const server = await serve({ turns: [{ content: [{ type: "text", text: "first answer" }] }, { content: [{ type: "text", text: "A summary of it all." }] }] });
+    const p = hookProject(server.url);
+    p.hooks({ PreCompact: [{ matcher: "manual", command: p.script("pre-compact", "exit 0") }, { matcher: "auto", command: p.script("never", "exit 0") }] });
+    expect((await runCli(["-p", "hello"], { cwd: p.dir, env: p.env })).code).toBe(0);
+    const r = await runCli(["-p", "/compact keep the todo list", "--continue"], { cwd: p.dir, env: p.env });
+    expect(r.code).toBe(0);
+    expect(p.received()).toEqual([expect.objectContaining({ hook_event_name: "PreCompact", trigger: "manual", custom_instructions: "keep the todo list" })]);
+  });
+});
