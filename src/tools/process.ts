@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { statSync } from "node:fs";
 import { KEYS, type KeyName, type ProcessInfo, type ReadResult } from "../workspace/process-registry.ts";
-import { WaitPatternTooSlow, waitPattern, type WaitPattern } from "../workspace/wait-pattern.ts";
+import { WaitPatternError, waitPattern, type WaitPattern } from "../workspace/wait-pattern.ts";
 import { RESULT_BUDGET_CHARS, cleanOutput, fitToBudget } from "./output-budget.ts";
 import { displayPath, fail, localWorkspace, ok, withAdvice, withNotes } from "./results.ts";
 import type { Tool } from "./types.ts";
@@ -99,7 +99,7 @@ export const processTool: Tool<Input> = {
               signal: ctx.signal,
             });
           } catch (e) {
-            if (e instanceof WaitPatternTooSlow) return fail(e.message);
+            if (e instanceof WaitPatternError) return fail(e.message);
             throw e;
           } finally {
             waitFor?.close?.();
