@@ -19,15 +19,38 @@ import { parseUnifiedDiff } from "../src/tui/views/diff-view.ts";
 
 const SMALL = 10_000;
 
-function ms(fn: () => unknown): number {
-  // The best of three: the machine is shared.
-  let best = Infinity;
-  for (let i = 0; i < 3; i++) {
-    const t0 = performance.now();
+/** CPU milliseconds this process has used: the machine is shared, and wall time counts the waits for a core. */
+const cpuMs = () => {
+  const u = process.cpuUsage();
+  return (u.user + u.system) / 1000;
+};
+
+/**
+ * Milliseconds of CPU per run of `fn`, averaged over runs that repeat until 30 ms have passed, so a
+ * sub-millisecond cost is not one reading of the clock and a GC pause (which made ratios of linear
+ * work swing from 7 to 228).
+ */
+function perRun(fn: () => unknown): number {
+  let runs = 0;
+  const t0 = cpuMs();
+  let spent = 0;
+  do {
     fn();
-    best = Math.min(best, performance.now() - t0);
+    runs++;
+    spent = cpuMs() - t0;
+  } while (spent < 30);
+  return spent / runs;
+}
+
+/** Both sizes, measured in turns (so a busy moment of the machine falls on both), the best of five each. */
+function measure(small: () => unknown, large: () => unknown): [number, number] {
+  let a = Infinity;
+  let b = Infinity;
+  for (let i = 0; i < 5; i++) {
+    a = Math.min(a, perRun(small));
+    b = Math.min(b, perRun(large));
   }
-  return best;
+  return [a, b];
 }
 
 function timeOnce(fn: () => unknown): number {
@@ -79,10 +102,9 @@ export async function run(_opts: { json: boolean }): Promise<BenchResult[]> {
     const small = c.input(SMALL);
     const large = c.input(SMALL * 10);
     if (trace) console.error("start", c.name);
-    const a = ms(() => c.run(small));
-    if (trace) console.error("  20k", a);
-    const b = ms(() => c.run(large));
-    const row: BenchResult = { name: `pattern: ${c.name}`, ms_10k: +a.toFixed(2), ms_100k: +b.toFixed(2), ratio: +(b / Math.max(a, 0.01)).toFixed(1) };
+    const [a, b] = measure(() => c.run(small), () => c.run(large));
+    if (trace) console.error("  ", a, b);
+    const row: BenchResult = { name: `pattern: ${c.name}`, ms_10k: +a.toFixed(3), ms_100k: +b.toFixed(3), ratio: +(b / Math.max(a, 0.0001)).toFixed(1) };
     if (c.before) row.before_ms_10k = +timeOnce(() => c.before!(small)).toFixed(1);
     out.push(row);
   }
