@@ -18,6 +18,11 @@ import { renderMarkdown } from "../src/tui/markdown/index.ts";
 import { parseUnifiedDiff } from "../src/tui/views/diff-view.ts";
 
 const SMALL = 10_000;
+// The redactor's shapes these rows measured before: a JWT tried at every `eyJ` of one run, and a
+// private key's lazy body rescanning 16 KiB after every header without an END.
+const OLD_START = String.raw`(?<=^|[^A-Za-z0-9_]|\\[nrt])`;
+const OLD_JWT = new RegExp(OLD_START + String.raw`eyJ[A-Za-z0-9_-]{8,4096}\.eyJ[A-Za-z0-9_-]{8,8192}\.[A-Za-z0-9_-]{8,4096}`, "g");
+const OLD_PRIVATE_KEY = new RegExp(OLD_START + String.raw`-----BEGIN [A-Z ]{0,40}PRIVATE KEY(?: BLOCK)?-----[\s\S]{0,16384}?-----END [A-Z ]{0,40}PRIVATE KEY(?: BLOCK)?-----`, "g");
 
 /** CPU milliseconds this process has used: the machine is shared, and wall time counts the waits for a core. */
 const cpuMs = () => {
@@ -81,8 +86,10 @@ export async function run(_opts: { json: boolean }): Promise<BenchResult[]> {
     { name: "trailing slashes trim", input: (n) => "/".repeat(n) + "x", run: (s) => trimEndChars(s, "/"), before: (s) => s.replace(/\/+$/, "") },
     { name: "printf directive %000…", input: (n) => "%" + "0".repeat(n), run: (s) => printedText(["printf", s], null), before: (s) => /^%([-+ #0]*)(\d+|\*)?(?:\.(\d*|\*))?([sbqcdiu%])/.test(s) },
     { name: "redactor: URL-password shape (A+A+…)", input: (n) => "A+".repeat(n / 2), run: redact, before: (s) => s.replace(/(\b[a-z][a-z0-9+.-]*:\/\/[^\s:/@"\\]+:)([^\s@/"\\]+)(@)/gi, "$1x$3") },
-    { name: "redactor: JWT heads (eyJ-eyJ-…)", input: (n) => "eyJ-".repeat(n / 4), run: redact },
-    { name: "redactor: private key BEGIN without END", input: (n) => "-----BEGIN RSA PRIVATE KEY-----\n".repeat(n / 32), run: redact },
+    { name: "redactor: JWT heads (eyJ-eyJ-…)", input: (n) => "eyJ-".repeat(n / 4), run: redact, before: (s) => s.replace(OLD_JWT, "x") },
+    { name: "redactor: JWT segments chained (eyJaaaaaaaa.eyJaaaaaaaa.…)", input: (n) => "eyJaaaaaaaa.".repeat(n / 12), run: redact },
+    { name: "redactor: private key BEGIN without END", input: (n) => "-----BEGIN RSA PRIVATE KEY-----\n".repeat(n / 32), run: redact, before: (s) => s.replace(OLD_PRIVATE_KEY, "x") },
+    { name: "redactor: private key header, then a body with no END", input: (n) => "-----BEGIN RSA PRIVATE KEY-----\n" + "A".repeat(n), run: redact },
     { name: "redactor: secret assignments (password=…)", input: (n) => "password=".repeat(n / 9), run: redact },
     { name: "redactor: env-like output", input: (n) => "API_TOKEN=abc123def456ghi789 HOME=/home/u\n".repeat(n / 42), run: redact },
     {
