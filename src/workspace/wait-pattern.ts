@@ -7,7 +7,7 @@
 // linear and in-thread.
 // The worker's source is a string turned into a blob URL, not a file: `bun build --compile` has
 // no file to resolve at run time, and a blob URL runs the same from source and in the binary
-// (test/hostile/wait-pattern.test.ts runs against dist/khaelor when KHAELOR_BIN names it).
+// (test/hostile/wait-pattern.test.ts runs against the compiled binary).
 
 /** The time one check of a regex may take before the wait gives up on the pattern. */
 export const WAIT_CHECK_BUDGET_MS = 2000;

@@ -1,5 +1,5 @@
-// A model's wait_for regex against a program's output, in the real CLI (dist/khaelor when
-// KHAELOR_BIN names it: the worker that runs the match must start inside the compiled binary too).
+// A model's wait_for regex against a program's output, in the compiled binary (built for the file
+// unless KHAELOR_BIN names one): the worker that runs the match must start inside it.
 // Over 20000 a's and a "!", /a*a*a*x/ backtracks in cubic time (hours) and /(a+)+$/ exponentially
 // (JavaScriptCore gives up after ~0.4 s of it and answers "no match"): matched on the event loop
 // either freezes KHAELOR (no paint, no Ctrl-C, no SIGINT). Here the screen keeps painting, Ctrl-C
@@ -9,7 +9,9 @@ import { cliCommand, isolatedEnv, parseNdjson, runCli, tempProject } from "../su
 import { fakeApiFixture, type ScenarioInput } from "../support/fake-api.ts";
 import { KEY, SPINNER, idle, ptyFixtures, submit } from "../e2e/pty/harness.ts";
 import { WAIT_CHECK_BUDGET_MS } from "../../src/workspace/wait-pattern.ts";
+import { useCompiledBinary } from "../support/binary.ts";
 
+useCompiledBinary();
 const serve = fakeApiFixture();
 const ARGS = ["--output-format", "stream-json", "--permission-mode", "bypassPermissions"];
 const call = (input: Record<string, unknown>) => ({ content: [{ type: "tool_use" as const, name: "process", input }] });
