@@ -32,8 +32,8 @@ import { span, wrapSpans, cleanText } from "../views/text.ts";
 import { ui } from "../views/theme.ts";
 import type { AppActions, ChooserItem } from "./actions.ts";
 import { runSlashCommand } from "./commands.ts";
-import { askHookTrust } from "./hook-trust.ts";
-import { askProjectTrust, watchMcp } from "./mcp-panel.ts";
+import { watchMcp } from "./mcp-panel.ts";
+import { askStartTrust } from "./start-trust.ts";
 import { Composer } from "./composer.ts";
 import type { FileFinder } from "./file-finder.ts";
 import { HistoryCommit } from "./history-commit.ts";
@@ -170,15 +170,14 @@ export class App implements AppActions {
     for (const n of session.notices) st.transcript.notice(n, "warn");
     for (const c of session.slashCommands?.() ?? [])
       if (isKnownCommand(c.name)) st.transcript.notice(`/${c.name} in ${c.file} is not used: the built-in /${c.name} wins (rename the file to use it)`, "warn");
-    askHookTrust(session, st.transcript, this);
     const offEvents = session.subscribe((e) => this.onEvent(e));
     const offMcp = watchMcp(st, this, session);
     this.unsubscribe = () => {
       offEvents();
       offMcp();
     };
-    // A project whose files define commands (MCP servers) asks once before they run.
-    askProjectTrust(st, this);
+    // A project whose files define commands (MCP servers, hooks) asks once before any of them run.
+    askStartTrust(st, this);
   }
 
   /** With the session given to the constructor: a banner line, (on --resume) the last few turns, optionally a first prompt. */
