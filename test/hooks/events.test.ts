@@ -137,6 +137,21 @@ describe("hook events", () => {
     ]);
   });
 
+  test("a PostToolUse hook's plain stdout is shown with --verbose, not sent to the model", async () => {
+    const server = await serve({
+      turns: [
+        { content: [{ type: "tool_use", name: "write", input: { file_path: "y.ts", content: "let y = 1\n" } }] },
+        { content: [{ type: "text", text: "done" }] },
+      ],
+    });
+    const p = hookProject(server.url);
+    p.hooks({ PostToolUse: [{ matcher: "Write", command: p.script("fmt", `echo "formatted y.ts"`) }] });
+    const r = await runCli(["-p", "write it", "--verbose", ...bypass], { cwd: p.dir, env: p.env });
+    expect(r.code).toBe(0);
+    expect(r.stderr).toContain("formatted y.ts");
+    expect(JSON.stringify(server.requests.at(-1)?.body)).not.toContain("formatted y.ts");
+  });
+
   test("exit 1 is a non-blocking error the user sees; the call still runs", async () => {
     const server = await serve({
       turns: [{ content: [{ type: "tool_use", name: "bash", input: { command: "echo ran > ran.txt" } }] }, { content: [{ type: "text", text: "ok" }], expect: { lastHasToolResult: { isError: false } } }],

@@ -57,6 +57,8 @@ describe("custom commands in the app", () => {
     expect(sent).toContain("Please review src/a.ts (all: src/a.ts deep)");
     expect(sent).toContain("from the hook");
     expect(s.all()).toContain("hook UserPromptSubmit");
+    // its plain stdout shows under its row, as a command's output does
+    expect(s.all()).toMatch(/hook UserPromptSubmit[^\n]*\n\s*│ from the hook/);
     s.send(KEY.ctrlD);
     expect(await s.exited).toBe(0);
   });
