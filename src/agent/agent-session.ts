@@ -37,7 +37,7 @@ import { VERSION } from "../version.ts";
 import { loadSettings } from "./config.ts";
 import { homedir } from "node:os";
 import { settingsLocations, userConfigDir } from "../permissions/index.ts";
-import { hookedGate, hookedRuntime, stopHookPolicy } from "../hooks/attach.ts";
+import { hookedGate, hookedRuntime, hookStopPolicy, stopHookPolicy, type TurnStop } from "../hooks/attach.ts";
 import { openSessionHooks } from "../hooks/session-hooks.ts";
 import { loadSessionExtensions } from "../extensions/session-extensions.ts";
 import { runCommandTools } from "../extensions/command-tools.ts";
@@ -180,10 +180,12 @@ export async function openAgentSession(opts: SessionOptions): Promise<AgentSessi
     trustProject: opts.mcp?.trustProject ?? false,
   });
   notices.push(...hooks.notices);
+  const hookStop: TurnStop = { reason: null };
   const tools = hookedRuntime(
     createToolRuntime(offeredTools(opts.tools, notices), { searchGuard: (tool, dir) => engine.searchFilter(tool, dir), dynamic: () => mcp.manager.tools() }),
     hooks.service,
     cwd,
+    hookStop,
   );
   // Resume contract: tools may be added between versions, never silently removed. (MCP tools come
   // and go with their servers, which are not connected yet.)
@@ -236,7 +238,7 @@ export async function openAgentSession(opts: SessionOptions): Promise<AgentSessi
         return opts.ask!(req, signal);
       }
     : undefined;
-  const gate = hookedGate(createGate({ engine, workspace, emit: bus.emit, ask }), hooks.service, cwd, bus.emit);
+  const gate = hookedGate(createGate({ engine, workspace, emit: bus.emit, ask }), hooks.service, cwd, bus.emit, hookStop);
 
   const extensions = loadSessionExtensions(cwd, homedir(), userConfigDir(homedir()));
   notices.push(...extensions.problems);
@@ -257,7 +259,8 @@ export async function openAgentSession(opts: SessionOptions): Promise<AgentSessi
       : buildSystemPrompt({ cwd, date: new Date(), gitStatus, instructions, toolNames: tools.names(), extra: [extensions.skillsPrompt] });
   const system: SystemBlock[] = opts.appendSystemPrompt ? [...built, { type: "text", text: opts.appendSystemPrompt }] : built;
   const steering: string[] = [];
-  const policies: LoopPolicy[] = [];
+  // A hook's continue:false is asked first: a turn it stopped sends nobody back to work.
+  const policies: LoopPolicy[] = [hookStopPolicy(hookStop)];
   if (opts.verifyNudge ?? true) policies.push(verifyOnStopPolicy(cwd));
   if (opts.doomLoop ?? true) policies.push(doomLoopPolicy());
   // Stop hooks are asked after the built-in verification: when it sends the model back, they wait for the next stop.
@@ -386,8 +389,8 @@ export async function openAgentSession(opts: SessionOptions): Promise<AgentSessi
           stopTurn = null;
           signal.removeEventListener("abort", follow);
           await git.endTurn().catch(() => {});
-          const message = o.stop ? `A UserPromptSubmit hook stopped this prompt: ${o.stop}` : `A UserPromptSubmit hook blocked this prompt: ${o.block}`;
-          return { reason: "error", message, keepInput: true, steps: 0, lastText: "" };
+          if (o.stop) return { reason: "hook_stopped", message: `A UserPromptSubmit hook stopped this prompt: ${o.stop}`, steps: 0, lastText: "" };
+          return { reason: "error", message: `A UserPromptSubmit hook blocked this prompt: ${o.block}`, keepInput: true, steps: 0, lastText: "" };
         }
         if (o.context.length > 0) content = withContext(prompt, "UserPromptSubmit", o.context);
       }

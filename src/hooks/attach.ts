@@ -1,5 +1,6 @@
 // Where hooks meet the loop, each as a wrapper around an interface the kernel already has: the
-// permission gate (PreToolUse), the tool runtime (PostToolUse) and a loop policy (Stop).
+// permission gate (PreToolUse), the tool runtime (PostToolUse) and loop policies (Stop, and a
+// hook's `continue: false`, which ends the whole turn).
 import { newEventId } from "../events/id.ts";
 import type { EventSink } from "../events/types.ts";
 import type { GateDecision, LoopPolicy, PermissionGate, PolicyVerdict } from "../kernel/types.ts";
@@ -14,6 +15,23 @@ export type AskingGate = PermissionGate & {
   authorize(prepared: Parameters<PermissionGate["authorize"]>[0], signal: AbortSignal, forceAsk?: string): Promise<GateDecision>;
 };
 
+/**
+ * A hook's `continue: false` during a turn: the calls left in that message do not run and the turn
+ * ends after them (hookStopPolicy). The stopReason is the user's (the hook's notice), never the model's.
+ */
+export type TurnStop = { reason: string | null };
+
+const STOPPED_CALL = "Not run: a hook stopped this turn.";
+
+export function hookStopPolicy(stop: TurnStop): LoopPolicy {
+  return {
+    onUserTurn() {
+      stop.reason = null;
+    },
+    afterTools: () => (stop.reason === null ? { kind: "continue" } : { kind: "stop", reason: "hook_stopped", message: `a hook stopped the turn: ${stop.reason}` }),
+  };
+}
+
 /** Floors a hook's allow never lifts, beside deny rules. */
 const FLOORS = new Set(["hardline", "protected-path"]);
 
@@ -22,9 +40,10 @@ const FLOORS = new Set(["hardline", "protected-path"]);
  * goes to the model. Allow: skips the question, never a deny rule or a floor. Ask: asks even
  * where a rule allows.
  */
-export function hookedGate(gate: AskingGate, hooks: HookService, cwd: string, emit: EventSink): PermissionGate {
+export function hookedGate(gate: AskingGate, hooks: HookService, cwd: string, emit: EventSink, stop: TurnStop): PermissionGate {
   return {
     async authorize(prepared, signal) {
+      if (stop.reason !== null) return { allow: false, message: STOPPED_CALL };
       if (!hooks.has("PreToolUse")) return gate.authorize(prepared, signal);
       const { call } = prepared;
       const tool = claudeToolName(call.name);
@@ -33,7 +52,10 @@ export function hookedGate(gate: AskingGate, hooks: HookService, cwd: string, em
         emit({ type: "permission_decision", id: newEventId(), ts: Date.now(), toolUseId: call.id, toolName: call.name, decision: "deny", source: "hook", message });
         return { allow: false, message };
       };
-      if (o.stop) return deny(`A PreToolUse hook stopped this: ${o.stop}`);
+      if (o.stop) {
+        stop.reason = o.stop;
+        return deny(STOPPED_CALL);
+      }
       if (o.block) return deny(`A PreToolUse hook blocked this call: ${o.block}`);
       if (o.permission?.decision === "deny") return deny(`A PreToolUse hook denied this call${o.permission.reason ? `: ${o.permission.reason}` : "."}`);
       if (o.permission?.decision === "ask") return gate.authorize(prepared, signal, o.permission.reason || "a PreToolUse hook asks for this call");
@@ -50,7 +72,7 @@ export function hookedGate(gate: AskingGate, hooks: HookService, cwd: string, em
 }
 
 /** PostToolUse after each call that ran: a block or additionalContext reaches the model with the result. */
-export function hookedRuntime(runtime: ToolRuntime, hooks: HookService, cwd: string): ToolRuntime {
+export function hookedRuntime(runtime: ToolRuntime, hooks: HookService, cwd: string, stop: TurnStop): ToolRuntime {
   return {
     ...runtime,
     async prepare(call, ctx) {
@@ -63,6 +85,7 @@ export function hookedRuntime(runtime: ToolRuntime, hooks: HookService, cwd: str
           const tool = claudeToolName(call.name);
           const input = claudeToolInput(call.input, cwd) as Record<string, unknown>;
           const o = await hooks.run("PostToolUse", tool, { tool_name: tool, tool_input: input, tool_response: toolResponse(r, input), tool_use_id: call.id }, ctx.signal);
+          if (o.stop) stop.reason = o.stop;
           const notes = [...(o.block ? [`PostToolUse hook feedback: ${o.block}`] : []), ...o.context];
           if (notes.length === 0) return r;
           return { ...r, content: appendText(r.content, notes.join("\n")) };
@@ -98,8 +121,10 @@ export function stopHookPolicy(hooks: HookService, signal: () => AbortSignal): L
     async onStop(): Promise<PolicyVerdict> {
       if (!hooks.has("Stop")) return { kind: "continue" };
       const o = await hooks.run("Stop", undefined, { stop_hook_active: blocks > 0 }, signal());
-      // continue:false means stop, which the model is already doing; past the bound, the hook is not obeyed.
-      if (o.stop || !o.block || blocks >= MAX_STOP_BLOCKS) return { kind: "continue" };
+      // continue:false wins over a block (as in Claude Code): the turn ends, with the reason for the user.
+      if (o.stop) return { kind: "stop", reason: "hook_stopped", message: `a Stop hook stopped the turn: ${o.stop}` };
+      // Past the bound, the hook is not obeyed.
+      if (!o.block || blocks >= MAX_STOP_BLOCKS) return { kind: "continue" };
       blocks++;
       return { kind: "nudge", tag: "stop_hook", text: `A Stop hook asked you to keep working: ${o.block}` };
     },

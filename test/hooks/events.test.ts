@@ -231,3 +231,74 @@ describe("hook events", () => {
     expect(p.received()).toEqual([expect.objectContaining({ hook_event_name: "PreCompact", trigger: "manual", custom_instructions: "keep the todo list" })]);
   });
 });
+
+// Claude Code: `continue: false` stops Claude after the hook, for every event that has a turn to
+// stop; the stopReason is shown to the user and never sent to the model.
+describe("continue: false stops the whole turn", () => {
+  const stopJson = (why: string) => `echo '{"continue":false,"stopReason":"${why}"}'`;
+  const served = (server: { requests: Array<{ outcome: string }> }) => server.requests.filter((q) => q.outcome === "served").length;
+  /** Every durable event of the run's session log, as one string. */
+  const logOf = (env: Record<string, string>) => {
+    const out = Bun.spawnSync(["sh", "-c", `cat $(find "${env.KHAELOR_HOME}" -name '*.jsonl')`]);
+    return out.stdout.toString();
+  };
+
+  test("PreToolUse: that call and the rest of the message do not run, no request follows, the user reads the reason", async () => {
+    const server = await serve({
+      turns: [
+        { content: [{ type: "tool_use", name: "bash", input: { command: "touch a.txt" } }, { type: "tool_use", name: "bash", input: { command: "touch b.txt" } }] },
+        { content: [{ type: "text", text: "never" }] },
+      ],
+    });
+    const p = hookProject(server.url);
+    p.hooks({ PreToolUse: [{ matcher: "Bash", command: p.script("freeze", stopJson("deploy freeze until 5pm")) }] });
+    const r = await runCli(["-p", "go", "--output-format", "json", ...bypass], { cwd: p.dir, env: p.env });
+    expect(r.code).toBe(0);
+    expect(served(server)).toBe(1);
+    expect(existsSync(join(p.dir, "a.txt"))).toBe(false);
+    expect(existsSync(join(p.dir, "b.txt"))).toBe(false);
+    expect(p.received().length).toBe(1);
+    expect(r.stderr).toContain("deploy freeze until 5pm");
+    expect(JSON.parse(r.stdout)).toMatchObject({ subtype: "success", is_error: false, stop_reason: "hook_stopped" });
+    const log = logOf(p.env);
+    expect(log).toContain("Not run: a hook stopped this turn.");
+    expect(log).not.toContain("deploy freeze");
+  });
+
+  test("PostToolUse: the call ran, its result is kept, and the model is not asked again", async () => {
+    const server = await serve({
+      turns: [{ content: [{ type: "tool_use", name: "write", input: { file_path: "w.txt", content: "w\n" } }] }, { content: [{ type: "text", text: "never" }] }],
+    });
+    const p = hookProject(server.url);
+    p.hooks({ PostToolUse: [{ matcher: "Write", command: p.script("post", stopJson("review the write first")) }] });
+    const r = await runCli(["-p", "go", "--output-format", "json", ...bypass], { cwd: p.dir, env: p.env });
+    expect(r.code).toBe(0);
+    expect(served(server)).toBe(1);
+    expect(readFileSync(join(p.dir, "w.txt"), "utf8")).toBe("w\n");
+    expect(r.stderr).toContain("review the write first");
+    expect(JSON.parse(r.stdout)).toMatchObject({ is_error: false, stop_reason: "hook_stopped" });
+    expect(logOf(p.env)).toContain('"type":"tool_result"');
+  });
+
+  test("UserPromptSubmit: the prompt is not sent; the user reads the reason", async () => {
+    const server = await serve({ turns: [{ content: [{ type: "text", text: "never" }] }] });
+    const p = hookProject(server.url);
+    p.hooks({ UserPromptSubmit: [{ command: p.script("ups", stopJson("out of office")) }] });
+    const r = await runCli(["-p", "hello", "--output-format", "json"], { cwd: p.dir, env: p.env });
+    expect(r.code).toBe(0);
+    expect(served(server)).toBe(0);
+    expect(r.stderr).toContain("out of office");
+    expect(JSON.parse(r.stdout)).toMatchObject({ is_error: false, stop_reason: "hook_stopped" });
+  });
+
+  test("Stop: continue:false wins over a block: the model is not sent back", async () => {
+    const server = await serve({ turns: [{ content: [{ type: "text", text: "Done." }] }, { content: [{ type: "text", text: "never" }] }] });
+    const p = hookProject(server.url);
+    p.hooks({ Stop: [{ command: p.script("stop", `echo '{"continue":false,"stopReason":"enough for today","decision":"block","reason":"keep going"}'`) }] });
+    const r = await runCli(["-p", "finish", "--output-format", "json"], { cwd: p.dir, env: p.env });
+    expect(r.code).toBe(0);
+    expect(served(server)).toBe(1);
+    expect(r.stderr).toContain("enough for today");
+    expect(JSON.parse(r.stdout)).toMatchObject({ is_error: false, result: "Done.", stop_reason: "hook_stopped" });
+  });
+});
