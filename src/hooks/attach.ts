@@ -8,6 +8,7 @@ import type { Decision } from "../permissions/index.ts";
 import type { ToolCall, ToolOutcome, ToolRuntime } from "../tools/types.ts";
 import type { HookService } from "./hooks.ts";
 import { claudeToolInput, claudeToolName } from "./tool-names.ts";
+import { claudeToolResponse } from "./tool-response.ts";
 
 /** A gate that can be told to ask even where the rules allow (a hook's "ask"). */
 export type AskingGate = PermissionGate & {
@@ -71,20 +72,23 @@ export function hookedGate(gate: AskingGate, hooks: HookService, cwd: string, em
   };
 }
 
-/** PostToolUse after each call that ran: a block or additionalContext reaches the model with the result. */
+/** PostToolUse (or PostToolUseFailure) after each call that ran: a block or additionalContext reaches the model with the result. */
 export function hookedRuntime(runtime: ToolRuntime, hooks: HookService, cwd: string, stop: TurnStop): ToolRuntime {
   return {
     ...runtime,
     async prepare(call, ctx) {
       const p = await runtime.prepare(call, ctx);
-      if (!p.ok || !hooks.has("PostToolUse")) return p;
+      if (!p.ok || (!hooks.has("PostToolUse") && !hooks.has("PostToolUseFailure"))) return p;
       return {
         ...p,
         async run(): Promise<ToolOutcome> {
           const r = await p.run();
           const tool = claudeToolName(call.name);
           const input = claudeToolInput(call.input, cwd) as Record<string, unknown>;
-          const o = await hooks.run("PostToolUse", tool, { tool_name: tool, tool_input: input, tool_response: toolResponse(r, input), tool_use_id: call.id }, ctx.signal);
+          // As in Claude Code, PostToolUse hears the calls that succeeded, PostToolUseFailure the others.
+          const o = r.isError
+            ? await hooks.run("PostToolUseFailure", tool, { tool_name: tool, tool_input: input, tool_use_id: call.id, error: toolText(r), is_interrupt: /cancelled by the user/i.test(r.display?.notes ?? toolText(r)) }, ctx.signal)
+            : await hooks.run("PostToolUse", tool, { tool_name: tool, tool_input: input, tool_response: claudeToolResponse(tool, input, r, cwd), tool_use_id: call.id }, ctx.signal);
           if (o.stop) stop.reason = o.stop;
           const notes = [...(o.block ? [`PostToolUse hook feedback: ${o.block}`] : []), ...o.context];
           if (notes.length === 0) return r;
@@ -99,9 +103,8 @@ export function hookedRuntime(runtime: ToolRuntime, hooks: HookService, cwd: str
   };
 }
 
-function toolResponse(r: ToolOutcome, input: Record<string, unknown>): Record<string, unknown> {
-  const text = typeof r.content === "string" ? r.content : r.content.map((b) => (b.type === "text" ? b.text : "")).join("");
-  return { ...(typeof input.file_path === "string" ? { filePath: input.file_path } : {}), success: !r.isError, output: text };
+function toolText(r: ToolOutcome): string {
+  return typeof r.content === "string" ? r.content : r.content.map((b) => (b.type === "text" ? b.text : "")).join("\n");
 }
 
 function appendText(content: ToolOutcome["content"], text: string): ToolOutcome["content"] {

@@ -78,6 +78,48 @@ describe("hook events", () => {
     expect(got[0]).toMatchObject({ hook_event_name: "PostToolUse", tool_name: "Write", tool_input: { file_path: join(resolve(p.dir), "x.ts"), content: "let x = 1\n" }, tool_response: { filePath: join(resolve(p.dir), "x.ts"), success: true } });
   });
 
+  test("PostToolUse's tool_response has Claude Code's per-tool shape; a failed call goes to PostToolUseFailure instead", async () => {
+    const call = (name: string, input: Record<string, unknown>) => ({ content: [{ type: "tool_use" as const, name, input }] });
+    const server = await serve({
+      turns: [
+        call("write", { file_path: "s.ts", content: "one\ntwo\n" }),
+        call("edit", { file_path: "s.ts", old_string: "two", new_string: "three" }),
+        call("read", { file_path: "s.ts" }),
+        call("bash", { command: "echo out; echo err >&2" }),
+        call("glob", { pattern: "*.ts" }),
+        call("grep", { pattern: "three", glob: "*.ts" }),
+        call("bash", { command: "exit 3" }),
+        { content: [{ type: "text", text: "done" }] },
+      ],
+    });
+    const p = hookProject(server.url);
+    const log = p.script("log", "exit 0");
+    p.hooks({ PostToolUse: [{ command: log }], PostToolUseFailure: [{ matcher: "Bash", command: log }] });
+    const r = await runCli(["-p", "go", ...bypass], { cwd: p.dir, env: p.env });
+    expect(r.code).toBe(0);
+    const file = join(resolve(p.dir), "s.ts");
+    const got = p.received();
+    expect(got.map((j) => [j.hook_event_name, j.tool_name])).toEqual([
+      ["PostToolUse", "Write"],
+      ["PostToolUse", "Edit"],
+      ["PostToolUse", "Read"],
+      ["PostToolUse", "Bash"],
+      ["PostToolUse", "Glob"],
+      ["PostToolUse", "Grep"],
+      ["PostToolUseFailure", "Bash"],
+    ]);
+    const res = got.map((j) => j.tool_response as Record<string, unknown>);
+    expect(res[0]).toMatchObject({ type: "create", filePath: file, content: "one\ntwo\n", success: true });
+    expect(res[1]).toMatchObject({ filePath: file, oldString: "two", newString: "three", replaceAll: false, userModified: false });
+    expect((res[1]!.structuredPatch as Array<{ lines: string[] }>)[0]!.lines).toEqual(expect.arrayContaining(["-two", "+three"]));
+    expect(res[2]).toEqual({ type: "text", file: { filePath: file, content: "one\nthree", numLines: 2, startLine: 1, totalLines: 2 } });
+    expect(res[3]).toEqual({ stdout: expect.stringContaining("out"), stderr: "", interrupted: false, isImage: false });
+    expect(res[4]).toMatchObject({ filenames: [file], numFiles: 1, truncated: false });
+    expect(res[5]).toEqual({ mode: "files_with_matches", filenames: [file], numFiles: 1 });
+    expect(got[6]).toMatchObject({ tool_input: { command: "exit 3" }, error: expect.stringContaining("exit code 3"), is_interrupt: false });
+    expect(got[6]!.tool_response).toBeUndefined();
+  });
+
   test("UserPromptSubmit: stdout is context for the model; exit 2 keeps the prompt from being sent and says why", async () => {
     const server = await serve({ turns: [{ content: [{ type: "text", text: "hi" }], expect: { lastTextMatches: "TICKET-42 is open" } }] });
     const p = hookProject(server.url);
