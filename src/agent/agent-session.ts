@@ -43,7 +43,7 @@ import { loadSessionExtensions } from "../extensions/session-extensions.ts";
 import { runCommandTools } from "../extensions/command-tools.ts";
 import { createGate } from "./gate.ts";
 import { openLog, restoreWorkspace, SessionOpenError } from "./open-log.ts";
-import type { AgentSession, AgentTurnResult, SessionOptions } from "./types.ts";
+import type { AgentSession, AgentTurnResult, SessionEndReason, SessionOptions } from "./types.ts";
 
 export { SessionOpenError };
 
@@ -269,7 +269,11 @@ export async function openAgentSession(opts: SessionOptions): Promise<AgentSessi
   // PreCompact hears every compaction, the kernel's automatic ones too.
   const compactWithHooks = async (trigger: "auto" | "manual" | "overflow", signal?: AbortSignal, instructionsText?: string): Promise<boolean> => {
     await hooks.service.run("PreCompact", trigger === "manual" ? "manual" : "auto", { trigger: trigger === "manual" ? "manual" : "auto", custom_instructions: instructionsText ?? "" }, signal ?? turnSignal);
-    return context.compact(trigger, signal, instructionsText);
+    const done = await context.compact(trigger, signal, instructionsText);
+    // As in Claude Code, the session starts again from the summary: SessionStart hears "compact",
+    // and what it prints goes to the model with the next prompt, as at startup.
+    if (done && hooks.service.has("SessionStart")) startContext.push(...(await hooks.service.run("SessionStart", "compact", { source: "compact" }, signal ?? turnSignal)).context);
+    return done;
   };
   const hookedContext = { messages: () => context.messages(), needsCompaction: () => context.needsCompaction(), compact: compactWithHooks };
   // SessionStart's output is context for the model's first turn.
@@ -279,7 +283,8 @@ export async function openAgentSession(opts: SessionOptions): Promise<AgentSessi
     const said = bus.subscribe((e) => {
       if (e.type === "hook_end" && e.message) notices.push(e.message);
     });
-    const o = await hooks.service.run("SessionStart", replayed ? "resume" : "startup", { source: replayed ? "resume" : "startup" }, new AbortController().signal);
+    const source = replayed ? "resume" : (opts.startSource ?? "startup");
+    const o = await hooks.service.run("SessionStart", source, { source }, new AbortController().signal);
     said();
     return o.context;
   }
@@ -319,6 +324,12 @@ export async function openAgentSession(opts: SessionOptions): Promise<AgentSessi
   };
   process.on("exit", killOnExit);
   let closed = false;
+  let ended = false;
+  async function endHooks(reason: SessionEndReason): Promise<void> {
+    if (ended) return;
+    ended = true;
+    if (hooks.service.has("SessionEnd")) await hooks.service.run("SessionEnd", reason, { reason }, new AbortController().signal);
+  }
   return {
     sessionId,
     cwd,
@@ -426,10 +437,11 @@ export async function openAgentSession(opts: SessionOptions): Promise<AgentSessi
     hooks: () => hooks.listing(),
     hookTrust: { pending: () => [...hooks.unasked], answer: (answer) => hooks.answer([...hooks.unasked], answer) },
     processes: () => workspace.processes.list(),
-    async close() {
+    end: endHooks,
+    async close(reason: SessionEndReason = "other") {
       if (closed) return;
       closed = true;
-      if (hooks.service.has("SessionEnd")) await hooks.service.run("SessionEnd", "other", { reason: "other" }, new AbortController().signal);
+      await endHooks(reason);
       await Promise.all([workspace.processes.stopAll(), mcp.manager.close()]);
       await stopMarked(findMarked(mark) ?? []);
       process.off("exit", killOnExit);

@@ -263,6 +263,28 @@ describe("hook events", () => {
     expect(changed.stderr).toContain("not running a command from this project's files");
   });
 
+  test("SessionStart hears resume and compact, and its output after a compaction reaches the next request", async () => {
+    const server = await serve({
+      turns: [
+        { content: [{ type: "text", text: "first answer" }] },
+        { content: [{ type: "text", text: "A summary of it all." }] },
+        { content: [{ type: "text", text: "after" }], expect: { lastTextMatches: "started from compact" } },
+        { content: [{ type: "text", text: "later" }], expect: { lastTextMatches: "started from resume" } },
+      ],
+    });
+    const p = hookProject(server.url);
+    p.hooks({ SessionStart: [{ command: p.script("start", `for s in startup resume clear compact; do case "$IN" in *"\\"source\\":\\"$s\\""*) echo "started from $s";; esac; done`) }] });
+    // one process (stream-json input): the compaction's SessionStart output goes with the next prompt
+    const user = (text: string) => JSON.stringify({ type: "user", message: { role: "user", content: text }, parent_tool_use_id: null, session_id: "" });
+    const r = await runCli(["-p", "--input-format", "stream-json", "--output-format", "stream-json", "--verbose"], { cwd: p.dir, env: p.env, stdin: `${[user("hello"), user("/compact"), user("go on")].join("\n")}\n` });
+    expect(r.stderr).toBe("");
+    expect(r.code).toBe(0);
+    const again = await runCli(["-p", "again", "--continue"], { cwd: p.dir, env: p.env });
+    expect(again.stderr).toBe("");
+    expect(server.checkFailures).toEqual([]);
+    expect(p.received().map((j) => j.source)).toEqual(["startup", "compact", "resume"]);
+  });
+
   test("PreCompact runs before /compact with trigger manual and the instructions", async () => {
     const server = await serve({ turns: [{ content: [{ type: "text", text: "first answer" }] }, { content: [{ type: "text", text: "A summary of it all." }] }] });
     const p = hookProject(server.url);

@@ -61,6 +61,7 @@ export type AppDeps = {
   links: boolean;
   gitBranch?: string | null;
   /** Opens another session (null: a new one) for /clear and /resume; `keep`: this run's model and mode go on. */
+  /** `keep` (after /clear): the settings chosen stay, and SessionStart hooks hear source "clear". */
   reopen(resume: string | null, keep?: { model: string; permissionMode: PermissionMode }): Promise<AgentSession>;
   /** The pager opened or closed: the alternate screen, and mouse reporting for the wheel while it shows. */
   onPager(open: boolean): void;
@@ -407,6 +408,8 @@ export class App implements AppActions {
     this.unsubscribe();
     const old = this.session;
     let next: AgentSession;
+    // Claude Code's order: the old session's SessionEnd hooks ("clear") run before the next one's SessionStart.
+    await old.end(resume ? "other" : "clear");
     try {
       // /clear starts over in the conversation, not in the settings: the model and mode chosen stay.
       next = await this.deps.reopen(resume, resume ? undefined : { model: old.model(), permissionMode: old.permissionMode() });
@@ -455,7 +458,8 @@ export class App implements AppActions {
     const priced = modelInfo(session.model())?.price !== null;
     const stopped = runningProcessLines(session);
     const kept = !session.isEmpty();
-    await session.close();
+    // Left at the prompt (Ctrl-D, /exit), or ended by a signal.
+    await session.close(signal ? "other" : "prompt_input_exit");
     // The same money format as the status line, so the two never disagree ($0.026, not $0.0260).
     const line = kept
       ? `Resume this session with: khaelor --resume ${session.sessionId}  (cost ${priced ? formatCost(cost) : "unknown"})`
