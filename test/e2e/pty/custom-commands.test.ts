@@ -125,6 +125,59 @@ describe("custom commands in the app", () => {
     expect(entry.declined).toEqual([]);
   });
 
+  test("a running hook is a row with its name and time; Esc cancels it and the prompt is not sent", async () => {
+    const fake = await fixtures.api({ turns: [{ content: [{ type: "text", text: "never" }] }] });
+    const env = isolatedEnv(fake.url);
+    const dir = tempProject();
+    put(env.XDG_CONFIG_HOME!, "khaelor/settings.json", JSON.stringify({ hooks: { UserPromptSubmit: [{ hooks: [{ type: "command", command: "sleep 30" }] }] } }));
+    const s = fixtures.pty([], { cwd: dir, env });
+    await s.waitFor(idle, "the composer");
+    s.type("go");
+    s.send(KEY.enter);
+    // the row names the hook and, past a second, says how long it has run
+    await s.waitFor((sc) => /hook UserPromptSubmit: sleep 30\s+\d+\.\ds/.test(sc), "the hook's row with its time");
+    s.send(KEY.esc);
+    await s.waitFor((sc) => /sleep 30" \([^)]*\) was\s+cancelled/.test(sc), "the hook reported cancelled");
+    await s.waitFor(idle, "the composer after Esc");
+    expect(fake.requests.length).toBe(0);
+    s.send(KEY.ctrlD);
+    expect(await s.exited).toBe(0);
+  });
+
+  test("/clear: SessionEnd hears clear, then the new session's SessionStart hears clear; leaving at the prompt is prompt_input_exit", async () => {
+    const fake = await fixtures.api({ turns: [{ content: [{ type: "text", text: "HELLO-BACK" }] }] });
+    const env = isolatedEnv(fake.url);
+    const dir = tempProject();
+    const log = join(dir, "events.jsonl");
+    const hook = join(dir, "log.sh");
+    writeFileSync(hook, `#!/bin/sh\ncat >> "${log}"\necho >> "${log}"\n`);
+    chmodSync(hook, 0o755);
+    const entry = [{ hooks: [{ type: "command", command: hook }] }];
+    put(env.XDG_CONFIG_HOME!, "khaelor/settings.json", JSON.stringify({ hooks: { SessionStart: entry, SessionEnd: entry } }));
+    const s = fixtures.pty([], { cwd: dir, env });
+    await s.waitFor(idle, "the composer");
+    s.type("hello");
+    s.send(KEY.enter);
+    await s.waitForText("HELLO-BACK");
+    await s.waitFor(idle, "the answer");
+    s.type("/clear");
+    await s.waitForText("› /clear");
+    s.send(KEY.enter);
+    await s.waitForText("New session");
+    await s.waitFor(idle, "the new session");
+    s.send(KEY.ctrlD);
+    expect(await s.exited).toBe(0);
+    const got = readFileSync(log, "utf8").split("\n").filter(Boolean).map((l) => JSON.parse(l) as Record<string, unknown>);
+    expect(got.map((j) => [j.hook_event_name, j.source ?? j.reason])).toEqual([
+      ["SessionStart", "startup"],
+      ["SessionEnd", "clear"],
+      ["SessionStart", "clear"],
+      ["SessionEnd", "prompt_input_exit"],
+    ]);
+    expect(got[1]!.session_id).toBe(got[0]!.session_id);
+    expect(got[2]!.session_id).not.toBe(got[0]!.session_id);
+  });
+
   test("Notification: a hook hears the permission prompt as Claude Code sends it", async () => {
     const fake = await fixtures.api({
       turns: [{ content: [{ type: "tool_use", name: "bash", input: { command: "touch asked.txt" } }] }, { content: [{ type: "text", text: "DENIED-OK" }] }],
