@@ -390,7 +390,7 @@ export async function openAgentSession(opts: SessionOptions): Promise<AgentSessi
       turnSignal = turn.signal;
       // A custom command or skill becomes its prompt; its model and allowed-tools last this turn only.
       const typed = typeof input === "string" ? input : input.map((b) => (b.type === "text" ? b.text : "")).join("\n");
-      const expanded = typeof input !== "string" ? null : await extensions.expand(input, runCommandTools({ tools, gate, workspace, cwd, signal: turn.signal }));
+      const expanded = typeof input !== "string" ? null : extensions.find(input);
       const turnGrants = expanded ? expanded.allowedTools.filter((rule) => !engine.rules().some((r) => r.rule === rule && r.behavior === "allow" && r.scope === "session")) : [];
       for (const rule of turnGrants) engine.grant(rule, "session");
       const modelBefore = model;
@@ -399,7 +399,14 @@ export async function openAgentSession(opts: SessionOptions): Promise<AgentSessi
         for (const rule of turnGrants) engine.removeRule({ rule, behavior: "allow", scope: "session" });
         if (expanded?.model) model = modelBefore;
       };
-      const prompt = expanded?.prompt ?? input;
+      // After the grants: a command's allowed-tools are what let its !`cmd` lines run.
+      let prompt: string | UserBlock[] = input;
+      try {
+        if (expanded) prompt = await expanded.expand(runCommandTools({ tools, gate, workspace, cwd, signal: turn.signal }));
+      } catch (e) {
+        endExpanded();
+        throw e;
+      }
       let content: string | UserBlock[] = prompt;
       if (hooks.service.has("UserPromptSubmit")) {
         const o = await hooks.service.run("UserPromptSubmit", undefined, { prompt: typed }, turn.signal);
