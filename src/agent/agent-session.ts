@@ -267,14 +267,19 @@ export async function openAgentSession(opts: SessionOptions): Promise<AgentSessi
   if (opts.doomLoop ?? true) policies.push(doomLoopPolicy());
   // Stop hooks are asked after the built-in verification: when it sends the model back, they wait for the next stop.
   let turnSignal: AbortSignal = new AbortController().signal;
-  policies.push(stopHookPolicy(hooks.service, () => turnSignal));
+  // Stop hooks read the answer they judge (Claude Code's last_assistant_message).
+  let lastAnswer = "";
+  bus.subscribe((e) => {
+    if (e.type === "assistant_message") lastAnswer = e.message.content.map((b) => (b.type === "text" ? b.text : "")).join("");
+  });
+  policies.push(stopHookPolicy(hooks.service, () => turnSignal, () => lastAnswer));
   // PreCompact hears every compaction, the kernel's automatic ones too.
   const compactWithHooks = async (trigger: "auto" | "manual" | "overflow", signal?: AbortSignal, instructionsText?: string): Promise<boolean> => {
     await hooks.service.run("PreCompact", trigger === "manual" ? "manual" : "auto", { trigger: trigger === "manual" ? "manual" : "auto", custom_instructions: instructionsText ?? "" }, signal ?? turnSignal);
     const done = await context.compact(trigger, signal, instructionsText);
     // As in Claude Code, the session starts again from the summary: SessionStart hears "compact",
     // and what it prints goes to the model with the next prompt, as at startup.
-    if (done && hooks.service.has("SessionStart")) startContext.push(...(await hooks.service.run("SessionStart", "compact", { source: "compact" }, signal ?? turnSignal)).context);
+    if (done && hooks.service.has("SessionStart")) startContext.push(...(await hooks.service.run("SessionStart", "compact", { source: "compact", model }, signal ?? turnSignal)).context);
     return done;
   };
   const hookedContext = { messages: () => context.messages(), needsCompaction: () => context.needsCompaction(), compact: compactWithHooks };
@@ -286,7 +291,7 @@ export async function openAgentSession(opts: SessionOptions): Promise<AgentSessi
       if (e.type === "hook_end" && e.message) notices.push(e.message);
     });
     const source = replayed ? "resume" : (opts.startSource ?? "startup");
-    const o = await hooks.service.run("SessionStart", source, { source }, new AbortController().signal);
+    const o = await hooks.service.run("SessionStart", source, { source, model }, new AbortController().signal);
     said();
     return o.context;
   }

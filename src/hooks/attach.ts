@@ -115,7 +115,7 @@ function appendText(content: ToolOutcome["content"], text: string): ToolOutcome[
 /** Stop: a hook's block sends the model back once per block, with stop_hook_active after the first; bounded per user turn. */
 export const MAX_STOP_BLOCKS = 3;
 
-export function stopHookPolicy(hooks: HookService, signal: () => AbortSignal): LoopPolicy {
+export function stopHookPolicy(hooks: HookService, signal: () => AbortSignal, lastText: () => string): LoopPolicy {
   let blocks = 0;
   return {
     onUserTurn() {
@@ -123,7 +123,7 @@ export function stopHookPolicy(hooks: HookService, signal: () => AbortSignal): L
     },
     async onStop(): Promise<PolicyVerdict> {
       if (!hooks.has("Stop")) return { kind: "continue" };
-      const o = await hooks.run("Stop", undefined, { stop_hook_active: blocks > 0 }, signal());
+      const o = await hooks.run("Stop", undefined, { stop_hook_active: blocks > 0, last_assistant_message: lastText() }, signal());
       // continue:false wins over a block (as in Claude Code): the turn ends, with the reason for the user.
       if (o.stop) return { kind: "stop", reason: "hook_stopped", message: `a Stop hook stopped the turn: ${o.stop}` };
       // Past the bound, the hook is not obeyed.

@@ -151,9 +151,9 @@ describe("hook events", () => {
     const r = await runCli(["-p", "finish"], { cwd: p.dir, env: p.env });
     expect(server.checkFailures).toEqual([]);
     expect(r.stdout).toContain("Linted, really done.");
-    expect(p.received().map((j) => [j.hook_event_name, j.stop_hook_active])).toEqual([
-      ["Stop", false],
-      ["Stop", true],
+    expect(p.received().map((j) => [j.hook_event_name, j.stop_hook_active, j.last_assistant_message])).toEqual([
+      ["Stop", false, "Done."],
+      ["Stop", true, "Linted, really done."],
     ]);
   });
 
@@ -283,6 +283,7 @@ describe("hook events", () => {
     expect(again.stderr).toBe("");
     expect(server.checkFailures).toEqual([]);
     expect(p.received().map((j) => j.source)).toEqual(["startup", "compact", "resume"]);
+    expect(p.received()[0]!.model).toEqual(expect.any(String));
   });
 
   test("PreCompact runs before /compact with trigger manual and the instructions", async () => {
