@@ -182,7 +182,7 @@ export async function openAgentSession(opts: SessionOptions): Promise<AgentSessi
     ...(opts.hostHooks ? { host: opts.hostHooks } : {}),
   });
   notices.push(...hooks.notices);
-  const hookStop: TurnStop = { reason: null };
+  const hookStop: TurnStop = { reason: null, context: new Map() };
   const tools = hookedRuntime(
     createToolRuntime(offeredTools(opts.tools, notices), { searchGuard: (tool, dir) => engine.searchFilter(tool, dir), dynamic: () => mcp.manager.tools() }),
     hooks.service,

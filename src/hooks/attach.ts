@@ -17,10 +17,12 @@ export type AskingGate = PermissionGate & {
 };
 
 /**
- * A hook's `continue: false` during a turn: the calls left in that message do not run and the turn
- * ends after them (hookStopPolicy). The stopReason is the user's (the hook's notice), never the model's.
+ * What the hooks of one turn leave for later in it. `reason`: a hook's `continue: false`; the calls
+ * left in that message do not run and the turn ends after them (hookStopPolicy); the stopReason is
+ * the user's (the hook's notice), never the model's. `context`: PreToolUse's additionalContext, by
+ * call, for the model with that call's result.
  */
-export type TurnStop = { reason: string | null };
+export type TurnStop = { reason: string | null; context: Map<string, string[]> };
 
 const STOPPED_CALL = "Not run: a hook stopped this turn.";
 
@@ -28,6 +30,7 @@ export function hookStopPolicy(stop: TurnStop): LoopPolicy {
   return {
     onUserTurn() {
       stop.reason = null;
+      stop.context.clear();
     },
     afterTools: () => (stop.reason === null ? { kind: "continue" } : { kind: "stop", reason: "hook_stopped", message: `a hook stopped the turn: ${stop.reason}` }),
   };
@@ -58,6 +61,7 @@ export function hookedGate(gate: AskingGate, hooks: HookService, cwd: string, em
         return deny(STOPPED_CALL);
       }
       if (o.block) return deny(`A PreToolUse hook blocked this call: ${o.block}`);
+      if (o.context.length > 0) stop.context.set(call.id, o.context);
       if (o.permission?.decision === "deny") return deny(`A PreToolUse hook denied this call${o.permission.reason ? `: ${o.permission.reason}` : "."}`);
       if (o.permission?.decision === "ask") return gate.authorize(prepared, signal, o.permission.reason || "a PreToolUse hook asks for this call");
       if (o.permission?.decision === "allow") {
@@ -78,19 +82,24 @@ export function hookedRuntime(runtime: ToolRuntime, hooks: HookService, cwd: str
     ...runtime,
     async prepare(call, ctx) {
       const p = await runtime.prepare(call, ctx);
-      if (!p.ok || (!hooks.has("PostToolUse") && !hooks.has("PostToolUseFailure"))) return p;
+      if (!p.ok || (!hooks.has("PreToolUse") && !hooks.has("PostToolUse") && !hooks.has("PostToolUseFailure"))) return p;
       return {
         ...p,
         async run(): Promise<ToolOutcome> {
           const r = await p.run();
+          const before = stop.context.get(call.id) ?? [];
+          stop.context.delete(call.id);
           const tool = claudeToolName(call.name);
           const input = claudeToolInput(call.input, cwd) as Record<string, unknown>;
           // As in Claude Code, PostToolUse hears the calls that succeeded, PostToolUseFailure the others.
-          const o = r.isError
+          const event = r.isError ? "PostToolUseFailure" : "PostToolUse";
+          const o = !hooks.has(event)
+            ? { context: [] as string[], block: undefined, stop: undefined }
+            : r.isError
             ? await hooks.run("PostToolUseFailure", tool, { tool_name: tool, tool_input: input, tool_use_id: call.id, error: toolText(r), is_interrupt: /cancelled by the user/i.test(r.display?.notes ?? toolText(r)) }, ctx.signal)
             : await hooks.run("PostToolUse", tool, { tool_name: tool, tool_input: input, tool_response: claudeToolResponse(tool, input, r, cwd), tool_use_id: call.id }, ctx.signal);
           if (o.stop) stop.reason = o.stop;
-          const notes = [...(o.block ? [`PostToolUse hook feedback: ${o.block}`] : []), ...o.context];
+          const notes = [...before, ...(o.block ? [`PostToolUse hook feedback: ${o.block}`] : []), ...o.context];
           if (notes.length === 0) return r;
           return { ...r, content: appendText(r.content, notes.join("\n")) };
         },

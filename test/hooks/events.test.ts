@@ -36,6 +36,20 @@ describe("hook events", () => {
     expect(r.stderr).toContain("no shell today");
   });
 
+  test("PreToolUse additionalContext reaches the model with the call's result", async () => {
+    const server = await serve({
+      turns: [
+        { content: [{ type: "tool_use", name: "bash", input: { command: "echo hi" } }] },
+        { content: [{ type: "text", text: "ok" }], expect: { lastHasToolResult: { isError: false, contentMatches: "hi[\\s\\S]*use pnpm, not npm" } } },
+      ],
+    });
+    const p = hookProject(server.url);
+    p.hooks({ PreToolUse: [{ matcher: "Bash", command: p.script("ctx", `echo '{"hookSpecificOutput":{"hookEventName":"PreToolUse","additionalContext":"use pnpm, not npm"}}'`) }] });
+    const r = await runCli(["-p", "go", ...bypass], { cwd: p.dir, env: p.env });
+    expect(r.code).toBe(0);
+    expect(server.checkFailures).toEqual([]);
+  });
+
   test("PreToolUse JSON: deny stops the call with its reason; allow never lifts a deny rule", async () => {
     const server = await serve({
       turns: [
