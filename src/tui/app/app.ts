@@ -539,7 +539,10 @@ export class App implements AppActions {
   pasteClipboardImage(): void {
     const read = this.deps.clipboardImage;
     if (!read) {
-      if (!this.saidNoClipboard) this.flash("Ctrl-V pastes an image from the clipboard, but no clipboard tool was found (wl-paste, xclip; osascript on macOS); paste an image file's path instead", 6000);
+      if (!this.saidNoClipboard) {
+        this.state.transcript.notice("Ctrl-V pastes an image from the clipboard, but no clipboard tool was found here (wl-paste under Wayland, xclip under X, osascript on macOS). Paste or drop an image file's path instead.", "info");
+        this.requestRender();
+      }
       this.saidNoClipboard = true;
       return;
     }
