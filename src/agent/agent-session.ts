@@ -118,6 +118,7 @@ export async function openAgentSession(opts: SessionOptions): Promise<AgentSessi
     cliConfigs: opts.mcp?.configs ?? [],
     strict: opts.mcp?.strict ?? false,
     trustProject: opts.mcp?.trustProject ?? false,
+    ...(opts.mcp?.hostServers ? { hostServers: opts.mcp.hostServers } : {}),
     // Someone to ask about permissions is someone to ask about trust.
     interactive: opts.ask !== undefined,
     env: process.env,
@@ -179,6 +180,7 @@ export async function openAgentSession(opts: SessionOptions): Promise<AgentSessi
     interactive: opts.ask !== undefined,
     // --trust-project covers every command the project's files define, hooks as MCP servers.
     trustProject: opts.mcp?.trustProject ?? false,
+    ...(opts.hostHooks ? { host: opts.hostHooks } : {}),
   });
   notices.push(...hooks.notices);
   const tools = hookedRuntime(
@@ -284,15 +286,17 @@ export async function openAgentSession(opts: SessionOptions): Promise<AgentSessi
 
   // Many MCP tools go behind the API's tool search instead of into every request whole.
   const mcpOffer = toolSearchOffer(() => tools.specs());
+  // Asked per request: a rule granted or removed, or a mode switched, applies to the next one;
+  // with many MCP tools, the API's tool search joins them.
+  const serverTools = () => [...webToolSpecs(engine.rules(), engine.mode, settings).filter((t) => offeredServerTool(opts.tools, t.name)), ...(mcpOffer().search ? [TOOL_SEARCH_TOOL] : [])];
+  let thinkingBudget = opts.thinkingBudget;
   const kernelDeps = () => ({
     model: client,
     modelName: () => model,
     system: (): SystemBlock[] => system,
     // the runtime, its specs as offered (MCP tools deferred behind tool search past the budget)
     tools: { ...tools, specs: () => mcpOffer().tools },
-    // Asked per request: a rule granted or removed, or a mode switched, applies to the next one;
-    // with many MCP tools, the API's tool search joins them.
-    serverTools: () => [...webToolSpecs(engine.rules(), engine.mode, settings).filter((t) => offeredServerTool(opts.tools, t.name)), ...(mcpOffer().search ? [TOOL_SEARCH_TOOL] : [])],
+    serverTools,
     workspace,
     context: hookedContext,
     gate,
@@ -304,7 +308,7 @@ export async function openAgentSession(opts: SessionOptions): Promise<AgentSessi
     costSoFar: () => cost - costAtOpen,
     costOf: costUsd,
     maxTokens: maxTokensFor(model),
-    thinkingBudget: opts.thinkingBudget,
+    thinkingBudget,
   });
 
   // A crash or a plain process.exit must not leave the model's processes running.
@@ -321,6 +325,7 @@ export async function openAgentSession(opts: SessionOptions): Promise<AgentSessi
     sessionId,
     cwd,
     toolNames: tools.names(),
+    offeredTools: () => [...mcpOffer().tools.map((t) => t.name), ...serverTools().map((t) => t.name)],
     mcp: mcp.view,
     replayed,
     notices,
@@ -332,6 +337,9 @@ export async function openAgentSession(opts: SessionOptions): Promise<AgentSessi
     isEmpty: () => !spoke,
     setModel(name: string) {
       bus.emit({ type: "setting_change", id: newId(), ts: Date.now(), model: name });
+    },
+    setThinkingBudget(tokens: number | null) {
+      thinkingBudget = tokens ?? undefined;
     },
     setPermissionMode(mode: PermissionMode) {
       bus.emit({ type: "setting_change", id: newId(), ts: Date.now(), permissionMode: mode });
