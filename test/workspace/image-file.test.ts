@@ -5,7 +5,8 @@ import { mkdtempSync, symlinkSync, writeFileSync } from "node:fs";
 import { execFileSync } from "node:child_process";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { IMAGE_LIMITS, checkImage, imageSize, loadImageFile, manyImagesProblem, sniffImage } from "../../src/workspace/image-file.ts";
+import { IMAGE_LIMITS, checkImage, imageSize, manyImagesProblem, sniffImage } from "../../src/model/images.ts";
+import { loadImageFile } from "../../src/workspace/image-file.ts";
 import { gifHeader, jpegHeader, makePng, webpHeader } from "../support/images.ts";
 
 const dir = () => mkdtempSync(join(tmpdir(), "khaelor-img-"));

@@ -2,7 +2,7 @@
 // (./state.ts): the effects. App implements it; tests drive the handlers with a fake that records.
 import type { CopyResult } from "../term/clipboard.ts";
 import type { PagerSource } from "../views/pager.ts";
-import type { ImageData } from "../../workspace/image-file.ts";
+import type { ImageData } from "../../model/images.ts";
 
 export type ChooserItem = { label: string; detail?: string; value: string };
 

@@ -7,7 +7,7 @@ import { movePicker } from "../views/picker.ts";
 import type { AppActions } from "./actions.ts";
 import type { InputEvent, Key } from "./app-input.ts";
 import { mentionAt } from "./file-finder.ts";
-import { manyImagesProblem } from "../../workspace/image-file.ts";
+import { manyImagesProblem } from "../../model/images.ts";
 import { completeSlash, type SlashCommand } from "./slash-commands.ts";
 import { sessionOf, type AppState, type Picker } from "./state.ts";
 

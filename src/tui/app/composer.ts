@@ -4,7 +4,7 @@
 // paste "[pasted N lines #k]" and an image chip "[image 1: shot.png, 24 KB]" each behave as one
 // character: the cursor never lands inside it, and one Backspace removes it (an image chip deleted
 // is an image not sent).
-import type { ImageData } from "../../workspace/image-file.ts";
+import type { ImageData } from "../../model/images.ts";
 import { formatBytes } from "../../workspace/safe-read.ts";
 
 const segmenter = new Intl.Segmenter(undefined, { granularity: "grapheme" });
