@@ -18,9 +18,9 @@ export const MAX_TIMEOUT_MS = 600_000;
 const KILL_GRACE_MS = 100;
 
 const schema = z.object({
-  command: z.string().min(1).describe("The command to run"),
-  timeout: z.number().int().min(1).max(MAX_TIMEOUT_MS).optional().describe("Timeout in milliseconds (default 120000, max 600000)"),
-  description: z.string().optional().describe("What the command does, in a few words (shown to the user)"),
+  command: z.string().min(1),
+  timeout: z.number().int().min(1).max(MAX_TIMEOUT_MS).optional(),
+  description: z.string().optional(),
 });
 type Input = z.infer<typeof schema>;
 

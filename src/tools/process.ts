@@ -14,18 +14,18 @@ const KEY_NAMES = Object.keys(KEYS) as [KeyName, ...KeyName[]];
 // One flat object (the Messages API wants an object schema at the top); which fields an action
 // needs is checked in run(), with an error naming the missing field.
 const schema = z.object({
-  action: z.enum(["start", "list", "read", "write", "stop"]).describe("What to do"),
-  command: z.string().min(1).optional().describe("start: the command to run"),
-  name: z.string().optional().describe("start: a name to refer to the process by"),
-  cwd: z.string().optional().describe("start: working directory (default: the current one)"),
-  id: z.string().optional().describe("read/write/stop: the process id or name"),
-  tail: z.number().int().min(1).optional().describe("read: only the last N lines"),
-  since: z.number().int().min(0).optional().describe("read: from this output offset (from an earlier read)"),
-  wait_for: z.string().optional().describe("read: wait until this regex appears in new output"),
-  timeout: z.number().int().min(1).max(MAX_WAIT_MS).optional().describe("read: how long wait_for may wait, in ms (default 30000)"),
-  input: z.string().optional().describe("write: text to type into the process's terminal (\"\\n\" presses Enter)"),
-  keys: z.array(z.enum(KEY_NAMES)).optional().describe("write: keys to press after the text, e.g. [\"Enter\"] or [\"Ctrl-C\"]"),
-  signal: z.enum(SIGNALS).optional().describe("stop: the signal to send first (default TERM)"),
+  action: z.enum(["start", "list", "read", "write", "stop"]),
+  command: z.string().min(1).optional(),
+  name: z.string().optional(),
+  cwd: z.string().optional(),
+  id: z.string().optional(),
+  tail: z.number().int().min(1).optional(),
+  since: z.number().int().min(0).optional(),
+  wait_for: z.string().optional(),
+  timeout: z.number().int().min(1).max(MAX_WAIT_MS).optional(),
+  input: z.string().optional(),
+  keys: z.array(z.enum(KEY_NAMES)).optional(),
+  signal: z.enum(SIGNALS).optional(),
 });
 type Input = z.infer<typeof schema>;
 
