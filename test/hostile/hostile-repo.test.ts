@@ -170,9 +170,9 @@ describe("spill files go with their session", () => {
     await run();
     const left = spills();
     expect(left).toHaveLength(2);
-    expect(left).toContain(fresh);
-    expect(left).not.toContain(old);
-    expect(left).not.toContain(gone);
+    expect(left).toContain(fresh!);
+    expect(left).not.toContain(old!);
+    expect(left).not.toContain(gone!);
   }, 60_000);
 });
 
