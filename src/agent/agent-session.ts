@@ -27,6 +27,7 @@ import { createToolRuntime } from "../tools/runtime.ts";
 import { createWorkspace } from "../workspace/local.ts";
 import { redactText } from "../session/redact.ts";
 import { pruneSpillDirs } from "../session/spill-retention.ts";
+import { imagesDirOf } from "../session/image-store.ts";
 import { findMarked, killMarkedSync, stopMarked } from "../workspace/marked-processes.ts";
 import { markEntry, sessionMark, settleMarked, settleOrphans } from "../workspace/orphans.ts";
 import { leftoverServers } from "../mcp/manager.ts";
@@ -471,6 +472,7 @@ export async function openAgentSession(opts: SessionOptions): Promise<AgentSessi
         rmSync(writer.path, { force: true });
         rmSync(metaPathOf(writer.path), { force: true });
         rmSync(spillDir, { recursive: true, force: true });
+        rmSync(imagesDirOf(writer.path), { recursive: true, force: true });
         git.forget();
       }
     },

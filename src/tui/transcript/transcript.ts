@@ -373,12 +373,20 @@ function toolEntry(id: string, name: string, summary: string, input: unknown): D
   return { kind: "tool", input, view: { id, name, summary, status: "pending", startedAt: null, durationMs: null, outputTail: [] } };
 }
 
+/**
+ * A message as the user wrote it. Images sent from the composer are named by their chips in the
+ * text ("[image 1: shot.png, 24 KB]"); images without one (from an editor over ACP, from
+ * stream-json) are shown as "[image]" each.
+ */
 function userText(content: string | Array<{ type: string; text?: string }>): string {
   if (typeof content === "string") return content;
-  return content
+  const text = content
     .filter((b) => b.type === "text")
     .map((b) => b.text ?? "")
     .join("\n");
+  const images = content.filter((b) => b.type === "image").length;
+  const unnamed = images - (text.match(/\[image \d+: [^\]\n]*\]/g)?.length ?? 0);
+  return unnamed > 0 ? [...Array.from({ length: unnamed }, () => "[image]"), text].filter((t) => t !== "").join(" ") : text;
 }
 
 function resultText(content: ToolResultContent): string {
