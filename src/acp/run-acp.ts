@@ -256,7 +256,9 @@ export async function runAcp(opts: CliOptions): Promise<number> {
         const r = await run;
         if (compact && r.reason === "finished") notify(params.sessionId, { sessionUpdate: "agent_message_chunk", content: { type: "text", text: "Compacted the conversation." } });
         const stopReason: StopReason | null =
-          r.reason === "finished"
+          r.reason === "hook_stopped"
+            ? "end_turn"
+            : r.reason === "finished"
             ? lastStop === "max_tokens"
               ? "max_tokens"
               : lastStop === "refusal"

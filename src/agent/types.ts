@@ -80,7 +80,12 @@ export type SessionOptions = {
   hostHooks?: HookEntry[];
   /** --mcp-config files or JSON, --strict-mcp-config, --trust-project. */
   mcp?: { configs?: string[]; strict?: boolean; trustProject?: boolean; hostServers?: Array<{ name: string; transport: () => Transport }> };
+  /** Why a new session starts, for SessionStart hooks: "clear" after /clear (absent: startup, or resume). */
+  startSource?: "clear";
 };
+
+/** Claude Code's SessionEnd reasons: /clear, the user leaving at the prompt, anything else. */
+export type SessionEndReason = "clear" | "prompt_input_exit" | "other";
 
 /** What resuming found in the log, for a mode to show where the session was. */
 export type ResumedLog = { header: SessionHeader | null; events: DurableEvent[] };
@@ -140,6 +145,8 @@ export interface AgentSession {
   readonly mcp: McpView;
   /** The processes the agent started (dev servers, watchers), running or not. */
   processes(): ProcessInfo[];
-  /** Stops the agent's processes and closes the log (removed when nothing was said). */
-  close(): Promise<void>;
+  /** Runs the SessionEnd hooks, once (close runs them if this was not called): before /clear opens the next session. */
+  end(reason: SessionEndReason): Promise<void>;
+  /** Stops the agent's processes and closes the log (removed when nothing was said); `reason` for SessionEnd hooks. */
+  close(reason?: SessionEndReason): Promise<void>;
 }

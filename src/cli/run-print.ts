@@ -172,6 +172,7 @@ export async function runPrint(opts: CliOptions): Promise<number> {
 export function exitCodeFor(reason: TurnEndReason): number {
   switch (reason) {
     case "finished":
+    case "hook_stopped":
       return EXIT.ok;
     case "max_turns":
       return EXIT.maxTurns;

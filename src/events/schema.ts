@@ -170,7 +170,7 @@ export const undoSchema = z.object({
 export const turnEndSchema = z.object({
   ...base,
   type: z.literal("turn_end"),
-  reason: z.enum(["finished", "max_turns", "max_budget", "wall_time", "cancelled", "doom_loop", "strikes", "error"]),
+  reason: z.enum(["finished", "max_turns", "max_budget", "wall_time", "cancelled", "doom_loop", "strikes", "hook_stopped", "error"]),
 });
 
 export const durableEventSchema = z.discriminatedUnion("type", [

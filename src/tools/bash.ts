@@ -81,7 +81,8 @@ export const bashTool: Tool<Input> = {
     const cwdFile = join(cwdDir(), `cwd-${++seq}`);
     rmSync(cwdFile, { force: true });
     // The EXIT trap records where the command ended up, even after an explicit `exit N`.
-    const script = `trap '__khaelor_ec=$?; pwd -P > ${shQuote(cwdFile)} 2>/dev/null; exit $__khaelor_ec' EXIT\n${input.command}`;
+    // The trap's body is quoted whole, so a TMPDIR with a space in it (or a quote) cannot split it.
+    const script = `trap ${shQuote(`__khaelor_ec=$?; pwd -P > ${shQuote(cwdFile)} 2>/dev/null; exit $__khaelor_ec`)} EXIT\n${input.command}`;
     if (ctx.signal.aborted) return fail("cancelled before it started");
 
     const started = Date.now();

@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { statSync } from "node:fs";
-import { KEYS, type KeyName, type ProcessInfo } from "../workspace/process-registry.ts";
+import { KEYS, type KeyName, type ProcessInfo, type ReadResult } from "../workspace/process-registry.ts";
+import { WaitPatternError, waitPattern, type WaitPattern } from "../workspace/wait-pattern.ts";
 import { RESULT_BUDGET_CHARS, cleanOutput, fitToBudget } from "./output-budget.ts";
 import { displayPath, fail, localWorkspace, ok, withAdvice, withNotes } from "./results.ts";
 import type { Tool } from "./types.ts";
@@ -80,21 +81,29 @@ export const processTool: Tool<Input> = {
         }
         case "read": {
           const id = need("id");
-          let waitFor: RegExp | undefined;
+          let waitFor: WaitPattern | undefined;
           if (input.wait_for !== undefined) {
             try {
-              waitFor = new RegExp(input.wait_for, "m");
+              waitFor = waitPattern(input.wait_for);
             } catch (e) {
               return fail(`wait_for is not a valid regex: ${(e as Error).message}`);
             }
           }
-          const r = await reg.read(id, {
-            ...(input.tail !== undefined ? { tail: input.tail } : {}),
-            ...(input.since !== undefined ? { since: input.since } : {}),
-            ...(waitFor ? { waitFor } : {}),
-            timeoutMs: input.timeout ?? 30_000,
-            signal: ctx.signal,
-          });
+          let r: ReadResult;
+          try {
+            r = await reg.read(id, {
+              ...(input.tail !== undefined ? { tail: input.tail } : {}),
+              ...(input.since !== undefined ? { since: input.since } : {}),
+              ...(waitFor ? { waitFor } : {}),
+              timeoutMs: input.timeout ?? 30_000,
+              signal: ctx.signal,
+            });
+          } catch (e) {
+            if (e instanceof WaitPatternError) return fail(e.message);
+            throw e;
+          } finally {
+            waitFor?.close?.();
+          }
           const label = r.info.name ? `${r.info.name} (${r.info.id})` : r.info.id;
           const state = describeState(r.info);
           const notes: string[] = [`${label} ${state}`, `offset ${r.offset}`];

@@ -36,8 +36,8 @@ import { span, wrapSpans, cleanText } from "../views/text.ts";
 import { ui } from "../views/theme.ts";
 import type { AppActions, ChooserItem } from "./actions.ts";
 import { runSlashCommand } from "./commands.ts";
-import { askHookTrust } from "./hook-trust.ts";
-import { askProjectTrust, watchMcp } from "./mcp-panel.ts";
+import { watchMcp } from "./mcp-panel.ts";
+import { askStartTrust } from "./start-trust.ts";
 import { Composer } from "./composer.ts";
 import type { FileFinder } from "./file-finder.ts";
 import { HistoryCommit } from "./history-commit.ts";
@@ -65,6 +65,7 @@ export type AppDeps = {
   links: boolean;
   gitBranch?: string | null;
   /** Opens another session (null: a new one) for /clear and /resume; `keep`: this run's model and mode go on. */
+  /** `keep` (after /clear): the settings chosen stay, and SessionStart hooks hear source "clear". */
   reopen(resume: string | null, keep?: { model: string; permissionMode: PermissionMode }): Promise<AgentSession>;
   /** The pager opened or closed: the alternate screen, and mouse reporting for the wheel while it shows. */
   onPager(open: boolean): void;
@@ -178,15 +179,14 @@ export class App implements AppActions {
     for (const n of session.notices) st.transcript.notice(n, "warn");
     for (const c of session.slashCommands?.() ?? [])
       if (isKnownCommand(c.name)) st.transcript.notice(`/${c.name} in ${c.file} is not used: the built-in /${c.name} wins (rename the file to use it)`, "warn");
-    askHookTrust(session, st.transcript, this);
     const offEvents = session.subscribe((e) => this.onEvent(e));
     const offMcp = watchMcp(st, this, session);
     this.unsubscribe = () => {
       offEvents();
       offMcp();
     };
-    // A project whose files define commands (MCP servers) asks once before they run.
-    askProjectTrust(st, this);
+    // A project whose files define commands (MCP servers, hooks) asks once before any of them run.
+    askStartTrust(st, this);
   }
 
   /** With the session given to the constructor: a banner line, (on --resume) the last few turns, optionally a first prompt. */
@@ -418,6 +418,8 @@ export class App implements AppActions {
     this.unsubscribe();
     const old = this.session;
     let next: AgentSession;
+    // Claude Code's order: the old session's SessionEnd hooks ("clear") run before the next one's SessionStart.
+    await old.end(resume ? "other" : "clear");
     try {
       // /clear starts over in the conversation, not in the settings: the model and mode chosen stay.
       next = await this.deps.reopen(resume, resume ? undefined : { model: old.model(), permissionMode: old.permissionMode() });
@@ -466,7 +468,8 @@ export class App implements AppActions {
     const priced = modelInfo(session.model())?.price !== null;
     const stopped = runningProcessLines(session);
     const kept = !session.isEmpty();
-    await session.close();
+    // Left at the prompt (Ctrl-D, /exit), or ended by a signal.
+    await session.close(signal ? "other" : "prompt_input_exit");
     // The same money format as the status line, so the two never disagree ($0.026, not $0.0260).
     const line = kept
       ? `Resume this session with: khaelor --resume ${session.sessionId}  (cost ${priced ? formatCost(cost) : "unknown"})`

@@ -101,7 +101,8 @@ export class Transcript {
         t.view.startedAt = now;
         break;
       }
-      // A hook shows as a row of its own while it runs (which hook, how long); what it said, as a notice.
+      // A hook shows as a row of its own while it runs (which hook, how long), its plain output under it
+      // as a command's; what it said (a block, a systemMessage), as a notice.
       case "hook_start": {
         const t = this.addTool(e.runId, "hook", {});
         t.view.summary = `hook ${e.label}`;
@@ -115,6 +116,11 @@ export class Transcript {
           t.view.durationMs = e.durationMs;
           t.view.status = e.ok ? "ok" : "error";
           if (!e.ok && e.message) t.view.error = e.message;
+          // Its plain output (exit 0) is shown as a command's is: the last lines under the row, all of it in the pager.
+          if (e.output) {
+            t.view.output = e.output;
+            t.view.resultTail = lastLines(e.output, RESULT_LINES);
+          }
         }
         if (e.message && e.ok) this.push({ kind: "notice", text: e.message, level: "info" });
         break;
