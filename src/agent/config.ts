@@ -15,10 +15,12 @@ const Settings = z.looseObject({
   notifications: z.enum(["auto", "bell", "osc", "off"]).optional(),
   /** How answers wrap in the app: at the terminal's edge (copy-exact) or between words (see README). */
   wrap: z.enum(["edge", "words"]).optional(),
+  /** "vim": the composer has vim's normal and insert modes (src/tui/app/vim-keys.ts). */
+  editorMode: z.enum(["normal", "vim"]).optional(),
 });
 export type Settings = z.infer<typeof Settings>;
 
-const KEYS = new Set(["model", "apiKey", "webSearch", "webFetch", "notifications", "wrap"]);
+const KEYS = new Set(["model", "apiKey", "webSearch", "webFetch", "notifications", "wrap", "editorMode"]);
 
 /** Later files win (user < project < local). Problems are returned, not thrown. */
 export function loadSettings(projectRoot: string): { settings: Settings; problems: string[] } {

@@ -159,6 +159,7 @@ export async function runInteractive(opts: CliOptions): Promise<number> {
   const { settings } = (await import("../agent/config.ts")).loadSettings(session.cwd);
   notifications = settings.notifications ?? "auto";
   app.state.committer.wordWrap = settings.wrap === "words";
+  if (settings.editorMode === "vim") app.state.vim = { mode: "insert", pending: "" };
   const banner = [`KHAELOR ${VERSION} · ${session.model()} · ${session.cwd}`];
   if (demo && demoModule) banner.push(demoModule.DEMO_BANNER, `Sample project: ${demo.dir}`);
   app.sessionOpened(session, {
