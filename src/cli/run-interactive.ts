@@ -14,6 +14,7 @@ import { capsFromEnv } from "../tui/term/caps.ts";
 import { openTerminal } from "../tui/term/terminal.ts";
 import { notificationSequence, type NotificationMode } from "../tui/term/notify.ts";
 import { createScreen, type ScreenCaps } from "../tui/screen/screen.ts";
+import { setWidthRule } from "../tui/render/width.ts";
 import type { App } from "../tui/app/app.ts";
 import { VERSION } from "../version.ts";
 import { editText } from "../platform/editor.ts";
@@ -42,6 +43,8 @@ export async function runInteractive(opts: CliOptions): Promise<number> {
   screen.frame();
   const term = await opening;
   screenCaps.syncOutput = term.caps.syncOutput;
+  // Every row from here on is laid out with the widths this terminal uses (the starting line is ASCII).
+  setWidthRule(term.caps.widths);
   screen.resize(Math.max(1, term.cols), Math.max(1, term.rows));
 
   // Typed while starting: kept for the composer.
