@@ -4,7 +4,7 @@
 // milliseconds of starting, while Bun.Terminal runs them reliably. Tests wait on what the screen
 // shows, never on time; every wait has a deadline that fails with the screen's contents.
 import { afterAll } from "bun:test";
-import { createTestTerminal, type TestTerminal } from "../../tui/support/terminal.ts";
+import { createTestTerminal, type TestTerminal, type WidthModel } from "../../tui/support/terminal.ts";
 import { cliCommand } from "../../support/cli.ts";
 import { startFakeApi, type FakeApi, type ScenarioInput } from "../../support/fake-api.ts";
 
@@ -57,10 +57,12 @@ export const KEY = {
   end: "\x1b[F",
 };
 
-export function startPty(args: string[], opts: { cwd: string; env: Record<string, string>; cols?: number; rows?: number }): PtySession {
+export type PtyOptions = { cwd: string; env: Record<string, string>; cols?: number; rows?: number; widths?: WidthModel };
+
+export function startPty(args: string[], opts: PtyOptions): PtySession {
   const cols = opts.cols ?? 100;
   const rows = opts.rows ?? 30;
-  const term = createTestTerminal({ cols, rows });
+  const term = createTestTerminal({ cols, rows, widths: opts.widths });
   const [file, ...rest] = cliCommand(args);
   let out = "";
   let byteCount = 0;
@@ -195,7 +197,7 @@ export function ptyFixtures() {
       apis.push(a);
       return a;
     },
-    pty(args: string[], opts: { cwd: string; env: Record<string, string>; cols?: number; rows?: number }): PtySession {
+    pty(args: string[], opts: PtyOptions): PtySession {
       const s = startPty(args, { cols: 100, rows: 30, ...opts });
       open.push(s);
       return s;
