@@ -29,8 +29,8 @@ import { TranscriptPager, type PagerSource } from "../views/pager.ts";
 import { formatCost } from "../../model/format-cost.ts";
 import type { Row, Style } from "../render/style.ts";
 import { span, wrapSpans, cleanText } from "../views/text.ts";
-import { ui } from "../views/theme.ts";
-import type { AppActions, ChooserItem } from "./actions.ts";
+import { currentTheme, ui, type ThemeChoice } from "../views/theme.ts";
+import type { AppActions, ChooserItem, ThemeResult } from "./actions.ts";
 import { runSlashCommand } from "./commands.ts";
 import { askHookTrust } from "./hook-trust.ts";
 import { askProjectTrust, watchMcp } from "./mcp-panel.ts";
@@ -70,6 +70,9 @@ export type AppDeps = {
   editText?(text: string): EditResult;
   /** /copy: the clipboard as this terminal reaches it (absent: there is none). */
   copy?(text: string): Promise<CopyResult>;
+  /** /theme: switches the colours and saves the choice (absent: the terminal's colours cannot change here). */
+  changeTheme?(choice: ThemeChoice): Promise<ThemeResult>;
+  themeChoice?(): ThemeChoice;
   /** Tells the user, away in another window, that `what` happened (absent or "off": nothing). */
   notify?(what: string): void;
   /** Everything is cleaned up; the process may end with this code. `line` may hold several lines (stopped processes, then how to resume). */
@@ -516,6 +519,19 @@ export class App implements AppActions {
 
   copyToClipboard(text: string): Promise<CopyResult> {
     return this.deps.copy ? this.deps.copy(text) : Promise.resolve({ ok: false, error: "there is no clipboard here" });
+  }
+
+  async changeTheme(choice: ThemeChoice): Promise<ThemeResult> {
+    if (!this.deps.changeTheme) return { theme: currentTheme(), choice, file: null, error: "the theme cannot change here" };
+    const r = await this.deps.changeTheme(choice);
+    // The live zone's styles are new objects: draw it again in them.
+    this.screen.invalidate();
+    this.renderNow();
+    return r;
+  }
+
+  themeChoice(): ThemeChoice {
+    return this.deps.themeChoice?.() ?? "auto";
   }
 
   /** After `fg`: the shell may have written below us; draw the live zone afresh. */

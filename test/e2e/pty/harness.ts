@@ -57,7 +57,11 @@ export const KEY = {
   end: "\x1b[F",
 };
 
-export type PtyOptions = { cwd: string; env: Record<string, string>; cols?: number; rows?: number; widths?: WidthModel };
+export type PtyOptions = {
+  cwd: string; env: Record<string, string>; cols?: number; rows?: number; widths?: WidthModel;
+  /** The emulator answers OSC 11 (the background colour query) with this, e.g. "rgb:ffff/ffff/ffff" (xterm.js itself does not answer). */
+  background?: string;
+};
 
 export function startPty(args: string[], opts: PtyOptions): PtySession {
   const cols = opts.cols ?? 100;
@@ -90,6 +94,8 @@ export function startPty(args: string[], opts: PtyOptions): PtySession {
   // The emulator answers the app's queries (DA1, DECRQM for synchronized output) as a real
   // terminal would, so capability probing finishes on the answer, not on its timeout.
   term.term.onData((reply) => pty.write(reply));
+  const bg = opts.background;
+  if (bg) term.term.parser.registerOscHandler(11, (data) => (data === "?" ? (pty.write(`\x1b]11;${bg}\x1b\\`), true) : false));
   const exited = proc.exited.then(async (code) => {
     await pending;
     for (const w of [...waiters]) w();
