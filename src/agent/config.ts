@@ -16,6 +16,8 @@ const Settings = z.looseObject({
   webFetch: z.boolean().optional(),
   /** The app's notifications while its window is not focused (src/tui/term/notify.ts). */
   notifications: z.enum(["auto", "bell", "osc", "off"]).optional(),
+  /** How long a turn runs before its end is worth a notification (default 5). */
+  notifyAfterSeconds: z.number().min(0).max(86_400).optional(),
   /** How answers wrap in the app: at the terminal's edge (copy-exact) or between words (see README). */
   wrap: z.enum(["edge", "words"]).optional(),
   /** Colours for a dark or light background; "auto" asks the terminal (src/tui/views/theme.ts). */
@@ -23,7 +25,7 @@ const Settings = z.looseObject({
 });
 export type Settings = z.infer<typeof Settings>;
 
-const KEYS = new Set(["model", "apiKey", "webSearch", "webFetch", "notifications", "wrap", "theme"]);
+const KEYS = new Set(["model", "apiKey", "webSearch", "webFetch", "notifications", "notifyAfterSeconds", "wrap", "theme"]);
 
 /** Later files win (user < project < local). Problems are returned, not thrown. */
 export function loadSettings(projectRoot: string): { settings: Settings; problems: string[] } {

@@ -177,6 +177,7 @@ export async function runInteractive(opts: CliOptions): Promise<number> {
   }
   const { settings } = (await import("../agent/config.ts")).loadSettings(session.cwd);
   notifications = settings.notifications ?? "auto";
+  if (settings.notifyAfterSeconds !== undefined) app.notifyAfterMs = settings.notifyAfterSeconds * 1000;
   if (settings.theme && settings.theme !== "auto") applyTheme(settings.theme);
   app.state.committer.wordWrap = settings.wrap === "words";
   const banner = [`KHAELOR ${VERSION} · ${session.model()} · ${session.cwd}`];

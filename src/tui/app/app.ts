@@ -83,7 +83,7 @@ export type AppDeps = {
 };
 
 const SPIN_MS = 100;
-/** A turn shorter than this was watched (or not worth a notification). */
+/** A turn shorter than this was watched (or not worth a notification); "notifyAfterSeconds" in settings. */
 const NOTIFY_AFTER_MS = 5000;
 const FRAME_MS = 16;
 const INTERRUPTING = "interrupting…";
@@ -101,6 +101,8 @@ export class App implements AppActions {
   private renderTimer: ReturnType<typeof setTimeout> | null = null;
   private spinTimer: ReturnType<typeof setInterval> | null = null;
   private exiting = false;
+  /** A turn that ends after running this long notifies a user who is away. */
+  notifyAfterMs = NOTIFY_AFTER_MS;
   private pagerDirty = false;
   /** The terminal's window has focus: assumed until it reports otherwise (focus reporting is on). */
   private focused = true;
@@ -320,7 +322,7 @@ export class App implements AppActions {
       .catch((e: unknown) => this.state.transcript.notice(`Error: ${e instanceof Error ? e.message : String(e)}`, "error"))
       .finally(() => {
         if (this.state.busy?.abort === abort) this.state.busy = null;
-        if (this.now() - startedAt >= NOTIFY_AFTER_MS) this.notifyAway("the turn is over");
+        if (this.now() - startedAt >= this.notifyAfterMs) this.notifyAway("the turn is over");
         this.workEnded();
       });
     this.renderNow();
