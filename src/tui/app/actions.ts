@@ -6,13 +6,21 @@ import type { ThemeChoice } from "../views/theme.ts";
 
 /** What /theme did: the colours now in use, and the settings file the choice went to (or why not). */
 export type ThemeResult = { theme: "dark" | "light"; choice: ThemeChoice; file: string | null; error?: string };
+import type { ImageData } from "../../model/images.ts";
 
 export type ChooserItem = { label: string; detail?: string; value: string };
 
 export interface AppActions {
   now(): number;
-  /** Enter: a command, a message queued for the running turn, or a new turn. */
-  submit(text: string): void;
+  /** Enter: a command, a message queued for the running turn, or a new turn (with its images, if any). */
+  submit(text: string, images?: ImageData[]): void;
+  /**
+   * A paste that is nothing but paths of image files: the images, or why one cannot be sent.
+   * Null when the paste is anything else (it stays text).
+   */
+  pastedImages(text: string): { ok: true; images: ImageData[] } | { ok: false; reason: string } | null;
+  /** Ctrl-V: the clipboard's image as a chip in the composer, when there is a clipboard tool and an image. */
+  pasteClipboardImage(): void;
   /** Aborts the running turn or command (Esc). */
   interrupt(): void;
   exit(code: number): Promise<void>;
