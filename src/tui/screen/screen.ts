@@ -122,6 +122,10 @@ class TwoZoneScreen implements Screen {
     this.output.schedule();
   }
 
+  linkAnswered(): void {
+    this.output.link?.answered();
+  }
+
   private invalidateSoon(): void {
     this.dirty = true;
     this.output.schedule();

@@ -85,6 +85,11 @@ export type ScreenOptions = {
    * (no cursor given to setLive) moves to the live zone's top row (default 150 ms).
    */
   cursorSettleMs?: number;
+  /**
+   * Measure the link (./link.ts): a DA1 request rides behind frames, and scheduled frames wait
+   * while it is unanswered. The caller hands the terminal's DA1 answers to linkAnswered().
+   */
+  measureLink?: boolean | { slowMs?: number; everyMs?: number };
 };
 
 export type Screen = {
@@ -98,6 +103,8 @@ export type Screen = {
   frame(): FrameStats | null;
   /** Marks everything dirty (e.g. after Ctrl-Z resume), optionally with a new size. */
   invalidate(): void;
+  /** The terminal answered a device-attributes request (measureLink). */
+  linkAnswered(): void;
   readonly stats: ScreenStats;
   /** For tests and debugging: the cursor's row within the zone, and how the zone is made up. */
   debugZone(): { cursorRow: number; carryRows: number; liveRows: number };
