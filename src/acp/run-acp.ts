@@ -11,6 +11,8 @@ import type { AgentSession, Asker } from "../agent/types.ts";
 import { sessionOptions } from "../cli/session-options.ts";
 import { listSessions } from "../session/store.ts";
 import { VERSION } from "../version.ts";
+import { SUGGESTED_MODELS } from "../model/models.ts";
+import { hostCommands } from "../extensions/host-commands.ts";
 import { editorFiles, editorTerminal, terminalShown } from "./editor-services.ts";
 import { editorMcpConfig } from "./mcp-servers.ts";
 import { promptContent } from "./prompt-content.ts";
@@ -24,7 +26,15 @@ const MODES: Array<{ id: PermissionMode; name: string; description: string }> = 
   { id: "bypassPermissions", name: "Bypass permissions", description: "Run everything without asking (deny rules and the hardline floor still hold)" },
 ];
 
-const COMMANDS = [{ name: "compact", description: "Summarise the conversation to free context", input: { hint: "optional instructions for the summary" } }];
+/** /compact, then the user's and the project's custom commands and skills (session/prompt "/name args" runs one). */
+const availableCommands = (s: AgentSession): acp.AvailableCommand[] =>
+  hostCommands(s.slashCommands()).map((c) => ({ name: c.name, description: c.description, ...(c.argumentHint ? { input: { hint: c.argumentHint } } : {}) }));
+
+/** The model as a session config option (an editor's model picker): the suggested models and the one in use. */
+const configOptions = (s: AgentSession): acp.SessionConfigOption[] => {
+  const models = [...new Set([s.model(), ...SUGGESTED_MODELS])];
+  return [{ id: "model", name: "Model", category: "model", type: "select", currentValue: s.model(), options: models.map((m) => ({ value: m, name: m })) }];
+};
 
 type Live = {
   session: AgentSession;
@@ -38,6 +48,7 @@ export async function runAcp(opts: CliOptions): Promise<number> {
   let peer: AgentContext | null = null;
   let editorFs = false;
   let editorTerm = false;
+  let editorNotices = false;
 
   const notify = (sessionId: string, update: SessionUpdate) => {
     peer?.notify("session/update", { sessionId, update }).catch(() => {
@@ -112,17 +123,34 @@ export async function runAcp(opts: CliOptions): Promise<number> {
     const opened = await openAgentSession({ ...base, ...(mcp ? { mcp } : {}), ask, ...(files ? { files } : {}), ...(terminal ? { terminal } : {}) });
     s = opened;
     sessionId = opened.sessionId;
-    for (const n of opened.notices) log(n);
+    // What the user should read before the first prompt goes to the editor when it can show it.
+    if (!editorNotices) for (const n of opened.notices) log(n);
     return { s: opened, updates };
   };
 
   const attach = ({ s, updates }: Awaited<ReturnType<typeof open>>) => {
     s.subscribe((e) => {
       for (const u of updates.translate(e)) notify(s.sessionId, u);
+      // The model changed (the editor's picker, or resuming with another): the picker shows it.
+      if (e.type === "setting_change" && e.model) notify(s.sessionId, { sessionUpdate: "config_option_update", configOptions: configOptions(s) });
     });
     sessions.set(s.sessionId, { session: s, turn: null, running: null });
     // After the response, so the client knows the session the commands belong to.
-    setImmediate(() => notify(s.sessionId, { sessionUpdate: "available_commands_update", availableCommands: COMMANDS }));
+    setImmediate(() => {
+      notify(s.sessionId, { sessionUpdate: "available_commands_update", availableCommands: availableCommands(s) });
+      if (editorNotices) for (const n of s.notices) notify(s.sessionId, { sessionUpdate: "notice", severity: "warning", title: n });
+    });
+  };
+
+  /** An existing session by id: a missing one is sessionNotFound; one open here already is refused. */
+  const openExisting = async (sessionId: string, cwd: string, mcpServers: acp.McpServer[]) => {
+    if (sessions.has(sessionId)) throw acp.RequestError.invalidRequest(undefined, `session ${sessionId} is already open on this connection`);
+    try {
+      return await open(cwd, sessionId, mcpServers);
+    } catch (e) {
+      if (e instanceof SessionOpenError && /no session|not found/i.test(e.message)) throw acp.RequestError.sessionNotFound(sessionId);
+      return openError(e);
+    }
   };
 
   const openError = (e: unknown): never => {
@@ -139,6 +167,7 @@ export async function runAcp(opts: CliOptions): Promise<number> {
       // Both or neither: a stale-write check needs the writes to go where the reads came from.
       editorFs = !!params.clientCapabilities?.fs?.readTextFile && !!params.clientCapabilities?.fs?.writeTextFile;
       editorTerm = params.clientCapabilities?.terminal === true;
+      editorNotices = !!params.clientCapabilities?.session?.notices;
       return {
         protocolVersion: acp.PROTOCOL_VERSION,
         agentInfo: { name: "khaelor", title: "KHAELOR", version: VERSION },
@@ -147,7 +176,7 @@ export async function runAcp(opts: CliOptions): Promise<number> {
           promptCapabilities: { image: true, audio: false, embeddedContext: true },
           // The editor's MCP servers, over stdio, streamable HTTP or SSE (src/mcp runs all three).
           mcpCapabilities: { http: true, sse: true },
-          sessionCapabilities: { list: {}, close: {} },
+          sessionCapabilities: { list: {}, close: {}, resume: {} },
         },
         authMethods: [],
       };
@@ -156,22 +185,29 @@ export async function runAcp(opts: CliOptions): Promise<number> {
       peer = client;
       const o = await open(params.cwd, null, params.mcpServers).catch(openError);
       attach(o);
-      return { sessionId: o.s.sessionId, modes: modes(o.s) };
+      return { sessionId: o.s.sessionId, modes: modes(o.s), configOptions: configOptions(o.s) };
     })
     .onRequest("session/load", async ({ params, client }) => {
       peer = client;
-      if (sessions.has(params.sessionId)) throw acp.RequestError.invalidRequest(undefined, `session ${params.sessionId} is already open on this connection`);
-      let o: Awaited<ReturnType<typeof open>>;
-      try {
-        o = await open(params.cwd, params.sessionId, params.mcpServers);
-      } catch (e) {
-        if (e instanceof SessionOpenError && /no session|not found/i.test(e.message)) throw acp.RequestError.sessionNotFound(params.sessionId);
-        return openError(e);
-      }
+      const o = await openExisting(params.sessionId, params.cwd, params.mcpServers);
       // The conversation so far comes before the response, as the protocol asks.
       for (const u of replayUpdates(o.s.replayed?.events ?? [], o.s.cwd)) notify(o.s.sessionId, u);
       attach(o);
-      return { modes: modes(o.s) };
+      return { modes: modes(o.s), configOptions: configOptions(o.s) };
+    })
+    .onRequest("session/resume", async ({ params, client }) => {
+      // As load, without the replay: the editor still shows the conversation.
+      peer = client;
+      const o = await openExisting(params.sessionId, params.cwd, params.mcpServers ?? []);
+      attach(o);
+      return { modes: modes(o.s), configOptions: configOptions(o.s) };
+    })
+    .onRequest("session/set_config_option", ({ params }) => {
+      const l = live(params.sessionId);
+      if (params.configId !== "model") throw acp.RequestError.invalidParams(undefined, `unknown config option ${params.configId} (options: model)`);
+      if (typeof params.value !== "string" || !params.value.trim()) throw acp.RequestError.invalidParams(undefined, "model: the value must be a model name");
+      l.session.setModel(params.value);
+      return { configOptions: configOptions(l.session) };
     })
     .onRequest("session/list", ({ params }) => {
       // The project's sessions, newest first: the same list `khaelor sessions` prints.
@@ -220,7 +256,9 @@ export async function runAcp(opts: CliOptions): Promise<number> {
         const r = await run;
         if (compact && r.reason === "finished") notify(params.sessionId, { sessionUpdate: "agent_message_chunk", content: { type: "text", text: "Compacted the conversation." } });
         const stopReason: StopReason | null =
-          r.reason === "finished"
+          r.reason === "hook_stopped"
+            ? "end_turn"
+            : r.reason === "finished"
             ? lastStop === "max_tokens"
               ? "max_tokens"
               : lastStop === "refusal"

@@ -16,6 +16,9 @@ const KIND: Record<string, ToolKind> = {
   bash: "execute",
   process: "execute",
   webfetch: "fetch",
+  web_fetch: "fetch",
+  web_search: "search",
+  tool_search_tool_regex: "search",
 };
 
 export function toolKind(name: string): ToolKind {

@@ -3,7 +3,8 @@
 import type { SessionUpdate, ToolCallContent } from "@agentclientprotocol/sdk";
 import type { AgentEvent, DurableEvent, PermissionMode } from "../events/types.ts";
 import { modelInfo } from "../model/models.ts";
-import type { ToolResultContent, UserBlock } from "../model/types.ts";
+import { answeredCall, describeServerCall, describeServerResult, serverError } from "../model/server-blocks.ts";
+import type { AssistantBlock, ServerToolUseBlock, ToolResultContent, UserBlock } from "../model/types.ts";
 import { absPath, previewDiff, readText, toolKind, toolLocations, type ReadView } from "./tool-view.ts";
 
 type Input = Record<string, unknown>;
@@ -13,6 +14,23 @@ export function resultText(content: ToolResultContent): string {
 }
 
 const textContent = (text: string): ToolCallContent => ({ type: "content", content: { type: "text", text } });
+
+/**
+ * One of the API's own tool calls (web search, web fetch, tool search) from a finished message:
+ * the API ran it, so it is shown once, already done, with what it found.
+ */
+function serverCallUpdate(b: ServerToolUseBlock, content: AssistantBlock[]): SessionUpdate {
+  const result = content.find((r) => answeredCall(r) === b.id);
+  return {
+    sessionUpdate: "tool_call",
+    toolCallId: b.id,
+    title: describeServerCall(b),
+    kind: toolKind(b.name),
+    status: !result || serverError(result) !== null ? "failed" : "completed",
+    rawInput: b.input,
+    content: [textContent(result ? describeServerResult(result) : "no result (the answer was cut off)")],
+  };
+}
 
 export function modeUpdate(mode: PermissionMode): SessionUpdate {
   return { sessionUpdate: "current_mode_update", currentModeId: mode };
@@ -32,7 +50,9 @@ export function createLiveUpdates(opts: { root: string; costSoFar: () => number;
       case "thinking_delta":
         return [{ sessionUpdate: "agent_thought_chunk", content: { type: "text", text: e.thinking } }];
       case "assistant_message": {
-        const out: SessionUpdate[] = [];
+        // The text streamed already; the API's own calls in it are shown now that they are done.
+        const content = e.message.content;
+        const out: SessionUpdate[] = content.flatMap((b) => (b.type === "server_tool_use" ? [serverCallUpdate(b, content)] : []));
         for (const b of e.message.content) {
           if (b.type !== "tool_use") continue;
           calls.set(b.id, { name: b.name, input: (b.input ?? {}) as Input, before: null });
@@ -113,7 +133,8 @@ export function replayUpdates(events: DurableEvent[], cwd: string): SessionUpdat
         break;
       case "assistant_message":
         for (const b of e.message.content) {
-          if (b.type === "text" && b.text) out.push({ sessionUpdate: "agent_message_chunk", content: { type: "text", text: b.text } });
+          if (b.type === "server_tool_use") out.push(serverCallUpdate(b, e.message.content));
+          else if (b.type === "text" && b.text) out.push({ sessionUpdate: "agent_message_chunk", content: { type: "text", text: b.text } });
           else if (b.type === "thinking" && b.thinking) out.push({ sessionUpdate: "agent_thought_chunk", content: { type: "text", text: b.thinking } });
           else if (b.type === "tool_use") inputs.set(b.id, { name: b.name, input: (b.input ?? {}) as Input });
         }

@@ -27,6 +27,7 @@ import { createToolRuntime } from "../tools/runtime.ts";
 import { createWorkspace } from "../workspace/local.ts";
 import { redactText } from "../session/redact.ts";
 import { pruneSpillDirs } from "../session/spill-retention.ts";
+import { imagesDirOf } from "../session/image-store.ts";
 import { findMarked, killMarkedSync, stopMarked } from "../workspace/marked-processes.ts";
 import { markEntry, sessionMark, settleMarked, settleOrphans } from "../workspace/orphans.ts";
 import { leftoverServers } from "../mcp/manager.ts";
@@ -37,13 +38,13 @@ import { VERSION } from "../version.ts";
 import { loadSettings } from "./config.ts";
 import { homedir } from "node:os";
 import { settingsLocations, userConfigDir } from "../permissions/index.ts";
-import { hookedGate, hookedRuntime, stopHookPolicy } from "../hooks/attach.ts";
+import { hookedGate, hookedRuntime, hookStopPolicy, stopHookPolicy, type TurnStop } from "../hooks/attach.ts";
 import { openSessionHooks } from "../hooks/session-hooks.ts";
 import { loadSessionExtensions } from "../extensions/session-extensions.ts";
 import { runCommandTools } from "../extensions/command-tools.ts";
 import { createGate } from "./gate.ts";
 import { openLog, restoreWorkspace, SessionOpenError } from "./open-log.ts";
-import type { AgentSession, AgentTurnResult, SessionOptions } from "./types.ts";
+import type { AgentSession, AgentTurnResult, SessionEndReason, SessionOptions } from "./types.ts";
 
 export { SessionOpenError };
 
@@ -117,6 +118,7 @@ export async function openAgentSession(opts: SessionOptions): Promise<AgentSessi
     cliConfigs: opts.mcp?.configs ?? [],
     strict: opts.mcp?.strict ?? false,
     trustProject: opts.mcp?.trustProject ?? false,
+    ...(opts.mcp?.hostServers ? { hostServers: opts.mcp.hostServers } : {}),
     // Someone to ask about permissions is someone to ask about trust.
     interactive: opts.ask !== undefined,
     env: process.env,
@@ -178,12 +180,15 @@ export async function openAgentSession(opts: SessionOptions): Promise<AgentSessi
     interactive: opts.ask !== undefined,
     // --trust-project covers every command the project's files define, hooks as MCP servers.
     trustProject: opts.mcp?.trustProject ?? false,
+    ...(opts.hostHooks ? { host: opts.hostHooks } : {}),
   });
   notices.push(...hooks.notices);
+  const hookStop: TurnStop = { reason: null, context: new Map() };
   const tools = hookedRuntime(
     createToolRuntime(offeredTools(opts.tools, notices), { searchGuard: (tool, dir) => engine.searchFilter(tool, dir), dynamic: () => mcp.manager.tools() }),
     hooks.service,
     cwd,
+    hookStop,
   );
   // Resume contract: tools may be added between versions, never silently removed. (MCP tools come
   // and go with their servers, which are not connected yet.)
@@ -236,7 +241,7 @@ export async function openAgentSession(opts: SessionOptions): Promise<AgentSessi
         return opts.ask!(req, signal);
       }
     : undefined;
-  const gate = hookedGate(createGate({ engine, workspace, emit: bus.emit, ask }), hooks.service, cwd, bus.emit);
+  const gate = hookedGate(createGate({ engine, workspace, emit: bus.emit, ask }), hooks.service, cwd, bus.emit, hookStop);
 
   const extensions = loadSessionExtensions(cwd, homedir(), userConfigDir(homedir()));
   notices.push(...extensions.problems);
@@ -257,16 +262,26 @@ export async function openAgentSession(opts: SessionOptions): Promise<AgentSessi
       : buildSystemPrompt({ cwd, date: new Date(), gitStatus, instructions, toolNames: tools.names(), extra: [extensions.skillsPrompt] });
   const system: SystemBlock[] = opts.appendSystemPrompt ? [...built, { type: "text", text: opts.appendSystemPrompt }] : built;
   const steering: string[] = [];
-  const policies: LoopPolicy[] = [];
+  // A hook's continue:false is asked first: a turn it stopped sends nobody back to work.
+  const policies: LoopPolicy[] = [hookStopPolicy(hookStop)];
   if (opts.verifyNudge ?? true) policies.push(verifyOnStopPolicy(cwd));
   if (opts.doomLoop ?? true) policies.push(doomLoopPolicy());
   // Stop hooks are asked after the built-in verification: when it sends the model back, they wait for the next stop.
   let turnSignal: AbortSignal = new AbortController().signal;
-  policies.push(stopHookPolicy(hooks.service, () => turnSignal));
+  // Stop hooks read the answer they judge (Claude Code's last_assistant_message).
+  let lastAnswer = "";
+  bus.subscribe((e) => {
+    if (e.type === "assistant_message") lastAnswer = e.message.content.map((b) => (b.type === "text" ? b.text : "")).join("");
+  });
+  policies.push(stopHookPolicy(hooks.service, () => turnSignal, () => lastAnswer));
   // PreCompact hears every compaction, the kernel's automatic ones too.
   const compactWithHooks = async (trigger: "auto" | "manual" | "overflow", signal?: AbortSignal, instructionsText?: string): Promise<boolean> => {
     await hooks.service.run("PreCompact", trigger === "manual" ? "manual" : "auto", { trigger: trigger === "manual" ? "manual" : "auto", custom_instructions: instructionsText ?? "" }, signal ?? turnSignal);
-    return context.compact(trigger, signal, instructionsText);
+    const done = await context.compact(trigger, signal, instructionsText);
+    // As in Claude Code, the session starts again from the summary: SessionStart hears "compact",
+    // and what it prints goes to the model with the next prompt, as at startup.
+    if (done && hooks.service.has("SessionStart")) startContext.push(...(await hooks.service.run("SessionStart", "compact", { source: "compact", model }, signal ?? turnSignal)).context);
+    return done;
   };
   const hookedContext = { messages: () => context.messages(), needsCompaction: () => context.needsCompaction(), compact: compactWithHooks };
   // SessionStart's output is context for the model's first turn.
@@ -276,22 +291,25 @@ export async function openAgentSession(opts: SessionOptions): Promise<AgentSessi
     const said = bus.subscribe((e) => {
       if (e.type === "hook_end" && e.message) notices.push(e.message);
     });
-    const o = await hooks.service.run("SessionStart", replayed ? "resume" : "startup", { source: replayed ? "resume" : "startup" }, new AbortController().signal);
+    const source = replayed ? "resume" : (opts.startSource ?? "startup");
+    const o = await hooks.service.run("SessionStart", source, { source, model }, new AbortController().signal);
     said();
     return o.context;
   }
 
   // Many MCP tools go behind the API's tool search instead of into every request whole.
   const mcpOffer = toolSearchOffer(() => tools.specs());
+  // Asked per request: a rule granted or removed, or a mode switched, applies to the next one;
+  // with many MCP tools, the API's tool search joins them.
+  const serverTools = () => [...webToolSpecs(engine.rules(), engine.mode, settings).filter((t) => offeredServerTool(opts.tools, t.name)), ...(mcpOffer().search ? [TOOL_SEARCH_TOOL] : [])];
+  let thinkingBudget = opts.thinkingBudget;
   const kernelDeps = () => ({
     model: client,
     modelName: () => model,
     system: (): SystemBlock[] => system,
     // the runtime, its specs as offered (MCP tools deferred behind tool search past the budget)
     tools: { ...tools, specs: () => mcpOffer().tools },
-    // Asked per request: a rule granted or removed, or a mode switched, applies to the next one;
-    // with many MCP tools, the API's tool search joins them.
-    serverTools: () => [...webToolSpecs(engine.rules(), engine.mode, settings).filter((t) => offeredServerTool(opts.tools, t.name)), ...(mcpOffer().search ? [TOOL_SEARCH_TOOL] : [])],
+    serverTools,
     workspace,
     context: hookedContext,
     gate,
@@ -303,7 +321,7 @@ export async function openAgentSession(opts: SessionOptions): Promise<AgentSessi
     costSoFar: () => cost - costAtOpen,
     costOf: costUsd,
     maxTokens: maxTokensFor(model),
-    thinkingBudget: opts.thinkingBudget,
+    thinkingBudget,
   });
 
   // A crash or a plain process.exit must not leave the model's processes running.
@@ -316,10 +334,17 @@ export async function openAgentSession(opts: SessionOptions): Promise<AgentSessi
   };
   process.on("exit", killOnExit);
   let closed = false;
+  let ended = false;
+  async function endHooks(reason: SessionEndReason): Promise<void> {
+    if (ended) return;
+    ended = true;
+    if (hooks.service.has("SessionEnd")) await hooks.service.run("SessionEnd", reason, { reason }, new AbortController().signal);
+  }
   return {
     sessionId,
     cwd,
     toolNames: tools.names(),
+    offeredTools: () => [...mcpOffer().tools.map((t) => t.name), ...serverTools().map((t) => t.name)],
     mcp: mcp.view,
     replayed,
     notices,
@@ -331,6 +356,9 @@ export async function openAgentSession(opts: SessionOptions): Promise<AgentSessi
     isEmpty: () => !spoke,
     setModel(name: string) {
       bus.emit({ type: "setting_change", id: newId(), ts: Date.now(), model: name });
+    },
+    setThinkingBudget(tokens: number | null) {
+      thinkingBudget = tokens ?? undefined;
     },
     setPermissionMode(mode: PermissionMode) {
       bus.emit({ type: "setting_change", id: newId(), ts: Date.now(), permissionMode: mode });
@@ -368,7 +396,7 @@ export async function openAgentSession(opts: SessionOptions): Promise<AgentSessi
       turnSignal = turn.signal;
       // A custom command or skill becomes its prompt; its model and allowed-tools last this turn only.
       const typed = typeof input === "string" ? input : input.map((b) => (b.type === "text" ? b.text : "")).join("\n");
-      const expanded = typeof input !== "string" ? null : await extensions.expand(input, runCommandTools({ tools, gate, workspace, cwd, signal: turn.signal }));
+      const expanded = typeof input !== "string" ? null : extensions.find(input);
       const turnGrants = expanded ? expanded.allowedTools.filter((rule) => !engine.rules().some((r) => r.rule === rule && r.behavior === "allow" && r.scope === "session")) : [];
       for (const rule of turnGrants) engine.grant(rule, "session");
       const modelBefore = model;
@@ -377,7 +405,14 @@ export async function openAgentSession(opts: SessionOptions): Promise<AgentSessi
         for (const rule of turnGrants) engine.removeRule({ rule, behavior: "allow", scope: "session" });
         if (expanded?.model) model = modelBefore;
       };
-      const prompt = expanded?.prompt ?? input;
+      // After the grants: a command's allowed-tools are what let its !`cmd` lines run.
+      let prompt: string | UserBlock[] = input;
+      try {
+        if (expanded) prompt = await expanded.expand(runCommandTools({ tools, gate, workspace, cwd, signal: turn.signal }));
+      } catch (e) {
+        endExpanded();
+        throw e;
+      }
       let content: string | UserBlock[] = prompt;
       if (hooks.service.has("UserPromptSubmit")) {
         const o = await hooks.service.run("UserPromptSubmit", undefined, { prompt: typed }, turn.signal);
@@ -386,8 +421,8 @@ export async function openAgentSession(opts: SessionOptions): Promise<AgentSessi
           stopTurn = null;
           signal.removeEventListener("abort", follow);
           await git.endTurn().catch(() => {});
-          const message = o.stop ? `A UserPromptSubmit hook stopped this prompt: ${o.stop}` : `A UserPromptSubmit hook blocked this prompt: ${o.block}`;
-          return { reason: "error", message, keepInput: true, steps: 0, lastText: "" };
+          if (o.stop) return { reason: "hook_stopped", message: `A UserPromptSubmit hook stopped this prompt: ${o.stop}`, steps: 0, lastText: "" };
+          return { reason: "error", message: `A UserPromptSubmit hook blocked this prompt: ${o.block}`, keepInput: true, steps: 0, lastText: "" };
         }
         if (o.context.length > 0) content = withContext(prompt, "UserPromptSubmit", o.context);
       }
@@ -423,10 +458,11 @@ export async function openAgentSession(opts: SessionOptions): Promise<AgentSessi
     hooks: () => hooks.listing(),
     hookTrust: { pending: () => [...hooks.unasked], answer: (answer) => hooks.answer([...hooks.unasked], answer) },
     processes: () => workspace.processes.list(),
-    async close() {
+    end: endHooks,
+    async close(reason: SessionEndReason = "other") {
       if (closed) return;
       closed = true;
-      if (hooks.service.has("SessionEnd")) await hooks.service.run("SessionEnd", "other", { reason: "other" }, new AbortController().signal);
+      await endHooks(reason);
       await Promise.all([workspace.processes.stopAll(), mcp.manager.close()]);
       await stopMarked(findMarked(mark) ?? []);
       process.off("exit", killOnExit);
@@ -435,6 +471,7 @@ export async function openAgentSession(opts: SessionOptions): Promise<AgentSessi
         rmSync(writer.path, { force: true });
         rmSync(metaPathOf(writer.path), { force: true });
         rmSync(spillDir, { recursive: true, force: true });
+        rmSync(imagesDirOf(writer.path), { recursive: true, force: true });
         git.forget();
       }
     },

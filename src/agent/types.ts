@@ -10,6 +10,7 @@ import type { McpView } from "../mcp/session-mcp.ts";
 import type { ToolCall, ToolPreview } from "../tools/types.ts";
 import type { FileChange, UndoResult } from "../workspace/git/index.ts";
 import type { ProcessInfo } from "../workspace/process-registry.ts";
+import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import type { SlashEntry } from "../extensions/session-extensions.ts";
 import type { HookEntry } from "../hooks/config.ts";
 import type { TrustItem } from "../trust/project-trust.ts";
@@ -75,9 +76,16 @@ export type SessionOptions = {
   terminal?: CommandTerminal;
   /** Another Messages API endpoint and key (the demo's fake model). */
   api?: { baseURL: string; apiKey: string };
+  /** Hooks the host program runs itself (the Agent SDK's hook callbacks), beside the settings' hooks. */
+  hostHooks?: HookEntry[];
   /** --mcp-config files or JSON, --strict-mcp-config, --trust-project. */
-  mcp?: { configs?: string[]; strict?: boolean; trustProject?: boolean };
+  mcp?: { configs?: string[]; strict?: boolean; trustProject?: boolean; hostServers?: Array<{ name: string; transport: () => Transport }> };
+  /** Why a new session starts, for SessionStart hooks: "clear" after /clear (absent: startup, or resume). */
+  startSource?: "clear";
 };
+
+/** Claude Code's SessionEnd reasons: /clear, the user leaving at the prompt, anything else. */
+export type SessionEndReason = "clear" | "prompt_input_exit" | "other";
 
 /** What resuming found in the log, for a mode to show where the session was. */
 export type ResumedLog = { header: SessionHeader | null; events: DurableEvent[] };
@@ -87,6 +95,8 @@ export interface AgentSession {
   /** The project directory. */
   readonly cwd: string;
   readonly toolNames: readonly string[];
+  /** Every tool the next request offers the model, by its API name: built-ins, MCP tools (mcp__server__tool), the API's web tools and tool search. */
+  offeredTools(): string[];
   /** Null for a new session. */
   readonly replayed: ResumedLog | null;
   /** To read before the first prompt: settings problems, crash recovery, lost processes, snapshots off. */
@@ -105,6 +115,8 @@ export interface AgentSession {
   model(): string;
   setModel(name: string): void;
   permissionMode(): PermissionMode;
+  /** Extended thinking's budget from the next turn on; null turns it off. */
+  setThinkingBudget(tokens: number | null): void;
   setPermissionMode(mode: PermissionMode): void;
   /** What the whole session has cost, earlier runs included. */
   costSoFar(): number;
@@ -133,6 +145,8 @@ export interface AgentSession {
   readonly mcp: McpView;
   /** The processes the agent started (dev servers, watchers), running or not. */
   processes(): ProcessInfo[];
-  /** Stops the agent's processes and closes the log (removed when nothing was said). */
-  close(): Promise<void>;
+  /** Runs the SessionEnd hooks, once (close runs them if this was not called): before /clear opens the next session. */
+  end(reason: SessionEndReason): Promise<void>;
+  /** Stops the agent's processes and closes the log (removed when nothing was said); `reason` for SessionEnd hooks. */
+  close(reason?: SessionEndReason): Promise<void>;
 }

@@ -304,7 +304,7 @@ async function get(root: string, args: string[], io: Out): Promise<number> {
   if (spec?.type === "stdio") {
     lines.push(`  Command: ${spec.command}`, `  Args: ${spec.args.join(" ")}`);
     if (Object.keys(spec.env).length) lines.push(`  Environment: ${Object.keys(spec.env).join(", ")}`);
-  } else if (spec) {
+  } else if (spec && spec.type !== "sdk") {
     lines.push(`  URL: ${spec.url}`);
     if (Object.keys(spec.headers).length) lines.push(`  Headers: ${Object.keys(spec.headers).join(", ")}`);
   }

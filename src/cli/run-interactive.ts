@@ -17,6 +17,7 @@ import { createScreen, type ScreenCaps } from "../tui/screen/screen.ts";
 import type { App } from "../tui/app/app.ts";
 import { VERSION } from "../version.ts";
 import { editText } from "../platform/editor.ts";
+import { imagePasteCommand, pasteImage } from "../platform/clipboard.ts";
 import { EXIT, type CliOptions } from "./args.ts";
 import type { AgentSession, Asker, SessionOptions } from "../agent/types.ts";
 import { sessionOptions } from "./session-options.ts";
@@ -100,7 +101,7 @@ export async function runInteractive(opts: CliOptions): Promise<number> {
     finder: new FileFinder(cwd),
     links: supportsLinks(process.env),
     reopen: async (resume, keep) =>
-      (await import("../agent/agent-session.ts")).openAgentSession({ ...sessionOptions({ ...opts, resume, continue: false, forkSession: false, prompt: null, ...(keep ?? {}) }), ...io }),
+      (await import("../agent/agent-session.ts")).openAgentSession({ ...sessionOptions({ ...opts, resume, continue: false, forkSession: false, prompt: null, ...(keep ?? {}) }), ...io, ...(keep ? { startSource: "clear" as const } : {}) }),
     onPager(open) {
       term.altScreen = open;
       if (open === mouse) return;
@@ -116,6 +117,7 @@ export async function runInteractive(opts: CliOptions): Promise<number> {
       if (seq) term.write(seq);
     },
     copy: async (text) => (await import("../tui/term/clipboard.ts")).copyToClipboard(text, { write: (d) => void term.write(d), env: process.env, inTmux: term.caps.inTmux }),
+    ...clipboardImageDep(),
     onExit(code, line) {
       // The demo's project is a temporary copy, removed on the way out: its session cannot be
       // resumed, so the last line (how to resume) is replaced; the lines before it (stopped processes) stay.
@@ -206,4 +208,10 @@ function currentBranch(cwd: string): string | null {
   } catch {
     return null;
   }
+}
+
+/** Ctrl-V's clipboard image, where this machine has a command for it (the app says so otherwise). */
+function clipboardImageDep(): { clipboardImage?: () => Promise<Buffer> } {
+  const command = imagePasteCommand(process.platform, process.env);
+  return command ? { clipboardImage: () => pasteImage(command, process.env) } : {};
 }

@@ -1,5 +1,6 @@
 // Print mode: one task in (argument and/or stdin), the agent runs to completion, the answer (or
 // json / stream-json) comes out on stdout, and the exit code says how it ended.
+import { systemInit } from "../print/system-init.ts";
 import { fstatSync } from "node:fs";
 import type { TurnEndReason } from "../events/types.ts";
 import { buildResult, createTally } from "../print/result.ts";
@@ -91,7 +92,6 @@ export async function runPrint(opts: CliOptions): Promise<number> {
   // init lists the MCP servers as they stand once started (or at the startup deadline); the first
   // request would wait for them anyway.
   await session.mcp.ready();
-  const mcpServers = session.mcp.servers();
   const reported = new Set<string>();
   const reportFailures = () => {
     for (const n of failureNotices(session.mcp.servers())) {
@@ -109,14 +109,7 @@ export async function runPrint(opts: CliOptions): Promise<number> {
         ? streamJsonPrinter(stdout, opts.includePartialMessages)
         : textPrinter(stdout, stderr, opts.verbose);
   const tally = createTally();
-  printer.init({
-    sessionId: session.sessionId,
-    model: session.model(),
-    tools: [...session.toolNames, ...session.mcp.toolNames()],
-    cwd: session.cwd,
-    permissionMode: session.permissionMode(),
-    mcpServers: mcpServers.map((s) => ({ name: s.name, status: s.status.state, ...("reason" in s.status ? { error: s.status.reason } : {}) })),
-  });
+  printer.init(systemInit(session));
   session.subscribe((e) => {
     tally.observe(e);
     printer.onEvent(e);
@@ -179,6 +172,7 @@ export async function runPrint(opts: CliOptions): Promise<number> {
 export function exitCodeFor(reason: TurnEndReason): number {
   switch (reason) {
     case "finished":
+    case "hook_stopped":
       return EXIT.ok;
     case "max_turns":
       return EXIT.maxTurns;

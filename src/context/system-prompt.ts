@@ -37,22 +37,30 @@ const HOW_TO_WORK = `# How to work
 - Refer to code as \`path/to/file.ts:42\` so the user can jump to it.
 - When you finish, summarise what you changed and how you verified it, in a few lines.`;
 
-/** Guidance per tool, in a fixed order so the same tool set always yields the same bytes. */
-const TOOL_GUIDANCE: Array<[string, string]> = [
-  ["read", "Use read to look at files (not cat, head or tail). Read a file before you edit or overwrite it."],
-  ["grep", "Use grep to search file contents and glob to find files by name, rather than shell find or grep."],
-  ["glob", ""],
-  ["edit", "Use edit for changes to existing files: old_string must match the file exactly, including indentation, and be unique unless replace_all is set."],
-  ["write", "Use write only to create new files or to replace a file entirely."],
-  ["bash", "Use bash for commands that finish: tests, builds, git, package managers. Pass non-interactive flags; stdin is closed."],
-  ["process", "Use process for programs that keep running (dev servers, watchers): start them, read their output with wait_for, stop them when done."],
+/**
+ * What holds across the tools: said once here, not in every tool's description. The shell
+ * equivalents are named only for tools the session has, in a fixed order so the same tool set
+ * always yields the same bytes.
+ */
+const SHELL_EQUIVALENTS: Array<[string, string]> = [
+  ["read", "read, not cat/head/tail"],
+  ["grep", "grep, not grep/rg"],
+  ["glob", "glob, not find/ls"],
+  ["edit", "edit, not sed/awk"],
+  ["write", "write, not echo or heredoc redirection"],
 ];
 
 function toolSection(toolNames: string[]): string {
+  if (toolNames.length === 0) return "";
   const have = new Set(toolNames);
-  const lines = TOOL_GUIDANCE.filter(([name, text]) => have.has(name) && text !== "").map(([, text]) => `- ${text}`);
-  if (lines.length === 0) return "";
-  return `# Tools\n- When several tool calls do not depend on each other, make them in the same turn.\n${lines.join("\n")}`;
+  const lines = [
+    "- Make tool calls that do not depend on each other in the same turn (several reads, searches or commands at once).",
+    "- Paths may be absolute or relative to the working directory.",
+    "- A call the user's permission rules deny, or the user declines, comes back as an error with the reason: do not retry it unchanged or get around it with another tool; change your approach or ask the user.",
+  ];
+  const preferred = SHELL_EQUIVALENTS.filter(([name]) => have.has(name)).map(([, text]) => text);
+  if (have.has("bash") && preferred.length > 0) lines.push(`- Prefer the dedicated tools to shell commands: ${preferred.join("; ")}.`);
+  return `# Tools\n${lines.join("\n")}`;
 }
 
 export function buildSystemPrompt(opts: SystemPromptOptions): SystemBlock[] {

@@ -13,6 +13,10 @@ const MIGRATIONS: ReadonlyArray<(e: RawEvent) => RawEvent> = [
   // server_tool_use counts. A v1 event has none of them: nothing changes. The bump is for older
   // KHAELORs, which refuse a v2 log as newer instead of dropping the lines they cannot parse.
   (e) => e,
+  // 2 → 3: an image in a user message or a tool result may be a reference to a file beside the
+  // log (src/events/image-refs.ts) instead of inline base64. A v2 event has none: nothing changes.
+  // The bump is for older KHAELORs, which would skip such a line as invalid and lose the message.
+  (e) => e,
 ];
 
 export const FORMAT_VERSION: number = MIGRATIONS.length + 1;

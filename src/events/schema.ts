@@ -5,6 +5,7 @@ import { z } from "zod";
 import type * as T from "./types.ts";
 import { migrateEvent, VERSION_FIELD, FORMAT_VERSION } from "./migrations.ts";
 import { EventParseError, NewerFormatError } from "./parse-error.ts";
+import { isImageRef, isInlineImage, mapImageBlocks, type StoredImageRef } from "./image-refs.ts";
 
 export { EventParseError, NewerFormatError };
 
@@ -169,7 +170,7 @@ export const undoSchema = z.object({
 export const turnEndSchema = z.object({
   ...base,
   type: z.literal("turn_end"),
-  reason: z.enum(["finished", "max_turns", "max_budget", "wall_time", "cancelled", "doom_loop", "strikes", "error"]),
+  reason: z.enum(["finished", "max_turns", "max_budget", "wall_time", "cancelled", "doom_loop", "strikes", "hook_stopped", "error"]),
 });
 
 export const durableEventSchema = z.discriminatedUnion("type", [
@@ -204,7 +205,7 @@ void schemasMatchTypes;
  * One log line → today's event. `version` is the format version the log's header declared (a
  * header line carries its own). Throws EventParseError for anything that is not a valid event.
  */
-export function parseEventLine(line: string, version?: number): T.DurableEvent {
+export function parseEventLine(line: string, version?: number, images?: ImageRefReader): T.DurableEvent {
   let raw: unknown;
   try {
     raw = JSON.parse(line);
@@ -213,7 +214,8 @@ export function parseEventLine(line: string, version?: number): T.DurableEvent {
   }
   if (typeof raw !== "object" || raw === null || Array.isArray(raw)) throw new EventParseError("not a JSON object");
   // NewerFormatError passes through: the caller must not read on as if nothing happened.
-  const migrated = migrateEvent(raw as Record<string, unknown>, version);
+  let migrated = migrateEvent(raw as Record<string, unknown>, version);
+  migrated = mapImageBlocks(migrated, isImageRef, (b) => (images ? images(b as StoredImageRef) : { type: "text", text: "[image]" }));
   const result = durableEventSchema.safeParse(migrated);
   if (!result.success) {
     const issue = result.error.issues[0];
@@ -223,7 +225,18 @@ export function parseEventLine(line: string, version?: number): T.DurableEvent {
   return result.data as T.DurableEvent;
 }
 
-/** One event as one log line (no newline), stamped with today's format version. */
-export function serializeEvent(e: T.DurableEvent): string {
-  return JSON.stringify({ [VERSION_FIELD]: FORMAT_VERSION, ...e });
+/**
+ * A stored image's reference back to the block it stands for: the image, or a text block saying
+ * what became of it (its file is gone). Without one, a reference reads as the text "[image]"
+ * (a listing needs no pixels).
+ */
+export type ImageRefReader = (ref: StoredImageRef) => { type: "image"; source: { type: "base64"; media_type: string; data: string } } | { type: "text"; text: string };
+
+/** Stores an inline image (a file beside the log) and returns the reference the line keeps instead. */
+export type ImageRefWriter = (image: { media_type: string; data: string }) => StoredImageRef;
+
+/** One event as one log line (no newline), stamped with today's format version; images through `images` when given. */
+export function serializeEvent(e: T.DurableEvent, images?: ImageRefWriter): string {
+  const stored = images ? mapImageBlocks(e as unknown as Record<string, unknown>, isInlineImage, (b) => images((b as { source: { media_type: string; data: string } }).source)) : e;
+  return JSON.stringify({ [VERSION_FIELD]: FORMAT_VERSION, ...stored });
 }

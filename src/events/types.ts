@@ -129,6 +129,8 @@ export type TurnEndReason =
   | "cancelled"
   | "doom_loop"
   | "strikes"
+  /** A hook answered `continue: false` (Claude Code's: the turn stops, its stopReason is the user's to read). */
+  | "hook_stopped"
   | "error";
 
 export type DurableEvent =

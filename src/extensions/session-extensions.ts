@@ -6,8 +6,11 @@ import { loadSkills, skillDirs, skillsSection, type Skill } from "./skills.ts";
 /** What the composer completes and /help lists. */
 export type SlashEntry = { name: string; description: string; argumentHint?: string; kind: "command" | "skill"; file: string; scope: "project" | "user" };
 
-/** A `/name args` turned into a prompt, with what the command asks for this turn only. */
-export type ExpandedCommand = { prompt: string; model?: string; allowedTools: string[]; entry: SlashEntry };
+/**
+ * A `/name args` found: what the command asks for this turn only, and its prompt, made once the
+ * turn grants what it asks (its allowed-tools are what let its !`cmd` lines run, as in Claude Code).
+ */
+export type FoundCommand = { model?: string; allowedTools: string[]; entry: SlashEntry; expand(x: Expander): Promise<string> };
 
 export type SessionExtensions = {
   problems: string[];
@@ -16,7 +19,7 @@ export type SessionExtensions = {
   skillsPrompt: string;
   entries(): SlashEntry[];
   /** Null when the input is not one of these commands (built-ins are the mode's, and win). */
-  expand(input: string, x: Expander): Promise<ExpandedCommand | null>;
+  find(input: string): FoundCommand | null;
 };
 
 export function loadSessionExtensions(cwd: string, home: string, configDir: string): SessionExtensions {
@@ -37,19 +40,16 @@ export function loadSessionExtensions(cwd: string, home: string, configDir: stri
     skills: s.skills,
     skillsPrompt: skillsSection(s.skills),
     entries: () => [...[...commands.values()].map(entryOf), ...[...skills.values()].map(skillEntry)].sort((a, b) => a.name.localeCompare(b.name)),
-    async expand(input, x) {
+    find(input) {
       const slash = parseSlash(input);
       if (!slash) return null;
       const cmd = commands.get(slash.name);
-      if (cmd) {
-        const prompt = await expandBody(cmd.body, slash.args, x);
-        return { prompt, ...(cmd.model ? { model: cmd.model } : {}), allowedTools: cmd.allowedTools, entry: entryOf(cmd) };
-      }
+      if (cmd) return { ...(cmd.model ? { model: cmd.model } : {}), allowedTools: cmd.allowedTools, entry: entryOf(cmd), expand: (x) => expandBody(cmd.body, slash.args, x) };
       const skill = skills.get(slash.name);
       if (skill) {
         // Asked for by name, the skill's instructions are the task: the model reads SKILL.md now.
         const prompt = `Use the skill "${skill.name}": read ${skill.file} with the read tool and follow it${slash.args ? ` for this: ${slash.args}` : "."}`;
-        return { prompt, allowedTools: [], entry: skillEntry(skill) };
+        return { allowedTools: [], entry: skillEntry(skill), expand: async () => prompt };
       }
       return null;
     },

@@ -187,17 +187,48 @@ function checkBlock(b: Obj, where: string): string | null {
           return `${where}.content.${k}.type: Input should be 'text', 'image', 'document' or 'search_result'`;
         if (c.type === "text" && (typeof c.text !== "string" || c.text === ""))
           return `${where}.content.${k}.text: text content blocks must be non-empty`;
+        if (c.type === "image") {
+          const bad = checkImage(c, `${where}.content.${k}`);
+          if (bad) return bad;
+        }
       }
       return null;
     }
-    case "image": {
-      const s = b.source;
-      if (!isObj(s)) return `${where}.source: Field required`;
-      return null;
-    }
+    case "image":
+      return checkImage(b, where);
     default:
       return null;
   }
+}
+
+const IMAGE_MEDIA = ["image/jpeg", "image/png", "image/gif", "image/webp"];
+/** The API's cap on one image: the length of its base64 text. */
+export const FAKE_IMAGE_MAX_BASE64 = 5 * 1024 * 1024;
+
+/**
+ * An image block as the API checks it: a known media type, base64 data under the cap, and bytes
+ * that are what the media type says. Its own reading of the magic numbers, so a mistake in
+ * KHAELOR's cannot pass here unnoticed.
+ */
+function checkImage(b: Obj, where: string): string | null {
+  const s = b.source;
+  if (!isObj(s)) return `${where}.source: Field required`;
+  if (s.type === "url") return typeof s.url === "string" ? null : `${where}.source.url: Field required`;
+  if (s.type !== "base64") return `${where}.source.type: Input should be 'base64', 'url' or 'file'`;
+  if (typeof s.media_type !== "string" || !IMAGE_MEDIA.includes(s.media_type)) return `${where}.source.base64.media_type: Input should be 'image/jpeg', 'image/png', 'image/gif' or 'image/webp'`;
+  if (typeof s.data !== "string" || s.data === "") return `${where}.source.base64.data: Field required`;
+  if (s.data.length > FAKE_IMAGE_MAX_BASE64) return `${where}.source.base64: image exceeds 5 MB maximum: ${s.data.length} bytes > ${FAKE_IMAGE_MAX_BASE64} bytes`;
+  if (!/^[A-Za-z0-9+/]*={0,2}$/.test(s.data) || s.data.length % 4 !== 0) return `${where}.source.base64.data: invalid base64 data`;
+  const head = Buffer.from(s.data.slice(0, 24), "base64");
+  const actual =
+    head[0] === 0x89 && head.toString("latin1", 1, 4) === "PNG" ? "image/png"
+    : head[0] === 0xff && head[1] === 0xd8 ? "image/jpeg"
+    : head.toString("latin1", 0, 4) === "GIF8" ? "image/gif"
+    : head.toString("latin1", 0, 4) === "RIFF" && head.toString("latin1", 8, 12) === "WEBP" ? "image/webp"
+    : null;
+  if (actual === null) return `${where}.source.base64.data: Could not process image`;
+  if (actual !== s.media_type) return `${where}.source.base64.data: Image does not match the provided media type ${s.media_type}`;
+  return null;
 }
 
 /** Blocks carrying cache_control anywhere in tools, system and messages. */

@@ -1,5 +1,6 @@
 // Where hooks meet the loop, each as a wrapper around an interface the kernel already has: the
-// permission gate (PreToolUse), the tool runtime (PostToolUse) and a loop policy (Stop).
+// permission gate (PreToolUse), the tool runtime (PostToolUse) and loop policies (Stop, and a
+// hook's `continue: false`, which ends the whole turn).
 import { newEventId } from "../events/id.ts";
 import type { EventSink } from "../events/types.ts";
 import type { GateDecision, LoopPolicy, PermissionGate, PolicyVerdict } from "../kernel/types.ts";
@@ -7,12 +8,33 @@ import type { Decision } from "../permissions/index.ts";
 import type { ToolCall, ToolOutcome, ToolRuntime } from "../tools/types.ts";
 import type { HookService } from "./hooks.ts";
 import { claudeToolInput, claudeToolName } from "./tool-names.ts";
+import { claudeToolResponse } from "./tool-response.ts";
 
 /** A gate that can be told to ask even where the rules allow (a hook's "ask"). */
 export type AskingGate = PermissionGate & {
   decide(call: ToolCall): Decision;
   authorize(prepared: Parameters<PermissionGate["authorize"]>[0], signal: AbortSignal, forceAsk?: string): Promise<GateDecision>;
 };
+
+/**
+ * What the hooks of one turn leave for later in it. `reason`: a hook's `continue: false`; the calls
+ * left in that message do not run and the turn ends after them (hookStopPolicy); the stopReason is
+ * the user's (the hook's notice), never the model's. `context`: PreToolUse's additionalContext, by
+ * call, for the model with that call's result.
+ */
+export type TurnStop = { reason: string | null; context: Map<string, string[]> };
+
+const STOPPED_CALL = "Not run: a hook stopped this turn.";
+
+export function hookStopPolicy(stop: TurnStop): LoopPolicy {
+  return {
+    onUserTurn() {
+      stop.reason = null;
+      stop.context.clear();
+    },
+    afterTools: () => (stop.reason === null ? { kind: "continue" } : { kind: "stop", reason: "hook_stopped", message: `a hook stopped the turn: ${stop.reason}` }),
+  };
+}
 
 /** Floors a hook's allow never lifts, beside deny rules. */
 const FLOORS = new Set(["hardline", "protected-path"]);
@@ -22,9 +44,10 @@ const FLOORS = new Set(["hardline", "protected-path"]);
  * goes to the model. Allow: skips the question, never a deny rule or a floor. Ask: asks even
  * where a rule allows.
  */
-export function hookedGate(gate: AskingGate, hooks: HookService, cwd: string, emit: EventSink): PermissionGate {
+export function hookedGate(gate: AskingGate, hooks: HookService, cwd: string, emit: EventSink, stop: TurnStop): PermissionGate {
   return {
     async authorize(prepared, signal) {
+      if (stop.reason !== null) return { allow: false, message: STOPPED_CALL };
       if (!hooks.has("PreToolUse")) return gate.authorize(prepared, signal);
       const { call } = prepared;
       const tool = claudeToolName(call.name);
@@ -33,8 +56,12 @@ export function hookedGate(gate: AskingGate, hooks: HookService, cwd: string, em
         emit({ type: "permission_decision", id: newEventId(), ts: Date.now(), toolUseId: call.id, toolName: call.name, decision: "deny", source: "hook", message });
         return { allow: false, message };
       };
-      if (o.stop) return deny(`A PreToolUse hook stopped this: ${o.stop}`);
+      if (o.stop) {
+        stop.reason = o.stop;
+        return deny(STOPPED_CALL);
+      }
       if (o.block) return deny(`A PreToolUse hook blocked this call: ${o.block}`);
+      if (o.context.length > 0) stop.context.set(call.id, o.context);
       if (o.permission?.decision === "deny") return deny(`A PreToolUse hook denied this call${o.permission.reason ? `: ${o.permission.reason}` : "."}`);
       if (o.permission?.decision === "ask") return gate.authorize(prepared, signal, o.permission.reason || "a PreToolUse hook asks for this call");
       if (o.permission?.decision === "allow") {
@@ -49,21 +76,30 @@ export function hookedGate(gate: AskingGate, hooks: HookService, cwd: string, em
   };
 }
 
-/** PostToolUse after each call that ran: a block or additionalContext reaches the model with the result. */
-export function hookedRuntime(runtime: ToolRuntime, hooks: HookService, cwd: string): ToolRuntime {
+/** PostToolUse (or PostToolUseFailure) after each call that ran: a block or additionalContext reaches the model with the result. */
+export function hookedRuntime(runtime: ToolRuntime, hooks: HookService, cwd: string, stop: TurnStop): ToolRuntime {
   return {
     ...runtime,
     async prepare(call, ctx) {
       const p = await runtime.prepare(call, ctx);
-      if (!p.ok || !hooks.has("PostToolUse")) return p;
+      if (!p.ok || (!hooks.has("PreToolUse") && !hooks.has("PostToolUse") && !hooks.has("PostToolUseFailure"))) return p;
       return {
         ...p,
         async run(): Promise<ToolOutcome> {
           const r = await p.run();
+          const before = stop.context.get(call.id) ?? [];
+          stop.context.delete(call.id);
           const tool = claudeToolName(call.name);
           const input = claudeToolInput(call.input, cwd) as Record<string, unknown>;
-          const o = await hooks.run("PostToolUse", tool, { tool_name: tool, tool_input: input, tool_response: toolResponse(r, input), tool_use_id: call.id }, ctx.signal);
-          const notes = [...(o.block ? [`PostToolUse hook feedback: ${o.block}`] : []), ...o.context];
+          // As in Claude Code, PostToolUse hears the calls that succeeded, PostToolUseFailure the others.
+          const event = r.isError ? "PostToolUseFailure" : "PostToolUse";
+          const o = !hooks.has(event)
+            ? { context: [] as string[], block: undefined, stop: undefined }
+            : r.isError
+            ? await hooks.run("PostToolUseFailure", tool, { tool_name: tool, tool_input: input, tool_use_id: call.id, error: toolText(r), is_interrupt: /cancelled by the user/i.test(r.display?.notes ?? toolText(r)) }, ctx.signal)
+            : await hooks.run("PostToolUse", tool, { tool_name: tool, tool_input: input, tool_response: claudeToolResponse(tool, input, r, cwd), tool_use_id: call.id }, ctx.signal);
+          if (o.stop) stop.reason = o.stop;
+          const notes = [...before, ...(o.block ? [`PostToolUse hook feedback: ${o.block}`] : []), ...o.context];
           if (notes.length === 0) return r;
           return { ...r, content: appendText(r.content, notes.join("\n")) };
         },
@@ -76,9 +112,8 @@ export function hookedRuntime(runtime: ToolRuntime, hooks: HookService, cwd: str
   };
 }
 
-function toolResponse(r: ToolOutcome, input: Record<string, unknown>): Record<string, unknown> {
-  const text = typeof r.content === "string" ? r.content : r.content.map((b) => (b.type === "text" ? b.text : "")).join("");
-  return { ...(typeof input.file_path === "string" ? { filePath: input.file_path } : {}), success: !r.isError, output: text };
+function toolText(r: ToolOutcome): string {
+  return typeof r.content === "string" ? r.content : r.content.map((b) => (b.type === "text" ? b.text : "")).join("\n");
 }
 
 function appendText(content: ToolOutcome["content"], text: string): ToolOutcome["content"] {
@@ -89,7 +124,7 @@ function appendText(content: ToolOutcome["content"], text: string): ToolOutcome[
 /** Stop: a hook's block sends the model back once per block, with stop_hook_active after the first; bounded per user turn. */
 export const MAX_STOP_BLOCKS = 3;
 
-export function stopHookPolicy(hooks: HookService, signal: () => AbortSignal): LoopPolicy {
+export function stopHookPolicy(hooks: HookService, signal: () => AbortSignal, lastText: () => string): LoopPolicy {
   let blocks = 0;
   return {
     onUserTurn() {
@@ -97,9 +132,11 @@ export function stopHookPolicy(hooks: HookService, signal: () => AbortSignal): L
     },
     async onStop(): Promise<PolicyVerdict> {
       if (!hooks.has("Stop")) return { kind: "continue" };
-      const o = await hooks.run("Stop", undefined, { stop_hook_active: blocks > 0 }, signal());
-      // continue:false means stop, which the model is already doing; past the bound, the hook is not obeyed.
-      if (o.stop || !o.block || blocks >= MAX_STOP_BLOCKS) return { kind: "continue" };
+      const o = await hooks.run("Stop", undefined, { stop_hook_active: blocks > 0, last_assistant_message: lastText() }, signal());
+      // continue:false wins over a block (as in Claude Code): the turn ends, with the reason for the user.
+      if (o.stop) return { kind: "stop", reason: "hook_stopped", message: `a Stop hook stopped the turn: ${o.stop}` };
+      // Past the bound, the hook is not obeyed.
+      if (!o.block || blocks >= MAX_STOP_BLOCKS) return { kind: "continue" };
       blocks++;
       return { kind: "nudge", tag: "stop_hook", text: `A Stop hook asked you to keep working: ${o.block}` };
     },

@@ -7,13 +7,17 @@ import { z } from "zod";
 import type { TrustItem } from "../trust/project-trust.ts";
 import { fingerprintOf } from "../trust/project-trust.ts";
 
-export const HOOK_EVENTS = ["PreToolUse", "PostToolUse", "UserPromptSubmit", "Stop", "SessionStart", "SessionEnd", "PreCompact", "Notification"] as const;
+export const HOOK_EVENTS = ["PreToolUse", "PostToolUse", "PostToolUseFailure", "UserPromptSubmit", "Stop", "SessionStart", "SessionEnd", "PreCompact", "Notification"] as const;
 export type HookEvent = (typeof HOOK_EVENTS)[number];
 
 /** Claude Code's default, in seconds. */
 export const DEFAULT_TIMEOUT_S = 60;
 
-export type HookScope = "user" | "project" | "local";
+/** "host": a hook the program driving KHAELOR registered (the Agent SDK's hook callbacks). */
+export type HookScope = "user" | "project" | "local" | "host";
+
+/** The host's answer to one hook: its JSON output (Claude Code's hook output), or why it has none. */
+export type HookCallback = (input: Record<string, unknown>, signal: AbortSignal) => Promise<{ ok: true; output: unknown } | { ok: false; error: string }>;
 
 /** One command to run for an event, with where it was written. */
 export type HookEntry = {
@@ -24,6 +28,10 @@ export type HookEntry = {
   timeoutS: number;
   file: string;
   scope: HookScope;
+  /** A host's hook: called instead of running `command` (which only names it). */
+  callback?: HookCallback;
+  /** A hook that fails (an error, a wrong answer, a timeout) lets the action go on, or with "block" blocks it. */
+  onFailure?: "continue" | "block";
 };
 
 const CommandHook = z.object({ type: z.literal("command"), command: z.string().min(1), timeout: z.number().positive().optional() });

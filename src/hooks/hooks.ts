@@ -77,7 +77,11 @@ const RANK = { allow: 0, ask: 1, deny: 2 } as const;
 /** Folds one run into the event's outcome; returns what the user should see of it. */
 function fold(event: HookEvent, r: HookRun, out: HookOutcome): { message?: string; output?: string } {
   const where = `hook ${JSON.stringify(r.entry.command)} (${r.entry.file})`;
-  if (r.failure) return { message: `${event} ${where} ${r.failure}` };
+  if (r.failure) {
+    // A hook set to block on failure blocks what it guards, as a command hook's exit 2 does.
+    if (r.entry.onFailure === "block") addBlock(out, `${event} ${where} ${r.failure}`);
+    return { message: `${event} ${where} ${r.failure}` };
+  }
   if (r.code === 2) {
     const reason = r.stderr.trim() || `${event} hook blocked this without saying why`;
     addBlock(out, reason);

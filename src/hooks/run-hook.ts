@@ -4,7 +4,7 @@
 // is missing, hangs, dies by a signal or prints garbage comes back as a failed run that says so.
 import { spawn } from "node:child_process";
 import { z } from "zod";
-import type { HookEntry } from "./config.ts";
+import type { HookCallback, HookEntry } from "./config.ts";
 
 /** More than any hook should print; the rest is dropped, so a runaway hook cannot fill memory. */
 const MAX_OUTPUT = 1 << 20;
@@ -45,6 +45,7 @@ export type HookRun = {
 export type RunContext = { projectDir: string; env?: Record<string, string | undefined>; signal: AbortSignal };
 
 export function runHook(entry: HookEntry, input: unknown, ctx: RunContext): Promise<HookRun> {
+  if (entry.callback) return runCallback(entry, entry.callback, input as Record<string, unknown>, ctx);
   const t0 = performance.now();
   return new Promise((resolve) => {
     let stdout: Buffer = Buffer.alloc(0);
@@ -101,6 +102,21 @@ export function runHook(entry: HookEntry, input: unknown, ctx: RunContext): Prom
       else finish(code ?? null);
     });
   });
+}
+
+/** A host's hook: its answer is read as a command's JSON output would be; no answer in time is a failure. */
+async function runCallback(entry: HookEntry, callback: HookCallback, input: Record<string, unknown>, ctx: RunContext): Promise<HookRun> {
+  const t0 = performance.now();
+  const run = (r: Partial<HookRun>): HookRun => ({ entry, code: null, stdout: "", stderr: "", durationMs: performance.now() - t0, ...r });
+  const timeout = AbortSignal.timeout(entry.timeoutS * 1000);
+  const signal = AbortSignal.any([ctx.signal, timeout]);
+  const gaveUp = new Promise<"timeout">((resolve) => signal.addEventListener("abort", () => resolve("timeout"), { once: true }));
+  const r = await Promise.race([callback(input, signal), gaveUp]);
+  if (r === "timeout") return run({ failure: ctx.signal.aborted ? "was cancelled" : `did not answer within its timeout of ${entry.timeoutS} s` });
+  if (!r.ok) return run({ failure: `failed in the host program: ${r.error}` });
+  const parsed = HookJson.safeParse(r.output ?? {});
+  if (!parsed.success) return run({ failure: `answered with output that is not a hook's (${parsed.error.issues.map((i) => `${i.path.join(".") || "(output)"}: ${i.message}`).join("; ")}); ignored` });
+  return run({ code: 0, stdout: JSON.stringify(r.output ?? {}), json: parsed.data });
 }
 
 function parseJson(text: string): { ok: true; json: HookJson } | { ok: false; error: string } {

@@ -17,6 +17,8 @@ export type SessionHooksOptions = {
   trustProject?: boolean;
   /** Someone can be asked (the app): unasked hooks wait for the question instead of a notice. */
   interactive: boolean;
+  /** The host program's own hooks (the Agent SDK's callbacks): they always run, after the files' hooks. */
+  host?: HookEntry[];
 };
 
 export type SessionHooks = {
@@ -38,7 +40,8 @@ export function openSessionHooks(opts: SessionHooksOptions): SessionHooks {
   const items = new Map(fromProject.map((h) => [h, hookTrustItem(h)]));
   const state = trustState(opts.cwd, [...items.values()]);
   const trusted = new Set(opts.trustProject ? [...items.values()].map((i) => i.fingerprint) : state.trusted.map((i) => i.fingerprint));
-  const running = () => entries.filter((h) => h.scope === "user" || trusted.has(items.get(h)!.fingerprint));
+  const host = opts.host ?? [];
+  const running = () => [...entries.filter((h) => h.scope === "user" || trusted.has(items.get(h)!.fingerprint)), ...host];
   const active: HookEntry[] = running();
   const unasked = opts.trustProject ? [] : state.unasked;
   if (unasked.length > 0 && !opts.interactive) notices.push(skippedMessage(opts.cwd, unasked));
@@ -54,6 +57,6 @@ export function openSessionHooks(opts: SessionHooksOptions): SessionHooks {
       if (answer === "trust") for (const i of answered) trusted.add(i.fingerprint);
       active.splice(0, active.length, ...running());
     },
-    listing: () => entries.map((entry) => ({ entry, runs: entry.scope === "user" || trusted.has(items.get(entry)!.fingerprint) })),
+    listing: () => [...entries.map((entry) => ({ entry, runs: entry.scope === "user" || trusted.has(items.get(entry)!.fingerprint) })), ...host.map((entry) => ({ entry, runs: true }))],
   };
 }

@@ -2,6 +2,7 @@
 // three settings files, and in --mcp-config (a file or inline JSON). Reading never throws: a broken
 // file or entry is a problem naming the file, the server and the field, and a broken entry stays
 // listed with its reason (so /mcp and `khaelor mcp list` show it as failed) while the rest load.
+import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import { existsSync } from "node:fs";
 import { homedir } from "node:os";
 import { join, resolve } from "node:path";
@@ -11,10 +12,14 @@ import { fingerprintOf, type TrustItem } from "../trust/project-trust.ts";
 
 export type StdioSpec = { type: "stdio"; command: string; args: string[]; env: Record<string, string>; cwd?: string };
 export type RemoteSpec = { type: "http" | "sse"; url: string; headers: Record<string, string> };
-export type ServerSpec = StdioSpec | RemoteSpec;
+/** A server the host program runs in its own process (the Agent SDK's createSdkMcpServer), reached through `transport`. */
+export type HostSpec = { type: "sdk"; transport: () => Transport };
+/** What a config file can define. */
+export type FileSpec = StdioSpec | RemoteSpec;
+export type ServerSpec = FileSpec | HostSpec;
 
 /** Where a definition came from. "project" and "local" live in the project's files and need trust. */
-export type ConfigScope = "user" | "project" | "local" | "cli";
+export type ConfigScope = "user" | "project" | "local" | "cli" | "sdk";
 
 export type ServerConfig = {
   name: string;
@@ -125,7 +130,7 @@ export function parseConfigText(text: string, f: ConfigFile): { servers: ServerC
   return { servers, problems };
 }
 
-type EntryParse = { spec: ServerSpec } | { error: string; field?: string };
+type EntryParse = { spec: FileSpec } | { error: string; field?: string };
 
 const isStringRecord = (v: unknown): v is Record<string, string> =>
   !!v && typeof v === "object" && !Array.isArray(v) && Object.values(v).every((x) => typeof x === "string");
@@ -168,6 +173,7 @@ export function expandSpec(spec: ServerSpec, env: Record<string, string | undefi
   const missing = new Set<string>();
   const x = (s: string) => expandVars(s, env, missing);
   const map = (r: Record<string, string>) => Object.fromEntries(Object.entries(r).map(([k, v]) => [k, x(v)]));
+  if (spec.type === "sdk") return { spec };
   const out: ServerSpec =
     spec.type === "stdio"
       ? { type: "stdio", command: x(spec.command), args: spec.args.map(x), env: map(spec.env), ...(spec.cwd ? { cwd: x(spec.cwd) } : {}) }
@@ -178,6 +184,7 @@ export function expandSpec(spec: ServerSpec, env: Record<string, string | undefi
 /** How a definition reads to a person deciding whether to run it. */
 export function describeSpec(spec: ServerSpec | undefined, raw: unknown): string {
   if (!spec) return JSON.stringify(raw);
+  if (spec.type === "sdk") return "in the host program's own process (an SDK MCP server)";
   if (spec.type !== "stdio") return `${spec.type} ${spec.url}${Object.keys(spec.headers).length ? ` (headers: ${Object.keys(spec.headers).join(", ")})` : ""}`;
   const words = [spec.command, ...spec.args].map((w) => (/^[\w@%+=:,./-]+$/.test(w) ? w : `'${w.replace(/'/g, `'\\''`)}'`));
   const env = Object.keys(spec.env);

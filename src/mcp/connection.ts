@@ -162,6 +162,7 @@ export class ServerConnection {
   }
 
   private makeTransport(lib: Sdk, spec: ServerSpec): Transport {
+    if (spec.type === "sdk") return spec.transport();
     if (spec.type === "stdio") return new lib.GroupStdioTransport(spec, { cwd: this.opts.cwd, env: { ...this.opts.env, ...spec.env } });
     const requestInit = { headers: spec.headers };
     if (spec.type === "http") return new lib.StreamableHTTPClientTransport(new URL(spec.url), { requestInit });
@@ -187,6 +188,7 @@ export class ServerConnection {
   private explain(e: unknown, spec: ServerSpec): string {
     const msg = e instanceof Error ? e.message : String(e);
     const code = (e as { code?: unknown }).code;
+    if (spec.type === "sdk") return `the host program's server did not answer: ${msg}`;
     if (spec.type !== "stdio") {
       if (code === 401 || /\b401\b|Unauthorized/i.test(msg))
         return `${spec.url} answered 401 Unauthorized: it needs authentication, and OAuth is not supported yet; pass a token with a header (khaelor mcp add --transport ${spec.type} -H "Authorization: Bearer …")`;

@@ -27,7 +27,7 @@ export type ServerView = {
   file: string;
   /** What runs: the command line or the URL. */
   target: string;
-  transport: "stdio" | "http" | "sse" | "invalid";
+  transport: "stdio" | "http" | "sse" | "sdk" | "invalid";
   status: ServerState;
   tools: Array<{ name: string; fullName: string; description: string; readOnly: boolean }>;
 };

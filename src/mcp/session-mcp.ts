@@ -1,6 +1,7 @@
 // What a session needs of MCP, in one place so the composition root only wires it: the servers
 // from every config source, the project-trust decision for the ones a project's files define, the
 // manager that runs them, and the notices the user should read.
+import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import { loadMcpConfig, trustItemOf, type ServerConfig } from "./config.ts";
 import { createMcpManager, DEFAULT_STARTUP_TIMEOUT_MS, DEFAULT_TOOL_TIMEOUT_MS, type McpManager, type ServerView } from "./manager.ts";
 import { recordTrust, skippedMessage, trustState, type TrustItem } from "../trust/project-trust.ts";
@@ -18,6 +19,8 @@ export type SessionMcpOptions = {
   serverEnv: Record<string, string>;
   pidFile?: string;
   trustFile?: string;
+  /** Servers the host program runs in its own process (the Agent SDK's sdkMcpServers); a config server of the same name gives way. */
+  hostServers?: Array<{ name: string; transport: () => Transport }>;
 };
 
 /** What a mode sees of the session's MCP servers (src/agent's AgentSession.mcp). */
@@ -53,8 +56,13 @@ function msFromEnv(env: Record<string, string | undefined>, name: string, fallba
 
 export function openSessionMcp(o: SessionMcpOptions): SessionMcp {
   const notices: string[] = [];
-  const config = loadMcpConfig({ projectRoot: o.projectRoot, cliConfigs: o.cliConfigs, strict: o.strict });
-  notices.push(...config.problems.map((p) => `MCP: ${p}`));
+  const loaded = loadMcpConfig({ projectRoot: o.projectRoot, cliConfigs: o.cliConfigs, strict: o.strict });
+  notices.push(...loaded.problems.map((p) => `MCP: ${p}`));
+  const hosted = (o.hostServers ?? []).map(
+    (h): ServerConfig => ({ name: h.name, scope: "sdk", file: "the host program (initialize's sdkMcpServers)", raw: { type: "sdk", name: h.name }, spec: { type: "sdk", transport: h.transport }, disabled: false, needsTrust: false }),
+  );
+  for (const h of hosted) if (loaded.servers.some((c) => c.name === h.name)) notices.push(`MCP: the host program's server ${h.name} is used; the configured server of that name is not`);
+  const config = { servers: [...loaded.servers.filter((c) => !hosted.some((h) => h.name === c.name)), ...hosted] };
   const gated = config.servers.filter((s) => s.needsTrust && s.spec && !s.disabled);
   const items = new Map<string, TrustItem>(gated.map((s) => [s.name, trustItemOf(s)]));
   const state = trustState(o.projectRoot, [...items.values()], o.trustFile);

@@ -44,3 +44,51 @@ export function pasteText(helper: ClipboardHelper, env: Env = process.env): Prom
     child.once("close", (code) => (code === 0 ? resolve(Buffer.concat(out).toString("utf8")) : reject(new Error(`${cmd} failed (exit ${code}): ${err.trim()}`))));
   });
 }
+
+/**
+ * The command that writes the clipboard's image (PNG, what screenshot tools put there) to stdout:
+ * wl-paste under Wayland, xclip under X (xsel has no image targets), osascript on macOS (pbpaste
+ * has no images; AppleScript prints the PNG data as hex). Null where there is none.
+ */
+export function imagePasteCommand(platform: NodeJS.Platform = process.platform, env: Env = process.env): string[] | null {
+  const has = (cmd: string) => Bun.which(cmd, { PATH: env.PATH ?? "" }) !== null;
+  if (platform === "darwin") return has("osascript") ? ["osascript", "-e", "the clipboard as «class PNGf»"] : null;
+  if (platform === "win32") return null;
+  if (env.WAYLAND_DISPLAY && has("wl-paste")) return ["wl-paste", "--no-newline", "--type", "image/png"];
+  if (env.DISPLAY && has("xclip")) return ["xclip", "-selection", "clipboard", "-t", "image/png", "-o"];
+  return null;
+}
+
+/** At most this much is read from a clipboard command (far above what the API takes, so the size is reported, not cut). */
+const MAX_CLIPBOARD_IMAGE = 64 * 1024 * 1024;
+
+/** The clipboard's image bytes; rejects with the command's own words when it has none (text on the clipboard). */
+export function pasteImage(command: string[], env: Env = process.env): Promise<Buffer> {
+  const [cmd = "", ...args] = command;
+  return new Promise((resolve, reject) => {
+    const child = spawn(cmd, args, { env, stdio: ["ignore", "pipe", "pipe"] });
+    const out: Buffer[] = [];
+    let size = 0;
+    let err = "";
+    child.stdout.on("data", (b: Buffer) => {
+      size += b.length;
+      if (size > MAX_CLIPBOARD_IMAGE) {
+        child.kill();
+        reject(new Error(`the clipboard holds more than ${MAX_CLIPBOARD_IMAGE / 1024 / 1024} MB`));
+      } else out.push(b);
+    });
+    child.stderr.on("data", (b: Buffer) => (err += b.toString("utf8")));
+    child.once("error", (e) => reject(new Error(`${cmd} could not start: ${e.message}`)));
+    child.once("close", (code) => {
+      if (code !== 0) return reject(new Error(`${cmd}: ${err.trim().split("\n")[0] || `exit ${code}`}`));
+      const bytes = Buffer.concat(out);
+      resolve(cmd === "osascript" ? fromAppleScriptData(bytes.toString("latin1")) : bytes);
+    });
+  });
+}
+
+/** AppleScript prints data as «data PNGf89504E47…»: the hex digits are the bytes. */
+function fromAppleScriptData(s: string): Buffer {
+  const m = /«data [A-Za-z0-9 ]{4}([0-9A-Fa-f]*)»/.exec(Buffer.from(s, "latin1").toString("utf8"));
+  return m ? Buffer.from(m[1]!, "hex") : Buffer.alloc(0);
+}

@@ -1,5 +1,6 @@
 // Print mode's outputs. Each printer sees every agent event and the final result object;
 // stdout carries only the requested format, diagnostics go to stderr.
+import type { SystemInit } from "./system-init.ts";
 import { randomUUID } from "node:crypto";
 import { describeServerCall, describeServerResult, isServerBlock, toWire } from "../model/server-blocks.ts";
 import type { AgentEvent } from "../events/types.ts";
@@ -10,7 +11,7 @@ export type ResultObject = ReturnType<typeof buildResult>;
 export type Out = { write(s: string): void };
 
 export interface Printer {
-  init(info: { sessionId: string; model: string; tools: string[]; cwd: string; permissionMode: string; mcpServers?: Array<{ name: string; status: string; error?: string }> }): void;
+  init(info: SystemInit): void;
   onEvent(e: AgentEvent): void;
   finish(result: ResultObject): void;
 }
@@ -114,20 +115,8 @@ export function streamJsonPrinter(stdout: Out, includePartial: boolean): Printer
   const startedBlocks = new Set<number>();
   return {
     init(info) {
-      sessionId = info.sessionId;
-      line({
-        type: "system",
-        subtype: "init",
-        cwd: info.cwd,
-        session_id: info.sessionId,
-        tools: info.tools,
-        mcp_servers: info.mcpServers ?? [],
-        model: info.model,
-        permissionMode: info.permissionMode,
-        slash_commands: ["compact"],
-        apiKeySource: process.env.ANTHROPIC_API_KEY ? "ANTHROPIC_API_KEY" : "none",
-        output_style: "default",
-      });
+      sessionId = info.session_id;
+      line({ type: "system", subtype: "init", ...info });
     },
     onEvent(e) {
       switch (e.type) {

@@ -61,6 +61,8 @@ export type ResultSubtype = "success" | "error_max_turns" | "error_max_budget_us
 export function subtypeFor(reason: TurnEndReason): ResultSubtype {
   switch (reason) {
     case "finished":
+    // A hook that stops the turn meant to (Claude Code reports it as a success too).
+    case "hook_stopped":
       return "success";
     case "max_turns":
       return "error_max_turns";

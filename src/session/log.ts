@@ -11,6 +11,7 @@ import { metaPathOf, sessionIdOf } from "./paths.ts";
 import { createRedactor, type Redactor } from "./redact.ts";
 import { createSummaryBuilder, type SessionSummary, type SummaryBuilder } from "./summary.ts";
 import { PRIVATE_FILE_MODE } from "../platform/private-files.ts";
+import { imagesDirOf, imageStoreReader, imageStoreWriter } from "./image-store.ts";
 
 export interface SessionWriter {
   readonly path: string;
@@ -87,6 +88,7 @@ export function describeSaved(e: DurableEvent | null): string {
 /** Lock already held by the caller; `fd` opened for append. */
 export function createWriter(path: string, fd: number, opts: WriterOptions = {}): SessionWriter {
   const redact = opts.redact ?? createRedactor();
+  const storeImage = imageStoreWriter(imagesDirOf(path));
   const builder: SummaryBuilder = createSummaryBuilder(sessionIdOf(path));
   for (const e of opts.existing ?? []) builder.add(e);
   let size = fstatSync(fd).size;
@@ -126,7 +128,13 @@ export function createWriter(path: string, fd: number, opts: WriterOptions = {})
 
   /** One event to disk; on failure the log is cut back to where it was, so no torn line stays. */
   const write = (e: DurableEvent): unknown => {
-    const line = (torn ? "\n" : "") + redact(serializeEvent(e)) + "\n";
+    let line: string;
+    try {
+      // Images go to their files first (a full disk fails here, before any byte of the line).
+      line = (torn ? "\n" : "") + redact(serializeEvent(e, storeImage)) + "\n";
+    } catch (cause) {
+      return cause;
+    }
     const buf = Buffer.from(line, "utf8");
     let written = 0;
     try {
@@ -275,6 +283,8 @@ export function readSessionLog(path: string): SessionLog {
 
 type ParseOptions = {
   upTo?: "newer";
+  /** The folder of the log's stored images; without it an image reads as the text "[image]" (a listing). */
+  imagesDir?: string;
   /** Each event as it is read; with `keep: false` the events are not collected (a listing needs only a summary). */
   onEvent?: (e: DurableEvent) => void;
   keep?: boolean;
@@ -290,6 +300,7 @@ function createLogParser(opts: ParseOptions) {
   let tail: SessionLog["tail"];
   let lastTs = 0;
   let newer: SessionLog["newer"];
+  const images = opts.imagesDir !== undefined ? imageStoreReader(opts.imagesDir) : undefined;
   const add = (e: DurableEvent) => {
     lastTs = e.ts;
     opts.onEvent?.(e);
@@ -305,7 +316,7 @@ function createLogParser(opts: ParseOptions) {
         return true;
       }
       try {
-        const e = parseEventLine(line, headerVersion);
+        const e = parseEventLine(line, headerVersion, images);
         if (e.type === "session_header" && headerVersion === undefined) headerVersion = e.formatVersion;
         add(e);
         if (isTail) tail = { keep: line, junk: raw.slice(line.length) };
@@ -367,7 +378,8 @@ const CHUNK_BYTES = 4 * 1024 * 1024;
  * whole text, its lines, the events) before the events are even built.
  */
 export function streamSessionLog(path: string, opts: ParseOptions = {}): SessionLog & { size: number } {
-  const parser = createLogParser(opts);
+  // Events kept are a session to continue: their images are read back; a listing's are not.
+  const parser = createLogParser(opts.keep === false ? opts : { imagesDir: imagesDirOf(path), ...opts });
   // Only a regular file is read, opened so a FIFO cannot block us; never past the cap.
   const before = statSync(path);
   if (!before.isFile()) throw new Error(`cannot read ${path}: it is ${fileKind(before)}, not a regular file`);

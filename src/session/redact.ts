@@ -21,7 +21,7 @@ const MIN_SECRET_LENGTH = 8;
  * Where a token may start: not inside a longer word. In JSON text a token right after a newline
  * follows the "\n" escape, which counts as a word start too.
  */
-const START = String.raw`(?<=^|[^A-Za-z0-9_]|\\[nrt])`;
+const start = (tokenChars = "A-Za-z0-9_") => String.raw`(?<=^|[^${tokenChars}]|\\[nrt])`;
 const B = String.raw`(?![A-Za-z0-9_])`;
 
 export type SecretShape = {
@@ -29,10 +29,19 @@ export type SecretShape = {
   /** Source of the pattern; a named group `keep` is kept (the `Authorization: Bearer ` before a token). */
   pattern: string;
   flags?: string;
+  /**
+   * The characters a match may not start after (default letters, digits and `_`). A shape whose
+   * own body has more of them says so, so that it starts only where a run of them begins: a match
+   * tried at every `eyJ` inside one long run of `eyJ-eyJ-…` rescans the run each time.
+   */
+  tokenChars?: string;
   /** A text holding the secret, for the test; `secret` is the part that must disappear. */
   example: string;
   secret: string;
 };
+
+/** The characters of a private key block's body that are redacted with it; a longer body keeps the rest. */
+export const PRIVATE_KEY_BODY_CAP = 16384;
 
 /** The shapes gitleaks and trufflehog know best, as data. */
 export const SECRET_SHAPES: SecretShape[] = [
@@ -55,10 +64,19 @@ export const SECRET_SHAPES: SecretShape[] = [
   { name: "DigitalOcean token", pattern: String.raw`do[por]_v1_[a-f0-9]{64}`, example: `dop_v1_${"a1".repeat(32)}`, secret: `dop_v1_${"a1".repeat(32)}` },
   { name: "Shopify token", pattern: String.raw`shp(?:at|ca|pa|ss)_[a-fA-F0-9]{32}`, example: "shpat_0123456789abcdef0123456789abcdef", secret: "shpat_0123456789abcdef0123456789abcdef" },
   { name: "Sentry auth token", pattern: String.raw`sntry[su]_[A-Za-z0-9+/=_]{40,512}`, example: "sntrys_eyJpYXQiOjE2ODAwMDAwMDAuMCwidXJsIjoiaHR0cHM6Ly9zZW50cnkuaW8ifQ", secret: "sntrys_eyJpYXQiOjE2ODAwMDAw" },
-  { name: "JSON Web Token", pattern: String.raw`eyJ[A-Za-z0-9_-]{8,4096}\.eyJ[A-Za-z0-9_-]{8,8192}\.[A-Za-z0-9_-]{8,4096}`, example: "jwt eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxMjM0NTY3ODkwIn0.dozjgNryP4J3jVmNHl0w5N_XgL0n3I9PlFUP0THsR8U", secret: "eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxMjM0NTY3ODkwIn0" },
+  { name: "JSON Web Token", pattern: String.raw`eyJ[A-Za-z0-9_-]{8,4096}\.eyJ[A-Za-z0-9_-]{8,8192}\.[A-Za-z0-9_-]{8,4096}`, tokenChars: "A-Za-z0-9_-", example: "jwt eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxMjM0NTY3ODkwIn0.dozjgNryP4J3jVmNHl0w5N_XgL0n3I9PlFUP0THsR8U", secret: "eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxMjM0NTY3ODkwIn0" },
   { name: "Authorization header", pattern: String.raw`(?<keep>\b(?:Bearer|Basic|Token)[ \t]{1,16})[A-Za-z0-9._~+/=-]{16,4096}`, flags: "i", example: "curl -H 'Authorization: Bearer abcDEF0123456789ghiJKL' x", secret: "abcDEF0123456789ghiJKL" },
   { name: "Sentry DSN key", pattern: String.raw`(?<keep>https?://)[0-9a-f]{32}(?::[0-9a-f]{32})?(?=@)`, example: "SENTRY=https://0123456789abcdef0123456789abcdef@o12345.ingest.sentry.io/678", secret: "0123456789abcdef0123456789abcdef" },
-  { name: "Private key block", pattern: String.raw`-----BEGIN [A-Z ]{0,40}PRIVATE KEY(?: BLOCK)?-----[\s\S]{0,16384}?-----END [A-Z ]{0,40}PRIVATE KEY(?: BLOCK)?-----`, example: "-----BEGIN RSA PRIVATE KEY-----\nMIIEowIBAAKCAQEA0123\n-----END RSA PRIVATE KEY-----", secret: "MIIEowIBAAKCAQEA0123" },
+  {
+    // The body runs to the next BEGIN or END marker, so each character is looked at for one block
+    // (a lazy run to the END rescanned 16 KiB after every header without one), and at most
+    // PRIVATE_KEY_BODY_CAP characters of it: no key is that long. A header without its END (`head`
+    // of a key file) is redacted with what follows, up to the next marker or the cap.
+    name: "Private key block",
+    pattern: String.raw`-----BEGIN [A-Z ]{0,40}PRIVATE KEY(?: BLOCK)?-----(?:(?!-----(?:BEGIN|END) )[\s\S]){0,${PRIVATE_KEY_BODY_CAP}}(?:-----END [A-Z ]{0,40}PRIVATE KEY(?: BLOCK)?-----)?`,
+    example: "-----BEGIN RSA PRIVATE KEY-----\nMIIEowIBAAKCAQEA0123\n-----END RSA PRIVATE KEY-----",
+    secret: "MIIEowIBAAKCAQEA0123",
+  },
   {
     name: "Password in a URL",
     pattern: String.raw`(?<keep>(?<![A-Za-z0-9+.-])[a-z][a-z0-9+.-]{0,30}://[^\s:/@"\\]{1,256}:)[^\s@/"\\]{1,256}(?=@)`,
@@ -77,7 +95,7 @@ export const SECRET_SHAPES: SecretShape[] = [
   },
 ];
 
-const COMPILED = SECRET_SHAPES.map((s) => ({ shape: s, re: new RegExp(START + s.pattern, `g${s.flags ?? ""}`) }));
+const COMPILED = SECRET_SHAPES.map((s) => ({ shape: s, re: new RegExp(start(s.tokenChars) + s.pattern, `g${s.flags ?? ""}`) }));
 
 export type Redactor = (text: string) => string;
 

@@ -9,13 +9,23 @@ import type { PermissionMode, TurnEndReason } from "../events/types.ts";
 import { DEFAULT_MODEL, SUGGESTED_MODELS } from "../model/models.ts";
 import type { UserBlock } from "../model/types.ts";
 import { streamJsonPrinter } from "../print/printer.ts";
+import { mcpServerStatus, systemInit } from "../print/system-init.ts";
 import { buildResult, createTally } from "../print/result.ts";
 import { EXIT, type CliOptions } from "../cli/args.ts";
 import { openAgentSession, SessionOpenError } from "../agent/agent-session.ts";
 import type { AgentSession, Asker } from "../agent/types.ts";
 import { sessionOptions } from "../cli/session-options.ts";
+import { homedir } from "node:os";
+import { resolve } from "node:path";
+import { hostCommands } from "../extensions/host-commands.ts";
+import { loadSessionExtensions } from "../extensions/session-extensions.ts";
+import { userConfigDir } from "../permissions/index.ts";
 import { userContent, textOf } from "./content.ts";
+import type { HookEntry } from "../hooks/config.ts";
+import { claudeToolInput, claudeToolName } from "../hooks/tool-names.ts";
 import { createControlChannel } from "./control.ts";
+import { sdkHookEntries } from "./sdk-hooks.ts";
+import { sdkMcpServers, type SdkMcpServers } from "./sdk-mcp.ts";
 import { grantScopeOf, suggestionsFor } from "./permission-updates.ts";
 import { parseInputLine, type ControlRequestLine } from "./wire.ts";
 
@@ -39,6 +49,7 @@ export async function runStreamJson(opts: CliOptions): Promise<number> {
   };
 
   let sessionId = "";
+  const cwd = resolve(opts.cwd ?? process.cwd());
   /** A line that could not be taken, as one event on stdout (and a line on stderr); reading goes on. */
   const invalid = (lineNo: number, error: string) => {
     stderr(`stdin line ${lineNo}: ${error}; skipped`);
@@ -51,11 +62,13 @@ export async function runStreamJson(opts: CliOptions): Promise<number> {
     once("prompt-tool", `--permission-prompt-tool ${opts.permissionPromptTool}: only "stdio" is supported (MCP permission tools are not); calls that would ask are denied`);
   let current: AbortController | null = null;
   const ask: Asker = async (req, signal) => {
+    // Claude Code's names and input (Bash, an absolute file_path), as init and the hooks give them.
+    const input = claudeToolInput(req.call.input, cwd);
     const a = await control.request(
       {
         subtype: "can_use_tool",
-        tool_name: req.call.name,
-        input: req.call.input as Record<string, unknown>,
+        tool_name: claudeToolName(req.call.name),
+        input: input as Record<string, unknown>,
         tool_use_id: req.call.id,
         permission_suggestions: suggestionsFor(req.suggestion),
         decision_reason: req.reason,
@@ -69,7 +82,7 @@ export async function runStreamJson(opts: CliOptions): Promise<number> {
     if (r.behavior === "allow") {
       // A host that rewrote the call meant its version to run, not the model's: until a changed
       // input can be run, the call is denied rather than run as the host did not allow it.
-      if (r.updatedInput !== undefined && JSON.stringify(r.updatedInput) !== JSON.stringify(req.call.input)) {
+      if (r.updatedInput !== undefined && JSON.stringify(r.updatedInput) !== JSON.stringify(input)) {
         once("updated-input", "can_use_tool: an allow with a changed updatedInput is not supported yet; such calls are denied");
         return { allow: false, message: "The host allowed this call only with a changed input, which KHAELOR cannot run yet; it was not run." };
       }
@@ -84,18 +97,29 @@ export async function runStreamJson(opts: CliOptions): Promise<number> {
   let model = opts.model;
   let systemPrompt = opts.systemPrompt;
   let appendSystemPrompt = opts.appendSystemPrompt;
+  let hostHooks: HookEntry[] = [];
+  let sdkServers: SdkMcpServers | null = null;
+  let thinkingBudget: number | undefined;
   let session: AgentSession | null = null;
   let opening: Promise<AgentSession> | null = null;
   let openFailed: string | null = null;
   const getSession = (): Promise<AgentSession> =>
     (opening ??= (async () => {
-      const s = await openAgentSession({ ...sessionOptions({ ...opts, model, systemPrompt, appendSystemPrompt }), ...(stdioAsks ? { ask } : {}) });
+      const base = sessionOptions({ ...opts, model, systemPrompt, appendSystemPrompt });
+      const mcp = sdkServers ? { ...base.mcp, hostServers: sdkServers.servers } : base.mcp;
+      const s = await openAgentSession({
+        ...base,
+        ...(mcp ? { mcp } : {}),
+        ...(hostHooks.length > 0 ? { hostHooks } : {}),
+        ...(thinkingBudget !== undefined ? { thinkingBudget } : {}),
+        ...(stdioAsks ? { ask } : {}),
+      });
       session = s;
       sessionId = s.sessionId;
       for (const n of s.notices) stderr(n);
       // As in print mode: init lists the --mcp-config servers once started (the first request waits for them anyway).
       await s.mcp.ready();
-      printer.init({ sessionId: s.sessionId, model: s.model(), tools: [...s.toolNames], cwd: s.cwd, permissionMode: s.permissionMode(), mcpServers: mcpStatus(s) });
+      printer.init(systemInit(s));
       s.subscribe((e) => {
         tally.observe(e);
         printer.onEvent(e);
@@ -112,12 +136,23 @@ export async function runStreamJson(opts: CliOptions): Promise<number> {
     const req = line.request as Record<string, unknown> & { subtype: string };
     switch (req.subtype) {
       case "initialize": {
-        const notSupported = (field: string, what: string) => {
-          if (req[field] === undefined || (Array.isArray(req[field]) && req[field].length === 0) || (typeof req[field] === "object" && req[field] !== null && Object.keys(req[field]).length === 0)) return;
-          once(`init-${field}`, `initialize: ${what} (${field}) are not supported yet; ignored`);
+        const given = (field: string) => {
+          const v = req[field];
+          return !(v === undefined || (Array.isArray(v) && v.length === 0) || (typeof v === "object" && v !== null && Object.keys(v).length === 0));
         };
-        notSupported("hooks", "SDK hook callbacks");
-        notSupported("sdkMcpServers", "in-process SDK MCP servers");
+        const notSupported = (field: string, what: string) => {
+          if (given(field)) once(`init-${field}`, `initialize: ${what} (${field}) are not supported yet; ignored`);
+        };
+        // Hook callbacks and in-process servers join the session when it opens; one already open keeps what it has.
+        const early = opening === null;
+        if (given("hooks") && early) {
+          const h = sdkHookEntries(req.hooks, control);
+          hostHooks = h.entries;
+          for (const p of h.problems) once(p, p);
+        }
+        const sdkNames = Array.isArray(req.sdkMcpServers) ? req.sdkMcpServers.filter((n): n is string => typeof n === "string") : [];
+        if (sdkNames.length > 0 && early) sdkServers = sdkMcpServers(sdkNames, control);
+        if (!early && (given("hooks") || sdkNames.length > 0)) once("init-late-hooks", "initialize came after the session started: its hooks and SDK MCP servers are not used");
         notSupported("mcpServers", "MCP servers");
         notSupported("agents", "subagent definitions");
         // The SDK sends systemPrompt [""] when its caller set none: that keeps ours.
@@ -128,15 +163,18 @@ export async function runStreamJson(opts: CliOptions): Promise<number> {
         notSupported("jsonSchema", "structured output");
         notSupported("settings", "settings");
         answer(line, {
-          commands: [{ name: "compact", description: "summarise the conversation to free context", argumentHint: "[instructions]" }],
+          // What a prompt "/name args" runs: ours, then the project's and the user's commands and skills.
+          commands: hostCommands(session ? (session as AgentSession).slashCommands() : loadSessionExtensions(cwd, homedir(), userConfigDir(homedir())).entries()).map((c) => ({ name: c.name, description: c.description, argumentHint: c.argumentHint ?? "" })),
           agents: [],
           output_style: "default",
           available_output_styles: ["default"],
           models: SUGGESTED_MODELS.map((m) => ({ value: m, displayName: m, description: m === DEFAULT_MODEL ? "default" : "" })),
           account: {},
           pid: process.pid,
-          hooks_applied: false,
-          mcp_servers_applied: false,
+          ...(given("hooks") ? { hooks_applied: early } : {}),
+          // A hook set to block on failure does block (src/hooks).
+          hook_on_failure_supported: true,
+          ...(given("mcpServers") ? { mcp_servers_applied: false } : {}),
           ...(req.settings !== undefined ? { settings_applied: false } : {}),
           ...(req.disallowedTools !== undefined ? { disallowed_tools_applied: false } : {}),
         });
@@ -167,16 +205,47 @@ export async function runStreamJson(opts: CliOptions): Promise<number> {
         }
         return;
       }
+      case "mcp_message": {
+        // A message from one of the host's in-process servers (a notification such as tools/list_changed).
+        const name = typeof req.server_name === "string" ? req.server_name : "";
+        if (!sdkServers?.deliver(name, req.message)) return refuse(line, `mcp_message: no SDK MCP server named ${JSON.stringify(name)} is connected`);
+        answer(line, { mcp_response: { jsonrpc: "2.0", result: {}, id: 0 } });
+        return;
+      }
+      case "mcp_reconnect": {
+        const name = typeof req.serverName === "string" ? req.serverName : "";
+        try {
+          const s = await getSession();
+          if (!s.mcp.servers().some((v) => v.name === name)) return refuse(line, `mcp_reconnect: no MCP server named ${JSON.stringify(name)}`);
+          await s.mcp.reconnect(name);
+          answer(line);
+        } catch (e) {
+          refuse(line, `mcp_reconnect: ${e instanceof Error ? e.message : String(e)}`);
+        }
+        return;
+      }
+      case "set_max_thinking_tokens": {
+        const n = req.max_thinking_tokens;
+        // Only thinking_display (how thinking is shown) is not ours to change: the budget stays.
+        if (n === undefined) return answer(line);
+        if (n !== null && (typeof n !== "number" || !Number.isInteger(n) || n < 0)) return refuse(line, `set_max_thinking_tokens: max_thinking_tokens must be a whole number of tokens or null, not ${JSON.stringify(n)}`);
+        const budget = n === null || n === 0 ? null : n;
+        thinkingBudget = budget ?? undefined;
+        if (session) (session as AgentSession).setThinkingBudget(budget);
+        answer(line);
+        return;
+      }
       case "mcp_status":
         try {
           const s = await getSession();
           await s.mcp.ready();
-          answer(line, { mcpServers: mcpStatus(s) });
+          answer(line, { mcpServers: mcpServerStatus(s) });
         } catch (e) {
           refuse(line, `mcp_status: ${e instanceof Error ? e.message : String(e)}`);
         }
         return;
       default:
+        // Named, so the host knows which call to give up on; the session goes on.
         refuse(line, `unsupported control request subtype: ${req.subtype}`);
     }
   };
@@ -294,9 +363,4 @@ export async function runStreamJson(opts: CliOptions): Promise<number> {
   if (signalExit !== null) return signalExit;
   // Each turn's result already says how it ended; the exit code only flags a run that failed.
   return lastReason === "error" || lastReason === "strikes" ? EXIT.error : EXIT.ok;
-}
-
-/** The session's MCP servers as Claude Code reports them (init's mcp_servers, mcp_status). */
-function mcpStatus(s: AgentSession): Array<{ name: string; status: string; error?: string }> {
-  return s.mcp.servers().map((v) => ({ name: v.name, status: v.status.state, ...("reason" in v.status ? { error: v.status.reason } : {}) }));
 }

@@ -18,9 +18,9 @@ export const MAX_TIMEOUT_MS = 600_000;
 const KILL_GRACE_MS = 100;
 
 const schema = z.object({
-  command: z.string().min(1).describe("The command to run"),
-  timeout: z.number().int().min(1).max(MAX_TIMEOUT_MS).optional().describe("Timeout in milliseconds (default 120000, max 600000)"),
-  description: z.string().optional().describe("What the command does, in a few words (shown to the user)"),
+  command: z.string().min(1),
+  timeout: z.number().int().min(1).max(MAX_TIMEOUT_MS).optional(),
+  description: z.string().optional(),
 });
 type Input = z.infer<typeof schema>;
 
@@ -81,7 +81,8 @@ export const bashTool: Tool<Input> = {
     const cwdFile = join(cwdDir(), `cwd-${++seq}`);
     rmSync(cwdFile, { force: true });
     // The EXIT trap records where the command ended up, even after an explicit `exit N`.
-    const script = `trap '__khaelor_ec=$?; pwd -P > ${shQuote(cwdFile)} 2>/dev/null; exit $__khaelor_ec' EXIT\n${input.command}`;
+    // The trap's body is quoted whole, so a TMPDIR with a space in it (or a quote) cannot split it.
+    const script = `trap ${shQuote(`__khaelor_ec=$?; pwd -P > ${shQuote(cwdFile)} 2>/dev/null; exit $__khaelor_ec`)} EXIT\n${input.command}`;
     if (ctx.signal.aborted) return fail("cancelled before it started");
 
     const started = Date.now();

@@ -10,10 +10,10 @@ import type { Tool, ToolContext, ToolPlan } from "./types.ts";
 import description from "./edit.md" with { type: "text" };
 
 const schema = z.object({
-  file_path: z.string().min(1).describe("The file to change (absolute, or relative to the working directory)"),
-  old_string: z.string().describe("The exact text to replace (empty to create a new file)"),
-  new_string: z.string().describe("The text to put in its place (must differ from old_string)"),
-  replace_all: z.boolean().optional().describe("Replace every occurrence of old_string (default false)"),
+  file_path: z.string().min(1),
+  old_string: z.string(),
+  new_string: z.string(),
+  replace_all: z.boolean().optional(),
 });
 type Input = z.infer<typeof schema>;
 

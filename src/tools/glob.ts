@@ -10,8 +10,8 @@ import description from "./glob.md" with { type: "text" };
 export const GLOB_MAX_FILES = 100;
 
 const schema = z.object({
-  pattern: z.string().min(1).describe('The glob to match, e.g. "**/*.ts" or "src/**/*.test.js"'),
-  path: z.string().optional().describe("The directory to search in (default: the working directory)"),
+  pattern: z.string().min(1),
+  path: z.string().optional(),
 });
 type Input = z.infer<typeof schema>;
 

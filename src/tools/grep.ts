@@ -14,18 +14,18 @@ const MAX_COLUMNS = 500;
 
 const int = () => z.number().int().min(0);
 const schema = z.object({
-  pattern: z.string().min(1).describe("The regular expression to search for"),
-  path: z.string().optional().describe("File or directory to search (default: the working directory)"),
-  glob: z.string().optional().describe('Only files matching this glob, e.g. "*.ts" or "**/*.{ts,tsx}"'),
-  type: z.string().optional().describe('Only files of this type, e.g. "js", "py", "rust"'),
-  output_mode: z.enum(["content", "files_with_matches", "count"]).optional().describe('"files_with_matches" (default), "content" or "count"'),
+  pattern: z.string().min(1),
+  path: z.string().optional().describe("File or directory (default: the working directory)"),
+  glob: z.string().optional(),
+  type: z.string().optional(),
+  output_mode: z.enum(["content", "files_with_matches", "count"]).optional(),
   "-i": z.boolean().optional().describe("Ignore case"),
-  "-n": z.boolean().optional().describe("Line numbers in content mode (default true)"),
-  "-A": int().optional().describe("Lines of context after each match (content mode)"),
-  "-B": int().optional().describe("Lines of context before each match (content mode)"),
-  "-C": int().optional().describe("Lines of context around each match (content mode)"),
-  head_limit: z.number().int().min(1).optional().describe("Show at most this many result lines or files"),
-  multiline: z.boolean().optional().describe("Let patterns span lines (. matches newlines)"),
+  "-n": z.boolean().optional().describe("Line numbers (default true)"),
+  "-A": int().optional().describe("Lines after each match"),
+  "-B": int().optional().describe("Lines before each match"),
+  "-C": int().optional().describe("Lines around each match"),
+  head_limit: z.number().int().min(1).optional().describe("At most this many lines or files"),
+  multiline: z.boolean().optional().describe("Patterns span lines; . matches newlines"),
 });
 type Input = z.infer<typeof schema>;
 

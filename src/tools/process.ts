@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { statSync } from "node:fs";
-import { KEYS, type KeyName, type ProcessInfo } from "../workspace/process-registry.ts";
+import { KEYS, type KeyName, type ProcessInfo, type ReadResult } from "../workspace/process-registry.ts";
+import { WaitPatternError, waitPattern, type WaitPattern } from "../workspace/wait-pattern.ts";
 import { RESULT_BUDGET_CHARS, cleanOutput, fitToBudget } from "./output-budget.ts";
 import { displayPath, fail, localWorkspace, ok, withAdvice, withNotes } from "./results.ts";
 import type { Tool } from "./types.ts";
@@ -13,18 +14,18 @@ const KEY_NAMES = Object.keys(KEYS) as [KeyName, ...KeyName[]];
 // One flat object (the Messages API wants an object schema at the top); which fields an action
 // needs is checked in run(), with an error naming the missing field.
 const schema = z.object({
-  action: z.enum(["start", "list", "read", "write", "stop"]).describe("What to do"),
-  command: z.string().min(1).optional().describe("start: the command to run"),
-  name: z.string().optional().describe("start: a name to refer to the process by"),
-  cwd: z.string().optional().describe("start: working directory (default: the current one)"),
-  id: z.string().optional().describe("read/write/stop: the process id or name"),
-  tail: z.number().int().min(1).optional().describe("read: only the last N lines"),
-  since: z.number().int().min(0).optional().describe("read: from this output offset (from an earlier read)"),
-  wait_for: z.string().optional().describe("read: wait until this regex appears in new output"),
-  timeout: z.number().int().min(1).max(MAX_WAIT_MS).optional().describe("read: how long wait_for may wait, in ms (default 30000)"),
-  input: z.string().optional().describe("write: text to type into the process's terminal (\"\\n\" presses Enter)"),
-  keys: z.array(z.enum(KEY_NAMES)).optional().describe("write: keys to press after the text, e.g. [\"Enter\"] or [\"Ctrl-C\"]"),
-  signal: z.enum(SIGNALS).optional().describe("stop: the signal to send first (default TERM)"),
+  action: z.enum(["start", "list", "read", "write", "stop"]),
+  command: z.string().min(1).optional(),
+  name: z.string().optional(),
+  cwd: z.string().optional(),
+  id: z.string().optional(),
+  tail: z.number().int().min(1).optional(),
+  since: z.number().int().min(0).optional(),
+  wait_for: z.string().optional(),
+  timeout: z.number().int().min(1).max(MAX_WAIT_MS).optional(),
+  input: z.string().optional(),
+  keys: z.array(z.enum(KEY_NAMES)).optional(),
+  signal: z.enum(SIGNALS).optional(),
 });
 type Input = z.infer<typeof schema>;
 
@@ -80,21 +81,29 @@ export const processTool: Tool<Input> = {
         }
         case "read": {
           const id = need("id");
-          let waitFor: RegExp | undefined;
+          let waitFor: WaitPattern | undefined;
           if (input.wait_for !== undefined) {
             try {
-              waitFor = new RegExp(input.wait_for, "m");
+              waitFor = waitPattern(input.wait_for);
             } catch (e) {
               return fail(`wait_for is not a valid regex: ${(e as Error).message}`);
             }
           }
-          const r = await reg.read(id, {
-            ...(input.tail !== undefined ? { tail: input.tail } : {}),
-            ...(input.since !== undefined ? { since: input.since } : {}),
-            ...(waitFor ? { waitFor } : {}),
-            timeoutMs: input.timeout ?? 30_000,
-            signal: ctx.signal,
-          });
+          let r: ReadResult;
+          try {
+            r = await reg.read(id, {
+              ...(input.tail !== undefined ? { tail: input.tail } : {}),
+              ...(input.since !== undefined ? { since: input.since } : {}),
+              ...(waitFor ? { waitFor } : {}),
+              timeoutMs: input.timeout ?? 30_000,
+              signal: ctx.signal,
+            });
+          } catch (e) {
+            if (e instanceof WaitPatternError) return fail(e.message);
+            throw e;
+          } finally {
+            waitFor?.close?.();
+          }
           const label = r.info.name ? `${r.info.name} (${r.info.id})` : r.info.id;
           const state = describeState(r.info);
           const notes: string[] = [`${label} ${state}`, `offset ${r.offset}`];

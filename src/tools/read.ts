@@ -24,9 +24,9 @@ const IMAGE_TYPES: Record<string, ImageMediaType> = {
 };
 
 const schema = z.object({
-  file_path: z.string().min(1).describe("The file to read (absolute, or relative to the working directory)"),
-  offset: z.number().int().min(0).optional().describe("The 1-based line number to start reading from"),
-  limit: z.number().int().min(1).optional().describe("How many lines to read"),
+  file_path: z.string().min(1),
+  offset: z.number().int().min(0).optional(),
+  limit: z.number().int().min(1).optional(),
 });
 type Input = z.infer<typeof schema>;
 

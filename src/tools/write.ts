@@ -10,8 +10,8 @@ import type { Tool } from "./types.ts";
 import description from "./write.md" with { type: "text" };
 
 const schema = z.object({
-  file_path: z.string().min(1).describe("The file to write (absolute, or relative to the working directory)"),
-  content: z.string().describe("The whole new content of the file"),
+  file_path: z.string().min(1),
+  content: z.string(),
 });
 type Input = z.infer<typeof schema>;
 

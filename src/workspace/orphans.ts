@@ -6,7 +6,8 @@
 // reused by someone else's process never carries it, and is left alone without a word of advice
 // to kill it. Where the environment cannot be read, the user is told how to check and stop it.
 import { spawnSync } from "node:child_process";
-import { rmSync } from "node:fs";
+import { rmdirSync, rmSync } from "node:fs";
+import { dirname } from "node:path";
 import { environHas } from "../platform/process-environ.ts";
 import { describeMarked, findMarked, stopMarked } from "./marked-processes.ts";
 import { groupAlive } from "./process-group.ts";
@@ -49,9 +50,16 @@ export async function settleMarked(sessionId: string, graceMs = 2000): Promise<s
   if (left === null) return [];
   if (left.length === 0) return [];
   // An interrupted bash call's shell writes its cwd file as it stops; nobody is left to read it.
-  const cwdFiles = left.flatMap((p) => [...p.command.matchAll(/> '([^']*khaelor-cwd-[^']*)'/g)].map((m) => m[1]!));
+  // It lives in the private directory of the run that was killed (src/tools/bash.ts), which its
+  // exit never removed: the file goes, then the directory if nothing else is in it.
+  const cwdFiles = left.flatMap((p) => [...p.command.matchAll(/'([^']*\/khaelor-[A-Za-z0-9]{6}\/cwd-\d+)'/g)].map((m) => m[1]!));
   await stopMarked(left, graceMs);
-  for (const f of cwdFiles) rmSync(f, { force: true });
+  for (const f of cwdFiles) {
+    rmSync(f, { force: true });
+    try {
+      rmdirSync(dirname(f));
+    } catch {}
+  }
   const n = left.length === 1 ? "a process" : `${left.length} processes`;
   return [`stopped ${n} the previous run left running (an interrupted command, or what it started): ${left.map(describeMarked).join(", ")}`];
 }

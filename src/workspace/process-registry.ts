@@ -33,7 +33,7 @@ export type ReadOptions = {
   /** From this output offset (as reported by an earlier read) instead of the read cursor. */
   since?: number;
   /** Wait until this pattern appears in new output (or the process exits, or the timeout). */
-  waitFor?: RegExp;
+  waitFor?: { test(text: string, signal?: AbortSignal): boolean | Promise<boolean> };
   timeoutMs?: number;
   signal?: AbortSignal;
 };
@@ -253,7 +253,7 @@ export class ProcessRegistry {
       for (;;) {
         const at = scanStart(p, from, checked);
         checked = p.end;
-        if (re.test(collapseRedraws(p.buffer.slice(at - p.bufferStart)))) {
+        if (await re.test(collapseRedraws(p.buffer.slice(at - p.bufferStart)), opts.signal)) {
           matched = true;
           break;
         }

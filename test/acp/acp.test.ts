@@ -2,7 +2,7 @@
 // Messages API behind: streamed text and thinking, a tool call with a diff, a permission request,
 // modes, session/load replay, and the bad cases.
 import { describe, expect, test } from "bun:test";
-import { readFileSync, writeFileSync } from "node:fs";
+import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import * as acp from "@agentclientprotocol/sdk";
 import type { RequestPermissionRequest, SessionNotification, SessionUpdate } from "@agentclientprotocol/sdk";
@@ -471,5 +471,130 @@ describe("khaelor acp", () => {
     expect(sent[2]!.text).toContain("export const b = 2;");
     expect(text(a.updates, "agent_message_chunk")).toContain("left out of the message, not supported: audio");
     expect(text(a.updates, "agent_message_chunk")).toContain("Compacted the conversation.");
+  });
+
+  test("available_commands_update lists the project's and the user's commands and skills with their hints; a prompt \"/name args\" runs one", async () => {
+    const dir = tempProject();
+    mkdirSync(join(dir, ".claude", "commands", "git"), { recursive: true });
+    mkdirSync(join(dir, ".claude", "skills", "release-notes"), { recursive: true });
+    writeFileSync(join(dir, "notes.md"), "the notes say ship it\n");
+    writeFileSync(join(dir, ".claude", "commands", "review.md"), "---\ndescription: Review a file\nargument-hint: <file> [focus]\n---\nReview @$1 with an eye on $2.\n");
+    writeFileSync(join(dir, ".claude", "commands", "git", "tidy.md"), "Tidy the branch history.\n");
+    writeFileSync(join(dir, ".claude", "skills", "release-notes", "SKILL.md"), "---\nname: release-notes\ndescription: Write release notes from the log\n---\nRead git log.\n");
+    const server = await serve({ turns: [{ content: [{ type: "text", text: "Reviewed." }], expect: { lastTextMatches: "^Review @notes.md\\s+<file path=\"notes.md\">[\\s\\S]*the notes say ship it\\s+</file> with an eye on tone[.]" } }] });
+    const env = isolatedEnv(server.url);
+    mkdirSync(join(env.HOME!, ".claude", "commands"), { recursive: true });
+    writeFileSync(join(env.HOME!, ".claude", "commands", "standup.md"), "---\ndescription: Summarise yesterday\n---\nWhat did I do yesterday?\n");
+    const a = startAgent(dir, env);
+    const stop = await a.run(async (ctx) => {
+      await initialize(ctx);
+      const s = await ctx.request("session/new", { cwd: dir, mcpServers: [] });
+      while (!a.updates.some((u) => u.update.sessionUpdate === "available_commands_update")) await new Promise((r) => setTimeout(r, 5));
+      return (await ctx.request("session/prompt", { sessionId: s.sessionId, prompt: [{ type: "text", text: "/review notes.md tone" }] })).stopReason;
+    });
+    await a.proc.exited;
+    expect(server.checkFailures).toEqual([]);
+    expect(stop).toBe("end_turn");
+    const listed = ofKind(a.updates, "available_commands_update")[0]!.availableCommands;
+    expect(listed.map((c) => c.name)).toEqual(["compact", "git:tidy", "release-notes", "review", "standup"]);
+    const by = Object.fromEntries(listed.map((c) => [c.name, c]));
+    expect(by.review!.description).toBe("Review a file (project command)");
+    expect(by.review!.input).toEqual({ hint: "<file> [focus]" });
+    expect(by["git:tidy"]!.description).toBe("Tidy the branch history. (project command)");
+    expect(by["git:tidy"]!.input ?? null).toBeNull();
+    expect(by["release-notes"]!.description).toBe("Write release notes from the log (project skill)");
+    expect(by["release-notes"]!.input?.hint).toContain("what to use the skill for");
+    expect(by.standup!.description).toBe("Summarise yesterday (user command)");
+    expect(by.compact!.input?.hint).toContain("instructions");
+  });
+
+  test("the model is a session config option the editor can set; session/resume reopens without replay; notices go to an editor that shows them", async () => {
+    const dir = tempProject();
+    // A settings file that does not parse: its notice is what the editor should show.
+    mkdirSync(join(dir, ".khaelor"), { recursive: true });
+    writeFileSync(join(dir, ".khaelor", "settings.json"), "{ not json");
+    const server = await serve({ turns: [{ content: [{ type: "text", text: "first" }] }, { content: [{ type: "text", text: "second" }], expect: { lastTextMatches: "again" } }] });
+    const env = isolatedEnv(server.url);
+    const a = startAgent(dir, env);
+    const r = await a.run(async (ctx) => {
+      await ctx.request("initialize", { protocolVersion: acp.PROTOCOL_VERSION, clientCapabilities: { session: { notices: {} } } });
+      const s = await ctx.request("session/new", { cwd: dir, mcpServers: [] });
+      const set = await ctx.request("session/set_config_option", { sessionId: s.sessionId, configId: "model", value: "claude-haiku-5-5" });
+      const bad = await ctx.request("session/set_config_option", { sessionId: s.sessionId, configId: "colour", value: "red" }).then(
+        () => "no error",
+        (e: Error) => e.message,
+      );
+      await ctx.request("session/prompt", { sessionId: s.sessionId, prompt: [{ type: "text", text: "hi" }] });
+      await ctx.request("session/close", { sessionId: s.sessionId });
+      const before = a.updates.length;
+      const resumed = await ctx.request("session/resume", { sessionId: s.sessionId, cwd: dir });
+      const replayed = a.updates.slice(before).filter((u) => u.update.sessionUpdate === "agent_message_chunk").length;
+      await ctx.request("session/prompt", { sessionId: s.sessionId, prompt: [{ type: "text", text: "again" }] });
+      const missing = await ctx.request("session/resume", { sessionId: "0f8fad5b-d9cb-469f-a165-70867728950e", cwd: dir }).then(
+        () => "no error",
+        (e: Error) => e.message,
+      );
+      return { created: s.configOptions, set: set.configOptions, bad, resumed: resumed.configOptions, replayed, missing };
+    });
+    await a.proc.exited;
+    expect(server.checkFailures).toEqual([]);
+    const model = (o: acp.SessionConfigOption[] | null | undefined) => o?.find((x) => x.id === "model");
+    expect(model(r.created)).toMatchObject({ category: "model", type: "select", currentValue: "claude-sonnet-5-5" });
+    expect(model(r.set)).toMatchObject({ currentValue: "claude-haiku-5-5" });
+    expect(r.bad).toContain("unknown config option colour");
+    // The model stays with the session: resumed, it is still haiku, and both requests went to it.
+    expect(model(r.resumed)).toMatchObject({ currentValue: "claude-haiku-5-5" });
+    expect(server.requests.filter((q) => q.outcome === "served").map((q) => (q.body as { model: string }).model)).toEqual(["claude-haiku-5-5", "claude-haiku-5-5"]);
+    expect(ofKind(a.updates, "config_option_update").length).toBeGreaterThan(0);
+    expect(r.replayed).toBe(0);
+    expect(r.missing).toMatch(/not found/i);
+    const notices = ofKind(a.updates, "notice");
+    expect(notices.some((n) => n.severity === "warning" && n.title.includes("settings.json"))).toBe(true);
+    expect(await a.stderr).not.toContain("settings.json");
+  });
+
+  test("the API's web search and fetch show as search and fetch tool calls with what they found, live and in a session/load", async () => {
+    const dir = tempProject();
+    const hits = [{ type: "web_search_result", title: "Bun.Terminal", url: "https://bun.sh/docs/api/terminal", encrypted_content: "ZW5j", page_age: null }];
+    const page = { type: "web_fetch_result", url: "https://bun.sh/docs/api/terminal", retrieved_at: "2026-12-01T10:00:00Z", content: { type: "document", title: "Bun.Terminal", source: { type: "text", media_type: "text/plain", data: "ptys" }, citations: null } };
+    const server = await serve({
+      turns: [
+        {
+          content: [
+            { type: "server_tool_use", name: "web_search", input: { query: "bun pty" } },
+            { type: "web_search_tool_result", content: hits },
+            { type: "server_tool_use", name: "web_fetch", input: { url: "https://bun.sh/docs/api/terminal" } },
+            { type: "web_fetch_tool_result", content: page },
+            { type: "text", text: "Bun has ptys." },
+          ],
+        },
+      ],
+    });
+    const env = isolatedEnv(server.url);
+    const a = startAgent(dir, env);
+    const sessionId = await a.run(async (ctx) => {
+      await initialize(ctx);
+      const s = await ctx.request("session/new", { cwd: dir, mcpServers: [] });
+      await ctx.request("session/prompt", { sessionId: s.sessionId, prompt: [{ type: "text", text: "research" }] });
+      return s.sessionId;
+    });
+    await a.proc.exited;
+    const calls = ofKind(a.updates, "tool_call").map((c) => ({ title: c.title, kind: c.kind, status: c.status }));
+    expect(calls).toEqual([
+      { title: 'web_search "bun pty"', kind: "search", status: "completed" },
+      { title: "web_fetch https://bun.sh/docs/api/terminal", kind: "fetch", status: "completed" },
+    ]);
+    const found = ofKind(a.updates, "tool_call").map((c) => c.content?.map((x) => (x.type === "content" && x.content.type === "text" ? x.content.text : "")).join(""));
+    expect(found[0]).toContain("Bun.Terminal — https://bun.sh/docs/api/terminal");
+    expect(found[1]).toContain("https://bun.sh/docs/api/terminal (4 characters");
+    const b = startAgent(dir, env);
+    await b.run(async (ctx) => {
+      await initialize(ctx);
+      await ctx.request("session/load", { sessionId, cwd: dir, mcpServers: [] });
+    });
+    await b.proc.exited;
+    // Replayed in the message's order: the two calls, then the answer.
+    const replayed = b.updates.map((u) => u.update).filter((u) => u.sessionUpdate === "tool_call" || u.sessionUpdate === "agent_message_chunk");
+    expect(replayed.map((u) => (u.sessionUpdate === "tool_call" ? u.kind : u.sessionUpdate))).toEqual(["search", "fetch", "agent_message_chunk"]);
   });
 });

@@ -58,6 +58,22 @@ describe("custom slash commands", () => {
     expect(JSON.stringify(bodies(server)[0]!.messages[0]!.content)).toContain("did not run");
   });
 
+  test("a command's allowed-tools let its !`cmd` lines run", async () => {
+    const server = await serve({
+      turns: [
+        { content: [{ type: "text", text: "ok" }], expect: { lastTextMatches: "made: yes" } },
+      ],
+    });
+    const dir = tempProject();
+    put(dir, ".claude/commands/mk.md", "---\nallowed-tools: Bash(touch:*)\n---\nmade: !`touch made.txt && echo yes`\n");
+    const env = isolatedEnv(server.url);
+    const r = await runCli(["-p", "/mk"], { cwd: dir, env });
+    expect(server.checkFailures).toEqual([]);
+    expect(r.code).toBe(0);
+    expect(Bun.file(join(dir, "made.txt")).size).toBe(0);
+    expect(await Bun.file(join(dir, "made.txt")).exists()).toBe(true);
+  });
+
   test("broken frontmatter is reported once with the file; the command still runs", async () => {
     const server = await serve({ turns: [{ content: [{ type: "text", text: "ok" }] }] });
     const dir = tempProject();

@@ -36,6 +36,20 @@ describe("hook events", () => {
     expect(r.stderr).toContain("no shell today");
   });
 
+  test("PreToolUse additionalContext reaches the model with the call's result", async () => {
+    const server = await serve({
+      turns: [
+        { content: [{ type: "tool_use", name: "bash", input: { command: "echo hi" } }] },
+        { content: [{ type: "text", text: "ok" }], expect: { lastHasToolResult: { isError: false, contentMatches: "hi[\\s\\S]*use pnpm, not npm" } } },
+      ],
+    });
+    const p = hookProject(server.url);
+    p.hooks({ PreToolUse: [{ matcher: "Bash", command: p.script("ctx", `echo '{"hookSpecificOutput":{"hookEventName":"PreToolUse","additionalContext":"use pnpm, not npm"}}'`) }] });
+    const r = await runCli(["-p", "go", ...bypass], { cwd: p.dir, env: p.env });
+    expect(r.code).toBe(0);
+    expect(server.checkFailures).toEqual([]);
+  });
+
   test("PreToolUse JSON: deny stops the call with its reason; allow never lifts a deny rule", async () => {
     const server = await serve({
       turns: [
@@ -78,6 +92,48 @@ describe("hook events", () => {
     expect(got[0]).toMatchObject({ hook_event_name: "PostToolUse", tool_name: "Write", tool_input: { file_path: join(resolve(p.dir), "x.ts"), content: "let x = 1\n" }, tool_response: { filePath: join(resolve(p.dir), "x.ts"), success: true } });
   });
 
+  test("PostToolUse's tool_response has Claude Code's per-tool shape; a failed call goes to PostToolUseFailure instead", async () => {
+    const call = (name: string, input: Record<string, unknown>) => ({ content: [{ type: "tool_use" as const, name, input }] });
+    const server = await serve({
+      turns: [
+        call("write", { file_path: "s.ts", content: "one\ntwo\n" }),
+        call("edit", { file_path: "s.ts", old_string: "two", new_string: "three" }),
+        call("read", { file_path: "s.ts" }),
+        call("bash", { command: "echo out; echo err >&2" }),
+        call("glob", { pattern: "*.ts" }),
+        call("grep", { pattern: "three", glob: "*.ts" }),
+        call("bash", { command: "exit 3" }),
+        { content: [{ type: "text", text: "done" }] },
+      ],
+    });
+    const p = hookProject(server.url);
+    const log = p.script("log", "exit 0");
+    p.hooks({ PostToolUse: [{ command: log }], PostToolUseFailure: [{ matcher: "Bash", command: log }] });
+    const r = await runCli(["-p", "go", ...bypass], { cwd: p.dir, env: p.env });
+    expect(r.code).toBe(0);
+    const file = join(resolve(p.dir), "s.ts");
+    const got = p.received();
+    expect(got.map((j) => [j.hook_event_name, j.tool_name])).toEqual([
+      ["PostToolUse", "Write"],
+      ["PostToolUse", "Edit"],
+      ["PostToolUse", "Read"],
+      ["PostToolUse", "Bash"],
+      ["PostToolUse", "Glob"],
+      ["PostToolUse", "Grep"],
+      ["PostToolUseFailure", "Bash"],
+    ]);
+    const res = got.map((j) => j.tool_response as Record<string, unknown>);
+    expect(res[0]).toMatchObject({ type: "create", filePath: file, content: "one\ntwo\n", success: true });
+    expect(res[1]).toMatchObject({ filePath: file, oldString: "two", newString: "three", replaceAll: false, userModified: false });
+    expect((res[1]!.structuredPatch as Array<{ lines: string[] }>)[0]!.lines).toEqual(expect.arrayContaining(["-two", "+three"]));
+    expect(res[2]).toEqual({ type: "text", file: { filePath: file, content: "one\nthree", numLines: 2, startLine: 1, totalLines: 2 } });
+    expect(res[3]).toEqual({ stdout: expect.stringContaining("out"), stderr: "", interrupted: false, isImage: false });
+    expect(res[4]).toMatchObject({ filenames: [file], numFiles: 1, truncated: false });
+    expect(res[5]).toEqual({ mode: "files_with_matches", filenames: [file], numFiles: 1 });
+    expect(got[6]).toMatchObject({ tool_input: { command: "exit 3" }, error: expect.stringContaining("exit code 3"), is_interrupt: false });
+    expect(got[6]!.tool_response).toBeUndefined();
+  });
+
   test("UserPromptSubmit: stdout is context for the model; exit 2 keeps the prompt from being sent and says why", async () => {
     const server = await serve({ turns: [{ content: [{ type: "text", text: "hi" }], expect: { lastTextMatches: "TICKET-42 is open" } }] });
     const p = hookProject(server.url);
@@ -109,9 +165,9 @@ describe("hook events", () => {
     const r = await runCli(["-p", "finish"], { cwd: p.dir, env: p.env });
     expect(server.checkFailures).toEqual([]);
     expect(r.stdout).toContain("Linted, really done.");
-    expect(p.received().map((j) => [j.hook_event_name, j.stop_hook_active])).toEqual([
-      ["Stop", false],
-      ["Stop", true],
+    expect(p.received().map((j) => [j.hook_event_name, j.stop_hook_active, j.last_assistant_message])).toEqual([
+      ["Stop", false, "Done."],
+      ["Stop", true, "Linted, really done."],
     ]);
   });
 
@@ -135,6 +191,21 @@ describe("hook events", () => {
       ["SessionStart", "startup"],
       ["SessionEnd", "other"],
     ]);
+  });
+
+  test("a PostToolUse hook's plain stdout is shown with --verbose, not sent to the model", async () => {
+    const server = await serve({
+      turns: [
+        { content: [{ type: "tool_use", name: "write", input: { file_path: "y.ts", content: "let y = 1\n" } }] },
+        { content: [{ type: "text", text: "done" }] },
+      ],
+    });
+    const p = hookProject(server.url);
+    p.hooks({ PostToolUse: [{ matcher: "Write", command: p.script("fmt", `echo "formatted y.ts"`) }] });
+    const r = await runCli(["-p", "write it", "--verbose", ...bypass], { cwd: p.dir, env: p.env });
+    expect(r.code).toBe(0);
+    expect(r.stderr).toContain("formatted y.ts");
+    expect(JSON.stringify(server.requests.at(-1)?.body)).not.toContain("formatted y.ts");
   });
 
   test("exit 1 is a non-blocking error the user sees; the call still runs", async () => {
@@ -206,6 +277,29 @@ describe("hook events", () => {
     expect(changed.stderr).toContain("not running a command from this project's files");
   });
 
+  test("SessionStart hears resume and compact, and its output after a compaction reaches the next request", async () => {
+    const server = await serve({
+      turns: [
+        { content: [{ type: "text", text: "first answer" }] },
+        { content: [{ type: "text", text: "A summary of it all." }] },
+        { content: [{ type: "text", text: "after" }], expect: { lastTextMatches: "started from compact" } },
+        { content: [{ type: "text", text: "later" }], expect: { lastTextMatches: "started from resume" } },
+      ],
+    });
+    const p = hookProject(server.url);
+    p.hooks({ SessionStart: [{ command: p.script("start", `for s in startup resume clear compact; do case "$IN" in *"\\"source\\":\\"$s\\""*) echo "started from $s";; esac; done`) }] });
+    // one process (stream-json input): the compaction's SessionStart output goes with the next prompt
+    const user = (text: string) => JSON.stringify({ type: "user", message: { role: "user", content: text }, parent_tool_use_id: null, session_id: "" });
+    const r = await runCli(["-p", "--input-format", "stream-json", "--output-format", "stream-json", "--verbose"], { cwd: p.dir, env: p.env, stdin: `${[user("hello"), user("/compact"), user("go on")].join("\n")}\n` });
+    expect(r.stderr).toBe("");
+    expect(r.code).toBe(0);
+    const again = await runCli(["-p", "again", "--continue"], { cwd: p.dir, env: p.env });
+    expect(again.stderr).toBe("");
+    expect(server.checkFailures).toEqual([]);
+    expect(p.received().map((j) => j.source)).toEqual(["startup", "compact", "resume"]);
+    expect(p.received()[0]!.model).toEqual(expect.any(String));
+  });
+
   test("PreCompact runs before /compact with trigger manual and the instructions", async () => {
     const server = await serve({ turns: [{ content: [{ type: "text", text: "first answer" }] }, { content: [{ type: "text", text: "A summary of it all." }] }] });
     const p = hookProject(server.url);
@@ -214,5 +308,76 @@ describe("hook events", () => {
     const r = await runCli(["-p", "/compact keep the todo list", "--continue"], { cwd: p.dir, env: p.env });
     expect(r.code).toBe(0);
     expect(p.received()).toEqual([expect.objectContaining({ hook_event_name: "PreCompact", trigger: "manual", custom_instructions: "keep the todo list" })]);
+  });
+});
+
+// Claude Code: `continue: false` stops Claude after the hook, for every event that has a turn to
+// stop; the stopReason is shown to the user and never sent to the model.
+describe("continue: false stops the whole turn", () => {
+  const stopJson = (why: string) => `echo '{"continue":false,"stopReason":"${why}"}'`;
+  const served = (server: { requests: Array<{ outcome: string }> }) => server.requests.filter((q) => q.outcome === "served").length;
+  /** Every durable event of the run's session log, as one string. */
+  const logOf = (env: Record<string, string>) => {
+    const out = Bun.spawnSync(["sh", "-c", `cat $(find "${env.KHAELOR_HOME}" -name '*.jsonl')`]);
+    return out.stdout.toString();
+  };
+
+  test("PreToolUse: that call and the rest of the message do not run, no request follows, the user reads the reason", async () => {
+    const server = await serve({
+      turns: [
+        { content: [{ type: "tool_use", name: "bash", input: { command: "touch a.txt" } }, { type: "tool_use", name: "bash", input: { command: "touch b.txt" } }] },
+        { content: [{ type: "text", text: "never" }] },
+      ],
+    });
+    const p = hookProject(server.url);
+    p.hooks({ PreToolUse: [{ matcher: "Bash", command: p.script("freeze", stopJson("deploy freeze until 5pm")) }] });
+    const r = await runCli(["-p", "go", "--output-format", "json", ...bypass], { cwd: p.dir, env: p.env });
+    expect(r.code).toBe(0);
+    expect(served(server)).toBe(1);
+    expect(existsSync(join(p.dir, "a.txt"))).toBe(false);
+    expect(existsSync(join(p.dir, "b.txt"))).toBe(false);
+    expect(p.received().length).toBe(1);
+    expect(r.stderr).toContain("deploy freeze until 5pm");
+    expect(JSON.parse(r.stdout)).toMatchObject({ subtype: "success", is_error: false, stop_reason: "hook_stopped" });
+    const log = logOf(p.env);
+    expect(log).toContain("Not run: a hook stopped this turn.");
+    expect(log).not.toContain("deploy freeze");
+  });
+
+  test("PostToolUse: the call ran, its result is kept, and the model is not asked again", async () => {
+    const server = await serve({
+      turns: [{ content: [{ type: "tool_use", name: "write", input: { file_path: "w.txt", content: "w\n" } }] }, { content: [{ type: "text", text: "never" }] }],
+    });
+    const p = hookProject(server.url);
+    p.hooks({ PostToolUse: [{ matcher: "Write", command: p.script("post", stopJson("review the write first")) }] });
+    const r = await runCli(["-p", "go", "--output-format", "json", ...bypass], { cwd: p.dir, env: p.env });
+    expect(r.code).toBe(0);
+    expect(served(server)).toBe(1);
+    expect(readFileSync(join(p.dir, "w.txt"), "utf8")).toBe("w\n");
+    expect(r.stderr).toContain("review the write first");
+    expect(JSON.parse(r.stdout)).toMatchObject({ is_error: false, stop_reason: "hook_stopped" });
+    expect(logOf(p.env)).toContain('"type":"tool_result"');
+  });
+
+  test("UserPromptSubmit: the prompt is not sent; the user reads the reason", async () => {
+    const server = await serve({ turns: [{ content: [{ type: "text", text: "never" }] }] });
+    const p = hookProject(server.url);
+    p.hooks({ UserPromptSubmit: [{ command: p.script("ups", stopJson("out of office")) }] });
+    const r = await runCli(["-p", "hello", "--output-format", "json"], { cwd: p.dir, env: p.env });
+    expect(r.code).toBe(0);
+    expect(served(server)).toBe(0);
+    expect(r.stderr).toContain("out of office");
+    expect(JSON.parse(r.stdout)).toMatchObject({ is_error: false, stop_reason: "hook_stopped" });
+  });
+
+  test("Stop: continue:false wins over a block: the model is not sent back", async () => {
+    const server = await serve({ turns: [{ content: [{ type: "text", text: "Done." }] }, { content: [{ type: "text", text: "never" }] }] });
+    const p = hookProject(server.url);
+    p.hooks({ Stop: [{ command: p.script("stop", `echo '{"continue":false,"stopReason":"enough for today","decision":"block","reason":"keep going"}'`) }] });
+    const r = await runCli(["-p", "finish", "--output-format", "json"], { cwd: p.dir, env: p.env });
+    expect(r.code).toBe(0);
+    expect(served(server)).toBe(1);
+    expect(r.stderr).toContain("enough for today");
+    expect(JSON.parse(r.stdout)).toMatchObject({ is_error: false, result: "Done.", stop_reason: "hook_stopped" });
   });
 });

@@ -165,4 +165,38 @@ describe("escapes outside the TUI", () => {
     expect(out).toContain("␛]0;evil␇");
     for (const raw of ["\x1b]52", "\x1b]0;", "\x1b[2J", "\x07", "\u009b"]) expect(out).not.toContain(raw);
   });
+
+  describe("`khaelor sessions` with a title full of controls", () => {
+    // The title is the first prompt: what a pasted text or a script passing -p can hold.
+    const title = "fix\x1b]0;pwned\x07 clip\x1b]52;c;ZWNobyBoaQ==\x07 clear\x1b[2J c1\u009b31m end";
+    async function sessionTitled(): Promise<{ dir: string; env: Record<string, string> }> {
+      const dir = project();
+      const api = await serve({ turns: [{ content: [{ type: "text", text: "ok" }] }] });
+      const env = isolatedEnv(api.url);
+      expect((await runCli(["-p", title], { cwd: dir, env })).code).toBe(0);
+      return { dir, env };
+    }
+
+    test("piped, the listing is byte-exact: the title as it was typed", async () => {
+      const { dir, env } = await sessionTitled();
+      const r = await runCli(["sessions"], { cwd: dir, env });
+      expect(r.code).toBe(0);
+      const lines = r.stdout.split("\n").filter(Boolean);
+      expect(lines).toHaveLength(1);
+      expect(lines[0]!.endsWith(`  ${title}`)).toBe(true);
+      const json = await runCli(["sessions", "--json"], { cwd: dir, env });
+      expect((JSON.parse(json.stdout) as Array<{ title: string }>)[0]!.title).toBe(title);
+    });
+
+    test("on a terminal, each control shows as a stand-in and none is obeyed", async () => {
+      const { dir, env } = await sessionTitled();
+      const s = fx.pty(["sessions"], { cwd: dir, env });
+      expect(await s.exited).toBe(0);
+      const out = s.output();
+      expect(out).toContain("fix␛]0;pwned␇ clip␛]52;c;ZWNobyBoaQ==␇ clear␛[2J");
+      for (const raw of ["\x1b]52", "\x1b]0;", "\x1b[2J", "\x07", "\u009b"]) expect(out).not.toContain(raw);
+      // The screen shows the whole title on the session's line: nothing was cleared or swallowed.
+      expect(s.screen()).toContain("clip␛]52;c;ZWNobyBoaQ==␇");
+    });
+  });
 });

@@ -2,7 +2,7 @@
 // (where a token may follow a "\n" escape), plus env names that say "secret" and the text a
 // redactor must leave alone (code that names a key without holding one).
 import { describe, expect, test } from "bun:test";
-import { createRedactor, createTextRedactor, REDACTED, SECRET_SHAPES, secretValues } from "../../src/session/redact.ts";
+import { createRedactor, createTextRedactor, PRIVATE_KEY_BODY_CAP, REDACTED, SECRET_SHAPES, secretValues } from "../../src/session/redact.ts";
 
 const text = createTextRedactor({});
 const json = createRedactor({});
@@ -21,6 +21,40 @@ describe("every secret shape is redacted", () => {
       expect(() => JSON.parse(out)).not.toThrow();
     });
   }
+});
+
+describe("private key blocks", () => {
+  const begin = "-----BEGIN OPENSSH PRIVATE KEY-----";
+  const end = "-----END OPENSSH PRIVATE KEY-----";
+
+  test("two blocks are redacted each, the text between them stays", () => {
+    expect(text(`a\n${begin}\nKEYONE\n${end}\nmiddle\n${begin}\nKEYTWO\n${end}\nz`)).toBe(`a\n${REDACTED}\nmiddle\n${REDACTED}\nz`);
+  });
+
+  test("a header without its END (the head of a key file) takes the body after it with it", () => {
+    const out = text(`$ head -3 id_ed25519\n${begin}\nb3BlbnNzaC1rZXktdjEAAAAABG5vbmUAAAAEbm9uZQ\nAAAAAAABAAAAMwAAAAtzc2gtZWQyNTUxOQ\n`);
+    expect(out).toBe(`$ head -3 id_ed25519\n${REDACTED}`);
+    // ...and stops at the next marker, so a certificate after it is kept.
+    expect(text(`${begin}\nTRUNCATED\n-----BEGIN CERTIFICATE-----\nMIIC\n-----END CERTIFICATE-----`)).toBe(`${REDACTED}-----BEGIN CERTIFICATE-----\nMIIC\n-----END CERTIFICATE-----`);
+  });
+
+  test(`at the cap: a body of ${PRIVATE_KEY_BODY_CAP} characters goes whole, a longer one keeps what is past the cap`, () => {
+    const at = "K".repeat(PRIVATE_KEY_BODY_CAP - 2);
+    expect(text(`${begin}\n${at}\n${end}`)).toBe(REDACTED);
+    const over = "K".repeat(PRIVATE_KEY_BODY_CAP) + "PAST-THE-CAP";
+    expect(text(`${begin}${over}\n${end}`)).toBe(`${REDACTED}PAST-THE-CAP\n${end}`);
+  });
+});
+
+describe("a JSON Web Token starts where its run of token characters does", () => {
+  const jwt = "eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxMjM0NTY3ODkwIn0.dozjgNryP4J3jVmNHl0w5N_XgL0n3I9PlFUP0THsR8U";
+  test.each([" ", "=", ":", "'", '"', "(", "\n"])("after %j", (before) => {
+    expect(text(`x${before}${jwt} y`)).toBe(`x${before}${REDACTED} y`);
+  });
+  test("not inside a longer run, where every eyJ would rescan it", () => {
+    const run = "eyJ-".repeat(5000);
+    expect(text(run)).toBe(run);
+  });
 });
 
 describe("environment values whose names say secret", () => {

@@ -30,7 +30,7 @@ test("stdio server: text, image, resource and isError results reach the model", 
   expect(r.stderr).toBe("");
   expect(r.code).toBe(0);
   const init = parseNdjson(r.stdout)[0]!;
-  expect(init.mcp_servers).toEqual([{ name: "t", status: "connected" }]);
+  expect(init.mcp_servers).toEqual([{ name: "t", status: "connected", source: "dynamic" }]);
   expect(init.tools as string[]).toContain("mcp__t__slow");
 
   const first = api.requests[0]!.body as { tools: Array<{ name: string; input_schema: Record<string, unknown>; description: string }> };

@@ -25,7 +25,7 @@ test("a project's .mcp.json server runs only when the project is trusted", async
   expect(untrusted.stderr).toContain(`not running a command from this project's files, as ${dir} is not trusted:`);
   expect(untrusted.stderr).toContain(`MCP server repo (${join(dir, ".mcp.json")}): ${process.execPath} `);
   expect(untrusted.stderr).toContain("pass --trust-project");
-  expect(parseNdjson(untrusted.stdout)[0]!.mcp_servers).toEqual([{ name: "repo", status: "needs-approval", error: "defined in this project's files, which are not trusted" }]);
+  expect(parseNdjson(untrusted.stdout)[0]!.mcp_servers).toEqual([{ name: "repo", status: "disabled", source: "project", error: "defined in this project's files, which are not trusted" }]);
   // nothing about the answer is written inside the project
   expect(readFileSync(join(dir, ".mcp.json"), "utf8")).not.toContain("trust");
 
@@ -45,7 +45,7 @@ test("a project's .mcp.json server runs only when the project is trusted", async
   expect(store.startsWith(env.KHAELOR_HOME!)).toBe(true);
   const trusted = await runCli(["-p", "hi", "--output-format", "stream-json", "--verbose"], { cwd: dir, env });
   expect(trusted.stderr).toBe("");
-  expect(parseNdjson(trusted.stdout)[0]!.mcp_servers).toEqual([{ name: "repo", status: "connected" }]);
+  expect(parseNdjson(trusted.stdout)[0]!.mcp_servers).toEqual([{ name: "repo", status: "connected", source: "project" }]);
 }, 120_000);
 
 test("a definition changed after the answer is new: it is asked about again", () => {

@@ -8,6 +8,7 @@ import { buildSystemPrompt, gitStatusSummary, loadProjectInstructions } from "..
 import { createAnthropicClient } from "../../src/model/anthropic-client.ts";
 import type { ToolSpec } from "../../src/model/types.ts";
 import { startFakeApi } from "../support/fake-api.ts";
+import { firstRequest, requestSize } from "../support/first-request.ts";
 
 const temps: string[] = [];
 afterAll(() => {
@@ -79,8 +80,35 @@ describe("the cached prefix", () => {
     expect(p1[1]!.text).toContain("2026-02-01");
     expect(p2[1]!.text).toContain("Branch: x");
     expect(p2[1]!.text).toContain("hi");
-    const fewer = buildSystemPrompt({ cwd: "/one", date: new Date(), gitStatus: null, instructions: [], toolNames: ["read"] });
-    expect(fewer[0]!.text).not.toContain("Use process");
+    // Shell equivalents are named only for tools the session has, and only when it has a shell.
+    expect(p1[0]!.text).toContain("Prefer the dedicated tools to shell commands: read, not cat/head/tail; edit, not sed/awk.");
+    const noShell = buildSystemPrompt({ cwd: "/one", date: new Date(), gitStatus: null, instructions: [], toolNames: ["read"] });
+    expect(noShell[0]!.text).not.toContain("dedicated tools");
+    expect(noShell[0]!.text).toContain("do not retry it unchanged");
+  });
+});
+
+describe("the first request of a fresh session", () => {
+  // pi sends 5.7 KB, OpenCode 32 KB, Claude Code 128 KB; every byte here is paid on every turn.
+  const BUDGET = 12_288;
+
+  test("carries system prompt and tool definitions in at most 12 KB, with every built-in tool and the web tools", async () => {
+    const req = await firstRequest(tempDir());
+    const size = requestSize(req);
+    expect(req.tools.map((t) => t.name)).toEqual(["read", "write", "edit", "grep", "glob", "bash", "process", "web_search", "web_fetch"]);
+    expect(size.total).toBeLessThanOrEqual(BUDGET);
+    expect(size.systemDynamic).toBeGreaterThan(0);
+  });
+
+  test("has a static prefix (tools and the cached system block) byte-identical across sessions in different projects", async () => {
+    const fresh = await firstRequest(tempDir());
+    const repo = gitRepo({ "AGENTS.md": "Use tabs.", ".claude/skills/deploy/SKILL.md": "---\nname: deploy\ndescription: Ship it\n---\nsteps\n", "src/a.ts": "a" });
+    const other = await firstRequest(repo, "something else");
+    const prefix = (r: typeof fresh) => JSON.stringify(r.tools) + JSON.stringify(r.system[0]);
+    expect(prefix(other)).toBe(prefix(fresh));
+    expect(other.system[1]!.text).not.toBe(fresh.system[1]!.text);
+    expect(other.system[1]!.text).toContain("Use tabs.");
+    expect(other.system[1]!.text).toContain("deploy: Ship it");
   });
 });
 

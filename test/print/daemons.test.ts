@@ -2,7 +2,8 @@
 // (and a daemon it started) keeps running until --resume stops it and says so; a daemon a
 // process-tool process started outside its group is stopped at exit. The real CLI, real processes.
 import { describe, expect, test } from "bun:test";
-import { readdirSync } from "node:fs";
+import { mkdtempSync, readdirSync } from "node:fs";
+import { join } from "node:path";
 import { tmpdir } from "node:os";
 import { cliCommand, isolatedEnv, runCli, tempProject } from "../support/cli.ts";
 import { startFakeApi } from "../support/fake-api.ts";
@@ -38,7 +39,9 @@ describe.skipIf(process.platform !== "linux")("processes a session leaves behind
   ])("kill -9 mid-command, then --resume stops %s and says so", async (_name, command) => {
     const t = token();
     const api = await startFakeApi({ scenario: { turns: [{ content: [{ type: "tool_use", name: "bash", input: { command: command(t) } }] }] } });
-    const env = isolatedEnv(api.url);
+    // A TMPDIR of its own: the killed run's private directory for the shell's cwd file is seen there.
+    const tmp = mkdtempSync(join(tmpdir(), "khaelor-tmp-"));
+    const env = isolatedEnv(api.url, { TMPDIR: tmp });
     const cwd = tempProject();
     const proc = Bun.spawn(cliCommand(["-p", "run it", ...ARGS, "--include-partial-messages"]), { cwd, env, stdout: "pipe", stderr: "ignore" });
     await readUntil(proc.stdout, '"tool_use"');
@@ -55,8 +58,9 @@ describe.skipIf(process.platform !== "linux")("processes a session leaves behind
       expect(r.code).toBe(0);
       expect(r.stderr).toMatch(new RegExp(`stopped (a process|\\d+ processes) the previous run left running .*sleep ${t}`));
       expect(await leftovers(`sleep ${t}`)).toEqual([]);
-      // The killed run's shell wrote its cwd file as it was stopped: removed too.
-      expect(readdirSync(tmpdir()).filter((n) => n.startsWith(`khaelor-cwd-${proc.pid}-`))).toEqual([]);
+      // The killed run's shell wrote its cwd file as it was stopped: removed too, with the
+      // private directory the killed run could not remove at its exit.
+      expect(readdirSync(tmp)).toEqual([]);
     } finally {
       await api2.close();
     }

@@ -51,6 +51,13 @@ describe("format versions", () => {
     expect([...types].sort()).toEqual([...all].sort());
   });
 
+  test("from v3 an image is a file beside the log, read back as the image it was", () => {
+    const log = readSessionLog(join(dir, "v3.jsonl"));
+    const image = JSON.stringify(log.events[1]).match(/"media_type":"image\/png","data":"([^"]+)"/)?.[1];
+    expect(image).toBeDefined();
+    expect(Buffer.from(image!, "base64").subarray(1, 4).toString()).toBe("PNG");
+  });
+
   test("a line without its own version stamp is read as the header's version", () => {
     const line = readFileSync(join(dir, "v1.jsonl"), "utf8").split("\n")[1]!.replace('"v":1,', "");
     expect(parseEventLine(line, 1).type).toBe("user_message");

@@ -4,7 +4,8 @@ import { describe, expect, test } from "bun:test";
 import { chmodSync, existsSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { query, type SDKMessage, type SDKUserMessage } from "@anthropic-ai/claude-agent-sdk";
+import { createSdkMcpServer, query, tool, type HookInput, type SDKMessage, type SDKUserMessage } from "@anthropic-ai/claude-agent-sdk";
+import { z } from "zod";
 import { fakeApiFixture } from "../support/fake-api.ts";
 import { isolatedEnv, MAIN, tempProject } from "../support/cli.ts";
 
@@ -63,7 +64,7 @@ describe("the Claude Agent SDK drives khaelor", () => {
     // The prompts ended after the second message: end of input ended the process cleanly (no throw above).
     expect(server.checkFailures).toEqual([]);
     expect(stderr.join("")).toBe("");
-    expect(asked.map((a) => a.tool)).toEqual(["bash"]);
+    expect(asked.map((a) => a.tool)).toEqual(["Bash"]);
     expect(asked[0]!.input).toEqual({ command: "echo made > out.txt" });
     expect(readFileSync(join(dir, "out.txt"), "utf8")).toBe("made\n");
     const results = messages.filter((m) => m.type === "result");
@@ -108,7 +109,7 @@ describe("the Claude Agent SDK drives khaelor", () => {
         extraArgs: { "no-verify-nudge": null },
         canUseTool: async (tool, input, o) => {
           asked.push(`${tool}: ${String((input as { command?: string }).command ?? (input as { file_path?: string }).file_path)}`);
-          if (tool === "bash" && String(input.command).startsWith("rm")) return { behavior: "deny", message: "not now", interrupt: true };
+          if (tool === "Bash" && String(input.command).startsWith("rm")) return { behavior: "deny", message: "not now", interrupt: true };
           return { behavior: "allow", updatedInput: input, updatedPermissions: o.suggestions?.slice(0, 1) ?? [] };
         },
       },
@@ -125,12 +126,108 @@ describe("the Claude Agent SDK drives khaelor", () => {
     expect(server.checkFailures).toEqual([]);
     // The first npm test call was allowed with its suggestion saved; the second ran without asking.
     // In acceptEdits the write was not asked about; the rm was denied and ended the turn.
-    expect(asked).toEqual(["bash: npm test --silent || true", "bash: rm -rf build"]);
+    expect(asked).toEqual(["Bash: npm test --silent || true", "Bash: rm -rf build"]);
     expect(results.slice(0, 2)).toEqual(["tests ran", "wrote a.txt"]);
     expect(results[2]).toBe("error_during_execution");
     const local = JSON.parse(readFileSync(join(dir, ".khaelor", "settings.local.json"), "utf8")) as { permissions: { allow: string[] } };
     expect(local.permissions.allow.some((r) => r.startsWith("Bash(npm test"))).toBe(true);
     const models = server.requests.filter((r) => r.outcome === "served").map((r) => (r.body as { model: string }).model);
     expect(models.at(-1)).toBe("claude-haiku-5-5");
+  });
+
+  test("a PreToolUse hook callback denies a call (the model hears why); a matcher for another tool is never called", async () => {
+    const dir = tempProject();
+    const server = await serve({
+      turns: [
+        { content: [{ type: "tool_use", name: "bash", input: { command: "echo hi > hooked.txt" } }] },
+        { content: [{ type: "text", text: "The hook said no." }], expect: { lastHasToolResult: { isError: true, contentMatches: "no shell today" } } },
+      ],
+    });
+    const heard: HookInput[] = [];
+    const readHook: HookInput[] = [];
+    const prompts: string[] = [];
+    const messages: SDKMessage[] = [];
+    const stderr: string[] = [];
+    const q = query({
+      prompt: "make hooked.txt",
+      options: {
+        pathToClaudeCodeExecutable: wrapper(),
+        cwd: dir,
+        env: isolatedEnv(server.url),
+        stderr: (s) => stderr.push(s),
+        extraArgs: { "no-verify-nudge": null },
+        permissionMode: "bypassPermissions",
+        allowDangerouslySkipPermissions: true,
+        hooks: {
+          PreToolUse: [
+            {
+              matcher: "Bash",
+              hooks: [
+                async (input) => {
+                  heard.push(input);
+                  return { hookSpecificOutput: { hookEventName: "PreToolUse", permissionDecision: "deny", permissionDecisionReason: "no shell today" } };
+                },
+              ],
+            },
+            { matcher: "Read", hooks: [async (input) => (readHook.push(input), {})] },
+          ],
+          UserPromptSubmit: [{ hooks: [async (input) => (prompts.push((input as { prompt: string }).prompt), {})] }],
+        },
+      },
+    });
+    for await (const m of q) messages.push(m);
+    expect(server.checkFailures).toEqual([]);
+    expect(stderr.join("")).toBe("");
+    expect(heard.length).toBe(1);
+    expect(heard[0]).toMatchObject({ hook_event_name: "PreToolUse", tool_name: "Bash", tool_input: { command: "echo hi > hooked.txt" }, cwd: expect.any(String), session_id: expect.any(String) });
+    expect(readHook).toEqual([]);
+    expect(prompts).toEqual(["make hooked.txt"]);
+    // Denied even in bypassPermissions: the hook decides before the mode does.
+    expect(existsSync(join(dir, "hooked.txt"))).toBe(false);
+    const result = messages.find((m) => m.type === "result");
+    expect(result).toMatchObject({ subtype: "success", result: "The hook said no." });
+  });
+
+  test("an in-process server from createSdkMcpServer: its tool is offered and listed in init, and the model's call runs in the host", async () => {
+    const dir = tempProject();
+    const server = await serve({
+      turns: [
+        { content: [{ type: "tool_use", name: "mcp__calc__add", input: { a: 2, b: 3 } }], expect: { toolsInclude: ["mcp__calc__add"] } },
+        { content: [{ type: "text", text: "It is 5." }], expect: { lastHasToolResult: { isError: false, contentMatches: "^sum: 5$" } } },
+      ],
+    });
+    const calls: Array<{ a: number; b: number }> = [];
+    const calc = createSdkMcpServer({
+      name: "calc",
+      version: "1.0.0",
+      tools: [
+        tool("add", "Add two numbers", { a: z.number(), b: z.number() }, async (args) => {
+          calls.push(args);
+          return { content: [{ type: "text", text: `sum: ${args.a + args.b}` }] };
+        }),
+      ],
+    });
+    const messages: SDKMessage[] = [];
+    const stderr: string[] = [];
+    const q = query({
+      prompt: "add 2 and 3",
+      options: {
+        pathToClaudeCodeExecutable: wrapper(),
+        cwd: dir,
+        env: isolatedEnv(server.url),
+        stderr: (s) => stderr.push(s),
+        extraArgs: { "no-verify-nudge": null },
+        mcpServers: { calc },
+        allowedTools: ["mcp__calc__add"],
+      },
+    });
+    for await (const m of q) messages.push(m);
+    expect(server.checkFailures).toEqual([]);
+    expect(stderr.join("")).toBe("");
+    expect(calls).toEqual([{ a: 2, b: 3 }]);
+    const init = messages.find((m) => m.type === "system" && m.subtype === "init") as Extract<SDKMessage, { subtype: "init" }>;
+    expect(init.tools).toContain("mcp__calc__add");
+    expect(init.mcp_servers).toEqual([{ name: "calc", status: "connected", source: "sdk" }]);
+    expect(messages.find((m) => m.type === "result")).toMatchObject({ subtype: "success", result: "It is 5." });
   });
 });

@@ -79,13 +79,20 @@ describe("stream-json input", () => {
     const s = spawnStream(["--mcp-config", mcpConfig({ t: testServer() }), "--strict-mcp-config"], tempProject(), isolatedEnv(server.url, { MCP_TIMEOUT: "20000" }));
     s.send(control("m1", { subtype: "mcp_status" }));
     const status = await s.next(responseTo("m1"));
-    expect(status.response).toEqual({ subtype: "success", request_id: "m1", response: { mcpServers: [{ name: "t", status: "connected" }] } });
+    expect(status.response).toEqual({ subtype: "success", request_id: "m1", response: { mcpServers: [{ name: "t", status: "connected", source: "dynamic" }] } });
     s.send(user("hi"));
     await s.next((l) => l.type === "result");
     const { code, stderr } = await s.end();
     expect(code).toBe(0);
     expect(stderr).not.toContain("mcp-config");
-    expect(s.lines.find((l) => l.type === "system" && l.subtype === "init")?.mcp_servers).toEqual([{ name: "t", status: "connected" }]);
+    const init = s.lines.find((l) => l.type === "system" && l.subtype === "init")!;
+    expect(init.mcp_servers).toEqual([{ name: "t", status: "connected", source: "dynamic" }]);
+    // What the model gets, in Claude Code's names: the built-ins, the API's web tools, the server's tool.
+    const sent = (server.requests.find((q) => q.outcome === "served")!.body as { tools: Array<{ name: string }> }).tools.map((t) => t.name);
+    expect(sent).toContain("mcp__t__echo");
+    expect(init.tools).toEqual(["Read", "Write", "Edit", "Grep", "Glob", "Bash", "Process", ...sent.filter((n) => n.startsWith("mcp__")), "WebSearch", "WebFetch"]);
+    expect((init.tools as string[]).length).toBe(sent.length);
+    expect(init).toMatchObject({ permissionMode: "default", apiKeySource: "ANTHROPIC_API_KEY", slash_commands: ["compact"], skills: [], agents: [], plugins: [], output_style: "default", claude_code_version: expect.any(String) });
     expect(server.checkFailures).toEqual([]);
   });
 
@@ -152,7 +159,8 @@ describe("stream-json input", () => {
     ]);
     expect(r.stdout).toContain('"session_id":"0f8fad5b-d9cb-469f-a165-70867728950e"');
     // --tools is honoured: only those tools are offered, and a name we lack is said.
-    expect(JSON.parse(r.stdout.split("\n")[0]!).tools).toEqual(["read", "grep"]);
+    // init lists what the model is offered, in Claude Code's names: the API's web search included.
+    expect(JSON.parse(r.stdout.split("\n")[0]!).tools).toEqual(["Read", "Grep", "WebSearch"]);
     expect(r.stderr).toContain("--tools: KHAELOR has no tool TodoWrite; offering read, grep");
     const body = server.requests.find((q) => q.outcome === "served")!.body as { system: Array<{ text: string }>; tools: Array<{ name: string }> };
     expect(body.system.at(-1)!.text).toBe("-be brief");
@@ -177,7 +185,7 @@ describe("stream-json input", () => {
     const s = spawnStream(["--permission-prompt-tool", "stdio", "--no-verify-nudge"], dir, isolatedEnv(server.url));
     s.send(user("one"));
     const ask = await s.next((l) => l.type === "control_request");
-    expect(ask.request).toMatchObject({ subtype: "can_use_tool", tool_name: "bash", input: { command: "echo one > one.txt" } });
+    expect(ask.request).toMatchObject({ subtype: "can_use_tool", tool_name: "Bash", input: { command: "echo one > one.txt" } });
     s.send({ type: "control_response", response: { subtype: "success", request_id: ask.request_id, response: { behavior: "allow", updatedInput: { command: "echo safer" } } } });
     expect(await s.next((l) => l.type === "result")).toMatchObject({ result: "not run" });
     s.send(user("two"));
@@ -188,5 +196,91 @@ describe("stream-json input", () => {
     expect(stderr).toContain("changed updatedInput is not supported yet");
     expect(await Bun.file(`${dir}/one.txt`).exists()).toBe(false);
     expect(await Bun.file(`${dir}/two.txt`).exists()).toBe(false);
+  });
+
+  test("hook callbacks by hand: a host error blocks where onFailure says block, goes on where not; unknown events are named; thinking and reconnect requests", async () => {
+    const server = await serve({
+      turns: [
+        { content: [{ type: "tool_use", name: "bash", input: { command: "echo one > one.txt" } }] },
+        { content: [{ type: "text", text: "blocked" }], expect: { lastHasToolResult: { isError: true, contentMatches: "host is busy" } } },
+        { content: [{ type: "tool_use", name: "write", input: { file_path: "two.txt", content: "2\n" } }] },
+        { content: [{ type: "text", text: "written" }], expect: { lastHasToolResult: { isError: false } } },
+      ],
+    });
+    const dir = tempProject();
+    const s = spawnStream(["--no-verify-nudge", "--permission-mode", "acceptEdits", "--model", "claude-sonnet-4-6"], dir, isolatedEnv(server.url));
+    s.send(
+      control("i1", {
+        subtype: "initialize",
+        hooks: {
+          PreToolUse: [
+            { matcher: "Bash", hookCallbackIds: ["strict"], onFailure: "block" },
+            { matcher: "Write", hookCallbackIds: ["lenient"] },
+          ],
+          SubagentStop: [{ hookCallbackIds: ["never"] }],
+        },
+      }),
+    );
+    const init = await s.next(responseTo("i1"));
+    expect(init.response).toMatchObject({ subtype: "success", response: { hooks_applied: true, hook_on_failure_supported: true } });
+    s.send(control("t1", { subtype: "set_max_thinking_tokens", max_thinking_tokens: 2048 }));
+    expect((await s.next(responseTo("t1"))).response).toMatchObject({ subtype: "success" });
+    s.send(control("t2", { subtype: "set_max_thinking_tokens", max_thinking_tokens: "lots" }));
+    expect(((await s.next(responseTo("t2"))).response as { error: string }).error).toContain("whole number of tokens");
+    s.send(user("one"));
+    const cb = await s.next((l) => l.type === "control_request");
+    expect(cb.request).toMatchObject({ subtype: "hook_callback", callback_id: "strict", input: { hook_event_name: "PreToolUse", tool_name: "Bash" } });
+    expect((cb.request as { tool_use_id?: string }).tool_use_id).toMatch(/^toolu_/);
+    s.send({ type: "control_response", response: { subtype: "error", request_id: cb.request_id, error: "host is busy" } });
+    expect(await s.next((l) => l.type === "result")).toMatchObject({ result: "blocked" });
+    s.send(user("two"));
+    const cb2 = await s.next((l) => l.type === "control_request" && l.request_id !== cb.request_id);
+    expect(cb2.request).toMatchObject({ subtype: "hook_callback", callback_id: "lenient", input: { tool_name: "Write", tool_input: { file_path: `${dir}/two.txt` } } });
+    s.send({ type: "control_response", response: { subtype: "error", request_id: cb2.request_id, error: "host is busy" } });
+    expect(await s.next((l) => l.type === "result" && l.result === "written")).toBeTruthy();
+    s.send(control("r1", { subtype: "mcp_reconnect", serverName: "nope" }));
+    expect(((await s.next(responseTo("r1"))).response as { error: string }).error).toBe('mcp_reconnect: no MCP server named "nope"');
+    s.send(control("r2", { subtype: "mcp_message", server_name: "nope", message: { jsonrpc: "2.0", method: "notifications/tools/list_changed" } }));
+    expect(((await s.next(responseTo("r2"))).response as { error: string }).error).toContain('no SDK MCP server named "nope"');
+    const { code, stderr } = await s.end();
+    expect(code).toBe(0);
+    expect(stderr).toContain("hook callbacks for SubagentStop never run");
+    expect(await Bun.file(`${dir}/one.txt`).exists()).toBe(false);
+    expect(await Bun.file(`${dir}/two.txt`).text()).toBe("2\n");
+    // The budget set by the control request reached the API (a model with a budget, not adaptive thinking).
+    const bodies = server.requests.filter((r) => r.outcome === "served").map((r) => r.body as { thinking?: unknown });
+    expect(bodies[0]!.thinking).toEqual({ type: "enabled", budget_tokens: 2048 });
+  });
+
+  test("a host that goes away mid-turn (its pipes closed): the turn is cancelled, the process exits, the log resumes whole", async () => {
+    const server = await serve({
+      turns: [
+        { content: [{ type: "text", text: "a long answer ".repeat(400) }], pacing: { delayMs: 15, textChunk: 4 } },
+        { content: [{ type: "text", text: "back again" }] },
+      ],
+    });
+    const dir = tempProject();
+    const env = isolatedEnv(server.url);
+    const proc = Bun.spawn(cliCommand([...FLAGS, "--include-partial-messages"]), { cwd: dir, env, stdin: "pipe", stdout: "pipe", stderr: "pipe" });
+    proc.stdin.write(`${JSON.stringify(user("talk"))}\n`);
+    proc.stdin.flush();
+    let sessionId = "";
+    let buf = "";
+    const dec = new TextDecoder();
+    // Read until the answer streams, then stop reading (the pipe closes) and close stdin: the host died.
+    for await (const chunk of proc.stdout) {
+      buf += dec.decode(chunk, { stream: true });
+      const init = buf.split("\n").find((l) => l.includes('"subtype":"init"'));
+      if (init) sessionId = (JSON.parse(init) as { session_id: string }).session_id;
+      if (sessionId && buf.includes('"type":"stream_event"')) break;
+    }
+    proc.stdin.end();
+    const code = await proc.exited;
+    expect(code).not.toBe(0);
+    expect(sessionId).not.toBe("");
+    const resumed = await runCli(["-p", "--resume", sessionId, "hello again", "--output-format", "json"], { cwd: dir, env });
+    expect(resumed.stderr).not.toContain("stopped unexpectedly");
+    expect(resumed.code).toBe(0);
+    expect(JSON.parse(resumed.stdout)).toMatchObject({ result: "back again", session_id: sessionId });
   });
 });

@@ -46,6 +46,21 @@ describe("process", () => {
     expect(h.ws.processes.takeExitNotices()).toEqual([]);
   });
 
+  test("a catastrophic wait_for pattern runs off the event loop and the read still answers; literal and simple patterns match", async () => {
+    // 20000 a's then "!" with no newline: /(a+)+$/ backtracks exponentially on it in any engine.
+    await h.call("process", { action: "start", command: `printf '>>> ready on port 8080\\n'; printf 'a%.0s' $(seq 20000); printf '!'; sleep 30`, name: "evil" });
+    const prompt = await h.call("process", { action: "read", id: "evil", wait_for: ">>> ", timeout: 20_000 });
+    expect(prompt.isError).toBe(false);
+    const port = await h.call("process", { action: "read", id: "evil", since: 0, wait_for: "port \\d+", timeout: 20_000 });
+    expect(port.isError).toBe(false);
+    await h.call("process", { action: "read", id: "evil", since: 0, wait_for: "!", timeout: 20_000 });
+    // Checked off the event loop (in a worker with a budget per check): the read answers at its timeout.
+    const r = await h.call("process", { action: "read", id: "evil", since: 0, wait_for: "(a+)+$", timeout: 3_000 });
+    expect(r.isError).toBe(true);
+    expect(r.text).toContain("/(a+)+$/ did not appear within 3000 ms");
+    await h.call("process", { action: "stop", id: "evil", signal: "KILL" });
+  });
+
   test("a process that exits on its own is announced once at the next turn", async () => {
     await h.call("process", { action: "start", command: "echo compiling; exit 2", name: "build" });
     const r = await h.call("process", { action: "read", id: "build", wait_for: "never-printed", timeout: 10_000 });

@@ -2,13 +2,21 @@
 // (./state.ts): the effects. App implements it; tests drive the handlers with a fake that records.
 import type { CopyResult } from "../term/clipboard.ts";
 import type { PagerSource } from "../views/pager.ts";
+import type { ImageData } from "../../model/images.ts";
 
 export type ChooserItem = { label: string; detail?: string; value: string };
 
 export interface AppActions {
   now(): number;
-  /** Enter: a command, a message queued for the running turn, or a new turn. */
-  submit(text: string): void;
+  /** Enter: a command, a message queued for the running turn, or a new turn (with its images, if any). */
+  submit(text: string, images?: ImageData[]): void;
+  /**
+   * A paste that is nothing but paths of image files: the images, or why one cannot be sent.
+   * Null when the paste is anything else (it stays text).
+   */
+  pastedImages(text: string): { ok: true; images: ImageData[] } | { ok: false; reason: string } | null;
+  /** Ctrl-V: the clipboard's image as a chip in the composer, when there is a clipboard tool and an image. */
+  pasteClipboardImage(): void;
   /** Aborts the running turn or command (Esc). */
   interrupt(): void;
   exit(code: number): Promise<void>;

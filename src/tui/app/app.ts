@@ -21,6 +21,10 @@
 import { extname } from "node:path";
 import type { AgentSession, AskAnswer, AskRequest } from "../../agent/types.ts";
 import type { AgentEvent, DurableEvent, PermissionMode } from "../../events/types.ts";
+import type { ImageBlock, ImageMediaType, UserBlock } from "../../model/types.ts";
+import { checkImage, type ImageData } from "../../model/images.ts";
+import { loadImageFile } from "../../workspace/image-file.ts";
+import { pastedImagePaths } from "./pasted-paths.ts";
 import { modelInfo } from "../../model/models.ts";
 import type { EditResult } from "../../platform/editor.ts";
 import type { Screen } from "../screen/screen.ts";
@@ -32,8 +36,8 @@ import { span, wrapSpans, cleanText } from "../views/text.ts";
 import { ui } from "../views/theme.ts";
 import type { AppActions, ChooserItem } from "./actions.ts";
 import { runSlashCommand } from "./commands.ts";
-import { askHookTrust } from "./hook-trust.ts";
-import { askProjectTrust, watchMcp } from "./mcp-panel.ts";
+import { watchMcp } from "./mcp-panel.ts";
+import { askStartTrust } from "./start-trust.ts";
 import { Composer } from "./composer.ts";
 import type { FileFinder } from "./file-finder.ts";
 import { HistoryCommit } from "./history-commit.ts";
@@ -61,6 +65,7 @@ export type AppDeps = {
   links: boolean;
   gitBranch?: string | null;
   /** Opens another session (null: a new one) for /clear and /resume; `keep`: this run's model and mode go on. */
+  /** `keep` (after /clear): the settings chosen stay, and SessionStart hooks hear source "clear". */
   reopen(resume: string | null, keep?: { model: string; permissionMode: PermissionMode }): Promise<AgentSession>;
   /** The pager opened or closed: the alternate screen, and mouse reporting for the wheel while it shows. */
   onPager(open: boolean): void;
@@ -70,6 +75,8 @@ export type AppDeps = {
   editText?(text: string): EditResult;
   /** /copy: the clipboard as this terminal reaches it (absent: there is none). */
   copy?(text: string): Promise<CopyResult>;
+  /** Ctrl-V: the clipboard's image bytes (absent: no clipboard tool here; rejects with the tool's reason). */
+  clipboardImage?(): Promise<Buffer>;
   /** Tells the user, away in another window, that `what` happened (absent or "off": nothing). */
   notify?(what: string): void;
   /** Everything is cleaned up; the process may end with this code. `line` may hold several lines (stopped processes, then how to resume). */
@@ -101,6 +108,8 @@ export class App implements AppActions {
   private pagerDirty = false;
   /** The terminal's window has focus: assumed until it reports otherwise (focus reporting is on). */
   private focused = true;
+  /** Ctrl-V without a clipboard tool says so once, then does nothing. */
+  private saidNoClipboard = false;
 
   constructor(readonly deps: AppDeps) {
     this.screen = deps.screen;
@@ -170,15 +179,14 @@ export class App implements AppActions {
     for (const n of session.notices) st.transcript.notice(n, "warn");
     for (const c of session.slashCommands?.() ?? [])
       if (isKnownCommand(c.name)) st.transcript.notice(`/${c.name} in ${c.file} is not used: the built-in /${c.name} wins (rename the file to use it)`, "warn");
-    askHookTrust(session, st.transcript, this);
     const offEvents = session.subscribe((e) => this.onEvent(e));
     const offMcp = watchMcp(st, this, session);
     this.unsubscribe = () => {
       offEvents();
       offMcp();
     };
-    // A project whose files define commands (MCP servers) asks once before they run.
-    askProjectTrust(st, this);
+    // A project whose files define commands (MCP servers, hooks) asks once before any of them run.
+    askStartTrust(st, this);
   }
 
   /** With the session given to the constructor: a banner line, (on --resume) the last few turns, optionally a first prompt. */
@@ -267,7 +275,7 @@ export class App implements AppActions {
 
   // ── work ───────────────────────────────────────────────────────────────────────────────────
 
-  submit(text: string): void {
+  submit(text: string, images?: ImageData[]): void {
     const st = this.state;
     const trimmed = text.trim();
     if (!trimmed) return;
@@ -282,7 +290,7 @@ export class App implements AppActions {
     const name = looksLikeCommand(text);
     // A custom command or skill is a message: the session expands it (a built-in of that name wins).
     const custom = name !== null && !isKnownCommand(name) && (this.session.slashCommands?.() ?? []).some((c) => c.name === name);
-    if (name !== null && !custom) {
+    if (name !== null && !custom && !images) {
       const cmd = parseSlash(trimmed);
       if (cmd && isKnownCommand(name)) void runSlashCommand(st, this, cmd.name, cmd.arg);
       else {
@@ -303,16 +311,18 @@ export class App implements AppActions {
       this.requestRender();
       return;
     }
-    this.runTurn(text);
+    this.runTurn(text, images);
   }
 
-  private runTurn(text: string): void {
+  private runTurn(text: string, images?: ImageData[]): void {
     const abort = new AbortController();
     const startedAt = this.now();
     this.state.busy = { abort, kind: "turn", startedAt };
     this.startSpinner();
+    // Images before the text, as the API's guide advises; the text's chips number them in order.
+    const input: string | UserBlock[] = images?.length ? [...images.map(imageBlock), { type: "text", text }] : text;
     this.turnDone = this.session
-      .runTurn(text, abort.signal)
+      .runTurn(input, abort.signal)
       .then((r) => this.unsavedTurn(text, r))
       .catch((e: unknown) => this.state.transcript.notice(`Error: ${e instanceof Error ? e.message : String(e)}`, "error"))
       .finally(() => {
@@ -408,6 +418,8 @@ export class App implements AppActions {
     this.unsubscribe();
     const old = this.session;
     let next: AgentSession;
+    // Claude Code's order: the old session's SessionEnd hooks ("clear") run before the next one's SessionStart.
+    await old.end(resume ? "other" : "clear");
     try {
       // /clear starts over in the conversation, not in the settings: the model and mode chosen stay.
       next = await this.deps.reopen(resume, resume ? undefined : { model: old.model(), permissionMode: old.permissionMode() });
@@ -456,7 +468,8 @@ export class App implements AppActions {
     const priced = modelInfo(session.model())?.price !== null;
     const stopped = runningProcessLines(session);
     const kept = !session.isEmpty();
-    await session.close();
+    // Left at the prompt (Ctrl-D, /exit), or ended by a signal.
+    await session.close(signal ? "other" : "prompt_input_exit");
     // The same money format as the status line, so the two never disagree ($0.026, not $0.0260).
     const line = kept
       ? `Resume this session with: khaelor --resume ${session.sessionId}  (cost ${priced ? formatCost(cost) : "unknown"})`
@@ -512,6 +525,43 @@ export class App implements AppActions {
     if (r.ok) st.composer.setText(r.text);
     else st.transcript.notice(`${r.error}; the prompt is as it was.`, "warn");
     this.renderNow();
+  }
+
+  pastedImages(text: string): { ok: true; images: ImageData[] } | { ok: false; reason: string } | null {
+    const paths = pastedImagePaths(text, this.state.session?.cwd ?? process.cwd(), process.env.HOME);
+    if (!paths) return null;
+    const images: ImageData[] = [];
+    for (const p of paths) {
+      const r = loadImageFile(p);
+      if (r.ok) images.push(r.image);
+      else if (r.notImage) return null; // not an image, or no such file: the paste is text
+      else return { ok: false, reason: r.reason };
+    }
+    return { ok: true, images };
+  }
+
+  pasteClipboardImage(): void {
+    const read = this.deps.clipboardImage;
+    if (!read) {
+      if (!this.saidNoClipboard) {
+        this.state.transcript.notice("Ctrl-V pastes an image from the clipboard, but no clipboard tool was found here (wl-paste under Wayland, xclip under X, osascript on macOS). Paste or drop an image file's path instead.", "info");
+        this.requestRender();
+      }
+      this.saidNoClipboard = true;
+      return;
+    }
+    read().then(
+      (bytes) => {
+        const r = checkImage("clipboard.png", bytes);
+        if (r.ok) {
+          this.state.composer.attachImage({ ...r.image, name: `clipboard${extensionOf(r.image.mediaType)}` });
+          this.state.history.resetWalk();
+        } else if (r.notImage) this.flash(bytes.length === 0 ? "the clipboard holds no image" : "the clipboard holds no PNG, JPEG, GIF or WebP image");
+        else this.state.transcript.notice(r.reason, "warn");
+        this.requestRender();
+      },
+      (e: unknown) => this.flash(`no image on the clipboard (${e instanceof Error ? e.message : String(e)})`, 4000),
+    );
   }
 
   copyToClipboard(text: string): Promise<CopyResult> {
@@ -654,3 +704,9 @@ export class App implements AppActions {
 function relativeTo(root: string, path: string): string {
   return path.startsWith(root + "/") ? path.slice(root.length + 1) : path;
 }
+
+function imageBlock(i: ImageData): ImageBlock {
+  return { type: "image", source: { type: "base64", media_type: i.mediaType, data: i.bytes.toString("base64") } };
+}
+
+const extensionOf = (t: ImageMediaType) => (t === "image/jpeg" ? ".jpg" : `.${t.slice("image/".length)}`);

@@ -7,6 +7,7 @@ import { movePicker } from "../views/picker.ts";
 import type { AppActions } from "./actions.ts";
 import type { InputEvent, Key } from "./app-input.ts";
 import { mentionAt } from "./file-finder.ts";
+import { manyImagesProblem } from "../../model/images.ts";
 import { completeSlash, type SlashCommand } from "./slash-commands.ts";
 import { sessionOf, type AppState, type Picker } from "./state.ts";
 
@@ -63,6 +64,16 @@ export function composerInput(state: AppState, actions: AppActions, ev: InputEve
     return;
   }
   if (ev.type === "text" || ev.type === "paste") state.ctrlCAt = 0;
+  if (ev.type === "paste" || (ev.type === "text" && mayBeDroppedPath(ev.text))) {
+    // A dragged file arrives as its path (bracketed, or as a burst where the terminal does not bracket).
+    const r = actions.pastedImages(ev.text);
+    if (r?.ok) {
+      for (const image of r.images) c.attachImage(image);
+      afterEdit(state, actions);
+      return;
+    }
+    if (r) state.transcript.notice(`${r.reason} The path stays in the prompt as text.`, "warn");
+  }
   if (ev.type === "text") {
     c.insert(ev.text);
     afterEdit(state, actions);
@@ -82,8 +93,22 @@ export function composerInput(state: AppState, actions: AppActions, ev: InputEve
     case "enter": {
       const text = c.submitText();
       if (!text.trim()) return;
+      const images = c.attachedImages();
+      if (images.length > 0) {
+        const why = !state.ready ? "the session is still opening" : state.busy ? "the agent is working" : null;
+        if (why) {
+          // Steering is text only: the images wait in the prompt for the next message.
+          actions.flash(`${why}: a message with images is sent once it is done`);
+          return;
+        }
+        const problem = manyImagesProblem(images);
+        if (problem) {
+          state.transcript.notice(problem, "warn");
+          return;
+        }
+      }
       c.setText("");
-      actions.submit(text);
+      actions.submit(text, images.length > 0 ? images : undefined);
       return;
     }
     case "S-enter":
@@ -184,6 +209,9 @@ export function composerInput(state: AppState, actions: AppActions, ev: InputEve
     case "C-g":
       actions.editInEditor();
       return;
+    case "C-v":
+      actions.pasteClipboardImage();
+      return;
     case "C-c":
       ctrlC(state, actions);
       return;
@@ -197,6 +225,10 @@ export function composerInput(state: AppState, actions: AppActions, ev: InputEve
   afterEdit(state, actions);
 }
 
+/** A burst of typed text that may be a dropped file's path (a terminal that does not bracket pastes). */
+function mayBeDroppedPath(text: string): boolean {
+  return text.length > 4 && /^\s*(?:['"]?(?:\/|~\/|file:\/\/))/.test(text) && /\.(?:png|jpe?g|gif|webp)['"]?\s*$/i.test(text);
+}
 
 /**
  * Esc while messages wait for the next step: they would otherwise start the next turn on their

@@ -1,8 +1,11 @@
 // The composer's editing model: text, cursor, kill ring, undo, and collapsed pastes. Pure data and
 // no I/O, so every editing feature is tested without a terminal. The cursor is a UTF-16 index that
 // always sits on a grapheme boundary (an emoji or a CJK character moves as one), and a collapsed
-// paste "[pasted N lines #k]" behaves as one character: the cursor never lands inside it, and one
-// Backspace removes it.
+// paste "[pasted N lines #k]" and an image chip "[image 1: shot.png, 24 KB]" each behave as one
+// character: the cursor never lands inside it, and one Backspace removes it (an image chip deleted
+// is an image not sent).
+import type { ImageData } from "../../model/images.ts";
+import { formatBytes } from "../../workspace/safe-read.ts";
 
 const segmenter = new Intl.Segmenter(undefined, { granularity: "grapheme" });
 
@@ -11,7 +14,8 @@ export const PASTE_COLLAPSE_LINES = 8;
 export const PASTE_COLLAPSE_CHARS = 1500;
 const UNDO_LIMIT = 200;
 
-const PLACEHOLDER = /\[pasted \d+ lines? #\d+\]/g;
+const PLACEHOLDER = /\[pasted \d+ lines? #\d+\]|\[image \d+: [^\]\n]*\]/g;
+const CHIP = /\[image (\d+): [^\]\n]*\]/g;
 
 type Snapshot = { text: string; cursor: number };
 type EditKind = "insert" | "delete" | "other";
@@ -21,6 +25,8 @@ export class Composer {
   cursor = 0;
   private readonly pastes = new Map<string, string>();
   private pasteSeq = 0;
+  /** Image chips by their text; only those still in the text are sent. */
+  private readonly images = new Map<string, ImageData>();
   private killRing = "";
   private lastWasKill = false;
   private undoStack: Snapshot[] = [];
@@ -60,7 +66,43 @@ export class Composer {
     this.lastEdit = "other";
   }
 
-  /** The text to send: placeholders expanded to what was pasted. */
+  /**
+   * An image as a chip at the cursor, numbered after the chips already in the text. The chip
+   * stays in the text sent, so the model can tell "image 2" from "image 1".
+   */
+  attachImage(image: ImageData): string {
+    const taken = new Set(this.chipsInText().map((c) => c.n));
+    let n = 1;
+    while (taken.has(n)) n++;
+    const name = image.name.replace(/[\]\[\u0000-\u001f\u007f-\u009f]/g, "_").slice(0, 60);
+    const token = `[image ${n}: ${name}, ${formatBytes(image.bytes.length)}]`;
+    // Images no text can bring back (not in the text, nor in an undo step) are let go.
+    for (const t of this.images.keys()) if (!this.text.includes(t) && !this.undoStack.some((u) => u.text.includes(t))) this.images.delete(t);
+    this.images.set(token, image);
+    this.checkpoint("other");
+    this.splice(this.cursor, this.cursor, token);
+    this.lastEdit = "other";
+    this.lastWasKill = false;
+    return token;
+  }
+
+  /** The images whose chips are in the text, in the order they appear. */
+  attachedImages(): ImageData[] {
+    return this.chipsInText().map((c) => c.image);
+  }
+
+  private chipsInText(): Array<{ n: number; image: ImageData }> {
+    if (this.images.size === 0) return [];
+    const out: Array<{ n: number; image: ImageData }> = [];
+    CHIP.lastIndex = 0;
+    for (let m = CHIP.exec(this.text); m; m = CHIP.exec(this.text)) {
+      const image = this.images.get(m[0]);
+      if (image) out.push({ n: Number(m[1]), image });
+    }
+    return out;
+  }
+
+  /** The text to send: placeholders expanded to what was pasted (image chips stay). */
   submitText(): string {
     if (this.pastes.size === 0) return this.text;
     return this.text.replace(PLACEHOLDER, (m) => this.pastes.get(m) ?? m);
@@ -78,6 +120,7 @@ export class Composer {
     if (this.text === "") return;
     this.setText("");
     this.pastes.clear();
+    this.images.clear();
   }
 
   // ── movement ────────────────────────────────────────────────────────────────────────────────
@@ -233,7 +276,7 @@ export class Composer {
 
   /** A placeholder spanning `i` (start < i < end), if any. */
   private placeholderAround(i: number): { start: number; end: number } | null {
-    if (this.pastes.size === 0) return null;
+    if (this.pastes.size === 0 && this.images.size === 0) return null;
     const lineStart = this.text.lastIndexOf("\n", i - 1) + 1;
     const nl = this.text.indexOf("\n", i);
     const line = this.text.slice(lineStart, nl < 0 ? this.text.length : nl);
@@ -241,7 +284,7 @@ export class Composer {
     for (let m = PLACEHOLDER.exec(line); m; m = PLACEHOLDER.exec(line)) {
       const start = lineStart + m.index;
       const end = start + m[0].length;
-      if (start < i && i < end && this.pastes.has(m[0])) return { start, end };
+      if (start < i && i < end && (this.pastes.has(m[0]) || this.images.has(m[0]))) return { start, end };
     }
     return null;
   }

@@ -1,5 +1,5 @@
-// MCP in the app: /mcp (each server's status, its tools, reconnect), the project-trust question
-// the first time a project's files define servers, and a notice when a server fails.
+// MCP in the app: /mcp (each server's status, its tools, reconnect, trusting a server declined
+// before), and a notice when a server fails.
 import type { AgentSession } from "../../agent/types.ts";
 import type { ServerView } from "../../mcp/manager.ts";
 import type { AppActions } from "./actions.ts";
@@ -57,13 +57,10 @@ export function showMcp(state: AppState, actions: AppActions): void {
   );
 }
 
-/**
- * Asked once per project (the answer is kept in the user's data directory): the commands a
- * project's files would run, shown as they would run. Esc leaves the question for next time.
- */
-export function askProjectTrust(state: AppState, actions: AppActions, names?: string[]): void {
+/** /mcp's question for servers not trusted yet (the start-up question is start-trust.ts). */
+function askProjectTrust(state: AppState, actions: AppActions, names: string[]): void {
   const s = sessionOf(state);
-  const items = names ? s.mcp.trustItems().filter((i) => names.includes(i.name)) : s.mcp.pendingTrust();
+  const items = s.mcp.trustItems().filter((i) => names.includes(i.name));
   askTrust(
     {
       cwd: s.cwd,

@@ -101,7 +101,8 @@ export class Transcript {
         t.view.startedAt = now;
         break;
       }
-      // A hook shows as a row of its own while it runs (which hook, how long); what it said, as a notice.
+      // A hook shows as a row of its own while it runs (which hook, how long), its plain output under it
+      // as a command's; what it said (a block, a systemMessage), as a notice.
       case "hook_start": {
         const t = this.addTool(e.runId, "hook", {});
         t.view.summary = `hook ${e.label}`;
@@ -115,6 +116,11 @@ export class Transcript {
           t.view.durationMs = e.durationMs;
           t.view.status = e.ok ? "ok" : "error";
           if (!e.ok && e.message) t.view.error = e.message;
+          // Its plain output (exit 0) is shown as a command's is: the last lines under the row, all of it in the pager.
+          if (e.output) {
+            t.view.output = e.output;
+            t.view.resultTail = lastLines(e.output, RESULT_LINES);
+          }
         }
         if (e.message && e.ok) this.push({ kind: "notice", text: e.message, level: "info" });
         break;
@@ -367,12 +373,20 @@ function toolEntry(id: string, name: string, summary: string, input: unknown): D
   return { kind: "tool", input, view: { id, name, summary, status: "pending", startedAt: null, durationMs: null, outputTail: [] } };
 }
 
+/**
+ * A message as the user wrote it. Images sent from the composer are named by their chips in the
+ * text ("[image 1: shot.png, 24 KB]"); images without one (from an editor over ACP, from
+ * stream-json) are shown as "[image]" each.
+ */
 function userText(content: string | Array<{ type: string; text?: string }>): string {
   if (typeof content === "string") return content;
-  return content
+  const text = content
     .filter((b) => b.type === "text")
     .map((b) => b.text ?? "")
     .join("\n");
+  const images = content.filter((b) => b.type === "image").length;
+  const unnamed = images - (text.match(/\[image \d+: [^\]\n]*\]/g)?.length ?? 0);
+  return unnamed > 0 ? [...Array.from({ length: unnamed }, () => "[image]"), text].filter((t) => t !== "").join(" ") : text;
 }
 
 function resultText(content: ToolResultContent): string {

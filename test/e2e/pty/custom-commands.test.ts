@@ -1,8 +1,9 @@
 // Custom commands, skills and hooks in the app: the real CLI in a pseudo-terminal, the fake Messages API.
 import { describe, expect, test } from "bun:test";
-import { chmodSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { isolatedEnv, runCli, tempProject } from "../../support/cli.ts";
+import { testServer, until } from "../../mcp/support.ts";
 import { answerPrompt, idle, KEY, promptArmed, ptyFixtures } from "./harness.ts";
 
 const fixtures = ptyFixtures();
@@ -56,6 +57,8 @@ describe("custom commands in the app", () => {
     expect(sent).toContain("Please review src/a.ts (all: src/a.ts deep)");
     expect(sent).toContain("from the hook");
     expect(s.all()).toContain("hook UserPromptSubmit");
+    // its plain stdout shows under its row, as a command's output does
+    expect(s.all()).toMatch(/hook UserPromptSubmit[^\n]*\n\s*│ from the hook/);
     s.send(KEY.ctrlD);
     expect(await s.exited).toBe(0);
   });
@@ -85,6 +88,94 @@ describe("custom commands in the app", () => {
     const r = await runCli(["-p", "again"], { cwd: dir, env });
     expect(r.stdout).toBe("SECOND\n");
     expect(readFileSync(join(dir, "marks.txt"), "utf8")).toBe("ran\nran\n");
+  });
+
+  test("a project with MCP servers and hooks asks one trust question for both; one answer runs both and is remembered", async () => {
+    const fake = await fixtures.api({ turns: [{ content: [{ type: "text", text: "BOTH-RAN" }] }] });
+    const env = isolatedEnv(fake.url);
+    const dir = tempProject();
+    const serverPid = join(dir, "server-pid");
+    writeFileSync(join(dir, ".mcp.json"), JSON.stringify({ mcpServers: { repo: testServer("--pid-file", serverPid) } }));
+    const hook = join(dir, "mark.sh");
+    writeFileSync(hook, `#!/bin/sh\ncat > /dev/null\necho ran >> "${join(dir, "marks.txt")}"\n`);
+    chmodSync(hook, 0o755);
+    put(dir, ".khaelor/settings.json", JSON.stringify({ hooks: { UserPromptSubmit: [{ hooks: [{ type: "command", command: hook }] }] } }));
+
+    const s = fixtures.pty([], { cwd: dir, env, cols: 120, rows: 40 });
+    await s.waitForText("and run them? (remembered for this project)");
+    expect(s.all()).toContain("This project's files define 2 commands KHAELOR would run on your machine:");
+    expect(s.all()).toContain(`MCP server repo (${join(dir, ".mcp.json")}):`);
+    expect(s.all()).toContain(`hook UserPromptSubmit (${join(dir, ".khaelor", "settings.json")}):`);
+    expect(existsSync(serverPid)).toBe(false);
+    s.send(KEY.enter); // "Trust and run"
+    await s.waitFor(idle, "the composer");
+    await until("the trusted server to start", () => existsSync(serverPid) && readFileSync(serverPid, "utf8").endsWith("\n"), 40_000);
+    s.type("go");
+    s.send(KEY.enter);
+    await s.waitForText("BOTH-RAN");
+    await s.waitFor(idle, "the answer");
+    expect(readFileSync(join(dir, "marks.txt"), "utf8")).toBe("ran\n");
+    // one question: the screen never asked a second time
+    expect(s.all().split("KHAELOR would run on your machine:").length - 1).toBe(1);
+    s.send(KEY.ctrlD);
+    expect(await s.exited).toBe(0);
+    const store = JSON.parse(readFileSync(join(env.KHAELOR_HOME!, "trusted-projects.json"), "utf8")) as { projects: Record<string, { trusted: string[]; declined: string[] }> };
+    const entry = Object.values(store.projects)[0]!;
+    expect(entry.trusted.length).toBe(2);
+    expect(entry.declined).toEqual([]);
+  });
+
+  test("a running hook is a row with its name and time; Esc cancels it and the prompt is not sent", async () => {
+    const fake = await fixtures.api({ turns: [{ content: [{ type: "text", text: "never" }] }] });
+    const env = isolatedEnv(fake.url);
+    const dir = tempProject();
+    put(env.XDG_CONFIG_HOME!, "khaelor/settings.json", JSON.stringify({ hooks: { UserPromptSubmit: [{ hooks: [{ type: "command", command: "sleep 30" }] }] } }));
+    const s = fixtures.pty([], { cwd: dir, env });
+    await s.waitFor(idle, "the composer");
+    s.type("go");
+    s.send(KEY.enter);
+    // the row names the hook and, past a second, says how long it has run
+    await s.waitFor((sc) => /hook UserPromptSubmit: sleep 30\s+\d+\.\ds/.test(sc), "the hook's row with its time");
+    s.send(KEY.esc);
+    await s.waitFor((sc) => /sleep 30" \([^)]*\) was\s+cancelled/.test(sc), "the hook reported cancelled");
+    await s.waitFor(idle, "the composer after Esc");
+    expect(fake.requests.length).toBe(0);
+    s.send(KEY.ctrlD);
+    expect(await s.exited).toBe(0);
+  });
+
+  test("/clear: SessionEnd hears clear, then the new session's SessionStart hears clear; leaving at the prompt is prompt_input_exit", async () => {
+    const fake = await fixtures.api({ turns: [{ content: [{ type: "text", text: "HELLO-BACK" }] }] });
+    const env = isolatedEnv(fake.url);
+    const dir = tempProject();
+    const log = join(dir, "events.jsonl");
+    const hook = join(dir, "log.sh");
+    writeFileSync(hook, `#!/bin/sh\ncat >> "${log}"\necho >> "${log}"\n`);
+    chmodSync(hook, 0o755);
+    const entry = [{ hooks: [{ type: "command", command: hook }] }];
+    put(env.XDG_CONFIG_HOME!, "khaelor/settings.json", JSON.stringify({ hooks: { SessionStart: entry, SessionEnd: entry } }));
+    const s = fixtures.pty([], { cwd: dir, env });
+    await s.waitFor(idle, "the composer");
+    s.type("hello");
+    s.send(KEY.enter);
+    await s.waitForText("HELLO-BACK");
+    await s.waitFor(idle, "the answer");
+    s.type("/clear");
+    await s.waitForText("› /clear");
+    s.send(KEY.enter);
+    await s.waitForText("New session");
+    await s.waitFor(idle, "the new session");
+    s.send(KEY.ctrlD);
+    expect(await s.exited).toBe(0);
+    const got = readFileSync(log, "utf8").split("\n").filter(Boolean).map((l) => JSON.parse(l) as Record<string, unknown>);
+    expect(got.map((j) => [j.hook_event_name, j.source ?? j.reason])).toEqual([
+      ["SessionStart", "startup"],
+      ["SessionEnd", "clear"],
+      ["SessionStart", "clear"],
+      ["SessionEnd", "prompt_input_exit"],
+    ]);
+    expect(got[1]!.session_id).toBe(got[0]!.session_id);
+    expect(got[2]!.session_id).not.toBe(got[0]!.session_id);
   });
 
   test("Notification: a hook hears the permission prompt as Claude Code sends it", async () => {

@@ -100,3 +100,44 @@ describe("composer editing", () => {
     expect(c.text).toBe("x");
   });
 });
+
+describe("image chips", () => {
+  const img = (name: string, size = 24 * 1024) => ({ name, mediaType: "image/png" as const, bytes: Buffer.alloc(size), width: 10, height: 10 });
+
+  test("a chip names the image and its size, moves as one character, and one Backspace removes it (and the image)", () => {
+    const c = new Composer();
+    c.insert("see ");
+    expect(c.attachImage(img("shot.png"))).toBe("[image 1: shot.png, 24 KB]");
+    c.insert(" and ");
+    c.attachImage(img("two.png", 2048));
+    expect(c.text).toBe("see [image 1: shot.png, 24 KB] and [image 2: two.png, 2.0 KB]");
+    expect(c.attachedImages().map((i) => i.name)).toEqual(["shot.png", "two.png"]);
+    c.backspace();
+    expect(c.text).toBe("see [image 1: shot.png, 24 KB] and ");
+    expect(c.attachedImages().map((i) => i.name)).toEqual(["shot.png"]);
+    c.lineStart();
+    c.wordRight();
+    c.right();
+    c.right();
+    expect(c.cursor).toBe("see [image 1: shot.png, 24 KB]".length);
+    c.undo();
+    expect(c.attachedImages().map((i) => i.name)).toEqual(["shot.png", "two.png"]);
+  });
+
+  test("numbers fill the gaps the text leaves; a name cannot close the chip early", () => {
+    const c = new Composer();
+    c.attachImage(img("a.png"));
+    c.backspace();
+    expect(c.attachImage(img("we]ird\nname.png"))).toBe("[image 1: we_ird_name.png, 24 KB]");
+    c.clear();
+    expect(c.attachedImages()).toEqual([]);
+  });
+
+  test("typed text that looks like a chip is only text", () => {
+    const c = new Composer();
+    c.insert("[image 1: fake.png, 1 KB]");
+    expect(c.attachedImages()).toEqual([]);
+    c.backspace();
+    expect(c.text).toBe("[image 1: fake.png, 1 KB");
+  });
+});

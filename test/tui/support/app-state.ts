@@ -45,6 +45,9 @@ export type Recorded = {
   redraws: number;
   edits: number;
   copied: string[];
+  /** The images each submit carried (an empty list for none). */
+  submittedImages: string[][];
+  clipboardPastes: number;
 };
 
 export function fakeActions(clock: { t: number }): AppActions & Recorded {
@@ -61,8 +64,12 @@ export function fakeActions(clock: { t: number }): AppActions & Recorded {
     redraws: 0,
     edits: 0,
     copied: [],
+    submittedImages: [],
+    clipboardPastes: 0,
     now: () => clock.t,
-    submit(t) { this.submitted.push(t); },
+    submit(t, images) { this.submitted.push(t); this.submittedImages.push((images ?? []).map((i) => i.name)); },
+    pastedImages: () => null,
+    pasteClipboardImage() { this.clipboardPastes++; },
     interrupt() { this.interrupts++; },
     async exit(code) { this.exits.push(code); },
     flash(t) { this.flashes.push(t); },
