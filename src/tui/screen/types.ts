@@ -103,6 +103,12 @@ export type Screen = {
   frame(): FrameStats | null;
   /** Marks everything dirty (e.g. after Ctrl-Z resume), optionally with a new size. */
   invalidate(): void;
+  /**
+   * The caller's layout runs just before the next frame (the app's: one clock for both, so a delta
+   * is drawn as soon as the frame interval allows, and no layout runs for a frame a slow link holds).
+   * The latest `layout` given wins.
+   */
+  requestLayout(layout: () => void): void;
   /** The terminal answered a device-attributes request (measureLink). */
   linkAnswered(): void;
   readonly stats: ScreenStats;
