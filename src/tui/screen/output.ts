@@ -51,9 +51,11 @@ export class FrameOutput {
       if (stats) { this.stats.frames++; this.stats.last = stats; }
       return;
     }
-    // A small frame reaches the terminal in one read and cannot tear: the 16 bytes of DEC 2026
-    // would more than double a keystroke's echo. Anything larger is wrapped.
-    const data = (this.opts.caps.syncOutput && body.length > (this.opts.syncMinBytes ?? 64) ? SYNC_BEGIN + body + SYNC_END : body) + (this.link?.probe() ?? "");
+    // A frame written in one write() of at most a few hundred bytes reaches the terminal in one read
+    // (a pty takes it whole; over SSH it fits one packet and one TCP segment), so it cannot tear,
+    // and the 16 bytes of DEC 2026 were 4% of a streamed answer (most of its frames are 60-120
+    // bytes). Larger frames (a table re-laid out, a resize, a burst) are wrapped.
+    const data = (this.opts.caps.syncOutput && body.length > (this.opts.syncMinBytes ?? 512) ? SYNC_BEGIN + body + SYNC_END : body) + (this.link?.probe() ?? "");
     if (this.writeLog) {
       try { appendFileSync(this.writeLog, data); } catch { /* debugging aid only */ }
     }
