@@ -42,6 +42,7 @@ import { hookedGate, hookedRuntime, hookStopPolicy, newHookTurn, stopHookPolicy 
 import { openSessionHooks } from "../hooks/session-hooks.ts";
 import { loadSessionExtensions } from "../extensions/session-extensions.ts";
 import { runCommandTools } from "../extensions/command-tools.ts";
+import { openCommandTrust } from "../extensions/command-trust.ts";
 import { createGate } from "./gate.ts";
 import { openLog, restoreWorkspace, SessionOpenError } from "./open-log.ts";
 import type { AgentSession, AgentTurnResult, SessionEndReason, SessionOptions } from "./types.ts";
@@ -246,6 +247,8 @@ export async function openAgentSession(opts: SessionOptions): Promise<AgentSessi
 
   const extensions = loadSessionExtensions(cwd, homedir(), userConfigDir(homedir()));
   notices.push(...extensions.problems);
+  const commandTrust = openCommandTrust({ cwd, items: extensions.trustItems, trustProject: opts.mcp?.trustProject ?? false, interactive: opts.ask !== undefined });
+  notices.push(...commandTrust.notices);
   const instructions = loadProjectInstructions(cwd, {
     // The Read rules hold for instruction files too: a deny always, and a project file must be one
     // the model could read unasked (not a secret file behind a link).
@@ -398,7 +401,8 @@ export async function openAgentSession(opts: SessionOptions): Promise<AgentSessi
       // A custom command or skill becomes its prompt; its model and allowed-tools last this turn only.
       const typed = typeof input === "string" ? input : input.map((b) => (b.type === "text" ? b.text : "")).join("\n");
       const expanded = typeof input !== "string" ? null : extensions.find(input);
-      const turnGrants = expanded ? expanded.allowedTools.filter((rule) => !engine.rules().some((r) => r.rule === rule && r.behavior === "allow" && r.scope === "session")) : [];
+      // A project command grants only in a trusted project: never its own !`cmd` lines in a fresh clone.
+      const turnGrants = expanded && commandTrust.grants(expanded.trust) ? expanded.allowedTools.filter((rule) => !engine.rules().some((r) => r.rule === rule && r.behavior === "allow" && r.scope === "session")) : [];
       for (const rule of turnGrants) engine.grant(rule, "session");
       const modelBefore = model;
       if (expanded?.model) model = expanded.model;
@@ -406,7 +410,7 @@ export async function openAgentSession(opts: SessionOptions): Promise<AgentSessi
         for (const rule of turnGrants) engine.removeRule({ rule, behavior: "allow", scope: "session" });
         if (expanded?.model) model = modelBefore;
       };
-      // After the grants: a command's allowed-tools are what let its !`cmd` lines run.
+      // After the grants: a (trusted) command's allowed-tools are what let its !`cmd` lines run.
       let prompt: string | UserBlock[] = input;
       try {
         if (expanded) prompt = await expanded.expand(runCommandTools({ tools, gate, workspace, cwd, signal: turn.signal }));
@@ -458,6 +462,7 @@ export async function openAgentSession(opts: SessionOptions): Promise<AgentSessi
     slashCommands: () => extensions.entries(),
     hooks: () => hooks.listing(),
     hookTrust: { pending: () => [...hooks.unasked], answer: (answer) => hooks.answer([...hooks.unasked], answer) },
+    commandTrust: { pending: () => commandTrust.pending(), answer: (answer) => commandTrust.answer(answer) },
     processes: () => workspace.processes.list(),
     end: endHooks,
     async close(reason: SessionEndReason = "other") {

@@ -141,6 +141,8 @@ export interface AgentSession {
   hooks(): { entry: HookEntry; runs: boolean }[];
   /** The project's hooks the user was never asked about (the app asks once; print mode skipped them). */
   readonly hookTrust: { pending(): TrustItem[]; answer(answer: "trust" | "decline"): void };
+  /** The project's commands whose allowed-tools wait for trust (untrusted, they grant nothing). */
+  readonly commandTrust: { pending(): TrustItem[]; answer(answer: "trust" | "decline"): void };
   /** The MCP servers: their status and tools, reconnect, and the project-trust question. */
   readonly mcp: McpView;
   /** The processes the agent started (dev servers, watchers), running or not. */

@@ -109,7 +109,7 @@ Options:
   --cwd <dir>                   Work in this directory instead of the current one
   --mcp-config <file|json...>   MCP servers from these files or JSON strings (repeatable)
   --strict-mcp-config           Use only the --mcp-config servers, none from settings or .mcp.json
-  --trust-project               Run the MCP servers this project's files define, this once, unasked
+  --trust-project               Trust this project's files this once: its MCP servers, hooks, commands' allowed-tools
   -c, --continue                Continue the latest session of this project
   -r, --resume [id]             Resume a session by id or unique prefix (no id: list / picker)
   --fork-session                With --continue/--resume: continue in a new session, old one untouched

@@ -2,6 +2,7 @@
 import { loadCommands, commandDirs, type CustomCommand } from "./commands.ts";
 import { expandBody, parseSlash, type Expander } from "./expand.ts";
 import { loadSkills, skillDirs, skillsSection, type Skill } from "./skills.ts";
+import { fingerprintOf, type TrustItem } from "../trust/project-trust.ts";
 
 /** What the composer completes and /help lists. */
 export type SlashEntry = { name: string; description: string; argumentHint?: string; kind: "command" | "skill"; file: string; scope: "project" | "user" };
@@ -10,7 +11,14 @@ export type SlashEntry = { name: string; description: string; argumentHint?: str
  * A `/name args` found: what the command asks for this turn only, and its prompt, made once the
  * turn grants what it asks (its allowed-tools are what let its !`cmd` lines run, as in Claude Code).
  */
-export type FoundCommand = { model?: string; allowedTools: string[]; entry: SlashEntry; expand(x: Expander): Promise<string> };
+export type FoundCommand = {
+  model?: string;
+  allowedTools: string[];
+  /** A project command's allowed-tools are granted only once the project is trusted (src/trust). */
+  trust?: TrustItem;
+  entry: SlashEntry;
+  expand(x: Expander): Promise<string>;
+};
 
 export type SessionExtensions = {
   problems: string[];
@@ -18,6 +26,8 @@ export type SessionExtensions = {
   /** For the dynamic part of the system prompt ("" without skills). */
   skillsPrompt: string;
   entries(): SlashEntry[];
+  /** The project's commands that grant tools (allowed-tools): what the trust question lists. */
+  trustItems: TrustItem[];
   /** Null when the input is not one of these commands (built-ins are the mode's, and win). */
   find(input: string): FoundCommand | null;
 };
@@ -34,17 +44,22 @@ export function loadSessionExtensions(cwd: string, home: string, configDir: stri
     else skills.set(skill.name, skill);
   }
   const entryOf = (x: CustomCommand): SlashEntry => ({ name: x.name, description: x.description, ...(x.argumentHint ? { argumentHint: x.argumentHint } : {}), kind: "command", file: x.file, scope: x.scope });
+  const trust = new Map([...commands.values()].filter((x) => x.scope === "project" && x.allowedTools.length > 0).map((x) => [x.name, commandTrustItem(x)]));
   const skillEntry = (k: Skill): SlashEntry => ({ name: k.name, description: k.description, kind: "skill", file: k.file, scope: k.scope });
   return {
     problems,
     skills: s.skills,
     skillsPrompt: skillsSection(s.skills),
+    trustItems: [...trust.values()],
     entries: () => [...[...commands.values()].map(entryOf), ...[...skills.values()].map(skillEntry)].sort((a, b) => a.name.localeCompare(b.name)),
     find(input) {
       const slash = parseSlash(input);
       if (!slash) return null;
       const cmd = commands.get(slash.name);
-      if (cmd) return { ...(cmd.model ? { model: cmd.model } : {}), allowedTools: cmd.allowedTools, entry: entryOf(cmd), expand: (x) => expandBody(cmd.body, slash.args, x) };
+      if (cmd) {
+        const item = trust.get(cmd.name);
+        return { ...(cmd.model ? { model: cmd.model } : {}), allowedTools: cmd.allowedTools, ...(item ? { trust: item } : {}), entry: entryOf(cmd), expand: (x) => expandBody(cmd.body, slash.args, x) };
+      }
       const skill = skills.get(slash.name);
       if (skill) {
         // Asked for by name, the skill's instructions are the task: the model reads SKILL.md now.
@@ -53,5 +68,20 @@ export function loadSessionExtensions(cwd: string, home: string, configDir: stri
       }
       return null;
     },
+  };
+}
+
+/**
+ * What the trust question shows for a project command that grants tools: the grants and the
+ * lines they would let run unasked. Its body is in the fingerprint, so a changed body asks again.
+ */
+function commandTrustItem(x: CustomCommand): TrustItem {
+  const lines = [...x.body.matchAll(/!`([^`\n]+)`/g)].map((m) => m[1]!);
+  return {
+    kind: "command",
+    name: `/${x.name}`,
+    file: x.file,
+    command: `allowed-tools: ${x.allowedTools.join(", ")}${lines.length > 0 ? `; runs ${lines.map((l) => `\`${l}\``).join(", ")}` : ""}`,
+    fingerprint: fingerprintOf({ command: x.name, allowedTools: x.allowedTools, body: x.body }),
   };
 }

@@ -33,7 +33,7 @@ describe("custom slash commands", () => {
       `---\ndescription: Review a file\nargument-hint: <file> [focus]\nmodel: claude-haiku-4-5\nallowed-tools: Bash(echo:*), Bash(python3:*), Read\n---\nReview @$1 with focus on $2.\nAll arguments: $ARGUMENTS\nBranch marker: !\`echo MARK-\$((40+2))\`\n`,
     );
     const env = isolatedEnv(server.url);
-    const r = await runCli(["-p", "/frontend:review src/x.ts naming"], { cwd: dir, env });
+    const r = await runCli(["-p", "/frontend:review src/x.ts naming", "--trust-project"], { cwd: dir, env });
     expect(server.checkFailures).toEqual([]);
     expect(r.code).toBe(0);
     expect(r.stdout).toContain("Reviewed.");
@@ -58,19 +58,24 @@ describe("custom slash commands", () => {
     expect(JSON.stringify(bodies(server)[0]!.messages[0]!.content)).toContain("did not run");
   });
 
-  test("a command's allowed-tools let its !`cmd` lines run", async () => {
+  test.each([
+    ["a user command", false],
+    ["a project command in a trusted project (--trust-project)", true],
+  ])("%s: its allowed-tools let its !`cmd` lines run", async (_what, inProject) => {
     const server = await serve({
       turns: [
         { content: [{ type: "text", text: "ok" }], expect: { lastTextMatches: "made: yes" } },
       ],
     });
     const dir = tempProject();
-    put(dir, ".claude/commands/mk.md", "---\nallowed-tools: Bash(touch:*)\n---\nmade: !`touch made.txt && echo yes`\n");
     const env = isolatedEnv(server.url);
-    const r = await runCli(["-p", "/mk"], { cwd: dir, env });
+    const file = "---\nallowed-tools: Bash(touch:*)\n---\nmade: !`touch made.txt && echo yes`\n";
+    if (inProject) put(dir, ".claude/commands/mk.md", file);
+    else put(env.HOME!, ".claude/commands/mk.md", file);
+    const r = await runCli(["-p", "/mk", ...(inProject ? ["--trust-project"] : [])], { cwd: dir, env });
     expect(server.checkFailures).toEqual([]);
     expect(r.code).toBe(0);
-    expect(Bun.file(join(dir, "made.txt")).size).toBe(0);
+    expect(r.stderr).not.toContain("not granting");
     expect(await Bun.file(join(dir, "made.txt")).exists()).toBe(true);
   });
 
