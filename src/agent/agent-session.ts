@@ -38,7 +38,7 @@ import { VERSION } from "../version.ts";
 import { loadSettings } from "./config.ts";
 import { homedir } from "node:os";
 import { settingsLocations, userConfigDir } from "../permissions/index.ts";
-import { hookedGate, hookedRuntime, hookStopPolicy, newHookTurn, stopHookPolicy } from "../hooks/attach.ts";
+import { hookedGate, hookedRuntime, hookStopPolicy, newHookTurn, resetHookTurn, stopHookPolicy } from "../hooks/attach.ts";
 import { openSessionHooks } from "../hooks/session-hooks.ts";
 import { loadSessionExtensions } from "../extensions/session-extensions.ts";
 import { runCommandTools } from "../extensions/command-tools.ts";
@@ -398,6 +398,7 @@ export async function openAgentSession(opts: SessionOptions): Promise<AgentSessi
         return { reason: "error", message, notSaved: message, keepInput: true, steps: 0, lastText: "" };
       }
       turnSignal = turn.signal;
+      resetHookTurn(hookTurn);
       // A custom command or skill becomes its prompt; its model and allowed-tools last this turn only.
       const typed = typeof input === "string" ? input : input.map((b) => (b.type === "text" ? b.text : "")).join("\n");
       const expanded = typeof input !== "string" ? null : extensions.find(input);
@@ -418,17 +419,20 @@ export async function openAgentSession(opts: SessionOptions): Promise<AgentSessi
         endExpanded();
         throw e;
       }
+      const endUnsent = async (r: AgentTurnResult): Promise<AgentTurnResult> => {
+        endExpanded();
+        stopTurn = null;
+        signal.removeEventListener("abort", follow);
+        await git.endTurn().catch(() => {});
+        return r;
+      };
+      // A hook on one of the command's own lines said continue:false: the prompt is not sent.
+      if (hookTurn.reason !== null) return endUnsent({ reason: "hook_stopped", message: `A hook stopped this command: ${hookTurn.reason}`, steps: 0, lastText: "" });
       let content: string | UserBlock[] = prompt;
       if (hooks.service.has("UserPromptSubmit")) {
         const o = await hooks.service.run("UserPromptSubmit", undefined, { prompt: typed }, turn.signal);
-        if (o.block || o.stop) {
-          endExpanded();
-          stopTurn = null;
-          signal.removeEventListener("abort", follow);
-          await git.endTurn().catch(() => {});
-          if (o.stop) return { reason: "hook_stopped", message: `A UserPromptSubmit hook stopped this prompt: ${o.stop}`, steps: 0, lastText: "" };
-          return { reason: "error", message: `A UserPromptSubmit hook blocked this prompt: ${o.block}`, keepInput: true, steps: 0, lastText: "" };
-        }
+        if (o.stop) return endUnsent({ reason: "hook_stopped", message: `A UserPromptSubmit hook stopped this prompt: ${o.stop}`, steps: 0, lastText: "" });
+        if (o.block) return endUnsent({ reason: "error", message: `A UserPromptSubmit hook blocked this prompt: ${o.block}`, keepInput: true, steps: 0, lastText: "" });
         if (o.context.length > 0) content = withContext(prompt, "UserPromptSubmit", o.context);
       }
       if (startContext.length > 0) content = withContext(content, "SessionStart", startContext.splice(0));

@@ -38,14 +38,20 @@ export function newHookTurn(): HookTurn {
 
 const STOPPED_CALL = "Not run: a hook stopped this turn.";
 
+/**
+ * A new user turn starts clean. The session calls this before a command's !`cmd` lines run, not
+ * the kernel's onUserTurn (after them): a stopped turn must not refuse the next command's lines,
+ * and a hook stopping one of those lines must stop its own turn.
+ */
+export function resetHookTurn(turn: HookTurn): void {
+  turn.reason = null;
+  turn.context.clear();
+  turn.contexts.clear();
+  turn.replaced.clear();
+}
+
 export function hookStopPolicy(turn: HookTurn): LoopPolicy {
   return {
-    onUserTurn() {
-      turn.reason = null;
-      turn.context.clear();
-      turn.contexts.clear();
-      turn.replaced.clear();
-    },
     afterTools: () => (turn.reason === null ? { kind: "continue" } : { kind: "stop", reason: "hook_stopped", message: `a hook stopped the turn: ${turn.reason}` }),
   };
 }

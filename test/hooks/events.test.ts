@@ -1,7 +1,7 @@
 // The hook events as Claude Code defines them, with real scripts: the JSON each receives, and
 // what each exit code and JSON answer does. Print mode, the real CLI, the fake Messages API.
 import { describe, expect, test } from "bun:test";
-import { existsSync, readFileSync, rmSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { fakeApiFixture } from "../support/fake-api.ts";
 import { runCli } from "../support/cli.ts";
@@ -402,5 +402,42 @@ describe("continue: false stops the whole turn", () => {
     expect(served(server)).toBe(1);
     expect(r.stderr).toContain("enough for today");
     expect(JSON.parse(r.stdout)).toMatchObject({ is_error: false, result: "Done.", stop_reason: "hook_stopped" });
+  });
+
+  const userCommand = (env: Record<string, string>, name: string, text: string) => {
+    mkdirSync(join(env.HOME!, ".claude", "commands"), { recursive: true });
+    writeFileSync(join(env.HOME!, ".claude", "commands", `${name}.md`), text);
+  };
+  const user = (text: string) => JSON.stringify({ type: "user", message: { role: "user", content: text }, parent_tool_use_id: null, session_id: "" });
+
+  test("a stopped turn does not carry into the next: the next command's !`cmd` lines run", async () => {
+    const server = await serve({
+      turns: [
+        { content: [{ type: "tool_use", name: "bash", input: { command: "touch a.txt" } }] },
+        { content: [{ type: "text", text: "marked" }], expect: { lastTextMatches: "mark: MARK-42" } },
+      ],
+    });
+    const p = hookProject(server.url);
+    // Stops the first Bash call only.
+    p.hooks({ PreToolUse: [{ matcher: "Bash", command: p.script("once", `[ -e "${join("$CLAUDE_PROJECT_DIR", "stopped")}" ] && exit 0; touch "$CLAUDE_PROJECT_DIR/stopped"; ${stopJson("first turn only")}`) }] });
+    userCommand(p.env, "mark", "---\nallowed-tools: Bash(echo:*)\n---\nmark: !`echo MARK-$((40+2))`\n");
+    const r = await runCli(["-p", "--input-format", "stream-json", "--output-format", "stream-json", "--verbose"], { cwd: p.dir, env: p.env, stdin: `${[user("go"), user("/mark")].join("\n")}\n` });
+    expect(r.code).toBe(0);
+    expect(server.checkFailures).toEqual([]);
+    expect(served(server)).toBe(2);
+    expect(existsSync(join(p.dir, "a.txt"))).toBe(false);
+    expect(p.received().length).toBe(2);
+  });
+
+  test("a hook on a command's own !`cmd` line that says continue:false stops that turn: the prompt is not sent", async () => {
+    const server = await serve({ turns: [{ content: [{ type: "text", text: "never" }] }] });
+    const p = hookProject(server.url);
+    p.hooks({ PreToolUse: [{ matcher: "Bash", command: p.script("freeze", stopJson("no shell in commands today")) }] });
+    userCommand(p.env, "mark", "---\nallowed-tools: Bash(echo:*)\n---\nmark: !`echo MARK`\n");
+    const r = await runCli(["-p", "/mark", "--output-format", "json"], { cwd: p.dir, env: p.env });
+    expect(r.code).toBe(0);
+    expect(served(server)).toBe(0);
+    expect(r.stderr).toContain("no shell in commands today");
+    expect(JSON.parse(r.stdout)).toMatchObject({ is_error: false, stop_reason: "hook_stopped" });
   });
 });
