@@ -129,11 +129,14 @@ export function hookedRuntime(runtime: ToolRuntime, hooks: HookService, cwd: str
           const input = claudeToolInput(target.call.input, cwd) as Record<string, unknown>;
           // As in Claude Code, PostToolUse hears the calls that succeeded, PostToolUseFailure the others.
           const event = r.isError ? "PostToolUseFailure" : "PostToolUse";
+          // A call the user cancelled still reaches its hooks (is_interrupt): they run on a signal of
+          // their own, bounded by their timeouts. Otherwise Esc while the hook runs cancels it.
+          const signal = ctx.signal.aborted ? new AbortController().signal : ctx.signal;
           const o = !hooks.has(event)
             ? { context: [] as string[], block: undefined, stop: undefined }
             : r.isError
-            ? await hooks.run("PostToolUseFailure", tool, { tool_name: tool, tool_input: input, tool_use_id: call.id, error: toolText(r), is_interrupt: /cancelled by the user/i.test(r.display?.notes ?? toolText(r)) }, ctx.signal)
-            : await hooks.run("PostToolUse", tool, { tool_name: tool, tool_input: input, tool_response: claudeToolResponse(tool, input, r, cwd), tool_use_id: call.id }, ctx.signal);
+            ? await hooks.run("PostToolUseFailure", tool, { tool_name: tool, tool_input: input, tool_use_id: call.id, error: toolText(r), is_interrupt: /cancelled by the user/i.test(r.display?.notes ?? toolText(r)) }, signal)
+            : await hooks.run("PostToolUse", tool, { tool_name: tool, tool_input: input, tool_response: claudeToolResponse(tool, input, r, cwd), tool_use_id: call.id }, signal);
           if (o.stop) turn.reason = o.stop;
           const notes = [...before, ...(o.block ? [`PostToolUse hook feedback: ${o.block}`] : []), ...o.context];
           if (notes.length === 0) return r;

@@ -1,10 +1,10 @@
 // The hook events as Claude Code defines them, with real scripts: the JSON each receives, and
 // what each exit code and JSON answer does. Print mode, the real CLI, the fake Messages API.
 import { describe, expect, test } from "bun:test";
-import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, rmSync, watch, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { fakeApiFixture } from "../support/fake-api.ts";
-import { runCli } from "../support/cli.ts";
+import { cliCommand, runCli } from "../support/cli.ts";
 import { hookProject } from "./support.ts";
 import { hookTrustItem, loadHooks } from "../../src/hooks/config.ts";
 import { recordTrust } from "../../src/trust/project-trust.ts";
@@ -155,6 +155,30 @@ describe("hook events", () => {
     expect(res[5]).toEqual({ mode: "files_with_matches", filenames: [file], numFiles: 1 });
     expect(got[6]).toMatchObject({ tool_input: { command: "exit 3" }, error: expect.stringContaining("exit code 3"), is_interrupt: false });
     expect(got[6]!.tool_response).toBeUndefined();
+  });
+
+  test("a call the user cancels still reaches PostToolUseFailure, with is_interrupt: true", async () => {
+    const server = await serve({ turns: [{ content: [{ type: "tool_use", name: "bash", input: { command: "touch started && sleep 30" } }] }, { content: [{ type: "text", text: "never" }] }] });
+    const p = hookProject(server.url);
+    p.hooks({ PostToolUseFailure: [{ matcher: "Bash", command: p.script("failure", "exit 0") }] });
+    const proc = Bun.spawn(cliCommand(["-p", "go", ...bypass]), { cwd: p.dir, env: p.env, stdin: "ignore", stdout: "pipe", stderr: "pipe" });
+    // Interrupted once the command runs (the file it touches appears).
+    await new Promise<void>((resolve) => {
+      const w = watch(p.dir, () => {
+        if (existsSync(join(p.dir, "started"))) {
+          w.close();
+          resolve();
+        }
+      });
+      if (existsSync(join(p.dir, "started"))) {
+        w.close();
+        resolve();
+      }
+    });
+    proc.kill("SIGINT");
+    await proc.exited;
+    const failures = p.received().filter((j) => j.hook_event_name === "PostToolUseFailure");
+    expect(failures).toEqual([expect.objectContaining({ tool_name: "Bash", is_interrupt: true })]);
   });
 
   test("UserPromptSubmit: stdout is context for the model; exit 2 keeps the prompt from being sent and says why", async () => {
