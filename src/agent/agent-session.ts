@@ -289,7 +289,8 @@ export async function openAgentSession(opts: SessionOptions): Promise<AgentSessi
   };
   const hookedContext = { messages: () => context.messages(), needsCompaction: () => context.needsCompaction(), compact: compactWithHooks };
   // SessionStart's output is context for the model's first turn.
-  const startContext = await collectStart();
+  const startContext: string[] = opts.deferStart ? [] : await collectStart();
+  let started = !opts.deferStart;
   async function collectStart(): Promise<string[]> {
     if (!hooks.service.has("SessionStart")) return [];
     const said = bus.subscribe((e) => {
@@ -468,6 +469,11 @@ export async function openAgentSession(opts: SessionOptions): Promise<AgentSessi
     hookTrust: { pending: () => [...hooks.unasked], answer: (answer) => hooks.answer([...hooks.unasked], answer) },
     commandTrust: { pending: () => commandTrust.pending(), answer: (answer) => commandTrust.answer(answer) },
     processes: () => workspace.processes.list(),
+    async start() {
+      if (started) return;
+      started = true;
+      startContext.push(...(await collectStart()));
+    },
     end: endHooks,
     async close(reason: SessionEndReason = "other") {
       if (closed) return;

@@ -82,6 +82,8 @@ export type SessionOptions = {
   mcp?: { configs?: string[]; strict?: boolean; trustProject?: boolean; hostServers?: Array<{ name: string; transport: () => Transport }> };
   /** Why a new session starts, for SessionStart hooks: "clear" after /clear (absent: startup, or resume). */
   startSource?: "clear";
+  /** SessionStart waits for start(): the app's /clear and /resume open the next session first, then end the old one. */
+  deferStart?: boolean;
 };
 
 /** Claude Code's SessionEnd reasons: /clear, the user leaving at the prompt, anything else. */
@@ -147,7 +149,9 @@ export interface AgentSession {
   readonly mcp: McpView;
   /** The processes the agent started (dev servers, watchers), running or not. */
   processes(): ProcessInfo[];
-  /** Runs the SessionEnd hooks, once (close runs them if this was not called): before /clear opens the next session. */
+  /** Runs the SessionStart hooks of a session opened with deferStart (else nothing): once the old session has ended. */
+  start(): Promise<void>;
+  /** Runs the SessionEnd hooks, once (close runs them if this was not called). */
   end(reason: SessionEndReason): Promise<void>;
   /** Stops the agent's processes and closes the log (removed when nothing was said); `reason` for SessionEnd hooks. */
   close(reason?: SessionEndReason): Promise<void>;

@@ -112,7 +112,7 @@ export async function runInteractive(opts: CliOptions): Promise<number> {
     finder: new FileFinder(cwd),
     links: supportsLinks(process.env),
     reopen: async (resume, keep) =>
-      (await import("../agent/agent-session.ts")).openAgentSession({ ...sessionOptions({ ...opts, resume, continue: false, forkSession: false, prompt: null, ...(keep ?? {}) }), ...io, ...(keep ? { startSource: "clear" as const } : {}) }),
+      (await import("../agent/agent-session.ts")).openAgentSession({ ...sessionOptions({ ...opts, resume, continue: false, forkSession: false, prompt: null, ...(keep ?? {}) }), ...io, deferStart: true, ...(keep ? { startSource: "clear" as const } : {}) }),
     onPager(open) {
       term.altScreen = open;
       if (open === mouse) return;

@@ -421,29 +421,32 @@ export class App implements AppActions {
       this.flash("the agent is working: press Esc to interrupt it first");
       return;
     }
-    this.unsubscribe();
-    const old = this.session;
-    let next: AgentSession;
-    // Claude Code's order: the old session's SessionEnd hooks ("clear") run before the next one's SessionStart.
-    await old.end(resume ? "other" : "clear");
-    try {
-      // /clear starts over in the conversation, not in the settings: the model and mode chosen stay.
-      next = await this.deps.reopen(resume, resume ? undefined : { model: old.model(), permissionMode: old.permissionMode() });
-    } catch (e) {
-      this.unsubscribe = old.subscribe((ev) => this.onEvent(ev));
-      st.transcript.notice(`Could not open the session: ${e instanceof Error ? e.message : String(e)}`, "error");
-      this.renderNow();
-      return;
-    }
-    const stopped = runningProcessLines(old);
-    // A session nobody spoke in is removed as it closes: there is nothing to point back to.
-    const oldKept = !old.isEmpty();
-    await old.close();
-    st.queued = [];
-    // Wrapped as soft rows, so a long line is never cut and copies as one line.
-    const rows = (lines: string[], style: Style): Row[] => lines.flatMap((line) => wrapSpans([span(cleanText(line), style)], st.width).map((r, i) => (i > 0 ? { ...r, soft: true } : r)));
-    this.screen.commit([{ spans: [] }, ...rows(stopped, ui.warn), ...rows(sessionSwitchLines(old.cwd, { oldId: old.sessionId, oldKept, newId: next.sessionId, resumed: resume !== null }), ui.accent)]);
-    this.attach(next);
+    // Busy for the whole switch (SessionEnd and SessionStart hooks may take a minute each): a
+    // prompt typed meanwhile must not run unseen in a session on its way out.
+    await this.runBusy("command", async () => {
+      const old = this.session;
+      let next: AgentSession;
+      try {
+        // /clear starts over in the conversation, not in the settings: the model and mode chosen stay.
+        next = await this.deps.reopen(resume, resume ? undefined : { model: old.model(), permissionMode: old.permissionMode() });
+      } catch (e) {
+        // The old session goes on, its SessionEnd hooks not run: it has not ended.
+        st.transcript.notice(`Could not open the session: ${e instanceof Error ? e.message : String(e)}`, "error");
+        return;
+      }
+      this.unsubscribe();
+      const stopped = runningProcessLines(old);
+      // A session nobody spoke in is removed as it closes: there is nothing to point back to.
+      const oldKept = !old.isEmpty();
+      // Claude Code's order: the old session's SessionEnd hooks ("clear") run before the next one's SessionStart.
+      await old.close(resume ? "other" : "clear");
+      await next.start();
+      st.queued = [];
+      // Wrapped as soft rows, so a long line is never cut and copies as one line.
+      const rows = (lines: string[], style: Style): Row[] => lines.flatMap((line) => wrapSpans([span(cleanText(line), style)], st.width).map((r, i) => (i > 0 ? { ...r, soft: true } : r)));
+      this.screen.commit([{ spans: [] }, ...rows(stopped, ui.warn), ...rows(sessionSwitchLines(old.cwd, { oldId: old.sessionId, oldKept, newId: next.sessionId, resumed: resume !== null }), ui.accent)]);
+      this.attach(next);
+    });
     this.renderNow();
   }
 

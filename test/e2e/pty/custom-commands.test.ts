@@ -178,6 +178,59 @@ describe("custom commands in the app", () => {
     expect(got[2]!.session_id).not.toBe(got[0]!.session_id);
   });
 
+  test("/resume of a session that cannot be opened: the old session goes on, its SessionEnd not run until it really ends", async () => {
+    const fake = await fixtures.api({ turns: [{ content: [{ type: "text", text: "STILL-HERE" }] }] });
+    const env = isolatedEnv(fake.url);
+    const dir = tempProject();
+    const log = join(dir, "events.jsonl");
+    const hook = join(dir, "log.sh");
+    writeFileSync(hook, `#!/bin/sh\ncat >> "${log}"\necho >> "${log}"\n`);
+    chmodSync(hook, 0o755);
+    put(env.XDG_CONFIG_HOME!, "khaelor/settings.json", JSON.stringify({ hooks: { SessionEnd: [{ hooks: [{ type: "command", command: hook }] }] } }));
+    const s = fixtures.pty([], { cwd: dir, env });
+    await s.waitFor(idle, "the composer");
+    s.type("/resume no-such-session");
+    s.send(KEY.enter);
+    await s.waitForText("Could not open the session");
+    await s.waitFor(idle, "the composer again");
+    expect(existsSync(log)).toBe(false);
+    s.type("hello");
+    s.send(KEY.enter);
+    await s.waitForText("STILL-HERE");
+    await s.waitFor(idle, "the answer");
+    s.send(KEY.ctrlD);
+    expect(await s.exited).toBe(0);
+    const got = readFileSync(log, "utf8").split("\n").filter(Boolean).map((l) => JSON.parse(l) as Record<string, unknown>);
+    expect(got.map((j) => [j.hook_event_name, j.reason])).toEqual([["SessionEnd", "prompt_input_exit"]]);
+  });
+
+  test("/clear is busy until the switch is done: a prompt typed during a slow SessionEnd hook waits, never runs in the old session", async () => {
+    const fake = await fixtures.api({ turns: [{ content: [{ type: "text", text: "NEW-SESSION-ANSWER" }] }] });
+    const env = isolatedEnv(fake.url);
+    const dir = tempProject();
+    const hook = join(dir, "slow-end.sh");
+    // Holds the switch until the test releases it.
+    writeFileSync(hook, `#!/bin/sh\ncat > /dev/null\ntouch "${join(dir, "ending")}"\nwhile [ ! -e "${join(dir, "release")}" ]; do sleep 0.05; done\n`);
+    chmodSync(hook, 0o755);
+    put(env.XDG_CONFIG_HOME!, "khaelor/settings.json", JSON.stringify({ hooks: { SessionEnd: [{ hooks: [{ type: "command", command: hook }] }] } }));
+    const s = fixtures.pty([], { cwd: dir, env });
+    await s.waitFor(idle, "the composer");
+    s.type("/clear");
+    await s.waitForText("› /clear");
+    s.send(KEY.enter);
+    await until("the SessionEnd hook", () => existsSync(join(dir, "ending")));
+    s.type("typed during the switch");
+    s.send(KEY.enter);
+    await s.waitForText("wait for the current command to finish");
+    expect(fake.requests.length).toBe(0);
+    writeFileSync(join(dir, "release"), "");
+    await s.waitForText("New session");
+    await s.waitFor(idle, "the new session");
+    expect(fake.requests.length).toBe(0);
+    s.send(KEY.ctrlD);
+    expect(await s.exited).toBe(0);
+  });
+
   test("Notification: a hook hears the permission prompt as Claude Code sends it", async () => {
     const fake = await fixtures.api({
       turns: [{ content: [{ type: "tool_use", name: "bash", input: { command: "touch asked.txt" } }] }, { content: [{ type: "text", text: "DENIED-OK" }] }],
