@@ -339,12 +339,6 @@ export async function openAgentSession(opts: SessionOptions): Promise<AgentSessi
   };
   process.on("exit", killOnExit);
   let closed = false;
-  let ended = false;
-  async function endHooks(reason: SessionEndReason): Promise<void> {
-    if (ended) return;
-    ended = true;
-    if (hooks.service.has("SessionEnd")) await hooks.service.run("SessionEnd", reason, { reason }, new AbortController().signal);
-  }
   return {
     sessionId,
     cwd,
@@ -474,11 +468,10 @@ export async function openAgentSession(opts: SessionOptions): Promise<AgentSessi
       started = true;
       startContext.push(...(await collectStart()));
     },
-    end: endHooks,
     async close(reason: SessionEndReason = "other") {
       if (closed) return;
       closed = true;
-      await endHooks(reason);
+      if (hooks.service.has("SessionEnd")) await hooks.service.run("SessionEnd", reason, { reason }, new AbortController().signal);
       await Promise.all([workspace.processes.stopAll(), mcp.manager.close()]);
       await stopMarked(findMarked(mark) ?? []);
       process.off("exit", killOnExit);

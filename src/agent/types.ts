@@ -151,8 +151,6 @@ export interface AgentSession {
   processes(): ProcessInfo[];
   /** Runs the SessionStart hooks of a session opened with deferStart (else nothing): once the old session has ended. */
   start(): Promise<void>;
-  /** Runs the SessionEnd hooks, once (close runs them if this was not called). */
-  end(reason: SessionEndReason): Promise<void>;
   /** Stops the agent's processes and closes the log (removed when nothing was said); `reason` for SessionEnd hooks. */
   close(reason?: SessionEndReason): Promise<void>;
 }
