@@ -257,7 +257,7 @@ export class ProcessRegistry {
           matched = true;
           break;
         }
-        if (p.state === "exited" || opts.signal?.aborted) {
+        if (opts.signal?.aborted) {
           matched = false;
           break;
         }
@@ -265,6 +265,13 @@ export class ProcessRegistry {
         if (left <= 0) {
           matched = false;
           timedOut = true;
+          break;
+        }
+        // The check runs off the event loop: output that came in meanwhile (the last of it, if the
+        // process exited) is checked at once, not after the next change, which may never come.
+        if (p.end !== checked) continue;
+        if (p.state === "exited") {
+          matched = false;
           break;
         }
         const ch = p.changed();
