@@ -1,9 +1,10 @@
 // The interactive app: folds agent events into the transcript, decides what is history and what
 // is live, lays both out, and routes keys to the composer, the permission panel or the pager.
 //
-// Frames: agent events only mark the app dirty; the layout runs at most every 16 ms (a streamed
-// answer re-parses its markdown tail once per frame, not once per delta). A keystroke lays out at
-// once, so it echoes in the next screen frame. Nothing runs while idle: the spinner ticks only
+// Frames: agent events only mark the app dirty; the layout runs just before the screen's next frame
+// (one clock, the screen's: at most a frame per 16 ms, fewer on a slow link), so a streamed answer
+// re-parses its markdown tail once per frame, not once per delta, and a lone delta after a pause is
+// drawn at once. A keystroke lays out at once, so it echoes in the next screen frame. Nothing runs while idle: the spinner ticks only
 // while the agent works.
 //
 // History: entries go to the terminal's scrollback in order, each exactly once, as soon as they
@@ -33,8 +34,8 @@ import { TranscriptPager, type PagerSource } from "../views/pager.ts";
 import { formatCost } from "../../model/format-cost.ts";
 import type { Row, Style } from "../render/style.ts";
 import { span, wrapSpans, cleanText } from "../views/text.ts";
-import { ui } from "../views/theme.ts";
-import type { AppActions, ChooserItem } from "./actions.ts";
+import { currentTheme, ui, type ThemeChoice } from "../views/theme.ts";
+import type { AppActions, ChooserItem, ThemeResult } from "./actions.ts";
 import { runSlashCommand } from "./commands.ts";
 import { watchMcp } from "./mcp-panel.ts";
 import { askStartTrust } from "./start-trust.ts";
@@ -75,6 +76,9 @@ export type AppDeps = {
   editText?(text: string): EditResult;
   /** /copy: the clipboard as this terminal reaches it (absent: there is none). */
   copy?(text: string): Promise<CopyResult>;
+  /** /theme: switches the colours and saves the choice (absent: the terminal's colours cannot change here). */
+  changeTheme?(choice: ThemeChoice): Promise<ThemeResult>;
+  themeChoice?(): ThemeChoice;
   /** Ctrl-V: the clipboard's image bytes (absent: no clipboard tool here; rejects with the tool's reason). */
   clipboardImage?(): Promise<Buffer>;
   /** Tells the user, away in another window, that `what` happened (absent or "off": nothing). */
@@ -87,9 +91,8 @@ export type AppDeps = {
 };
 
 const SPIN_MS = 100;
-/** A turn shorter than this was watched (or not worth a notification). */
+/** A turn shorter than this was watched (or not worth a notification); "notifyAfterSeconds" in settings. */
 const NOTIFY_AFTER_MS = 5000;
-const FRAME_MS = 16;
 const INTERRUPTING = "interrupting…";
 
 export class App implements AppActions {
@@ -102,9 +105,12 @@ export class App implements AppActions {
   private turnDone: Promise<unknown> = Promise.resolve();
   private hintTimer: ReturnType<typeof setTimeout> | null = null;
   private unsubscribe: () => void = () => {};
-  private renderTimer: ReturnType<typeof setTimeout> | null = null;
+  /** A layout is due before the screen's next frame (requestRender). */
+  private layoutDue = false;
   private spinTimer: ReturnType<typeof setInterval> | null = null;
   private exiting = false;
+  /** A turn that ends after running this long notifies a user who is away. */
+  notifyAfterMs = NOTIFY_AFTER_MS;
   private pagerDirty = false;
   /** The terminal's window has focus: assumed until it reports otherwise (focus reporting is on). */
   private focused = true;
@@ -327,7 +333,7 @@ export class App implements AppActions {
       .catch((e: unknown) => this.state.transcript.notice(`Error: ${e instanceof Error ? e.message : String(e)}`, "error"))
       .finally(() => {
         if (this.state.busy?.abort === abort) this.state.busy = null;
-        if (this.now() - startedAt >= NOTIFY_AFTER_MS) this.notifyAway("the turn is over");
+        if (this.now() - startedAt >= this.notifyAfterMs) this.notifyAway("the turn is over");
         this.workEnded();
       });
     this.renderNow();
@@ -568,6 +574,19 @@ export class App implements AppActions {
     return this.deps.copy ? this.deps.copy(text) : Promise.resolve({ ok: false, error: "there is no clipboard here" });
   }
 
+  async changeTheme(choice: ThemeChoice): Promise<ThemeResult> {
+    if (!this.deps.changeTheme) return { theme: currentTheme(), choice, file: null, error: "the theme cannot change here" };
+    const r = await this.deps.changeTheme(choice);
+    // The live zone's styles are new objects: draw it again in them.
+    this.screen.invalidate();
+    this.renderNow();
+    return r;
+  }
+
+  themeChoice(): ThemeChoice {
+    return this.deps.themeChoice?.() ?? "auto";
+  }
+
   /** After `fg`: the shell may have written below us; draw the live zone afresh. */
   onResume(): void {
     this.screen.invalidate();
@@ -635,18 +654,15 @@ export class App implements AppActions {
   }
 
   requestRender(): void {
-    if (this.renderTimer || this.exiting) return;
-    this.renderTimer = setTimeout(() => {
-      this.renderTimer = null;
-      this.renderNow();
-    }, FRAME_MS);
+    if (this.layoutDue || this.exiting) return;
+    this.layoutDue = true;
+    this.screen.requestLayout(() => {
+      if (this.layoutDue) this.renderNow();
+    });
   }
 
   renderNow(): void {
-    if (this.renderTimer) {
-      clearTimeout(this.renderTimer);
-      this.renderTimer = null;
-    }
+    this.layoutDue = false;
     if (this.exiting) return;
     const st = this.state;
     if (st.pager) {
@@ -692,8 +708,7 @@ export class App implements AppActions {
     const st = this.state;
     if (this.spinTimer) clearInterval(this.spinTimer);
     this.spinTimer = null;
-    if (this.renderTimer) clearTimeout(this.renderTimer);
-    this.renderTimer = null;
+    this.layoutDue = false;
     if (this.hintTimer) clearTimeout(this.hintTimer);
     this.hintTimer = null;
     if (st.guardTimer) clearTimeout(st.guardTimer);
