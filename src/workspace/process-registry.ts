@@ -257,7 +257,10 @@ export class ProcessRegistry {
           matched = true;
           break;
         }
-        if (opts.signal?.aborted) {
+        // The check is asynchronous: output that arrived while it ran (perhaps with the exit) is
+        // checked before anything waits for a change that already happened.
+        if (p.end > checked && !opts.signal?.aborted && Date.now() < deadline) continue;
+        if (p.state === "exited" || opts.signal?.aborted) {
           matched = false;
           break;
         }
@@ -265,13 +268,6 @@ export class ProcessRegistry {
         if (left <= 0) {
           matched = false;
           timedOut = true;
-          break;
-        }
-        // The check runs off the event loop: output that came in meanwhile (the last of it, if the
-        // process exited) is checked at once, not after the next change, which may never come.
-        if (p.end !== checked) continue;
-        if (p.state === "exited") {
-          matched = false;
           break;
         }
         const ch = p.changed();
