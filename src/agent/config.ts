@@ -20,12 +20,14 @@ const Settings = z.looseObject({
   notifyAfterSeconds: z.number().min(0).max(86_400).optional(),
   /** How answers wrap in the app: at the terminal's edge (copy-exact) or between words (see README). */
   wrap: z.enum(["edge", "words"]).optional(),
+  /** "vim": the composer has vim's normal and insert modes (src/tui/app/vim-keys.ts). */
+  editorMode: z.enum(["normal", "vim"]).optional(),
   /** Colours for a dark or light background; "auto" asks the terminal (src/tui/views/theme.ts). */
   theme: z.enum(["auto", "dark", "light"]).optional(),
 });
 export type Settings = z.infer<typeof Settings>;
 
-const KEYS = new Set(["model", "apiKey", "webSearch", "webFetch", "notifications", "notifyAfterSeconds", "wrap", "theme"]);
+const KEYS = new Set(["model", "apiKey", "webSearch", "webFetch", "notifications", "notifyAfterSeconds", "wrap", "editorMode", "theme"]);
 
 /** Later files win (user < project < local). Problems are returned, not thrown. */
 export function loadSettings(projectRoot: string): { settings: Settings; problems: string[] } {

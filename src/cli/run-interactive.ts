@@ -40,7 +40,7 @@ export async function runInteractive(opts: CliOptions): Promise<number> {
   const screenCaps: ScreenCaps = { colorDepth: envCaps.colorDepth, syncOutput: envCaps.syncOutput, remote: envCaps.remote };
   // "auto" cursor: drawn as a cell while an answer streams (no cursor trip per frame), the real
   // cursor while typing and at rest (IME and screen readers follow it).
-  const screen = createScreen({ output: stdout, caps: screenCaps, cursorStyle: "auto", cols: Math.max(1, stdout.columns || 80), rows: Math.max(1, stdout.rows || 24) });
+  const screen = createScreen({ output: stdout, caps: screenCaps, cursorStyle: "auto", measureLink: true, cols: Math.max(1, stdout.columns || 80), rows: Math.max(1, stdout.rows || 24) });
   screen.setLive([{ spans: [{ text: `KHAELOR ${VERSION} starting…`, style: { dim: true } }] }], null);
   screen.frame();
   const term = await opening;
@@ -59,6 +59,10 @@ export async function runInteractive(opts: CliOptions): Promise<number> {
   // Typed while starting: kept for the composer.
   let early: InputEvent[] | null = [];
   const offEarly = term.onInput((evs) => early?.push(...evs));
+  // The link's measure (src/tui/screen/link.ts): DA1 answers go to the screen (the app drops replies).
+  term.onInput((evs) => {
+    for (const e of evs) if (e.type === "reply" && e.kind === "device-attributes") screen.linkAnswered();
+  });
 
   // The terminal layer's restore does not know about mouse reporting (on while the pager shows).
   let mouse = false;
@@ -182,6 +186,7 @@ export async function runInteractive(opts: CliOptions): Promise<number> {
   if (settings.notifyAfterSeconds !== undefined) app.notifyAfterMs = settings.notifyAfterSeconds * 1000;
   if (settings.theme && settings.theme !== "auto") applyTheme(settings.theme);
   app.state.committer.wordWrap = settings.wrap === "words";
+  if (settings.editorMode === "vim") app.state.vim = { mode: "insert", pending: "" };
   const banner = [`KHAELOR ${VERSION} · ${session.model()} · ${session.cwd}`];
   if (demo && demoModule) banner.push(demoModule.DEMO_BANNER, `Sample project: ${demo.dir}`);
   app.sessionOpened(session, {

@@ -74,6 +74,9 @@ export async function runPrint(opts: CliOptions): Promise<number> {
   }
 
   for (const n of session.notices) stderr.write(`khaelor: ${n}\n`);
+  // Print mode's one built-in command wins over a file of that name, and says so (as the app does).
+  const shadowed = session.slashCommands().find((c) => c.name === "compact");
+  if (shadowed && /^\/compact(\s|$)/.test(prompt.trim())) stderr.write(`khaelor: /compact in ${shadowed.file} is not used: the built-in /compact wins (rename the file to use it)\n`);
   // A task bigger than the model's whole context would only come back as an error from the API,
   // after sending it: say so before, with the numbers.
   const window = modelInfo(session.model())?.contextWindow;

@@ -42,6 +42,8 @@ export type FakeApiOptions = {
   host?: string;
   /** Called after each request is recorded (the CLI writes them to a file). */
   onRequest?: (r: RecordedRequest) => void;
+  /** Called when a streamed answer's last byte is handed to the socket (benches time what follows). */
+  onStreamEnd?: () => void;
 };
 
 const DEFAULT_PACING = Pacing.parse({});
@@ -167,7 +169,7 @@ export async function startFakeApi(opts: FakeApiOptions): Promise<FakeApi> {
       record({ ...base, body, turn: turnIndex, outcome: turnIndex === null ? "done" : "served", status: 200 }, at);
       if (!stream) return Response.json(messageBody(message), { headers: { "request-id": requestId } });
       const onAbandon = turnIndex === null ? undefined : () => (abandoned = { turnIndex, body: text });
-      return sseResponse(streamEvents(message, pacing), pacing, { onAbandon }, requestId);
+      return sseResponse(streamEvents(message, pacing), pacing, { onAbandon, onEnd: opts.onStreamEnd }, requestId);
     },
   });
 
@@ -284,7 +286,7 @@ const encoder = new TextEncoder();
 function sseResponse(
   events: string[],
   pacing: Pacing,
-  tail: { error?: string; cut?: true; onAbandon?: () => void },
+  tail: { error?: string; cut?: true; onAbandon?: () => void; onEnd?: () => void },
   requestId: string,
 ): Response {
   const all = tail.error ? [...events, tail.error] : events;
@@ -309,7 +311,10 @@ function sseResponse(
           await Bun.sleep(10);
           controller.error(undefined);
         }
-        else controller.close();
+        else {
+          controller.close();
+          tail.onEnd?.();
+        }
       }
     },
     cancel() {

@@ -74,6 +74,18 @@ describe("custom slash commands", () => {
     expect(await Bun.file(join(dir, "made.txt")).exists()).toBe(true);
   });
 
+  test("a command file named like print mode's built-in /compact is not used, and the user is told which wins", async () => {
+    const server = await serve({ turns: [{ content: [{ type: "text", text: "hello" }] }, { content: [{ type: "text", text: "A summary." }] }] });
+    const dir = tempProject();
+    put(dir, ".claude/commands/compact.md", "never sent\n");
+    const env = isolatedEnv(server.url);
+    expect((await runCli(["-p", "hi"], { cwd: dir, env })).code).toBe(0);
+    const r = await runCli(["-p", "/compact", "--continue"], { cwd: dir, env });
+    expect(r.code).toBe(0);
+    expect(r.stderr).toMatch(/\/compact in .*compact\.md is not used: the built-in \/compact wins/);
+    expect(JSON.stringify(bodies(server))).not.toContain("never sent");
+  });
+
   test("broken frontmatter is reported once with the file; the command still runs", async () => {
     const server = await serve({ turns: [{ content: [{ type: "text", text: "ok" }] }] });
     const dir = tempProject();

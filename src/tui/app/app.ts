@@ -1,9 +1,10 @@
 // The interactive app: folds agent events into the transcript, decides what is history and what
 // is live, lays both out, and routes keys to the composer, the permission panel or the pager.
 //
-// Frames: agent events only mark the app dirty; the layout runs at most every 16 ms (a streamed
-// answer re-parses its markdown tail once per frame, not once per delta). A keystroke lays out at
-// once, so it echoes in the next screen frame. Nothing runs while idle: the spinner ticks only
+// Frames: agent events only mark the app dirty; the layout runs just before the screen's next frame
+// (one clock, the screen's: at most a frame per 16 ms, fewer on a slow link), so a streamed answer
+// re-parses its markdown tail once per frame, not once per delta, and a lone delta after a pause is
+// drawn at once. A keystroke lays out at once, so it echoes in the next screen frame. Nothing runs while idle: the spinner ticks only
 // while the agent works.
 //
 // History: entries go to the terminal's scrollback in order, each exactly once, as soon as they
@@ -92,7 +93,6 @@ export type AppDeps = {
 const SPIN_MS = 100;
 /** A turn shorter than this was watched (or not worth a notification); "notifyAfterSeconds" in settings. */
 const NOTIFY_AFTER_MS = 5000;
-const FRAME_MS = 16;
 const INTERRUPTING = "interrupting…";
 
 export class App implements AppActions {
@@ -105,7 +105,8 @@ export class App implements AppActions {
   private turnDone: Promise<unknown> = Promise.resolve();
   private hintTimer: ReturnType<typeof setTimeout> | null = null;
   private unsubscribe: () => void = () => {};
-  private renderTimer: ReturnType<typeof setTimeout> | null = null;
+  /** A layout is due before the screen's next frame (requestRender). */
+  private layoutDue = false;
   private spinTimer: ReturnType<typeof setInterval> | null = null;
   private exiting = false;
   /** A turn that ends after running this long notifies a user who is away. */
@@ -653,18 +654,15 @@ export class App implements AppActions {
   }
 
   requestRender(): void {
-    if (this.renderTimer || this.exiting) return;
-    this.renderTimer = setTimeout(() => {
-      this.renderTimer = null;
-      this.renderNow();
-    }, FRAME_MS);
+    if (this.layoutDue || this.exiting) return;
+    this.layoutDue = true;
+    this.screen.requestLayout(() => {
+      if (this.layoutDue) this.renderNow();
+    });
   }
 
   renderNow(): void {
-    if (this.renderTimer) {
-      clearTimeout(this.renderTimer);
-      this.renderTimer = null;
-    }
+    this.layoutDue = false;
     if (this.exiting) return;
     const st = this.state;
     if (st.pager) {
@@ -710,8 +708,7 @@ export class App implements AppActions {
     const st = this.state;
     if (this.spinTimer) clearInterval(this.spinTimer);
     this.spinTimer = null;
-    if (this.renderTimer) clearTimeout(this.renderTimer);
-    this.renderTimer = null;
+    this.layoutDue = false;
     if (this.hintTimer) clearTimeout(this.hintTimer);
     this.hintTimer = null;
     if (st.guardTimer) clearTimeout(st.guardTimer);

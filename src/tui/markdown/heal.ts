@@ -20,6 +20,11 @@ const reTableRowStart = /^\s{0,3}(?:>\s*)*\|/;
 export type TailContext = {
   /** The open leaf after the complete lines is a fenced code block. */
   inFence: boolean;
+  /**
+   * That block's language is highlighted: its partial line waits for its newline, since shown as
+   * typed it would be painted twice (plain now, in colour once the line is complete and parsed).
+   */
+  fenceHighlighted?: boolean;
   /** The open leaf is a paragraph whose last line could be a table header row. */
   paragraphLastLineHasPipe: boolean;
   /** The open leaf is a table: a row just begun would show as a row of empty cells. */
@@ -33,7 +38,7 @@ export type TailContext = {
 export function holdBack(partial: string, ctx: TailContext): { dropComplete: number; dropPartial: boolean } {
   let dropPartial = false;
   if (partial !== "") {
-    if (ctx.inFence) dropPartial = reClosingFencePrefix.test(partial);
+    if (ctx.inFence) dropPartial = ctx.fenceHighlighted === true || reClosingFencePrefix.test(partial);
     else if (ctx.inTable) dropPartial = /^\s*(?:\|\s*)?$/.test(partial);
     else
       dropPartial =

@@ -15,7 +15,7 @@ import type { Row } from "../render/style.ts";
 import type { Block, RefMap } from "./ast.ts";
 import { BlockParser, toBlocks, type BNode } from "./block-parser.ts";
 import { healInline, hasUnescapedPipe, holdBack } from "./heal.ts";
-import { highlightCode, StreamingHighlighter, type Token } from "./highlight/highlighter.ts";
+import { highlightCode, isHighlightLoaded, StreamingHighlighter, type Token } from "./highlight/highlighter.ts";
 import { grammarForInfo } from "./highlight/queries.ts";
 import { layoutBlock, type CodeBlock, type LayoutContext } from "./layout.ts";
 import { mergeTheme, type MarkdownTheme } from "./theme.ts";
@@ -196,8 +196,10 @@ class Stream implements MarkdownStream {
   private parseTail(): Block[] {
     const tip = this.parser.tip;
     const lastLine = this.tailLines[this.tailLines.length - 1];
+    const inFence = tip.type === "code_block" && tip.fenced && tip.open;
     const { dropComplete, dropPartial } = holdBack(this.partial, {
-      inFence: tip.type === "code_block" && tip.fenced && tip.open,
+      inFence,
+      fenceHighlighted: inFence && fenceHighlighted(tip.content),
       paragraphLastLineHasPipe: tip.type === "paragraph" && lastLine !== undefined && hasUnescapedPipe(lastLine),
       inTable: tip.type === "table",
     });
@@ -236,6 +238,13 @@ class Stream implements MarkdownStream {
     if (block.partialLastLine) lines.pop();
     return h.highlight(grammar, block.info, lines);
   }
+}
+
+/** An open fence's language (its first content line) has a loaded grammar. */
+function fenceHighlighted(content: string): boolean {
+  const nl = content.indexOf("\n");
+  const g = grammarForInfo((nl < 0 ? content : content.slice(0, nl)).trim());
+  return g !== null && isHighlightLoaded(g);
 }
 
 function isFenceLine(line: string): boolean {

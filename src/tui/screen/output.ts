@@ -3,6 +3,7 @@
 // stdout is backed up (once it drains, the latest state is drawn, and frames are spaced further
 // apart until writes go through again). With nothing to draw no timer runs.
 import { appendFileSync } from "node:fs";
+import { LinkGauge } from "./link.ts";
 import type { FrameStats, ScreenOptions, ScreenStats } from "./types.ts";
 
 const SYNC_BEGIN = "\x1b[?2026h";
@@ -19,12 +20,16 @@ export class FrameOutput {
   private readonly baseInterval: number;
   private readonly writeLog: string | undefined;
   private disposed = false;
+  /** The link's measure (measureLink): frames wait while its request is on the way. */
+  readonly link: LinkGauge | null;
 
   /** `frame` draws the latest state; `dirty` says whether there is one to draw. */
   constructor(private readonly opts: ScreenOptions, private readonly frame: () => void, private readonly dirty: () => boolean) {
     this.baseInterval = opts.frameIntervalMs ?? (opts.caps.remote ? 33 : 16);
     this.interval = this.baseInterval;
     this.writeLog = opts.writeLogPath ?? process.env.KHAELOR_WRITE_LOG ?? undefined;
+    const link = opts.measureLink;
+    this.link = link ? new LinkGauge({ ...(link === true ? {} : link), wake: () => { if (this.dirty()) this.schedule(); } }) : null;
   }
 
   /** Shows or hides the terminal's cursor: the bytes to write before and after the frame's body. */
@@ -46,9 +51,11 @@ export class FrameOutput {
       if (stats) { this.stats.frames++; this.stats.last = stats; }
       return;
     }
-    // A small frame reaches the terminal in one read and cannot tear: the 16 bytes of DEC 2026
-    // would more than double a keystroke's echo. Anything larger is wrapped.
-    const data = this.opts.caps.syncOutput && body.length > (this.opts.syncMinBytes ?? 64) ? SYNC_BEGIN + body + SYNC_END : body;
+    // A frame written in one write() of at most a few hundred bytes reaches the terminal in one read
+    // (a pty takes it whole; over SSH it fits one packet and one TCP segment), so it cannot tear,
+    // and the 16 bytes of DEC 2026 were 4% of a streamed answer (most of its frames are 60-120
+    // bytes). Larger frames (a table re-laid out, a resize, a burst) are wrapped.
+    const data = (this.opts.caps.syncOutput && body.length > (this.opts.syncMinBytes ?? 512) ? SYNC_BEGIN + body + SYNC_END : body) + (this.link?.probe() ?? "");
     if (this.writeLog) {
       try { appendFileSync(this.writeLog, data); } catch { /* debugging aid only */ }
     }
@@ -78,7 +85,7 @@ export class FrameOutput {
   /** A frame is due: drawn after the interval since the last one (never while stdout is backed up). */
   schedule(): void {
     if (this.opts.schedule === false || this.disposed) return;
-    if (this.timer || this.waitingDrain) return;
+    if (this.timer || this.waitingDrain || this.link?.held) return;
     const delay = Math.max(0, this.lastFrameAt + this.interval - performance.now());
     this.timer = setTimeout(() => {
       this.timer = null;
@@ -94,6 +101,7 @@ export class FrameOutput {
   dispose(): void {
     this.disposed = true;
     this.cancel();
+    this.link?.dispose();
   }
 }
 

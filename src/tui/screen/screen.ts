@@ -62,6 +62,8 @@ class TwoZoneScreen implements Screen {
   private disposed = false;
   /** Inside frame()'s size check: a resize listener must not start another frame. */
   private framing = false;
+  /** The caller's layout, due before the next frame (requestLayout). */
+  private layout: (() => void) | null = null;
 
   constructor(private readonly opts: ScreenOptions) {
     this.cols = opts.cols;
@@ -74,7 +76,7 @@ class TwoZoneScreen implements Screen {
     this.lay = rowLayer(this.graphemes, this.styles, log);
     this.zone = new ZoneContent(opts.cols, this.lay, log);
     this.stranded = new StrandedRows(opts.cols);
-    this.output = new FrameOutput(opts, () => this.frame(), () => this.dirty || (this.full !== null && this.full.dirty));
+    this.output = new FrameOutput(opts, () => this.frame(), () => this.dirty || this.layout !== null || (this.full !== null && this.full.dirty));
     this.cellCursor = new CellCursor({
       style: opts.caps.colorDepth === "plain" ? "hardware" : (opts.cursorStyle ?? "hardware"),
       styles: this.styles,
@@ -120,6 +122,15 @@ class TwoZoneScreen implements Screen {
     this.dirty = true;
     if (this.full) this.full.dirty = true;
     this.output.schedule();
+  }
+
+  requestLayout(layout: () => void): void {
+    this.layout = layout;
+    this.output.schedule();
+  }
+
+  linkAnswered(): void {
+    this.output.link?.answered();
   }
 
   private invalidateSoon(): void {
@@ -168,6 +179,9 @@ class TwoZoneScreen implements Screen {
     this.framing = true;
     try { this.opts.output._refreshSize?.(); } catch { /* the terminal may be gone */ }
     this.framing = false;
+    const layout = this.layout;
+    this.layout = null;
+    layout?.();
     this.output.cancel();
     if (this.full) return this.full.frame(this.cols, this.rows, this.painter, this.output);
     if (!this.dirty) return null;

@@ -76,7 +76,7 @@ export type ScreenOptions = {
   writeLogPath?: string;
   /** Minimum milliseconds between frames (default 16; 33 when remote). */
   frameIntervalMs?: number;
-  /** Frames shorter than this are not wrapped in DEC 2026 (default 64 bytes). */
+  /** Frames shorter than this are not wrapped in DEC 2026 (default 512 bytes). */
   syncMinBytes?: number;
   /** How the cursor given to setLive is shown (default "hardware"). */
   cursorStyle?: CursorStyle;
@@ -85,6 +85,11 @@ export type ScreenOptions = {
    * (no cursor given to setLive) moves to the live zone's top row (default 150 ms).
    */
   cursorSettleMs?: number;
+  /**
+   * Measure the link (./link.ts): a DA1 request rides behind frames, and scheduled frames wait
+   * while it is unanswered. The caller hands the terminal's DA1 answers to linkAnswered().
+   */
+  measureLink?: boolean | { slowMs?: number; everyMs?: number };
 };
 
 export type Screen = {
@@ -98,6 +103,14 @@ export type Screen = {
   frame(): FrameStats | null;
   /** Marks everything dirty (e.g. after Ctrl-Z resume), optionally with a new size. */
   invalidate(): void;
+  /**
+   * The caller's layout runs just before the next frame (the app's: one clock for both, so a delta
+   * is drawn as soon as the frame interval allows, and no layout runs for a frame a slow link holds).
+   * The latest `layout` given wins.
+   */
+  requestLayout(layout: () => void): void;
+  /** The terminal answered a device-attributes request (measureLink). */
+  linkAnswered(): void;
   readonly stats: ScreenStats;
   /** For tests and debugging: the cursor's row within the zone, and how the zone is made up. */
   debugZone(): { cursorRow: number; carryRows: number; liveRows: number };

@@ -1,0 +1,173 @@
+// Issue 19's measurement: one 11,807-byte markdown answer in 1,968 six-character deltas 5 ms apart
+// (~9.8 s) at 120x40, three ways in one run, so the ratios hold on any machine:
+//   - the real CLI in a pty (the compiled binary when built, else from source): bytes per answer
+//     byte, CPU while the answer streams (request to the end on screen), peak RSS, and how long the
+//     end took to show after the fake API's last byte;
+//   - the same CLI in print mode (-p) for the same answer: CPU and peak RSS, the floor;
+//   - the app in-process at the same size and schedule (the fake API in a child process, so the
+//     CPU is the app's): bytes per answer byte and per byte of one still paint, for iterating
+//     without the pty. The pty figures stay the judge.
+import { existsSync, mkdtempSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { openAgentSession } from "../src/agent/agent-session.ts";
+import { parseArgs } from "../src/cli/args.ts";
+import { sessionOptions } from "../src/cli/session-options.ts";
+import { startFakeApi } from "../src/fakeapi/index.ts";
+import { App } from "../src/tui/app/app.ts";
+import { FileFinder } from "../src/tui/app/file-finder.ts";
+import { PromptHistory } from "../src/tui/app/history.ts";
+import type { Row } from "../src/tui/render/style.ts";
+import { createScreen, type Screen } from "../src/tui/screen/screen.ts";
+import { ANSWER_BYTES, COLS, END_MARK, median, PACING, procCpuSeconds, procPeakRssMB, ROWS, streamAnswer } from "./stream-fixture.ts";
+
+type Result = { name: string; [k: string]: unknown };
+const RUNS = Number(process.env.BENCH_RUNS ?? 3);
+const scenario = () => ({ pacing: PACING, turns: [{ content: [{ type: "text" as const, text: streamAnswer() }] }] });
+
+type Run = { bytes: number; cpu: number; rss: number; endMs: number };
+
+async function tuiRun(): Promise<Run> {
+  const { startPty, idle } = await import("../test/e2e/pty/harness.ts");
+  const { isolatedEnv, tempProject } = await import("../test/support/cli.ts");
+  let pid = 0;
+  let cpu0 = 0;
+  let lastByteAt = 0;
+  const api = await startFakeApi({ scenario: scenario(), onRequest: () => (cpu0 = procCpuSeconds(pid)), onStreamEnd: () => (lastByteAt = performance.now()) });
+  const s = startPty([], { cwd: tempProject(), env: isolatedEnv(api.url), cols: COLS, rows: ROWS });
+  pid = s.pid;
+  try {
+    await s.waitForText("ask anything", 30_000);
+    const b0 = s.bytes();
+    s.type("go\r");
+    await s.waitFor((sc) => sc.includes(END_MARK) && idle(sc), "the end of the answer", 60_000);
+    const endMs = performance.now() - lastByteAt;
+    const run = { bytes: s.bytes() - b0, cpu: procCpuSeconds(pid) - cpu0, rss: procPeakRssMB(pid), endMs };
+    s.send("\x04");
+    await s.exited;
+    return run;
+  } finally {
+    s.kill();
+    await api.close();
+  }
+}
+
+async function printRun(): Promise<Run> {
+  const { cliCommand, isolatedEnv, tempProject } = await import("../test/support/cli.ts");
+  let pid = 0;
+  let cpu0 = 0;
+  let lastByteAt = 0;
+  const api = await startFakeApi({ scenario: scenario(), onRequest: () => (cpu0 = procCpuSeconds(pid)), onStreamEnd: () => (lastByteAt = performance.now()) });
+  const proc = Bun.spawn(cliCommand(["-p", "go"]), { cwd: tempProject(), env: isolatedEnv(api.url), stdin: "ignore", stdout: "pipe", stderr: "ignore" });
+  pid = proc.pid;
+  try {
+    let out = "";
+    let run: Run | null = null;
+    const dec = new TextDecoder();
+    for await (const chunk of proc.stdout) {
+      out += dec.decode(chunk, { stream: true });
+      if (!run && out.includes(END_MARK)) run = { bytes: Buffer.byteLength(out), cpu: procCpuSeconds(pid) - cpu0, rss: procPeakRssMB(pid), endMs: performance.now() - lastByteAt };
+    }
+    await proc.exited;
+    if (!run) throw new Error(`print mode never printed the answer's end; stdout:\n${out.slice(-500)}`);
+    return run;
+  } finally {
+    proc.kill();
+    await api.close();
+  }
+}
+
+/** The app in-process, same answer, schedule and size; the fake API runs in a child process. */
+export async function inProcess(hook?: (app: App, screen: Screen) => void): Promise<Result> {
+  const answer = streamAnswer();
+  const tmp = mkdtempSync(join(tmpdir(), "khaelor-bench-stream-"));
+  writeFileSync(join(tmp, "scenario.json"), JSON.stringify(scenario()));
+  const apiProc = Bun.spawn([process.execPath, join(import.meta.dir, "..", "src", "fakeapi", "cli.ts"), "--scenario", join(tmp, "scenario.json")], { stdout: "pipe", stderr: "inherit" });
+  const reader = apiProc.stdout.getReader();
+  let first = "";
+  while (!first.includes("\n")) {
+    const { value, done } = await reader.read();
+    if (done) throw new Error("the fake API exited before printing its URL");
+    first += new TextDecoder().decode(value);
+  }
+  const url = first.trim();
+  process.env.KHAELOR_HOME = join(tmp, "data");
+  const dir = mkdtempSync(join(tmpdir(), "khaelor-bench-proj-"));
+  const session = await openAgentSession({ ...sessionOptions(parseArgs([])), ask: async () => ({ allow: true }), api: { baseURL: url, apiKey: "sk-ant-bench" }, cwd: dir });
+  let bytes = 0;
+  const screen = createScreen({ output: { write: (d: string) => ((bytes += Buffer.byteLength(d)), true) }, caps: { colorDepth: "256", syncOutput: true }, cursorStyle: "auto", cols: COLS, rows: ROWS });
+  const committed: Row[] = [];
+  const commit = screen.commit.bind(screen);
+  screen.commit = (rows: Row[]) => {
+    committed.push(...rows);
+    commit(rows);
+  };
+  let exited = false;
+  const app = new App({ session, screen, history: new PromptHistory(null), finder: new FileFinder(dir), links: false, gitBranch: null, reopen: () => Promise.reject(new Error("no")), onPager: () => {}, onExit: () => void (exited = true) });
+  app.start([], null);
+  hook?.(app, screen);
+  try {
+    app.renderNow();
+    screen.frame();
+    const b0 = bytes;
+    const frames0 = screen.stats.frames;
+    const cpu0 = process.cpuUsage();
+    app.submit("go");
+    while (app.busy) await Bun.sleep(5);
+    await Bun.sleep(200); // the last frames (and the spinner's end) land
+    const cpu = process.cpuUsage(cpu0);
+    const streamed = bytes - b0;
+    let once = 0;
+    const still = createScreen({ output: { write: (d: string) => ((once += Buffer.byteLength(d)), true) }, caps: { colorDepth: "256", syncOutput: true }, cursorStyle: "auto", cols: COLS, rows: ROWS, schedule: false });
+    still.commit(committed.slice());
+    still.frame();
+    return {
+      name: `stream: the app in-process, ${ANSWER_BYTES}-byte answer in ${PACING.textChunk}-char deltas ${PACING.delayMs} ms apart (${COLS}x${ROWS}, fake API in a child)`,
+      answerBytes: Buffer.byteLength(answer),
+      bytesWritten: streamed,
+      bytesPerAnswerByte: +(streamed / Buffer.byteLength(answer)).toFixed(3),
+      bytesOfOneStillPaint: once,
+      bytesPerStillPaintByte: +(streamed / once).toFixed(3),
+      frames: screen.stats.frames - frames0,
+      cpuSeconds: +((cpu.user + cpu.system) / 1e6).toFixed(3),
+      peakRssMB: Math.round(process.resourceUsage().maxRSS / 1024),
+    };
+  } finally {
+    if (!exited) await app.exit(0);
+    apiProc.kill();
+  }
+}
+
+export async function run(_opts: { json: boolean }): Promise<Result[]> {
+  const out: Result[] = [await inProcess()];
+  const bin = process.env.KHAELOR_BIN ?? join(import.meta.dir, "..", "dist", "khaelor");
+  const saved = process.env.KHAELOR_BIN;
+  if (existsSync(bin)) process.env.KHAELOR_BIN = bin;
+  const what = existsSync(bin) ? "binary" : "source";
+  try {
+    const tui: Run[] = [];
+    const print: Run[] = [];
+    for (let i = 0; i < RUNS; i++) {
+      tui.push(await tuiRun());
+      print.push(await printRun());
+    }
+    const t = { bytes: median(tui.map((r) => r.bytes)), cpu: median(tui.map((r) => r.cpu)), rss: median(tui.map((r) => r.rss)), endMs: median(tui.map((r) => r.endMs)) };
+    const p = { cpu: median(print.map((r) => r.cpu)), rss: median(print.map((r) => r.rss)) };
+    out.push({
+      name: `stream: the real CLI (${what}) in a ${COLS}x${ROWS} pty vs print mode, same answer (median of ${RUNS})`,
+      bytesPerAnswerByte: +(t.bytes / ANSWER_BYTES).toFixed(3),
+      tuiCpuSeconds: +t.cpu.toFixed(2),
+      printCpuSeconds: +p.cpu.toFixed(2),
+      cpuRatio: +(t.cpu / p.cpu).toFixed(2),
+      tuiPeakRssMB: t.rss,
+      printPeakRssMB: p.rss,
+      rssRatio: +(t.rss / p.rss).toFixed(2),
+      endAfterLastByteMs: Math.round(t.endMs),
+      runs: { tui, print },
+    });
+  } finally {
+    if (saved === undefined) delete process.env.KHAELOR_BIN;
+    else process.env.KHAELOR_BIN = saved;
+  }
+  return out;
+}
