@@ -69,6 +69,8 @@ export type AppState = {
   guardTimer: ReturnType<typeof setTimeout> | null;
   /** The spinner's frame. */
   frameNo: number;
+  /** When the last agent event came (the "Working…" line waits a moment after an answer ends). */
+  lastEventAt: number;
   /** Shift-Tab may cycle into bypassPermissions (the session started in it). */
   allowBypassCycle: boolean;
   /** Shift-Tab may cycle into dontAsk (the session started in it: --permission-mode or the settings' defaultMode). */
