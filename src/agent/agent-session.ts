@@ -38,7 +38,7 @@ import { VERSION } from "../version.ts";
 import { loadSettings } from "./config.ts";
 import { homedir } from "node:os";
 import { settingsLocations, userConfigDir } from "../permissions/index.ts";
-import { hookedGate, hookedRuntime, hookStopPolicy, stopHookPolicy, type TurnStop } from "../hooks/attach.ts";
+import { hookedGate, hookedRuntime, hookStopPolicy, newHookTurn, stopHookPolicy } from "../hooks/attach.ts";
 import { openSessionHooks } from "../hooks/session-hooks.ts";
 import { loadSessionExtensions } from "../extensions/session-extensions.ts";
 import { runCommandTools } from "../extensions/command-tools.ts";
@@ -183,12 +183,13 @@ export async function openAgentSession(opts: SessionOptions): Promise<AgentSessi
     ...(opts.hostHooks ? { host: opts.hostHooks } : {}),
   });
   notices.push(...hooks.notices);
-  const hookStop: TurnStop = { reason: null, context: new Map() };
+  const hookTurn = newHookTurn();
+  const baseTools = createToolRuntime(offeredTools(opts.tools, notices), { searchGuard: (tool, dir) => engine.searchFilter(tool, dir), dynamic: () => mcp.manager.tools() });
   const tools = hookedRuntime(
-    createToolRuntime(offeredTools(opts.tools, notices), { searchGuard: (tool, dir) => engine.searchFilter(tool, dir), dynamic: () => mcp.manager.tools() }),
+    baseTools,
     hooks.service,
     cwd,
-    hookStop,
+    hookTurn,
   );
   // Resume contract: tools may be added between versions, never silently removed. (MCP tools come
   // and go with their servers, which are not connected yet.)
@@ -241,7 +242,7 @@ export async function openAgentSession(opts: SessionOptions): Promise<AgentSessi
         return opts.ask!(req, signal);
       }
     : undefined;
-  const gate = hookedGate(createGate({ engine, workspace, emit: bus.emit, ask }), hooks.service, cwd, bus.emit, hookStop);
+  const gate = hookedGate(createGate({ engine, workspace, emit: bus.emit, ask }), hooks.service, cwd, bus.emit, hookTurn, baseTools);
 
   const extensions = loadSessionExtensions(cwd, homedir(), userConfigDir(homedir()));
   notices.push(...extensions.problems);
@@ -263,7 +264,7 @@ export async function openAgentSession(opts: SessionOptions): Promise<AgentSessi
   const system: SystemBlock[] = opts.appendSystemPrompt ? [...built, { type: "text", text: opts.appendSystemPrompt }] : built;
   const steering: string[] = [];
   // A hook's continue:false is asked first: a turn it stopped sends nobody back to work.
-  const policies: LoopPolicy[] = [hookStopPolicy(hookStop)];
+  const policies: LoopPolicy[] = [hookStopPolicy(hookTurn)];
   if (opts.verifyNudge ?? true) policies.push(verifyOnStopPolicy(cwd));
   if (opts.doomLoop ?? true) policies.push(doomLoopPolicy());
   // Stop hooks are asked after the built-in verification: when it sends the model back, they wait for the next stop.

@@ -1,9 +1,12 @@
 // The few settings the composition root reads itself, from the files src/permissions locates
 // (their permission rules belong to src/permissions). A broken file is reported and skipped, never fatal.
+import { existsSync } from "node:fs";
 import { homedir } from "node:os";
+import { join } from "node:path";
 import { z } from "zod";
 import { settingsLocations, userConfigDir } from "../permissions/index.ts";
-import { LIMITS, readTextIfExists } from "../workspace/safe-read.ts";
+import { writeFileAtomic } from "../workspace/atomic-write.ts";
+import { LIMITS, readRegularText, readTextIfExists } from "../workspace/safe-read.ts";
 
 const Settings = z.looseObject({
   model: z.string().min(1).optional(),
@@ -13,12 +16,18 @@ const Settings = z.looseObject({
   webFetch: z.boolean().optional(),
   /** The app's notifications while its window is not focused (src/tui/term/notify.ts). */
   notifications: z.enum(["auto", "bell", "osc", "off"]).optional(),
+  /** How long a turn runs before its end is worth a notification (default 5). */
+  notifyAfterSeconds: z.number().min(0).max(86_400).optional(),
   /** How answers wrap in the app: at the terminal's edge (copy-exact) or between words (see README). */
   wrap: z.enum(["edge", "words"]).optional(),
+  /** "vim": the composer has vim's normal and insert modes (src/tui/app/vim-keys.ts). */
+  editorMode: z.enum(["normal", "vim"]).optional(),
+  /** Colours for a dark or light background; "auto" asks the terminal (src/tui/views/theme.ts). */
+  theme: z.enum(["auto", "dark", "light"]).optional(),
 });
 export type Settings = z.infer<typeof Settings>;
 
-const KEYS = new Set(["model", "apiKey", "webSearch", "webFetch", "notifications", "wrap"]);
+const KEYS = new Set(["model", "apiKey", "webSearch", "webFetch", "notifications", "notifyAfterSeconds", "wrap", "editorMode", "theme"]);
 
 /** Later files win (user < project < local). Problems are returned, not thrown. */
 export function loadSettings(projectRoot: string): { settings: Settings; problems: string[] } {
@@ -45,4 +54,26 @@ export function loadSettings(projectRoot: string): { settings: Settings; problem
     }
   }
   return { settings, problems };
+}
+
+/**
+ * Sets one key in the user's settings file, keeping every other key as it was (a choice made in
+ * the app, such as /theme, holds for the next run). Returns the file; throws with a message to show.
+ */
+export function saveUserSetting<K extends keyof Settings>(key: K, value: Settings[K]): string {
+  const file = join(userConfigDir(homedir()), "settings.json");
+  let json: Record<string, unknown> = {};
+  if (existsSync(file)) {
+    const text = readRegularText(file, LIMITS.settings);
+    try {
+      const parsed: unknown = text.trim() === "" ? {} : JSON.parse(text);
+      if (!parsed || typeof parsed !== "object" || Array.isArray(parsed)) throw new Error("not a JSON object");
+      json = parsed as Record<string, unknown>;
+    } catch (e) {
+      throw new Error(`${file} is not valid JSON (${(e as Error).message}); fix it by hand before saving to it`);
+    }
+  }
+  json[key] = value;
+  writeFileAtomic(file, Buffer.from(JSON.stringify(json, null, 2) + "\n"));
+  return file;
 }

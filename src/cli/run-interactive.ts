@@ -14,6 +14,8 @@ import { capsFromEnv } from "../tui/term/caps.ts";
 import { openTerminal } from "../tui/term/terminal.ts";
 import { notificationSequence, type NotificationMode } from "../tui/term/notify.ts";
 import { createScreen, type ScreenCaps } from "../tui/screen/screen.ts";
+import { setWidthRule } from "../tui/render/width.ts";
+import { resolveTheme, setTheme, type ThemeChoice } from "../tui/views/theme.ts";
 import type { App } from "../tui/app/app.ts";
 import { VERSION } from "../version.ts";
 import { editText } from "../platform/editor.ts";
@@ -43,6 +45,15 @@ export async function runInteractive(opts: CliOptions): Promise<number> {
   screen.frame();
   const term = await opening;
   screenCaps.syncOutput = term.caps.syncOutput;
+  // Every row from here on is laid out with the widths this terminal uses (the starting line is ASCII).
+  setWidthRule(term.caps.widths);
+  // Colours for the background the terminal reported; "theme" in settings may say otherwise once read.
+  let themeChoice: ThemeChoice = "auto";
+  const applyTheme = (choice: ThemeChoice) => {
+    themeChoice = choice;
+    setTheme(resolveTheme(choice, term.caps.background, process.env), envCaps.colorDepth);
+  };
+  applyTheme("auto");
   screen.resize(Math.max(1, term.cols), Math.max(1, term.rows));
 
   // Typed while starting: kept for the composer.
@@ -116,6 +127,16 @@ export async function runInteractive(opts: CliOptions): Promise<number> {
       const seq = notificationSequence("KHAELOR", what, notifications, process.env, term.caps.inTmux);
       if (seq) term.write(seq);
     },
+    themeChoice: () => themeChoice,
+    async changeTheme(choice) {
+      applyTheme(choice);
+      const theme = resolveTheme(choice, term.caps.background, process.env);
+      try {
+        return { theme, choice, file: (await import("../agent/config.ts")).saveUserSetting("theme", choice) };
+      } catch (e) {
+        return { theme, choice, file: null, error: (e as Error).message };
+      }
+    },
     copy: async (text) => (await import("../tui/term/clipboard.ts")).copyToClipboard(text, { write: (d) => void term.write(d), env: process.env, inTmux: term.caps.inTmux }),
     ...clipboardImageDep(),
     onExit(code, line) {
@@ -162,7 +183,10 @@ export async function runInteractive(opts: CliOptions): Promise<number> {
   }
   const { settings } = (await import("../agent/config.ts")).loadSettings(session.cwd);
   notifications = settings.notifications ?? "auto";
+  if (settings.notifyAfterSeconds !== undefined) app.notifyAfterMs = settings.notifyAfterSeconds * 1000;
+  if (settings.theme && settings.theme !== "auto") applyTheme(settings.theme);
   app.state.committer.wordWrap = settings.wrap === "words";
+  if (settings.editorMode === "vim") app.state.vim = { mode: "insert", pending: "" };
   const banner = [`KHAELOR ${VERSION} · ${session.model()} · ${session.cwd}`];
   if (demo && demoModule) banner.push(demoModule.DEMO_BANNER, `Sample project: ${demo.dir}`);
   app.sessionOpened(session, {

@@ -2,8 +2,9 @@
 // .claude/commands/ of the project, ~/.config/khaelor/commands/ and ~/.claude/commands/ of the
 // user; a subfolder is a namespace (frontend/component.md is /frontend:component). The first
 // place that defines a name wins, project before user, and the loser is named in a notice.
-import { readdirSync, readFileSync, statSync } from "node:fs";
+import { readdirSync, statSync } from "node:fs";
 import { join, relative } from "node:path";
+import { LIMITS, readRegularText } from "../workspace/safe-read.ts";
 import { field, listField, parseFrontmatter } from "./frontmatter.ts";
 
 export type CustomCommand = {
@@ -38,9 +39,9 @@ export function loadCommands(dirs: CommandDirs): { commands: CustomCommand[]; pr
       const name = relative(dir, file).replace(/\.md$/i, "").split(/[\\/]/).join(":");
       let text: string;
       try {
-        text = readFileSync(file, "utf8");
+        text = readRegularText(file, LIMITS.smallConfig);
       } catch (e) {
-        problems.push(`${file}: could not be read (${e instanceof Error ? e.message : e}); /${name} is not available`);
+        problems.push(`${e instanceof Error ? e.message : String(e)}; /${name} is not available`);
         continue;
       }
       const fm = parseFrontmatter(text);

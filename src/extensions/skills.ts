@@ -2,8 +2,9 @@
 // in .khaelor/skills/, .claude/skills/ or .agents/skills/ of the project or the user. Only the
 // name, description and path are put before the model; it reads the body (and the files beside
 // it) with the read tool when the task calls for it.
-import { readdirSync, readFileSync } from "node:fs";
+import { readdirSync } from "node:fs";
 import { join } from "node:path";
+import { LIMITS, readTextIfExists } from "../workspace/safe-read.ts";
 import { field, parseFrontmatter } from "./frontmatter.ts";
 
 export type Skill = { name: string; description: string; file: string; dir: string; scope: "project" | "user" };
@@ -33,12 +34,16 @@ export function loadSkills(dirs: { dir: string; scope: "project" | "user" }[]): 
     }
     for (const entry of entries) {
       const file = join(dir, entry, "SKILL.md");
-      let text: string;
+      // Checked before it is opened: a SKILL.md that is a FIFO (or a link to /dev/zero) in a cloned
+      // repository froze start-up, in every mode.
+      let text: string | null;
       try {
-        text = readFileSync(file, "utf8");
-      } catch {
+        text = readTextIfExists(file, LIMITS.smallConfig);
+      } catch (e) {
+        problems.push(`${e instanceof Error ? e.message : String(e)}; the skill is not offered`);
         continue;
       }
+      if (text === null) continue;
       const fm = parseFrontmatter(text);
       if (fm.problem) {
         problems.push(`${file}: ${fm.problem}; the skill is not offered`);

@@ -5,7 +5,7 @@ import { newEventId } from "../events/id.ts";
 import type { EventSink } from "../events/types.ts";
 import type { GateDecision, LoopPolicy, PermissionGate, PolicyVerdict } from "../kernel/types.ts";
 import type { Decision } from "../permissions/index.ts";
-import type { ToolCall, ToolOutcome, ToolRuntime } from "../tools/types.ts";
+import type { PreparedCall, ToolCall, ToolOutcome, ToolRuntime } from "../tools/types.ts";
 import type { HookService } from "./hooks.ts";
 import { claudeToolInput, claudeToolName } from "./tool-names.ts";
 import { claudeToolResponse } from "./tool-response.ts";
@@ -22,17 +22,31 @@ export type AskingGate = PermissionGate & {
  * the user's (the hook's notice), never the model's. `context`: PreToolUse's additionalContext, by
  * call, for the model with that call's result.
  */
-export type TurnStop = { reason: string | null; context: Map<string, string[]> };
+export type HookTurn = {
+  reason: string | null;
+  context: Map<string, string[]>;
+  /** PreToolUse's updatedInput: each call's context (to prepare it again), and the call prepared with the new input. */
+  contexts: Map<string, PrepareContext>;
+  replaced: Map<string, PreparedCall>;
+};
+
+type PrepareContext = Parameters<ToolRuntime["prepare"]>[1];
+
+export function newHookTurn(): HookTurn {
+  return { reason: null, context: new Map(), contexts: new Map(), replaced: new Map() };
+}
 
 const STOPPED_CALL = "Not run: a hook stopped this turn.";
 
-export function hookStopPolicy(stop: TurnStop): LoopPolicy {
+export function hookStopPolicy(turn: HookTurn): LoopPolicy {
   return {
     onUserTurn() {
-      stop.reason = null;
-      stop.context.clear();
+      turn.reason = null;
+      turn.context.clear();
+      turn.contexts.clear();
+      turn.replaced.clear();
     },
-    afterTools: () => (stop.reason === null ? { kind: "continue" } : { kind: "stop", reason: "hook_stopped", message: `a hook stopped the turn: ${stop.reason}` }),
+    afterTools: () => (turn.reason === null ? { kind: "continue" } : { kind: "stop", reason: "hook_stopped", message: `a hook stopped the turn: ${turn.reason}` }),
   };
 }
 
@@ -44,12 +58,13 @@ const FLOORS = new Set(["hardline", "protected-path"]);
  * goes to the model. Allow: skips the question, never a deny rule or a floor. Ask: asks even
  * where a rule allows.
  */
-export function hookedGate(gate: AskingGate, hooks: HookService, cwd: string, emit: EventSink, stop: TurnStop): PermissionGate {
+export function hookedGate(gate: AskingGate, hooks: HookService, cwd: string, emit: EventSink, turn: HookTurn, tools: Pick<ToolRuntime, "prepare">): PermissionGate {
   return {
-    async authorize(prepared, signal) {
-      if (stop.reason !== null) return { allow: false, message: STOPPED_CALL };
-      if (!hooks.has("PreToolUse")) return gate.authorize(prepared, signal);
-      const { call } = prepared;
+    async authorize(planned, signal) {
+      if (turn.reason !== null) return { allow: false, message: STOPPED_CALL };
+      if (!hooks.has("PreToolUse")) return gate.authorize(planned, signal);
+      let prepared = planned;
+      let { call } = prepared;
       const tool = claudeToolName(call.name);
       const o = await hooks.run("PreToolUse", tool, { tool_name: tool, tool_input: claudeToolInput(call.input, cwd), tool_use_id: call.id }, signal);
       const deny = (message: string): GateDecision => {
@@ -57,11 +72,21 @@ export function hookedGate(gate: AskingGate, hooks: HookService, cwd: string, em
         return { allow: false, message };
       };
       if (o.stop) {
-        stop.reason = o.stop;
+        turn.reason = o.stop;
         return deny(STOPPED_CALL);
       }
       if (o.block) return deny(`A PreToolUse hook blocked this call: ${o.block}`);
-      if (o.context.length > 0) stop.context.set(call.id, o.context);
+      if (o.context.length > 0) turn.context.set(call.id, o.context);
+      // updatedInput: the call is planned again with the hook's input, and that is what the rules
+      // (and the user, if asked) judge and what runs.
+      const ctx = turn.contexts.get(call.id);
+      if (o.updatedInput && ctx) {
+        const again = await tools.prepare({ ...call, input: o.updatedInput }, ctx);
+        if (!again.ok) return deny(`A PreToolUse hook changed this call's input, and the new input cannot run: ${textOf(again.outcome.content)}`);
+        turn.replaced.set(call.id, again);
+        prepared = again;
+        call = again.call;
+      }
       if (o.permission?.decision === "deny") return deny(`A PreToolUse hook denied this call${o.permission.reason ? `: ${o.permission.reason}` : "."}`);
       if (o.permission?.decision === "ask") return gate.authorize(prepared, signal, o.permission.reason || "a PreToolUse hook asks for this call");
       if (o.permission?.decision === "allow") {
@@ -77,20 +102,25 @@ export function hookedGate(gate: AskingGate, hooks: HookService, cwd: string, em
 }
 
 /** PostToolUse (or PostToolUseFailure) after each call that ran: a block or additionalContext reaches the model with the result. */
-export function hookedRuntime(runtime: ToolRuntime, hooks: HookService, cwd: string, stop: TurnStop): ToolRuntime {
+export function hookedRuntime(runtime: ToolRuntime, hooks: HookService, cwd: string, turn: HookTurn): ToolRuntime {
   return {
     ...runtime,
     async prepare(call, ctx) {
       const p = await runtime.prepare(call, ctx);
       if (!p.ok || (!hooks.has("PreToolUse") && !hooks.has("PostToolUse") && !hooks.has("PostToolUseFailure"))) return p;
+      turn.contexts.set(call.id, ctx);
       return {
         ...p,
         async run(): Promise<ToolOutcome> {
-          const r = await p.run();
-          const before = stop.context.get(call.id) ?? [];
-          stop.context.delete(call.id);
+          // A PreToolUse hook's updatedInput: the call planned again with it runs instead.
+          const target = turn.replaced.get(call.id) ?? p;
+          turn.replaced.delete(call.id);
+          turn.contexts.delete(call.id);
+          const r = await target.run();
+          const before = turn.context.get(call.id) ?? [];
+          turn.context.delete(call.id);
           const tool = claudeToolName(call.name);
-          const input = claudeToolInput(call.input, cwd) as Record<string, unknown>;
+          const input = claudeToolInput(target.call.input, cwd) as Record<string, unknown>;
           // As in Claude Code, PostToolUse hears the calls that succeeded, PostToolUseFailure the others.
           const event = r.isError ? "PostToolUseFailure" : "PostToolUse";
           const o = !hooks.has(event)
@@ -98,7 +128,7 @@ export function hookedRuntime(runtime: ToolRuntime, hooks: HookService, cwd: str
             : r.isError
             ? await hooks.run("PostToolUseFailure", tool, { tool_name: tool, tool_input: input, tool_use_id: call.id, error: toolText(r), is_interrupt: /cancelled by the user/i.test(r.display?.notes ?? toolText(r)) }, ctx.signal)
             : await hooks.run("PostToolUse", tool, { tool_name: tool, tool_input: input, tool_response: claudeToolResponse(tool, input, r, cwd), tool_use_id: call.id }, ctx.signal);
-          if (o.stop) stop.reason = o.stop;
+          if (o.stop) turn.reason = o.stop;
           const notes = [...before, ...(o.block ? [`PostToolUse hook feedback: ${o.block}`] : []), ...o.context];
           if (notes.length === 0) return r;
           return { ...r, content: appendText(r.content, notes.join("\n")) };
@@ -112,8 +142,12 @@ export function hookedRuntime(runtime: ToolRuntime, hooks: HookService, cwd: str
   };
 }
 
+function textOf(content: ToolOutcome["content"]): string {
+  return typeof content === "string" ? content : content.map((b) => (b.type === "text" ? b.text : "")).join("\n");
+}
+
 function toolText(r: ToolOutcome): string {
-  return typeof r.content === "string" ? r.content : r.content.map((b) => (b.type === "text" ? b.text : "")).join("\n");
+  return textOf(r.content);
 }
 
 function appendText(content: ToolOutcome["content"], text: string): ToolOutcome["content"] {

@@ -2,8 +2,8 @@
 // "command", command, timeout? }] }`, read from the user's settings and the project's
 // .khaelor/settings.json and .khaelor/settings.local.json. A broken entry is reported with its
 // file and skipped; the rest still load.
-import { readFileSync } from "node:fs";
 import { z } from "zod";
+import { LIMITS, readRegularText } from "../workspace/safe-read.ts";
 import type { TrustItem } from "../trust/project-trust.ts";
 import { fingerprintOf } from "../trust/project-trust.ts";
 
@@ -47,9 +47,11 @@ export function loadHooks(files: { scope: HookScope; file: string }[]): LoadedHo
   for (const { scope, file } of files) {
     let raw: unknown;
     try {
-      raw = JSON.parse(readFileSync(file, "utf8"));
+      // The checked read the settings loader uses: a FIFO there must not block start-up here, and a
+      // byte-order mark is dropped as it is there.
+      raw = JSON.parse(readRegularText(file, LIMITS.settings));
     } catch {
-      // A missing file has no hooks; a file that is not JSON is reported by the settings loader.
+      // A missing file has no hooks; one that cannot be read or is not JSON is reported by the settings loader.
       continue;
     }
     const hooks = (raw as { hooks?: unknown } | null)?.hooks;

@@ -15,6 +15,8 @@ export type HookOutcome = {
   context: string[];
   /** PreToolUse's permissionDecision, strongest first (deny > ask > allow). */
   permission?: { decision: "allow" | "deny" | "ask"; reason: string };
+  /** PreToolUse's updatedInput: the call runs with this input instead (the last hook to give one wins). */
+  updatedInput?: Record<string, unknown>;
 };
 
 export type HookService = {
@@ -105,6 +107,7 @@ function fold(event: HookEvent, r: HookRun, out: HookOutcome): { message?: strin
   const specific = j.hookSpecificOutput;
   if (specific?.additionalContext) out.context.push(specific.additionalContext);
   if (event === "PreToolUse") {
+    if (specific?.updatedInput) out.updatedInput = specific.updatedInput;
     // Claude Code's older form (decision approve/block) still works.
     const decision = specific?.permissionDecision ?? (j.decision === "approve" || j.decision === "allow" ? "allow" : j.decision === "block" || j.decision === "deny" ? "deny" : undefined);
     if (decision && decision !== "defer") {

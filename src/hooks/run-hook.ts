@@ -24,6 +24,7 @@ export const HookJson = z.looseObject({
       permissionDecision: z.enum(["allow", "deny", "ask", "defer"]).optional(),
       permissionDecisionReason: z.string().optional(),
       additionalContext: z.string().optional(),
+      updatedInput: z.record(z.string(), z.unknown()).optional(),
     })
     .optional(),
 });

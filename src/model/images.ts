@@ -4,7 +4,7 @@
 // here, before anything is sent, since an image the API refuses would stay in the conversation
 // and fail every later request. There is no image library in the binary, so nothing is scaled: a
 // too-large image is refused with what to do instead. Pure: reading a file is ../workspace/image-file.ts.
-import type { ImageMediaType } from "./types.ts";
+import type { ImageBlock, ImageMediaType } from "./types.ts";
 
 /** Sizes as the messages say them: "812 bytes", "24 KB", "3.8 MB". */
 export function imageBytes(n: number): string {
@@ -125,4 +125,18 @@ export function manyImagesProblem(images: readonly ImageData[], alreadyInConvers
   const big = images.find((i) => (i.width ?? 0) > IMAGE_LIMITS.maxSideWhenMany || (i.height ?? 0) > IMAGE_LIMITS.maxSideWhenMany);
   if (!big) return null;
   return `${big.name} is ${big.width}×${big.height} pixels, and with more than ${IMAGE_LIMITS.manyImages} images in one request the API takes none over ${IMAGE_LIMITS.maxSideWhenMany}×${IMAGE_LIMITS.maxSideWhenMany}. KHAELOR cannot scale images: scale it down first, or send fewer images.`;
+}
+
+/**
+ * An image a host sent as base64 (an editor over ACP, a stream-json host) as the block to send,
+ * or why it is left out. The media type is the bytes' own (a host may name it wrongly, and the
+ * API refuses a mismatch); the limits are the composer's.
+ */
+export function hostImage(data: string, name: string): { block: ImageBlock } | { skipped: string } {
+  // Only the base64 alphabet decodes to the bytes the host meant; anything else would be garbled silently.
+  if (!/^[A-Za-z0-9+/]*={0,2}$/.test(data.replace(/\s+/g, ""))) return { skipped: `${name} (its data is not base64)` };
+  if (data.length > IMAGE_LIMITS.maxBase64Chars * 2) return { skipped: `${name} (${imageBytes(Math.floor((data.length * 3) / 4))}, over the API's ${imageBytes(IMAGE_LIMITS.maxBytes)} limit for an image; there is no image library here to scale it)` };
+  const r = checkImage(name, Buffer.from(data, "base64"));
+  if (!r.ok) return { skipped: r.notImage ? `${name} (not a PNG, JPEG, GIF or WebP image)` : r.reason };
+  return { block: { type: "image", source: { type: "base64", media_type: r.image.mediaType, data: r.image.bytes.toString("base64") } } };
 }

@@ -1,6 +1,7 @@
 // Print mode's outputs. Each printer sees every agent event and the final result object;
 // stdout carries only the requested format, diagnostics go to stderr.
 import type { SystemInit } from "./system-init.ts";
+import { claudeToolName } from "../hooks/tool-names.ts";
 import { randomUUID } from "node:crypto";
 import { describeServerCall, describeServerResult, isServerBlock, toWire } from "../model/server-blocks.ts";
 import type { AgentEvent } from "../events/types.ts";
@@ -128,7 +129,8 @@ export function streamJsonPrinter(stdout: Out, includePartial: boolean): Printer
           line({
             type: "assistant",
             // Server tool blocks as the API sent them, as Claude Code prints them.
-            message: { ...e.message, content: e.message.content.map(toWire), type: "message", role: "assistant", stop_sequence: null },
+            // Tool calls by Claude Code's names (Bash, Read), as init lists them and hosts match them.
+            message: { ...e.message, content: e.message.content.map((b) => (b.type === "tool_use" ? { ...b, name: claudeToolName(b.name) } : toWire(b))), type: "message", role: "assistant", stop_sequence: null },
             parent_tool_use_id: null,
             ...(e.interrupted ? { interrupted: true } : {}),
           });
@@ -180,7 +182,7 @@ export function streamJsonPrinter(stdout: Out, includePartial: boolean): Printer
         event({ type: "content_block_delta", index: e.index, delta: { type: "thinking_delta", thinking: e.thinking } });
         break;
       case "tool_input_delta":
-        start(e.index, { type: "tool_use", id: e.id, name: e.name, input: {} });
+        start(e.index, { type: "tool_use", id: e.id, name: claudeToolName(e.name), input: {} });
         event({ type: "content_block_delta", index: e.index, delta: { type: "input_json_delta", partial_json: e.partialJson } });
         break;
       case "block_done":
@@ -201,7 +203,7 @@ function startOf(block: AssistantBlock): object {
     case "thinking":
       return { type: "thinking", thinking: "", signature: "" };
     case "tool_use":
-      return { type: "tool_use", id: block.id, name: block.name, input: {} };
+      return { type: "tool_use", id: block.id, name: claudeToolName(block.name), input: {} };
     case "server_tool_use":
       return { ...block, input: {} };
     default:

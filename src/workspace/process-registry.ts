@@ -257,6 +257,9 @@ export class ProcessRegistry {
           matched = true;
           break;
         }
+        // The check is asynchronous: output that arrived while it ran (perhaps with the exit) is
+        // checked before anything waits for a change that already happened.
+        if (p.end > checked && !opts.signal?.aborted && Date.now() < deadline) continue;
         if (p.state === "exited" || opts.signal?.aborted) {
           matched = false;
           break;

@@ -441,7 +441,7 @@ describe("khaelor acp", () => {
     expect(resumed.stdout).toBe("back\n");
   });
 
-  test("a prompt with an image, an embedded file and a link reaches the model; audio is named as left out; /compact compacts", async () => {
+  test("a prompt with images, an embedded file and a link reaches the model (an image by its bytes' type); audio and a non-image are named as left out; /compact compacts", async () => {
     const dir = tempProject();
     const server = await serve({ turns: [{ content: [{ type: "text", text: "seen" }] }, { content: [{ type: "text", text: "Summary of the talk." }] }] });
     const png = "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==";
@@ -456,6 +456,9 @@ describe("khaelor acp", () => {
           { type: "resource_link", uri: `file://${dir}/a.ts`, name: "a.ts" },
           { type: "resource", resource: { uri: `file://${dir}/b.ts`, text: "export const b = 2;" } },
           { type: "image", data: png, mimeType: "image/png" },
+          // Named wrongly by the editor: sent as the PNG its bytes are. Not an image at all: left out.
+          { type: "image", data: png, mimeType: "image/jpeg" },
+          { type: "image", data: Buffer.from("not a picture").toString("base64"), mimeType: "image/png" },
           { type: "audio", data: "AAAA", mimeType: "audio/wav" },
         ],
       });
@@ -466,10 +469,12 @@ describe("khaelor acp", () => {
     expect(stops).toEqual(["end_turn", "end_turn"]);
     const body = server.requests.find((q) => q.outcome === "served")!.body as { messages: Array<{ content: Array<{ type: string; text?: string }> }> };
     const sent = body.messages[0]!.content;
-    expect(sent.map((b) => b.type)).toEqual(["text", "text", "text", "image"]);
+    expect(sent.map((b) => b.type)).toEqual(["text", "text", "text", "image", "image"]);
+    expect(JSON.stringify(sent.slice(3))).not.toContain("image/jpeg");
+    expect(text(a.updates, "agent_message_chunk")).toContain("image 3 (not a PNG, JPEG, GIF or WebP image)");
     expect(sent[1]!.text).toBe(`[a.ts](file://${dir}/a.ts)`);
     expect(sent[2]!.text).toContain("export const b = 2;");
-    expect(text(a.updates, "agent_message_chunk")).toContain("left out of the message, not supported: audio");
+    expect(text(a.updates, "agent_message_chunk")).toContain("left out of the message, not supported: image 3 (not a PNG, JPEG, GIF or WebP image), audio)");
     expect(text(a.updates, "agent_message_chunk")).toContain("Compacted the conversation.");
   });
 

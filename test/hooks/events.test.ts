@@ -50,6 +50,29 @@ describe("hook events", () => {
     expect(server.checkFailures).toEqual([]);
   });
 
+  test("PreToolUse updatedInput: the call runs with the hook's input, which the rules judge", async () => {
+    const server = await serve({
+      turns: [
+        { content: [{ type: "tool_use", name: "bash", input: { command: "echo one > a.txt" } }] },
+        { content: [{ type: "tool_use", name: "write", input: { file_path: "b.txt", content: "b" } }], expect: { lastHasToolResult: { isError: false } } },
+        { content: [{ type: "text", text: "ok" }], expect: { lastHasToolResult: { isError: true, contentMatches: "Permission denied|denied" } } },
+      ],
+    });
+    const p = hookProject(server.url);
+    const rewrite = p.script("rewrite", `echo '{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"allow","updatedInput":{"command":"echo two > a.txt"}}}'`);
+    // the Write is sent to a path a deny rule covers: allow + updatedInput never lifts it
+    const move = p.script("move", `echo '{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"allow","updatedInput":{"file_path":"secret/b.txt","content":"b"}}}'`);
+    p.hooks({ PreToolUse: [{ matcher: "Bash", command: rewrite }, { matcher: "Write", command: move }], PostToolUse: [{ matcher: "Bash", command: p.script("post", "exit 0") }] });
+    const r = await runCli(["-p", "go", "--disallowedTools", "Write(secret/**)"], { cwd: p.dir, env: p.env });
+    expect(server.checkFailures).toEqual([]);
+    expect(r.code).toBe(0);
+    expect(readFileSync(join(p.dir, "a.txt"), "utf8")).toBe("two\n");
+    expect(existsSync(join(p.dir, "secret", "b.txt"))).toBe(false);
+    expect(existsSync(join(p.dir, "b.txt"))).toBe(false);
+    const post = p.received().find((j) => j.hook_event_name === "PostToolUse");
+    expect(post).toMatchObject({ tool_input: { command: "echo two > a.txt" } });
+  });
+
   test("PreToolUse JSON: deny stops the call with its reason; allow never lifts a deny rule", async () => {
     const server = await serve({
       turns: [

@@ -3,12 +3,14 @@
 // outputs and prompts. Nothing may hang, leak or reach a terminal raw.
 import { describe, expect, test } from "bun:test";
 import { execFileSync } from "node:child_process";
-import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, symlinkSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, utimesSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { fakeApiFixture, type ScenarioInput } from "../support/fake-api.ts";
 import { isolatedEnv, runCli, tempProject } from "../support/cli.ts";
 import { createPermissionEngine } from "../../src/permissions/index.ts";
 import { ptyFixtures } from "../e2e/pty/harness.ts";
+import { projectSessionsDir } from "../../src/session/paths.ts";
+import { SPILL_RETENTION_DAYS } from "../../src/session/spill-retention.ts";
 
 const serve = fakeApiFixture();
 const BYPASS = ["--permission-mode", "bypassPermissions"];
@@ -143,6 +145,35 @@ describe("secrets at rest", () => {
     const listing = await runCli(["sessions"], { cwd: dir, env });
     expect(listing.stdout).toContain("use the token [REDACTED]");
   });
+});
+
+describe("spill files go with their session", () => {
+  test("a session's spill directory is removed once its log is past retention or gone; a live session's stays", async () => {
+    const dir = project();
+    const spillTurns = (): ScenarioInput => ({ turns: [{ content: [{ type: "tool_use", name: "bash", input: { command: "seq 1 6000 | sed 's/$/ padding padding padding/'" } }] }, { content: [{ type: "text", text: "done" }] }] });
+    const env = isolatedEnv(null);
+    const run = async () => {
+      const server = await serve(spillTurns());
+      expect((await runCli(["-p", "spill", ...BYPASS], { cwd: dir, env: { ...env, ANTHROPIC_BASE_URL: server.url } })).code).toBe(0);
+    };
+    await run();
+    await run();
+    await run();
+    const sessions = projectSessionsDir(dir, env);
+    const spills = () => readdirSync(sessions).filter((n) => n.endsWith(".spill")).sort();
+    const [old, gone, fresh] = spills();
+    expect(spills()).toHaveLength(3);
+    // One log last touched past the retention, the other deleted by hand.
+    const past = new Date(Date.now() - (SPILL_RETENTION_DAYS + 1) * 86_400_000);
+    utimesSync(join(sessions, old!.replace(/\.spill$/, ".jsonl")), past, past);
+    rmSync(join(sessions, gone!.replace(/\.spill$/, ".jsonl")));
+    await run();
+    const left = spills();
+    expect(left).toHaveLength(2);
+    expect(left).toContain(fresh!);
+    expect(left).not.toContain(old!);
+    expect(left).not.toContain(gone!);
+  }, 60_000);
 });
 
 describe("escapes outside the TUI", () => {

@@ -7,6 +7,9 @@ import { loadSettingsFile } from "../../src/permissions/rules/settings-files.ts"
 import { loadSettings } from "../../src/agent/config.ts";
 import { loadHistory } from "../../src/tui/app/history.ts";
 import { readSessionLog } from "../../src/session/log.ts";
+import { loadSkills } from "../../src/extensions/skills.ts";
+import { loadCommands } from "../../src/extensions/commands.ts";
+import { loadHooks } from "../../src/hooks/config.ts";
 import { makeHarness } from "../tools/harness.ts";
 
 const [what, path, extra] = process.argv.slice(2) as [string, string, string | undefined];
@@ -38,6 +41,15 @@ try {
       break;
     case "session-log":
       result = readSessionLog(path);
+      break;
+    case "skills":
+      result = loadSkills([{ dir: path, scope: "project" }]);
+      break;
+    case "commands":
+      result = loadCommands([{ dir: path, scope: "project" }]);
+      break;
+    case "hooks":
+      result = loadHooks([{ scope: "project", file: path }]);
       break;
     default:
       throw new Error(`unknown probe ${what}`);

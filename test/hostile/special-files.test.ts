@@ -85,6 +85,14 @@ describe("the checked read", () => {
   });
 });
 
+test("a hook in a settings file with a byte-order mark is read", async () => {
+  const file = join(project(), "settings.json");
+  writeFileSync(file, "\uFEFF" + JSON.stringify({ hooks: { Stop: [{ hooks: [{ type: "command", command: "echo stop" }] }] } }));
+  const { result } = await probe("hooks", file);
+  expect(result.problems).toEqual([]);
+  expect(result.entries).toHaveLength(1);
+});
+
 describe("every reader answers at once for a special file", () => {
   for (const kind of KINDS) {
     test(`read tool: ${kind}`, async () => {
@@ -127,6 +135,31 @@ describe("every reader answers at once for a special file", () => {
       plant(join(config, "AGENTS.md"), kind);
       const { result } = await probe("instructions", dir, config);
       expect(result.map((i: { content: string }) => i.content)).toEqual(["real instructions"]);
+    });
+
+    test(`skills (.claude/skills/*/SKILL.md) and custom commands (.claude/commands/*.md): ${kind}`, async () => {
+      const dir = project();
+      const skills = join(dir, ".claude", "skills");
+      mkdirSync(join(skills, "good"), { recursive: true });
+      writeFileSync(join(skills, "good", "SKILL.md"), "---\nname: good\ndescription: a real skill\n---\nbody");
+      plant(join(skills, "evil", "SKILL.md"), kind);
+      const s = (await probe("skills", skills)).result;
+      expect(s.skills.map((k: { name: string }) => k.name)).toEqual(["good"]);
+      if (kind !== "directory") expect(s.problems).toEqual([expect.stringMatching(/cannot read .*evil\/SKILL\.md: it is .*; the skill is not offered/)]);
+      const commands = join(dir, ".claude", "commands");
+      mkdirSync(commands, { recursive: true });
+      writeFileSync(join(commands, "good.md"), "a real command");
+      plant(join(commands, "evil.md"), kind);
+      const c = (await probe("commands", commands)).result;
+      expect(c.commands.map((k: { name: string }) => k.name)).toEqual(["good"]);
+    });
+
+    test(`hooks in a settings file: ${kind}`, async () => {
+      const dir = project();
+      const file = join(dir, ".khaelor", "settings.json");
+      plant(file, kind);
+      // The settings loader reports the file; the hooks loader passes over it without blocking.
+      expect((await probe("hooks", file)).result).toEqual({ entries: [], problems: [] });
     });
 
     test(`prompt history and session log: ${kind}`, async () => {

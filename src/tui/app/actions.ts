@@ -2,6 +2,10 @@
 // (./state.ts): the effects. App implements it; tests drive the handlers with a fake that records.
 import type { CopyResult } from "../term/clipboard.ts";
 import type { PagerSource } from "../views/pager.ts";
+import type { ThemeChoice } from "../views/theme.ts";
+
+/** What /theme did: the colours now in use, and the settings file the choice went to (or why not). */
+export type ThemeResult = { theme: "dark" | "light"; choice: ThemeChoice; file: string | null; error?: string };
 import type { ImageData } from "../../model/images.ts";
 
 export type ChooserItem = { label: string; detail?: string; value: string };
@@ -39,4 +43,8 @@ export interface AppActions {
   editInEditor(): void;
   /** /copy: `text` to the user's clipboard; where it went, or why it could not. */
   copyToClipboard(text: string): Promise<CopyResult>;
+  /** /theme: colours for `choice` from now on, saved to the user's settings. */
+  changeTheme(choice: ThemeChoice): Promise<ThemeResult>;
+  /** The theme choice in force ("auto" unless one was made). */
+  themeChoice(): ThemeChoice;
 }

@@ -34,8 +34,8 @@ import { TranscriptPager, type PagerSource } from "../views/pager.ts";
 import { formatCost } from "../../model/format-cost.ts";
 import type { Row, Style } from "../render/style.ts";
 import { span, wrapSpans, cleanText } from "../views/text.ts";
-import { ui } from "../views/theme.ts";
-import type { AppActions, ChooserItem } from "./actions.ts";
+import { currentTheme, ui, type ThemeChoice } from "../views/theme.ts";
+import type { AppActions, ChooserItem, ThemeResult } from "./actions.ts";
 import { runSlashCommand } from "./commands.ts";
 import { watchMcp } from "./mcp-panel.ts";
 import { askStartTrust } from "./start-trust.ts";
@@ -76,6 +76,9 @@ export type AppDeps = {
   editText?(text: string): EditResult;
   /** /copy: the clipboard as this terminal reaches it (absent: there is none). */
   copy?(text: string): Promise<CopyResult>;
+  /** /theme: switches the colours and saves the choice (absent: the terminal's colours cannot change here). */
+  changeTheme?(choice: ThemeChoice): Promise<ThemeResult>;
+  themeChoice?(): ThemeChoice;
   /** Ctrl-V: the clipboard's image bytes (absent: no clipboard tool here; rejects with the tool's reason). */
   clipboardImage?(): Promise<Buffer>;
   /** Tells the user, away in another window, that `what` happened (absent or "off": nothing). */
@@ -88,7 +91,7 @@ export type AppDeps = {
 };
 
 const SPIN_MS = 100;
-/** A turn shorter than this was watched (or not worth a notification). */
+/** A turn shorter than this was watched (or not worth a notification); "notifyAfterSeconds" in settings. */
 const NOTIFY_AFTER_MS = 5000;
 const INTERRUPTING = "interrupting…";
 
@@ -106,6 +109,8 @@ export class App implements AppActions {
   private layoutDue = false;
   private spinTimer: ReturnType<typeof setInterval> | null = null;
   private exiting = false;
+  /** A turn that ends after running this long notifies a user who is away. */
+  notifyAfterMs = NOTIFY_AFTER_MS;
   private pagerDirty = false;
   /** The terminal's window has focus: assumed until it reports otherwise (focus reporting is on). */
   private focused = true;
@@ -330,7 +335,7 @@ export class App implements AppActions {
       .catch((e: unknown) => this.state.transcript.notice(`Error: ${e instanceof Error ? e.message : String(e)}`, "error"))
       .finally(() => {
         if (this.state.busy?.abort === abort) this.state.busy = null;
-        if (this.now() - startedAt >= NOTIFY_AFTER_MS) this.notifyAway("the turn is over");
+        if (this.now() - startedAt >= this.notifyAfterMs) this.notifyAway("the turn is over");
         this.workEnded();
       });
     this.renderNow();
@@ -569,6 +574,19 @@ export class App implements AppActions {
 
   copyToClipboard(text: string): Promise<CopyResult> {
     return this.deps.copy ? this.deps.copy(text) : Promise.resolve({ ok: false, error: "there is no clipboard here" });
+  }
+
+  async changeTheme(choice: ThemeChoice): Promise<ThemeResult> {
+    if (!this.deps.changeTheme) return { theme: currentTheme(), choice, file: null, error: "the theme cannot change here" };
+    const r = await this.deps.changeTheme(choice);
+    // The live zone's styles are new objects: draw it again in them.
+    this.screen.invalidate();
+    this.renderNow();
+    return r;
+  }
+
+  themeChoice(): ThemeChoice {
+    return this.deps.themeChoice?.() ?? "auto";
   }
 
   /** After `fg`: the shell may have written below us; draw the live zone afresh. */

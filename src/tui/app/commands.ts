@@ -73,6 +73,19 @@ export async function runSlashCommand(state: AppState, actions: AppActions, name
       else t.notice(`Could not copy ${which}: ${r.error}.`, "warn");
       break;
     }
+    case "theme": {
+      const order = ["auto", "light", "dark"] as const;
+      const choice = arg === "" ? order[(order.indexOf(actions.themeChoice()) + 1) % order.length]! : (order as readonly string[]).includes(arg) ? (arg as (typeof order)[number]) : null;
+      if (choice === null) {
+        t.notice(`/theme takes auto, dark or light, not "${arg}".`, "warn");
+        break;
+      }
+      const r = await actions.changeTheme(choice);
+      const what = choice === "auto" ? `auto (${r.theme} for this terminal's background)` : choice;
+      if (r.error) t.notice(`Theme: ${what}, for this session only: ${r.error}.`, "warn");
+      else t.notice(`Theme: ${what}${r.file ? `; saved to ${r.file}` : ""}.`);
+      break;
+    }
     case "compact":
       await actions.runBusy("compact", async (signal) => {
         const ok = await s.compact(arg || undefined, signal);

@@ -7,6 +7,7 @@ import { movePicker } from "../views/picker.ts";
 import type { AppActions } from "./actions.ts";
 import type { InputEvent, Key } from "./app-input.ts";
 import { mentionAt } from "./file-finder.ts";
+import { vimInput } from "./vim-keys.ts";
 import { manyImagesProblem } from "../../model/images.ts";
 import { completeSlash, type SlashCommand } from "./slash-commands.ts";
 import { sessionOf, type AppState, type Picker } from "./state.ts";
@@ -64,6 +65,7 @@ export function composerInput(state: AppState, actions: AppActions, ev: InputEve
     return;
   }
   if (ev.type === "text" || ev.type === "paste") state.ctrlCAt = 0;
+  if (vimInput(state, actions, ev)) return;
   if (ev.type === "paste" || (ev.type === "text" && mayBeDroppedPath(ev.text))) {
     // A dragged file arrives as its path (bracketed, or as a burst where the terminal does not bracket).
     const r = actions.pastedImages(ev.text);
@@ -108,6 +110,7 @@ export function composerInput(state: AppState, actions: AppActions, ev: InputEve
         }
       }
       c.setText("");
+      if (state.vim) state.vim.mode = "insert";
       actions.submit(text, images.length > 0 ? images : undefined);
       return;
     }

@@ -247,6 +247,45 @@ export class Composer {
     return true;
   }
 
+  // ── vim's primitives (./vim-keys.ts) ─────────────────────────────────────────────────────────
+
+  /** The cursor to `i`, never inside a chip or a grapheme's middle run of a placeholder. */
+  moveTo(i: number): void {
+    this.cursor = this.snapBack(Math.max(0, Math.min(i, this.text.length)));
+    this.lastWasKill = false;
+  }
+
+  /** Deletes [from, to) as one undo step; the deleted text goes to the kill ring (vim's register). */
+  deleteRange(from: number, to: number): void {
+    const a = this.snapBack(Math.max(0, from));
+    const b = this.snap(Math.min(to, this.text.length));
+    if (b <= a) return;
+    this.killRing = this.text.slice(a, b);
+    this.checkpoint("other");
+    this.splice(a, b, "");
+    this.lastWasKill = false;
+  }
+
+  /** Where the next word starts after `i` (vim's w), or the end of the text. */
+  nextWordStart(i: number): number {
+    const n = this.text.length;
+    let j = i;
+    const word = isWordChar(this.text[j] ?? "");
+    while (j < n && !/\s/.test(this.text[j]!) && isWordChar(this.text[j]!) === word) j++;
+    while (j < n && /\s/.test(this.text[j]!)) j++;
+    return this.snap(j);
+  }
+
+  /** The index just past the end of the word at or after `i + 1` (vim's e lands one before it). */
+  wordEndFrom(i: number): number {
+    return this.wordEndAfter(Math.min(i + 1, this.text.length));
+  }
+
+  /** The start of the word before `i` (vim's b). */
+  prevWordStart(i: number): number {
+    return this.wordStartBefore(i);
+  }
+
   // ── internals ────────────────────────────────────────────────────────────────────────────────
 
   private kill(from: number, to: number, before: boolean): void {

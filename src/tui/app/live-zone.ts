@@ -152,6 +152,7 @@ export function statusInfo(state: AppState, now: number): StatusInfo {
     runningProcesses: running,
     gitBranch: state.gitBranch,
     activity: state.hint && state.hint.until > now ? state.hint.text : null,
+    vimMode: state.vim?.mode ?? null,
   };
 }
 

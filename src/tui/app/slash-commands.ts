@@ -18,6 +18,7 @@ export const SLASH_COMMANDS: readonly SlashCommand[] = [
   { name: "diff", help: "what changed in the work tree since the session started" },
   { name: "undo", help: "put back what the last agent turn changed" },
   { name: "copy", args: "[N]", help: "the last answer (or the Nth latest) as markdown to the clipboard" },
+  { name: "theme", args: "[auto|dark|light]", help: "colours for a dark or light background (alone: the next one); saved to your settings" },
   { name: "edit", help: "write the prompt in $VISUAL or $EDITOR (Ctrl-G)" },
   { name: "transcript", help: "the whole session in a pager (Ctrl-T)" },
   { name: "exit", help: "leave (Ctrl-D on an empty prompt)" },

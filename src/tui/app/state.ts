@@ -13,6 +13,7 @@ import type { FileFinder } from "./file-finder.ts";
 import type { HistoryCommit } from "./history-commit.ts";
 import type { PromptHistory } from "./history.ts";
 import type { LazyGrammars } from "./lazy-grammars.ts";
+import type { VimState } from "./vim-keys.ts";
 
 export type Picker =
   | ({ kind: "slash" } & PickerState<string>)
@@ -73,6 +74,8 @@ export type AppState = {
   lastEventAt: number;
   /** Shift-Tab may cycle into bypassPermissions (the session started in it). */
   allowBypassCycle: boolean;
+  /** "editorMode": "vim": the composer's mode; absent, the composer is modeless. */
+  vim?: VimState | null;
   /** Shift-Tab may cycle into dontAsk (the session started in it: --permission-mode or the settings' defaultMode). */
   allowDontAskCycle: boolean;
 };

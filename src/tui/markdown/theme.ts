@@ -1,6 +1,6 @@
 // Colours and text attributes for rendered markdown. Defaults use the terminal's own 16 colours
 // so the user's palette (light or dark) decides how they look.
-import type { Style } from "../render/style.ts";
+import type { Color, Style } from "../render/style.ts";
 
 const ansi = (n: number) => ({ kind: "index", n }) as const;
 
@@ -28,7 +28,15 @@ export type MarkdownTheme = {
   diff: { added: Style; removed: Style; hunk: Style; header: Style };
 };
 
-export const defaultTheme: MarkdownTheme = {
+export const defaultTheme: MarkdownTheme = buildTheme(ansi(8));
+
+/** The light theme's secondary colour for quote bars, bullets, rules and comments (src/tui/views/theme.ts). */
+export function setMarkdownSecondary(secondary: Color): void {
+  Object.assign(defaultTheme, buildTheme(secondary));
+}
+
+function buildTheme(secondary: Color): MarkdownTheme {
+  return {
   heading: [
     { bold: true, underline: true, fg: ansi(5) },
     { bold: true, fg: ansi(5) },
@@ -44,13 +52,13 @@ export const defaultTheme: MarkdownTheme = {
   link: { fg: ansi(4), underline: true },
   linkUrl: { dim: true },
   html: { dim: true },
-  quoteBar: { fg: ansi(8) },
+  quoteBar: { fg: secondary },
   quoteText: { italic: true },
-  bullet: { fg: ansi(8) },
+  bullet: { fg: secondary },
   taskDone: { fg: ansi(2) },
-  taskTodo: { fg: ansi(8) },
-  rule: { fg: ansi(8) },
-  tableBorder: { fg: ansi(8) },
+  taskTodo: { fg: secondary },
+  rule: { fg: secondary },
+  tableBorder: { fg: secondary },
   tableHeader: { bold: true },
   codeBlock: {},
   syntax: {
@@ -58,7 +66,7 @@ export const defaultTheme: MarkdownTheme = {
     string: { fg: ansi(2) },
     "string.special": { fg: ansi(2) },
     escape: { fg: ansi(6) },
-    comment: { fg: ansi(8), italic: true },
+    comment: { fg: secondary, italic: true },
     number: { fg: ansi(3) },
     boolean: { fg: ansi(3) },
     constant: { fg: ansi(3) },
@@ -86,7 +94,8 @@ export const defaultTheme: MarkdownTheme = {
     hunk: { fg: ansi(6) },
     header: { bold: true },
   },
-};
+  };
+}
 
 export function mergeTheme(partial?: Partial<MarkdownTheme>): MarkdownTheme {
   if (!partial) return defaultTheme;

@@ -4,16 +4,36 @@
 //
 // A grapheme cluster is measured as the cell grid will show it: controls first become their
 // stand-ins (src/text/control-chars.ts), and no cluster is wider than 2. Text is the sum of its clusters.
+// Which clusters the terminal draws as one cell is its width rule (./width-rules.ts): under a
+// per-code-point rule a ZWJ sequence is several cells, and "graphemes" here are those cells.
+// The app sets the rule its terminal answered before it lays anything out; the default is the
+// grapheme rule (what tests and non-terminal callers measure with).
 // Most model output is printable ASCII, where width is length; everything else goes through
 // string-width (~10 µs a call), cached because the same words and clusters recur constantly.
 import stringWidth from "string-width";
 import { neutralizeControls } from "../../text/control-chars.ts";
+import { GRAPHEME, cellWidth, isGrapheme, splitCluster, type WidthRule } from "./width-rules.ts";
 
 const reAsciiPrintable = /^[\x20-\x7e]*$/;
 const segmenter = new Intl.Segmenter(undefined, { granularity: "grapheme" });
 const CACHE_LIMIT = 20_000;
 const textWidths = new Map<string, number>();
 const clusterWidths = new Map<string, number>();
+let rule: WidthRule = GRAPHEME;
+let whole = true;
+
+/** The terminal's width rule for everything measured from now on (set before the first layout). */
+export function setWidthRule(r: WidthRule): void {
+  if (r === rule) return;
+  rule = r;
+  whole = isGrapheme(r);
+  textWidths.clear();
+  clusterWidths.clear();
+}
+
+export function widthRule(): WidthRule {
+  return rule;
+}
 
 /** True when every code unit is printable ASCII (one cell per character). */
 export function isPrintableAscii(text: string): boolean {
@@ -24,15 +44,23 @@ export function isPrintableAscii(text: string): boolean {
   return true;
 }
 
-/** Splits text into grapheme clusters. Callers take the ASCII fast path before calling this. */
+/** Splits text into the terminal's cells' clusters. Callers take the ASCII fast path before calling this. */
 export function segmentGraphemes(text: string): Iterable<{ segment: string }> {
-  return segmenter.segment(text);
+  if (whole) return segmenter.segment(text);
+  return cellClusters(text);
 }
 
-/** User-perceived characters, so a wide character or an emoji sequence is never split. */
+function* cellClusters(text: string): Iterable<{ segment: string }> {
+  for (const { segment } of segmenter.segment(text)) {
+    if (segment.length <= 1) yield { segment };
+    else for (const cell of splitCluster(segment, rule)) yield { segment: cell };
+  }
+}
+
+/** User-perceived characters as the terminal draws them: a wide character or an emoji sequence the terminal joins is never split. */
 export function graphemes(s: string): string[] {
   if (reAsciiPrintable.test(s)) return s.split("");
-  return Array.from(segmenter.segment(s), (g) => g.segment);
+  return Array.from(segmentGraphemes(s), (g) => g.segment);
 }
 
 /** Columns one grapheme cluster takes in the cell grid: 0 (a lone mark), 1 or 2. */
@@ -43,7 +71,8 @@ export function graphemeWidth(g: string): number {
   }
   let w = clusterWidths.get(g);
   if (w === undefined) {
-    w = Math.min(2, stringWidth(neutralizeControls(g)));
+    const shown = neutralizeControls(g);
+    w = whole || shown !== g ? Math.min(2, stringWidth(shown)) : Math.min(2, cellWidth(g, rule));
     if (clusterWidths.size >= CACHE_LIMIT) clusterWidths.clear();
     clusterWidths.set(g, w);
   }
@@ -56,7 +85,7 @@ export function displayWidth(s: string): number {
   let w = textWidths.get(s);
   if (w === undefined) {
     w = 0;
-    for (const { segment } of segmenter.segment(s)) w += graphemeWidth(segment);
+    for (const { segment } of segmentGraphemes(s)) w += graphemeWidth(segment);
     if (textWidths.size >= CACHE_LIMIT) textWidths.clear();
     textWidths.set(s, w);
   }

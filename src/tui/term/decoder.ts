@@ -10,7 +10,8 @@
 // Understood: legacy C0 controls (Ctrl+letter), ESC-prefixed Alt, CSI and SS3 cursor/function keys
 // with xterm modifier parameters, xterm modifyOtherKeys (CSI 27;mod;code~), the kitty keyboard
 // protocol (CSI code[:alt];mods[:event]u), bracketed paste, focus in/out, SGR mouse, and replies to
-// our capability queries (DECRQM, kitty flags, DA1).
+// our capability queries (DECRQM, kitty flags, DA1, OSC 11's background colour, and cursor
+// position reports while the start-up probe expects them: CSI row;col R is also Shift+F3 & co.).
 
 export const ESC_TIMEOUT_MS = 30;
 
@@ -30,7 +31,9 @@ export type MouseEvent = Modifiers & { type: "mouse"; button: number; col: numbe
 export type ReplyEvent =
   | { type: "reply"; kind: "mode"; mode: number; value: number }
   | { type: "reply"; kind: "kitty-flags"; flags: number }
-  | { type: "reply"; kind: "device-attributes"; params: string };
+  | { type: "reply"; kind: "device-attributes"; params: string }
+  | { type: "reply"; kind: "cursor"; row: number; col: number }
+  | { type: "reply"; kind: "background"; r: number; g: number; b: number };
 export type UnknownEvent = { type: "unknown"; sequence: string };
 export type InputEvent = KeyEvent | PasteEvent | FocusEvent | MouseEvent | ReplyEvent | UnknownEvent;
 
@@ -40,7 +43,17 @@ export type InputDecoder = {
   flush(): InputEvent[];
   /** Something incomplete is held (not counting an unfinished paste, which has no timeout). */
   readonly pending: boolean;
+  /** The next `n` CSI row;col R are cursor position reports (until DA1's answer says none is coming). */
+  expectCursorReports(n: number): void;
 };
+
+/** OSC 10/11 colour reply: rgb:R/G/B with 1 to 4 hex digits per channel, scaled to 0..255. */
+function decodeColor(body: string): { r: number; g: number; b: number } | null {
+  const m = /^rgba?:([0-9a-f]{1,4})\/([0-9a-f]{1,4})\/([0-9a-f]{1,4})/i.exec(body);
+  if (!m) return null;
+  const ch = (h: string) => Math.round((parseInt(h, 16) / (16 ** h.length - 1)) * 255);
+  return { r: ch(m[1]!), g: ch(m[2]!), b: ch(m[3]!) };
+}
 
 const PASTE_START = "\x1b[200~";
 const PASTE_END = "\x1b[201~";
@@ -163,6 +176,7 @@ export function createInputDecoder(): InputDecoder {
   let buf = "";
   let paste: string[] | null = null;
   let pasteTail = "";
+  let cursorReports = 0;
 
   function takePaste(out: InputEvent[]): void {
     // Inside a paste: look for the end marker, which may straddle two reads.
@@ -210,7 +224,16 @@ export function createInputDecoder(): InputDecoder {
       if (i >= buf.length) return incomplete(out, final);
       const f = buf.charCodeAt(i);
       if (f < 0x40 || f > 0x7e) { out.push({ type: "unknown", sequence: buf.slice(0, i) }); buf = buf.slice(i); return true; }
-      out.push(decodeCsi(buf.slice(2, i + 1)));
+      const seq = buf.slice(2, i + 1);
+      const cpr = cursorReports > 0 ? /^(\d+);(\d+)R$/.exec(seq) : null;
+      if (cpr) {
+        cursorReports--;
+        out.push({ type: "reply", kind: "cursor", row: Number(cpr[1]), col: Number(cpr[2]) });
+      } else {
+        const e = decodeCsi(seq);
+        if (e.type === "reply" && e.kind === "device-attributes") cursorReports = 0;
+        out.push(e);
+      }
       buf = buf.slice(i + 1);
       return true;
     }
@@ -222,13 +245,14 @@ export function createInputDecoder(): InputDecoder {
       return true;
     }
     if (second === "]" || second === "P" || second === "_") {
-      // OSC / DCS / APC reply: up to BEL or ST. Nothing we act on; swallowed so it never types.
+      // OSC / DCS / APC reply: up to BEL or ST. Swallowed so it never types; only OSC 11 (the background) is read.
       const bel = buf.indexOf("\x07", 2);
       const st = buf.indexOf("\x1b\\", 2);
       const ends = [bel >= 0 ? bel + 1 : -1, st >= 0 ? st + 2 : -1].filter((n) => n > 0);
       if (ends.length === 0) return incomplete(out, final);
       const end = Math.min(...ends);
-      out.push({ type: "unknown", sequence: buf.slice(0, end) });
+      const bg = buf.startsWith("\x1b]11;") ? decodeColor(buf.slice(5)) : null;
+      out.push(bg ? { type: "reply", kind: "background", ...bg } : { type: "unknown", sequence: buf.slice(0, end) });
       buf = buf.slice(end);
       return true;
     }
@@ -282,6 +306,9 @@ export function createInputDecoder(): InputDecoder {
     },
     get pending() {
       return paste === null && buf.length > 0;
+    },
+    expectCursorReports(n) {
+      cursorReports = n;
     },
   };
 }

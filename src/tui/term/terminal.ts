@@ -124,11 +124,13 @@ export async function openTerminal(opts: OpenTerminalOptions = {}): Promise<Term
     return c !== stdout.columns || r !== stdout.rows;
   };
 
+  // Mode 2027 goes on with our other modes and off with them (a shell after us, or an editor we hand
+  // the terminal to, expects the terminal's own default).
   const enterSequence = () =>
-    (caps.bracketedPaste ? "\x1b[?2004h" : "") + (caps.focusEvents ? "\x1b[?1004h" : "") + (caps.kittyKeyboard ? "\x1b[>1u" : "\x1b[>4;2m");
+    (caps.graphemeMode ? "\x1b[?2027h" : "") + (caps.bracketedPaste ? "\x1b[?2004h" : "") + (caps.focusEvents ? "\x1b[?1004h" : "") + (caps.kittyKeyboard ? "\x1b[>1u" : "\x1b[>4;2m");
   const leaveSequence = () =>
     "\x1b[?2026l" + (session.altScreen ? "\x1b[?1049l" : "") + "\x1b[m" + (caps.kittyKeyboard ? "\x1b[<u" : "\x1b[>4;0m") +
-    (caps.focusEvents ? "\x1b[?1004l" : "") + (caps.bracketedPaste ? "\x1b[?2004l" : "") + "\x1b[?25h";
+    (caps.focusEvents ? "\x1b[?1004l" : "") + (caps.bracketedPaste ? "\x1b[?2004l" : "") + (caps.graphemeMode ? "\x1b[?2027l" : "") + "\x1b[?25h";
 
   const enter = () => {
     stdin.setRawMode?.(true);
@@ -239,6 +241,7 @@ export async function openTerminal(opts: OpenTerminalOptions = {}): Promise<Term
   if (opts.probe !== false && stdin.isTTY) {
     const probed = await probeCaps(caps, {
       write: (d) => void writeOut(d),
+      expectCursorReports: (n) => decoder.expectCursorReports(n),
       // The probe listens for replies only; it must not take the held keys meant for the app.
       onEvents: (l) => {
         inputListeners.add(l);

@@ -23,6 +23,8 @@ export type StatusInfo = {
   gitBranch: string | null;
   /** Shown first while the agent works ("working", "compacting", "retrying in 3s"). */
   activity?: string | null;
+  /** "editorMode": "vim": the composer's mode. */
+  vimMode?: "normal" | "insert" | null;
 };
 
 /** What each permission mode is called everywhere in the app (the status line, /permissions, notices). */
@@ -48,6 +50,7 @@ function segments(s: StatusInfo): Segment[] {
   const out: Segment[] = [];
   if (s.activity) out.push({ priority: 95, spans: [span(s.activity, ui.accent)] });
   out.push({ priority: 100, spans: [span(`⏵ ${MODE_LABEL[s.mode]}`, ui.mode[s.mode])] });
+  if (s.vimMode) out.push({ priority: 99, spans: [span(s.vimMode === "normal" ? "-- NORMAL --" : "-- INSERT --", s.vimMode === "normal" ? ui.accent : ui.dim)] });
   out.push({ priority: 70, spans: [span(s.model, ui.dim)] });
   if (s.contextTokens !== null && s.contextWindow) {
     const exact = (s.contextTokens / s.contextWindow) * 100;

@@ -200,6 +200,41 @@ describe("notifications", () => {
   });
 });
 
+describe("notifications at a turn's end", () => {
+  const FOCUS_OUT = "\x1b[O";
+  const TURN_OVER = "\x1b]9;KHAELOR: the turn is over\x07";
+
+  /** A turn run while away (or not); "notifyAfterSeconds" makes any turn long enough, so no test waits on time. */
+  async function turn(env: Record<string, string>, settings: object, away: boolean): Promise<string> {
+    const fake = await fixtures.api({ turns: [text("DONE")] });
+    const base = isolatedEnv(fake.url);
+    mkdirSync(join(base.XDG_CONFIG_HOME!, "khaelor"), { recursive: true });
+    writeFileSync(join(base.XDG_CONFIG_HOME!, "khaelor", "settings.json"), JSON.stringify(settings));
+    const s = fixtures.pty([], { cwd: tempProject(), env: { ...base, ...env } });
+    await s.waitFor(idle, "the composer");
+    if (away) s.send(FOCUS_OUT);
+    s.type("go");
+    await s.waitForText("› go");
+    const before = s.output().length;
+    s.send(KEY.enter);
+    // The notification is written before the frame that shows the turn over.
+    await s.waitFor((sc) => sc.includes("DONE") && idle(sc), "the answer");
+    return s.output().slice(before);
+  }
+
+  test("a long turn that ends while the window is away notifies (OSC 9 in WezTerm, the bell elsewhere, wrapped for tmux); never while focused, nor for a short turn", async () => {
+    expect(await turn({ TERM_PROGRAM: "WezTerm" }, { notifyAfterSeconds: 0 }, true)).toContain(TURN_OVER);
+    expect(await turn({}, { notifyAfterSeconds: 0 }, true)).toContain("\x07");
+    expect(await turn({ TMUX: "/tmp/tmux-1000/default,1,0", KITTY_WINDOW_ID: "1" }, { notifyAfterSeconds: 0 }, true)).toContain("\x1bPtmux;\x1b\x1b]9;KHAELOR: the turn is over\x07\x1b\\");
+    const focused = await turn({ TERM_PROGRAM: "WezTerm" }, { notifyAfterSeconds: 0 }, false);
+    expect(focused).not.toContain("\x1b]9;");
+    expect(focused).not.toContain("\x07");
+    // The default threshold (5 s): this turn took far less.
+    expect(await turn({ TERM_PROGRAM: "WezTerm" }, {}, true)).not.toContain("\x1b]9;");
+    expect(await turn({ TERM_PROGRAM: "WezTerm" }, { notifyAfterSeconds: 0, notifications: "off" }, true)).not.toContain("\x1b]9;");
+  }, 120_000);
+});
+
 describe("dontAsk", () => {
   test("--permission-mode dontAsk denies what would ask without a prompt, the turn goes on; Shift+Tab cycles back into it", async () => {
     const fake = await fixtures.api({ turns: [{ content: [{ type: "tool_use", name: "bash", input: { command: "touch denied.txt" } }] }, text("CARRIED-ON")] });

@@ -4,7 +4,7 @@
 // milliseconds of starting, while Bun.Terminal runs them reliably. Tests wait on what the screen
 // shows, never on time; every wait has a deadline that fails with the screen's contents.
 import { afterAll } from "bun:test";
-import { createTestTerminal, type TestTerminal } from "../../tui/support/terminal.ts";
+import { createTestTerminal, type TestTerminal, type WidthModel } from "../../tui/support/terminal.ts";
 import { cliCommand } from "../../support/cli.ts";
 import { startFakeApi, type FakeApi, type ScenarioInput } from "../../support/fake-api.ts";
 
@@ -57,10 +57,16 @@ export const KEY = {
   end: "\x1b[F",
 };
 
-export function startPty(args: string[], opts: { cwd: string; env: Record<string, string>; cols?: number; rows?: number }): PtySession {
+export type PtyOptions = {
+  cwd: string; env: Record<string, string>; cols?: number; rows?: number; widths?: WidthModel;
+  /** The emulator answers OSC 11 (the background colour query) with this, e.g. "rgb:ffff/ffff/ffff" (xterm.js itself does not answer). */
+  background?: string;
+};
+
+export function startPty(args: string[], opts: PtyOptions): PtySession {
   const cols = opts.cols ?? 100;
   const rows = opts.rows ?? 30;
-  const term = createTestTerminal({ cols, rows });
+  const term = createTestTerminal({ cols, rows, widths: opts.widths });
   const [file, ...rest] = cliCommand(args);
   let out = "";
   let byteCount = 0;
@@ -88,6 +94,8 @@ export function startPty(args: string[], opts: { cwd: string; env: Record<string
   // The emulator answers the app's queries (DA1, DECRQM for synchronized output) as a real
   // terminal would, so capability probing finishes on the answer, not on its timeout.
   term.term.onData((reply) => pty.write(reply));
+  const bg = opts.background;
+  if (bg) term.term.parser.registerOscHandler(11, (data) => (data === "?" ? (pty.write(`\x1b]11;${bg}\x1b\\`), true) : false));
   const exited = proc.exited.then(async (code) => {
     await pending;
     for (const w of [...waiters]) w();
@@ -195,7 +203,7 @@ export function ptyFixtures() {
       apis.push(a);
       return a;
     },
-    pty(args: string[], opts: { cwd: string; env: Record<string, string>; cols?: number; rows?: number }): PtySession {
+    pty(args: string[], opts: PtyOptions): PtySession {
       const s = startPty(args, { cols: 100, rows: 30, ...opts });
       open.push(s);
       return s;

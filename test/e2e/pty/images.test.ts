@@ -147,3 +147,30 @@ describe("images in the composer", () => {
     expect(none.all().split("no clipboard tool was found").length).toBe(2);
   }, 60_000);
 });
+
+describe('"editorMode": "vim"', () => {
+  test("the status line shows the mode; Esc, then normal-mode commands edit the prompt; Enter sends it", async () => {
+    const fake = await fixtures.api({ turns: [text("VIM-OK")] });
+    const cwd = tempProject();
+    mkdirSync(join(cwd, ".khaelor"));
+    writeFileSync(join(cwd, ".khaelor", "settings.json"), JSON.stringify({ editorMode: "vim" }));
+    const s = start(fake, isolatedEnv(fake.url), cwd);
+    await s.waitFor((sc) => idle(sc) && sc.includes("-- INSERT --"), "insert mode");
+    s.type("fix the tset now");
+    await s.waitForText("› fix the tset now");
+    s.send(KEY.esc);
+    await s.waitForText("-- NORMAL --");
+    // b b: onto "tset"; cw: change it; Esc; A: append at the end.
+    s.type("bbcw");
+    await s.waitForText("-- INSERT --");
+    s.type("test");
+    s.send(KEY.esc);
+    await s.waitForText("-- NORMAL --");
+    s.type("A");
+    s.type(" please");
+    await s.waitForText("› fix the test now please");
+    s.send(KEY.enter);
+    await s.waitFor((sc) => sc.includes("VIM-OK") && idle(sc), "the answer");
+    expect(lastUser(fake, 0)[0]?.text).toBe("fix the test now please");
+  }, 60_000);
+});

@@ -7,8 +7,10 @@
 import { describe, expect, test } from "bun:test";
 import type { Row, Style } from "../../../src/tui/render/style.ts";
 import { createScreen, type Cursor, type CursorStyle } from "../../../src/tui/screen/screen.ts";
-import { STYLES, WORDS, graphemesOf, layoutLine, lineText, prng, rowText, type Line } from "../support/model.ts";
-import { createTestTerminal, type PendingWrapModel, type TestTerminal } from "../support/terminal.ts";
+import { setWidthRule } from "../../../src/tui/render/width.ts";
+import { CODEPOINT, GRAPHEME, type WidthRule } from "../../../src/tui/render/width-rules.ts";
+import { STYLES, WORDS, graphemesOf, layoutLine, lineText, prng, rowText, setCellModel, type Line } from "../support/model.ts";
+import { cellsInModel, createTestTerminal, type PendingWrapModel, type TestTerminal, type WidthModel } from "../support/terminal.ts";
 
 type Subject = {
   commit(rows: Row[]): void;
@@ -138,7 +140,7 @@ const FOOTERS: Row[][] = [
  * before it settles. The screen then shows their last rows only; those clipped off the top were
  * never on screen, and when they are committed the terminal must show each exactly once.
  */
-type ScenarioOptions = { tall?: boolean; size?: readonly [number, number]; pendingWrap?: PendingWrapModel };
+type ScenarioOptions = { tall?: boolean; size?: readonly [number, number]; pendingWrap?: PendingWrapModel; widths?: WidthModel };
 
 async function runScenario(seed: number, make: (cols: number, rows: number, cursorStyle: CursorStyle) => Subject, steps: number, opts: ScenarioOptions = {}): Promise<void> {
   const rnd = prng(seed);
@@ -148,7 +150,7 @@ async function runScenario(seed: number, make: (cols: number, rows: number, curs
   const cursorStyle = extra.pick(["hardware", "auto", "cell"] as const);
   let cols = opts.size?.[0] ?? 16 + rnd.int(50);
   let rows = opts.size?.[1] ?? 12 + rnd.int(10);
-  const t = createTestTerminal({ cols, rows, pendingWrap: opts.pendingWrap });
+  const t = createTestTerminal({ cols, rows, pendingWrap: opts.pendingWrap, widths: opts.widths });
   const subject = make(cols, rows, cursorStyle);
   const history: string[] = [];
   const live: Line[] = [[]];
@@ -294,6 +296,26 @@ describe("two-zone screen replayed into @xterm/headless", () => {
     for (let i = 0; i < 12; i++) await runScenario(BASE_SEED + i, screenSubjectMaker, 60, { pendingWrap: "tmux" });
     for (let i = 0; i < 4; i++) await runScenario(BASE_SEED + 300 + i, screenSubjectMaker, 50, { tall: true, pendingWrap: "tmux" });
   }, 300_000);
+
+  // A terminal model per width rule: the renderer told the terminal's rule, the test's layout
+  // wrapping where that terminal draws (cells read back from the emulator, not from our rules).
+  const perRule: Array<[WidthModel, WidthRule]> = [["unicode11", CODEPOINT], ["xterm-graphemes", GRAPHEME]];
+  for (const [model, rule] of perRule) {
+    test(`the same scenarios in xterm.js's ${model} widths, laid out with the ${rule.name} rule`, async () => {
+      const clusters = new Set<string>();
+      const seg = new Intl.Segmenter(undefined, { granularity: "grapheme" });
+      for (const text of [...WORDS, ...FOOTERS.flat().flatMap((r) => r.spans.map((sp) => sp.text)), "中文 ❤️ e\u0301"]) for (const { segment } of seg.segment(text)) clusters.add(segment);
+      setCellModel(await cellsInModel(model, [...clusters]));
+      setWidthRule(rule);
+      try {
+        for (let i = 0; i < 10; i++) await runScenario(BASE_SEED + i, screenSubjectMaker, 60, { widths: model });
+        for (let i = 0; i < 3; i++) await runScenario(BASE_SEED + 300 + i, screenSubjectMaker, 50, { tall: true, widths: model });
+      } finally {
+        setWidthRule(GRAPHEME);
+        setCellModel(null);
+      }
+    }, 300_000);
+  }
 
   if (process.env.KHAELOR_TALL_SEED) test("tall seeds", async () => {
     const [c, r] = (process.env.KHAELOR_TALL_SIZE ?? "").split("x").map(Number);

@@ -85,6 +85,8 @@ export function fakeActions(clock: { t: number }): AppActions & Recorded {
     redraw() { this.redraws++; },
     editInEditor() { this.edits++; },
     async copyToClipboard(t) { this.copied.push(t); return { ok: true, where: "a test clipboard" }; },
+    async changeTheme(choice) { return { theme: choice === "light" ? "light" : "dark", choice, file: null }; },
+    themeChoice() { return "auto"; },
   };
 }
 

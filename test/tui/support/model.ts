@@ -8,10 +8,32 @@ const segmenter = new Intl.Segmenter(undefined, { granularity: "grapheme" });
 
 export type Line = Span[];
 
+/** Clusters → the cells a terminal model draws them in (from cellsInModel), or null: whole clusters, string-width wide. */
+let cellModel: Map<string, Array<{ g: string; w: number }>> | null = null;
+
+export function setCellModel(map: Map<string, Array<{ g: string; w: number }>> | null): void {
+  cellModel = map && new Map(map);
+  // A row break inside a cluster the terminal draws as several cells leaves part of it on each
+  // row, and the part is segmented again as a cluster of its own: every run of cells is known too.
+  for (const cells of map?.values() ?? []) {
+    for (let i = 0; i < cells.length; i++) {
+      for (let j = i + 1; j <= cells.length; j++) {
+        const run = cells.slice(i, j);
+        cellModel!.set(run.map((c) => c.g).join(""), run);
+      }
+    }
+  }
+}
+
 export function graphemesOf(line: Line): Array<{ g: string; w: number; style: Style | undefined }> {
   const out: Array<{ g: string; w: number; style: Style | undefined }> = [];
   for (const span of line) {
     for (const { segment } of segmenter.segment(span.text)) {
+      const cells = cellModel?.get(segment);
+      if (cells) {
+        for (const c of cells) out.push({ g: c.g, w: c.w, style: span.style });
+        continue;
+      }
       const w = Math.min(2, stringWidth(segment));
       if (w > 0) out.push({ g: segment, w, style: span.style });
     }

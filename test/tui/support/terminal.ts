@@ -7,6 +7,8 @@
 // with string-width, making the emulator agree with the width model under test. Without it every
 // comparison involving emoji would test xterm.js's width tables, not our renderer.
 import { Terminal, type IBufferCell, type IUnicodeVersionProvider } from "@xterm/headless";
+import { Unicode11Addon } from "@xterm/addon-unicode11";
+import { UnicodeGraphemesAddon } from "@xterm/addon-unicode-graphemes";
 import stringWidth from "string-width";
 
 const segmenter = new Intl.Segmenter(undefined, { granularity: "grapheme" });
@@ -183,18 +185,55 @@ function followTmuxPendingWrap(term: Terminal): void {
  * "graphemes" (default): the emulator measures as we do (see GraphemeWidthProvider). "codepoints":
  * xterm.js's own Unicode 6 tables, one code point at a time, like a terminal that knows nothing of
  * grapheme clusters (a ZWJ family is several glyphs, VS16 changes nothing): where the renderer must
- * not depend on the terminal agreeing with its widths.
+ * not depend on the terminal agreeing with its widths. The two real terminal models, xterm.js's own
+ * addons: "unicode11" (per-code-point wcwidth sums, as xterm and tmux before 3.3: 👩‍💻 is 4
+ * columns) and "xterm-graphemes" (Unicode 15 grapheme clusters, as kitty, WezTerm, Ghostty or a
+ * terminal in mode 2027: 👩‍💻 is 2 columns, ❤️ is 2).
  */
-export type WidthModel = "graphemes" | "codepoints";
+export type WidthModel = "graphemes" | "codepoints" | "unicode11" | "xterm-graphemes";
+
+/** Makes `term` measure as `model` says. */
+export function applyWidthModel(term: Terminal, model: WidthModel): void {
+  if (model === "graphemes") {
+    term.unicode.register(new GraphemeWidthProvider());
+    term.unicode.activeVersion = "khaelor-graphemes";
+  } else if (model === "unicode11") {
+    term.loadAddon(new Unicode11Addon());
+    term.unicode.activeVersion = "11";
+  } else if (model === "xterm-graphemes") {
+    term.loadAddon(new UnicodeGraphemesAddon());
+    term.unicode.activeVersion = "15-graphemes";
+  }
+}
+
+/**
+ * The cells `model`'s terminal draws each text in, read back from the emulator itself (not from
+ * our width rules): [cell text, width] per cell. For test-side layout that must wrap where that
+ * terminal would.
+ */
+export async function cellsInModel(model: WidthModel, texts: string[]): Promise<Map<string, Array<{ g: string; w: number }>>> {
+  const term = new Terminal({ cols: 200, rows: 2, allowProposedApi: true });
+  applyWidthModel(term, model);
+  const out = new Map<string, Array<{ g: string; w: number }>>();
+  for (const text of texts) {
+    await new Promise<void>((r) => term.write(`\x1b[H\x1b[2K${text}`, r));
+    const line = term.buffer.active.getLine(0)!;
+    const cells: Array<{ g: string; w: number }> = [];
+    for (let x = 0; x < term.buffer.active.cursorX; x++) {
+      const c = line.getCell(x)!;
+      if (c.getWidth() > 0) cells.push({ g: c.getChars(), w: c.getWidth() });
+    }
+    out.set(text, cells);
+  }
+  term.dispose();
+  return out;
+}
 
 export function createTestTerminal(opts: { cols: number; rows: number; scrollback?: number; pendingWrap?: PendingWrapModel; widths?: WidthModel }): TestTerminal {
   const term = new Terminal({ cols: opts.cols, rows: opts.rows, scrollback: opts.scrollback ?? 100_000, allowProposedApi: true });
   patchCombinedReflow(term);
   if (opts.pendingWrap === "tmux") followTmuxPendingWrap(term);
-  if (opts.widths !== "codepoints") {
-    term.unicode.register(new GraphemeWidthProvider());
-    term.unicode.activeVersion = "khaelor-graphemes";
-  }
+  applyWidthModel(term, opts.widths ?? "graphemes");
   const buf = () => term.buffer.active;
   const colorOf = (cell: IBufferCell, fg: boolean): string => {
     if (fg ? cell.isFgDefault() : cell.isBgDefault()) return "default";

@@ -139,7 +139,20 @@ describe("terminal reports", () => {
     ]);
   });
 
-  test("OSC replies are swallowed, never typed", () => {
-    expect(decode("\x1b]11;rgb:0000/0000/0000\x1b\\a")).toMatchObject([{ type: "unknown" }, k("a")]);
+  test("OSC replies are swallowed, never typed; OSC 11 is read as the background colour", () => {
+    expect(decode("\x1b]10;rgb:0000/0000/0000\x1b\\a")).toMatchObject([{ type: "unknown" }, k("a")]);
+    expect(decode("\x1b]11;rgb:ffff/fefe/f0f0\x1b\\a")).toMatchObject([{ type: "reply", kind: "background", r: 255, g: 254, b: 240 }, k("a")]);
+    expect(decode("\x1b]11;rgb:1e/1e/2e\x07")).toMatchObject([{ type: "reply", kind: "background", r: 30, g: 30, b: 46 }]);
+  });
+
+  test("CSI row;col R is a cursor report only while one is expected (else it is a modified F3), and DA1 ends the expectation", () => {
+    const d = createInputDecoder();
+    expect(d.feed("\x1b[1;2R")).toMatchObject([{ type: "key", key: "f3", shift: true }]);
+    d.expectCursorReports(2);
+    expect(d.feed("\x1b[5;1R\x1b[5;3R\x1b[1;2R")).toMatchObject([
+      { type: "reply", kind: "cursor", row: 5, col: 1 }, { type: "reply", kind: "cursor", row: 5, col: 3 }, { type: "key", key: "f3" },
+    ]);
+    d.expectCursorReports(3);
+    expect(d.feed("\x1b[?62c\x1b[1;2R")).toMatchObject([{ type: "reply", kind: "device-attributes" }, { type: "key", key: "f3" }]);
   });
 });
