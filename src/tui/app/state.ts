@@ -70,6 +70,8 @@ export type AppState = {
   guardTimer: ReturnType<typeof setTimeout> | null;
   /** The spinner's frame. */
   frameNo: number;
+  /** When the last agent event came (the "Working…" line waits a moment after an answer ends). */
+  lastEventAt: number;
   /** Shift-Tab may cycle into bypassPermissions (the session started in it). */
   allowBypassCycle: boolean;
   /** "editorMode": "vim": the composer's mode; absent, the composer is modeless. */
