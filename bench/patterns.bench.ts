@@ -90,6 +90,7 @@ export async function run(_opts: { json: boolean }): Promise<BenchResult[]> {
     { name: "redactor: JWT segments chained (eyJaaaaaaaa.eyJaaaaaaaa.…)", input: (n) => "eyJaaaaaaaa.".repeat(n / 12), run: redact },
     { name: "redactor: private key BEGIN without END", input: (n) => "-----BEGIN RSA PRIVATE KEY-----\n".repeat(n / 32), run: redact, before: (s) => s.replace(OLD_PRIVATE_KEY, "x") },
     { name: "redactor: private key header, then a body with no END", input: (n) => "-----BEGIN RSA PRIVATE KEY-----\n" + "A".repeat(n), run: redact },
+    { name: "redactor: private key header, then key lines with no END", input: (n) => "-----BEGIN RSA PRIVATE KEY-----" + "\nAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA".repeat(n / 65), run: redact },
     { name: "redactor: secret assignments (password=…)", input: (n) => "password=".repeat(n / 9), run: redact },
     { name: "redactor: env-like output", input: (n) => "API_TOKEN=abc123def456ghi789 HOME=/home/u\n".repeat(n / 42), run: redact },
     {

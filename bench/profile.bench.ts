@@ -37,10 +37,18 @@ export function phaseOf(url: string, fn: string): string {
 /** Self time in ms (samples) by phase. */
 export function byPhase(p: Profile): Record<string, number> {
   const nodes = new Map(p.nodes.map((n) => [n.id, n]));
+  const parent = new Map<number, number>();
+  for (const n of p.nodes) for (const c of n.children ?? []) parent.set(c, n.id);
   const out: Record<string, number> = {};
   for (let i = 0; i < p.samples.length; i++) {
-    const n = nodes.get(p.samples[i]!);
+    let n = nodes.get(p.samples[i]!);
     if (!n) continue;
+    // A native function (write, Intl.Segmenter, a regex) counts for the code that called it.
+    if (n.callFrame.functionName !== "(idle)" && n.callFrame.functionName !== "(garbage collector)") {
+      let up: Node | undefined = n;
+      while (up && !/\/(src|node_modules)\//.test(up.callFrame.url)) up = nodes.get(parent.get(up.id) ?? -1);
+      if (up) n = up;
+    }
     const ph = phaseOf(n.callFrame.url, n.callFrame.functionName);
     if (!ph) continue; // idle is not CPU
     // JSC samples only while JS runs (a 1 ms interval): a sample is 1 ms on the CPU. The time

@@ -40,7 +40,7 @@ export async function runInteractive(opts: CliOptions): Promise<number> {
   const screenCaps: ScreenCaps = { colorDepth: envCaps.colorDepth, syncOutput: envCaps.syncOutput, remote: envCaps.remote };
   // "auto" cursor: drawn as a cell while an answer streams (no cursor trip per frame), the real
   // cursor while typing and at rest (IME and screen readers follow it).
-  const screen = createScreen({ output: stdout, caps: screenCaps, cursorStyle: "auto", measureLink: true, cols: Math.max(1, stdout.columns || 80), rows: Math.max(1, stdout.rows || 24) });
+  const screen = createScreen({ output: stdout, caps: screenCaps, cursorStyle: "auto", cols: Math.max(1, stdout.columns || 80), rows: Math.max(1, stdout.rows || 24) });
   screen.setLive([{ spans: [{ text: `KHAELOR ${VERSION} starting…`, style: { dim: true } }] }], null);
   screen.frame();
   const term = await opening;
@@ -63,6 +63,7 @@ export async function runInteractive(opts: CliOptions): Promise<number> {
   term.onInput((evs) => {
     for (const e of evs) if (e.type === "reply" && e.kind === "device-attributes") screen.linkAnswered();
   });
+  screen.measureLink();
 
   // The terminal layer's restore does not know about mouse reporting (on while the pager shows).
   let mouse = false;

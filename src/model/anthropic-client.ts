@@ -97,6 +97,8 @@ export function createAnthropicClient(opts: AnthropicClientOptions = {}): ModelC
   return { stream };
 }
 
+const MIN_THINKING_BUDGET = 1024;
+
 function requestParams(req: ModelRequest): MessageCreateParamsStreaming {
   const { system, messages } = applyCacheControl(req.system, req.messages);
   let maxTokens = req.maxTokens ?? maxTokensFor(req.model);
@@ -115,9 +117,12 @@ function requestParams(req: ModelRequest): MessageCreateParamsStreaming {
       // These models choose their own thinking length and reject a manual budget.
       params.thinking = { type: "adaptive" };
     } else {
-      // The API requires max_tokens > budget_tokens; make room rather than fail.
-      if (maxTokens <= req.thinkingBudget) params.max_tokens = maxTokens = req.thinkingBudget + 4096;
-      params.thinking = { type: "enabled", budget_tokens: req.thinkingBudget };
+      // The API refuses a budget under 1024 and requires max_tokens > budget_tokens: a smaller
+      // budget (a host's set_max_thinking_tokens, --max-thinking-tokens 500) means the least there
+      // is, and max_tokens makes room, rather than every later request failing.
+      const budget = Math.max(MIN_THINKING_BUDGET, req.thinkingBudget);
+      if (maxTokens <= budget) params.max_tokens = maxTokens = budget + 4096;
+      params.thinking = { type: "enabled", budget_tokens: budget };
     }
   }
   return params;

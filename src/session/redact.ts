@@ -43,6 +43,9 @@ export type SecretShape = {
 /** The characters of a private key block's body that are redacted with it; a longer body keeps the rest. */
 export const PRIVATE_KEY_BODY_CAP = 16384;
 
+/** A newline in plain text, or escaped inside a serialized event. */
+const PEM_NEWLINE = String.raw`(?:\r?\n|(?:\\r)?\\n)`;
+
 /** The shapes gitleaks and trufflehog know best, as data. */
 export const SECRET_SHAPES: SecretShape[] = [
   { name: "Anthropic API key", pattern: String.raw`sk-ant-[A-Za-z0-9_-]{8,512}`, example: "key sk-ant-api03-AbCdEf0123456789xyz here", secret: "sk-ant-api03-AbCdEf0123456789xyz" },
@@ -68,12 +71,13 @@ export const SECRET_SHAPES: SecretShape[] = [
   { name: "Authorization header", pattern: String.raw`(?<keep>\b(?:Bearer|Basic|Token)[ \t]{1,16})[A-Za-z0-9._~+/=-]{16,4096}`, flags: "i", example: "curl -H 'Authorization: Bearer abcDEF0123456789ghiJKL' x", secret: "abcDEF0123456789ghiJKL" },
   { name: "Sentry DSN key", pattern: String.raw`(?<keep>https?://)[0-9a-f]{32}(?::[0-9a-f]{32})?(?=@)`, example: "SENTRY=https://0123456789abcdef0123456789abcdef@o12345.ingest.sentry.io/678", secret: "0123456789abcdef0123456789abcdef" },
   {
-    // The body runs to the next BEGIN or END marker, so each character is looked at for one block
-    // (a lazy run to the END rescanned 16 KiB after every header without one), and at most
-    // PRIVATE_KEY_BODY_CAP characters of it: no key is that long. A header without its END (`head`
-    // of a key file) is redacted with what follows, up to the next marker or the cap.
+    // With its END: the body runs to the next BEGIN or END marker, so each character is looked at
+    // for one block (a lazy run to the END rescanned 16 KiB after every header without one), and at
+    // most PRIVATE_KEY_BODY_CAP characters of it: no key is that long. Without its END (`head` of a
+    // key file): the header and the run of whole base64 or `Proc-Type:` lines after it, newlines
+    // real or JSON-escaped; so a PEM parser's source that names the header keeps its code.
     name: "Private key block",
-    pattern: String.raw`-----BEGIN [A-Z ]{0,40}PRIVATE KEY(?: BLOCK)?-----(?:(?!-----(?:BEGIN|END) )[\s\S]){0,${PRIVATE_KEY_BODY_CAP}}(?:-----END [A-Z ]{0,40}PRIVATE KEY(?: BLOCK)?-----)?`,
+    pattern: String.raw`-----BEGIN [A-Z ]{0,40}PRIVATE KEY(?: BLOCK)?-----(?:(?:(?!-----(?:BEGIN|END) )[\s\S]){0,${PRIVATE_KEY_BODY_CAP}}-----END [A-Z ]{0,40}PRIVATE KEY(?: BLOCK)?-----|(?:${PEM_NEWLINE}(?:[A-Za-z0-9+/=]{1,128}(?=[\r\n"'\\]|$)|[A-Za-z-]{1,32}: [^\r\n\\]{0,128}|(?=${PEM_NEWLINE}))){0,1024})`,
     example: "-----BEGIN RSA PRIVATE KEY-----\nMIIEowIBAAKCAQEA0123\n-----END RSA PRIVATE KEY-----",
     secret: "MIIEowIBAAKCAQEA0123",
   },

@@ -31,18 +31,30 @@ describe("private key blocks", () => {
     expect(text(`a\n${begin}\nKEYONE\n${end}\nmiddle\n${begin}\nKEYTWO\n${end}\nz`)).toBe(`a\n${REDACTED}\nmiddle\n${REDACTED}\nz`);
   });
 
-  test("a header without its END (the head of a key file) takes the body after it with it", () => {
+  test("a header without its END (the head of a key file) takes the base64 lines after it with it", () => {
     const out = text(`$ head -3 id_ed25519\n${begin}\nb3BlbnNzaC1rZXktdjEAAAAABG5vbmUAAAAEbm9uZQ\nAAAAAAABAAAAMwAAAAtzc2gtZWQyNTUxOQ\n`);
-    expect(out).toBe(`$ head -3 id_ed25519\n${REDACTED}`);
+    expect(out).toBe(`$ head -3 id_ed25519\n${REDACTED}\n`);
+    // An old encrypted key's headers and blank line are part of it.
+    const legacy = "-----BEGIN RSA PRIVATE KEY-----\nProc-Type: 4,ENCRYPTED\nDEK-Info: AES-128-CBC,3F17F5316E2BAC89\n\nhNaQvMB6m1mYOUEFKo0Tz3\n";
+    expect(text(legacy)).toBe(`${REDACTED}\n`);
+    // In a serialized event, where the newlines are escapes.
+    expect(json(JSON.stringify({ out: `${begin}\nb3BlbnNzaC1rZXktdjEAAAAA\nAAAAAAABAAAAMwAA` }))).toBe(JSON.stringify({ out: REDACTED }));
     // ...and stops at the next marker, so a certificate after it is kept.
-    expect(text(`${begin}\nTRUNCATED\n-----BEGIN CERTIFICATE-----\nMIIC\n-----END CERTIFICATE-----`)).toBe(`${REDACTED}-----BEGIN CERTIFICATE-----\nMIIC\n-----END CERTIFICATE-----`);
+    expect(text(`${begin}\nTRUNCATED\n-----BEGIN CERTIFICATE-----\nMIIC\n-----END CERTIFICATE-----`)).toBe(`${REDACTED}\n-----BEGIN CERTIFICATE-----\nMIIC\n-----END CERTIFICATE-----`);
   });
 
-  test(`at the cap: a body of ${PRIVATE_KEY_BODY_CAP} characters goes whole, a longer one keeps what is past the cap`, () => {
+  test("a PEM parser's source that names the header keeps its code", () => {
+    const code = `const HEADER = "${begin}";\nexport function parse(pem: string) {\n  return pem.split("\\n").slice(1, -1).join("");\n}\n`;
+    expect(text(code)).toBe(code.replace(begin, REDACTED));
+    const comment = `// ${begin} starts the key\nconst body = lines.slice(1);\n`;
+    expect(text(comment)).toBe(comment.replace(begin, REDACTED));
+  });
+
+  test(`at the cap: a body of ${PRIVATE_KEY_BODY_CAP} characters goes whole; a longer one in key lines goes line by line`, () => {
     const at = "K".repeat(PRIVATE_KEY_BODY_CAP - 2);
     expect(text(`${begin}\n${at}\n${end}`)).toBe(REDACTED);
-    const over = "K".repeat(PRIVATE_KEY_BODY_CAP) + "PAST-THE-CAP";
-    expect(text(`${begin}${over}\n${end}`)).toBe(`${REDACTED}PAST-THE-CAP\n${end}`);
+    const lines = Array.from({ length: PRIVATE_KEY_BODY_CAP / 64 + 8 }, () => "K".repeat(64)).join("\n");
+    expect(text(`${begin}\n${lines}\n${end}`)).toBe(`${REDACTED}\n${end}`);
   });
 });
 

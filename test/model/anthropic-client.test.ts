@@ -474,4 +474,13 @@ describe("request shape", () => {
     expect(b!.thinking).toEqual({ type: "adaptive" });
     expect(b!.max_tokens).toBe(32_000);
   });
+
+  test("a thinking budget under the API's 1024 becomes 1024 instead of a request the API refuses", async () => {
+    const { client, api } = await setup({ turns: [{ content: [{ type: "text", text: "a" }] }] });
+    const { error } = await collect(client.stream(request({ model: "claude-haiku-4-5", thinkingBudget: 500, maxTokens: 800 })));
+    expect(error).toBeNull();
+    const body = api.requests[0]!.body as Record<string, unknown>;
+    expect(body.thinking).toEqual({ type: "enabled", budget_tokens: 1024 });
+    expect(body.max_tokens as number).toBeGreaterThan(1024);
+  });
 });

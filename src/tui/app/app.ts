@@ -146,6 +146,7 @@ export class App implements AppActions {
       lastTypedAt: Number.NEGATIVE_INFINITY,
       guardTimer: null,
       frameNo: 0,
+      lastEventAt: 0,
       allowBypassCycle: false,
       allowDontAskCycle: false,
     };
@@ -268,7 +269,8 @@ export class App implements AppActions {
 
   private onEvent(e: AgentEvent): void {
     const st = this.state;
-    st.transcript.apply(e, this.now());
+    st.lastEventAt = this.now();
+    st.transcript.apply(e, st.lastEventAt);
     if (e.type === "user_message" && e.steering) {
       const text = typeof e.content === "string" ? e.content : "";
       const i = st.queued.indexOf(text);

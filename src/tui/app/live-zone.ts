@@ -51,7 +51,7 @@ export function liveZone(state: AppState, view: { height: number; now: number })
     // The spinner's frames redraw it, so the countdown moves without a timer of its own.
     top.push({ spans: [] });
     top.push(renderRetryLine(retry, { width, now, frame: state.frameNo }));
-  } else if (state.busy && !state.ask && !hasActiveRow(state, committed)) {
+  } else if (state.busy && !state.ask && !hasActiveRow(state, committed) && !justAnswered(state, now)) {
     const label = state.busy.kind === "compact" ? "Compacting…" : "Working…";
     top.push({ spans: [] });
     top.push({ spans: clipSpans([span(`${SPINNER[state.frameNo % SPINNER.length]} ${label}`, ui.accent), span("  Esc to interrupt", ui.dim)], width, true) });
@@ -102,6 +102,19 @@ function composerHint(state: AppState): string {
   if (state.picker?.kind === "choose") return "type to filter the list above";
   if (!state.ready) return "starting… type ahead, Enter sends once ready";
   return state.busy ? "type to queue a message · Esc interrupts" : "ask anything · / for commands · @ for files";
+}
+
+/**
+ * A finished answer usually ends its turn within milliseconds: a "Working…" line shown then would
+ * come and go at once, moving the composer and status line down and up again (two repaints, 560
+ * bytes: 140 ms over a 4 KB/s link, at the very end of every answer). It shows once nothing has
+ * happened for WORKING_AFTER_MS; the spinner's ticks redraw the zone meanwhile.
+ */
+const WORKING_AFTER_MS = 300;
+
+function justAnswered(state: AppState, now: number): boolean {
+  const last = state.transcript.entries[state.transcript.entries.length - 1];
+  return last?.kind === "assistant" && last.done && now - state.lastEventAt < WORKING_AFTER_MS;
 }
 
 function hasActiveRow(state: AppState, committed: number): boolean {

@@ -13,7 +13,6 @@ import type { FileFinder } from "./file-finder.ts";
 import type { HistoryCommit } from "./history-commit.ts";
 import type { PromptHistory } from "./history.ts";
 import type { LazyGrammars } from "./lazy-grammars.ts";
-import type { VimState } from "./vim-keys.ts";
 
 export type Picker =
   | ({ kind: "slash" } & PickerState<string>)
@@ -35,6 +34,9 @@ export type Busy = { abort: AbortController; kind: "turn" | "compact" | "command
 
 /** ofPrompt: the pager shows the open permission prompt in full (and closes when it is answered). */
 export type OpenPager = { view: FullView; pager: TranscriptPager; ofPrompt: boolean };
+
+/** The composer's vim mode (src/tui/app/vim-keys.ts). */
+export type VimState = { mode: "normal" | "insert"; /** An operator waiting for its motion: d or c. */ pending: "" | "d" | "c" };
 
 export type AppState = {
   /** Null only in the first moments of startup, before the session is open (ready is false). */
@@ -70,6 +72,8 @@ export type AppState = {
   guardTimer: ReturnType<typeof setTimeout> | null;
   /** The spinner's frame. */
   frameNo: number;
+  /** When the last agent event came (the "Working…" line waits a moment after an answer ends). */
+  lastEventAt: number;
   /** Shift-Tab may cycle into bypassPermissions (the session started in it). */
   allowBypassCycle: boolean;
   /** "editorMode": "vim": the composer's mode; absent, the composer is modeless. */

@@ -6,9 +6,7 @@
 // A function of (state, actions, event), as every key handler.
 import type { AppActions } from "./actions.ts";
 import type { InputEvent } from "./app-input.ts";
-import type { AppState } from "./state.ts";
-
-export type VimState = { mode: "normal" | "insert"; /** An operator waiting for its motion: d or c. */ pending: "" | "d" | "c" };
+import type { AppState, VimState } from "./state.ts";
 
 /** True when vim took the event; false hands it to the composer's own keys. */
 export function vimInput(state: AppState, actions: AppActions, ev: InputEvent): boolean {

@@ -21,15 +21,19 @@ export class FrameOutput {
   private readonly writeLog: string | undefined;
   private disposed = false;
   /** The link's measure (measureLink): frames wait while its request is on the way. */
-  readonly link: LinkGauge | null;
+  link: LinkGauge | null = null;
 
   /** `frame` draws the latest state; `dirty` says whether there is one to draw. */
   constructor(private readonly opts: ScreenOptions, private readonly frame: () => void, private readonly dirty: () => boolean) {
     this.baseInterval = opts.frameIntervalMs ?? (opts.caps.remote ? 33 : 16);
     this.interval = this.baseInterval;
     this.writeLog = opts.writeLogPath ?? process.env.KHAELOR_WRITE_LOG ?? undefined;
-    const link = opts.measureLink;
-    this.link = link ? new LinkGauge({ ...(link === true ? {} : link), wake: () => { if (this.dirty()) this.schedule(); } }) : null;
+    if (opts.measureLink) this.measureLink(opts.measureLink === true ? {} : opts.measureLink);
+  }
+
+  /** From now on the link is measured (see ./link.ts). */
+  measureLink(tuning: { slowMs?: number; everyMs?: number }): void {
+    this.link ??= new LinkGauge({ ...tuning, wake: () => { if (this.dirty()) this.schedule(); } });
   }
 
   /** Shows or hides the terminal's cursor: the bytes to write before and after the frame's body. */

@@ -129,6 +129,10 @@ class TwoZoneScreen implements Screen {
     this.output.schedule();
   }
 
+  measureLink(): void {
+    this.output.measureLink({});
+  }
+
   linkAnswered(): void {
     this.output.link?.answered();
   }

@@ -109,6 +109,11 @@ export type Screen = {
    * The latest `layout` given wins.
    */
   requestLayout(layout: () => void): void;
+  /**
+   * From now on the link is measured (as the measureLink option): call it once the terminal's DA1
+   * answers reach linkAnswered(), or an answer lost before then would hold frames for a second.
+   */
+  measureLink(): void;
   /** The terminal answered a device-attributes request (measureLink). */
   linkAnswered(): void;
   readonly stats: ScreenStats;

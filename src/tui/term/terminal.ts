@@ -47,6 +47,7 @@ export type OpenTerminalOptions = {
   env?: Record<string, string | undefined>;
   /** Ask the terminal about DEC 2026 and the kitty protocol (default true). */
   probe?: boolean;
+  /** Default 150, or KHAELOR_PROBE_TIMEOUT_MS (tests on a loaded machine wait for the answer, not the clock). */
   probeTimeoutMs?: number;
   /** Install process-wide signal/exit/crash handlers (default true). */
   handleSignals?: boolean;
@@ -247,7 +248,7 @@ export async function openTerminal(opts: OpenTerminalOptions = {}): Promise<Term
         inputListeners.add(l);
         return () => inputListeners.delete(l);
       },
-    }, opts.probeTimeoutMs ?? 150);
+    }, opts.probeTimeoutMs ?? (Number(env.KHAELOR_PROBE_TIMEOUT_MS) || 150));
     caps = applyReplies(probed.caps, []);
   }
   enter();

@@ -75,7 +75,8 @@ export function startPty(args: string[], opts: PtyOptions): PtySession {
   const decoder = new TextDecoder();
   const proc = Bun.spawn([file!, ...rest], {
     cwd: opts.cwd,
-    env: { TERM: "xterm-256color", ...opts.env },
+    // The emulator always answers the start-up probe: wait for its answer however loaded the machine.
+    env: { TERM: "xterm-256color", KHAELOR_PROBE_TIMEOUT_MS: "20000", ...opts.env },
     terminal: {
       cols,
       rows,

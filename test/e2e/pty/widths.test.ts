@@ -40,7 +40,7 @@ describe.skipIf(!hasTmux)("inside tmux", () => {
   test("tmux's own rules (ZWJ joined, VS16 not widened): every line reads whole in capture-pane", async () => {
     const fake = await fixtures.api({ turns: [{ content: [{ type: "text", text: ANSWER }] }] });
     const sock = `khaelor-widths-${process.pid}`;
-    const env = { ...isolatedEnv(fake.url), TERM: "xterm-256color", LANG: "C.UTF-8", LC_ALL: "C.UTF-8" };
+    const env = { ...isolatedEnv(fake.url), TERM: "xterm-256color", LANG: "C.UTF-8", LC_ALL: "C.UTF-8", KHAELOR_PROBE_TIMEOUT_MS: "20000" };
     const tmux = (...args: string[]) => spawnSync("tmux", ["-L", sock, "-f", "/dev/null", ...args], { env, encoding: "utf8" });
     const capture = () => tmux("capture-pane", "-p", "-J", "-S", "-100", "-t", "w").stdout;
     /** tmux has no event for "the pane shows X": poll its grid, with a deadline that shows it. */

@@ -309,6 +309,24 @@ describe("pager keys", () => {
 });
 
 describe("live zone", () => {
+  test("no Working… line in the moment between an answer's end and its turn's: it would come and go, repainting the composer twice", () => {
+    const { state } = setup({ ready: false, session: null, busy: busy(), lastEventAt: 1000 });
+    state.transcript.apply({ id: "u1", ts: 0, type: "user_message", content: "go" }, 0);
+    state.transcript.apply({ type: "message_start", id: "m1", model: "x" });
+    state.transcript.apply({ type: "text_delta", index: 0, text: "The answer." }, 0);
+    state.transcript.apply({
+      type: "assistant_message",
+      id: "a1",
+      ts: 0,
+      costUsd: 0,
+      message: { id: "m1", model: "x", stop_reason: "end_turn", usage: { input_tokens: 1, output_tokens: 1, cache_read_input_tokens: 0, cache_creation_input_tokens: 0 }, content: [{ type: "text", text: "The answer." }] },
+    });
+    state.committer.advance(state.transcript.entries, false);
+    const shown = (now: number) => liveZone(state, { height: 20, now }).rows.map((r) => r.spans.map((s) => s.text).join("")).join("\n");
+    expect(shown(1100)).not.toContain("Working…");
+    expect(shown(1300)).toContain("Working…"); // the turn goes on with nothing to show: say so
+  });
+
   test("is a function of the state: the same state gives the same rows and cursor, and nothing in it changes", () => {
     const { state, press } = setup({ ready: false, session: null });
     state.transcript.apply({ id: "u1", ts: 0, type: "user_message", content: "go" }, 0);

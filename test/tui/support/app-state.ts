@@ -116,6 +116,7 @@ export function makeState(over: Partial<AppState> = {}): AppState {
     lastTypedAt: Number.NEGATIVE_INFINITY,
     guardTimer: null,
     frameNo: 0,
+    lastEventAt: 0,
     allowBypassCycle: false,
     allowDontAskCycle: false,
     ...over,

@@ -2,6 +2,8 @@
 // Unicode 11 widths, or grapheme clusters), a terminal that answers mode 2027, and one that
 // answers nothing. The samples never stay on screen.
 import { describe, expect, test } from "bun:test";
+import { PassThrough } from "node:stream";
+import { openTerminal, type TerminalInput, type TerminalOutputStream } from "../../../src/tui/term/terminal.ts";
 import { applyReplies, capsFromEnv, probeCaps, type ProbeIo } from "../../../src/tui/term/caps.ts";
 import { createInputDecoder, type InputEvent } from "../../../src/tui/term/decoder.ts";
 import { CODEPOINT, GRAPHEME, SAFE, ruleFromSamples } from "../../../src/tui/render/width-rules.ts";
@@ -59,5 +61,31 @@ describe("width probe", () => {
   test("tmux 3.3a's answers (ZWJ joined, VS16 and skin tones not) make a rule of their own; odd widths keep the safe reading", () => {
     expect(ruleFromSamples({ zwj: 2, vs16: 1, modifier: 4, flag: 2 })).toEqual({ name: "measured", zwj: true, vs16: false, modifiers: false, flags: true });
     expect(ruleFromSamples({ zwj: 3, vs16: 0, modifier: 4, flag: 2 })).toEqual({ ...SAFE, name: "measured" });
+  });
+});
+
+describe("mode 2027 in the terminal session", () => {
+  test("turned on after a 'switchable' answer, off again when the terminal is handed over and on the way out; cursor reports never become keys", async () => {
+    const stdin = Object.assign(new PassThrough(), { isTTY: true, setRawMode: () => undefined }) as unknown as TerminalInput & PassThrough;
+    const stdout = Object.assign(new PassThrough(), { columns: 80, rows: 24 }) as unknown as TerminalOutputStream & PassThrough;
+    let written = "";
+    stdout.on("data", (d: Buffer) => {
+      written += d.toString();
+      if (d.toString().includes("\x1b[c")) stdin.write("\x1b[?2027;2$y\x1b[3;1R\x1b[3;3R\x1b[3;4R\x1b[3;3R\x1b[3;3R\x1b]11;rgb:ffff/ffff/ffff\x1b\\\x1b[?62;22c");
+    });
+    const term = await openTerminal({ stdin, stdout, env: { TERM: "xterm-256color" }, handleSignals: false, probeTimeoutMs: 5_000 });
+    const got: InputEvent[] = [];
+    term.onInput((evs) => got.push(...evs));
+    expect(term.caps.widths).toBe(GRAPHEME);
+    expect(term.caps.graphemeMode).toBe(true);
+    expect(term.caps.background).toEqual({ r: 255, g: 255, b: 255 });
+    expect(written.split("\x1b[c")[1]).toContain("\x1b[?2027h");
+    const at = written.length;
+    term.handOver(() => undefined);
+    expect(written.slice(at)).toMatch(/\x1b\[\?2027l.*\x1b\[\?2027h/s);
+    const end = written.length;
+    await term.close();
+    expect(written.slice(end)).toContain("\x1b[?2027l");
+    expect(got.filter((e) => e.type === "key")).toEqual([]);
   });
 });
