@@ -1,12 +1,11 @@
 // The few settings the composition root reads itself, from the files src/permissions locates
 // (their permission rules belong to src/permissions). A broken file is reported and skipped, never fatal.
-import { existsSync } from "node:fs";
 import { homedir } from "node:os";
 import { join } from "node:path";
 import { z } from "zod";
-import { settingsLocations, userConfigDir } from "../permissions/index.ts";
+import { readSettingsObject, settingsLocations, userConfigDir } from "../permissions/index.ts";
 import { writeFileAtomic } from "../workspace/atomic-write.ts";
-import { LIMITS, readRegularText, readTextIfExists } from "../workspace/safe-read.ts";
+import { LIMITS, readTextIfExists } from "../workspace/safe-read.ts";
 
 const Settings = z.looseObject({
   model: z.string().min(1).optional(),
@@ -62,17 +61,7 @@ export function loadSettings(projectRoot: string): { settings: Settings; problem
  */
 export function saveUserSetting<K extends keyof Settings>(key: K, value: Settings[K]): string {
   const file = join(userConfigDir(homedir()), "settings.json");
-  let json: Record<string, unknown> = {};
-  if (existsSync(file)) {
-    const text = readRegularText(file, LIMITS.settings);
-    try {
-      const parsed: unknown = text.trim() === "" ? {} : JSON.parse(text);
-      if (!parsed || typeof parsed !== "object" || Array.isArray(parsed)) throw new Error("not a JSON object");
-      json = parsed as Record<string, unknown>;
-    } catch (e) {
-      throw new Error(`${file} is not valid JSON (${(e as Error).message}); fix it by hand before saving to it`);
-    }
-  }
+  const json = readSettingsObject(file);
   json[key] = value;
   writeFileAtomic(file, Buffer.from(JSON.stringify(json, null, 2) + "\n"));
   return file;

@@ -68,4 +68,4 @@ export type {
 } from "./types.ts";
 export type { SearchTool } from "./paths/search-filter.ts";
 export { PERMISSION_MODES } from "./types.ts";
-export { excludeFromGit, settingsLocations, userConfigDir } from "./rules/settings-files.ts";
+export { excludeFromGit, readSettingsObject, settingsLocations, userConfigDir } from "./rules/settings-files.ts";

@@ -2,11 +2,11 @@
 //   {"permissions": {"allow": [...], "deny": [...], "ask": [...], "defaultMode": "..."}}
 // Reading never throws: a broken file or a bad rule becomes a Problem naming the file and the
 // position, and the rest still loads. Writing keeps every other key of the file as it was.
-import { existsSync, mkdirSync, statSync, appendFileSync } from "node:fs";
+import { mkdirSync, statSync, appendFileSync } from "node:fs";
 import { writeFileAtomic } from "../../workspace/atomic-write.ts";
 import { dirname, join, relative, resolve } from "node:path";
 import { z } from "zod";
-import { FileReadError, LIMITS, readRegularText, readTextIfExists } from "../../workspace/safe-read.ts";
+import { FileReadError, LIMITS, readRegularText, readTextIfExists, stripBom } from "../../workspace/safe-read.ts";
 import { parseRule, ruleToolOf } from "./rule-syntax.ts";
 import { PERMISSION_MODES, type Behavior, type PermissionMode, type Problem, type RuleEntry } from "../types.ts";
 
@@ -105,19 +105,26 @@ export function loadSettingsFile(loc: SettingsLocation): LoadedSettings {
   return out;
 }
 
+/**
+ * A settings file's JSON object, to change one key and write back ({} when there is no file yet).
+ * Throws with a message to show: a file that is not a JSON object is never overwritten.
+ */
+export function readSettingsObject(file: string): Record<string, unknown> {
+  const text = readTextIfExists(file, LIMITS.settings);
+  if (text === null || text.trim() === "") return {};
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(stripBom(text));
+  } catch (e) {
+    throw new Error(`${file} is not valid JSON (${(e as Error).message}); fix it by hand before saving to it`);
+  }
+  if (!parsed || typeof parsed !== "object" || Array.isArray(parsed)) throw new Error(`${file} is not valid JSON (not a JSON object); fix it by hand before saving to it`);
+  return parsed as Record<string, unknown>;
+}
+
 /** Add or remove one rule in a settings file, keeping everything else. Throws with a message to show. */
 export function updateRuleInFile(file: string, behavior: Behavior, rule: string, change: "add" | "remove"): boolean {
-  let json: Record<string, unknown> = {};
-  if (existsSync(file)) {
-    const text = readRegularText(file, LIMITS.settings);
-    try {
-      const parsed: unknown = text.trim() === "" ? {} : JSON.parse(text);
-      if (!parsed || typeof parsed !== "object" || Array.isArray(parsed)) throw new Error("not a JSON object");
-      json = parsed as Record<string, unknown>;
-    } catch (e) {
-      throw new Error(`${file} is not valid JSON (${(e as Error).message}); fix it by hand before saving rules to it`);
-    }
-  }
+  const json = readSettingsObject(file);
   const perms = (json.permissions && typeof json.permissions === "object" ? json.permissions : {}) as Record<string, unknown>;
   const list = Array.isArray(perms[behavior]) ? [...(perms[behavior] as unknown[])] : [];
   const at = list.indexOf(rule);
