@@ -3,7 +3,8 @@
 import { existsSync, statSync } from "node:fs";
 import { resolve } from "node:path";
 import type { PermissionGate } from "../kernel/types.ts";
-import type { ToolOutcome, ToolRuntime } from "../tools/types.ts";
+import { outcomeText } from "../tools/results.ts";
+import type { ToolRuntime } from "../tools/types.ts";
 import type { Workspace } from "../workspace/types.ts";
 import type { Expander } from "./expand.ts";
 
@@ -15,11 +16,11 @@ export function runCommandTools(d: CommandToolsDeps): Expander {
   const run = async (name: string, input: Record<string, unknown>): Promise<{ ok: boolean; text: string }> => {
     const call = { id: `command_${Date.now().toString(36)}_${++counter}`, name, input };
     const prepared = await d.tools.prepare(call, { workspace: d.workspace, signal: d.signal });
-    if (!prepared.ok) return { ok: false, text: textOf(prepared.outcome.content) };
+    if (!prepared.ok) return { ok: false, text: outcomeText(prepared.outcome.content) };
     const decision = await d.gate.authorize(prepared, d.signal);
     if (!decision.allow) return { ok: false, text: decision.message };
     const r = await prepared.run();
-    return { ok: !r.isError, text: textOf(r.content) };
+    return { ok: !r.isError, text: outcomeText(r.content) };
   };
   return {
     async shell(command) {
@@ -33,8 +34,4 @@ export function runCommandTools(d: CommandToolsDeps): Expander {
       return r.ok ? r.text : `(not included: ${r.text})`;
     },
   };
-}
-
-function textOf(content: ToolOutcome["content"]): string {
-  return typeof content === "string" ? content : content.map((b) => (b.type === "text" ? b.text : "")).join("");
 }

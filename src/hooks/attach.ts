@@ -9,6 +9,7 @@ import type { PreparedCall, ToolCall, ToolOutcome, ToolRuntime } from "../tools/
 import type { HookService } from "./hooks.ts";
 import { claudeToolInput, claudeToolName } from "./tool-names.ts";
 import { claudeToolResponse } from "./tool-response.ts";
+import { outcomeText } from "../tools/results.ts";
 
 /** A gate that can be told to ask even where the rules allow (a hook's "ask"). */
 export type AskingGate = PermissionGate & {
@@ -88,7 +89,7 @@ export function hookedGate(gate: AskingGate, hooks: HookService, cwd: string, em
       const ctx = turn.contexts.get(call.id);
       if (o.updatedInput && ctx) {
         const again = await tools.prepare({ ...call, input: o.updatedInput }, ctx);
-        if (!again.ok) return deny(`A PreToolUse hook changed this call's input, and the new input cannot run: ${textOf(again.outcome.content)}`);
+        if (!again.ok) return deny(`A PreToolUse hook changed this call's input, and the new input cannot run: ${outcomeText(again.outcome.content)}`);
         turn.replaced.set(call.id, again);
         prepared = again;
         call = again.call;
@@ -135,7 +136,7 @@ export function hookedRuntime(runtime: ToolRuntime, hooks: HookService, cwd: str
           const o = !hooks.has(event)
             ? { context: [] as string[], block: undefined, stop: undefined }
             : r.isError
-            ? await hooks.run("PostToolUseFailure", tool, { tool_name: tool, tool_input: input, tool_use_id: call.id, error: toolText(r), is_interrupt: /cancelled by the user/i.test(r.display?.notes ?? toolText(r)) }, signal)
+            ? await hooks.run("PostToolUseFailure", tool, { tool_name: tool, tool_input: input, tool_use_id: call.id, error: outcomeText(r.content), is_interrupt: /cancelled by the user/i.test(r.display?.notes ?? outcomeText(r.content)) }, signal)
             : await hooks.run("PostToolUse", tool, { tool_name: tool, tool_input: input, tool_response: claudeToolResponse(tool, input, r, cwd), tool_use_id: call.id }, signal);
           if (o.stop) turn.reason = o.stop;
           const notes = [...before, ...(o.block ? [`PostToolUse hook feedback: ${o.block}`] : []), ...o.context];
@@ -149,14 +150,6 @@ export function hookedRuntime(runtime: ToolRuntime, hooks: HookService, cwd: str
       return p.ok ? p.run() : p.outcome;
     },
   };
-}
-
-function textOf(content: ToolOutcome["content"]): string {
-  return typeof content === "string" ? content : content.map((b) => (b.type === "text" ? b.text : "")).join("\n");
-}
-
-function toolText(r: ToolOutcome): string {
-  return textOf(r.content);
 }
 
 function appendText(content: ToolOutcome["content"], text: string): ToolOutcome["content"] {

@@ -4,13 +4,14 @@
 // returned; what we cannot know as Claude Code does is documented in docs/hooks.md.
 import { parsePatch } from "diff";
 import { isAbsolute, resolve } from "node:path";
+import { outcomeText } from "../tools/results.ts";
 import type { ToolOutcome } from "../tools/types.ts";
 
 type Input = Record<string, unknown>;
 
 /** The text of the result, and the part of it the user is shown (the rest is notes for the model). */
 function texts(r: ToolOutcome): { all: string; body: string } {
-  const all = typeof r.content === "string" ? r.content : r.content.map((b) => (b.type === "text" ? b.text : "")).join("\n");
+  const all = outcomeText(r.content);
   return { all, body: r.display?.body !== undefined ? all.slice(0, r.display.body) : all };
 }
 

@@ -2,10 +2,15 @@
 import { relative, isAbsolute } from "node:path";
 import type { Workspace } from "../workspace/types.ts";
 import { isLocalWorkspace, type LocalWorkspace } from "../workspace/types.ts";
-import type { ToolContext, ToolDisplay, ToolResult } from "./types.ts";
+import type { ToolContext, ToolDisplay, ToolOutcome, ToolResult } from "./types.ts";
 
 export const ok = (text: string, display?: ToolDisplay): ToolResult => (display ? { content: text, display } : { content: text });
 export const fail = (text: string, display?: ToolDisplay): ToolResult => (display ? { content: text, isError: true, display } : { content: text, isError: true });
+
+/** A result's text (its text blocks, one per line; images left out): what hooks and command lines read. */
+export function outcomeText(content: ToolOutcome["content"]): string {
+  return typeof content === "string" ? content : content.map((b) => (b.type === "text" ? b.text : "")).join("\n");
+}
 
 /**
  * A result written for the model that ends in bracketed notes ("[exit code 1; cwd: .]"): beside
