@@ -125,6 +125,52 @@ describe("custom commands in the app", () => {
     expect(entry.declined).toEqual([]);
   });
 
+  test("a project command's allowed-tools are in the start-up trust question: trusted, they let its !`cmd` lines run unasked", async () => {
+    const fake = await fixtures.api({ turns: [{ content: [{ type: "text", text: "MK-DONE" }], expect: { lastTextMatches: "made: yes" } }] });
+    const env = isolatedEnv(fake.url);
+    const dir = tempProject();
+    put(dir, ".claude/commands/mk.md", "---\nallowed-tools: Bash(touch:*)\n---\nmade: !`touch made.txt && echo yes`\n");
+    const s = fixtures.pty([], { cwd: dir, env, cols: 120, rows: 40 });
+    await s.waitForText("and run it? (remembered for this project)");
+    expect(s.all()).toContain(`command /mk (${join(dir, ".claude", "commands", "mk.md")}):`);
+    expect(s.all()).toContain("allowed-tools: Bash(touch:*); runs `touch made.txt && echo yes`");
+    s.send(KEY.enter); // "Trust and run"
+    await s.waitFor(idle, "the composer");
+    s.type("/mk now");
+    await s.waitForText("› /mk now");
+    s.send(KEY.enter);
+    await s.waitForText("MK-DONE");
+    await s.waitFor(idle, "the answer");
+    expect(fake.checkFailures).toEqual([]);
+    expect(existsSync(join(dir, "made.txt"))).toBe(true);
+    s.send(KEY.ctrlD);
+    expect(await s.exited).toBe(0);
+  });
+
+  test("declined, a project command's !`cmd` lines ask like any call; refused, they do not run", async () => {
+    const fake = await fixtures.api({ turns: [{ content: [{ type: "text", text: "MK-DONE" }], expect: { lastTextMatches: "did not run" } }] });
+    const env = isolatedEnv(fake.url);
+    const dir = tempProject();
+    put(dir, ".claude/commands/mk.md", "---\nallowed-tools: Bash(touch:*)\n---\nmade: !`touch made.txt && echo yes`\n");
+    const s = fixtures.pty([], { cwd: dir, env, cols: 120, rows: 40 });
+    await s.waitForText("and run it? (remembered for this project)");
+    s.send(KEY.down);
+    s.send(KEY.enter); // "Do not run"
+    await s.waitFor(idle, "the composer");
+    s.type("/mk now");
+    await s.waitForText("› /mk now");
+    s.send(KEY.enter);
+    await s.waitForText("Permission needed");
+    await s.waitFor(() => promptArmed(s), "the prompt to take keys");
+    await answerPrompt(s, "n");
+    await s.waitForText("MK-DONE");
+    await s.waitFor(idle, "the answer");
+    expect(fake.checkFailures).toEqual([]);
+    expect(existsSync(join(dir, "made.txt"))).toBe(false);
+    s.send(KEY.ctrlD);
+    expect(await s.exited).toBe(0);
+  });
+
   test("a running hook is a row with its name and time; Esc cancels it and the prompt is not sent", async () => {
     const fake = await fixtures.api({ turns: [{ content: [{ type: "text", text: "never" }] }] });
     const env = isolatedEnv(fake.url);
