@@ -395,8 +395,9 @@ export async function openAgentSession(opts: SessionOptions): Promise<AgentSessi
       turnSignal = turn.signal;
       resetHookTurn(hookTurn);
       // A custom command or skill becomes its prompt; its model and allowed-tools last this turn only.
-      const typed = typeof input === "string" ? input : input.map((b) => (b.type === "text" ? b.text : "")).join("\n");
-      const expanded = typeof input !== "string" ? null : extensions.find(input);
+      const typed = typeof input === "string" ? input : input.flatMap((b) => (b.type === "text" ? [b.text] : [])).join("\n");
+      // Found in the text: a command sent with images (pasted beside it) is still the command.
+      const expanded = extensions.find(typed);
       // A project command grants only in a trusted project: never its own !`cmd` lines in a fresh clone.
       const turnGrants = expanded && commandTrust.grants(expanded.trust) ? expanded.allowedTools.filter((rule) => !engine.rules().some((r) => r.rule === rule && r.behavior === "allow" && r.scope === "session")) : [];
       for (const rule of turnGrants) engine.grant(rule, "session");
@@ -409,7 +410,12 @@ export async function openAgentSession(opts: SessionOptions): Promise<AgentSessi
       // After the grants: a (trusted) command's allowed-tools are what let its !`cmd` lines run.
       let prompt: string | UserBlock[] = input;
       try {
-        if (expanded) prompt = await expanded.expand(runCommandTools({ tools, gate, workspace, cwd, signal: turn.signal }));
+        if (expanded) {
+          const body = await expanded.expand(runCommandTools({ tools, gate, workspace, cwd, signal: turn.signal }));
+          // The images go with the command's prompt, where the text they came with went.
+          const images = typeof input === "string" ? [] : input.filter((b) => b.type !== "text");
+          prompt = images.length === 0 ? body : [...images, ...(typeof body === "string" ? [{ type: "text" as const, text: body }] : body)];
+        }
       } catch (e) {
         endExpanded();
         throw e;

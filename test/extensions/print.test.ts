@@ -137,3 +137,24 @@ describe("skills", () => {
     expect(sent).not.toContain("BODY");
   });
 });
+
+describe("a custom command sent with an image", () => {
+  test("stream-json: the command is found in the text and expanded; its image goes with the prompt", async () => {
+    const server = await serve({ turns: [{ content: [{ type: "text", text: "Described." }] }] });
+    const dir = tempProject();
+    put(dir, ".claude/commands/describe.md", "---\ndescription: Describe an image\n---\nDescribe the attached image, focusing on: $ARGUMENTS\n");
+    const png = "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==";
+    const user = {
+      type: "user",
+      message: { role: "user", content: [{ type: "image", source: { type: "base64", media_type: "image/png", data: png } }, { type: "text", text: "/describe the colours" }] },
+    };
+    const r = await runCli(["-p", "--input-format", "stream-json", "--output-format", "stream-json", "--verbose"], { cwd: dir, env: isolatedEnv(server.url), stdin: `${JSON.stringify(user)}\n` });
+    expect(server.checkFailures).toEqual([]);
+    expect(r.code).toBe(0);
+    const content = bodies(server)[0]!.messages[0]!.content as Array<{ type: string; text?: string; source?: { data: string } }>;
+    expect(content.filter((b) => b.type === "image").map((b) => b.source?.data)).toEqual([png]);
+    const text = content.flatMap((b) => (b.type === "text" ? [b.text] : [])).join("\n");
+    expect(text).toContain("Describe the attached image, focusing on: the colours");
+    expect(text).not.toContain("/describe");
+  });
+});

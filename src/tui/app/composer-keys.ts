@@ -9,7 +9,7 @@ import type { InputEvent, Key } from "./app-input.ts";
 import { mentionAt } from "./file-finder.ts";
 import { vimInput } from "./vim-keys.ts";
 import { manyImagesProblem } from "../../model/images.ts";
-import { completeSlash, type SlashCommand } from "./slash-commands.ts";
+import { completeSlash, isKnownCommand, looksLikeCommand, type SlashCommand } from "./slash-commands.ts";
 import { sessionOf, type AppState, type Picker } from "./state.ts";
 
 const MODES: PermissionMode[] = ["default", "acceptEdits", "plan"];
@@ -101,6 +101,13 @@ export function composerInput(state: AppState, actions: AppActions, ev: InputEve
         if (why) {
           // Steering is text only: the images wait in the prompt for the next message.
           actions.flash(`${why}: a message with images is sent once it is done`);
+          return;
+        }
+        // A built-in runs here, not as a message: its images would go nowhere.
+        const builtIn = looksLikeCommand(text);
+        if (builtIn !== null && isKnownCommand(builtIn)) {
+          state.transcript.notice(`/${builtIn} does not take images: remove the image chips to run it, or send them in a message`, "warn");
+          actions.render();
           return;
         }
         const problem = manyImagesProblem(images);

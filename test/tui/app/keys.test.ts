@@ -34,6 +34,16 @@ describe("composer keys", () => {
     expect(state.composer.text).toBe("");
   });
 
+  test("a built-in command with an image chip is not run and not sent: the prompt and its image stay, and the notice says why", () => {
+    const { state, actions, press } = setup();
+    press(text("/compact "));
+    state.composer.attachImage({ name: "shot.png", mediaType: "image/png", bytes: Buffer.alloc(64), width: 10, height: 10 });
+    press(key("enter"));
+    expect(actions.submitted).toEqual([]);
+    expect(state.composer.attachedImages().map((i) => i.name)).toEqual(["shot.png"]);
+    expect(JSON.stringify(state.transcript.entries)).toContain("/compact does not take images");
+  });
+
   test("Shift+Enter, Alt+Enter and Ctrl-J add a line instead of sending", () => {
     const { state, actions, press } = setup();
     press(text("a"), key("enter", { shift: true }), text("b"), key("enter", { alt: true }), text("c"), key("j", { ctrl: true }), text("d"));
