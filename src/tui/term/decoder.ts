@@ -265,6 +265,9 @@ export function createInputDecoder(): InputDecoder {
         if (!step(out, final)) { buf = "\x1b" + buf; return false; }
         const e = out[before];
         if (e && (e.type === "key" || e.type === "mouse")) e.alt = true;
+        // A terminal's reply right behind the user's Escape (the link probe's DA1 rides behind every
+        // frame): the Escape was a key of its own, not Alt on the reply.
+        else out.splice(before, 0, key("escape", NONE));
         return true;
       }
       out.push(key("escape", { ...NONE, alt: true }));

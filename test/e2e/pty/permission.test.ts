@@ -42,7 +42,8 @@ describe("keys typed ahead", () => {
     expect(s.screen()).toContain("What you typed meanwhile went to your message");
     expect(existsSync(join(dir, "typed.txt"))).toBe(false);
     await answerPrompt(s, "n");
-    await s.waitFor((sc) => sc.includes("AFTER-DENIAL") && !SPINNER.test(sc), "the answer after the denial");
+    // The turn's end, not only its answer: the composer's mark turns from » (queued) back to ›.
+    await s.waitFor((sc) => sc.includes("AFTER-DENIAL") && !SPINNER.test(sc) && sc.includes("› also please"), "the turn's end after the denial");
     expect(s.screen()).toContain("› also please keep it short and safe, yes");
     expect(s.all()).not.toContain("Saved rule");
     expect(existsSync(join(dir, "typed.txt"))).toBe(false);

@@ -139,6 +139,12 @@ describe("terminal reports", () => {
     ]);
   });
 
+  test("an Escape read together with a reply behind it stays an Escape: replies are never Alt-modified", () => {
+    expect(decode("\x1b\x1b[?62;22c")).toMatchObject([k("escape"), { type: "reply", kind: "device-attributes", params: "62;22" }]);
+    expect(decode("\x1b", "\x1b[?2026;2$y")).toMatchObject([k("escape"), { type: "reply", kind: "mode", mode: 2026 }]);
+    expect(decode("\x1b\x1b[A")).toMatchObject([k("up", { alt: true })]);
+  });
+
   test("OSC replies are swallowed, never typed; OSC 11 is read as the background colour", () => {
     expect(decode("\x1b]10;rgb:0000/0000/0000\x1b\\a")).toMatchObject([{ type: "unknown" }, k("a")]);
     expect(decode("\x1b]11;rgb:ffff/fefe/f0f0\x1b\\a")).toMatchObject([{ type: "reply", kind: "background", r: 255, g: 254, b: 240 }, k("a")]);
