@@ -64,13 +64,7 @@ export class SpillFiles {
       }
       const block = pending.slice(0, cut);
       pending = pending.slice(cut);
-      try {
-        appendFileSync(path, this.redact(block));
-      } catch (e) {
-        this.lastError = fsReason(e);
-        rmSync(path, { force: true });
-        path = null;
-      }
+      if (!this.appendOrDrop(path, this.redact(block))) path = null;
     };
     return {
       get path() {
@@ -87,18 +81,23 @@ export class SpillFiles {
     };
   }
 
+  /** Appends to a spill file; a failed write removes the file (half a spill misleads) and says why in lastError. */
+  private appendOrDrop(path: string, data: string | Uint8Array): boolean {
+    try {
+      appendFileSync(path, data);
+      return true;
+    } catch (e) {
+      this.lastError = fsReason(e);
+      rmSync(path, { force: true });
+      return false;
+    }
+  }
+
   /** For binary streams: the exact bytes, appended as they come. `path` turns null if a write fails. */
   bytesAppender(label: string): SpillAppender {
     let path = this.write(label, new Uint8Array());
     const appendBytes = (chunk: Uint8Array) => {
-      if (path === null) return;
-      try {
-        appendFileSync(path, chunk);
-      } catch (e) {
-        this.lastError = fsReason(e);
-        rmSync(path, { force: true });
-        path = null;
-      }
+      if (path !== null && !this.appendOrDrop(path, chunk)) path = null;
     };
     return {
       get path() {
