@@ -2,7 +2,7 @@
 // the line does not fit the least important segments drop out whole (a half-cut "claude-son…"
 // helps nobody), never the ones a user acts on (permission mode, cost).
 import type { PermissionMode } from "../../events/types.ts";
-import type { Row, Span } from "../render/style.ts";
+import type { Row, Span, Style } from "../render/style.ts";
 import { displayWidth, span } from "./text.ts";
 import { ui } from "./theme.ts";
 import { formatCost } from "../../model/format-cost.ts";
@@ -73,7 +73,27 @@ function segments(s: StatusInfo): Segment[] {
 
 const SEP = " · ";
 
+/**
+ * The last line drawn and what it was drawn from: every frame asks again (30 a second while an
+ * answer streams) and the inputs rarely change, so the same row comes back. The theme is part of
+ * the inputs: setTheme replaces the style objects the spans hold.
+ */
+let last: { info: StatusInfo; width: number; theme: Style; row: Row } | null = null;
+
+function sameInfo(a: StatusInfo, b: StatusInfo): boolean {
+  for (const k in a) if (a[k as keyof StatusInfo] !== b[k as keyof StatusInfo]) return false;
+  for (const k in b) if (!(k in a) && b[k as keyof StatusInfo] !== undefined) return false;
+  return true;
+}
+
 export function renderStatusLine(s: StatusInfo, width: number): Row {
+  if (last && last.width === width && last.theme === ui.border && sameInfo(last.info, s)) return last.row;
+  const row = layoutStatusLine(s, width);
+  last = { info: { ...s }, width, theme: ui.border, row };
+  return row;
+}
+
+function layoutStatusLine(s: StatusInfo, width: number): Row {
   const segs = segments(s);
   const widthOf = (list: Segment[]) =>
     list.reduce((w, g) => w + g.spans.reduce((a, sp) => a + displayWidth(sp.text), 0), 0) + Math.max(0, list.length - 1) * SEP.length;

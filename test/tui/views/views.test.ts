@@ -9,6 +9,7 @@ import type { ToolCallView } from "../../../src/tui/transcript/entry.ts";
 import { appendTail } from "../../../src/tui/transcript/output-tail.ts";
 import { renderToolCall } from "../../../src/tui/views/tool-row.ts";
 import { renderComposer } from "../../../src/tui/views/composer-view.ts";
+import { setTheme } from "../../../src/tui/views/theme.ts";
 import type { Row } from "../../../src/tui/render/style.ts";
 import type { AgentEvent } from "../../../src/events/types.ts";
 import { Transcript } from "../../../src/tui/transcript/transcript.ts";
@@ -49,6 +50,30 @@ describe("status line", () => {
     expect(t40).toContain("$0.43");
     expect(t40).not.toContain("feature/x");
     expect(rowText(renderStatusLine({ ...status, costUsd: null }, 200))).toContain("cost unknown");
+  });
+
+  test("the line drawn again is the line of its inputs: a new width, value, field or theme is a new line", () => {
+    const info: StatusInfo = { ...status };
+    expect(rowText(renderStatusLine(info, 200))).toContain("↓3.4k");
+    // The caller's object changed in place: the cache compares values, not the object.
+    info.outputTokens = 9_900;
+    expect(rowText(renderStatusLine(info, 200))).toContain("↓9.9k");
+    expect(rowText(renderStatusLine(info, 40))).not.toContain("feature/x");
+    expect(rowText(renderStatusLine(info, 200))).toContain("feature/x");
+    expect(rowText(renderStatusLine({ ...info, activity: "working" }, 200))).toMatch(/^working/);
+    expect(rowText(renderStatusLine({ ...info, activity: undefined }, 200))).not.toContain("working");
+    expect(rowText(renderStatusLine({ ...info, vimMode: "normal" }, 200))).toContain("-- NORMAL --");
+    expect(rowText(renderStatusLine(info, 200))).not.toContain("NORMAL");
+    const sep = (r: Row) => r.spans.find((s) => s.text === " · ")!.style;
+    const dark = sep(renderStatusLine(info, 200));
+    try {
+      setTheme("light", "256");
+      const light = sep(renderStatusLine(info, 200));
+      expect(light).not.toBe(dark);
+      expect(light).toEqual({ fg: { kind: "index", n: 240 } });
+    } finally {
+      setTheme("dark", "256");
+    }
   });
 
   test("running processes stay visible at narrow widths, before the model and the context gauge", () => {
