@@ -150,12 +150,13 @@ async function* streamOnce(
   const onAbort = () => controller.abort();
   signal?.addEventListener("abort", onAbort, { once: true });
   if (signal?.aborted) controller.abort();
+  const guard = new StreamGuard(controller.signal, idleTimeoutMs);
   try {
-    const response = await promptly(createQuietly(sdk, params, controller.signal), controller.signal, idleTimeoutMs);
+    const response = await guard.promptly(createQuietly(sdk, params, controller.signal));
     const it = response[Symbol.asyncIterator]();
     try {
       for (;;) {
-        const next = await promptly(it.next(), controller.signal, idleTimeoutMs);
+        const next = await guard.promptly(it.next());
         if (next.done) break;
         for (const ev of asm.push(next.value as RawMessageStreamEvent)) yield ev;
         if (asm.stopped) return;
@@ -172,6 +173,7 @@ async function* streamOnce(
   } finally {
     signal?.removeEventListener("abort", onAbort);
     controller.abort();
+    guard.close();
   }
 }
 
@@ -191,39 +193,56 @@ function createQuietly(sdk: Anthropic, params: MessageCreateParamsStreaming, sig
 }
 
 /**
- * Settles with `p`, or rejects as soon as `signal` aborts (the SDK may take its time to notice),
- * or after `idleMs` without `p` settling.
+ * One stream's waits: each settles with its promise, or rejects as soon as `signal` aborts (the
+ * SDK may take its time to notice), or after `idleMs` without it settling. One listener and one
+ * timer for the whole stream, not per wait: a wait per SSE event (thousands per answer) each with
+ * its own promise, timer and abort listener was most of this module's CPU while text streamed.
  */
-function promptly<T>(p: Promise<T>, signal: AbortSignal, idleMs: number): Promise<T> {
-  if (signal.aborted) {
-    p.catch(() => {});
-    return Promise.reject(ABORTED);
+class StreamGuard {
+  private readonly stop: Promise<never>;
+  private trip: (why: typeof ABORTED | typeof IDLE) => void = () => {};
+  private timer: ReturnType<typeof setTimeout> | null = null;
+  private waiting = false;
+  private since = 0;
+  private readonly onAbort = () => this.trip(ABORTED);
+
+  constructor(
+    private readonly signal: AbortSignal,
+    private readonly idleMs: number,
+  ) {
+    this.stop = new Promise<never>((_, reject) => (this.trip = reject));
+    this.stop.catch(() => {});
+    if (signal.aborted) this.trip(ABORTED);
+    else signal.addEventListener("abort", this.onAbort, { once: true });
   }
-  return new Promise<T>((resolve, reject) => {
-    const onAbort = () => {
-      cleanup();
-      reject(ABORTED);
-    };
-    const timer = setTimeout(() => {
-      cleanup();
-      reject(IDLE);
-    }, idleMs);
-    const cleanup = () => {
-      clearTimeout(timer);
-      signal.removeEventListener("abort", onAbort);
-    };
-    signal.addEventListener("abort", onAbort, { once: true });
-    p.then(
-      (v) => {
-        cleanup();
-        resolve(v);
-      },
-      (e) => {
-        cleanup();
-        reject(e);
-      },
-    );
-  });
+
+  async promptly<T>(p: Promise<T>): Promise<T> {
+    this.since = performance.now();
+    this.waiting = true;
+    if (!this.timer) this.arm(this.idleMs);
+    try {
+      return await Promise.race([p, this.stop]);
+    } finally {
+      this.waiting = false;
+    }
+  }
+
+  close(): void {
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = null;
+    this.signal.removeEventListener("abort", this.onAbort);
+  }
+
+  /** The timer runs on from wait to wait; when it fires it trips only if the current wait has lasted idleMs. */
+  private arm(ms: number): void {
+    this.timer = setTimeout(() => {
+      this.timer = null;
+      if (!this.waiting) return;
+      const left = this.since + this.idleMs - performance.now();
+      if (left <= 0) this.trip(IDLE);
+      else this.arm(left);
+    }, ms);
+  }
 }
 
 /** Resolves true after `ms`, or false as soon as `signal` aborts. */

@@ -250,6 +250,20 @@ describe("retryable failures", () => {
     });
   }
 
+  test("a consumer slower than the idle timeout is not a silent stream: only waiting for the server counts", async () => {
+    api = await startFakeApi({ scenario: { turns: [{ content: [{ type: "text", text: "abcdef" }], pacing: { textChunk: 2, delayMs: 0 } }] } });
+    const client = createAnthropicClient({ apiKey: "k", baseURL: api.url, retry: { maxRetries: 0, baseDelayMs: 1 }, idleTimeoutMs: 150 });
+    const events: ModelEvent[] = [];
+    // The consumer (the agent loop, a permission prompt) holds the stream between events for
+    // three idle timeouts while the server has long since sent everything.
+    for await (const ev of client.stream(request())) {
+      events.push(ev);
+      if (events.length === 2) await Bun.sleep(450);
+    }
+    expect(events.some((e) => e.type === "retry")).toBe(false);
+    expect(done(events).content).toEqual([{ type: "text", text: "abcdef" }]);
+  });
+
   test("a stream that goes silent is treated as cut and retried", async () => {
     api = await startFakeApi({
       scenario: { turns: [{ content: [{ type: "text", text: "slow" }], pacing: { delayMs: 400 } }, { content: [{ type: "text", text: "x" }] }] },
