@@ -109,7 +109,7 @@ export async function run(_opts: { json: boolean }): Promise<BenchResult[]> {
     { name: "highlight css: declarations (a:b;…)", input: (n) => "a:b;".repeat(n / 4), run: (s) => highlightCode("css", s) },
     { name: "highlight css: selectors before one brace", input: (n) => "a ".repeat(n / 2) + "{", run: (s) => highlightCode("css", s) },
     { name: "highlight yaml: colons without spaces (a:b…)", input: (n) => "a:b".repeat(n / 3), run: (s) => highlightCode("yaml", s) },
-    { name: "highlight bash: ${ and << runs", input: (n) => "${<<".repeat(n / 4), run: (s) => highlightCode("bash", s) },
+    { name: "highlight bash: heredocs and $vars (x <<A $y …)", input: (n) => "x <<A $y ".repeat(n / 10), run: (s) => highlightCode("bash", s) },
     { name: "highlight c: # runs", input: (n) => "#".repeat(n), run: (s) => highlightCode("cpp", s) },
     { name: "highlight python: escapes in a string", input: (n) => '"' + "\\x".repeat(n / 2), run: (s) => highlightCode("python", s) },
     { name: "highlight rust: quotes (\'a\'…)", input: (n) => "'a".repeat(n / 2), run: (s) => highlightCode("rust", s) },
