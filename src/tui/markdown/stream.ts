@@ -2,11 +2,14 @@
 // and laid out once per width; only the unsettled tail is parsed again on each frame.
 //
 // Settling: complete lines go into one incremental block parser (block-parser.ts) for the whole
-// answer. A top-level block is settled when a later top-level block has started after a blank
-// line: the parser has then closed it, and CommonMark never reopens a closed block. So the
-// settled blocks are exactly the blocks a one-shot parse of the whole text gives, whatever the
-// chunking; the boundary only moves forward, and the trailing blank line settles nothing (the next
-// line might continue a list or a code block). `renderMarkdown` is this same stream fed at once.
+// answer. A top-level block is settled once the parser has closed it (a later top-level block
+// started after a blank line, or the last block was closed: a heading by the next line, a
+// paragraph by a blank one, a fence by its closing line), since CommonMark never reopens a closed
+// block. So the settled blocks are exactly the blocks a one-shot parse of the whole text gives,
+// whatever the chunking; the boundary only moves forward, and a block a blank line leaves open
+// (a list, indented code) waits: the next line may continue it. Settling the closed last block at
+// once keeps it out of the tail, which is parsed and laid out again every frame (a heading was
+// re-laid under every frame of the paragraph after it). `renderMarkdown` is this same stream fed at once.
 //
 // The tail (unsettled complete lines plus the incomplete last line) is parsed afresh for display,
 // with incomplete structure held back or healed (heal.ts). Its cost is O(tail) per frame.
@@ -121,7 +124,7 @@ class Stream implements MarkdownStream {
 
   private settle(all: boolean): void {
     const kids = this.parser.doc.children;
-    let j = all ? kids.length : -1;
+    let j = all || (kids.length > 0 && !kids[kids.length - 1]!.open) ? kids.length : -1;
     for (let i = kids.length - 1; i >= 1 && j < 0; i--) {
       const prev = kids[i - 1]!;
       if (!prev.open && prev.endLine < kids[i]!.startLine - 1) j = i;
