@@ -62,7 +62,9 @@ export function healInline(content: string, refmap: RefMap): string {
   let s = content.trim();
   // A delimiter run just typed after a space opens nothing yet: hide it for now.
   s = s.replace(/(^|\s)[*_~`]+$/, "$1").trimEnd();
-  const ticks = findUnclosed(s, refmap).backticks;
+  const first = findUnclosed(s, refmap);
+  const ticks = first.backticks;
+  const parsed = s;
   if (ticks) {
     // An opening run with nothing after it yet is hidden; one with content gets its closer.
     if (ticks.pos + ticks.run.length >= s.length) s = s.slice(0, ticks.pos).trimEnd();
@@ -71,7 +73,8 @@ export function healInline(content: string, refmap: RefMap): string {
   // Half a link: `[text](http://exa` shows as the link it is becoming; a lone `[text` as text.
   if (endsInHalfLink(s)) s += ")";
   else s = dropOpenBracket(s);
-  const { openers } = findUnclosed(s, refmap);
+  // Parsed again only when the text changed: this runs on every frame of a streaming paragraph.
+  const { openers } = s === parsed ? first : findUnclosed(s, refmap);
   if (openers.length > 0) {
     let closers = "";
     for (let i = openers.length - 1; i >= 0; i--) closers += openers[i]!.cc.repeat(openers[i]!.count);
