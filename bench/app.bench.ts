@@ -14,7 +14,6 @@ import { startFakeApi } from "../src/fakeapi/index.ts";
 import { App } from "../src/tui/app/app.ts";
 import { FileFinder } from "../src/tui/app/file-finder.ts";
 import { PromptHistory } from "../src/tui/app/history.ts";
-import { preloadHighlighting } from "../src/tui/markdown/index.ts";
 import type { Row } from "../src/tui/render/style.ts";
 import { createScreen, type FrameStats, type Screen } from "../src/tui/screen/screen.ts";
 
@@ -226,8 +225,6 @@ async function ptySession(): Promise<Result> {
 }
 
 export async function run(_opts: { json: boolean }): Promise<Result[]> {
-  // In-process figures are for the steady state: every grammar loaded (the CLI loads them lazily).
-  await preloadHighlighting();
   const out = [await streamedAnswer(), await keystrokeEcho(), await ptySession(), await startup(null)];
   // The compiled binary, when built (`bun run build`) or named by KHAELOR_BIN.
   const bin = process.env.KHAELOR_BIN ?? join(import.meta.dir, "..", "dist", "khaelor");

@@ -1,8 +1,8 @@
 // Streaming markdown costs: parse + layout per 4-character delta over a 200 KB answer (settled
 // rows plus tail rows, as one frame would ask for them), against re-rendering the whole text so far
-// on each delta; and tree-sitter highlighting per completed code line.
+// on each delta; and highlighting (the lexers in src/tui/markdown/highlight/) per completed code line.
 import type { BenchResult } from "./run.ts";
-import { createMarkdownStream, preloadHighlighting, renderMarkdown } from "../src/tui/markdown/index.ts";
+import { createMarkdownStream, renderMarkdown } from "../src/tui/markdown/index.ts";
 import { highlightCode, StreamingHighlighter } from "../src/tui/markdown/highlight/highlighter.ts";
 
 function prng(seed: number): () => number {
@@ -55,10 +55,6 @@ function percentile(sorted: number[], p: number): number {
 const us = (ms: number) => Math.round(ms * 1000 * 10) / 10;
 
 export async function run(_opts: { json: boolean }): Promise<BenchResult[]> {
-  // Startup cost the app pays once: every grammar's wasm plus its highlight query.
-  const p0 = performance.now();
-  const reports = await preloadHighlighting();
-  const preloadMs = performance.now() - p0;
   const text = answer(200_000);
   const width = 100;
   const DELTA = 4;
@@ -111,11 +107,6 @@ export async function run(_opts: { json: boolean }): Promise<BenchResult[]> {
   const whole = performance.now() - w0;
 
   return [
-    {
-      name: "markdown.preload_highlighting_all_grammars",
-      grammars: reports.filter((r) => r.ok).length,
-      ms: Math.round(preloadMs),
-    },
     {
       name: "markdown.stream_200kb_4char_deltas",
       bytes: text.length,

@@ -15,6 +15,7 @@ import { createTextRedactor } from "../src/session/redact.ts";
 import { trimEndChars } from "../src/text/trim-chars.ts";
 import { holdBack, healInline } from "../src/tui/markdown/heal.ts";
 import { renderMarkdown } from "../src/tui/markdown/index.ts";
+import { highlightCode } from "../src/tui/markdown/highlight/highlighter.ts";
 import { parseUnifiedDiff } from "../src/tui/views/diff-view.ts";
 
 const SMALL = 10_000;
@@ -101,6 +102,17 @@ export async function run(_opts: { json: boolean }): Promise<BenchResult[]> {
     { name: "markdown hold-back: fence ~~~~…", input: (n) => "~~~" + "~".repeat(n) + "`", run: (s) => holdBack(s, { inFence: false, paragraphLastLineHasPipe: false, inTable: false }) },
     { name: "markdown hold-back: * and tabs", input: (n) => "*" + "\t".repeat(n) + "x", run: (s) => holdBack(s, { inFence: false, paragraphLastLineHasPipe: false, inTable: false }) },
     { name: "markdown heal: half links ([([…)", input: (n) => "([".repeat(n / 2), run: (s) => healInline(s, new Map()) },
+    // The highlighter's lexers, on lines built to make a scanner look ahead again and again.
+    { name: "highlight ts: unclosed regex classes (x = /[…)", input: (n) => "x = /[".repeat(n / 6), run: (s) => highlightCode("typescript", s) },
+    { name: "highlight ts: template interpolations (`${`${…)", input: (n) => "`${".repeat(n / 3), run: (s) => highlightCode("typescript", s) },
+    { name: "highlight ts: ordinary code", input: (n) => 'const a = f(x.y, "s", 1.5e3); '.repeat(n / 30), run: (s) => highlightCode("typescript", s) },
+    { name: "highlight css: declarations (a:b;…)", input: (n) => "a:b;".repeat(n / 4), run: (s) => highlightCode("css", s) },
+    { name: "highlight css: selectors before one brace", input: (n) => "a ".repeat(n / 2) + "{", run: (s) => highlightCode("css", s) },
+    { name: "highlight yaml: colons without spaces (a:b…)", input: (n) => "a:b".repeat(n / 3), run: (s) => highlightCode("yaml", s) },
+    { name: "highlight bash: heredocs and $vars (x <<A $y …)", input: (n) => "x <<A $y ".repeat(n / 10), run: (s) => highlightCode("bash", s) },
+    { name: "highlight c: # runs", input: (n) => "#".repeat(n), run: (s) => highlightCode("cpp", s) },
+    { name: "highlight python: escapes in a string", input: (n) => '"' + "\\x".repeat(n / 2), run: (s) => highlightCode("python", s) },
+    { name: "highlight rust: quotes (\'a\'…)", input: (n) => "'a".repeat(n / 2), run: (s) => highlightCode("rust", s) },
     { name: "markdown: ``` fence of backticks", input: (n) => "`".repeat(n) + "\n", run: (s) => renderMarkdown(s, { width: 80, links: true }) },
     { name: "markdown: heading with tab run", input: (n) => "# a" + "\t".repeat(n) + "#\tx\n", run: (s) => renderMarkdown(s, { width: 80, links: true }) },
     { name: "diff header +++ with tabs", input: (n) => "+++ +" + "\t".repeat(n) + "\n", run: (s) => parseUnifiedDiff(s) },

@@ -19,7 +19,7 @@ export function phaseOf(url: string, fn: string): string {
   if (fn === "(idle)") return "";
   if (fn === "(program)" || fn === "(root)") return "runtime (native)";
   if (url.includes("@anthropic-ai/sdk")) return "sdk (SSE parse, stream assembly)";
-  if (url.includes("web-tree-sitter") || url.includes("/markdown/highlight")) return "highlighting";
+  if (url.includes("/markdown/highlight")) return "highlighting";
   if (url.includes("string-width") || url.includes("wrap-ansi") || url.includes("strip-ansi") || url.includes("emoji-regex") || url.includes("get-east-asian-width")) return "text width";
   if (url.includes("/src/tui/markdown/")) return "markdown (parse, layout)";
   if (url.includes("/src/tui/transcript/")) return "transcript";

@@ -1,7 +1,8 @@
 // Files that ship inside the compiled binary. `with { type: "file" }` gives a real path when run
 // from source and a `/$bunfs/...` path inside a `bun build --compile` binary, where the file can be
 // read but not executed; executables are therefore unpacked to a per-version cache on first use.
-// Grammars are the same on every platform; ripgrep is the build target's (./ripgrep-asset.ts).
+// The tree-sitter runtime and its Bash grammar (shell parsing for permissions, src/permissions/) are
+// the same on every platform; ripgrep is the build target's (./ripgrep-asset.ts).
 import { createHash } from "node:crypto";
 import { chmodSync, existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
@@ -10,34 +11,10 @@ import { RELEASE_TARGETS, isReleaseTarget, runningPlatform } from "../platform/t
 import { ripgrepAsset, type RipgrepAsset } from "./ripgrep-asset.ts";
 import treeSitterRuntime from "../../node_modules/web-tree-sitter/web-tree-sitter.wasm" with { type: "file" };
 import bashWasm from "../../node_modules/@vscode/tree-sitter-wasm/wasm/tree-sitter-bash.wasm" with { type: "file" };
-import cSharpWasm from "../../node_modules/@vscode/tree-sitter-wasm/wasm/tree-sitter-c-sharp.wasm" with { type: "file" };
-import cppWasm from "../../node_modules/@vscode/tree-sitter-wasm/wasm/tree-sitter-cpp.wasm" with { type: "file" };
-import cssWasm from "../../node_modules/@vscode/tree-sitter-wasm/wasm/tree-sitter-css.wasm" with { type: "file" };
-import goWasm from "../../node_modules/@vscode/tree-sitter-wasm/wasm/tree-sitter-go.wasm" with { type: "file" };
-import javaWasm from "../../node_modules/@vscode/tree-sitter-wasm/wasm/tree-sitter-java.wasm" with { type: "file" };
-import javascriptWasm from "../../node_modules/@vscode/tree-sitter-wasm/wasm/tree-sitter-javascript.wasm" with { type: "file" };
-import phpWasm from "../../node_modules/@vscode/tree-sitter-wasm/wasm/tree-sitter-php.wasm" with { type: "file" };
-import pythonWasm from "../../node_modules/@vscode/tree-sitter-wasm/wasm/tree-sitter-python.wasm" with { type: "file" };
-import rubyWasm from "../../node_modules/@vscode/tree-sitter-wasm/wasm/tree-sitter-ruby.wasm" with { type: "file" };
-import rustWasm from "../../node_modules/@vscode/tree-sitter-wasm/wasm/tree-sitter-rust.wasm" with { type: "file" };
-import tsxWasm from "../../node_modules/@vscode/tree-sitter-wasm/wasm/tree-sitter-tsx.wasm" with { type: "file" };
-import typescriptWasm from "../../node_modules/@vscode/tree-sitter-wasm/wasm/tree-sitter-typescript.wasm" with { type: "file" };
 import { VERSION } from "../version.ts";
 
 export const grammarFiles = {
   bash: bashWasm,
-  c_sharp: cSharpWasm,
-  cpp: cppWasm,
-  css: cssWasm,
-  go: goWasm,
-  java: javaWasm,
-  javascript: javascriptWasm,
-  php: phpWasm,
-  python: pythonWasm,
-  ruby: rubyWasm,
-  rust: rustWasm,
-  tsx: tsxWasm,
-  typescript: typescriptWasm,
 } as const;
 export type GrammarName = keyof typeof grammarFiles;
 

@@ -6,7 +6,7 @@
 // Startup is ordered for the first frame and the first keystroke: only the terminal layer and the
 // screen are imported up front; the "starting" line is drawn while the terminal still answers the
 // capability queries; keys typed from then on are kept and handed to the composer as soon as it
-// exists. Grammars load when an answer first needs them (src/tui/app/lazy-grammars.ts).
+// exists.
 import { spawnSync } from "node:child_process";
 import { resolve } from "node:path";
 import type { InputEvent } from "../tui/term/decoder.ts";

@@ -35,7 +35,9 @@ async function waitFor(cond: () => boolean, what: string) {
 describe.skipIf(process.platform !== "linux")("processes a session leaves behind", () => {
   test.each([
     ["the interrupted command itself", (t: string) => `echo RUNNING; sleep ${t}`],
-    ["a setsid daemon the command started", (t: string) => `setsid -f sleep ${t}; echo RUNNING; sleep ${Number(t) + 1}`],
+    // RUNNING is written before the daemon starts: the test kills KHAELOR once the daemon runs, and a
+    // shell writing to the dead run's stdout after that dies of SIGPIPE, before its EXIT trap.
+    ["a setsid daemon the command started", (t: string) => `echo RUNNING; setsid -f sleep ${t}; sleep ${Number(t) + 1}`],
   ])("kill -9 mid-command, then --resume stops %s and says so", async (_name, command) => {
     const t = token();
     const api = await startFakeApi({ scenario: { turns: [{ content: [{ type: "tool_use", name: "bash", input: { command: command(t) } }] }] } });

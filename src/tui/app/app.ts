@@ -19,7 +19,6 @@
 //
 // Startup: the app exists before the session does (deps.session null), so the composer takes keys
 // at once; what is sent meanwhile is shown as queued and runs when sessionOpened() hands it over.
-import { extname } from "node:path";
 import type { AgentSession, AskAnswer, AskRequest } from "../../agent/types.ts";
 import type { AgentEvent, DurableEvent, PermissionMode } from "../../events/types.ts";
 import type { ImageBlock, ImageMediaType, UserBlock } from "../../model/types.ts";
@@ -46,7 +45,6 @@ import type { PromptHistory } from "./history.ts";
 import type { FocusChange, InputEvent } from "./app-input.ts";
 import { buildPermissionPrompt } from "./permission-prompt.ts";
 import { parseSlash, isKnownCommand, looksLikeCommand } from "./slash-commands.ts";
-import { LazyGrammars } from "./lazy-grammars.ts";
 import { Transcript } from "../transcript/transcript.ts";
 import { composerInput } from "./composer-keys.ts";
 import { armAskGuard, permissionInput, typedAhead } from "./permission-keys.ts";
@@ -120,10 +118,6 @@ export class App implements AppActions {
   constructor(readonly deps: AppDeps) {
     this.screen = deps.screen;
     this.clock = deps.now ?? Date.now;
-    const grammars = new LazyGrammars(() => {
-      this.state.pager?.pager.restyle();
-      this.requestRender();
-    }, this.clock);
     this.state = {
       session: null,
       ready: false,
@@ -133,8 +127,7 @@ export class App implements AppActions {
       history: deps.history,
       finder: deps.finder,
       links: deps.links,
-      committer: new HistoryCommit(deps.screen.cols, deps.links, grammars),
-      grammars,
+      committer: new HistoryCommit(deps.screen.cols, deps.links),
       width: deps.screen.cols,
       busy: null,
       queued: [],
@@ -392,7 +385,6 @@ export class App implements AppActions {
     const st = this.state;
     return new Promise<AskAnswer>((resolve) => {
       const prompt = buildPermissionPrompt(req, this.session.cwd);
-      if (prompt.diffPath) st.grammars.waitingFor(extname(prompt.diffPath).slice(1));
       const finish = (a: AskAnswer) => {
         if (st.ask?.resolve !== finish) return;
         st.ask = null;

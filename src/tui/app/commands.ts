@@ -1,7 +1,5 @@
 // What each slash command does, on the session's own API (src/agent/types.ts): functions of the
 // app's state and actions, like the key handlers.
-import { extname } from "node:path";
-import { preloadHighlighting } from "../markdown/index.ts";
 import { KNOWN_MODELS, modelInfo, SUGGESTED_MODELS } from "../../model/models.ts";
 import { listSessions } from "../../session/store.ts";
 import { renderDiff } from "../views/diff-view.ts";
@@ -185,8 +183,6 @@ export async function runSlashCommand(state: AppState, actions: AppActions, name
           t.notice("No changes since the session started.");
           return;
         }
-        // The pager lays each diff out once: its languages load first.
-        await preloadHighlighting(d.files.map((f) => extname(f.path).slice(1)));
         const patches = splitPatch(d.patch);
         actions.openPager({
           count: () => patches.length + 1,

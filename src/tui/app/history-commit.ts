@@ -7,15 +7,14 @@
 // remaining rows first. Scrollback cannot be taken back: when a retry discards a partial answer
 // some of whose rows are written, a note follows them instead (see rewind).
 //
-// An entry is written when it is settled (isSettled) and its code does not wait for a grammar;
-// a streamed answer is written block by block as its markdown settles, before it ends.
+// An entry is written when it is settled (isSettled); a streamed answer is written block by block
+// as its markdown settles, before it ends.
 import { createMarkdownStream, type MarkdownStream } from "../markdown/index.ts";
 import type { Row } from "../render/style.ts";
 import { isSettled, type Entry } from "../transcript/entry.ts";
 import { answerFooter, needsGap, renderEntry } from "../views/entry-view.ts";
 import { span } from "../views/text.ts";
 import { ui } from "../views/theme.ts";
-import type { LazyGrammars } from "./lazy-grammars.ts";
 
 export type AnswerStream = { md: MarkdownStream; fed: number };
 
@@ -36,7 +35,6 @@ export class HistoryCommit {
   constructor(
     private width: number,
     private readonly links: boolean,
-    private readonly grammars: LazyGrammars,
   ) {}
 
   /** A new transcript: nothing of it is written. */
@@ -55,8 +53,8 @@ export class HistoryCommit {
 
   /**
    * The rows to write now, in order: every entry that has settled since, and the settled blocks of
-   * a streaming head. Afterwards every answer in the live zone has its stream, fed as far as its
-   * grammars allow. `final`: everything is history now (exit).
+   * a streaming head. Afterwards every answer in the live zone has its stream, fed with all its
+   * text so far. `final`: everything is history now (exit).
    */
   advance(entries: readonly Entry[], final: boolean): Row[] {
     const width = this.width;
@@ -65,13 +63,12 @@ export class HistoryCommit {
       const e = entries[this.committed]!;
       const prev = entries[this.committed - 1];
       const streaming = e.kind === "assistant" && (!e.done || this.streams.has(e.key));
-      if (!final && !streaming && (!isSettled(e) || this.grammars.holds(e))) break;
+      if (!final && !streaming && !isSettled(e)) break;
       if (!this.headGapDone && needsGap(prev, e)) out.push({ spans: [] });
       this.headGapDone = true;
       if (e.kind === "assistant" && streaming) {
-        const s = this.streamFor(e, final);
-        // Done means all of it reached the stream (a fence may still wait for its grammar).
-        const done = final || (e.done && s.fed === e.text.length);
+        const s = this.streamFor(e);
+        const done = final || e.done;
         if (done) s.md.finish();
         const settled = s.md.settledRows();
         for (let i = this.headRows; i < settled.length; i++) out.push(settled[i]!);
@@ -135,18 +132,15 @@ export class HistoryCommit {
     return this.streams.get(key);
   }
 
-  private streamFor(e: Extract<Entry, { kind: "assistant" }>, all = false): AnswerStream {
+  private streamFor(e: Extract<Entry, { kind: "assistant" }>): AnswerStream {
     let s = this.streams.get(e.key);
     if (!s) {
       s = { md: createMarkdownStream({ width: this.width, links: this.links, hangingIndent: this.wordWrap }), fed: 0 };
       this.streams.set(e.key, s);
     }
     if (s.fed < e.text.length) {
-      const limit = all ? e.text.length : this.grammars.feedLimit(e.text, s.fed);
-      if (limit > s.fed) {
-        s.md.append(e.text.slice(s.fed, limit));
-        s.fed = limit;
-      }
+      s.md.append(e.text.slice(s.fed));
+      s.fed = e.text.length;
     }
     return s;
   }

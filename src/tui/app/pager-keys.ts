@@ -18,7 +18,6 @@ export function transcriptSource(state: AppState): PagerSource {
       const entries = t().entries;
       const e = entries[i];
       if (!e) return [];
-      state.grammars.holds(e); // a language not loaded yet starts loading; the pager restyles when it is
       const rows = renderEntry(e, { width, links: false, full: true });
       return needsGap(entries[i - 1], e) ? [{ spans: [] }, ...rows] : rows;
     },

@@ -12,7 +12,6 @@ import type { Composer } from "./composer.ts";
 import type { FileFinder } from "./file-finder.ts";
 import type { HistoryCommit } from "./history-commit.ts";
 import type { PromptHistory } from "./history.ts";
-import type { LazyGrammars } from "./lazy-grammars.ts";
 
 export type Picker =
   | ({ kind: "slash" } & PickerState<string>)
@@ -53,7 +52,6 @@ export type AppState = {
   readonly links: boolean;
   /** What of the transcript is in scrollback (./history-commit.ts). */
   readonly committer: HistoryCommit;
-  readonly grammars: LazyGrammars;
   width: number;
 
   busy: Busy | null;

@@ -22,7 +22,7 @@ export type TailContext = {
   inFence: boolean;
   /**
    * That block's language is highlighted: its partial line waits for its newline, since shown as
-   * typed it would be painted twice (plain now, in colour once the line is complete and parsed).
+   * typed it would be painted twice (plain now, in colour once the line is complete and lexed).
    */
   fenceHighlighted?: boolean;
   /** The open leaf is a paragraph whose last line could be a table header row. */

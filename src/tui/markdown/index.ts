@@ -1,6 +1,5 @@
 // Streaming markdown for the terminal. The app's surface:
 //
-//   await preloadHighlighting();                 // once at startup: grammars are wasm, loading is async
 //   const md = createMarkdownStream({ width, links: caps.osc8 });
 //   md.append(delta);                            // as text streams in
 //   md.settledRows()                             // rows to commit to scrollback: grows only, never changes
@@ -11,6 +10,5 @@
 // Rows are `Row` from ../render/style.ts; a `soft` row continues the previous one (a wrapped line).
 // Layout is synchronous and deterministic: any chunking of the same text gives the same rows.
 export { createMarkdownStream, renderMarkdown, parseMarkdown, type MarkdownOptions, type MarkdownStream } from "./stream.ts";
-export { preloadHighlighting, type LanguageReport } from "./highlight/highlighter.ts";
 export { defaultTheme, type MarkdownTheme } from "./theme.ts";
 export type { Block, Inline } from "./ast.ts";

@@ -5,7 +5,7 @@ import type { Row, Span, Style } from "../render/style.ts";
 import type { Align, Block, Inline, ListItem } from "./ast.ts";
 import { diffLineKind } from "./highlight/diff.ts";
 import type { Token } from "./highlight/highlighter.ts";
-import { isDiffInfo } from "./highlight/queries.ts";
+import { isDiffInfo } from "./highlight/languages.ts";
 import { RowSink, spansWidth, styled } from "./row-sink.ts";
 import { syntaxStyle, type MarkdownTheme } from "./theme.ts";
 import { displayWidth } from "../render/width.ts";

@@ -15,8 +15,8 @@ import type { Row } from "../render/style.ts";
 import type { Block, RefMap } from "./ast.ts";
 import { BlockParser, toBlocks, type BNode } from "./block-parser.ts";
 import { healInline, hasUnescapedPipe, holdBack } from "./heal.ts";
-import { highlightCode, isHighlightLoaded, StreamingHighlighter, type Token } from "./highlight/highlighter.ts";
-import { grammarForInfo } from "./highlight/queries.ts";
+import { highlightCode, StreamingHighlighter, type Token } from "./highlight/highlighter.ts";
+import { languageForInfo } from "./highlight/languages.ts";
 import { layoutBlock, type CodeBlock, type LayoutContext } from "./layout.ts";
 import { mergeTheme, type MarkdownTheme } from "./theme.ts";
 
@@ -55,8 +55,8 @@ const wholeTokens = new WeakMap<CodeBlock, Token[][] | null>();
 function settledCodeTokens(block: CodeBlock): Token[][] | null {
   let tokens = wholeTokens.get(block);
   if (tokens === undefined) {
-    const grammar = grammarForInfo(block.info);
-    tokens = grammar ? highlightCode(grammar, block.text) : null;
+    const language = languageForInfo(block.info);
+    tokens = language ? highlightCode(language, block.text) : null;
     wholeTokens.set(block, tokens);
   }
   return tokens;
@@ -226,8 +226,8 @@ class Stream implements MarkdownStream {
   }
 
   private streamingCodeTokens(block: CodeBlock): Token[][] | null {
-    const grammar = grammarForInfo(block.info);
-    if (!grammar || block.line === undefined) return null;
+    const language = languageForInfo(block.info);
+    if (!language || block.line === undefined) return null;
     let h = this.highlighters.get(block.line);
     if (!h) {
       h = new StreamingHighlighter();
@@ -236,15 +236,14 @@ class Stream implements MarkdownStream {
     const lines = block.text.split("\n");
     lines.pop();
     if (block.partialLastLine) lines.pop();
-    return h.highlight(grammar, block.info, lines);
+    return h.highlight(language, block.info, lines);
   }
 }
 
-/** An open fence's language (its first content line) has a loaded grammar. */
+/** An open fence's language (its first content line) is one we highlight. */
 function fenceHighlighted(content: string): boolean {
   const nl = content.indexOf("\n");
-  const g = grammarForInfo((nl < 0 ? content : content.slice(0, nl)).trim());
-  return g !== null && isHighlightLoaded(g);
+  return languageForInfo((nl < 0 ? content : content.slice(0, nl)).trim()) !== null;
 }
 
 function isFenceLine(line: string): boolean {

@@ -4,7 +4,7 @@
 // still readable but never mistaken for new), long lines wrapped under the gutter.
 import { extname } from "node:path";
 import { highlightCode, type Token } from "../markdown/highlight/highlighter.ts";
-import { grammarForInfo } from "../markdown/highlight/queries.ts";
+import { languageForInfo } from "../markdown/highlight/languages.ts";
 import { defaultTheme, syntaxStyle } from "../markdown/theme.ts";
 import type { Row, Span, Style } from "../render/style.ts";
 import { cleanText, span, wrapSpans } from "./text.ts";
@@ -98,7 +98,7 @@ export function renderDiff(diff: string | ParsedDiff, opts: DiffViewOptions): Ro
 
 function codeSpans(l: Extract<DiffLine, { oldNo: number | null }>, toks: Token[] | null): Span[] {
   const base: Style | undefined = l.kind === "added" ? ui.diffAdded : l.kind === "removed" ? ui.diffRemoved : undefined;
-  // Text the grammar does not colour keeps the line's colour (green added, red removed), so the
+  // Text the highlighter does not colour keeps the line's colour (green added, red removed), so the
   // line reads as added or removed at a glance; a removed line's syntax colours are dimmed.
   if (!toks) return [span(cleanText(l.text), base)];
   return toks.map((t) => {
@@ -109,15 +109,15 @@ function codeSpans(l: Extract<DiffLine, { oldNo: number | null }>, toks: Token[]
 
 /**
  * Highlights the diff's lines as one piece of code per side: the new side (context and added
- * lines) and the old side (context and removed lines), each parsed in its own order, so a removed
- * line is coloured as it read in the old file. A hunk is a fragment, so the parse is approximate,
- * but tree-sitter recovers well, and fragments are what every diff viewer colours.
+ * lines) and the old side (context and removed lines), each lexed in its own order, so a removed
+ * line is coloured as it read in the old file. A hunk is a fragment (it may start inside a comment
+ * or a string); the lexer reads it from its first line, as every diff viewer does.
  */
 function highlightLines(lines: DiffLine[], path: string | null): Array<Token[] | null> {
   const out: Array<Token[] | null> = lines.map(() => null);
   if (!path) return out;
-  const grammar = grammarForInfo(extname(path).slice(1));
-  if (!grammar) return out;
+  const language = languageForInfo(extname(path).slice(1));
+  if (!language) return out;
   const side = (kind: "added" | "removed") => {
     const idx: number[] = [];
     const code: string[] = [];
@@ -128,7 +128,7 @@ function highlightLines(lines: DiffLine[], path: string | null): Array<Token[] |
       }
     });
     if (!idx.some((i) => lines[i]!.kind === kind) && kind === "removed") return;
-    const toks = code.length ? highlightCode(grammar, code.join("\n") + "\n") : null;
+    const toks = code.length ? highlightCode(language, code.join("\n") + "\n") : null;
     if (!toks) return;
     idx.forEach((lineIndex, k) => {
       // Context lines take the new side's colours.

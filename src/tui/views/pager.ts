@@ -115,11 +115,6 @@ export class TranscriptPager {
     this.state().known[last] = 0;
   }
 
-  /** Styles changed, not heights (a grammar finished loading): visible entries are laid out again. */
-  restyle(): void {
-    this.cache.clear();
-  }
-
   private state(): WidthState {
     let s = this.widths.get(this.width);
     const n = this.source.count();

@@ -59,8 +59,7 @@ describe("a session in a terminal", () => {
     expect(all).toContain("│ hello-from-bash");
     expect(all.split("All done: FINAL-ANSWER.").length).toBe(2);
     expect(all).toContain("│ 1 │ 2 │");
-    // The code block reached history highlighted: its grammar loaded on first use, and the block
-    // waited for it rather than settling plain.
+    // The code block reached history highlighted.
     const lines = s.term.lines();
     const at = lines.findIndex((l) => l.includes("const x = 1;"));
     expect(at).toBeGreaterThanOrEqual(0);

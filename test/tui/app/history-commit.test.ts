@@ -4,7 +4,6 @@
 import { expect, test } from "bun:test";
 import type { AgentEvent } from "../../../src/events/types.ts";
 import { HistoryCommit } from "../../../src/tui/app/history-commit.ts";
-import { LazyGrammars } from "../../../src/tui/app/lazy-grammars.ts";
 import { Transcript } from "../../../src/tui/transcript/transcript.ts";
 import { rowText } from "../../../src/tui/views/text.ts";
 
@@ -43,7 +42,7 @@ function chunks(text: string, seed: number): string[] {
 
 function written(events: AgentEvent[][], width = 40): string[] {
   const t = new Transcript();
-  const c = new HistoryCommit(width, false, new LazyGrammars(() => {}));
+  const c = new HistoryCommit(width, false);
   const rows: string[] = [];
   for (const batch of events) {
     for (const e of batch) t.apply(e, 0);
@@ -68,7 +67,7 @@ test("a streamed answer reaches scrollback once, in order, whatever its chunking
 
 test("settled blocks are written while the answer still streams, and not again when it ends", () => {
   const t = new Transcript();
-  const c = new HistoryCommit(40, false, new LazyGrammars(() => {}));
+  const c = new HistoryCommit(40, false);
   t.apply(user("go"), 0);
   t.apply({ type: "message_start", id: "m", model: "x" });
   t.apply({ type: "text_delta", index: 0, text: "First paragraph.\n\nSecond\n" }, 0);
@@ -85,7 +84,7 @@ test("settled blocks are written while the answer still streams, and not again w
 
 test("a discarded partial whose rows are in scrollback is followed by a note, and the retry's answer by its own rows", () => {
   const t = new Transcript();
-  const c = new HistoryCommit(40, false, new LazyGrammars(() => {}));
+  const c = new HistoryCommit(40, false);
   const notes: string[] = [];
   t.onRemoved = (from) => notes.push(...c.rewind(from, t.entries).map(rowText));
   t.apply(user("go"), 0);

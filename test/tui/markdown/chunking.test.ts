@@ -1,14 +1,10 @@
 // The streaming invariant: however the text is cut into deltas, the stream ends with exactly the
 // rows of rendering the text whole, and rows it has called settled never change afterwards.
-import { beforeAll, expect, test } from "bun:test";
+import { expect, test } from "bun:test";
 import type { Row } from "../../../src/tui/render/style.ts";
-import { createMarkdownStream, preloadHighlighting, renderMarkdown } from "../../../src/tui/markdown/index.ts";
+import { createMarkdownStream, renderMarkdown } from "../../../src/tui/markdown/index.ts";
 import { displayWidth } from "../../../src/tui/render/width.ts";
 import { chunk, genDoc, prng } from "./gen-doc.ts";
-
-beforeAll(async () => {
-  await preloadHighlighting(["py", "ts", "sh"]);
-});
 
 function rowWidth(r: Row): number {
   return r.spans.reduce((w, s) => w + displayWidth(s.text), 0);

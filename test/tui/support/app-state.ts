@@ -10,7 +10,6 @@ import { Composer } from "../../../src/tui/app/composer.ts";
 import { FileFinder } from "../../../src/tui/app/file-finder.ts";
 import { HistoryCommit } from "../../../src/tui/app/history-commit.ts";
 import { PromptHistory } from "../../../src/tui/app/history.ts";
-import { LazyGrammars } from "../../../src/tui/app/lazy-grammars.ts";
 import type { AppState } from "../../../src/tui/app/state.ts";
 import { Transcript } from "../../../src/tui/transcript/transcript.ts";
 
@@ -91,7 +90,6 @@ export function fakeActions(clock: { t: number }): AppActions & Recorded {
 }
 
 export function makeState(over: Partial<AppState> = {}): AppState {
-  const grammars = new LazyGrammars(() => {});
   const finder = new FileFinder("/nonexistent");
   finder.setFiles(["src/app.ts", "src/screen/zone.ts", "README.md"]);
   return {
@@ -103,8 +101,7 @@ export function makeState(over: Partial<AppState> = {}): AppState {
     history: new PromptHistory(null, ["first prompt", "second prompt"]),
     finder,
     links: false,
-    committer: new HistoryCommit(80, false, grammars),
-    grammars,
+    committer: new HistoryCommit(80, false),
     width: 80,
     busy: null,
     queued: [],

@@ -115,23 +115,3 @@ test("layouts are cached per width: a resize lays out again at the new width, go
   p.render();
   expect(s.calls()).toBe(at40);
 });
-
-test("restyle lays the visible entries out again (a grammar arrived), keeping the view where it was", () => {
-  let style: Row["spans"][number]["style"] = undefined;
-  const src: PagerSource = {
-    count: () => 50,
-    text: (i) => `entry ${i}`,
-    layout: (i) => [{ spans: [{ text: `entry ${i}`, style }] }],
-  };
-  const p = new TranscriptPager(src, 40, 10);
-  p.home();
-  p.scrollBy(5);
-  expect(rowText(p.render()[0]!)).toBe("entry 5");
-  expect(p.render()[0]!.spans[0]!.style).toBeUndefined();
-  style = { bold: true };
-  expect(p.render()[0]!.spans[0]!.style).toBeUndefined(); // cached
-  p.restyle();
-  const rows = p.render();
-  expect(rowText(rows[0]!)).toBe("entry 5");
-  expect(rows[0]!.spans[0]!.style).toEqual({ bold: true });
-});

@@ -12,7 +12,6 @@ import { renderComposer } from "../../../src/tui/views/composer-view.ts";
 import type { Row } from "../../../src/tui/render/style.ts";
 import type { AgentEvent } from "../../../src/events/types.ts";
 import { Transcript } from "../../../src/tui/transcript/transcript.ts";
-import { preloadHighlighting } from "../../../src/tui/markdown/index.ts";
 
 const widest = (rows: Row[]) => Math.max(0, ...rows.map((r) => displayWidth(rowText(r))));
 
@@ -125,8 +124,7 @@ describe("diffs", () => {
     expect(removed.spans.some((s) => s.style?.fg && "n" in s.style.fg && s.style.fg.n === 1)).toBe(true);
   });
 
-  test("removed lines are syntax-highlighted too, in the old file's colours, dimmed; the rest of the line stays red", async () => {
-    await preloadHighlighting(["typescript"]);
+  test("removed lines are syntax-highlighted too, in the old file's colours, dimmed; the rest of the line stays red", () => {
     const rows = renderDiff(patch, { width: 60 });
     const row = (t: string) => rows.find((r) => rowText(r).endsWith(t))!;
     const kw = (r: Row) => r.spans.find((s) => s.text === "const")!;
@@ -135,7 +133,7 @@ describe("diffs", () => {
     expect(kw(added).style?.fg).toBeDefined();
     // Same colour as the keyword on the added line, dimmed.
     expect(kw(removed).style).toEqual({ ...kw(added).style, dim: true });
-    // Text the grammar leaves alone keeps the removed colour.
+    // Text the highlighter leaves alone keeps the removed colour.
     expect(removed.spans.filter((s) => s.text.trim() && s.style?.fg && "n" in s.style.fg && s.style.fg.n === 1).length).toBeGreaterThan(0);
     expect(removed.spans.length).toBeGreaterThan(4);
   });
