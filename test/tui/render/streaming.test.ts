@@ -158,6 +158,60 @@ describe("a streaming tail above the composer and status line", () => {
   });
 });
 
+/** Chops `text` at `cols` into soft-continued rows filled to the edge, as the markdown layout does. */
+function chop(text: string, cols: number): Row[] {
+  const rows: Row[] = [];
+  for (let i = 0; i === 0 || i < text.length; i += cols) rows.push({ spans: [{ text: text.slice(i, i + cols) }], soft: i > 0 });
+  return rows;
+}
+
+describe("the bytes of a growing tail", () => {
+  for (const where of ["at the screen's bottom", "with room below"] as const) {
+    for (const pendingWrap of ["xterm", "tmux"] as const) {
+      test(`text crossing into a new row (${where}, ${pendingWrap}): the footer moves down with LF and IL, and the text goes on where it stopped (DECSC/DECRC, no column move)`, async () => {
+        const cols = 26;
+        const t = createTestTerminal({ cols, rows: 12, pendingWrap });
+        let out = "";
+        const screen = createScreen({ output: { write: (d) => { out += d; return true; } }, caps: { colorDepth: "truecolor", syncOutput: true }, cols, rows: 12, schedule: false, cursorStyle: "auto" });
+        const frame = async (): Promise<string> => { screen.frame(); const o = out; out = ""; await t.write(o); return o; };
+        if (where === "at the screen's bottom") for (let i = 0; i < 12; i++) await t.write(`history ${i}\r\n`);
+        let text = "";
+        const words = "streamed words flow across the edge of the row into the next one and on".split(" ");
+        let grew = 0;
+        for (let i = 0; i < 24; i++) {
+          const w = (text ? " " : "") + words[i % words.length];
+          const before = chop(text, cols).length;
+          text += w;
+          show(screen, chop(text, cols));
+          const bytes = await frame();
+          if (i < 2) continue; // the first frames bring the hidden cursor up from the status line
+          if (chop(text, cols).length > before) {
+            grew++;
+            expect(bytes).toContain("\x1b[L");
+            expect(bytes).not.toMatch(/\x1b\[\d*[CG]|\r/); // no trip back to the text's column
+            expect(bytes).not.toContain("STATUS");
+            // What is left after the moves is exactly the new text (after the last cell of the
+            // row it continues, printed again to wrap, when the last frame stopped at the edge).
+            const atEdge = (text.length - w.length) % cols === 0;
+            expect(bytes.replace(/\n|\x1b\[\d*[AL]|\x1b[78]/g, "")).toBe(atEdge ? text[text.length - w.length - 1] + w : w);
+          } else {
+            expect(bytes).toBe(w); // appended where the last write ended
+          }
+          const sc = t.screen();
+          const end = sc.lastIndexOf("STATUS working");
+          const rows = chop(text, cols);
+          expect(sc.slice(end - FOOTER.length + 1 - rows.length, end + 1)).toEqual([...rows, ...FOOTER].map((r) => r.spans.map((s) => s.text).join("")));
+        }
+        expect(grew).toBeGreaterThanOrEqual(4);
+        // The rows are one soft-wrapped line, the footer below it.
+        const lines = t.logicalLines();
+        expect(lines[lines.length - FOOTER.length - 1]).toBe(text);
+        t.dispose();
+      });
+    }
+  }
+});
+
 describe("height changes", () => {
   test("a shorter window: xterm.js drops the lines under the cursor; the zone is drawn again", async () => {
     const { t, screen, frame } = setup(40, 16, { cursorStyle: "hardware" });
