@@ -447,7 +447,8 @@ export class ZonePainter {
     const t = this.term;
     for (let x = a; x < b; x++) {
       const g = t.glyph[o + x] ?? 0;
-      if (g < 0x20 || g >= 0x7f || t.width[o + x] !== 1 || t.style[o + x] !== this.pen) return false;
+      if (g < 0x20 || g >= 0x7f || t.width[o + x] !== 1) return false;
+      if (t.style[o + x] !== this.pen && !(g === SPACE && this.styles.sameBlank(t.style[o + x] ?? 0, this.pen))) return false;
     }
     return true;
   }
@@ -462,7 +463,9 @@ export class ZonePainter {
     const g = src.glyph[si] ?? SPACE;
     const s = src.style[si] ?? 0;
     const w = src.width[si] || 1;
-    if (this.pen !== s) {
+    // A blank shows no glyph: printed in the pen at hand when that looks the same, it saves a
+    // transition there and back (the space between two coloured tokens).
+    if (this.pen !== s && !(g === SPACE && this.styles.sameBlank(this.pen, s))) {
       this.out += this.styles.transition(this.pen, s);
       this.pen = s;
     }

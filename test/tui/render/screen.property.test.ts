@@ -120,6 +120,13 @@ function checkTerminal(t: TestTerminal, history: string[], liveLines: string[], 
       const exp = expectedStyle(c.style);
       const isCursor = cell !== null && cell.row === i && cell.col >= x && cell.col < x + c.w;
       if (isCursor) { exp.inverse = !exp.inverse; covered = true; }
+      // A blank shows only what is drawn across the cell: its foreground, bold and dim only under
+      // underline, strikethrough or inversion (the painter prints blanks in whatever pen looks so).
+      if (c.g === " " && !isCursor && got) {
+        const lines = exp.underline || exp.strike || exp.inverse;
+        const look = (v: typeof exp) => ({ bg: v.bg, underline: v.underline, strike: v.strike, inverse: v.inverse, ...(lines ? { fg: v.fg, bold: v.bold, dim: v.dim } : {}) });
+        if (JSON.stringify(look(got)) !== JSON.stringify(look(exp))) throw new Error(`${where}: live row ${i} col ${x} blank looks ${JSON.stringify(got)}, want ${JSON.stringify(exp)}`);
+      }
       if ((c.g !== " " || isCursor) && JSON.stringify(got) !== JSON.stringify(exp)) throw new Error(`${where}: live row ${i} col ${x} style ${JSON.stringify(got)}, want ${JSON.stringify(exp)}${isCursor ? " (the cursor cell)" : ""}`);
       x += c.w;
     }

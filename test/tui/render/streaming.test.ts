@@ -210,6 +210,31 @@ describe("the bytes of a growing tail", () => {
       });
     }
   }
+
+  test("a blank between two coloured tokens keeps the pen: no reset between them, and what shows is the same", async () => {
+    const { t, screen, frame } = setup(40, 8);
+    const red = { fg: { kind: "index" as const, n: 1 } }, blue = { fg: { kind: "index" as const, n: 4 } };
+    const row: Row = { spans: [{ text: "const", style: red }, { text: " " }, { text: "x", style: blue }, { text: " = " }, { text: "1", style: { underline: true } }, { text: " ", style: { bg: { kind: "index", n: 2 } } }, { text: "!" }] };
+    screen.setLive([row]);
+    const bytes = await frame();
+    // The space after "const" is printed red (it looks the same); "x" switches straight to blue.
+    expect(bytes).toContain("\x1b[31mconst \x1b[34mx \x1b[m= ");
+    // Underline and background show on a blank: there the pen does change.
+    expect(bytes).toContain("\x1b[4m1\x1b[0;42m \x1b[m!");
+    const y = t.cursor().line;
+    const at = (x: number) => t.cellStyle(y, x)!;
+    expect(t.lines()[y]).toBe("const x = 1 !");
+    expect(at(0).fg).toBe("index:1");
+    expect(at(6).fg).toBe("index:4");
+    for (const x of [5, 7, 9]) expect({ ...at(x), fg: "" }).toEqual({ bold: false, italic: false, underline: false, inverse: false, strike: false, dim: false, fg: "", bg: "default" });
+    expect(at(10).underline).toBe(true);
+    expect(at(11).bg).toBe("index:2");
+    expect(at(11).underline).toBe(false);
+    // The screen knows what it drew: the same row again writes nothing.
+    screen.setLive([{ spans: row.spans.map((s) => ({ ...s })) }]);
+    expect(await frame()).toBe("");
+    t.dispose();
+  });
 });
 
 describe("height changes", () => {
