@@ -175,26 +175,11 @@ export class ZonePainter {
     // Inserted lines (and lines a scrolling LF makes) take the current background.
     this.closeLink();
     this.cleanPen();
-    // The paint goes on where the cursor is (the streamed text continues on its row): come back
-    // with DECSC/DECRC, since IL homes the column. The position is saved after the scroll, so it
-    // does not matter whether the LFs scrolled the screen or moved into rows below the zone.
-    const cy0 = this.cy, cx0 = this.pending ? this.cols - 1 : this.cx, exact0 = this.exact;
-    // (It changed, or a row that now continues it has to be wrapped from its last cell.)
-    const wrapsNext = want.soft[cy0 + 1] === 1 && this.wrapped[cy0 + 1] !== 1;
-    const back = cy0 < i && (wrapsNext || !want.rowEquals(cy0, this.term, cy0)) && this.unchangedAbove(want, cy0);
-    // LF and CUU keep the column, so the rows are made from wherever the cursor is: no CR.
-    const bottom = T + n - 1;
-    this.downKeepingColumn(bottom);
-    const at = this.cy; // the bottom, or below it when blank rows past the zone exist
-    let s = "";
-    if (back) {
-      s += cuu(at - cy0) + "\x1b7" + (this.crossesWrapped(cy0 + 1, i) || i - cy0 > 3 ? cud(i - cy0) : "\n".repeat(i - cy0));
-    } else {
-      s += cuu(at - i);
-    }
-    s += n === 1 ? "\x1b[L" : `\x1b[${n}L`;
-    if (back) s += "\x1b8";
-    this.out += s;
+    // IL homes the column, so the rows are made from wherever the cursor is: no CR first. (Nor
+    // can anything here rely on an LF keeping the column: a tty in raw mode still turns LF into
+    // CR LF, ONLCR, and the cursor lands in column 0 there.)
+    this.downMaking(T + n - 1);
+    this.out += cuu(this.cy - i) + (n === 1 ? "\x1b[L" : `\x1b[${n}L`);
     const E = this.extent;
     this.term.insertRows(i, n, E);
     this.wrapped.copyWithin(i + n, i, E - n);
@@ -202,37 +187,22 @@ export class ZonePainter {
     this.wrapped.fill(0, i, i + n);
     this.termLen.fill(0, i, i + n);
     this.term.height = T + n;
+    this.cy = i;
+    this.cx = 0;
     this.pending = false;
-    if (back) {
-      this.cy = cy0;
-      this.cx = cx0;
-      this.exact = exact0;
-    } else {
-      this.cy = i;
-      this.cx = 0;
-      this.exact = true;
-    }
-  }
-
-  /** Rows [0, y) show what `want` has there (soft wraps included). */
-  private unchangedAbove(want: CellBuffer, y: number): boolean {
-    for (let r = 0; r < y; r++) if (want.soft[r] !== this.term.soft[r] || !want.rowEquals(r, this.term, r)) return false;
-    return true;
+    this.exact = true;
   }
 
   /**
    * Moves the cursor down to row y, making the rows past `extent` with LF (scrolling the screen at
-   * its bottom) and keeping the column. Rows that exist are crossed with LF too, unless one is a
-   * soft-wrapped continuation (an LF landing there makes xterm forget the wrap): then CUD.
+   * its bottom); the column is left unknown. Rows that exist are crossed with CUD (an LF landing
+   * on a soft-wrapped row makes xterm forget the wrap, and on a tty each LF is two bytes).
    */
-  private downKeepingColumn(y: number): void {
+  private downMaking(y: number): void {
     if (y <= this.cy) return;
     const last = Math.min(y, this.extent - 1);
     let s = "";
-    if (last > this.cy) {
-      const k = last - this.cy;
-      s += this.crossesWrapped(this.cy + 1, last) || k > 3 ? cud(k) : "\n".repeat(k);
-    }
+    if (last > this.cy) s += last - this.cy === 1 && !this.crossesWrapped(last, last) ? "\n" : cud(last - this.cy);
     for (let r = Math.max(last + 1, this.extent); r <= y; r++) {
       s += "\n";
       this.extent = r + 1;
@@ -240,9 +210,9 @@ export class ZonePainter {
       this.blankTermRow(r);
     }
     this.out += s;
-    if (this.pending) this.cx = this.cols - 1;
     this.cy = y;
     this.pending = false;
+    this.exact = false;
   }
 
   private anyContentFrom(y0: number): boolean {
