@@ -195,14 +195,15 @@ export class ZonePainter {
 
   /**
    * Moves the cursor down to row y, making the rows past `extent` with LF (scrolling the screen at
-   * its bottom); the column is left unknown. Rows that exist are crossed with CUD (an LF landing
-   * on a soft-wrapped row makes xterm forget the wrap, and on a tty each LF is two bytes).
+   * its bottom); the column is left unknown. Rows that exist are crossed with LF too (one byte:
+   * the tty passes it as is, see tui/term/line-feeds.ts), or CUD when that is shorter or when one
+   * is a soft-wrapped continuation (an LF landing there makes xterm forget the wrap).
    */
   private downMaking(y: number): void {
     if (y <= this.cy) return;
     const last = Math.min(y, this.extent - 1);
     let s = "";
-    if (last > this.cy) s += last - this.cy === 1 && !this.crossesWrapped(last, last) ? "\n" : cud(last - this.cy);
+    if (last > this.cy) s += last - this.cy <= 3 && !this.crossesWrapped(this.cy + 1, last) ? "\n".repeat(last - this.cy) : cud(last - this.cy);
     for (let r = Math.max(last + 1, this.extent); r <= y; r++) {
       s += "\n";
       this.extent = r + 1;
