@@ -236,6 +236,9 @@ export class ZonePainter {
     this.above = { cells, termLen: this.termLen[last] ?? 0 };
     const h = Math.max(this.term.height, this.extent);
     const oldExtent = this.extent;
+    // The rows a cursor in a committed row would cross to reach the zone's new top.
+    let crossesWrap = false;
+    for (let r = this.cy + 1; r <= Math.min(k, oldExtent - 1); r++) if (this.wrapped[r] !== 0) crossesWrap = true;
     this.term.height = h;
     this.term.dropTop(k);
     this.wrapped.copyWithin(0, k, h);
@@ -244,12 +247,13 @@ export class ZonePainter {
     this.cy -= k;
     this.extent = Math.max(1, this.extent - k);
     if (this.cy < 0) {
-      // The cursor sat in a committed row. Rows that exist are crossed with CUD (an LF landing on a
-      // soft-wrapped row makes xterm forget the wrap); rows that do not exist yet are made by CR LF.
+      // The cursor sat in a committed row. Rows that exist are crossed with LF (a byte) unless one
+      // is soft-wrapped (an LF landing there makes xterm forget the wrap; then CUD); rows that do
+      // not exist yet are made by CR LF.
       this.cleanPen();
       const existing = Math.min(-this.cy, oldExtent - 1 - (this.cy + k));
       let s = "\r";
-      if (existing > 0) s += existing === 1 ? "\x1b[B" : `\x1b[${existing}B`;
+      if (existing > 0) s += existing <= 3 && !crossesWrap ? "\n".repeat(existing) : cud(existing);
       const made = -this.cy - Math.max(0, existing);
       s += "\n".repeat(made);
       this.rowsBelow = Math.max(0, this.rowsBelow - made);
@@ -496,18 +500,30 @@ export class ZonePainter {
   }
 
   private moveToRaw(ty: number, tx: number): void {
+    const dy = ty - this.cy;
+    let out = this.relativeMove(ty, tx, dy);
+    if (dy > 0 && !this.crossesWrapped(this.cy + 1, ty)) {
+      // Down by LF, a byte a row (the tty passes it as is). Whether it keeps the column or returns
+      // to column 0 depends on the tty (ONLCR), so an absolute horizontal move follows.
+      const lfs = "\n".repeat(dy);
+      const viaLf = tx === 0
+        ? (this.cx === 0 && !this.pending && this.exact ? "" : "\r") + lfs
+        : lfs + shorter(`\x1b[${tx + 1}G`, "\r" + (tx === 1 ? "\x1b[C" : `\x1b[${tx}C`));
+      if (viaLf.length < out.length) out = viaLf;
+    }
+    this.out += out;
+    this.cy = ty;
+    this.cx = tx;
+    this.pending = false;
+    this.exact = true;
+  }
+
+  /** The move by CUU/CUD and a horizontal move that counts from the column the cursor is in. */
+  private relativeMove(ty: number, tx: number, dy: number): string {
     let out = "";
     let col = this.cx; // a pending wrap counts as cols-1 once a vertical move has cancelled it
-    const dy = ty - this.cy;
     if (dy < 0) out += dy === -1 ? "\x1b[A" : `\x1b[${-dy}A`;
-    else if (dy > 0) {
-      if (tx === 0 && !this.crossesWrapped(this.cy + 1, ty)) {
-        const crlf = "\r\n".repeat(dy);
-        const cud = (col === 0 && !this.pending ? "" : "\r") + (dy === 1 ? "\x1b[B" : `\x1b[${dy}B`);
-        out += crlf.length <= cud.length ? crlf : cud;
-        col = 0;
-      } else out += dy === 1 ? "\x1b[B" : `\x1b[${dy}B`;
-    }
+    else if (dy > 0) out += dy === 1 ? "\x1b[B" : `\x1b[${dy}B`;
     if (col !== tx || !this.exact || (this.pending && dy === 0 && tx === this.cols - 1)) {
       if (tx === 0) out += "\r";
       else {
@@ -526,11 +542,7 @@ export class ZonePainter {
         out += rel.length <= cha.length ? (rel.length <= viaCr.length ? rel : viaCr) : cha.length <= viaCr.length ? cha : viaCr;
       }
     }
-    this.out += out;
-    this.cy = ty;
-    this.cx = tx;
-    this.pending = false;
-    this.exact = true;
+    return out;
   }
 
   /**
@@ -582,4 +594,8 @@ function cuu(n: number): string {
 
 function cud(n: number): string {
   return n <= 0 ? "" : n === 1 ? "\x1b[B" : `\x1b[${n}B`;
+}
+
+function shorter(a: string, b: string): string {
+  return b.length < a.length ? b : a;
 }
