@@ -3,7 +3,10 @@
 // segments are Ethernet-sized. sshd and TCP buffer hundreds of kilobytes, so a program only feels
 // the link once seconds of output are queued. The stream bench's answer is streamed to the real
 // CLI (the compiled binary) through `ssh -tt`; the figure is how long the end of the answer takes
-// to reach the screen after the fake API's last byte, and the bytes that crossed the link.
+// to reach the screen after the fake API's last byte, and the bytes that crossed the link. Each run
+// also says when the answer's last text showed (before the turn's end: spinner gone, composer
+// back) and how many bytes reached the terminal after the model's last byte (what was still queued
+// then, plus the final frames).
 // Needs root, ip, tc and sshd; otherwise the row says why it was skipped. The namespace keeps the
 // shaping away from everything else on the machine. The module re-runs itself inside it.
 import { chmodSync, existsSync, mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
@@ -14,7 +17,7 @@ import { ANSWER_BYTES, COLS, END_MARK, median, PACING, ROWS, streamAnswer } from
 
 type Result = { name: string; [k: string]: unknown };
 const NS = "khaelor-bench-link";
-const RATES = [4, 20]; // KB/s
+const RATES = (process.env.BENCH_LINK_RATES ?? "4,20").split(",").map(Number); // KB/s
 const RUNS = Number(process.env.BENCH_RUNS ?? 3);
 
 const sh = (cmd: string[]) => {
@@ -76,10 +79,18 @@ async function inside(): Promise<Result[]> {
   try {
     for (const rate of RATES) {
       shape(rate);
-      const runs: Array<{ endMs: number; bytes: number }> = [];
+      const runs: Array<{ endMs: number; textMs: number; bytes: number; bytesAfterLastByte: number }> = [];
       for (let i = 0; i < RUNS; i++) {
         let lastByteAt = 0;
-        const api = await startFakeApi({ scenario: { pacing: PACING, turns: [{ content: [{ type: "text", text: streamAnswer() }] }] }, onStreamEnd: () => (lastByteAt = performance.now()) });
+        let bytesAtLastByte = 0;
+        let session: { bytes(): number } | null = null;
+        const api = await startFakeApi({
+          scenario: { pacing: PACING, turns: [{ content: [{ type: "text", text: streamAnswer() }] }] },
+          onStreamEnd: () => {
+            lastByteAt = performance.now();
+            bytesAtLastByte = session?.bytes() ?? 0;
+          },
+        });
         const env = isolatedEnv(api.url);
         const cwd = tempProject();
         // The CLI runs on the far side of ssh, with the test's environment passed in its command.
@@ -91,12 +102,17 @@ async function inside(): Promise<Result[]> {
         process.env.KHAELOR_BIN = wrapper;
         const s = startPty([], { cwd, env: { ...env, TERM: "xterm-256color" }, cols: COLS, rows: ROWS });
         process.env.KHAELOR_BIN = saved;
+        session = s;
         try {
           await s.waitForText("ask anything", 60_000);
           const b0 = s.bytes();
           s.type("go\r");
-          await s.waitFor((sc) => sc.includes(END_MARK) && idle(sc), "the end of the answer", 240_000);
-          runs.push({ endMs: Math.round(performance.now() - lastByteAt), bytes: s.bytes() - b0 });
+          let textAt = 0; // may come before the model's last byte: the last delta precedes message_stop
+          await s.waitFor((sc) => {
+            if (textAt === 0 && sc.includes(END_MARK)) textAt = performance.now();
+            return sc.includes(END_MARK) && idle(sc);
+          }, "the end of the answer", 240_000);
+          runs.push({ endMs: Math.round(performance.now() - lastByteAt), textMs: Math.round(textAt - lastByteAt), bytes: s.bytes() - b0, bytesAfterLastByte: s.bytes() - bytesAtLastByte });
           s.send("\x04");
           await Promise.race([s.exited, Bun.sleep(10_000)]);
         } finally {
@@ -107,6 +123,8 @@ async function inside(): Promise<Result[]> {
       out.push({
         name: `slow link: the real CLI over ssh at ${rate} KB/s (tc htb, 127.0.0.1:2222, ${COLS}x${ROWS}), end of the answer after the model's last byte (median of ${RUNS})`,
         endAfterLastByteMs: median(runs.map((r) => r.endMs)),
+        textAfterLastByteMs: median(runs.map((r) => r.textMs)),
+        bytesAfterLastByte: median(runs.map((r) => r.bytesAfterLastByte)),
         bytesPerAnswerByte: +(median(runs.map((r) => r.bytes)) / ANSWER_BYTES).toFixed(3),
         runs,
       });

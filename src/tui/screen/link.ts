@@ -14,7 +14,12 @@
 // millisecond and nothing changes. On a slow link frames become as few and as large as the link
 // needs, at most one frame is queued, and the end of an answer shows one frame's drain after it
 // arrived. A request rides behind every frame while the link is slow, else at most every
-// `everyMs`. An answer later than `waitMs` stops holding frames back (the link may be that slow);
+// `everyMs`, and it stays slow for `stickyMs` after its last slow answer: a shaped link (a token
+// bucket, as tc and most uplinks are) lets a frame through at full speed after a pause, because the
+// bucket refilled, and throttles the frames after it; one quick answer says nothing about the rate.
+// Taken for fast again at once, frames went out unheld every 33 ms and queued behind each other
+// (over ssh at 4 KB/s, answers of 36 ms flipped it, and the end of the answer waited behind two
+// unheld frames). An answer later than `waitMs` stops holding frames back (the link may be that slow);
 // one later than `forgetMs` is taken for lost (a terminal that never answers), and the next frame
 // asks again.
 export const LINK_PROBE = "\x1b[c";
@@ -26,6 +31,8 @@ export type LinkOptions = {
   /** Below this round trip the link counts as fast (ms). */
   slowMs?: number;
   everyMs?: number;
+  /** How long the link counts as slow after its last slow answer (ms). */
+  stickyMs?: number;
   waitMs?: number;
   forgetMs?: number;
 };
@@ -34,6 +41,8 @@ export class LinkGauge {
   private sentAt: number | null = null;
   private lastSentAt = -Infinity;
   private holding = false;
+  /** The link counts as slow until then. */
+  private slowUntil = -Infinity;
   private timer: ReturnType<typeof setTimeout> | null = null;
   /** The last measured time from a frame's write to the terminal's answer (ms). */
   roundTripMs = 0;
@@ -44,7 +53,7 @@ export class LinkGauge {
   }
 
   get slow(): boolean {
-    return this.roundTripMs >= (this.opts.slowMs ?? 40);
+    return this.now() < this.slowUntil;
   }
 
   /** Scheduled frames wait: the last request is still on its way. */
@@ -71,7 +80,9 @@ export class LinkGauge {
   /** The terminal answered a DA1 request (ours, or one the start-up probe sent: either way it has read our output). */
   answered(): void {
     if (this.sentAt === null) return;
-    this.roundTripMs = this.now() - this.sentAt;
+    const at = this.now();
+    this.roundTripMs = at - this.sentAt;
+    if (this.roundTripMs >= (this.opts.slowMs ?? 40)) this.slowUntil = at + (this.opts.stickyMs ?? 5000);
     this.sentAt = null;
     this.holding = false;
     if (this.timer) clearTimeout(this.timer);

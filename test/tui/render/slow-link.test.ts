@@ -86,3 +86,31 @@ test("the request rides behind a frame at most every 250 ms on a fast link, behi
   expect(wakes).toBe(3);
   g.dispose();
 });
+
+test("a slow link stays slow after a quick answer: a shaper lets a frame through at full speed after a pause, then throttles", () => {
+  let now = 0;
+  const g = new LinkGauge({ wake: () => {}, now: () => now, stickyMs: 5000 });
+  expect(g.probe()).toBe("\x1b[c");
+  now = 120; // a frame queued behind others
+  g.answered();
+  expect(g.slow).toBe(true);
+  now = 130;
+  expect(g.probe()).toBe("\x1b[c");
+  now = 133; // the next one went through on the refilled bucket
+  g.answered();
+  expect(g.slow).toBe(true);
+  now = 140;
+  expect(g.probe()).toBe("\x1b[c"); // still behind every frame, and held
+  expect(g.held).toBe(true);
+  now = 142;
+  g.answered();
+  // Only quick answers for a while: the link is fast again, and asked at most every 250 ms.
+  now = 5121;
+  expect(g.slow).toBe(false);
+  expect(g.probe()).toBe("\x1b[c");
+  now = 5122;
+  g.answered();
+  now = 5130;
+  expect(g.probe()).toBe("");
+  g.dispose();
+});
