@@ -172,10 +172,14 @@ export class ZonePainter {
       while (first < i && want.soft[first] === this.term.soft[first] && want.rowEquals(first, this.term, first)) first++;
       if (T + n - Math.min(first, i) > viewRows) return;
     }
-    for (let y = this.extent; y < T + n; y++) this.newRow(y);
-    this.moveTo(i, 0);
-    this.cleanPen(); // inserted lines take the current background
-    this.out += n === 1 ? "\x1b[L" : `\x1b[${n}L`;
+    // Inserted lines (and lines a scrolling LF makes) take the current background.
+    this.closeLink();
+    this.cleanPen();
+    // IL homes the column, so the rows are made from wherever the cursor is: no CR first. (Nor
+    // can anything here rely on an LF keeping the column: a tty in raw mode still turns LF into
+    // CR LF, ONLCR, and the cursor lands in column 0 there.)
+    this.downMaking(T + n - 1);
+    this.out += cuu(this.cy - i) + (n === 1 ? "\x1b[L" : `\x1b[${n}L`);
     const E = this.extent;
     this.term.insertRows(i, n, E);
     this.wrapped.copyWithin(i + n, i, E - n);
@@ -183,9 +187,33 @@ export class ZonePainter {
     this.wrapped.fill(0, i, i + n);
     this.termLen.fill(0, i, i + n);
     this.term.height = T + n;
+    this.cy = i;
     this.cx = 0;
     this.pending = false;
     this.exact = true;
+  }
+
+  /**
+   * Moves the cursor down to row y, making the rows past `extent` with LF (scrolling the screen at
+   * its bottom); the column is left unknown. Rows that exist are crossed with LF too (one byte:
+   * the tty passes it as is, see tui/term/line-feeds.ts), or CUD when that is shorter or when one
+   * is a soft-wrapped continuation (an LF landing there makes xterm forget the wrap).
+   */
+  private downMaking(y: number): void {
+    if (y <= this.cy) return;
+    const last = Math.min(y, this.extent - 1);
+    let s = "";
+    if (last > this.cy) s += last - this.cy <= 3 && !this.crossesWrapped(this.cy + 1, last) ? "\n".repeat(last - this.cy) : cud(last - this.cy);
+    for (let r = Math.max(last + 1, this.extent); r <= y; r++) {
+      s += "\n";
+      this.extent = r + 1;
+      if (this.rowsBelow > 0) this.rowsBelow--;
+      this.blankTermRow(r);
+    }
+    this.out += s;
+    this.cy = y;
+    this.pending = false;
+    this.exact = false;
   }
 
   private anyContentFrom(y0: number): boolean {
@@ -208,6 +236,9 @@ export class ZonePainter {
     this.above = { cells, termLen: this.termLen[last] ?? 0 };
     const h = Math.max(this.term.height, this.extent);
     const oldExtent = this.extent;
+    // The rows a cursor in a committed row would cross to reach the zone's new top.
+    let crossesWrap = false;
+    for (let r = this.cy + 1; r <= Math.min(k, oldExtent - 1); r++) if (this.wrapped[r] !== 0) crossesWrap = true;
     this.term.height = h;
     this.term.dropTop(k);
     this.wrapped.copyWithin(0, k, h);
@@ -216,12 +247,13 @@ export class ZonePainter {
     this.cy -= k;
     this.extent = Math.max(1, this.extent - k);
     if (this.cy < 0) {
-      // The cursor sat in a committed row. Rows that exist are crossed with CUD (an LF landing on a
-      // soft-wrapped row makes xterm forget the wrap); rows that do not exist yet are made by CR LF.
+      // The cursor sat in a committed row. Rows that exist are crossed with LF (a byte) unless one
+      // is soft-wrapped (an LF landing there makes xterm forget the wrap; then CUD); rows that do
+      // not exist yet are made by CR LF.
       this.cleanPen();
       const existing = Math.min(-this.cy, oldExtent - 1 - (this.cy + k));
       let s = "\r";
-      if (existing > 0) s += existing === 1 ? "\x1b[B" : `\x1b[${existing}B`;
+      if (existing > 0) s += existing <= 3 && !crossesWrap ? "\n".repeat(existing) : cud(existing);
       const made = -this.cy - Math.max(0, existing);
       s += "\n".repeat(made);
       this.rowsBelow = Math.max(0, this.rowsBelow - made);
@@ -390,7 +422,8 @@ export class ZonePainter {
     const t = this.term;
     for (let x = a; x < b; x++) {
       const g = t.glyph[o + x] ?? 0;
-      if (g < 0x20 || g >= 0x7f || t.width[o + x] !== 1 || t.style[o + x] !== this.pen) return false;
+      if (g < 0x20 || g >= 0x7f || t.width[o + x] !== 1) return false;
+      if (t.style[o + x] !== this.pen && !(g === SPACE && this.styles.sameBlank(t.style[o + x] ?? 0, this.pen))) return false;
     }
     return true;
   }
@@ -405,7 +438,9 @@ export class ZonePainter {
     const g = src.glyph[si] ?? SPACE;
     const s = src.style[si] ?? 0;
     const w = src.width[si] || 1;
-    if (this.pen !== s) {
+    // A blank shows no glyph: printed in the pen at hand when that looks the same, it saves a
+    // transition there and back (the space between two coloured tokens).
+    if (this.pen !== s && !(g === SPACE && this.styles.sameBlank(this.pen, s))) {
       this.out += this.styles.transition(this.pen, s);
       this.pen = s;
     }
@@ -465,18 +500,30 @@ export class ZonePainter {
   }
 
   private moveToRaw(ty: number, tx: number): void {
+    const dy = ty - this.cy;
+    let out = this.relativeMove(ty, tx, dy);
+    if (dy > 0 && !this.crossesWrapped(this.cy + 1, ty)) {
+      // Down by LF, a byte a row (the tty passes it as is). Whether it keeps the column or returns
+      // to column 0 depends on the tty (ONLCR), so an absolute horizontal move follows.
+      const lfs = "\n".repeat(dy);
+      const viaLf = tx === 0
+        ? (this.cx === 0 && !this.pending && this.exact ? "" : "\r") + lfs
+        : lfs + shorter(`\x1b[${tx + 1}G`, "\r" + (tx === 1 ? "\x1b[C" : `\x1b[${tx}C`));
+      if (viaLf.length < out.length) out = viaLf;
+    }
+    this.out += out;
+    this.cy = ty;
+    this.cx = tx;
+    this.pending = false;
+    this.exact = true;
+  }
+
+  /** The move by CUU/CUD and a horizontal move that counts from the column the cursor is in. */
+  private relativeMove(ty: number, tx: number, dy: number): string {
     let out = "";
     let col = this.cx; // a pending wrap counts as cols-1 once a vertical move has cancelled it
-    const dy = ty - this.cy;
     if (dy < 0) out += dy === -1 ? "\x1b[A" : `\x1b[${-dy}A`;
-    else if (dy > 0) {
-      if (tx === 0 && !this.crossesWrapped(this.cy + 1, ty)) {
-        const crlf = "\r\n".repeat(dy);
-        const cud = (col === 0 && !this.pending ? "" : "\r") + (dy === 1 ? "\x1b[B" : `\x1b[${dy}B`);
-        out += crlf.length <= cud.length ? crlf : cud;
-        col = 0;
-      } else out += dy === 1 ? "\x1b[B" : `\x1b[${dy}B`;
-    }
+    else if (dy > 0) out += dy === 1 ? "\x1b[B" : `\x1b[${dy}B`;
     if (col !== tx || !this.exact || (this.pending && dy === 0 && tx === this.cols - 1)) {
       if (tx === 0) out += "\r";
       else {
@@ -495,11 +542,7 @@ export class ZonePainter {
         out += rel.length <= cha.length ? (rel.length <= viaCr.length ? rel : viaCr) : cha.length <= viaCr.length ? cha : viaCr;
       }
     }
-    this.out += out;
-    this.cy = ty;
-    this.cx = tx;
-    this.pending = false;
-    this.exact = true;
+    return out;
   }
 
   /**
@@ -543,4 +586,16 @@ export class ZonePainter {
     this.out = "";
     return s;
   }
+}
+
+function cuu(n: number): string {
+  return n <= 0 ? "" : n === 1 ? "\x1b[A" : `\x1b[${n}A`;
+}
+
+function cud(n: number): string {
+  return n <= 0 ? "" : n === 1 ? "\x1b[B" : `\x1b[${n}B`;
+}
+
+function shorter(a: string, b: string): string {
+  return b.length < a.length ? b : a;
 }

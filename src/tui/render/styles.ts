@@ -90,6 +90,23 @@ export class StyleTable {
     return r === undefined || (r.bg === "" && (r.flags & INVERSE) === 0);
   }
 
+  /**
+   * A space printed in style `a` looks exactly like one printed in `b`: no glyph shows the
+   * foreground, bold, dim or italic, so only the background, the link and the lines drawn across
+   * the cell (underline, strikethrough, in the foreground's colour) or inversion (which shows the
+   * foreground) can tell them apart. The painter prints a blank in the pen it has instead of
+   * switching pens for it.
+   */
+  sameBlank(a: number, b: number): boolean {
+    if (a === b) return true;
+    const x = this.records[a] ?? this.records[0]!;
+    const y = this.records[b] ?? this.records[0]!;
+    if (x.bg !== y.bg || x.link !== y.link) return false;
+    const lines = UNDERLINE | STRIKE | INVERSE;
+    if ((x.flags & lines) !== (y.flags & lines)) return false;
+    return (x.flags & lines) === 0 || (x.fg === y.fg && (x.flags & (BOLD | DIM)) === (y.flags & (BOLD | DIM)));
+  }
+
   /** Bytes that move the terminal's pen from style `from` to style `to`. */
   transition(from: number, to: number): string {
     if (from === to) return "";

@@ -120,6 +120,13 @@ function checkTerminal(t: TestTerminal, history: string[], liveLines: string[], 
       const exp = expectedStyle(c.style);
       const isCursor = cell !== null && cell.row === i && cell.col >= x && cell.col < x + c.w;
       if (isCursor) { exp.inverse = !exp.inverse; covered = true; }
+      // A blank shows only what is drawn across the cell: its foreground, bold and dim only under
+      // underline, strikethrough or inversion (the painter prints blanks in whatever pen looks so).
+      if (c.g === " " && !isCursor && got) {
+        const lines = exp.underline || exp.strike || exp.inverse;
+        const look = (v: typeof exp) => ({ bg: v.bg, underline: v.underline, strike: v.strike, inverse: v.inverse, ...(lines ? { fg: v.fg, bold: v.bold, dim: v.dim } : {}) });
+        if (JSON.stringify(look(got)) !== JSON.stringify(look(exp))) throw new Error(`${where}: live row ${i} col ${x} blank looks ${JSON.stringify(got)}, want ${JSON.stringify(exp)}`);
+      }
       if ((c.g !== " " || isCursor) && JSON.stringify(got) !== JSON.stringify(exp)) throw new Error(`${where}: live row ${i} col ${x} style ${JSON.stringify(got)}, want ${JSON.stringify(exp)}${isCursor ? " (the cursor cell)" : ""}`);
       x += c.w;
     }
@@ -140,7 +147,7 @@ const FOOTERS: Row[][] = [
  * before it settles. The screen then shows their last rows only; those clipped off the top were
  * never on screen, and when they are committed the terminal must show each exactly once.
  */
-type ScenarioOptions = { tall?: boolean; size?: readonly [number, number]; pendingWrap?: PendingWrapModel; widths?: WidthModel };
+type ScenarioOptions = { tall?: boolean; size?: readonly [number, number]; pendingWrap?: PendingWrapModel; widths?: WidthModel; onlcr?: boolean };
 
 async function runScenario(seed: number, make: (cols: number, rows: number, cursorStyle: CursorStyle) => Subject, steps: number, opts: ScenarioOptions = {}): Promise<void> {
   const rnd = prng(seed);
@@ -151,6 +158,7 @@ async function runScenario(seed: number, make: (cols: number, rows: number, curs
   let cols = opts.size?.[0] ?? 16 + rnd.int(50);
   let rows = opts.size?.[1] ?? 12 + rnd.int(10);
   const t = createTestTerminal({ cols, rows, pendingWrap: opts.pendingWrap, widths: opts.widths });
+  if (opts.onlcr) t.term.options.convertEol = true;
   const subject = make(cols, rows, cursorStyle);
   const history: string[] = [];
   const live: Line[] = [[]];
@@ -288,6 +296,13 @@ describe("two-zone screen replayed into @xterm/headless", () => {
       for (let i = 0; i < 4; i++) await runScenario(BASE_SEED + 100 + i, screenSubjectMaker, 50, { tall: true, size });
     }
     for (let i = 0; i < 8; i++) await runScenario(BASE_SEED + 200 + i, screenSubjectMaker, 50, { tall: true });
+  }, 300_000);
+
+  // A tty that turns LF into CR LF (ONLCR, where `stty -onlcr` did not run): no move may rely on
+  // an LF keeping the column, or on it going to column 0.
+  test("the same scenarios where LF also returns the carriage", async () => {
+    for (let i = 0; i < 12; i++) await runScenario(BASE_SEED + i, screenSubjectMaker, 60, { onlcr: true });
+    for (let i = 0; i < 4; i++) await runScenario(BASE_SEED + 300 + i, screenSubjectMaker, 50, { tall: true, onlcr: true });
   }, 300_000);
 
   // tmux keeps a pending wrap one column past the edge: a relative move left from there lands

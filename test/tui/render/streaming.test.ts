@@ -158,6 +158,84 @@ describe("a streaming tail above the composer and status line", () => {
   });
 });
 
+/** Chops `text` at `cols` into soft-continued rows filled to the edge, as the markdown layout does. */
+function chop(text: string, cols: number): Row[] {
+  const rows: Row[] = [];
+  for (let i = 0; i === 0 || i < text.length; i += cols) rows.push({ spans: [{ text: text.slice(i, i + cols) }], soft: i > 0 });
+  return rows;
+}
+
+describe("the bytes of a growing tail", () => {
+  // "onlcr": a tty in raw mode still turns each LF into CR LF (libuv keeps ONLCR), so nothing may
+  // rely on an LF keeping the column.
+  for (const where of ["at the screen's bottom", "with room below"] as const) {
+    for (const model of ["xterm", "tmux", "onlcr"] as const) {
+      test(`text crossing into a new row (${where}, ${model}): the footer moves down with LF and IL, no CR first, and the text goes on where it stopped`, async () => {
+        const cols = 26;
+        const t = createTestTerminal({ cols, rows: 12, pendingWrap: model === "tmux" ? "tmux" : "xterm" });
+        if (model === "onlcr") t.term.options.convertEol = true;
+        let out = "";
+        const screen = createScreen({ output: { write: (d) => { out += d; return true; } }, caps: { colorDepth: "truecolor", syncOutput: true }, cols, rows: 12, schedule: false, cursorStyle: "auto" });
+        const frame = async (): Promise<string> => { screen.frame(); const o = out; out = ""; await t.write(o); return o; };
+        if (where === "at the screen's bottom") for (let i = 0; i < 12; i++) await t.write(`history ${i}\r\n`);
+        let text = "";
+        const words = "streamed words flow across the edge of the row into the next one and on".split(" ");
+        let grew = 0;
+        for (let i = 0; i < 24; i++) {
+          const w = (text ? " " : "") + words[i % words.length];
+          const before = chop(text, cols).length;
+          text += w;
+          show(screen, chop(text, cols));
+          const bytes = await frame();
+          if (i < 2) continue; // the first frames bring the hidden cursor up from the status line
+          if (chop(text, cols).length > before) {
+            grew++;
+            // LF over the footer's three rows and for the new one, CUU, IL: 11 bytes, no CR.
+            expect(bytes).toMatch(/^\n{4}\x1b\[3A\x1b\[L/);
+            expect(bytes).not.toContain("STATUS");
+          } else {
+            expect(bytes).toBe(w); // appended where the last write ended
+          }
+          const sc = t.screen();
+          const end = sc.lastIndexOf("STATUS working");
+          const rows = chop(text, cols);
+          expect(sc.slice(end - FOOTER.length + 1 - rows.length, end + 1)).toEqual([...rows, ...FOOTER].map((r) => r.spans.map((s) => s.text).join("")));
+        }
+        expect(grew).toBeGreaterThanOrEqual(4);
+        // The rows are one soft-wrapped line, the footer below it.
+        const lines = t.logicalLines();
+        expect(lines[lines.length - FOOTER.length - 1]).toBe(text);
+        t.dispose();
+      });
+    }
+  }
+
+  test("a blank between two coloured tokens keeps the pen: no reset between them, and what shows is the same", async () => {
+    const { t, screen, frame } = setup(40, 8);
+    const red = { fg: { kind: "index" as const, n: 1 } }, blue = { fg: { kind: "index" as const, n: 4 } };
+    const row: Row = { spans: [{ text: "const", style: red }, { text: " " }, { text: "x", style: blue }, { text: " = " }, { text: "1", style: { underline: true } }, { text: " ", style: { bg: { kind: "index", n: 2 } } }, { text: "!" }] };
+    screen.setLive([row]);
+    const bytes = await frame();
+    // The space after "const" is printed red (it looks the same); "x" switches straight to blue.
+    expect(bytes).toContain("\x1b[31mconst \x1b[34mx \x1b[m= ");
+    // Underline and background show on a blank: there the pen does change.
+    expect(bytes).toContain("\x1b[4m1\x1b[0;42m \x1b[m!");
+    const y = t.cursor().line;
+    const at = (x: number) => t.cellStyle(y, x)!;
+    expect(t.lines()[y]).toBe("const x = 1 !");
+    expect(at(0).fg).toBe("index:1");
+    expect(at(6).fg).toBe("index:4");
+    for (const x of [5, 7, 9]) expect({ ...at(x), fg: "" }).toEqual({ bold: false, italic: false, underline: false, inverse: false, strike: false, dim: false, fg: "", bg: "default" });
+    expect(at(10).underline).toBe(true);
+    expect(at(11).bg).toBe("index:2");
+    expect(at(11).underline).toBe(false);
+    // The screen knows what it drew: the same row again writes nothing.
+    screen.setLive([{ spans: row.spans.map((s) => ({ ...s })) }]);
+    expect(await frame()).toBe("");
+    t.dispose();
+  });
+});
+
 describe("height changes", () => {
   test("a shorter window: xterm.js drops the lines under the cursor; the zone is drawn again", async () => {
     const { t, screen, frame } = setup(40, 16, { cursorStyle: "hardware" });
