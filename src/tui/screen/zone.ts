@@ -7,6 +7,7 @@
 import { CellBuffer, writeRow } from "../render/cells.ts";
 import type { GraphemeTable } from "../render/graphemes.ts";
 import { rechopped } from "../render/reflow.ts";
+import { RowCache } from "../render/row-cache.ts";
 import type { StrandedRows } from "../render/stranded.ts";
 import type { Row } from "../render/style.ts";
 import type { StyleTable } from "../render/styles.ts";
@@ -38,11 +39,14 @@ export class ZoneContent {
   private carry: CellBuffer;
   private pending: Row[] = [];
   private live: Row[] = [];
+  /** The status line and settled rows come back as the same Rows frame after frame. */
+  private readonly laid: RowCache;
   /** Where the app wants the cursor, in `live`. */
   cursor: Cursor | null = null;
 
   constructor(cols: number, private readonly lay: LayRow, private readonly log: (line: string) => void) {
     this.carry = new CellBuffer(cols, 8);
+    this.laid = new RowCache(cols, lay);
   }
 
   commit(rows: Row[]): void {
@@ -87,9 +91,7 @@ export class ZoneContent {
     want.ensure(laid + 1);
     want.height = laid;
     for (let y = 0; y < carried; y++) want.copyRowFrom(this.carry, y, y);
-    let y = carried;
-    for (const row of commits) this.lay(want, y++, row);
-    for (const row of live) this.lay(want, y++, row);
+    this.laid.layFrame(want, carried, [commits, live]);
     const cursorRow = this.cursor ? committed + Math.max(0, this.cursor.row - (this.live.length - live.length)) : -1;
     // Rows the terminal already holds just above the zone are not drawn again.
     const held = stranded.match(want, committed, cursorRow);
