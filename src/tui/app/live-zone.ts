@@ -5,7 +5,7 @@
 import { modelInfo } from "../../model/models.ts";
 import type { Cursor } from "../screen/screen.ts";
 import type { Row } from "../render/style.ts";
-import { renderComposer } from "../views/composer-view.ts";
+import { renderComposer, type ComposerView, type ComposerViewInput } from "../views/composer-view.ts";
 import { answerFooter, needsGap, renderEntry } from "../views/entry-view.ts";
 import { renderPermissionPanel } from "../views/permission-panel.ts";
 import { renderPicker } from "../views/picker.ts";
@@ -68,7 +68,7 @@ export function liveZone(state: AppState, view: { height: number; now: number })
     bottom.push({ spans: [] });
     if (state.picker) bottom.push(...renderPicker(state.picker, width, Math.min(8, Math.max(1, maxLive - 4))));
     const composerRows = Math.max(1, Math.min(10, maxLive - bottom.length - 1));
-    const v = renderComposer({
+    const v = composerView({
       text: state.composer.text,
       cursor: state.composer.cursor,
       width,
@@ -94,6 +94,22 @@ export function liveZone(state: AppState, view: { height: number; now: number })
     if (cursor) cursor = { row: shownTop.length + cursor.row, col: Math.min(cursor.col, width - 1) };
   }
   return { rows, cursor };
+}
+
+/**
+ * The composer as last drawn and what it was drawn from: while an answer streams it is asked for
+ * 30 times a second unchanged, and the same Rows let the screen copy their cells (its RowCache)
+ * instead of segmenting the hint's "·" again. The theme is part of the inputs: setTheme replaces
+ * the style objects the spans hold.
+ */
+let lastComposer: { input: ComposerViewInput; theme: object; view: ComposerView } | null = null;
+
+function composerView(input: ComposerViewInput): ComposerView {
+  const l = lastComposer;
+  if (l && l.theme === ui.cursor && l.input.text === input.text && l.input.cursor === input.cursor && l.input.width === input.width && l.input.maxRows === input.maxRows && l.input.hint === input.hint && l.input.busy === input.busy && l.input.drawCursor === input.drawCursor) return l.view;
+  const view = renderComposer(input);
+  lastComposer = { input, theme: ui.cursor, view };
+  return view;
 }
 
 /** What typing does now, said where the user types. */
