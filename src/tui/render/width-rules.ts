@@ -7,6 +7,7 @@
 // A rule says, per feature, whether the terminal joins it into the cell before. What is not
 // joined starts a cell of its own with that code point's width, so the cells we lay out are the
 // cells the terminal draws and the next one is placed where the terminal put it.
+import { eastAsianWidth } from "get-east-asian-width";
 import stringWidth from "string-width";
 
 export type WidthRule = {
@@ -42,13 +43,21 @@ const VS16 = 0xfe0f;
 const isModifier = (cp: number) => cp >= 0x1f3fb && cp <= 0x1f3ff;
 const isRegional = (cp: number) => cp >= 0x1f1e6 && cp <= 0x1f1ff;
 
+// What string-width answers for one code point, without its \p{RGI_Emoji} regex: compiling that
+// costs ~30 ms and ~5.5 MB of heap on first use (the first "·" of the status line), and for a
+// single code point it is Emoji_Presentation less the regional indicators (alone they are 1).
+// test/tui/render/width.test.ts compares the two over every code point.
+const invisible = /^[\p{Default_Ignorable_Code_Point}\p{Control}\p{Format}\p{Nonspacing_Mark}\p{Enclosing_Mark}\p{Surrogate}]$/v;
+const emojiPresentation = /^\p{Emoji_Presentation}$/u;
 const cpWidths = new Map<number, number>();
-/** wcwidth of one code point, from string-width's tables (0, 1 or 2). */
+
+/** wcwidth of one code point, as string-width measures it (0, 1 or 2). */
 export function codePointWidth(cp: number): number {
   if (cp >= 0x20 && cp < 0x7f) return 1;
   let w = cpWidths.get(cp);
   if (w === undefined) {
-    w = isRegional(cp) ? 1 : Math.min(2, stringWidth(String.fromCodePoint(cp)));
+    const s = String.fromCodePoint(cp);
+    w = invisible.test(s) ? 0 : isRegional(cp) ? 1 : emojiPresentation.test(s) ? 2 : Math.min(2, eastAsianWidth(cp, { ambiguousAsWide: false }));
     cpWidths.set(cp, w);
   }
   return w;

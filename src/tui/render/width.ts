@@ -12,7 +12,7 @@
 // string-width (~10 µs a call), cached because the same words and clusters recur constantly.
 import stringWidth from "string-width";
 import { neutralizeControls } from "../../text/control-chars.ts";
-import { GRAPHEME, cellWidth, isGrapheme, splitCluster, type WidthRule } from "./width-rules.ts";
+import { GRAPHEME, cellWidth, codePointWidth, isGrapheme, splitCluster, type WidthRule } from "./width-rules.ts";
 
 const reAsciiPrintable = /^[\x20-\x7e]*$/;
 const segmenter = new Intl.Segmenter(undefined, { granularity: "grapheme" });
@@ -72,7 +72,10 @@ export function graphemeWidth(g: string): number {
   let w = clusterWidths.get(g);
   if (w === undefined) {
     const shown = neutralizeControls(g);
-    w = whole || shown !== g ? Math.min(2, stringWidth(shown)) : Math.min(2, cellWidth(g, rule));
+    const cp = shown.codePointAt(0) ?? 0;
+    const single = shown.length === (cp > 0xffff ? 2 : 1);
+    // One code point (most clusters) is measured without string-width's emoji regex: see codePointWidth.
+    w = !whole && shown === g ? Math.min(2, cellWidth(g, rule)) : single ? codePointWidth(cp) : Math.min(2, stringWidth(shown));
     if (clusterWidths.size >= CACHE_LIMIT) clusterWidths.clear();
     clusterWidths.set(g, w);
   }

@@ -35,3 +35,16 @@ test("markdown and the views show a control as the same stand-in, never raw", ()
   expect(md).toBe(cleanText(evil));
   expect(md).toBe("a \u241b[2J b \u2407 c \ufffd d \ufffd e");
 });
+
+// Planes 0, 1 and 14 whole (every emoji, mark and format character), the rest sampled.
+test("one code point measures as string-width says", async () => {
+  const { default: stringWidth } = await import("string-width");
+  const { codePointWidth } = await import("../../../src/tui/render/width-rules.ts");
+  const wrong: string[] = [];
+  for (let cp = 0; cp <= 0x10ffff; cp += cp < 0x20000 || (cp >= 0xe0000 && cp < 0xe1000) ? 1 : 251) {
+    const want = Math.min(2, stringWidth(String.fromCodePoint(cp)));
+    const got = codePointWidth(cp);
+    if (got !== want && wrong.length < 10) wrong.push(`U+${cp.toString(16)}: ${got}, string-width ${want}`);
+  }
+  expect(wrong).toEqual([]);
+});
