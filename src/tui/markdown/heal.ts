@@ -70,8 +70,13 @@ export function healInline(content: string, refmap: RefMap): string {
     if (ticks.pos + ticks.run.length >= s.length) s = s.slice(0, ticks.pos).trimEnd();
     else return s + ticks.run;
   }
-  // Half a link: `[text](http://exa` shows as the link it is becoming; a lone `[text` as text.
-  if (endsInHalfLink(s)) s += ")";
+  // Half a link (`[text`, `[text]`, `[text](http://exa`) is held back from its "[" until it
+  // closes, then appears once, styled: shown early it was written twice (plain, then as a link)
+  // and its ")" (or, without OSC 8, its "(url)") again at each character of the URL. A bracket
+  // whose text outgrows LINK_HOLD is likely no link: it shows as text, as a stray "[" does.
+  const held = halfLinkStart(s);
+  if (held >= 0) s = s.slice(0, held).trimEnd();
+  else if (endsInHalfLink(s)) s += ")";
   else s = dropOpenBracket(s);
   // Parsed again only when the text changed: this runs on every frame of a streaming paragraph.
   const { openers } = s === parsed ? first : findUnclosed(s, refmap);
@@ -81,6 +86,37 @@ export function healInline(content: string, refmap: RefMap): string {
     s += closers;
   }
   return s;
+}
+
+/** The most characters of link text held back while its link is unfinished. */
+export const LINK_HOLD = 60;
+
+/**
+ * Where the unfinished link `s` ends in starts (its "[", or the "!" of an image), or -1: the end
+ * is inside the brackets (no "]" or newline yet), just after the "]", or in the destination (no
+ * ")" or space since "](").
+ */
+function halfLinkStart(s: string): number {
+  // The destination so far: no ")" and no space up to the end.
+  let k = s.length;
+  while (k > 0 && s[k - 1] !== ")" && !/\s/.test(s[k - 1] as string)) k--;
+  // The "](" it follows, if any: the brackets then end there, else at the end of the text.
+  let close = s.length;
+  if (s[s.length - 1] === "]") close = s.length - 1;
+  else {
+    const p = s.lastIndexOf("](", s.length - 2);
+    if (p >= Math.max(0, k - 2)) close = p;
+  }
+  for (let i = close - 1; i >= 0 && i >= close - 1 - LINK_HOLD; i--) {
+    const c = s[i];
+    // A code span may hold brackets: not a link's to hold.
+    if (c === "]" || c === "\n" || c === "`") return -1;
+    if (c === "[") {
+      if (i > 0 && s[i - 1] === "\\") return -1;
+      return i > 0 && s[i - 1] === "!" ? i - 1 : i;
+    }
+  }
+  return -1;
 }
 
 /** Whether `s` ends inside a link's destination: /\[[^\]\n]*\]\([^)\s]*$/, by a scan from the end. */

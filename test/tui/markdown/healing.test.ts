@@ -3,6 +3,7 @@
 import { expect, test } from "bun:test";
 import type { Row, Span } from "../../../src/tui/render/style.ts";
 import { createMarkdownStream } from "../../../src/tui/markdown/index.ts";
+import { LINK_HOLD } from "../../../src/tui/markdown/heal.ts";
 
 /** What the screen shows mid-stream: settled rows, then the live tail. */
 function tail(text: string, links = true): Row[] {
@@ -38,11 +39,37 @@ test("a half-written code span shows as code; a lone backtick is hidden", () => 
   expect(text(tail("run `"))).toBe("run");
 });
 
-test("a half-written link shows its text as a link, never the bracket syntax", () => {
-  const rows = tail("see [the docs](https://exa");
-  expect(text(rows)).toBe("see the docs");
-  expect(spanWith(rows, "the docs")?.style?.link).toBe("https://exa");
-  expect(text(tail("see [the do"))).toBe("see the do");
+test("a half-written link is held back from its bracket; the text before it still streams", () => {
+  expect(text(tail("see [the do"))).toBe("see");
+  expect(text(tail("see [the docs]"))).toBe("see");
+  expect(text(tail("see [the docs](https://exa"))).toBe("see");
+  expect(text(tail("see [the docs](https://exa", false))).toBe("see");
+  expect(text(tail("see ![a cat](cat.pn"))).toBe("see");
+  expect(text(tail("**see [the do"))).toBe("see");
+  expect(spanWith(tail("**see [the do"), "see")?.style?.bold).toBe(true);
+});
+
+test("a closed link appears whole and styled, as in the finished text", () => {
+  const rows = tail("see [the docs](https://example.com) and");
+  expect(text(rows)).toBe("see the docs and");
+  expect(spanWith(rows, "the docs")?.style?.link).toBe("https://example.com");
+  expect(text(tail("see [the docs](https://example.com)", false))).toBe("see the docs (https://example.com)");
+  const s = createMarkdownStream({ width: 80, links: true });
+  for (const ch of "see [the docs](https://example.com) now") s.append(ch);
+  const live = [...s.settledRows(), ...s.tailRows()];
+  s.finish();
+  expect(live).toEqual(s.settledRows().slice());
+});
+
+test("a bracket that runs on past LINK_HOLD characters shows as text: a stray [ holds nothing long", () => {
+  const long = "x".repeat(LINK_HOLD + 1);
+  expect(text(tail(`see [${long}`))).toBe(`see ${long}`);
+  expect(text(tail(`see [${"x".repeat(LINK_HOLD - 1)}`))).toBe("see");
+  // Past the hold, a link being written shows as the link it is becoming, as before.
+  const rows = tail(`see [${long}](https://exa`);
+  expect(spanWith(rows, long)?.style?.link).toBe("https://exa");
+  expect(text(tail("a \\[b"))).toBe("a [b");
+  expect(text(tail("run `a[0"))).toBe("run a[0");
 });
 
 test("a lone list marker, quote marker or heading hash is held back until its line has content", () => {
