@@ -1,6 +1,7 @@
 // Making the unsettled tail of a streaming answer look finished. Two tools: hold back what cannot
 // be shown correctly yet (a lone list marker, a half-typed fence, a table header whose delimiter
-// row has not arrived), and heal inline syntax that is open only because the text is not done
+// row has not arrived) or would be written twice (a table until it ends, a link until it closes),
+// and heal inline syntax that is open only because the text is not done
 // (an unclosed **bold, `code span or [link](url). Healing affects tail rows only; settled blocks
 // and the final render always come from the real text.
 import type { RefMap } from "./ast.ts";
@@ -27,9 +28,17 @@ export type TailContext = {
   fenceHighlighted?: boolean;
   /** The open leaf is a paragraph whose last line could be a table header row. */
   paragraphLastLineHasPipe: boolean;
-  /** The open leaf is a table: a row just begun would show as a row of empty cells. */
-  inTable: boolean;
+  /** The open leaf is a table of this many rows so far, its header row included (0: no table). */
+  tableRows?: number;
 };
+
+/**
+ * The most body rows of a table held back while it streams. A table is laid out by its widest
+ * cells, so while rows arrive its columns widen and every row is written again (each ~150 B in
+ * the stream bench); held until it ends, it is written once, at its final widths. Past this many
+ * rows the wait would be felt: the table shows, one complete row at a time.
+ */
+export const TABLE_HOLD = 12;
 
 /**
  * Which of the tail's last lines to hold back: `partial` is the incomplete line. Returns how many
@@ -39,7 +48,8 @@ export function holdBack(partial: string, ctx: TailContext): { dropComplete: num
   let dropPartial = false;
   if (partial !== "") {
     if (ctx.inFence) dropPartial = ctx.fenceHighlighted === true || reClosingFencePrefix.test(partial);
-    else if (ctx.inTable) dropPartial = /^\s*(?:\|\s*)?$/.test(partial);
+    // A row shows once complete: cells typed one by one would widen columns at each character.
+    else if (ctx.tableRows) dropPartial = true;
     else
       dropPartial =
         reLoneMarker.test(partial) ||
@@ -50,7 +60,9 @@ export function holdBack(partial: string, ctx: TailContext): { dropComplete: num
   }
   // A header row shows as a paragraph until its delimiter row is complete: hold it back instead.
   const headerPending = !ctx.inFence && ctx.paragraphLastLineHasPipe && (partial === "" || dropPartial);
-  return { dropComplete: headerPending ? 1 : 0, dropPartial };
+  // The table's complete lines are its rows and its delimiter row.
+  const table = ctx.tableRows && ctx.tableRows - 1 <= TABLE_HOLD ? ctx.tableRows + 1 : 0;
+  return { dropComplete: headerPending ? 1 : table, dropPartial };
 }
 
 export function hasUnescapedPipe(line: string): boolean {

@@ -3,7 +3,7 @@
 import { expect, test } from "bun:test";
 import type { Row, Span } from "../../../src/tui/render/style.ts";
 import { createMarkdownStream } from "../../../src/tui/markdown/index.ts";
-import { LINK_HOLD } from "../../../src/tui/markdown/heal.ts";
+import { LINK_HOLD, TABLE_HOLD } from "../../../src/tui/markdown/heal.ts";
 
 /** What the screen shows mid-stream: settled rows, then the live tail. */
 function tail(text: string, links = true): Row[] {
@@ -80,12 +80,33 @@ test("a lone list marker, quote marker or heading hash is held back until its li
   expect(text(tail("para\n\n- it"))).toBe("para\n\n• it");
 });
 
-test("a table header is held back until its delimiter row completes, then shows as a table", () => {
+test("a table header is held back until its delimiter row completes", () => {
   expect(text(tail("Intro\n\n| a | b |\n"))).toBe("Intro");
   expect(text(tail("Intro\n\n| a | b |\n|---|-"))).toBe("Intro");
-  const rows = tail("Intro\n\n| a | b |\n|---|---|\n");
-  expect(text(rows)).toContain("│ a │ b │");
+});
+
+test("a streaming table is held back until it ends, then shows whole at its final widths", () => {
+  expect(text(tail("Intro\n\n| a | b |\n|---|---|\n"))).toBe("Intro");
+  expect(text(tail("Intro\n\n| a | b |\n|---|---|\n| 1 | 22 |\n| 333 | 4"))).toBe("Intro");
+  const doc = "Intro\n\n| a | b |\n|---|---|\n| 1 | 22 |\n| 333 | 4 |\n\nAfter";
+  const rows = tail(doc);
+  expect(text(rows)).toContain("│ 333 │ 4  │");
   expect(text(rows)).not.toContain("|");
+  // In a list the table ends without settling: it shows in the tail, as it will when finished.
+  const inList = "- item\n\n  | a | b |\n  |---|---|\n  | 1 | 22 |\n\n  more";
+  const s = createMarkdownStream({ width: 80, links: true });
+  s.append(inList);
+  const live = [...s.settledRows(), ...s.tailRows()];
+  s.finish();
+  expect(live).toEqual(s.settledRows().slice());
+});
+
+test("a table past TABLE_HOLD rows shows its complete rows as they arrive", () => {
+  const body = Array.from({ length: TABLE_HOLD + 1 }, (_, i) => `| ${i} | x |\n`).join("");
+  const lines = text(tail(`| a | b |\n|---|---|\n${body}| 99 | y`)).split("\n").filter((l) => l.startsWith("│"));
+  expect(lines.length).toBe(TABLE_HOLD + 2);
+  expect(lines[lines.length - 1]).toBe(`│ ${TABLE_HOLD} │ x │`);
+  expect(text(tail(`| a | b |\n|---|---|\n${body.split("\n").slice(1).join("\n")}`))).toBe("");
 });
 
 test("a fence being typed is held back; a closing fence being typed is not shown as code", () => {
@@ -103,11 +124,6 @@ test("healing never reaches settled rows or the finished document", () => {
   s.append("\n");
   s.finish();
   expect(text(s.settledRows().slice())).toBe("Some **bold\n\nnext");
-});
-
-test("a table row just begun is held back rather than shown as empty cells", () => {
-  const rows = tail("| a | b |\n|---|---|\n| 1 | 2 |\n| ");
-  expect(text(rows).split("\n").filter((l) => l.startsWith("│"))).toEqual(["│ a │ b │", "│ 1 │ 2 │"]);
 });
 
 test("a header row still being written is held back too", () => {
