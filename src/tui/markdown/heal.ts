@@ -116,8 +116,8 @@ function halfLinkStart(s: string): number {
   let close = s.length;
   if (s[s.length - 1] === "]") close = s.length - 1;
   else {
-    const p = s.lastIndexOf("](", s.length - 2);
-    if (p >= Math.max(0, k - 2)) close = p;
+    // Searched from the destination's start only: this runs on every frame of the paragraph.
+    for (let p = s.indexOf("](", Math.max(0, k - 2)); p !== -1; p = s.indexOf("](", p + 1)) close = p;
   }
   for (let i = close - 1; i >= 0 && i >= close - 1 - LINK_HOLD; i--) {
     const c = s[i];
