@@ -97,10 +97,10 @@ export async function run(_opts: { json: boolean }): Promise<BenchResult[]> {
     {
       name: "markdown hold-back: table delimiter row (|:|-…)",
       input: (n) => "|-" + "|:|-".repeat(n / 4) + "\u0000",
-      run: (s) => holdBack(s, { inFence: false, paragraphLastLineHasPipe: true, inTable: false }),
+      run: (s) => holdBack(s, { inFence: false, paragraphLastLineHasPipe: true }),
     },
-    { name: "markdown hold-back: fence ~~~~…", input: (n) => "~~~" + "~".repeat(n) + "`", run: (s) => holdBack(s, { inFence: false, paragraphLastLineHasPipe: false, inTable: false }) },
-    { name: "markdown hold-back: * and tabs", input: (n) => "*" + "\t".repeat(n) + "x", run: (s) => holdBack(s, { inFence: false, paragraphLastLineHasPipe: false, inTable: false }) },
+    { name: "markdown hold-back: fence ~~~~…", input: (n) => "~~~" + "~".repeat(n) + "`", run: (s) => holdBack(s, { inFence: false, paragraphLastLineHasPipe: false }) },
+    { name: "markdown hold-back: * and tabs", input: (n) => "*" + "\t".repeat(n) + "x", run: (s) => holdBack(s, { inFence: false, paragraphLastLineHasPipe: false }) },
     { name: "markdown heal: half links ([([…)", input: (n) => "([".repeat(n / 2), run: (s) => healInline(s, new Map()) },
     // The highlighter's lexers, on lines built to make a scanner look ahead again and again.
     { name: "highlight ts: unclosed regex classes (x = /[…)", input: (n) => "x = /[".repeat(n / 6), run: (s) => highlightCode("typescript", s) },

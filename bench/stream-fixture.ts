@@ -1,7 +1,7 @@
 // The streamed answer of issue 19's measurement, shared by the stream bench and the slow-link
 // bench: an 11,807-byte markdown answer (prose, lists, code, tables) in 6-character deltas 5 ms
 // apart (1,968 deltas, ~9.8 s), at 120x40, ending in a marker the harness waits for.
-import { readFileSync } from "node:fs";
+import { readdirSync, readFileSync } from "node:fs";
 
 export const ANSWER_BYTES = 11_807;
 export const END_MARK = "END-OF-ANSWER";
@@ -26,6 +26,50 @@ export function procCpuSeconds(pid: number): number {
   const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
   const f = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
   return (Number(f[11]) + Number(f[12])) / 100;
+}
+
+/**
+ * CPU seconds each thread of a live process has used, with its kind: the main thread (JavaScript
+ * and the event loop), JavaScriptCore's JIT workers, wasm compilation (the "Wasm Worklist Helper
+ * Thread"), the garbage collector's helpers, Bun's HTTP client thread, anything else. Profiles of
+ * the main thread miss the others, and in issue 19 they were half the TUI's CPU.
+ */
+export function procThreads(pid: number): ThreadCpu {
+  const out: ThreadCpu = new Map();
+  for (const tid of readdirSync(`/proc/${pid}/task`)) {
+    let stat: string;
+    try {
+      stat = readFileSync(`/proc/${pid}/task/${tid}/stat`, "utf8");
+    } catch {
+      continue; // the thread ended
+    }
+    const name = stat.slice(stat.indexOf("(") + 1, stat.lastIndexOf(")"));
+    const f = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+    out.set(tid, { kind: threadKind(Number(tid) === pid, name), cpu: (Number(f[11]) + Number(f[12])) / 100 });
+  }
+  return out;
+}
+
+export type ThreadKind = "main" | "jit" | "wasm" | "gc" | "http" | "other";
+export type ThreadCpu = Map<string, { kind: ThreadKind; cpu: number }>;
+export const threadKinds: readonly ThreadKind[] = ["main", "jit", "wasm", "gc", "http", "other"];
+
+// Linux keeps a thread's name to 15 bytes, the end of "Wasm Worklist Helper Thread" among them.
+function threadKind(isMain: boolean, name: string): ThreadKind {
+  if (isMain) return "main";
+  if (name.startsWith("JIT")) return "jit";
+  if (name.includes("Wasm") || name === "t Helper Thread") return "wasm";
+  if (name.includes("Heap") || name.includes("scavenger") || name.includes("ollector")) return "gc";
+  if (name.startsWith("HTTP")) return "http";
+  return "other";
+}
+
+/** CPU seconds by kind of thread between two readings (a thread that ended in between is not counted). */
+export function threadCpuSince(now: ThreadCpu, before: ThreadCpu): Record<ThreadKind, number> {
+  const out = Object.fromEntries(threadKinds.map((k) => [k, 0])) as Record<ThreadKind, number>;
+  for (const [tid, t] of now) out[t.kind] += t.cpu - (before.get(tid)?.cpu ?? 0);
+  for (const k of threadKinds) out[k] = +out[k].toFixed(2);
+  return out;
 }
 
 /** A live process's peak RSS in MB (VmHWM). */

@@ -1,8 +1,9 @@
 // Issue 19's measurement: one 11,807-byte markdown answer in 1,968 six-character deltas 5 ms apart
 // (~9.8 s) at 120x40, three ways in one run, so the ratios hold on any machine:
 //   - the real CLI in a pty (the compiled binary when built, else from source): bytes per answer
-//     byte, CPU while the answer streams (request to the end on screen), peak RSS, and how long the
-//     end took to show after the fake API's last byte;
+//     byte, CPU while the answer streams (request to the end on screen), also by kind of thread
+//     (main, JIT, wasm compilation, GC, HTTP), peak RSS, and how long the end took to show after
+//     the fake API's last byte;
 //   - the same CLI in print mode (-p) for the same answer: CPU and peak RSS, the floor;
 //   - the app in-process at the same size and schedule (the fake API in a child process, so the
 //     CPU is the app's): bytes per answer byte and per byte of one still paint, for iterating
@@ -19,21 +20,22 @@ import { FileFinder } from "../src/tui/app/file-finder.ts";
 import { PromptHistory } from "../src/tui/app/history.ts";
 import type { Row } from "../src/tui/render/style.ts";
 import { createScreen, type Screen } from "../src/tui/screen/screen.ts";
-import { ANSWER_BYTES, COLS, END_MARK, median, PACING, procCpuSeconds, procPeakRssMB, ROWS, streamAnswer } from "./stream-fixture.ts";
+import { ANSWER_BYTES, COLS, END_MARK, median, PACING, procCpuSeconds, procPeakRssMB, procThreads, ROWS, streamAnswer, threadCpuSince, threadKinds, type ThreadCpu, type ThreadKind } from "./stream-fixture.ts";
 
 type Result = { name: string; [k: string]: unknown };
 const RUNS = Number(process.env.BENCH_RUNS ?? 3);
 const scenario = () => ({ pacing: PACING, turns: [{ content: [{ type: "text" as const, text: streamAnswer() }] }] });
 
-type Run = { bytes: number; cpu: number; rss: number; endMs: number };
+type Run = { bytes: number; cpu: number; rss: number; endMs: number; threads: Record<ThreadKind, number> };
 
 async function tuiRun(): Promise<Run> {
   const { startPty, idle } = await import("../test/e2e/pty/harness.ts");
   const { isolatedEnv, tempProject } = await import("../test/support/cli.ts");
   let pid = 0;
   let cpu0 = 0;
+  let threads0: ThreadCpu = new Map();
   let lastByteAt = 0;
-  const api = await startFakeApi({ scenario: scenario(), onRequest: () => (cpu0 = procCpuSeconds(pid)), onStreamEnd: () => (lastByteAt = performance.now()) });
+  const api = await startFakeApi({ scenario: scenario(), onRequest: () => ((cpu0 = procCpuSeconds(pid)), (threads0 = procThreads(pid))), onStreamEnd: () => (lastByteAt = performance.now()) });
   const s = startPty([], { cwd: tempProject(), env: isolatedEnv(api.url), cols: COLS, rows: ROWS });
   pid = s.pid;
   try {
@@ -42,7 +44,7 @@ async function tuiRun(): Promise<Run> {
     s.type("go\r");
     await s.waitFor((sc) => sc.includes(END_MARK) && idle(sc), "the end of the answer", 60_000);
     const endMs = performance.now() - lastByteAt;
-    const run = { bytes: s.bytes() - b0, cpu: procCpuSeconds(pid) - cpu0, rss: procPeakRssMB(pid), endMs };
+    const run = { bytes: s.bytes() - b0, cpu: procCpuSeconds(pid) - cpu0, rss: procPeakRssMB(pid), endMs, threads: threadCpuSince(procThreads(pid), threads0) };
     s.send("\x04");
     await s.exited;
     return run;
@@ -56,8 +58,9 @@ async function printRun(): Promise<Run> {
   const { cliCommand, isolatedEnv, tempProject } = await import("../test/support/cli.ts");
   let pid = 0;
   let cpu0 = 0;
+  let threads0: ThreadCpu = new Map();
   let lastByteAt = 0;
-  const api = await startFakeApi({ scenario: scenario(), onRequest: () => (cpu0 = procCpuSeconds(pid)), onStreamEnd: () => (lastByteAt = performance.now()) });
+  const api = await startFakeApi({ scenario: scenario(), onRequest: () => ((cpu0 = procCpuSeconds(pid)), (threads0 = procThreads(pid))), onStreamEnd: () => (lastByteAt = performance.now()) });
   const proc = Bun.spawn(cliCommand(["-p", "go"]), { cwd: tempProject(), env: isolatedEnv(api.url), stdin: "ignore", stdout: "pipe", stderr: "ignore" });
   pid = proc.pid;
   try {
@@ -66,7 +69,7 @@ async function printRun(): Promise<Run> {
     const dec = new TextDecoder();
     for await (const chunk of proc.stdout) {
       out += dec.decode(chunk, { stream: true });
-      if (!run && out.includes(END_MARK)) run = { bytes: Buffer.byteLength(out), cpu: procCpuSeconds(pid) - cpu0, rss: procPeakRssMB(pid), endMs: performance.now() - lastByteAt };
+      if (!run && out.includes(END_MARK)) run = { bytes: Buffer.byteLength(out), cpu: procCpuSeconds(pid) - cpu0, rss: procPeakRssMB(pid), endMs: performance.now() - lastByteAt, threads: threadCpuSince(procThreads(pid), threads0) };
     }
     await proc.exited;
     if (!run) throw new Error(`print mode never printed the answer's end; stdout:\n${out.slice(-500)}`);
@@ -138,6 +141,11 @@ export async function inProcess(hook?: (app: App, screen: Screen) => void): Prom
   }
 }
 
+/** The median of each kind of thread's CPU over the runs. */
+function medianThreads(runs: Run[]): Record<ThreadKind, number> {
+  return Object.fromEntries(threadKinds.map((k) => [k, +median(runs.map((r) => r.threads[k])).toFixed(2)])) as Record<ThreadKind, number>;
+}
+
 export async function run(_opts: { json: boolean }): Promise<Result[]> {
   const out: Result[] = [await inProcess()];
   const bin = process.env.KHAELOR_BIN ?? join(import.meta.dir, "..", "dist", "khaelor");
@@ -163,6 +171,8 @@ export async function run(_opts: { json: boolean }): Promise<Result[]> {
       printPeakRssMB: p.rss,
       rssRatio: +(t.rss / p.rss).toFixed(2),
       endAfterLastByteMs: Math.round(t.endMs),
+      tuiCpuByThread: medianThreads(tui),
+      printCpuByThread: medianThreads(print),
       runs: { tui, print },
     });
   } finally {

@@ -1,6 +1,7 @@
 // Making the unsettled tail of a streaming answer look finished. Two tools: hold back what cannot
 // be shown correctly yet (a lone list marker, a half-typed fence, a table header whose delimiter
-// row has not arrived), and heal inline syntax that is open only because the text is not done
+// row has not arrived) or would be written twice (a table until it ends, a link until it closes),
+// and heal inline syntax that is open only because the text is not done
 // (an unclosed **bold, `code span or [link](url). Healing affects tail rows only; settled blocks
 // and the final render always come from the real text.
 import type { RefMap } from "./ast.ts";
@@ -27,9 +28,17 @@ export type TailContext = {
   fenceHighlighted?: boolean;
   /** The open leaf is a paragraph whose last line could be a table header row. */
   paragraphLastLineHasPipe: boolean;
-  /** The open leaf is a table: a row just begun would show as a row of empty cells. */
-  inTable: boolean;
+  /** The open leaf is a table of this many rows so far, its header row included (0: no table). */
+  tableRows?: number;
 };
+
+/**
+ * The most body rows of a table held back while it streams. A table is laid out by its widest
+ * cells, so while rows arrive its columns widen and every row is written again (each ~150 B in
+ * the stream bench); held until it ends, it is written once, at its final widths. Past this many
+ * rows the wait would be felt: the table shows, one complete row at a time.
+ */
+export const TABLE_HOLD = 12;
 
 /**
  * Which of the tail's last lines to hold back: `partial` is the incomplete line. Returns how many
@@ -39,7 +48,8 @@ export function holdBack(partial: string, ctx: TailContext): { dropComplete: num
   let dropPartial = false;
   if (partial !== "") {
     if (ctx.inFence) dropPartial = ctx.fenceHighlighted === true || reClosingFencePrefix.test(partial);
-    else if (ctx.inTable) dropPartial = /^\s*(?:\|\s*)?$/.test(partial);
+    // A row shows once complete: cells typed one by one would widen columns at each character.
+    else if (ctx.tableRows) dropPartial = true;
     else
       dropPartial =
         reLoneMarker.test(partial) ||
@@ -50,7 +60,9 @@ export function holdBack(partial: string, ctx: TailContext): { dropComplete: num
   }
   // A header row shows as a paragraph until its delimiter row is complete: hold it back instead.
   const headerPending = !ctx.inFence && ctx.paragraphLastLineHasPipe && (partial === "" || dropPartial);
-  return { dropComplete: headerPending ? 1 : 0, dropPartial };
+  // The table's complete lines are its rows and its delimiter row.
+  const table = ctx.tableRows && ctx.tableRows - 1 <= TABLE_HOLD ? ctx.tableRows + 1 : 0;
+  return { dropComplete: headerPending ? 1 : table, dropPartial };
 }
 
 export function hasUnescapedPipe(line: string): boolean {
@@ -70,8 +82,13 @@ export function healInline(content: string, refmap: RefMap): string {
     if (ticks.pos + ticks.run.length >= s.length) s = s.slice(0, ticks.pos).trimEnd();
     else return s + ticks.run;
   }
-  // Half a link: `[text](http://exa` shows as the link it is becoming; a lone `[text` as text.
-  if (endsInHalfLink(s)) s += ")";
+  // Half a link (`[text`, `[text]`, `[text](http://exa`) is held back from its "[" until it
+  // closes, then appears once, styled: shown early it was written twice (plain, then as a link)
+  // and its ")" (or, without OSC 8, its "(url)") again at each character of the URL. A bracket
+  // whose text outgrows LINK_HOLD is likely no link: it shows as text, as a stray "[" does.
+  const held = halfLinkStart(s);
+  if (held >= 0) s = s.slice(0, held).trimEnd();
+  else if (endsInHalfLink(s)) s += ")";
   else s = dropOpenBracket(s);
   // Parsed again only when the text changed: this runs on every frame of a streaming paragraph.
   const { openers } = s === parsed ? first : findUnclosed(s, refmap);
@@ -81,6 +98,37 @@ export function healInline(content: string, refmap: RefMap): string {
     s += closers;
   }
   return s;
+}
+
+/** The most characters of link text held back while its link is unfinished. */
+export const LINK_HOLD = 60;
+
+/**
+ * Where the unfinished link `s` ends in starts (its "[", or the "!" of an image), or -1: the end
+ * is inside the brackets (no "]" or newline yet), just after the "]", or in the destination (no
+ * ")" or space since "](").
+ */
+function halfLinkStart(s: string): number {
+  // The destination so far: no ")" and no space up to the end.
+  let k = s.length;
+  while (k > 0 && s[k - 1] !== ")" && !/\s/.test(s[k - 1] as string)) k--;
+  // The "](" it follows, if any: the brackets then end there, else at the end of the text.
+  let close = s.length;
+  if (s[s.length - 1] === "]") close = s.length - 1;
+  else {
+    // Searched from the destination's start only: this runs on every frame of the paragraph.
+    for (let p = s.indexOf("](", Math.max(0, k - 2)); p !== -1; p = s.indexOf("](", p + 1)) close = p;
+  }
+  for (let i = close - 1; i >= 0 && i >= close - 1 - LINK_HOLD; i--) {
+    const c = s[i];
+    // A code span may hold brackets: not a link's to hold.
+    if (c === "]" || c === "\n" || c === "`") return -1;
+    if (c === "[") {
+      if (i > 0 && s[i - 1] === "\\") return -1;
+      return i > 0 && s[i - 1] === "!" ? i - 1 : i;
+    }
+  }
+  return -1;
 }
 
 /** Whether `s` ends inside a link's destination: /\[[^\]\n]*\]\([^)\s]*$/, by a scan from the end. */

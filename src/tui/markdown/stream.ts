@@ -204,7 +204,7 @@ class Stream implements MarkdownStream {
       inFence,
       fenceHighlighted: inFence && fenceHighlighted(tip.content),
       paragraphLastLineHasPipe: tip.type === "paragraph" && lastLine !== undefined && hasUnescapedPipe(lastLine),
-      inTable: tip.type === "table",
+      tableRows: tip.type === "table" ? tip.tableRows.length : 0,
     });
     const lines = this.tailLines.slice(0, this.tailLines.length - dropComplete);
     const partial = dropPartial ? "" : this.partial;
