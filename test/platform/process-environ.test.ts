@@ -2,6 +2,7 @@
 // is no /proc (macOS). Both branches run here against real processes; ps runs with the arguments
 // for the platform it is on (procps' `e` here, BSD's -E on macOS, checked as arguments).
 import { afterEach, expect, test } from "bun:test";
+import { readFileSync } from "node:fs";
 import { environHas, environSource, psEnvironArgs } from "../../src/platform/process-environ.ts";
 import { commandEnv, signalGroup, spawnShellGroup } from "../../src/workspace/process-group.ts";
 
@@ -12,6 +13,16 @@ afterEach(() => {
 function marked(mark: string): number {
   const g = spawnShellGroup("sleep 300", { cwd: "/", env: commandEnv({ KHAELOR_SESSION_ID: mark }), stdin: "ignore" });
   started.push(g.pid);
+  // Until the child has exec'd, /proc shows the environment it was forked with (ours): wait for
+  // a command line other than ours (on a loaded machine the read came first, without the mark).
+  if (process.platform === "linux") {
+    const ours = readFileSync("/proc/self/cmdline", "utf8");
+    const deadline = Date.now() + 10_000;
+    while (readFileSync(`/proc/${g.pid}/cmdline`, "utf8") === ours) {
+      if (Date.now() > deadline) throw new Error("the marked process never started");
+      Bun.sleepSync(1);
+    }
+  }
   return g.pid;
 }
 const gonePid = 2 ** 22 + 11;
