@@ -175,11 +175,10 @@ export class ZonePainter {
     // Inserted lines (and lines a scrolling LF makes) take the current background.
     this.closeLink();
     this.cleanPen();
-    // IL homes the column, so the rows are made from wherever the cursor is: no CR first. (Nor
-    // can anything here rely on an LF keeping the column: a tty in raw mode still turns LF into
-    // CR LF, ONLCR, and the cursor lands in column 0 there.)
+    // The rows are made from wherever the cursor is. Whether an LF keeps the column depends on the
+    // tty (ONLCR), and xterm homes the column on IL but tmux does not: a CR before IL settles it.
     this.downMaking(T + n - 1);
-    this.out += cuu(this.cy - i) + (n === 1 ? "\x1b[L" : `\x1b[${n}L`);
+    this.out += cuu(this.cy - i) + "\r" + (n === 1 ? "\x1b[L" : `\x1b[${n}L`);
     const E = this.extent;
     this.term.insertRows(i, n, E);
     this.wrapped.copyWithin(i + n, i, E - n);
@@ -195,8 +194,8 @@ export class ZonePainter {
 
   /**
    * Moves the cursor down to row y, making the rows past `extent` with LF (scrolling the screen at
-   * its bottom); the column is left unknown. Rows that exist are crossed with LF too (one byte:
-   * the tty passes it as is, see tui/term/line-feeds.ts), or CUD when that is shorter or when one
+   * its bottom); the column is left unknown. Rows that exist are crossed with LF too (one byte
+   * from us, CR LF on the wire where the tty has ONLCR), or CUD when that is shorter or when one
    * is a soft-wrapped continuation (an LF landing there makes xterm forget the wrap).
    */
   private downMaking(y: number): void {
@@ -247,9 +246,9 @@ export class ZonePainter {
     this.cy -= k;
     this.extent = Math.max(1, this.extent - k);
     if (this.cy < 0) {
-      // The cursor sat in a committed row. Rows that exist are crossed with LF (a byte) unless one
-      // is soft-wrapped (an LF landing there makes xterm forget the wrap; then CUD); rows that do
-      // not exist yet are made by CR LF.
+      // The cursor sat in a committed row. Rows that exist are crossed with LF (CR LF on the wire
+      // with ONLCR) unless one is soft-wrapped (an LF landing there makes xterm forget the wrap;
+      // then CUD); rows that do not exist yet are made by CR LF.
       this.cleanPen();
       const existing = Math.min(-this.cy, oldExtent - 1 - (this.cy + k));
       let s = "\r";
@@ -503,13 +502,13 @@ export class ZonePainter {
     const dy = ty - this.cy;
     let out = this.relativeMove(ty, tx, dy);
     if (dy > 0 && !this.crossesWrapped(this.cy + 1, ty)) {
-      // Down by LF, a byte a row (the tty passes it as is). Whether it keeps the column or returns
-      // to column 0 depends on the tty (ONLCR), so an absolute horizontal move follows.
+      // Down by LF: CR LF on the wire where the tty has ONLCR (two bytes a row, counted so), and
+      // whether it keeps the column depends on that too, so an absolute horizontal move follows.
       const lfs = "\n".repeat(dy);
       const viaLf = tx === 0
         ? (this.cx === 0 && !this.pending && this.exact ? "" : "\r") + lfs
         : lfs + shorter(`\x1b[${tx + 1}G`, "\r" + (tx === 1 ? "\x1b[C" : `\x1b[${tx}C`));
-      if (viaLf.length < out.length) out = viaLf;
+      if (viaLf.length + dy < out.length) out = viaLf;
     }
     this.out += out;
     this.cy = ty;
