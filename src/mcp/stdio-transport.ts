@@ -13,6 +13,9 @@ import type { StdioSpec } from "./config.ts";
 const STDERR_TAIL = 4000;
 const MAX_LINE = 64 * 1024 * 1024;
 
+/** How long a server has to exit on the end of its input before it gets SIGTERM. */
+const EOF_GRACE_MS = 250;
+
 export class GroupStdioTransport implements Transport {
   onclose?: () => void;
   onerror?: (error: Error) => void;
@@ -105,6 +108,11 @@ export class GroupStdioTransport implements Transport {
     try {
       child.stdin?.end();
     } catch {}
+    // As the MCP spec's stdio shutdown says: the end of its input first, and a moment to act on
+    // what is still in the pipe (a call's cancellation) and exit; then SIGTERM.
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    if (this.exited) await Promise.race([this.exited, new Promise((r) => (timer = setTimeout(r, EOF_GRACE_MS)))]);
+    clearTimeout(timer);
     await stopGroup(child.pid, this.exited, "SIGTERM", 1000);
   }
 
