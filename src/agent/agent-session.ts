@@ -481,8 +481,10 @@ export async function openAgentSession(opts: SessionOptions): Promise<AgentSessi
     async close(reason: SessionEndReason = "other") {
       if (closed) return;
       closed = true;
+      // The last turn's snapshot first: a SessionEnd hook that edits files must not land in it.
+      await endingTurn;
       if (hooks.service.has("SessionEnd")) await hooks.service.run("SessionEnd", reason, { reason }, new AbortController().signal);
-      await Promise.all([workspace.processes.stopAll(), mcp.manager.close(), endingTurn]);
+      await Promise.all([workspace.processes.stopAll(), mcp.manager.close()]);
       await stopMarked(findMarked(mark) ?? []);
       process.off("exit", killOnExit);
       writer.close();
