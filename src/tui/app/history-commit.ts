@@ -142,6 +142,7 @@ export class HistoryCommit {
       s.md.append(e.text.slice(s.fed));
       s.fed = e.text.length;
     }
+    if (e.textEnded) s.md.textEnded();
     return s;
   }
 }

@@ -70,7 +70,8 @@ export function hasUnescapedPipe(line: string): boolean {
 }
 
 /** Close what the streaming paragraph leaves open so it renders as it will when complete. */
-export function healInline(content: string, refmap: RefMap): string {
+/** `holdLinks` false: no more text is coming, so a half link shows as what it is now. */
+export function healInline(content: string, refmap: RefMap, holdLinks = true): string {
   let s = content.trim();
   // A delimiter run just typed after a space opens nothing yet: hide it for now.
   s = s.replace(/(^|\s)[*_~`]+$/, "$1").trimEnd();
@@ -86,7 +87,7 @@ export function healInline(content: string, refmap: RefMap): string {
   // closes, then appears once, styled: shown early it was written twice (plain, then as a link)
   // and its ")" (or, without OSC 8, its "(url)") again at each character of the URL. A bracket
   // whose text outgrows LINK_HOLD is likely no link: it shows as text, as a stray "[" does.
-  const held = halfLinkStart(s);
+  const held = holdLinks ? halfLinkStart(s) : -1;
   if (held >= 0) s = s.slice(0, held).trimEnd();
   else if (endsInHalfLink(s)) s += ")";
   else s = dropOpenBracket(s);

@@ -37,6 +37,11 @@ export type MarkdownStream = {
   /** The text is complete: everything settles, tailRows() becomes empty. */
   finish(): void;
   /**
+   * No more text will come, though it is not finished yet (an answer waits for its message and stop
+   * reason): the tail stops holding back what only waits for more text, a table or a half link.
+   */
+  textEnded(): void;
+  /**
    * Rows of settled blocks at the current width. The same array for a given width, which only
    * grows: rows once returned never change, so the caller may commit them and remember a count.
    */
@@ -73,6 +78,7 @@ class Stream implements MarkdownStream {
   /** End of the last delta that may join the next one: a CR (of CRLF) or half a surrogate pair. */
   private carry = "";
   private finished = false;
+  private ended = false;
   /** Complete lines from `tailStart` on (the unsettled ones). */
   private tailLines: string[] = [];
   private tailStart = 0;
@@ -145,6 +151,12 @@ class Stream implements MarkdownStream {
     }
   }
 
+  textEnded(): void {
+    if (this.ended) return;
+    this.ended = true;
+    this.tailCache = null;
+  }
+
   settledBlocks(): readonly Block[] {
     return this.settled;
   }
@@ -204,7 +216,7 @@ class Stream implements MarkdownStream {
       inFence,
       fenceHighlighted: inFence && fenceHighlighted(tip.content),
       paragraphLastLineHasPipe: tip.type === "paragraph" && lastLine !== undefined && hasUnescapedPipe(lastLine),
-      tableRows: tip.type === "table" ? tip.tableRows.length : 0,
+      tableRows: tip.type === "table" && !this.ended ? tip.tableRows.length : 0,
     });
     const lines = this.tailLines.slice(0, this.tailLines.length - dropComplete);
     const partial = dropPartial ? "" : this.partial;
@@ -220,7 +232,7 @@ class Stream implements MarkdownStream {
     const leaf = lastLeaf(fresh.doc);
     let partialCode: BNode | null = null;
     if (leaf && leaf.endLine >= lastFed) {
-      if (leaf.type === "paragraph" || leaf.type === "heading") leaf.content = healInline(leaf.content, refs);
+      if (leaf.type === "paragraph" || leaf.type === "heading") leaf.content = healInline(leaf.content, refs, !this.ended);
       else if (leaf.type === "code_block" && partial !== "" && !isFenceLine(partial)) partialCode = leaf;
     }
     const blocks = toBlocks(fresh.doc.children, () => refs);

@@ -6,7 +6,7 @@ export type NoticeLevel = "info" | "warn" | "error";
 export type Entry =
   | { kind: "user"; key: number; text: string; steering: boolean }
   /** cut: the message hit the output-token limit (stop_reason max_tokens) and ends here mid-sentence. */
-  | { kind: "assistant"; key: number; text: string; done: boolean; interrupted: boolean; cut?: boolean }
+  | { kind: "assistant"; key: number; text: string; done: boolean; interrupted: boolean; cut?: boolean; /** Its text block ended; its message has not come yet. */ textEnded?: boolean }
   | { kind: "thinking"; key: number; text: string; done: boolean; startedAt: number; durationMs: number | null }
   | { kind: "tool"; key: number; view: ToolCallView; input: unknown }
   | { kind: "notice"; key: number; text: string; level: NoticeLevel };

@@ -80,6 +80,8 @@ export class Transcript {
         // An answer's text is done only with its message: only then is the stop reason known, and
         // an answer cut by the output-token limit must not reach history without saying so.
         const b = this.blocks.get(e.index);
+        // Nothing more comes to its text, so what waits for more (a table, a half link) shows.
+        if (b?.kind === "assistant") b.textEnded = true;
         if (b?.kind === "thinking" && !b.done) {
           b.done = true;
           b.durationMs = now - b.startedAt;

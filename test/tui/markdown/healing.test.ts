@@ -129,3 +129,17 @@ test("healing never reaches settled rows or the finished document", () => {
 test("a header row still being written is held back too", () => {
   expect(text(tail("Intro\n\n| a | b"))).toBe("Intro");
 });
+
+test("once no more text is coming (a tool call follows the answer's text), a held table and half link show", () => {
+  const md = createMarkdownStream({ width: 60, links: false });
+  md.append("Results:\n\n| a | b |\n|---|---|\n| 1 | 2 |\n");
+  expect(text(md.tailRows())).not.toContain("1");
+  md.textEnded();
+  expect(text(md.tailRows())).toContain("│ 1 │ 2 │");
+
+  const link = createMarkdownStream({ width: 60, links: false });
+  link.append("See [the guide](https://ex.com/g");
+  expect(text(link.tailRows())).not.toContain("the guide");
+  link.textEnded();
+  expect(text(link.tailRows())).toContain("the guide");
+});
