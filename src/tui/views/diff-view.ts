@@ -108,25 +108,27 @@ function codeSpans(l: Extract<DiffLine, { oldNo: number | null }>, toks: Token[]
 }
 
 /**
- * Highlights the diff's lines as one piece of code per side: the new side (context and added
- * lines) and the old side (context and removed lines), each lexed in its own order, so a removed
- * line is coloured as it read in the old file. A hunk is a fragment (it may start inside a comment
- * or a string); the lexer reads it from its first line, as every diff viewer does.
+ * Highlights each hunk as one piece of code per side: the new side (context and added lines) and
+ * the old side (context and removed lines), each lexed in its own order, so a removed line is
+ * coloured as it read in the old file. A hunk is a fragment (it may start inside a comment or a
+ * string); the lexer reads it from its first line, as every diff viewer does, and starts afresh at
+ * the next hunk, so a string one hunk leaves open does not colour the rest of the diff.
  */
 function highlightLines(lines: DiffLine[], path: string | null): Array<Token[] | null> {
   const out: Array<Token[] | null> = lines.map(() => null);
   if (!path) return out;
   const language = languageForInfo(extname(path).slice(1));
   if (!language) return out;
-  const side = (kind: "added" | "removed") => {
+  const side = (from: number, to: number, kind: "added" | "removed") => {
     const idx: number[] = [];
     const code: string[] = [];
-    lines.forEach((l, i) => {
+    for (let i = from; i < to; i++) {
+      const l = lines[i]!;
       if (l.kind === "context" || l.kind === kind) {
         idx.push(i);
         code.push(l.text);
       }
-    });
+    }
     if (!idx.some((i) => lines[i]!.kind === kind) && kind === "removed") return;
     const toks = code.length ? highlightCode(language, code.join("\n") + "\n") : null;
     if (!toks) return;
@@ -135,8 +137,13 @@ function highlightLines(lines: DiffLine[], path: string | null): Array<Token[] |
       if (kind === "added" || lines[lineIndex]!.kind === "removed") out[lineIndex] = toks[k] ?? null;
     });
   };
-  side("added");
-  side("removed");
+  for (let from = 0; from < lines.length; ) {
+    let to = from + 1;
+    while (to < lines.length && lines[to]!.kind !== "hunk") to++;
+    side(from, to, "added");
+    side(from, to, "removed");
+    from = to;
+  }
   return out;
 }
 

@@ -149,6 +149,26 @@ describe("diffs", () => {
     expect(removed.spans.some((s) => s.style?.fg && "n" in s.style.fg && s.style.fg.n === 1)).toBe(true);
   });
 
+  test("each hunk is lexed afresh: a string one hunk leaves open does not colour the next", () => {
+    const diff = `--- a/m.py
++++ b/m.py
+@@ -10,4 +10,4 @@ def f():
+     Returns the thing.
+     """
+-    return 1
++    return 2
+@@ -40,3 +40,3 @@ def g():
+ def g(x):
+-    return x + 1
++    return x + 2
+`;
+    const def = (d: string) => renderDiff(d, { width: 60 }).find((r) => rowText(r).endsWith("def g(x):"))!.spans.find((s) => s.text === "def")!;
+    // The second hunk is coloured as it would be on its own (the first opens a """ string).
+    const alone = diff.slice(0, diff.indexOf("@@ -10")) + diff.slice(diff.indexOf("@@ -40"));
+    expect(def(diff).style).toEqual(def(alone).style);
+    expect(def(alone).style?.fg).toBeDefined();
+  });
+
   test("removed lines are syntax-highlighted too, in the old file's colours, dimmed; the rest of the line stays red", () => {
     const rows = renderDiff(patch, { width: 60 });
     const row = (t: string) => rows.find((r) => rowText(r).endsWith(t))!;
