@@ -502,13 +502,14 @@ export class ZonePainter {
     const dy = ty - this.cy;
     let out = this.relativeMove(ty, tx, dy);
     if (dy > 0 && !this.crossesWrapped(this.cy + 1, ty)) {
-      // Down by LF: CR LF on the wire where the tty has ONLCR (two bytes a row, counted so), and
-      // whether it keeps the column depends on that too, so an absolute horizontal move follows.
+      // Down by LF, a byte a row from us (CR LF on the wire where the tty has ONLCR: counting it
+      // as two changed no wire byte in the stream bench). Whether it keeps the column depends on
+      // the tty too, so an absolute horizontal move follows.
       const lfs = "\n".repeat(dy);
       const viaLf = tx === 0
         ? (this.cx === 0 && !this.pending && this.exact ? "" : "\r") + lfs
         : lfs + shorter(`\x1b[${tx + 1}G`, "\r" + (tx === 1 ? "\x1b[C" : `\x1b[${tx}C`));
-      if (viaLf.length + dy < out.length) out = viaLf;
+      if (viaLf.length < out.length) out = viaLf;
     }
     this.out += out;
     this.cy = ty;
