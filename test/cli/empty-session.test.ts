@@ -8,15 +8,13 @@ import { join } from "node:path";
 import { openAgentSession } from "../../src/agent/agent-session.ts";
 import { projectSessionsDir } from "../../src/session/paths.ts";
 import { listSessions } from "../../src/session/store.ts";
+import { withDataHome } from "../support/cli.ts";
 import { fakeApiFixture } from "../support/fake-api.ts";
 
 const serve = fakeApiFixture();
 
 test("closing a session nobody spoke in removes it; one with a message is kept", async () => {
-  const home = mkdtempSync(join(tmpdir(), "khaelor-home-"));
-  const before = process.env.KHAELOR_HOME;
-  process.env.KHAELOR_HOME = join(home, "data");
-  try {
+  await withDataHome(async () => {
     const dir = mkdtempSync(join(tmpdir(), "khaelor-proj-"));
     execSync("git init -q .", { cwd: dir });
     const api = await serve({ turns: [{ content: [{ type: "text", text: "hi" }] }] });
@@ -36,8 +34,5 @@ test("closing a session nobody spoke in removes it; one with a message is kept",
     expect(spoken.isEmpty()).toBe(false);
     await spoken.close();
     expect(listSessions(dir).map((s) => s.id)).toEqual([spoken.sessionId]);
-  } finally {
-    if (before === undefined) delete process.env.KHAELOR_HOME;
-    else process.env.KHAELOR_HOME = before;
-  }
+  });
 });

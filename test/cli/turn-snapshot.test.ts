@@ -8,15 +8,13 @@ import { existsSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { openAgentSession } from "../../src/agent/agent-session.ts";
+import { withDataHome } from "../support/cli.ts";
 import { fakeApiFixture } from "../support/fake-api.ts";
 
 const serve = fakeApiFixture();
 
 test("/undo the moment a turn ended puts back that turn's edits", async () => {
-  const home = mkdtempSync(join(tmpdir(), "khaelor-home-"));
-  const before = process.env.KHAELOR_HOME;
-  process.env.KHAELOR_HOME = join(home, "data");
-  try {
+  await withDataHome(async () => {
     const dir = mkdtempSync(join(tmpdir(), "khaelor-proj-"));
     execSync("git init -q .", { cwd: dir });
     writeFileSync(join(dir, "notes.txt"), "old\n");
@@ -38,8 +36,5 @@ test("/undo the moment a turn ended puts back that turn's edits", async () => {
     } finally {
       await session.close();
     }
-  } finally {
-    if (before === undefined) delete process.env.KHAELOR_HOME;
-    else process.env.KHAELOR_HOME = before;
-  }
+  });
 });

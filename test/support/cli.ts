@@ -14,6 +14,18 @@ export function cliCommand(args: string[]): string[] {
   return bin ? [bin, ...args] : [process.execPath, MAIN, ...args];
 }
 
+/** Runs `fn` with KHAELOR_HOME in a fresh temporary directory, for tests that open a session in-process. */
+export async function withDataHome<T>(fn: () => Promise<T>): Promise<T> {
+  const before = process.env.KHAELOR_HOME;
+  process.env.KHAELOR_HOME = join(mkdtempSync(join(tmpdir(), "khaelor-home-")), "data");
+  try {
+    return await fn();
+  } finally {
+    if (before === undefined) delete process.env.KHAELOR_HOME;
+    else process.env.KHAELOR_HOME = before;
+  }
+}
+
 export function isolatedEnv(baseURL: string | null, extra: Record<string, string> = {}): Record<string, string> {
   const home = mkdtempSync(join(tmpdir(), "khaelor-home-"));
   const env: Record<string, string> = {
