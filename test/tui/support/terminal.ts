@@ -144,6 +144,9 @@ export function resizeWithUnpatchedReflow(term: Terminal, cols: number, rows: nu
  * xterm) on the row it continues into. So EL from column 0 on row y, which xterm reads as "row y
  * starts a line", in tmux cuts row y from row y+1 (checked in tmux 3.3a: printf 60 a's and XYZ in
  * a 60-column pane, go back up, CR, EL: capture-pane -J shows two lines).
+ *
+ * And tmux leaves the column where it was on IL and DL, where xterm (and xterm.js) home it to
+ * column 0 (tmux 3.3a: `printf 'line1\nabcdef\e[LX'` puts X at column 6 of the inserted row).
  */
 export type PendingWrapModel = "xterm" | "tmux";
 
@@ -151,6 +154,8 @@ type XtermInputHandler = {
   _activeBuffer: { x: number; y: number; ybase: number; lines: { get(i: number): { isWrapped: boolean } | undefined } };
   cursorBackward(p: { params: number[] }): boolean;
   backspace(): boolean;
+  insertLines(p: { params: number[] }): boolean;
+  deleteLines(p: { params: number[] }): boolean;
 };
 
 function followTmuxPendingWrap(term: Terminal): void {
@@ -179,6 +184,15 @@ function followTmuxPendingWrap(term: Terminal): void {
     b.x = term.cols - 1;
     return true;
   };
+  for (const name of ["insertLines", "deleteLines"] as const) {
+    const own = ih[name].bind(ih);
+    ih[name] = (p) => {
+      const x = Math.min(ih._activeBuffer.x, term.cols - 1);
+      const done = own(p);
+      ih._activeBuffer.x = x;
+      return done;
+    };
+  }
 }
 
 /**
