@@ -5,6 +5,7 @@
 // back and re-reads the size, since the window may have changed while we were stopped.
 import { applyReplies, capsFromEnv, probeCaps, type Caps } from "./caps.ts";
 import { createInputDecoder, ESC_TIMEOUT_MS, type InputEvent } from "./decoder.ts";
+import { plainLineFeeds } from "./line-feeds.ts";
 
 export type TerminalInput = NodeJS.ReadableStream & { isTTY?: boolean; setRawMode?(mode: boolean): unknown };
 export type TerminalOutputStream = NodeJS.WritableStream & {
@@ -135,6 +136,7 @@ export async function openTerminal(opts: OpenTerminalOptions = {}): Promise<Term
 
   const enter = () => {
     stdin.setRawMode?.(true);
+    plainLineFeeds(stdin);
     stdin.resume();
     writeOut(enterSequence());
     active = true;
@@ -238,6 +240,7 @@ export async function openTerminal(opts: OpenTerminalOptions = {}): Promise<Term
   stdin.on("data", onData);
   stdout.on("resize", onResize);
   stdin.setRawMode?.(true);
+  plainLineFeeds(stdin);
   stdin.resume();
   if (opts.probe !== false && stdin.isTTY) {
     const probed = await probeCaps(caps, {

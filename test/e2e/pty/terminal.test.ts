@@ -151,6 +151,32 @@ describe("job control", () => {
   }, 60_000);
 });
 
+describe("line feeds", () => {
+  test("in raw mode the tty passes LF as is (no CR added: a byte per line on the wire), after Ctrl-Z and fg too; on the way out it adds CRs again", async () => {
+    const fake = await api({ turns: [text("one\n\ntwo\n\nthree")] });
+    const s = pty([], fake);
+    await s.waitFor(idle, "the composer");
+    s.type("go");
+    s.send(KEY.enter);
+    await s.waitFor((sc) => sc.includes("three") && idle(sc), "the answer");
+    // The screen writes CR LF where it wants column 0; ONLCR would have made that CR CR LF.
+    expect(s.output()).toContain("\r\n");
+    expect(s.output()).not.toContain("\r\r\n");
+    const before = s.output().length;
+    s.send("\x1a");
+    await waitForState(s.pid, "T");
+    process.kill(s.pid, "SIGCONT");
+    await s.waitFor(idle, "the composer again");
+    s.type("x");
+    await s.waitForText("› x");
+    expect(s.output().slice(before)).not.toContain("\r\r\n");
+    process.kill(s.pid, "SIGTERM");
+    expect(await s.exited).toBe(143);
+    // The resume line is written after the tty's own settings are back: its LF arrives as CR LF.
+    expect(s.output()).toMatch(/Resume this session with: [^\r\n]*\r\n/);
+  }, 60_000);
+});
+
 describe("signals", () => {
   test("SIGTERM restores the terminal and still ends the session properly: the resume line, exit code 143", async () => {
     const fake = await api({ turns: [text("BEFORE-TERM")] });
