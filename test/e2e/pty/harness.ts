@@ -4,7 +4,7 @@
 // milliseconds of starting, while Bun.Terminal runs them reliably. Tests wait on what the screen
 // shows, never on time; every wait has a deadline that fails with the screen's contents.
 import { afterAll } from "bun:test";
-import { createTestTerminal, type TestTerminal, type WidthModel } from "../../tui/support/terminal.ts";
+import { createTestTerminal, type PendingWrapModel, type TestTerminal, type WidthModel } from "../../tui/support/terminal.ts";
 import { cliCommand } from "../../support/cli.ts";
 import { startFakeApi, type FakeApi, type ScenarioInput } from "../../support/fake-api.ts";
 
@@ -59,6 +59,8 @@ export const KEY = {
 
 export type PtyOptions = {
   cwd: string; env: Record<string, string>; cols?: number; rows?: number; widths?: WidthModel;
+  /** "tmux": the emulator follows tmux where it differs from xterm (see PendingWrapModel). */
+  model?: PendingWrapModel;
   /** The emulator answers OSC 11 (the background colour query) with this, e.g. "rgb:ffff/ffff/ffff" (xterm.js itself does not answer). */
   background?: string;
 };
@@ -66,7 +68,7 @@ export type PtyOptions = {
 export function startPty(args: string[], opts: PtyOptions): PtySession {
   const cols = opts.cols ?? 100;
   const rows = opts.rows ?? 30;
-  const term = createTestTerminal({ cols, rows, widths: opts.widths });
+  const term = createTestTerminal({ cols, rows, widths: opts.widths, pendingWrap: opts.model });
   const [file, ...rest] = cliCommand(args);
   let out = "";
   let byteCount = 0;

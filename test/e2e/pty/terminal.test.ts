@@ -175,6 +175,30 @@ describe("line feeds", () => {
     // The resume line is written after the tty's own settings are back: its LF arrives as CR LF.
     expect(s.output()).toMatch(/Resume this session with: [^\r\n]*\r\n/);
   }, 60_000);
+
+  test("without ONLCR the screen is the same in tmux's model as in xterm's: an answer that grows row by row under the footer, the user's message and the composer at column 0", async () => {
+    const para = (i: number) => `Paragraph ${i} streams word by word and wraps at the edge of the window, ${"so the zone grows a row at a time ".repeat(3)}end ${i}.`;
+    const answer = Array.from({ length: 12 }, (_, i) => para(i)).join("\n\n");
+    const screens: string[] = [];
+    for (const model of ["xterm", "tmux"] as const) {
+      const fake = await api({ pacing: { textChunk: 5, delayMs: 1 }, turns: [text(answer)] });
+      const s = fixtures.pty([], { cwd: tempProject(), env: isolatedEnv(fake.url), cols: 80, rows: 24, model });
+      await s.waitFor(idle, "the composer");
+      s.type("go");
+      s.send(KEY.enter);
+      await s.waitFor((sc) => sc.includes("end 11.") && idle(sc), "the answer");
+      s.type("next");
+      await s.waitForText("› next");
+      expect(s.output()).not.toContain("\r\r\n");
+      const lines = s.all().split("\n");
+      expect(lines).toContain("› go");
+      for (let i = 0; i < 12; i++) expect(lines).toContain(para(i));
+      expect(lines.filter((l) => l.startsWith("› next"))).toHaveLength(1);
+      screens.push(s.all().replace(/\/tmp\/\S+/g, "DIR"));
+      s.kill();
+    }
+    expect(screens[1]).toBe(screens[0]!);
+  }, 60_000);
 });
 
 describe("signals", () => {
