@@ -11,9 +11,9 @@ import { spawnSync } from "node:child_process";
 import { resolve } from "node:path";
 import type { InputEvent } from "../tui/term/decoder.ts";
 import { capsFromEnv } from "../tui/term/caps.ts";
-import { openTerminal } from "../tui/term/terminal.ts";
+import { openTerminal, type TerminalSession } from "../tui/term/terminal.ts";
 import { notificationSequence, type NotificationMode } from "../tui/term/notify.ts";
-import { createScreen, type ScreenCaps } from "../tui/screen/screen.ts";
+import { createScreen, type ScreenCaps, type ScreenOutput } from "../tui/screen/screen.ts";
 import { setWidthRule } from "../tui/render/width.ts";
 import { resolveTheme, setTheme, type ThemeChoice } from "../tui/views/theme.ts";
 import type { App } from "../tui/app/app.ts";
@@ -40,10 +40,18 @@ export async function runInteractive(opts: CliOptions): Promise<number> {
   const screenCaps: ScreenCaps = { colorDepth: envCaps.colorDepth, syncOutput: envCaps.syncOutput, remote: envCaps.remote };
   // "auto" cursor: drawn as a cell while an answer streams (no cursor trip per frame), the real
   // cursor while typing and at rest (IME and screen readers follow it).
-  const screen = createScreen({ output: stdout, caps: screenCaps, cursorStyle: "auto", cols: Math.max(1, stdout.columns || 80), rows: Math.max(1, stdout.rows || 24) });
+  // Frames go through the terminal session once it is open: it knows which link probes are still
+  // unanswered when Ctrl-Z comes (an answer after the stop would reach the shell as typed text).
+  let opened: TerminalSession | null = null;
+  const output: ScreenOutput = {
+    write: (d) => (opened ? opened.write(d) : stdout.write(d)),
+    once: (event, l) => stdout.once(event, l),
+    _refreshSize: () => (stdout as { _refreshSize?(): void })._refreshSize?.(),
+  };
+  const screen = createScreen({ output, caps: screenCaps, cursorStyle: "auto", cols: Math.max(1, stdout.columns || 80), rows: Math.max(1, stdout.rows || 24) });
   screen.setLive([{ spans: [{ text: `KHAELOR ${VERSION} starting…`, style: { dim: true } }] }], null);
   screen.frame();
-  const term = await opening;
+  const term = (opened = await opening);
   screenCaps.syncOutput = term.caps.syncOutput;
   // Every row from here on is laid out with the widths this terminal uses (the starting line is ASCII).
   setWidthRule(term.caps.widths);

@@ -29,7 +29,7 @@ export type TerminalSession = {
   onResume(listener: () => void): () => void;
   /** Set while the app shows the alternate screen, so a restore leaves it. */
   altScreen: boolean;
-  /** Ctrl-Z: give the terminal back to the shell and stop. */
+  /** Ctrl-Z: give the terminal back to the shell and stop, once it has answered what we asked (bounded). */
   suspend(): void;
   /**
    * Lends the terminal to a program that runs to its end inside `run` (an editor): our modes off
@@ -55,6 +55,11 @@ export type OpenTerminalOptions = {
 };
 
 const SIGNALS = ["SIGINT", "SIGTERM", "SIGHUP"] as const;
+
+/** Device attributes: the request the app's link probe writes. */
+const DA1 = "\x1b[c";
+/** How long Ctrl-Z waits for the terminal to answer the requests already written (ms). */
+const STOP_WAIT_MS = 300;
 
 /** What writing to (or reading from) a terminal that was closed gives: the window, tmux or ssh is gone. */
 const HANGUP_CODES = new Set(["EIO", "EPIPE", "ENXIO"]);
@@ -102,14 +107,35 @@ export async function openTerminal(opts: OpenTerminalOptions = {}): Promise<Term
   };
 
   /**
+   * DA1 requests the app wrote (the link probe rides behind frames) that the terminal has not
+   * answered yet. An answer that arrives once the tty is cooked again reaches the shell as typed
+   * text ("1;2c" after Ctrl-Z), so stopping waits for them.
+   */
+  let unanswered = 0;
+  let stopping: (() => void) | null = null;
+  const answered = () => {
+    unanswered = Math.max(0, unanswered - 1);
+    if (unanswered === 0) stopping?.();
+  };
+  const write = (data: string): boolean => {
+    if (stopping) return true; // stopping: SIGCONT repaints everything
+    for (let i = data.indexOf(DA1); i !== -1; i = data.indexOf(DA1, i + DA1.length)) unanswered++;
+    return writeOut(data);
+  };
+
+  /**
    * Keys that arrive before the app listens (while the capabilities are probed, on a busy machine
    * easily the user's first words) are held and handed to the first listener, never dropped.
    */
   let held: InputEvent[] | null = [];
   const dispatch = (events: InputEvent[]) => {
     if (events.length === 0) return;
+    const da1 = events.filter((e) => e.type === "reply" && e.kind === "device-attributes").length;
+    // Ctrl-Z was pressed: keys are not for the app any more; replies still are (the link gauge).
+    if (stopping) events = events.filter((e) => e.type === "reply");
     if (held) held.push(...events.filter((e) => e.type !== "reply"));
     for (const l of inputListeners) l(events);
+    for (let i = 0; i < da1; i++) answered();
   };
   const onData = (chunk: Buffer | string) => {
     if (escTimer) { clearTimeout(escTimer); escTimer = null; }
@@ -186,7 +212,7 @@ export async function openTerminal(opts: OpenTerminalOptions = {}): Promise<Term
     get cols() { return stdout.columns ?? 80; },
     get rows() { return stdout.rows ?? 24; },
     altScreen: false,
-    write: writeOut,
+    write,
     once: (event, listener) => stdout.once(event, listener),
     onInput(l) {
       inputListeners.add(l);
@@ -200,8 +226,19 @@ export async function openTerminal(opts: OpenTerminalOptions = {}): Promise<Term
     onResize(l) { resizeListeners.add(l); return () => resizeListeners.delete(l); },
     onResume(l) { resumeListeners.add(l); return () => resumeListeners.delete(l); },
     suspend() {
-      leave();
-      process.kill(process.pid, "SIGSTOP");
+      if (stopping) return;
+      let timer: ReturnType<typeof setTimeout> | undefined;
+      const stop = () => {
+        clearTimeout(timer);
+        stopping = null;
+        unanswered = 0;
+        leave();
+        process.kill(process.pid, "SIGSTOP");
+      };
+      if (unanswered === 0) return stop();
+      stopping = stop;
+      // A terminal that never answers (or one gone) must not keep Ctrl-Z from working.
+      timer = setTimeout(stop, STOP_WAIT_MS);
     },
     handOver(run) {
       leave();

@@ -61,6 +61,8 @@ export type PtyOptions = {
   cwd: string; env: Record<string, string>; cols?: number; rows?: number; widths?: WidthModel;
   /** "tmux": the emulator follows tmux where it differs from xterm (see PendingWrapModel). */
   model?: PendingWrapModel;
+  /** The emulator's answers to the app's queries take this long to arrive, as over a slow link (ms). */
+  replyDelayMs?: number;
   /** The emulator answers OSC 11 (the background colour query) with this, e.g. "rgb:ffff/ffff/ffff" (xterm.js itself does not answer). */
   background?: string;
 };
@@ -96,7 +98,8 @@ export function startPty(args: string[], opts: PtyOptions): PtySession {
   const pty = proc.terminal!;
   // The emulator answers the app's queries (DA1, DECRQM for synchronized output) as a real
   // terminal would, so capability probing finishes on the answer, not on its timeout.
-  term.term.onData((reply) => pty.write(reply));
+  const delay = opts.replyDelayMs ?? 0;
+  term.term.onData((reply) => (delay > 0 ? setTimeout(() => pty.write(reply), delay) : pty.write(reply)));
   const bg = opts.background;
   if (bg) term.term.parser.registerOscHandler(11, (data) => (data === "?" ? (pty.write(`\x1b]11;${bg}\x1b\\`), true) : false));
   const exited = proc.exited.then(async (code) => {

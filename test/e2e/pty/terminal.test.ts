@@ -149,6 +149,28 @@ describe("job control", () => {
     s.send(KEY.ctrlD);
     expect(await s.exited).toBe(0);
   }, 60_000);
+
+  test("Ctrl-Z waits for the answers to the link probes still on their way (a slow link): they never reach the shell as typed text", async () => {
+    const fake = await api({ turns: [] });
+    const s = fixtures.pty([], { cwd: tempProject(), env: isolatedEnv(fake.url), replyDelayMs: 80 });
+    await s.waitFor(idle, "the composer");
+    const before = s.output().length;
+    s.type("x");
+    await s.waitForText("› x");
+    s.send("\x1a");
+    await waitForState(s.pid, "T");
+    await s.waitFor((sc) => !sc.includes("› x"), "the live zone cleared");
+    // A slow link: every frame carries a probe, answered 80 ms later.
+    expect(s.output().slice(before)).toContain("\x1b[c");
+    // The tty is cooked now and echoes what it is given: an answer that came after the stop shows
+    // as ^[[?…c before this marker's echo. The marker goes through the same 80 ms delay as the
+    // emulator's answers, so it arrives after every one of them (timers of one delay keep order).
+    setTimeout(() => s.type("MARK"), 80);
+    await s.waitFor(() => s.output().slice(before).includes("MARK"), "the marker's echo");
+    const echoed = s.output().slice(before);
+    expect(echoed.slice(0, echoed.indexOf("MARK"))).not.toMatch(/\^\[\[\?[\d;]*c/);
+    s.kill();
+  }, 60_000);
 });
 
 describe("line feeds", () => {
