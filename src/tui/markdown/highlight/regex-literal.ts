@@ -5,9 +5,10 @@ import type { Cursor } from "./lexer.ts";
 /** Where a value may start: a `/` there opens a regex, a `<` a JSX tag. */
 export const valueMayStart = (c: Cursor) => c.prevKind === "" || c.prevKind === "op" || c.prevKind === "open" || c.prevKind === "keyword";
 
-export function regexLiteral(c: Cursor): boolean {
+/** A regex at the cursor; `mayStart` says where a value may start in the language (Ruby's differs). */
+export function regexLiteral(c: Cursor, mayStart: (c: Cursor) => boolean = valueMayStart): boolean {
   const line = c.line;
-  if (line[c.i] !== "/" || !valueMayStart(c)) return false;
+  if (line[c.i] !== "/" || !mayStart(c)) return false;
   const next = line[c.i + 1];
   if (next === "/" || next === "*") return false;
   // A regex that does not close on its line is not one; after one such miss the rest of the line
