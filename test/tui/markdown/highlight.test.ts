@@ -96,7 +96,8 @@ test("language-specific names: builtins, types, constants, properties, sigils", 
   expect(captureOf(php, "$this")).toBe("variable.builtin");
   expect(captureOf(php, "save")).toBe("function.method");
   expect(captureOf(php, "$item")).toBe("variable");
-  const rs = highlightCode("rust", "fn f<'a>(s: &'a str) -> u8 { println!(\"{}\", 'x'); 0 }");
+  const rs = highlightCode("rust", "fn f<'a>(s: &'a str) -> u8 { println!(\"{}\", 'x', '😀'); 0 }");
+  expect(captureOf(rs, "'😀'")).toBe("string");
   expect(captureOf(rs, "'a")).toBe("label");
   expect(captureOf(rs, "println")).toBe("function.macro");
   expect(captureOf(rs, "'x'")).toBe("string");
@@ -130,6 +131,8 @@ const quoted: [LanguageName, string, string, string | null][] = [
   ["ruby", "re = %r{[a-z]{2}'}x\ny = 1", "%r{[a-z]{2}'}", "string.regexp"],
   ["ruby", "re = %r{\n  [a-z]{2}'\n}x\ny = 1", "  [a-z]{2}'", "string.regexp"],
   ["ruby", "after = $'\ny = 1", "$'", "variable"],
+  ["rust", 'let s = r##"a "# b"##;\nlet y = 1;', 'r##"a "# b"##', "string"],
+  ["rust", 'let p = r"C:\\dir\\";\nlet y = 1;', 'r"C:\\dir\\"', "string"],
 ];
 
 for (const [lang, code, text, capture] of quoted) {
@@ -259,6 +262,7 @@ test("hostile long lines come out whole, character for character (their cost is 
     ["ruby", "x ?'".repeat(30_000)],
     ["ruby", "puts /[".repeat(20_000)],
     ["ruby", "%q(".repeat(30_000)],
+    ["rust", "r#".repeat(50_000)],
   ];
   for (const [lang, line] of lines) expect(highlightCode(lang, line)[0]!.map((t) => t.text).join("")).toBe(line);
 });

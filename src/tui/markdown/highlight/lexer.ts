@@ -20,8 +20,6 @@ export type StringRule = {
   interp?: readonly string[];
   /** Variables written straight into the string (`$name` in Bash and PHP): a sticky regex tried at "$". */
   vars?: { re: RegExp; capture: string };
-  /** Opens only right after a string prefix (Rust's r#"…"#, C++'s R"(…)"), never on its own. */
-  prefixOnly?: boolean;
   /** An opening bracket counted inside the string, so the `close` that matches it does not end it (Ruby's `%r{\d{2}}`). */
   nest?: string;
   capture?: string;
@@ -274,7 +272,7 @@ function codeToken(spec: LanguageSpec, c: Cursor, top: Frame | undefined): void 
     return;
   }
   for (const r of spec.strings) {
-    if (!r.prefixOnly && line.startsWith(r.open, i)) {
+    if (line.startsWith(r.open, i)) {
       c.emit(i + r.open.length, r.capture ?? "string");
       c.pushString(r);
       return;
