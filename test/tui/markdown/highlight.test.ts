@@ -133,6 +133,7 @@ const quoted: [LanguageName, string, string, string | null][] = [
   ["ruby", "after = $'\ny = 1", "$'", "variable"],
   ["rust", 'let s = r##"a "# b"##;\nlet y = 1;', 'r##"a "# b"##', "string"],
   ["rust", 'let p = r"C:\\dir\\";\nlet y = 1;', 'r"C:\\dir\\"', "string"],
+  ["bash", "cat <<\\EOF\nit's\nEOF\necho 1", "it's", "string"],
 ];
 
 for (const [lang, code, text, capture] of quoted) {

@@ -174,7 +174,8 @@ const ASSIGNED = 2; // the value of `NAME=value` before a command
 const BASH_VAR = /\$(?:[A-Za-z_]\w*|[0-9@#?$!*-]|\{[^}]*\}?)/y;
 const BASH_WORD = /[^\s;|&()<>'"`$\\#{}][^\s;|&()<>'"`$\\]*/y;
 const ASSIGNMENT = /[A-Za-z_]\w*(?=\+?=)/y;
-const HEREDOC = /<<(-?)[ \t]*(['"]?)([A-Za-z_]\w*)\2/y;
+// `<<\EOF` quotes the terminator as `<<'EOF'` does.
+const HEREDOC = /<<(-?)[ \t]*(['"]?)\\?([A-Za-z_]\w*)\2/y;
 const bashKeywords = words("if then else elif fi case esac for select while until do done in function time coproc export local declare readonly typeset unset");
 /** After these the next word is a command again. */
 const leadsCommand = words("if then else elif while until do time ! coproc");
