@@ -134,6 +134,7 @@ const quoted: [LanguageName, string, string, string | null][] = [
   ["rust", 'let s = r##"a "# b"##;\nlet y = 1;', 'r##"a "# b"##', "string"],
   ["rust", 'let p = r"C:\\dir\\";\nlet y = 1;', 'r"C:\\dir\\"', "string"],
   ["bash", "cat <<\\EOF\nit's\nEOF\necho 1", "it's", "string"],
+  ["php", "<?php if ($x): ?>\n<p>Don't</p>\n<?php endif; $y = 1;", "<p>Don't</p>", null],
 ];
 
 for (const [lang, code, text, capture] of quoted) {
@@ -264,6 +265,7 @@ test("hostile long lines come out whole, character for character (their cost is 
     ["ruby", "puts /[".repeat(20_000)],
     ["ruby", "%q(".repeat(30_000)],
     ["rust", "r#".repeat(50_000)],
+    ["php", "?>a<?".repeat(20_000)],
   ];
   for (const [lang, line] of lines) expect(highlightCode(lang, line)[0]!.map((t) => t.text).join("")).toBe(line);
 });

@@ -272,9 +272,24 @@ const PHP_TAG = /<\?(?:php|=)?|\?>/y;
 const PHP_HEREDOC = /<<<[ \t]*(['"]?)([A-Za-z_]\w*)\1/y;
 const PHP_ATTRIBUTE = /#\[[^\]]*\]?/y;
 
+// PHP's own state, in LexState.mode: after `?>` the text is HTML, up to the next `<?php`; its
+// apostrophes (`<p>Don't</p>`) are not quotes.
+const PHP_CODE = 0;
+const HTML = 1;
+
 function phpScan(c: Cursor): boolean {
   const line = c.line;
   const ch = line[c.i];
+  if (c.mode === HTML) {
+    const open = line.indexOf("<?", c.i);
+    if (open !== c.i) {
+      c.emit(open < 0 ? line.length : open, null);
+      return true;
+    }
+    c.emit(c.match(PHP_TAG), "tag", "open");
+    c.mode = PHP_CODE;
+    return true;
+  }
   if (ch === "$") {
     const end = c.match(PHP_VAR);
     if (end < 0) return false;
@@ -292,6 +307,7 @@ function phpScan(c: Cursor): boolean {
     }
     const end = c.match(PHP_TAG);
     if (end < 0) return false;
+    if (ch === "?") c.mode = HTML;
     c.emit(end, "tag");
     return true;
   }
