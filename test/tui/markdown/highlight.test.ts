@@ -169,6 +169,14 @@ test("a regex glued to an operator is still a regex (x=/'/)", () => {
   expect(captureOf(js, "'z'")).toBe("string");
 });
 
+test("yaml: an apostrophe inside a plain scalar is a letter; a quote where a value starts opens a string", () => {
+  const y = highlightCode("yaml", "a: don't # why\nb: 'it''s'\nc: [x, \"y\"]\nh: 5'9\"");
+  expect(captureOf(y, "# why")).toBe("comment");
+  expect(captureOf(y, "'it''s'")).toBe("string");
+  expect(captureOf(y, '"y"')).toBe("string");
+  expect(y[3]!.some((t) => t.capture === "string")).toBe(false);
+});
+
 // Each: the language, the code, a line in the middle of the construct, the capture that line has.
 const multiline: [LanguageName, string, string, string][] = [
   ["python", 'x = """first\nsecond line\nthird"""\ny = 1', "second line", "string"],
