@@ -96,7 +96,8 @@ test("language-specific names: builtins, types, constants, properties, sigils", 
   expect(captureOf(php, "$this")).toBe("variable.builtin");
   expect(captureOf(php, "save")).toBe("function.method");
   expect(captureOf(php, "$item")).toBe("variable");
-  const rs = highlightCode("rust", "fn f<'a>(s: &'a str) -> u8 { println!(\"{}\", 'x'); 0 }");
+  const rs = highlightCode("rust", "fn f<'a>(s: &'a str) -> u8 { println!(\"{}\", 'x', '😀'); 0 }");
+  expect(captureOf(rs, "'😀'")).toBe("string");
   expect(captureOf(rs, "'a")).toBe("label");
   expect(captureOf(rs, "println")).toBe("function.macro");
   expect(captureOf(rs, "'x'")).toBe("string");
@@ -112,6 +113,68 @@ test("a regex literal is a string, and a division is not", () => {
   const ts = highlightCode("typescript", 'const r = /"[/]"/g; const h = a / b / c;');
   expect(captureOf(ts, '/"[/]"/g')).toBe("string.regexp");
   expect(ts[0]!.filter((t) => t.capture === "string").length).toBe(0);
+});
+
+// A quote inside a construct the table must know (a regex, a character, a raw string, HTML after
+// `?>`) would open a string that runs to the end of the block. Each: the language, the code, the
+// construct's text and its capture; the last line must be code again.
+const quoted: [LanguageName, string, string, string | null][] = [
+  ["ruby", "ok = x =~ /can't/\ny = 1", "/can't/", "string.regexp"],
+  ["ruby", "ok = s=~/'/\ny = 1", "/'/", "string.regexp"],
+  ["ruby", "parts = line.split /'/\ny = 1", "/'/", "string.regexp"],
+  ["ruby", "c = ?'\ny = 1", "?'", "string"],
+  ["ruby", "same = c==?'\ny = 1", "?'", "string"],
+  ["ruby", "puts ?'\ny = 1", "?'", "string"],
+  ["ruby", 'q = [?", ?b]\ny = 1', '?"', "string"],
+  ["ruby", "s = %q(it's (really))\ny = 1", "%q(it's (really))", "string"],
+  ["ruby", "w = %w[don't won't]\ny = 1", "%w[don't won't]", "string"],
+  ["ruby", "re = %r{[a-z]{2}'}x\ny = 1", "%r{[a-z]{2}'}", "string.regexp"],
+  ["ruby", "re = %r{\n  [a-z]{2}'\n}x\ny = 1", "  [a-z]{2}'", "string.regexp"],
+  ["ruby", "after = $'\ny = 1", "$'", "variable"],
+  ["rust", 'let s = r##"a "# b"##;\nlet y = 1;', 'r##"a "# b"##', "string"],
+  ["rust", 'let p = r"C:\\dir\\";\nlet y = 1;', 'r"C:\\dir\\"', "string"],
+  ["bash", "cat <<\\EOF\nit's\nEOF\necho 1", "it's", "string"],
+  ["php", "<?php if ($x): ?>\n<p>Don't</p>\n<?php endif; $y = 1;", "<p>Don't</p>", null],
+];
+
+for (const [lang, code, text, capture] of quoted) {
+  test(`${lang}: ${JSON.stringify(text)} is one ${capture ?? "plain"} token, and the next line is code`, () => {
+    const lines = highlightCode(lang, code);
+    expect(captureOf(lines, text)).toBe(capture);
+    const last = lines[lines.length - 1]!;
+    expect(last.filter((t) => t.capture === "string" || t.capture === "comment")).toEqual([]);
+    expect(last.some((t) => t.capture !== null)).toBe(true);
+  });
+}
+
+test("ruby: a ternary's `?` and a division stay operators; ?x is a character only where a value starts", () => {
+  const rb = highlightCode("ruby", "x = ok ? 'a' : 'b'\ny = ok ?'c' : 'd'\nz = a / b / c\nn = count % 3 + ?a.ord");
+  expect(captureOf(rb, "'a'")).toBe("string");
+  expect(captureOf(rb, "'b'")).toBe("string");
+  expect(captureOf(rb, "'c'")).toBe("string");
+  expect(captureOf(rb, "'d'")).toBe("string");
+  expect(rb[2]!.filter((t) => t.capture !== null && t.capture !== "operator")).toEqual([]);
+  expect(captureOf(rb, "?a")).toBe("string");
+  expect(rb[3]!.find((t) => t.text === "%")?.capture).toBe("operator");
+});
+
+test("ruby: after __END__ the rest is data, not code", () => {
+  const rb = highlightCode("ruby", "puts DATA.read\n__END__\nit's data\ndef not_code");
+  expect(rb.slice(1)).toEqual([[{ text: "__END__", capture: "comment" }], [{ text: "it's data", capture: "comment" }], [{ text: "def not_code", capture: "comment" }]]);
+});
+
+test("a regex glued to an operator is still a regex (x=/'/)", () => {
+  const js = highlightCode("javascript", "x=/'/; y = 'z'");
+  expect(captureOf(js, "/'/")).toBe("string.regexp");
+  expect(captureOf(js, "'z'")).toBe("string");
+});
+
+test("yaml: an apostrophe inside a plain scalar is a letter; a quote where a value starts opens a string", () => {
+  const y = highlightCode("yaml", "a: don't # why\nb: 'it''s'\nc: [x, \"y\"]\nh: 5'9\"");
+  expect(captureOf(y, "# why")).toBe("comment");
+  expect(captureOf(y, "'it''s'")).toBe("string");
+  expect(captureOf(y, '"y"')).toBe("string");
+  expect(y[3]!.some((t) => t.capture === "string")).toBe(false);
 });
 
 // Each: the language, the code, a line in the middle of the construct, the capture that line has.
@@ -143,7 +206,7 @@ for (const [lang, code, inner, capture] of multiline) {
 
 test("streaming in any chunking gives each complete line the whole block's tokens", () => {
   const rand = prng(7);
-  for (const [lang, code] of [...multiline.map(([l, c]) => [l, c] as const), ...samples.map((s) => [languageForInfo(s.info)!, s.code] as const)]) {
+  for (const [lang, code] of [...multiline.map(([l, c]) => [l, c] as const), ...quoted.map(([l, c]) => [l, c] as const), ...samples.map((s) => [languageForInfo(s.info)!, s.code] as const)]) {
     const whole = highlightCode(lang, code);
     const lines = code.split("\n");
     const h = new StreamingHighlighter();
@@ -206,6 +269,11 @@ test("hostile long lines come out whole, character for character (their cost is 
     ["bash", "${".repeat(50_000)],
     ["cpp", "#".repeat(100_000)],
     ["python", '"\\'.repeat(50_000)],
+    ["ruby", "x ?'".repeat(30_000)],
+    ["ruby", "puts /[".repeat(20_000)],
+    ["ruby", "%q(".repeat(30_000)],
+    ["rust", "r#".repeat(50_000)],
+    ["php", "?>a<?".repeat(20_000)],
   ];
   for (const [lang, line] of lines) expect(highlightCode(lang, line)[0]!.map((t) => t.text).join("")).toBe(line);
 });

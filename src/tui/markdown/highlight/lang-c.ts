@@ -1,5 +1,6 @@
 // The C family and its neighbours: C/C++, C#, Java, Go, Rust. Tables, plus scanners for what the
-// generic engine cannot tell: C's preprocessor lines, annotations, Rust's lifetimes and macros.
+// generic engine cannot tell: C's preprocessor lines, annotations, Rust's lifetimes, raw strings and
+// macros.
 import { words, type Cursor, type LanguageSpec, type StringRule } from "./lexer.ts";
 
 const cStrings: StringRule[] = [
@@ -108,13 +109,30 @@ export const go: LanguageSpec = {
   strings: [{ open: "`", close: "`", multiline: true, escape: false }, ...cStrings],
 };
 
-const CHAR_LITERAL = /'(?:\\(?:u\{[0-9a-fA-F]{1,6}\}|x[0-9a-fA-F]{2}|.)|[^\\'])'/y;
+// By code point (the u flag): '😀' is one character in two UTF-16 units.
+const CHAR_LITERAL = /'(?:\\(?:u\{[0-9a-fA-F]{1,6}\}|x[0-9a-fA-F]{2}|.)|[^\\'])'/uy;
 const LIFETIME = /'[A-Za-z_]\w*/y;
 const ATTRIBUTE = /#!?\[[^\]]*\]?/y;
+// No escapes in a raw string: r"C:\dir\" ends at its last quote. Rust allows at most 255 hashes,
+// which also bounds the rules cached by count.
+const RAW_STRING = /[bc]?r(#{0,255})"/y;
+const rawStrings = new Map<number, StringRule>();
 
-/** `'a'` is a char, `'a` a lifetime; `name!(` a macro; `#[derive(..)]` an attribute. */
+/** `'a'` is a char, `'a` a lifetime; `r#"…"#` a raw string; `name!(` a macro; `#[derive(..)]` an attribute. */
 function rustScan(c: Cursor): boolean {
   const ch = c.line[c.i];
+  if (ch === "r" || ch === "b" || ch === "c") {
+    // As many hashes close it as open it: r##"…"## may hold a "#.
+    RAW_STRING.lastIndex = c.i;
+    const m = RAW_STRING.exec(c.line);
+    if (!m) return false;
+    const hashes = m[1]!.length;
+    let rule = rawStrings.get(hashes);
+    if (!rule) rawStrings.set(hashes, (rule = { open: "", close: '"' + m[1], multiline: true, escape: false }));
+    c.emit(RAW_STRING.lastIndex, "string");
+    c.pushString(rule);
+    return true;
+  }
   if (ch === "'") {
     let end = c.match(CHAR_LITERAL);
     if (end > 0) {
@@ -148,10 +166,9 @@ export const rust: LanguageSpec = {
   typeDeclarators: words("struct enum trait type union"),
   ...slashComments,
   strings: [
-    { open: '#"', close: '"#', multiline: true, escape: false, prefixOnly: true },
     { open: '"', close: '"', multiline: true },
   ],
-  stringPrefixes: /^(?:b|c|r|br|cr)$/,
+  stringPrefixes: /^[bc]$/,
   scan: rustScan,
   word: (c, word, end) => {
     const line = c.line;

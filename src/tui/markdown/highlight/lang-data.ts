@@ -164,6 +164,13 @@ const ANCHOR = /[&*][\w-]+/y;
 function yamlScan(c: Cursor): boolean {
   const line = c.line;
   const ch = line[c.i];
+  // A quote opens a string only where a value starts (`a: 'x'`, `- "y"`, `[`, `,`): inside a plain
+  // scalar (`a: don't`, `h: 5'9"`) it is a letter. Right after a quote it is the `''` that stands
+  // for one inside a single-quoted string.
+  if ((ch === "'" || ch === '"') && (c.prevKind === "word" || (c.prevKind === "value" && line[c.i - 1] !== "'"))) {
+    c.emit(c.i + 1, null, "word");
+    return true;
+  }
   if (c.atLineStart() || c.scratch.afterMarker === c.i) {
     if (c.i === 0 && (line.startsWith("---") || line.startsWith("..."))) {
       c.emit(3, "punctuation.delimiter");

@@ -1,6 +1,7 @@
-// JavaScript, TypeScript and TSX. Beyond the tables, two scanners: a regex literal (a `/` where a
-// value may start, not after one, so `a / b` stays division) and, for JSX, a tag (`<div`, `</div`).
+// JavaScript, TypeScript and TSX. Beyond the tables, two scanners: a regex literal (./regex-literal.ts)
+// and, for JSX, a tag (`<div`, `</div`).
 import { words, type Cursor, type LanguageSpec, type StringRule } from "./lexer.ts";
+import { regexLiteral, valueMayStart } from "./regex-literal.ts";
 
 const strings: StringRule[] = [
   { open: "`", close: "`", multiline: true, interp: ["${"] },
@@ -12,36 +13,6 @@ const jsKeywords =
   "as async await break case catch class const continue debugger default delete do else export extends finally for from function get if import in instanceof let new of return set static switch throw try typeof var void while with yield";
 const tsKeywords =
   " abstract declare enum implements interface keyof namespace private protected public readonly satisfies type infer is asserts override accessor module unique";
-
-/** Where a value may start: a `/` there opens a regex, a `<` a JSX tag. */
-const valueMayStart = (c: Cursor) => c.prevKind === "" || c.prevKind === "op" || c.prevKind === "open" || c.prevKind === "keyword";
-
-function regexLiteral(c: Cursor): boolean {
-  const line = c.line;
-  if (line[c.i] !== "/" || !valueMayStart(c)) return false;
-  const next = line[c.i + 1];
-  if (next === "/" || next === "*") return false;
-  // A regex that does not close on its line is not one; after one such miss the rest of the line
-  // is not tried again, so a line of unclosed `/[` stays linear.
-  if (c.scratch.noRegex !== undefined) return false;
-  let j = c.i + 1;
-  let inClass = false;
-  for (; j < line.length; j++) {
-    const ch = line[j];
-    if (ch === "\\") j++;
-    else if (ch === "[") inClass = true;
-    else if (ch === "]") inClass = false;
-    else if (ch === "/" && !inClass) break;
-  }
-  if (j >= line.length) {
-    c.scratch.noRegex = 1;
-    return false;
-  }
-  j++;
-  while (j < line.length && line[j]! >= "a" && line[j]! <= "z") j++;
-  c.emit(j, "string.regexp", "value");
-  return true;
-}
 
 const TAG_NAME = /[A-Za-z][\w.:-]*/y;
 

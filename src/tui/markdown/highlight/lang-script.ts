@@ -1,7 +1,9 @@
 // Python, Ruby, Bash and PHP: tables plus scanners for their sigils ($var, @ivar, :symbol),
-// heredocs, and Bash's command words (the first word of each command is the one coloured).
+// heredocs, Ruby's regex, %-literals and ?c characters, and Bash's command words (the first word of
+// each command is the one coloured).
 import { annotation } from "./lang-c.ts";
-import { words, type Cursor, type LanguageSpec } from "./lexer.ts";
+import { words, type Cursor, type LanguageSpec, type StringRule } from "./lexer.ts";
+import { regexLiteral, valueMayStart } from "./regex-literal.ts";
 
 export const python: LanguageSpec = {
   keywords: words(
@@ -29,10 +31,81 @@ export const python: LanguageSpec = {
 const RUBY_HEREDOC = /<<([~-]?)(['"]?)([A-Z_][A-Z0-9_]*)\2/y;
 const SYMBOL = /:[A-Za-z_]\w*[?!=]?/y;
 const INSTANCE_VAR = /@@?[A-Za-z_]\w*/y;
+// `$'` and `$"` are globals (the text after the last match, the loaded files), not quotes.
+const GLOBAL_VAR = /\$(?:[A-Za-z_]\w*|\d+|-\w|[~*$?!@/\\;,.=:<>"&`'+])/y;
+// `?a`, `?'`, `?\n`, `?\u{1F600}`: one character, never followed by a name's letters (`?ab` is not one).
+const CHARACTER = /\?(?:\\(?:u\{[0-9a-fA-F ]+\}|u[0-9a-fA-F]{4}|x[0-9a-fA-F]{1,2}|[0-7]{1,3}|[CM]-.|c.|.)|[^\s\\])(?!\w)/uy;
+// `%w[a b]`, `%q(it's)`, `%r{\d{2}}x`, `%(text)`: a type letter, then an ASCII punctuation mark as
+// the delimiter (which also bounds the rules cached by opener).
+const PERCENT = /%([qQwWiIrsx]?)([!-/:-@[-^`{-~])/y;
+const BRACKETS: Record<string, string> = { "(": ")", "[": "]", "{": "}", "<": ">" };
+const percentRules = new Map<string, StringRule>();
+
+/** As Ruby reads it, a value also starts after a method name and a blank, before a non-blank: `puts /x/`, `puts %w[a]`, `puts ?a`. */
+function rubyValueMayStart(c: Cursor): boolean {
+  if (valueMayStart(c)) return true;
+  if (c.prevKind !== "word") return false;
+  const before = c.line[c.i - 1];
+  const after = c.line[c.i + 1];
+  return (before === " " || before === "\t") && after !== undefined && after !== " " && after !== "\t" && after !== "=";
+}
+
+function percentLiteral(c: Cursor): boolean {
+  PERCENT.lastIndex = c.i;
+  const m = PERCENT.exec(c.line);
+  if (!m) return false;
+  const [text, type, open] = m as unknown as [string, string, string];
+  let rule = percentRules.get(text);
+  if (!rule) {
+    const close = BRACKETS[open] ?? open;
+    rule = {
+      open: text,
+      close,
+      multiline: true,
+      nest: close === open ? undefined : open,
+      // Lower-case types are single-quoted, the rest (and bare `%(…)`) interpolate.
+      interp: /^[qwis]$/.test(type) ? undefined : ["#{"],
+      capture: type === "r" ? "string.regexp" : type === "s" || type === "i" || type === "I" ? "string.special.symbol" : "string",
+    };
+    percentRules.set(text, rule);
+  }
+  c.emit(PERCENT.lastIndex, rule.capture!);
+  c.pushString(rule);
+  return true;
+}
+
+/** `?'` after a method name is a character (`puts ?'`) unless the quote closes on the line, a ternary's string (`x ?'a' : 'b'`). */
+function characterLiteral(c: Cursor): boolean {
+  const line = c.line;
+  if (!valueMayStart(c)) {
+    if (!rubyValueMayStart(c)) return false;
+    const q = line[c.i + 1]!;
+    if (q === "'" || q === '"') {
+      // The next such quote, looked up once per stretch of line, so a line of `?'` stays linear.
+      const key = q === "'" ? "nextSingle" : "nextDouble";
+      let at = c.scratch[key];
+      if (at === undefined || (at !== -1 && at < c.i + 2)) at = c.scratch[key] = line.indexOf(q, c.i + 2);
+      if (at >= 0) return false;
+    }
+  }
+  const end = c.match(CHARACTER);
+  if (end < 0) return false;
+  c.emit(end, "string", "value");
+  return true;
+}
 
 function rubyScan(c: Cursor): boolean {
   const line = c.line;
   const ch = line[c.i];
+  if (ch === "/") return regexLiteral(c, rubyValueMayStart);
+  if (ch === "%") return rubyValueMayStart(c) && percentLiteral(c);
+  if (ch === "?") return characterLiteral(c);
+  if (ch === "$") {
+    const end = c.match(GLOBAL_VAR);
+    if (end < 0) return false;
+    c.emit(end, "variable", "word");
+    return true;
+  }
   if (ch === "@") {
     const end = c.match(INSTANCE_VAR);
     if (end < 0) return false;
@@ -80,6 +153,8 @@ export const ruby: LanguageSpec = {
   lineStart: (c) => {
     // =begin … =end: a block comment whose delimiters stand at the start of a line.
     if (c.frames.length === 0 && c.line.startsWith("=begin")) c.pushComment("=end");
+    // After __END__ the file is data (read as DATA), not code: a comment no line closes, as no line holds a newline.
+    else if (c.frames.length === 0 && c.line === "__END__") c.pushComment("\n");
   },
   scan: rubyScan,
   word: (c, word, end) => {
@@ -99,7 +174,8 @@ const ASSIGNED = 2; // the value of `NAME=value` before a command
 const BASH_VAR = /\$(?:[A-Za-z_]\w*|[0-9@#?$!*-]|\{[^}]*\}?)/y;
 const BASH_WORD = /[^\s;|&()<>'"`$\\#{}][^\s;|&()<>'"`$\\]*/y;
 const ASSIGNMENT = /[A-Za-z_]\w*(?=\+?=)/y;
-const HEREDOC = /<<(-?)[ \t]*(['"]?)([A-Za-z_]\w*)\2/y;
+// `<<\EOF` quotes the terminator as `<<'EOF'` does.
+const HEREDOC = /<<(-?)[ \t]*(['"]?)\\?([A-Za-z_]\w*)\2/y;
 const bashKeywords = words("if then else elif fi case esac for select while until do done in function time coproc export local declare readonly typeset unset");
 /** After these the next word is a command again. */
 const leadsCommand = words("if then else elif while until do time ! coproc");
@@ -196,9 +272,24 @@ const PHP_TAG = /<\?(?:php|=)?|\?>/y;
 const PHP_HEREDOC = /<<<[ \t]*(['"]?)([A-Za-z_]\w*)\1/y;
 const PHP_ATTRIBUTE = /#\[[^\]]*\]?/y;
 
+// PHP's own state, in LexState.mode: after `?>` the text is HTML, up to the next `<?php`; its
+// apostrophes (`<p>Don't</p>`) are not quotes.
+const PHP_CODE = 0;
+const HTML = 1;
+
 function phpScan(c: Cursor): boolean {
   const line = c.line;
   const ch = line[c.i];
+  if (c.mode === HTML) {
+    const open = line.indexOf("<?", c.i);
+    if (open !== c.i) {
+      c.emit(open < 0 ? line.length : open, null);
+      return true;
+    }
+    c.emit(c.match(PHP_TAG), "tag", "open");
+    c.mode = PHP_CODE;
+    return true;
+  }
   if (ch === "$") {
     const end = c.match(PHP_VAR);
     if (end < 0) return false;
@@ -216,6 +307,7 @@ function phpScan(c: Cursor): boolean {
     }
     const end = c.match(PHP_TAG);
     if (end < 0) return false;
+    if (ch === "?") c.mode = HTML;
     c.emit(end, "tag");
     return true;
   }

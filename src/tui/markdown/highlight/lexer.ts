@@ -20,14 +20,14 @@ export type StringRule = {
   interp?: readonly string[];
   /** Variables written straight into the string (`$name` in Bash and PHP): a sticky regex tried at "$". */
   vars?: { re: RegExp; capture: string };
-  /** Opens only right after a string prefix (Rust's r#"…"#, C++'s R"(…)"), never on its own. */
-  prefixOnly?: boolean;
+  /** An opening bracket counted inside the string, so the `close` that matches it does not end it (Ruby's `%r{\d{2}}`). */
+  nest?: string;
   capture?: string;
 };
 
 type Frame =
   | { readonly k: "comment"; readonly close: string }
-  | { readonly k: "string"; readonly rule: StringRule }
+  | { readonly k: "string"; readonly rule: StringRule; readonly depth?: number }
   | { readonly k: "heredoc"; readonly close: string; readonly indented: boolean }
   | { readonly k: "code"; readonly open: string; readonly close: string; readonly depth: number };
 
@@ -164,7 +164,7 @@ export function lexLine(spec: LanguageSpec, line: string, state: LexState): { to
         c.frames.pop();
       }
     } else if (top?.k === "string") {
-      stringPart(c, top.rule);
+      stringPart(c, top.rule, top.depth ?? 0);
     } else {
       codeToken(spec, c, top);
     }
@@ -175,12 +175,19 @@ export function lexLine(spec: LanguageSpec, line: string, state: LexState): { to
   return { tokens: c.out, state: c.frames.length === 0 && c.mode === 0 ? initialState : { frames: c.frames, mode: c.mode } };
 }
 
-function stringPart(c: Cursor, rule: StringRule): void {
+function stringPart(c: Cursor, rule: StringRule, depth: number): void {
   const line = c.line;
   const cap = rule.capture ?? "string";
+  const nest = rule.nest;
   let j = c.i;
   while (j < line.length) {
     const ch = line[j]!;
+    if (ch === nest || (depth > 0 && ch === rule.close)) {
+      depth += ch === nest ? 1 : -1;
+      c.frames[c.frames.length - 1] = { k: "string", rule, depth };
+      j++;
+      continue;
+    }
     if (ch === "\\" && rule.escape !== false) {
       c.emit(j, cap);
       // A whole code point: half a surrogate pair must not end up in a token of its own.
@@ -265,7 +272,7 @@ function codeToken(spec: LanguageSpec, c: Cursor, top: Frame | undefined): void 
     return;
   }
   for (const r of spec.strings) {
-    if (!r.prefixOnly && line.startsWith(r.open, i)) {
+    if (line.startsWith(r.open, i)) {
       c.emit(i + r.open.length, r.capture ?? "string");
       c.pushString(r);
       return;
@@ -292,8 +299,10 @@ function codeToken(spec: LanguageSpec, c: Cursor, top: Frame | undefined): void 
     return;
   }
   if (OPERATOR_CHARS.includes(ch)) {
+    // The run ends before a `/` or `?`, which may start a value (`x=/re/`, Ruby's `c==?a`) that the
+    // language's scanner reads at its own position.
     let j = i + 1;
-    while (j < line.length && OPERATOR_CHARS.includes(line[j]!) && !commentAt(spec, line, j)) j++;
+    while (j < line.length && OPERATOR_CHARS.includes(line[j]!) && line[j] !== "/" && line[j] !== "?" && !commentAt(spec, line, j)) j++;
     const op = line.slice(i, j);
     c.emit(j, op === ":" || op === "::" ? "punctuation.delimiter" : "operator", "op");
     return;
