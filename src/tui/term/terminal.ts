@@ -160,9 +160,14 @@ export async function openTerminal(opts: OpenTerminalOptions = {}): Promise<Term
     "\x1b[?2026l" + (session.altScreen ? "\x1b[?1049l" : "") + "\x1b[m" + (caps.kittyKeyboard ? "\x1b[<u" : "\x1b[>4;0m") +
     (caps.focusEvents ? "\x1b[?1004l" : "") + (caps.bracketedPaste ? "\x1b[?2004l" : "") + (caps.graphemeMode ? "\x1b[?2027l" : "") + "\x1b[?25h";
 
+  // stty takes ~5 ms (a process): run after what is being written now (the first frame, the
+  // repaint after fg), which takes the tty's CR before each LF meanwhile; skipped if we left.
+  const plainLineFeedsSoon = () => setImmediate(() => {
+    if (active) plainLineFeeds(stdin);
+  });
   const enter = () => {
     stdin.setRawMode?.(true);
-    plainLineFeeds(stdin);
+    plainLineFeedsSoon();
     stdin.resume();
     writeOut(enterSequence());
     active = true;
@@ -277,7 +282,6 @@ export async function openTerminal(opts: OpenTerminalOptions = {}): Promise<Term
   stdin.on("data", onData);
   stdout.on("resize", onResize);
   stdin.setRawMode?.(true);
-  plainLineFeeds(stdin);
   stdin.resume();
   if (opts.probe !== false && stdin.isTTY) {
     const probed = await probeCaps(caps, {
