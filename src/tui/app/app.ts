@@ -71,7 +71,7 @@ export type AppDeps = {
   /** Ctrl-Z: give the terminal back to the shell until `fg` (absent: Ctrl-Z does nothing). */
   suspend?(): void;
   /** Ctrl-G: `text` in the user's editor, the terminal lent to it until it exits (absent: no editor here). */
-  editText?(text: string): EditResult;
+  editText?(text: string): Promise<EditResult>;
   /** /copy: the clipboard as this terminal reaches it (absent: there is none). */
   copy?(text: string): Promise<CopyResult>;
   /** /theme: switches the colours and saves the choice (absent: the terminal's colours cannot change here). */
@@ -536,7 +536,7 @@ export class App implements AppActions {
    * alternate screen starts on a clean line; the edited text replaces the composer's, and an
    * editor that fails leaves it as it was and says why.
    */
-  editInEditor(): void {
+  async editInEditor(): Promise<void> {
     const st = this.state;
     if (!this.deps.editText) {
       this.flash("no editor can be opened here");
@@ -546,7 +546,7 @@ export class App implements AppActions {
     st.picker = null;
     this.screen.setLive([], null);
     this.screen.frame();
-    const r = this.deps.editText(st.composer.submitText());
+    const r = await this.deps.editText(st.composer.submitText()).catch((e: unknown) => ({ ok: false as const, error: e instanceof Error ? e.message : String(e) }));
     this.screen.invalidate();
     if (r.ok) st.composer.setText(r.text);
     else st.transcript.notice(`${r.error}; the prompt is as it was.`, "warn");

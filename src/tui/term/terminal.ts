@@ -31,6 +31,8 @@ export type TerminalSession = {
   altScreen: boolean;
   /** Ctrl-Z: give the terminal back to the shell and stop, once it has answered what we asked (bounded). */
   suspend(): void;
+  /** Resolves once the terminal has answered what we asked of it (bounded): call before handOver. */
+  answersIn(): Promise<void>;
   /**
    * Lends the terminal to a program that runs to its end inside `run` (an editor): our modes off
    * and the tty cooked while it runs, everything back (and the size re-read) after.
@@ -58,8 +60,8 @@ const SIGNALS = ["SIGINT", "SIGTERM", "SIGHUP"] as const;
 
 /** Device attributes: the request the app's link probe writes. */
 const DA1 = "\x1b[c";
-/** How long Ctrl-Z waits for the terminal to answer the requests already written (ms). */
-const STOP_WAIT_MS = 300;
+/** How long Ctrl-Z and the editor wait for the terminal to answer the requests already written (ms). */
+const ANSWER_WAIT_MS = 300;
 
 /** What writing to (or reading from) a terminal that was closed gives: the window, tmux or ssh is gone. */
 const HANGUP_CODES = new Set(["EIO", "EPIPE", "ENXIO"]);
@@ -109,16 +111,32 @@ export async function openTerminal(opts: OpenTerminalOptions = {}): Promise<Term
   /**
    * DA1 requests the app wrote (the link probe rides behind frames) that the terminal has not
    * answered yet. An answer that arrives once the tty is cooked again reaches the shell as typed
-   * text ("1;2c" after Ctrl-Z), so stopping waits for them.
+   * text ("1;2c" after Ctrl-Z), or the editor as keys: handing the terminal over waits for them.
    */
   let unanswered = 0;
-  let stopping: (() => void) | null = null;
+  const answerWaiters = new Set<() => void>();
   const answered = () => {
     unanswered = Math.max(0, unanswered - 1);
-    if (unanswered === 0) stopping?.();
+    if (unanswered === 0) for (const w of [...answerWaiters]) w();
   };
+  /** Resolves once every DA1 request written is answered (at once if none), or after ANSWER_WAIT_MS. */
+  const answersIn = (): Promise<void> =>
+    new Promise((resolve) => {
+      if (unanswered === 0) return resolve();
+      const done = () => {
+        clearTimeout(timer);
+        answerWaiters.delete(done);
+        unanswered = 0; // a terminal that does not answer: taken as lost
+        resolve();
+      };
+      // A terminal that never answers (or one gone) must not keep Ctrl-Z or the editor waiting.
+      const timer = setTimeout(done, ANSWER_WAIT_MS);
+      answerWaiters.add(done);
+    });
+  /** Between Ctrl-Z and the stop: keys are not for the app any more, and SIGCONT repaints everything. */
+  let stopping = false;
   const write = (data: string): boolean => {
-    if (stopping) return true; // stopping: SIGCONT repaints everything
+    if (stopping) return true;
     for (let i = data.indexOf(DA1); i !== -1; i = data.indexOf(DA1, i + DA1.length)) unanswered++;
     return writeOut(data);
   };
@@ -232,19 +250,14 @@ export async function openTerminal(opts: OpenTerminalOptions = {}): Promise<Term
     onResume(l) { resumeListeners.add(l); return () => resumeListeners.delete(l); },
     suspend() {
       if (stopping) return;
-      let timer: ReturnType<typeof setTimeout> | undefined;
-      const stop = () => {
-        clearTimeout(timer);
-        stopping = null;
-        unanswered = 0;
+      stopping = true;
+      void answersIn().then(() => {
+        stopping = false;
         leave();
         process.kill(process.pid, "SIGSTOP");
-      };
-      if (unanswered === 0) return stop();
-      stopping = stop;
-      // A terminal that never answers (or one gone) must not keep Ctrl-Z from working.
-      timer = setTimeout(stop, STOP_WAIT_MS);
+      });
     },
+    answersIn,
     handOver(run) {
       leave();
       stdin.pause();

@@ -43,6 +43,33 @@ describe("$EDITOR", () => {
     expect(JSON.stringify(fake.requests[0]?.body)).toContain("EDITED draft words\\nsecond line");
   });
 
+  test("Ctrl-G on a slow link waits for the answers to the link probes on their way: none reaches the editor as keys", async () => {
+    const fake = await fixtures.api({ turns: [] });
+    const dir = tempProject();
+    // Reads the tty raw up to a Q and records what came before it.
+    const editor = script(dir, "ed.sh", [
+      `touch "${dir}/started"`,
+      "stty raw -echo </dev/tty",
+      'got=""',
+      'while :; do c=$(dd bs=1 count=1 </dev/tty 2>/dev/null); [ "$c" = Q ] && break; got="$got$c"; done',
+      `printf '%s' "$got" > "${dir}/got"`,
+      `printf 'EDITED\\n' > "$1"`,
+    ].join("\n"));
+    const s = fixtures.pty([], { cwd: tempProject(), env: isolatedEnv(fake.url, { EDITOR: editor, VISUAL: "" }), replyDelayMs: 80 });
+    await s.waitFor(idle, "the composer");
+    s.type("draft");
+    await s.waitForText("› draft");
+    s.send(CTRL_G);
+    for (let i = 0; !existsSync(join(dir, "started")); i++) {
+      if (i > 1000) throw new Error("the editor never started");
+      await new Promise((r) => setTimeout(r, 10));
+    }
+    // Through the same 80 ms delay as the emulator's answers: the Q comes after every one of them.
+    setTimeout(() => s.type("Q"), 80);
+    await s.waitForText("› EDITED");
+    expect(readFileSync(join(dir, "got"), "utf8")).toBe("");
+  });
+
   test("/edit uses $VISUAL before $EDITOR", async () => {
     const fake = await fixtures.api({ turns: [] });
     const dir = tempProject();
