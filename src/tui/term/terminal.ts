@@ -40,7 +40,7 @@ export type TerminalSession = {
   handOver<T>(run: () => T): T;
   /** Undo everything we changed. Idempotent; runs by itself on exit, signals and crashes. */
   restore(): void;
-  /** Restore, then discard input still in flight (key releases, late replies) so it never reaches the shell. */
+  /** Wait for the answers to what we asked (bounded), restore, then discard input still in flight (key releases) so it never reaches the shell. */
   close(): Promise<void>;
 };
 
@@ -133,8 +133,10 @@ export async function openTerminal(opts: OpenTerminalOptions = {}): Promise<Term
       const timer = setTimeout(done, ANSWER_WAIT_MS);
       answerWaiters.add(done);
     });
-  /** Between Ctrl-Z and the stop: keys are not for the app any more, and SIGCONT repaints everything. */
+  /** Between Ctrl-Z and the stop: writes are dropped (SIGCONT repaints everything). */
   let stopping = false;
+  /** Between Ctrl-Z and the stop, or once closing: keys are not for the app any more. */
+  let keysOff = false;
   const write = (data: string): boolean => {
     if (stopping) return true;
     for (let i = data.indexOf(DA1); i !== -1; i = data.indexOf(DA1, i + DA1.length)) unanswered++;
@@ -149,8 +151,8 @@ export async function openTerminal(opts: OpenTerminalOptions = {}): Promise<Term
   const dispatch = (events: InputEvent[]) => {
     if (events.length === 0) return;
     const da1 = events.filter((e) => e.type === "reply" && e.kind === "device-attributes").length;
-    // Ctrl-Z was pressed: keys are not for the app any more; replies still are (the link gauge).
-    if (stopping) events = events.filter((e) => e.type === "reply");
+    // Replies still are for the app (the link gauge).
+    if (keysOff) events = events.filter((e) => e.type === "reply");
     if (held) held.push(...events.filter((e) => e.type !== "reply"));
     for (const l of inputListeners) l(events);
     for (let i = 0; i < da1; i++) answered();
@@ -250,9 +252,9 @@ export async function openTerminal(opts: OpenTerminalOptions = {}): Promise<Term
     onResume(l) { resumeListeners.add(l); return () => resumeListeners.delete(l); },
     suspend() {
       if (stopping) return;
-      stopping = true;
+      stopping = keysOff = true;
       void answersIn().then(() => {
-        stopping = false;
+        stopping = keysOff = false;
         leave();
         process.kill(process.pid, "SIGSTOP");
       });
@@ -281,6 +283,12 @@ export async function openTerminal(opts: OpenTerminalOptions = {}): Promise<Term
     },
     async close() {
       const wasRestored = restored;
+      if (!wasRestored && !hungUp) {
+        // Still raw: answers on their way are read here. Once cooked, the tty holds them for the
+        // shell (no newline ends them), where they show as typed text.
+        keysOff = true;
+        await answersIn();
+      }
       session.restore();
       if (wasRestored) return;
       const swallow = () => {};

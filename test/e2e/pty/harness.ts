@@ -63,6 +63,8 @@ export type PtyOptions = {
   model?: PendingWrapModel;
   /** The emulator's answers to the app's queries take this long to arrive, as over a slow link (ms). */
   replyDelayMs?: number;
+  /** A shell command run in the same terminal after KHAELOR exits (as the user's shell would go on). */
+  after?: string;
   /** The emulator answers OSC 11 (the background colour query) with this, e.g. "rgb:ffff/ffff/ffff" (xterm.js itself does not answer). */
   background?: string;
 };
@@ -71,7 +73,8 @@ export function startPty(args: string[], opts: PtyOptions): PtySession {
   const cols = opts.cols ?? 100;
   const rows = opts.rows ?? 30;
   const term = createTestTerminal({ cols, rows, widths: opts.widths, pendingWrap: opts.model });
-  const [file, ...rest] = cliCommand(args);
+  const cli = cliCommand(args);
+  const [file, ...rest] = opts.after ? ["/bin/sh", "-c", `"$@"; ${opts.after}`, "sh", ...cli] : cli;
   let out = "";
   let byteCount = 0;
   const waiters = new Set<() => void>();

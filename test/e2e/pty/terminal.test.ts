@@ -223,6 +223,24 @@ describe("line feeds", () => {
   }, 60_000);
 });
 
+describe("exit", () => {
+  test("on a slow link, exit waits for the answers to the link probes on their way: none reaches the shell after us as typed text", async () => {
+    const fake = await api({ turns: [] });
+    const s = fixtures.pty([], { cwd: tempProject(), env: isolatedEnv(fake.url), replyDelayMs: 80, after: `echo EXITED; IFS= read -r line; printf 'GOT[%s]\\n' "$line"` });
+    await s.waitFor(idle, "the composer");
+    s.type("x");
+    await s.waitForText("› x");
+    s.send(KEY.ctrlU);
+    s.send(KEY.ctrlD);
+    await s.waitFor(() => s.output().includes("EXITED"), "the shell after us");
+    // Through the same 80 ms delay as the emulator's answers: the line comes after every one of them.
+    setTimeout(() => s.type("MARK\r"), 80);
+    await s.waitFor(() => s.output().includes("GOT["), "the shell's read");
+    expect(s.output()).toContain("GOT[MARK]");
+    expect(await s.exited).toBe(0);
+  }, 60_000);
+});
+
 describe("signals", () => {
   test("SIGTERM restores the terminal and still ends the session properly: the resume line, exit code 143", async () => {
     const fake = await api({ turns: [text("BEFORE-TERM")] });
