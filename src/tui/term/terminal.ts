@@ -177,14 +177,15 @@ export async function openTerminal(opts: OpenTerminalOptions = {}): Promise<Term
     "\x1b[?2026l" + (session.altScreen ? "\x1b[?1049l" : "") + "\x1b[m" + (caps.kittyKeyboard ? "\x1b[<u" : "\x1b[>4;0m") +
     (caps.focusEvents ? "\x1b[?1004l" : "") + (caps.bracketedPaste ? "\x1b[?2004l" : "") + (caps.graphemeMode ? "\x1b[?2027l" : "") + "\x1b[?25h";
 
-  // stty takes ~5 ms (a process): run after what is being written now (the first frame, the
-  // repaint after fg), which takes the tty's CR before each LF meanwhile; skipped if we left.
-  const plainLineFeedsSoon = () => setImmediate(() => {
-    if (active) plainLineFeeds(stdin);
-  });
-  const enter = () => {
+  // stty takes ~5 ms (a process). At start it runs once the session is handed to the app, so the
+  // app's first frames are not held back by it (they take the tty's CR before each LF meanwhile;
+  // skipped if we left). After fg and an editor it runs at once: the repaint follows at once.
+  const enter = (soon = false) => {
     stdin.setRawMode?.(true);
-    plainLineFeedsSoon();
+    if (!soon) plainLineFeeds(stdin);
+    else setImmediate(() => {
+      if (active) plainLineFeeds(stdin);
+    });
     stdin.resume();
     writeOut(enterSequence());
     active = true;
@@ -311,6 +312,6 @@ export async function openTerminal(opts: OpenTerminalOptions = {}): Promise<Term
     // Its DA1 (the last thing it asked) may still be answered, late: count it with the app's.
     if (probed.timedOut) unanswered++;
   }
-  enter();
+  enter(true);
   return session;
 }
