@@ -177,6 +177,26 @@ test("yaml: an apostrophe inside a plain scalar is a letter; a quote where a val
   expect(y[3]!.some((t) => t.capture === "string")).toBe(false);
 });
 
+test("yaml: a quote after a tag or an anchor opens a string (CloudFormation's !Sub, !Ref); after an alias it does not", () => {
+  const y = highlightCode(
+    "yaml",
+    "Value: !Sub 'arn:aws:s3:::${Bucket}/*'\nName: !Ref \"MyName\"\ndef: &d 'x' # c\nkey: !!str 'it''s # not'\nl: [a, !Ref 'b', *r]\nm: {k: 'v'}\n- &i 'item'\n? 'key'\nn: *ref 'z",
+  );
+  expect(captureOf(y, "'arn:aws:s3:::${Bucket}/*'")).toBe("string");
+  expect(captureOf(y, '"MyName"')).toBe("string");
+  expect(captureOf(y, "'x'")).toBe("string");
+  expect(captureOf(y, "# c")).toBe("comment");
+  expect(captureOf(y, "'it''s # not'")).toBe("string");
+  expect(captureOf(y, "'b'")).toBe("string");
+  expect(captureOf(y, "'v'")).toBe("string");
+  expect(captureOf(y, "'item'")).toBe("string");
+  expect(captureOf(y, "'key'")).toBe("string");
+  for (const tag of ["!Sub", "!Ref", "!!str"]) expect(captureOf(y, tag)).toBe("type");
+  expect(captureOf(y, "*r")).toBe("label");
+  // An alias is the whole node: what follows it is not a value.
+  expect(y[8]!.some((t) => t.capture === "string")).toBe(false);
+});
+
 // Each: the language, the code, a line in the middle of the construct, the capture that line has.
 const multiline: [LanguageName, string, string, string][] = [
   ["python", 'x = """first\nsecond line\nthird"""\ny = 1', "second line", "string"],
