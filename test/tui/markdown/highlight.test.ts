@@ -158,6 +158,30 @@ test("ruby: a ternary's `?` and a division stay operators; ?x is a character onl
   expect(rb[3]!.find((t) => t.text === "%")?.capture).toBe("operator");
 });
 
+test("ruby: `/` after @ivar, $global or a name and a blank is division unless what follows reads as a regex, and a regex never runs across a comment", () => {
+  const division = ["@x = @w /2 + @h/2", "half = total /2 + count/4", "z = $w /2 + @@c /3", "n = a /(b + c)", "q = a /b c /d/"];
+  for (const line of division) {
+    const tokens = highlightCode("ruby", line)[0]!;
+    const slashes = tokens.filter((t) => t.text.includes("/"));
+    expect(slashes.map((t) => `${t.text}:${t.capture}`)).toEqual(slashes.map((t) => `${t.text}:operator`));
+  }
+  const rb = highlightCode("ruby", "y = x.size /2 # half/whole\nw = x.size /2 # it's half/whole\nv = 1");
+  expect(captureOf(rb, "# half/whole")).toBe("comment");
+  expect(captureOf(rb, "# it's half/whole")).toBe("comment");
+  expect(rb[2]!.some((t) => t.capture === "number")).toBe(true);
+  // A method that takes regexes, a backslash or a quote, or a start no operand has: still a regex.
+  const regex: [string, string][] = [
+    ["puts /x/", "/x/"],
+    ["xs.grep /^a/", "/^a/"],
+    ["parts = line.split /,\\s*/", "/,\\s*/"],
+    ["t = s.tr /[a-z]+/i", "/[a-z]+/i"],
+    ["ok = foo /\\d+/", "/\\d+/"],
+    ['m = str /"/', '/"/'],
+    ["x.scan /#{pat}/", "/#{pat}/"],
+  ];
+  for (const [code, text] of regex) expect(captureOf(highlightCode("ruby", code), text)).toBe("string.regexp");
+});
+
 test("ruby: after __END__ the rest is data, not code", () => {
   const rb = highlightCode("ruby", "puts DATA.read\n__END__\nit's data\ndef not_code");
   expect(rb.slice(1)).toEqual([[{ text: "__END__", capture: "comment" }], [{ text: "it's data", capture: "comment" }], [{ text: "def not_code", capture: "comment" }]]);
@@ -292,6 +316,7 @@ test("hostile long lines come out whole, character for character (their cost is 
     ["ruby", "x ?'".repeat(30_000)],
     ["ruby", "puts /[".repeat(20_000)],
     ["ruby", "%q(".repeat(30_000)],
+    ["ruby", "t /1 ".repeat(20_000)],
     ["rust", "r#".repeat(50_000)],
     ["php", "?>a<?".repeat(20_000)],
   ];
