@@ -182,6 +182,13 @@ test("ruby: `/` after @ivar, $global or a name and a blank is division unless wh
   for (const [code, text] of regex) expect(captureOf(highlightCode("ruby", code), text)).toBe("string.regexp");
 });
 
+test("ruby: after a name, `?` is a ternary's (a ?b :c) unless a quote that does not close follows", () => {
+  const rb = highlightCode("ruby", "puts a ?b :c\nputs ?'");
+  expect(rb[0]!.find((t) => t.text === "?")?.capture).toBe("operator");
+  expect(rb[0]!.some((t) => t.capture === "string")).toBe(false);
+  expect(captureOf(rb, "?'")).toBe("string");
+});
+
 test("ruby: after __END__ the rest is data, not code", () => {
   const rb = highlightCode("ruby", "puts DATA.read\n__END__\nit's data\ndef not_code");
   expect(rb.slice(1)).toEqual([[{ text: "__END__", capture: "comment" }], [{ text: "it's data", capture: "comment" }], [{ text: "def not_code", capture: "comment" }]]);

@@ -113,19 +113,22 @@ function percentLiteral(c: Cursor): boolean {
   return true;
 }
 
-/** `?'` after a method name is a character (`puts ?'`) unless the quote closes on the line, a ternary's string (`x ?'a' : 'b'`). */
+/**
+ * After a name, `?` is a ternary's (`a ?b :c`, `x ?'a' : 'b'`), as a name may be a local variable;
+ * only a quote that does not close on the line makes it a character (`puts ?'`), as the quote
+ * would otherwise open a string to the end of the block.
+ */
 function characterLiteral(c: Cursor): boolean {
   const line = c.line;
   if (!valueMayStart(c)) {
     if (!rubyValueMayStart(c)) return false;
     const q = line[c.i + 1]!;
-    if (q === "'" || q === '"') {
-      // The next such quote, looked up once per stretch of line, so a line of `?'` stays linear.
-      const key = q === "'" ? "nextSingle" : "nextDouble";
-      let at = c.scratch[key];
-      if (at === undefined || (at !== -1 && at < c.i + 2)) at = c.scratch[key] = line.indexOf(q, c.i + 2);
-      if (at >= 0) return false;
-    }
+    if (q !== "'" && q !== '"') return false;
+    // The next such quote, looked up once per stretch of line, so a line of `?'` stays linear.
+    const key = q === "'" ? "nextSingle" : "nextDouble";
+    let at = c.scratch[key];
+    if (at === undefined || (at !== -1 && at < c.i + 2)) at = c.scratch[key] = line.indexOf(q, c.i + 2);
+    if (at >= 0) return false;
   }
   const end = c.match(CHARACTER);
   if (end < 0) return false;
