@@ -131,10 +131,8 @@ export async function runInteractive(opts: CliOptions): Promise<number> {
       term.write(open ? MOUSE_ON : MOUSE_OFF);
     },
     suspend: () => term.suspend(),
-    editText: async (text) => {
-      await term.answersIn(); // a late answer would reach the editor as keys
-      return term.handOver(() => editText(text));
-    },
+    editText: (text) => term.handOver(() => editText(text)),
+    answersIn: () => term.answersIn(),
     notify: (what) => {
       const seq = notificationSequence("KHAELOR", what, notifications, process.env, term.caps.inTmux);
       if (seq) term.write(seq);

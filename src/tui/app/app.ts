@@ -71,7 +71,9 @@ export type AppDeps = {
   /** Ctrl-Z: give the terminal back to the shell until `fg` (absent: Ctrl-Z does nothing). */
   suspend?(): void;
   /** Ctrl-G: `text` in the user's editor, the terminal lent to it until it exits (absent: no editor here). */
-  editText?(text: string): Promise<EditResult>;
+  editText?(text: string): EditResult;
+  /** Resolves once the terminal has answered what was asked of it (bounded): before lending it out. */
+  answersIn?(): Promise<void>;
   /** /copy: the clipboard as this terminal reaches it (absent: there is none). */
   copy?(text: string): Promise<CopyResult>;
   /** /theme: switches the colours and saves the choice (absent: the terminal's colours cannot change here). */
@@ -118,6 +120,8 @@ export class App implements AppActions {
   private streamTimer: ReturnType<typeof setTimeout> | null = null;
   private lastLayoutAt = Number.NEGATIVE_INFINITY;
   private exiting = false;
+  /** The terminal is lent out (Ctrl-Z, the editor), or about to be: nothing is drawn, no key is read. */
+  private lent = false;
   /** A turn that ends after running this long notifies a user who is away. */
   notifyAfterMs = NOTIFY_AFTER_MS;
   private pagerDirty = false;
@@ -508,7 +512,7 @@ export class App implements AppActions {
   onInput(events: Array<InputEvent | FocusChange>): void {
     const st = this.state;
     for (const ev of events) {
-      if (this.exiting) return;
+      if (this.exiting || this.lent) return;
       if (ev.type === "focus") this.focused = ev.focused;
       else if (ev.type === "key" && ev.ctrl && ev.name === "z" && !ev.alt) this.suspend();
       else if (st.pager) pagerInput(st, this, ev);
@@ -520,15 +524,37 @@ export class App implements AppActions {
   }
 
   /**
-   * Ctrl-Z: the live zone is cleared first, so the shell's "Stopped" line lands where it was and
-   * nothing of the composer is left above the prompt; `fg` draws it again (see onResume).
+   * Before the terminal is lent out (Ctrl-Z, the editor): the terminal answers what was already
+   * asked of it (an answer arriving after that reaches the shell or the editor as typed text), with
+   * no new request behind the frames meanwhile, and the live zone is cleared, so the shell's
+   * "Stopped" line or an editor that does not take the alternate screen starts where it was.
+   * From here on nothing is drawn until takeBack(). False: the app is exiting instead.
    */
-  suspend(): void {
-    if (!this.deps.suspend) return;
+  private async lendTerminal(): Promise<boolean> {
+    this.lent = true;
+    this.screen.quietLink(true);
+    await this.deps.answersIn?.();
+    if (this.exiting) {
+      this.takeBack();
+      return false;
+    }
     if (this.state.pager) this.closePager();
+    this.state.picker = null;
     this.screen.setLive([], null);
     this.screen.frame();
-    this.deps.suspend();
+    return true;
+  }
+
+  private takeBack(): void {
+    this.lent = false;
+    this.screen.quietLink(false);
+  }
+
+  /** Ctrl-Z: the terminal back to the shell until `fg` (see onResume). */
+  suspend(): void {
+    const stop = this.deps.suspend;
+    if (!stop || this.lent) return;
+    void this.lendTerminal().then((lent) => lent && stop());
   }
 
   /**
@@ -536,17 +562,21 @@ export class App implements AppActions {
    * alternate screen starts on a clean line; the edited text replaces the composer's, and an
    * editor that fails leaves it as it was and says why.
    */
-  async editInEditor(): Promise<void> {
+  editInEditor(): void {
+    const edit = this.deps.editText;
+    if (!edit) this.flash("no editor can be opened here");
+    else if (!this.lent) void this.lendTerminal().then((lent) => lent && this.edited(edit));
+  }
+
+  private edited(edit: (text: string) => EditResult): void {
     const st = this.state;
-    if (!this.deps.editText) {
-      this.flash("no editor can be opened here");
-      return;
+    let r: EditResult;
+    try {
+      r = edit(st.composer.submitText());
+    } catch (e) {
+      r = { ok: false, error: e instanceof Error ? e.message : String(e) };
     }
-    if (st.pager) this.closePager();
-    st.picker = null;
-    this.screen.setLive([], null);
-    this.screen.frame();
-    const r = await this.deps.editText(st.composer.submitText()).catch((e: unknown) => ({ ok: false as const, error: e instanceof Error ? e.message : String(e) }));
+    this.takeBack();
     this.screen.invalidate();
     if (r.ok) st.composer.setText(r.text);
     else st.transcript.notice(`${r.error}; the prompt is as it was.`, "warn");
@@ -609,6 +639,7 @@ export class App implements AppActions {
 
   /** After `fg`: the shell may have written below us; draw the live zone afresh. */
   onResume(): void {
+    this.takeBack();
     this.screen.invalidate();
     this.renderNow();
   }
@@ -674,7 +705,7 @@ export class App implements AppActions {
   }
 
   requestRender(): void {
-    if (this.layoutDue || this.exiting) return;
+    if (this.layoutDue || this.exiting || this.lent) return;
     this.layoutDue = true;
     this.screen.requestLayout(() => {
       if (this.layoutDue) this.renderNow();
@@ -685,7 +716,7 @@ export class App implements AppActions {
     this.layoutDue = false;
     if (this.streamTimer) clearTimeout(this.streamTimer);
     this.streamTimer = null;
-    if (this.exiting) return;
+    if (this.exiting || this.lent) return;
     this.lastLayoutAt = performance.now();
     const st = this.state;
     if (st.pager) {

@@ -61,8 +61,12 @@ export class LinkGauge {
     return this.holding;
   }
 
+  /** No request rides behind frames while set: the terminal is about to be handed over. */
+  quiet = false;
+
   /** The request to write behind this frame, or "". */
   probe(): string {
+    if (this.quiet) return "";
     if (this.sentAt !== null && this.now() - this.sentAt < (this.opts.forgetMs ?? 4000)) return "";
     const at = this.now();
     if (!this.slow && at - this.lastSentAt < (this.opts.everyMs ?? 250)) return "";

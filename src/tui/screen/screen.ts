@@ -133,6 +133,10 @@ class TwoZoneScreen implements Screen {
     this.output.measureLink({});
   }
 
+  quietLink(quiet: boolean): void {
+    if (this.output.link) this.output.link.quiet = quiet;
+  }
+
   linkAnswered(): void {
     this.output.link?.answered();
   }

@@ -116,6 +116,8 @@ export type Screen = {
   measureLink(): void;
   /** The terminal answered a device-attributes request (measureLink). */
   linkAnswered(): void;
+  /** While set, no request rides behind frames (the terminal is about to be handed over). */
+  quietLink(quiet: boolean): void;
   readonly stats: ScreenStats;
   /** For tests and debugging: the cursor's row within the zone, and how the zone is made up. */
   debugZone(): { cursorRow: number; carryRows: number; liveRows: number };

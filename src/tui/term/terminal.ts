@@ -29,9 +29,9 @@ export type TerminalSession = {
   onResume(listener: () => void): () => void;
   /** Set while the app shows the alternate screen, so a restore leaves it. */
   altScreen: boolean;
-  /** Ctrl-Z: give the terminal back to the shell and stop, once it has answered what we asked (bounded). */
+  /** Ctrl-Z: give the terminal back to the shell and stop (wait for answersIn first). */
   suspend(): void;
-  /** Resolves once the terminal has answered what we asked of it (bounded): call before handOver. */
+  /** Resolves once the terminal has answered what we asked of it (bounded): call before suspend and handOver. */
   answersIn(): Promise<void>;
   /**
    * Lends the terminal to a program that runs to its end inside `run` (an editor): our modes off
@@ -133,12 +133,9 @@ export async function openTerminal(opts: OpenTerminalOptions = {}): Promise<Term
       const timer = setTimeout(done, ANSWER_WAIT_MS);
       answerWaiters.add(done);
     });
-  /** Between Ctrl-Z and the stop: writes are dropped (SIGCONT repaints everything). */
-  let stopping = false;
-  /** Between Ctrl-Z and the stop, or once closing: keys are not for the app any more. */
+  /** Closing: keys are not for the app any more. */
   let keysOff = false;
   const write = (data: string): boolean => {
-    if (stopping) return true;
     for (let i = data.indexOf(DA1); i !== -1; i = data.indexOf(DA1, i + DA1.length)) unanswered++;
     return writeOut(data);
   };
@@ -251,13 +248,9 @@ export async function openTerminal(opts: OpenTerminalOptions = {}): Promise<Term
     onResize(l) { resizeListeners.add(l); return () => resizeListeners.delete(l); },
     onResume(l) { resumeListeners.add(l); return () => resumeListeners.delete(l); },
     suspend() {
-      if (stopping) return;
-      stopping = keysOff = true;
-      void answersIn().then(() => {
-        stopping = keysOff = false;
-        leave();
-        process.kill(process.pid, "SIGSTOP");
-      });
+      if (restored) return;
+      leave();
+      process.kill(process.pid, "SIGSTOP");
     },
     answersIn,
     handOver(run) {
@@ -315,6 +308,8 @@ export async function openTerminal(opts: OpenTerminalOptions = {}): Promise<Term
       },
     }, opts.probeTimeoutMs ?? (Number(env.KHAELOR_PROBE_TIMEOUT_MS) || 150));
     caps = applyReplies(probed.caps, []);
+    // Its DA1 (the last thing it asked) may still be answered, late: count it with the app's.
+    if (probed.timedOut) unanswered++;
   }
   enter();
   return session;

@@ -70,6 +70,22 @@ describe("$EDITOR", () => {
     expect(readFileSync(join(dir, "got"), "utf8")).toBe("");
   });
 
+  test("Ctrl-G twice while the first waits for the terminal's answers opens one editor, on the prompt as it is", async () => {
+    const fake = await fixtures.api({ turns: [] });
+    const dir = tempProject();
+    const editor = script(dir, "ed.sh", `{ printf 'run['; cat "$1"; printf ']\\n'; } >> "${dir}/log"\nprintf 'EDITED\\n' > "$1"`);
+    const s = fixtures.pty([], { cwd: tempProject(), env: isolatedEnv(fake.url, { EDITOR: editor, VISUAL: "" }), replyDelayMs: 150 });
+    await s.waitFor(idle, "the composer");
+    s.type("draft");
+    await s.waitForText("› draft");
+    s.send(CTRL_G + CTRL_G);
+    await s.waitForText("› EDITED");
+    // A key typed after the editor is back: once it shows, any second editor would have run.
+    s.type("!");
+    await s.waitForText("› EDITED!");
+    expect(readFileSync(join(dir, "log"), "utf8")).toBe("run[draft]\n");
+  });
+
   test("/edit uses $VISUAL before $EDITOR", async () => {
     const fake = await fixtures.api({ turns: [] });
     const dir = tempProject();

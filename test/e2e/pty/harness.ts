@@ -102,7 +102,10 @@ export function startPty(args: string[], opts: PtyOptions): PtySession {
   // The emulator answers the app's queries (DA1, DECRQM for synchronized output) as a real
   // terminal would, so capability probing finishes on the answer, not on its timeout.
   const delay = opts.replyDelayMs ?? 0;
-  term.term.onData((reply) => (delay > 0 ? setTimeout(() => pty.write(reply), delay) : pty.write(reply)));
+  const answer = (reply: string) => {
+    try { pty.write(reply); } catch { /* a late answer once the terminal is closed */ }
+  };
+  term.term.onData((reply) => (delay > 0 ? setTimeout(() => answer(reply), delay) : answer(reply)));
   const bg = opts.background;
   if (bg) term.term.parser.registerOscHandler(11, (data) => (data === "?" ? (pty.write(`\x1b]11;${bg}\x1b\\`), true) : false));
   const exited = proc.exited.then(async (code) => {

@@ -2,7 +2,8 @@
 // Esc taking queued messages back, typing before the session is open, and Ctrl-Z / fg. Each test
 // waits on what the screen shows (or on the process state), never on time.
 import { describe, expect, test } from "bun:test";
-import { readFileSync } from "node:fs";
+import { chmodSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { dirname, join } from "node:path";
 import type { FakeApi } from "../../support/fake-api.ts";
 import { isolatedEnv, tempProject } from "../../support/cli.ts";
 import { KEY, type PtySession, idle, ptyFixtures } from "./harness.ts";
@@ -150,7 +151,7 @@ describe("job control", () => {
     expect(await s.exited).toBe(0);
   }, 60_000);
 
-  test("Ctrl-Z waits for the answers to the link probes still on their way (a slow link): they never reach the shell as typed text", async () => {
+  test("Ctrl-Z waits for the answers to the link probes still on their way (a slow link): they never reach the shell as typed text, and after fg nothing is drawn before raw mode is back", async () => {
     const fake = await api({ turns: [] });
     const s = fixtures.pty([], { cwd: tempProject(), env: isolatedEnv(fake.url), replyDelayMs: 80 });
     await s.waitFor(idle, "the composer");
@@ -169,7 +170,38 @@ describe("job control", () => {
     await s.waitFor(() => s.output().slice(before).includes("MARK"), "the marker's echo");
     const echoed = s.output().slice(before);
     expect(echoed.slice(0, echoed.indexOf("MARK"))).not.toMatch(/\^\[\[\?[\d;]*c/);
+    // The cooked tty's line kill takes the marker back (echoed as erasing it), then fg.
+    const killedAt = s.output().length;
+    s.send(KEY.ctrlU);
+    await s.waitFor(() => s.output().slice(killedAt).includes("\b \b"), "the line kill's echo");
+    process.kill(s.pid, "SIGCONT");
+    await s.waitForText("› x");
+    setTimeout(() => s.type("y"), 80);
+    await s.waitForText("› xy");
+    // Nothing was drawn (so nothing asked) while the tty was still cooked after SIGCONT.
+    expect(s.output().slice(before)).not.toMatch(/\^\[\[\?[\d;]*c/);
+    expect(s.screen()).not.toContain("MARK");
     s.kill();
+  }, 60_000);
+
+  test("a signal during Ctrl-Z's wait for the terminal's answers ends the session: it does not stop halfway through exiting", async () => {
+    const fake = await api({ turns: [] });
+    const env = isolatedEnv(fake.url);
+    // A SessionEnd hook that takes a second: the exit outlasts the wait (at most 300 ms).
+    const dir = tempProject();
+    const hook = join(dir, "slow-end.sh");
+    writeFileSync(hook, "#!/bin/sh\ncat > /dev/null\nsleep 1\n");
+    chmodSync(hook, 0o755);
+    const settings = join(env.XDG_CONFIG_HOME!, "khaelor", "settings.json");
+    mkdirSync(dirname(settings), { recursive: true });
+    writeFileSync(settings, JSON.stringify({ hooks: { SessionEnd: [{ hooks: [{ type: "command", command: hook }] }] } }));
+    const s = fixtures.pty([], { cwd: dir, env, replyDelayMs: 1000 });
+    await s.waitFor(idle, "the composer");
+    s.type("x");
+    await s.waitForText("› x");
+    s.send("\x1a");
+    process.kill(s.pid, "SIGTERM");
+    expect(await s.exited).toBe(143);
   }, 60_000);
 });
 
@@ -224,17 +256,17 @@ describe("line feeds", () => {
 });
 
 describe("exit", () => {
-  test("on a slow link, exit waits for the answers to the link probes on their way: none reaches the shell after us as typed text", async () => {
+  test.each([
+    ["a slow link", 80, {}],
+    ["a link slower than the start-up probe waits (its DA1 answer comes late too)", 250, { KHAELOR_PROBE_TIMEOUT_MS: "60" }],
+  ] as const)("on %s, exit waits for the answers to the link probes on their way: none reaches the shell after us as typed text", async (_what, delay, extra) => {
     const fake = await api({ turns: [] });
-    const s = fixtures.pty([], { cwd: tempProject(), env: isolatedEnv(fake.url), replyDelayMs: 80, after: `echo EXITED; IFS= read -r line; printf 'GOT[%s]\\n' "$line"` });
+    const s = fixtures.pty([], { cwd: tempProject(), env: { ...isolatedEnv(fake.url), ...extra }, replyDelayMs: delay, after: `echo EXITED; IFS= read -r line; printf 'GOT[%s]\\n' "$line"` });
     await s.waitFor(idle, "the composer");
-    s.type("x");
-    await s.waitForText("› x");
-    s.send(KEY.ctrlU);
     s.send(KEY.ctrlD);
     await s.waitFor(() => s.output().includes("EXITED"), "the shell after us");
-    // Through the same 80 ms delay as the emulator's answers: the line comes after every one of them.
-    setTimeout(() => s.type("MARK\r"), 80);
+    // Through the same delay as the emulator's answers: the line comes after every one of them.
+    setTimeout(() => s.type("MARK\r"), delay);
     await s.waitFor(() => s.output().includes("GOT["), "the shell's read");
     expect(s.output()).toContain("GOT[MARK]");
     expect(await s.exited).toBe(0);
