@@ -116,6 +116,7 @@ export async function run(_opts: { json: boolean }): Promise<BenchResult[]> {
     { name: "highlight ruby: ?' after a name (x ?'…)", input: (n) => "x ?'".repeat(n / 4), run: (s) => highlightCode("ruby", s) },
     { name: "highlight ruby: unclosed regex classes (puts /[…)", input: (n) => "puts /[".repeat(n / 7), run: (s) => highlightCode("ruby", s) },
     { name: "highlight ruby: nested %q( (%q(%q(…)", input: (n) => "%q(".repeat(n / 3), run: (s) => highlightCode("ruby", s) },
+    { name: "highlight ruby: division after names (t /1 …)", input: (n) => "t /1 ".repeat(n / 5), run: (s) => highlightCode("ruby", s) },
     { name: "markdown: ``` fence of backticks", input: (n) => "`".repeat(n) + "\n", run: (s) => renderMarkdown(s, { width: 80, links: true }) },
     { name: "markdown: heading with tab run", input: (n) => "# a" + "\t".repeat(n) + "#\tx\n", run: (s) => renderMarkdown(s, { width: 80, links: true }) },
     { name: "diff header +++ with tabs", input: (n) => "+++ +" + "\t".repeat(n) + "\n", run: (s) => parseUnifiedDiff(s) },

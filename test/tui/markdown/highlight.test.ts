@@ -158,6 +158,37 @@ test("ruby: a ternary's `?` and a division stay operators; ?x is a character onl
   expect(rb[3]!.find((t) => t.text === "%")?.capture).toBe("operator");
 });
 
+test("ruby: `/` after @ivar, $global or a name and a blank is division unless what follows reads as a regex, and a regex never runs across a comment", () => {
+  const division = ["@x = @w /2 + @h/2", "half = total /2 + count/4", "z = $w /2 + @@c /3", "n = a /(b + c)", "q = a /b c /d/"];
+  for (const line of division) {
+    const tokens = highlightCode("ruby", line)[0]!;
+    const slashes = tokens.filter((t) => t.text.includes("/"));
+    expect(slashes.map((t) => `${t.text}:${t.capture}`)).toEqual(slashes.map((t) => `${t.text}:operator`));
+  }
+  const rb = highlightCode("ruby", "y = x.size /2 # half/whole\nw = x.size /2 # it's half/whole\nv = 1");
+  expect(captureOf(rb, "# half/whole")).toBe("comment");
+  expect(captureOf(rb, "# it's half/whole")).toBe("comment");
+  expect(rb[2]!.some((t) => t.capture === "number")).toBe(true);
+  // A method that takes regexes, a backslash or a quote, or a start no operand has: still a regex.
+  const regex: [string, string][] = [
+    ["puts /x/", "/x/"],
+    ["xs.grep /^a/", "/^a/"],
+    ["parts = line.split /,\\s*/", "/,\\s*/"],
+    ["t = s.tr /[a-z]+/i", "/[a-z]+/i"],
+    ["ok = foo /\\d+/", "/\\d+/"],
+    ['m = str /"/', '/"/'],
+    ["x.scan /#{pat}/", "/#{pat}/"],
+  ];
+  for (const [code, text] of regex) expect(captureOf(highlightCode("ruby", code), text)).toBe("string.regexp");
+});
+
+test("ruby: after a name, `?` is a ternary's (a ?b :c) unless a quote that does not close follows", () => {
+  const rb = highlightCode("ruby", "puts a ?b :c\nputs ?'");
+  expect(rb[0]!.find((t) => t.text === "?")?.capture).toBe("operator");
+  expect(rb[0]!.some((t) => t.capture === "string")).toBe(false);
+  expect(captureOf(rb, "?'")).toBe("string");
+});
+
 test("ruby: after __END__ the rest is data, not code", () => {
   const rb = highlightCode("ruby", "puts DATA.read\n__END__\nit's data\ndef not_code");
   expect(rb.slice(1)).toEqual([[{ text: "__END__", capture: "comment" }], [{ text: "it's data", capture: "comment" }], [{ text: "def not_code", capture: "comment" }]]);
@@ -175,6 +206,26 @@ test("yaml: an apostrophe inside a plain scalar is a letter; a quote where a val
   expect(captureOf(y, "'it''s'")).toBe("string");
   expect(captureOf(y, '"y"')).toBe("string");
   expect(y[3]!.some((t) => t.capture === "string")).toBe(false);
+});
+
+test("yaml: a quote after a tag or an anchor opens a string (CloudFormation's !Sub, !Ref); after an alias it does not", () => {
+  const y = highlightCode(
+    "yaml",
+    "Value: !Sub 'arn:aws:s3:::${Bucket}/*'\nName: !Ref \"MyName\"\ndef: &d 'x' # c\nkey: !!str 'it''s # not'\nl: [a, !Ref 'b', *r]\nm: {k: 'v'}\n- &i 'item'\n? 'key'\nn: *ref 'z",
+  );
+  expect(captureOf(y, "'arn:aws:s3:::${Bucket}/*'")).toBe("string");
+  expect(captureOf(y, '"MyName"')).toBe("string");
+  expect(captureOf(y, "'x'")).toBe("string");
+  expect(captureOf(y, "# c")).toBe("comment");
+  expect(captureOf(y, "'it''s # not'")).toBe("string");
+  expect(captureOf(y, "'b'")).toBe("string");
+  expect(captureOf(y, "'v'")).toBe("string");
+  expect(captureOf(y, "'item'")).toBe("string");
+  expect(captureOf(y, "'key'")).toBe("string");
+  for (const tag of ["!Sub", "!Ref", "!!str"]) expect(captureOf(y, tag)).toBe("type");
+  expect(captureOf(y, "*r")).toBe("label");
+  // An alias is the whole node: what follows it is not a value.
+  expect(y[8]!.some((t) => t.capture === "string")).toBe(false);
 });
 
 // Each: the language, the code, a line in the middle of the construct, the capture that line has.
@@ -272,6 +323,7 @@ test("hostile long lines come out whole, character for character (their cost is 
     ["ruby", "x ?'".repeat(30_000)],
     ["ruby", "puts /[".repeat(20_000)],
     ["ruby", "%q(".repeat(30_000)],
+    ["ruby", "t /1 ".repeat(20_000)],
     ["rust", "r#".repeat(50_000)],
     ["php", "?>a<?".repeat(20_000)],
   ];

@@ -160,6 +160,8 @@ const LIST_MARKER = /(?:-[ \t]+)+/y;
 // `[^:#]*?` cannot pass a colon, so a line of colons fails at its first one: linear.
 const YAML_KEY = /(?:[^\s:#'"\-[{&*!|>][^:#]*?|"[^"]*"|'[^']*'|-[^\s:#][^:#]*?)(?=:(?:[ \t]|$))/y;
 const ANCHOR = /[&*][\w-]+/y;
+// `!Ref`, `!!str`, `!<tag:yaml.org,2002:str>`: up to a blank, or a flow collection's punctuation.
+const TAG = /!(?:<[^>\s]*>?|[^\s,[\]{}]*)/y;
 
 function yamlScan(c: Cursor): boolean {
   const line = c.line;
@@ -188,10 +190,12 @@ function yamlScan(c: Cursor): boolean {
       return true;
     }
   }
-  if ((ch === "&" || ch === "*") && c.prevKind !== "word" && c.prevKind !== "value") {
-    const end = c.match(ANCHOR);
+  // A tag or an anchor comes before its node, so a quote after one opens a string (`!Sub 'a:${B}'`,
+  // `&d 'x'`); an alias is the whole node.
+  if ((ch === "&" || ch === "*" || ch === "!") && c.prevKind !== "word" && c.prevKind !== "value") {
+    const end = c.match(ch === "!" ? TAG : ANCHOR);
     if (end < 0) return false;
-    c.emit(end, "label", "value");
+    c.emit(end, ch === "!" ? "type" : "label", ch === "*" ? "value" : "op");
     return true;
   }
   return false;

@@ -3,7 +3,7 @@
 // each command is the one coloured).
 import { annotation } from "./lang-c.ts";
 import { words, type Cursor, type LanguageSpec, type StringRule } from "./lexer.ts";
-import { regexLiteral, valueMayStart } from "./regex-literal.ts";
+import { regexEnd, regexLiteral, valueMayStart } from "./regex-literal.ts";
 
 export const python: LanguageSpec = {
   keywords: words(
@@ -50,6 +50,45 @@ function rubyValueMayStart(c: Cursor): boolean {
   return (before === " " || before === "\t") && after !== undefined && after !== " " && after !== "\t" && after !== "=";
 }
 
+// Methods whose first argument is so often a regex that `name /x/` is one (`line.split /-/`).
+const TAKES_REGEX = words("split scan gsub gsub! sub sub! match match? grep grep_v index rindex slice slice! partition rpartition start_with? puts p print");
+// What may begin the right operand of a division (`total /2`, `w /@n`, `a /(b + c)`, `x /-1`).
+const OPERAND_START = /[\w@$(-]/y;
+
+/**
+ * `/` after a name and a blank, before a non-blank: Ruby reads a regex after a method
+ * (`line.split /'/`) and division after a local variable (`total /2`), which a lexer cannot tell
+ * apart. Division, unless the name takes regexes, or the text up to the next `/` cannot be an
+ * operand or holds a backslash or a quote (as code, a quote would open a string to the end of the
+ * block). Never a regex across a `#`: as division, that is a comment (`x.size /2 # half/whole`).
+ */
+function regexAfterName(c: Cursor): boolean {
+  const until = c.scratch.divisionUntil;
+  if (until !== undefined && c.i < until) return false;
+  const end = regexEnd(c);
+  if (end < 0) return false;
+  const line = c.line;
+  let close = end - 1;
+  while (line[close] !== "/") close--;
+  OPERAND_START.lastIndex = c.i + 1;
+  let regex = TAKES_REGEX.has(c.prev) || !OPERAND_START.test(line);
+  for (let j = c.i + 1; j < close; j++) {
+    const ch = line[j];
+    if (ch === "#" && line[j + 1] !== "{") {
+      regex = false;
+      break;
+    }
+    if (ch === "\\" || ch === "'" || ch === '"' || ch === "`") regex = true;
+  }
+  if (regex) {
+    c.emit(end, "string.regexp", "value");
+    return true;
+  }
+  // Read as code now; a `/` before its closing one is not tried again, so a line stays linear.
+  c.scratch.divisionUntil = close;
+  return false;
+}
+
 function percentLiteral(c: Cursor): boolean {
   PERCENT.lastIndex = c.i;
   const m = PERCENT.exec(c.line);
@@ -74,19 +113,22 @@ function percentLiteral(c: Cursor): boolean {
   return true;
 }
 
-/** `?'` after a method name is a character (`puts ?'`) unless the quote closes on the line, a ternary's string (`x ?'a' : 'b'`). */
+/**
+ * After a name, `?` is a ternary's (`a ?b :c`, `x ?'a' : 'b'`), as a name may be a local variable;
+ * only a quote that does not close on the line makes it a character (`puts ?'`), as the quote
+ * would otherwise open a string to the end of the block.
+ */
 function characterLiteral(c: Cursor): boolean {
   const line = c.line;
   if (!valueMayStart(c)) {
     if (!rubyValueMayStart(c)) return false;
     const q = line[c.i + 1]!;
-    if (q === "'" || q === '"') {
-      // The next such quote, looked up once per stretch of line, so a line of `?'` stays linear.
-      const key = q === "'" ? "nextSingle" : "nextDouble";
-      let at = c.scratch[key];
-      if (at === undefined || (at !== -1 && at < c.i + 2)) at = c.scratch[key] = line.indexOf(q, c.i + 2);
-      if (at >= 0) return false;
-    }
+    if (q !== "'" && q !== '"') return false;
+    // The next such quote, looked up once per stretch of line, so a line of `?'` stays linear.
+    const key = q === "'" ? "nextSingle" : "nextDouble";
+    let at = c.scratch[key];
+    if (at === undefined || (at !== -1 && at < c.i + 2)) at = c.scratch[key] = line.indexOf(q, c.i + 2);
+    if (at >= 0) return false;
   }
   const end = c.match(CHARACTER);
   if (end < 0) return false;
@@ -97,19 +139,20 @@ function characterLiteral(c: Cursor): boolean {
 function rubyScan(c: Cursor): boolean {
   const line = c.line;
   const ch = line[c.i];
-  if (ch === "/") return regexLiteral(c, rubyValueMayStart);
+  if (ch === "/") return valueMayStart(c) ? regexLiteral(c) : rubyValueMayStart(c) && regexAfterName(c);
   if (ch === "%") return rubyValueMayStart(c) && percentLiteral(c);
   if (ch === "?") return characterLiteral(c);
   if (ch === "$") {
     const end = c.match(GLOBAL_VAR);
     if (end < 0) return false;
-    c.emit(end, "variable", "word");
+    // A value, unlike a method's name: `/` after one is division (`$w /2`).
+    c.emit(end, "variable", "value");
     return true;
   }
   if (ch === "@") {
     const end = c.match(INSTANCE_VAR);
     if (end < 0) return false;
-    c.emit(end, "property", "word");
+    c.emit(end, "property", "value");
     return true;
   }
   if (ch === ":" && line[c.i - 1] !== ":" && line[c.i + 1] !== ":") {

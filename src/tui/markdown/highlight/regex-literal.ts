@@ -5,15 +5,22 @@ import type { Cursor } from "./lexer.ts";
 /** Where a value may start: a `/` there opens a regex, a `<` a JSX tag. */
 export const valueMayStart = (c: Cursor) => c.prevKind === "" || c.prevKind === "op" || c.prevKind === "open" || c.prevKind === "keyword";
 
-/** A regex at the cursor; `mayStart` says where a value may start in the language (Ruby's differs). */
-export function regexLiteral(c: Cursor, mayStart: (c: Cursor) => boolean = valueMayStart): boolean {
+/** A regex at the cursor's `/` where a value may start. */
+export function regexLiteral(c: Cursor): boolean {
+  if (c.line[c.i] !== "/" || !valueMayStart(c)) return false;
+  const end = regexEnd(c);
+  if (end < 0) return false;
+  c.emit(end, "string.regexp", "value");
+  return true;
+}
+
+/** The end (flags included) of a regex opened by the `/` at the cursor, or -1: a regex that does not close on its line is not one. */
+export function regexEnd(c: Cursor): number {
   const line = c.line;
-  if (line[c.i] !== "/" || !mayStart(c)) return false;
   const next = line[c.i + 1];
-  if (next === "/" || next === "*") return false;
-  // A regex that does not close on its line is not one; after one such miss the rest of the line
-  // is not tried again, so a line of unclosed `/[` stays linear.
-  if (c.scratch.noRegex !== undefined) return false;
+  if (next === "/" || next === "*") return -1;
+  // After one miss the rest of the line is not tried again, so a line of unclosed `/[` stays linear.
+  if (c.scratch.noRegex !== undefined) return -1;
   let j = c.i + 1;
   let inClass = false;
   for (; j < line.length; j++) {
@@ -25,10 +32,9 @@ export function regexLiteral(c: Cursor, mayStart: (c: Cursor) => boolean = value
   }
   if (j >= line.length) {
     c.scratch.noRegex = 1;
-    return false;
+    return -1;
   }
   j++;
   while (j < line.length && line[j]! >= "a" && line[j]! <= "z") j++;
-  c.emit(j, "string.regexp", "value");
-  return true;
+  return j;
 }
