@@ -161,6 +161,7 @@ export async function runInteractive(opts: CliOptions): Promise<number> {
     term.onInput((evs) => app.onInput(toAppInput(evs))),
     term.onResize((c, r) => app.onResize(Math.max(1, c), Math.max(1, r))),
     term.onResume(() => app.onResume()),
+    term.onStopRequest(() => app.suspend()),
   );
   for (const s of signals) process.on(s, onSignal);
   app.showStarting();

@@ -122,6 +122,8 @@ export class App implements AppActions {
   private exiting = false;
   /** The terminal is lent out (Ctrl-Z, the editor), or about to be: nothing is drawn, no key is read. */
   private lent = false;
+  /** Ctrl-Z stopped the process: the SIGCONT after it gives the terminal back (not one during the wait). */
+  private stopped = false;
   /** A turn that ends after running this long notifies a user who is away. */
   notifyAfterMs = NOTIFY_AFTER_MS;
   private pagerDirty = false;
@@ -530,7 +532,7 @@ export class App implements AppActions {
    * "Stopped" line or an editor that does not take the alternate screen starts where it was.
    * From here on nothing is drawn until takeBack(). False: the app is exiting instead.
    */
-  private async lendTerminal(): Promise<boolean> {
+  private async lendTerminal(opts: { closePicker: boolean }): Promise<boolean> {
     this.lent = true;
     this.screen.quietLink(true);
     await this.deps.answersIn?.();
@@ -539,7 +541,8 @@ export class App implements AppActions {
       return false;
     }
     if (this.state.pager) this.closePager();
-    this.state.picker = null;
+    // A chooser someone waits on (--resume's, the trust question) stays for after fg.
+    if (opts.closePicker) this.state.picker = null;
     this.screen.setLive([], null);
     this.screen.frame();
     return true;
@@ -554,7 +557,11 @@ export class App implements AppActions {
   suspend(): void {
     const stop = this.deps.suspend;
     if (!stop || this.lent) return;
-    void this.lendTerminal().then((lent) => lent && stop());
+    void this.lendTerminal({ closePicker: false }).then((lent) => {
+      if (!lent) return;
+      this.stopped = true;
+      stop();
+    });
   }
 
   /**
@@ -565,7 +572,7 @@ export class App implements AppActions {
   editInEditor(): void {
     const edit = this.deps.editText;
     if (!edit) this.flash("no editor can be opened here");
-    else if (!this.lent) void this.lendTerminal().then((lent) => lent && this.edited(edit));
+    else if (!this.lent) void this.lendTerminal({ closePicker: true }).then((lent) => lent && this.edited(edit));
   }
 
   private edited(edit: (text: string) => EditResult): void {
@@ -639,6 +646,8 @@ export class App implements AppActions {
 
   /** After `fg`: the shell may have written below us; draw the live zone afresh. */
   onResume(): void {
+    if (this.lent && !this.stopped) return; // a SIGCONT while Ctrl-Z waits: the stop is still to come
+    this.stopped = false;
     this.takeBack();
     this.screen.invalidate();
     this.renderNow();

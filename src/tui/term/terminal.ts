@@ -27,6 +27,8 @@ export type TerminalSession = {
   onResize(listener: (cols: number, rows: number) => void): () => void;
   /** After Ctrl-Z and `fg`: repaint everything (the shell may have drawn over us). */
   onResume(listener: () => void): () => void;
+  /** SIGTSTP (`kill -TSTP`): the listener stops the way Ctrl-Z does; without one, suspend() at once. */
+  onStopRequest(listener: () => void): () => void;
   /** Set while the app shows the alternate screen, so a restore leaves it. */
   altScreen: boolean;
   /** Ctrl-Z: give the terminal back to the shell and stop (wait for answersIn first). */
@@ -209,7 +211,11 @@ export async function openTerminal(opts: OpenTerminalOptions = {}): Promise<Term
     process.stderr.write(`khaelor crashed: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`);
     process.exit(1);
   };
-  const onTstp = () => session.suspend();
+  const stopListeners = new Set<() => void>();
+  const onTstp = () => {
+    if (stopListeners.size === 0) return session.suspend();
+    for (const l of stopListeners) l();
+  };
   const onCont = () => {
     if (restored) return;
     enter();
@@ -248,6 +254,7 @@ export async function openTerminal(opts: OpenTerminalOptions = {}): Promise<Term
     },
     onResize(l) { resizeListeners.add(l); return () => resizeListeners.delete(l); },
     onResume(l) { resumeListeners.add(l); return () => resumeListeners.delete(l); },
+    onStopRequest(l) { stopListeners.add(l); return () => stopListeners.delete(l); },
     suspend() {
       if (restored) return;
       leave();
@@ -257,9 +264,14 @@ export async function openTerminal(opts: OpenTerminalOptions = {}): Promise<Term
     handOver(run) {
       leave();
       stdin.pause();
+      // The program may stop itself and us with it (vim's :suspend signals the whole process
+      // group): then we stop too, as a shell's job would, instead of waiting on a stopped child.
+      const ownTstp = process.listeners("SIGTSTP").includes(onTstp);
+      if (ownTstp) process.off("SIGTSTP", onTstp);
       try {
         return run();
       } finally {
+        if (ownTstp && !restored) process.on("SIGTSTP", onTstp);
         if (!restored) {
           enter();
           // The window may have been resized while the program had it.

@@ -174,14 +174,56 @@ describe("job control", () => {
     const killedAt = s.output().length;
     s.send(KEY.ctrlU);
     await s.waitFor(() => s.output().slice(killedAt).includes("\b \b"), "the line kill's echo");
+    const contAt = s.output().length;
     process.kill(s.pid, "SIGCONT");
     await s.waitForText("› x");
     setTimeout(() => s.type("y"), 80);
     await s.waitForText("› xy");
-    // Nothing was drawn (so nothing asked) while the tty was still cooked after SIGCONT.
+    // Nothing was drawn (so nothing asked) while the tty was still cooked after SIGCONT: our modes
+    // go back on first, then the frames.
+    expect(s.output().slice(contAt).startsWith("\x1b[?2004h")).toBe(true);
     expect(s.output().slice(before)).not.toMatch(/\^\[\[\?[\d;]*c/);
     expect(s.screen()).not.toContain("MARK");
     s.kill();
+  }, 60_000);
+
+  test("kill -TSTP on a slow link stops the way Ctrl-Z does: the live zone cleared, no answer reaches the shell", async () => {
+    const fake = await api({ turns: [] });
+    const s = fixtures.pty([], { cwd: tempProject(), env: isolatedEnv(fake.url), replyDelayMs: 80 });
+    await s.waitFor(idle, "the composer");
+    const before = s.output().length;
+    s.type("x");
+    await s.waitForText("› x");
+    process.kill(s.pid, "SIGTSTP");
+    await waitForState(s.pid, "T");
+    await s.waitFor((sc) => !sc.includes("› x"), "the live zone cleared");
+    setTimeout(() => s.type("MARK"), 80); // after every answer (see above)
+    await s.waitFor(() => s.output().slice(before).includes("MARK"), "the marker's echo");
+    const echoed = s.output().slice(before);
+    expect(echoed.slice(0, echoed.indexOf("MARK"))).not.toMatch(/\^\[\[\?[\d;]*c/);
+    s.kill();
+  }, 60_000);
+
+  test("Ctrl-Z while the --resume chooser waits for a pick: after fg the chooser is back and Esc still leaves", async () => {
+    const fake = await api({ turns: [text("FIRST-RUN-ANSWER")] });
+    const env = isolatedEnv(fake.url);
+    const dir = tempProject();
+    const a = fixtures.pty([], { cwd: dir, env });
+    await a.waitFor(idle, "the composer");
+    a.type("remember this");
+    a.send(KEY.enter);
+    await a.waitFor((sc) => sc.includes("FIRST-RUN-ANSWER") && idle(sc), "the first answer");
+    a.send(KEY.ctrlD);
+    expect(await a.exited).toBe(0);
+    const b = fixtures.pty(["--resume"], { cwd: dir, env });
+    await b.waitForText("Resume which session?");
+    b.send("\x1a");
+    await waitForState(b.pid, "T");
+    await b.waitFor((sc) => !sc.includes("Resume which session?"), "the chooser cleared");
+    process.kill(b.pid, "SIGCONT");
+    await b.waitForText("Resume which session?");
+    b.send(KEY.esc);
+    expect(await b.exited).toBe(0);
   }, 60_000);
 
   test("a signal during Ctrl-Z's wait for the terminal's answers ends the session: it does not stop halfway through exiting", async () => {
