@@ -62,7 +62,7 @@ const SIGNALS = ["SIGINT", "SIGTERM", "SIGHUP"] as const;
 
 /** Device attributes: the request the app's link probe writes. */
 const DA1 = "\x1b[c";
-/** How long Ctrl-Z and the editor wait for the terminal to answer the requests already written (ms). */
+/** How long lending the terminal out (Ctrl-Z, the editor) or leaving it waits for its answers to what we asked (ms). */
 const ANSWER_WAIT_MS = 300;
 
 /** What writing to (or reading from) a terminal that was closed gives: the window, tmux or ssh is gone. */
