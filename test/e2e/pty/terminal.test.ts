@@ -239,8 +239,18 @@ describe("job control", () => {
     writeFileSync(settings, JSON.stringify({ hooks: { SessionEnd: [{ hooks: [{ type: "command", command: hook }] }] } }));
     const s = fixtures.pty([], { cwd: dir, env, replyDelayMs: 1000 });
     await s.waitFor(idle, "the composer");
-    s.type("x");
-    await s.waitForText("› x");
+    // Ctrl-Z only waits while a probe is unanswered (with none, it stops at once, and a SIGTERM to
+    // a stopped process waits for SIGCONT, as for any program): type until a frame carries one,
+    // whose answer then takes a second.
+    let typed = "";
+    for (let probed = false; !probed; ) {
+      if (typed.length > 40) throw new Error("no frame carried a link probe");
+      const at = s.output().length;
+      typed += "x";
+      s.type("x");
+      await s.waitForText(`› ${typed}`);
+      probed = s.output().slice(at).includes("\x1b[c");
+    }
     s.send("\x1a");
     process.kill(s.pid, "SIGTERM");
     expect(await s.exited).toBe(143);
