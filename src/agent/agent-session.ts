@@ -43,6 +43,8 @@ import { openSessionHooks } from "../hooks/session-hooks.ts";
 import { loadSessionExtensions } from "../extensions/session-extensions.ts";
 import { runCommandTools } from "../extensions/command-tools.ts";
 import { openCommandTrust } from "../extensions/command-trust.ts";
+import { openSettingsTrust } from "../trust/settings-trust.ts";
+import { openSettingsFacet } from "./settings-facet.ts";
 import { createGate } from "./gate.ts";
 import { openLog, restoreWorkspace, SessionOpenError } from "./open-log.ts";
 import type { AgentSession, AgentTurnResult, SessionEndReason, SessionOptions } from "./types.ts";
@@ -80,7 +82,13 @@ function formatProblem(p: Problem): string {
 export async function openAgentSession(opts: SessionOptions): Promise<AgentSession> {
   const cwd = resolve(opts.cwd ?? process.cwd());
   if (!existsSync(cwd) || !statSync(cwd).isDirectory()) throw new SessionOpenError(`--cwd ${cwd} is not a directory`);
-  const { settings, problems } = loadSettings(cwd);
+  const { settings, problems, projectModel } = loadSettings(cwd);
+  // What the project's own files widen (allow rules, a mode that asks less, a model) holds only
+  // where the user trusted it; --trust-project trusts it for this run.
+  const trustProject = opts.mcp?.trustProject ?? false;
+  const trustQuestion = opts.trustQuestion === true;
+  const settingsTrust = openSettingsTrust({ cwd, trustProject });
+  const trustedProjectModel = projectModel && settingsTrust.widens({ key: "model", model: projectModel.model, file: projectModel.file }) ? projectModel.model : undefined;
   /** Things the user should read before the session starts (print mode: stderr; the app: shown). */
   const notices: string[] = [...problems];
 
@@ -94,7 +102,7 @@ export async function openAgentSession(opts: SessionOptions): Promise<AgentSessi
   // Open the log first: resuming decides the model and the permission mode.
   const opened = openLog(opts, cwd, notices, (e) => onWriteError(e));
   const replayed = opened.replayed;
-  let model = opts.model ?? replayed?.model ?? settings.model ?? DEFAULT_MODEL;
+  let model = opts.model ?? replayed?.model ?? trustedProjectModel ?? settings.model ?? DEFAULT_MODEL;
   const sessionId = opened.writer?.sessionId ?? opts.sessionId ?? newSessionId();
   // The log is the truth: when it cannot be written (a full disk), the turn stops at once with
   // that error instead of going on with work that would not survive a restart.
@@ -120,17 +128,16 @@ export async function openAgentSession(opts: SessionOptions): Promise<AgentSessi
     projectRoot: cwd,
     cliConfigs: opts.mcp?.configs ?? [],
     strict: opts.mcp?.strict ?? false,
-    trustProject: opts.mcp?.trustProject ?? false,
+    trustProject,
     ...(opts.mcp?.hostServers ? { hostServers: opts.mcp.hostServers } : {}),
-    // Someone to ask about permissions is someone to ask about trust.
-    interactive: opts.ask !== undefined,
+    interactive: trustQuestion,
     env: process.env,
     serverEnv,
     pidFile: mcpPidFile,
   });
   notices.push(...mcp.notices);
   const [engine, git, orphanNotices] = await Promise.all([
-    createPermissionEngine({ projectRoot: cwd, mode: opts.permissionMode, cliAllow: opts.allowedTools ?? [], cliDeny: opts.disallowedTools ?? [] }),
+    createPermissionEngine({ projectRoot: cwd, mode: opts.permissionMode, cliAllow: opts.allowedTools ?? [], cliDeny: opts.disallowedTools ?? [], projectSettings: settingsTrust }),
     createGitProtection({ projectRoot: cwd, dataDir: shadowDir, sessionId, resume: opened.writer !== null }),
     // On resume, then, whatever else still carries the mark: an interrupted bash command a kill -9
     // left running, a daemon it started (no KHAELOR holds this session, so none is managed).
@@ -180,9 +187,9 @@ export async function openAgentSession(opts: SessionOptions): Promise<AgentSessi
     transcriptPath: writer.path,
     permissionMode: () => engine.mode,
     emit: (e) => bus.emit(e),
-    interactive: opts.ask !== undefined,
+    interactive: trustQuestion,
     // --trust-project covers every command the project's files define, hooks as MCP servers.
-    trustProject: opts.mcp?.trustProject ?? false,
+    trustProject,
     ...(opts.hostHooks ? { host: opts.hostHooks } : {}),
   });
   notices.push(...hooks.notices);
@@ -249,8 +256,25 @@ export async function openAgentSession(opts: SessionOptions): Promise<AgentSessi
 
   const extensions = loadSessionExtensions(cwd, homedir(), userConfigDir(homedir()));
   notices.push(...extensions.problems);
-  const commandTrust = openCommandTrust({ cwd, items: extensions.trustItems, trustProject: opts.mcp?.trustProject ?? false, interactive: opts.ask !== undefined });
+  const commandTrust = openCommandTrust({ cwd, items: extensions.trustItems, trustProject, interactive: trustQuestion });
   notices.push(...commandTrust.notices);
+  const modeAtOpen = engine.mode;
+  const settingsFacet = openSettingsFacet({
+    cwd,
+    engine,
+    trust: settingsTrust,
+    projectModel,
+    trustQuestion,
+    // Trusted in the app's question: the project's mode and model, unless this run's flags chose.
+    onTrusted: ({ mode, model: trusted }) => {
+      const change = {
+        ...(opts.permissionMode === undefined && engine.mode === modeAtOpen && mode && mode !== engine.mode ? { permissionMode: mode } : {}),
+        ...(opts.model === undefined && !replayed && trusted && trusted !== model ? { model: trusted } : {}),
+      };
+      if (Object.keys(change).length > 0) bus.emit({ type: "setting_change", id: newId(), ts: Date.now(), ...change });
+    },
+  });
+  notices.push(...settingsFacet.notices);
   const instructions = loadProjectInstructions(cwd, {
     // The Read rules hold for instruction files too: a deny always, and a project file must be one
     // the model could read unasked (not a secret file behind a link).
@@ -470,8 +494,16 @@ export async function openAgentSession(opts: SessionOptions): Promise<AgentSessi
     removeRule: (entry) => engine.removeRule(entry),
     slashCommands: () => extensions.entries(),
     hooks: () => hooks.listing(),
-    hookTrust: { pending: () => [...hooks.unasked], answer: (answer) => hooks.answer([...hooks.unasked], answer) },
-    commandTrust: { pending: () => commandTrust.pending(), answer: (answer) => commandTrust.answer(answer) },
+    trust: {
+      pending: () => [...mcp.view.pendingTrust(), ...hooks.unasked, ...commandTrust.pending(), ...settingsFacet.pending()],
+      async answer(answer) {
+        const servers = mcp.view.pendingTrust().map((i) => i.name);
+        hooks.answer([...hooks.unasked], answer);
+        commandTrust.answer(answer);
+        settingsFacet.answer(answer);
+        if (servers.length > 0) await mcp.view.answerTrust(answer, servers);
+      },
+    },
     processes: () => workspace.processes.list(),
     async start() {
       if (started) return;

@@ -28,11 +28,20 @@ export type Settings = z.infer<typeof Settings>;
 
 const KEYS = new Set(["model", "apiKey", "webSearch", "webFetch", "notifications", "notifyAfterSeconds", "wrap", "editorMode", "theme"]);
 
-/** Later files win (user < project < local). Problems are returned, not thrown. */
-export function loadSettings(projectRoot: string): { settings: Settings; problems: string[] } {
+/** A model a file inside the project picks: it holds only where the project is trusted for it. */
+export type ProjectModel = { model: string; file: string; scope: "project" | "local" };
+
+/**
+ * Later files win (user < project < local). Problems are returned, not thrown. A file inside the
+ * project comes with the repository: its apiKey is never read (the session would go to someone
+ * else's account), its model is returned apart for the trust check, and it can only turn the
+ * web tools off.
+ */
+export function loadSettings(projectRoot: string): { settings: Settings; problems: string[]; projectModel?: ProjectModel } {
   const settings: Settings = {};
   const problems: string[] = [];
-  for (const { file } of settingsLocations(projectRoot, userConfigDir(homedir()))) {
+  let projectModel: ProjectModel | undefined;
+  for (const { file, scope } of settingsLocations(projectRoot, userConfigDir(homedir()))) {
     // Unreadable files (missing, special, oversized) are reported by the permission loader, once.
     let text: string | null;
     try {
@@ -47,12 +56,22 @@ export function loadSettings(projectRoot: string): { settings: Settings; problem
         problems.push(`${file}: ${parsed.error.issues.map((i) => `${i.path.join(".")}: ${i.message}`).join("; ")} (ignored)`);
         continue;
       }
-      Object.assign(settings, Object.fromEntries(Object.entries(parsed.data).filter(([k]) => KEYS.has(k))));
+      const known = Object.entries(parsed.data).filter(([k]) => KEYS.has(k));
+      if (scope === "user") {
+        Object.assign(settings, Object.fromEntries(known));
+        continue;
+      }
+      for (const [k, v] of known) {
+        if (k === "apiKey") problems.push(`${file}: apiKey is ignored: KHAELOR takes the key only from your environment or your own settings (${join(userConfigDir(homedir()), "settings.json")})`);
+        else if (k === "model") projectModel = { model: v as string, file, scope };
+        else if ((k === "webSearch" || k === "webFetch") && v === true) continue;
+        else Object.assign(settings, { [k]: v });
+      }
     } catch {
       // Not JSON: the permission loader reports it (once) and fails closed.
     }
   }
-  return { settings, problems };
+  return { settings, problems, ...(projectModel ? { projectModel } : {}) };
 }
 
 /**

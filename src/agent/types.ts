@@ -60,6 +60,12 @@ export type SessionOptions = {
   budgets?: { maxTurns?: number; maxBudgetUsd?: number; wallTimeMs?: number };
   /** Who is asked when a rule says ask; absent, nobody is there and the call is denied. */
   ask?: Asker;
+  /**
+   * This mode asks the project-trust question itself (the app, through AgentSession.trust); in
+   * every other mode what the project's files define and the user never trusted is ignored with
+   * a notice saying how to trust it.
+   */
+  trustQuestion?: boolean;
   /** Extended thinking's budget in tokens (adaptive models choose their own); absent, no thinking. */
   thinkingBudget?: number;
   /** Offer the model only these built-in tools (names in any case: Bash or bash); absent, all of them. */
@@ -141,10 +147,13 @@ export interface AgentSession {
   slashCommands(): SlashEntry[];
   /** Every hook configured, from which file, and whether it runs here (a project's hooks need trust). */
   hooks(): { entry: HookEntry; runs: boolean }[];
-  /** The project's hooks the user was never asked about (the app asks once; print mode skipped them). */
-  readonly hookTrust: { pending(): TrustItem[]; answer(answer: "trust" | "decline"): void };
-  /** The project's commands whose allowed-tools wait for trust (untrusted, they grant nothing). */
-  readonly commandTrust: { pending(): TrustItem[]; answer(answer: "trust" | "decline"): void };
+  /**
+   * What the project's own files would run or widen that the user was never asked about: its MCP
+   * servers, hooks, commands' allowed-tools and settings (allow rules, a mode, a model). Only a
+   * session opened with trustQuestion lists them (the app asks once); other modes were told in
+   * the notices. The one answer holds for all of them, remembered per project.
+   */
+  readonly trust: { pending(): TrustItem[]; answer(answer: "trust" | "decline"): Promise<void> };
   /** The MCP servers: their status and tools, reconnect, and the project-trust question. */
   readonly mcp: McpView;
   /** The processes the agent started (dev servers, watchers), running or not. */

@@ -181,7 +181,7 @@ export async function runInteractive(opts: CliOptions): Promise<number> {
   }
 
   const ask: Asker = (req, signal) => app.askPermission(req, signal);
-  const io: SessionOptions = { ask, ...(demo ? { api: { baseURL: demo.api.url, apiKey: demo.apiKey }, cwd: demo.dir } : {}) };
+  const io: SessionOptions = { ask, trustQuestion: true, ...(demo ? { api: { baseURL: demo.api.url, apiKey: demo.apiKey }, cwd: demo.dir } : {}) };
   let session: AgentSession;
   try {
     const { openAgentSession } = await import("../agent/agent-session.ts");

@@ -26,11 +26,13 @@ import type {
   GrantScope,
   PermissionMode,
   Problem,
+  ProjectSettingsTrust,
   RuleEntry,
   RuleScope,
   RuleTool,
   SearchFilter,
   SearchSkip,
+  WideningSetting,
 } from "./types.ts";
 
 export type PermissionEngineOptions = {
@@ -44,6 +46,11 @@ export type PermissionEngineOptions = {
   /** --allowedTools / --disallowedTools rules. */
   cliAllow?: string[];
   cliDeny?: string[];
+  /**
+   * Which allow rules and modes in the project's own files hold (see WideningSetting). Without it
+   * none do: a project's files may only restrict, as in a project nobody trusted.
+   */
+  projectSettings?: ProjectSettingsTrust;
 };
 
 export type GrantResult = { ok: true; rule: string; file?: string } | { ok: false; error: string };
@@ -67,8 +74,19 @@ export interface PermissionEngine {
   removeRule(entry: Pick<RuleEntry, "rule" | "behavior" | "scope">): GrantResult;
   /** Bad rules and unreadable settings files, with file and position. */
   problems(): Problem[];
-  /** Re-read the settings files (after the user edited them). */
+  /** Re-read the settings files (after the user edited them, or trusted the project). */
   reload(): void;
+  /** The project files' allow rules and modes that do not hold, as the project is not trusted for them. */
+  held(): WideningSetting[];
+  /** The settings files' defaultMode in force (the most local one that holds). */
+  settingsMode(): PermissionMode | undefined;
+}
+
+/** Nothing the project's files say widens; what KHAELOR writes for the user is remembered in memory. */
+export function untrustedProjectSettings(): ProjectSettingsTrust {
+  const written = new Set<string>();
+  const key = (s: WideningSetting) => (s.key === "allow" ? `allow:${s.rule}` : `mode:${s.mode}`);
+  return { widens: (s) => written.has(key(s)), written: (s) => void written.add(key(s)) };
 }
 
 export async function createPermissionEngine(opts: PermissionEngineOptions): Promise<PermissionEngine> {
@@ -82,6 +100,9 @@ class Engine implements PermissionEngine {
   private fileProblems: Problem[] = [];
   private cliProblems: Problem[] = [];
   private memoryRules: RuleEntry[] = [];
+  private trust: ProjectSettingsTrust;
+  private heldSettings: WideningSetting[] = [];
+  private fileMode: PermissionMode | undefined;
 
   constructor(
     private parser: Parser,
@@ -92,6 +113,7 @@ class Engine implements PermissionEngine {
     const configDir = userConfigDir(home, opts.configHome);
     this.locations = settingsLocations(root, configDir);
     this.ctx = { rules: new RuleSet({ root, home }), mode: "default", root, home, configDir };
+    this.trust = opts.projectSettings ?? untrustedProjectSettings();
     this.addCli(opts.cliAllow ?? [], "allow", "--allowedTools");
     this.addCli(opts.cliDeny ?? [], "deny", "--disallowedTools");
     const defaultMode = this.loadFiles();
@@ -243,7 +265,11 @@ class Engine implements PermissionEngine {
       const loc = this.location(scope);
       try {
         updateRuleInFile(loc.file, "allow", rule, "add");
-        if (scope === "local") excludeFromGit(loc.file);
+        // The user chose it: it holds in this project whether or not the project is trusted.
+        if (scope === "local") {
+          this.trust.written({ key: "allow", rule, file: loc.file, scope });
+          excludeFromGit(loc.file);
+        }
       } catch (e) {
         return { ok: false, error: (e as Error).message };
       }
@@ -281,6 +307,14 @@ class Engine implements PermissionEngine {
     this.loadFiles();
   }
 
+  held(): WideningSetting[] {
+    return [...this.heldSettings];
+  }
+
+  settingsMode(): PermissionMode | undefined {
+    return this.fileMode;
+  }
+
   private location(scope: "user" | "project" | "local"): SettingsLocation {
     return this.locations.find((l) => l.scope === scope) as SettingsLocation;
   }
@@ -290,14 +324,27 @@ class Engine implements PermissionEngine {
     const fileScopes: RuleScope[] = ["user", "project", "local"];
     this.ctx.rules.remove((r) => fileScopes.includes(r.scope));
     this.fileProblems = [];
+    this.heldSettings = [];
     let mode: PermissionMode | undefined;
     for (const loc of this.locations) {
       const loaded = loadSettingsFile(loc);
       this.fileProblems.push(...loaded.problems);
-      for (const r of loaded.rules) this.ctx.rules.add(r);
-      mode = loaded.defaultMode ?? mode;
+      const inProject = loc.scope === "user" ? null : { file: loc.file, scope: loc.scope };
+      // Deny and ask rules from anywhere only restrict; allow rules and a mode that asks less are
+      // held back where the project is not trusted for them.
+      for (const r of loaded.rules) {
+        const widening: WideningSetting | null = inProject && r.behavior === "allow" ? { ...inProject, key: "allow", rule: r.rule } : null;
+        if (widening && !this.trust.widens(widening)) this.heldSettings.push(widening);
+        else this.ctx.rules.add(r);
+      }
+      const m = loaded.defaultMode;
+      if (m === undefined) continue;
+      const widening: WideningSetting | null = inProject && m !== "default" && m !== "plan" ? { ...inProject, key: "defaultMode", mode: m } : null;
+      if (widening && !this.trust.widens(widening)) this.heldSettings.push(widening);
+      else mode = m;
     }
     for (const r of this.memoryRules) this.ctx.rules.add(r);
+    this.fileMode = mode;
     return mode;
   }
 

@@ -43,6 +43,10 @@
  * - Settings: user ($XDG_CONFIG_HOME or ~/.config)/khaelor/settings.json, project
  *   .khaelor/settings.json, local .khaelor/settings.local.json (added to .git/info/exclude when we
  *   write it). Bad rules are listed by problems() with file and position, and ignored.
+ * - The project's two files may only restrict unless the project is trusted for what they widen
+ *   (opts.projectSettings; none is without it): their deny and ask rules always hold, their allow
+ *   rules and a defaultMode other than default/plan are held() back. bypassPermissions is never
+ *   taken from them. A rule "allow always" writes into settings.local.json is the user's.
  *
  * Layout, each wing importing only ./types.ts and the wings before it: rules/ (rule syntax, the
  * rule set, the path and command matchers, settings files), paths/ (facts about a path, the
@@ -51,7 +55,7 @@
  * its shape in walks/types.ts, and how that meets the Read rules); decide-shell.ts joins shell/
  * and walks/, and engine.ts is the engine.
  */
-export { createPermissionEngine, splitRuleList } from "./engine.ts";
+export { createPermissionEngine, splitRuleList, untrustedProjectSettings } from "./engine.ts";
 export type { GrantResult, PermissionEngine, PermissionEngineOptions } from "./engine.ts";
 export type {
   Behavior,
@@ -60,11 +64,13 @@ export type {
   GrantScope,
   PermissionMode,
   Problem,
+  ProjectSettingsTrust,
   RuleEntry,
   RuleScope,
   SearchFilter,
   SearchSkip,
   Suggestion,
+  WideningSetting,
 } from "./types.ts";
 export type { SearchTool } from "./paths/search-filter.ts";
 export { PERMISSION_MODES } from "./types.ts";

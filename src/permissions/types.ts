@@ -33,6 +33,21 @@ export type RuleEntry = {
   file?: string;
 };
 
+/**
+ * A setting in a file inside the project (its .khaelor/settings.json or settings.local.json) that
+ * would let more run than the user's own settings do: an allow rule, or a defaultMode that asks
+ * less. A cloned repository must not grant itself these, so each holds only where the project's
+ * trust says so (src/trust decides; the engine only asks).
+ */
+export type WideningSetting = { file: string; scope: "project" | "local" } & ({ key: "allow"; rule: string } | { key: "defaultMode"; mode: PermissionMode });
+
+/** Which of a project's widening settings hold, and the record of those KHAELOR writes for the user. */
+export type ProjectSettingsTrust = {
+  widens(s: WideningSetting): boolean;
+  /** KHAELOR wrote this into a project file because the user chose it ("allow always"): it is the user's. */
+  written(s: WideningSetting): void;
+};
+
 export type Problem = {
   file: string;
   /** e.g. `permissions.allow[2]`; absent when the whole file is unreadable. */

@@ -1,6 +1,7 @@
-// Project trust: a command written in a project's own files (its .mcp.json servers, its hooks) runs
-// only once the user has trusted that project. A repository cloned from anywhere must never run
-// a command just because KHAELOR was started in it.
+// Project trust: a command written in a project's own files (its .mcp.json servers, its hooks) runs,
+// and a setting there that widens permissions holds (./settings-trust.ts), only once the user has
+// trusted that project. A repository cloned from anywhere must never run a command or allow one
+// just because KHAELOR was started in it.
 //
 // The answer is kept per project in the user's data directory, never inside the project (a repo
 // could ship a file saying it is trusted). What the user saw is kept with it, as fingerprints of
@@ -91,6 +92,11 @@ export function trustState(projectRoot: string, items: TrustItem[], file = trust
     declined: items.filter((i) => !trusted.has(i.fingerprint) && declined.has(i.fingerprint)),
     unasked: items.filter((i) => !trusted.has(i.fingerprint) && !declined.has(i.fingerprint)),
   };
+}
+
+/** Every definition the user trusted in this project, by fingerprint. */
+export function trustedFingerprints(projectRoot: string, file = trustStorePath()): Set<string> {
+  return new Set(readStore(file).projects[projectKey(projectRoot)]?.trusted ?? []);
 }
 
 /** Remember the user's answer about these items in this project. */

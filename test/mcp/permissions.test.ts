@@ -2,7 +2,7 @@
 // allow/ask/deny (deny beats ask beats allow), the modes, and print mode denying what would ask.
 import { afterEach, expect, test } from "bun:test";
 import { createPermissionEngine } from "../../src/permissions/index.ts";
-import { makeFixture, type Fixture } from "../permissions/fixture.ts";
+import { makeFixture, type Fixture, trustedProject } from "../permissions/fixture.ts";
 import { fakeApiFixture } from "../support/fake-api.ts";
 import { isolatedEnv, parseNdjson, runCli, tempProject } from "../support/cli.ts";
 import { mcpConfig, testServer, textOf, toolResults } from "./support.ts";
@@ -17,7 +17,7 @@ test("rule forms, precedence and modes", async () => {
   fx = makeFixture({
     project: { permissions: { allow: ["mcp__github", "mcp__db__query"], ask: ["mcp__github__delete_repo"], deny: ["mcp__db__drop", "mcp__files__*"] } },
   });
-  const engine = await createPermissionEngine({ projectRoot: fx.root, home: fx.home, configHome: fx.configHome });
+  const engine = await createPermissionEngine({ projectRoot: fx.root, home: fx.home, configHome: fx.configHome, projectSettings: trustedProject });
   expect(engine.problems()).toEqual([]);
   const d = (tool: string, readOnly = false) => engine.decide(call(tool, readOnly));
 
@@ -55,7 +55,7 @@ test("rule forms, precedence and modes", async () => {
 
 test("bad mcp rules are reported with their position", async () => {
   fx = makeFixture({ local: { permissions: { allow: ["mcp__", "mcp__a b", "mcp__ok__*"] } } });
-  const engine = await createPermissionEngine({ projectRoot: fx.root, home: fx.home, configHome: fx.configHome });
+  const engine = await createPermissionEngine({ projectRoot: fx.root, home: fx.home, configHome: fx.configHome, projectSettings: trustedProject });
   expect(engine.problems().map((p) => p.position)).toEqual(["permissions.allow[0]", "permissions.allow[1]"]);
   expect(engine.problems()[0]!.message).toContain("write mcp__server, mcp__server__* or mcp__server__tool");
 });

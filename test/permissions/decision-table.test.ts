@@ -3,7 +3,7 @@
 // the public engine with settings in all three files and CLI rules.
 import { afterAll, beforeAll, expect, test } from "bun:test";
 import { createPermissionEngine, type PermissionEngine, type PermissionMode } from "../../src/permissions/index.ts";
-import { addProject, makeFixture, type Fixture } from "./fixture.ts";
+import { addProject, makeFixture, type Fixture, trustedProject } from "./fixture.ts";
 
 const MODES: PermissionMode[] = ["default", "acceptEdits", "plan", "bypassPermissions"];
 const LETTER = { allow: "a", ask: "?", deny: "d" } as const;
@@ -36,6 +36,7 @@ beforeAll(async () => {
     projectRoot: fx.root,
     home: fx.home,
     configHome: fx.configHome,
+    projectSettings: trustedProject,
     cliAllow: ["Bash(git log:*)"],
     cliDeny: ["Bash(terraform destroy *)"],
   });
@@ -345,7 +346,7 @@ test("bash: walking a folder that holds a denied path", () => {
 test("bash: a walk of a project root asks only about the secret files at its top that it would read", async () => {
   const at = async (name: string, files: Record<string, string>, git?: { add: string[] }) => {
     const root = addProject(fx, name, files, git);
-    return { root, engine: await createPermissionEngine({ projectRoot: root, home: fx.home, configHome: fx.configHome }) };
+    return { root, engine: await createPermissionEngine({ projectRoot: root, home: fx.home, configHome: fx.configHome, projectSettings: trustedProject }) };
   };
   const src = { "src/a.ts": "// TODO\n", "README.md": "foo\n" };
   run("bash", [

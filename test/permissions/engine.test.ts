@@ -5,13 +5,13 @@ import { join } from "node:path";
 import { createPermissionEngine } from "../../src/permissions/index.ts";
 import { compileCommandPattern } from "../../src/permissions/rules/command-pattern.ts";
 import { compilePathPattern } from "../../src/permissions/rules/path-pattern.ts";
-import { makeFixture, type Fixture } from "./fixture.ts";
+import { makeFixture, type Fixture, trustedProject } from "./fixture.ts";
 
 let fx: Fixture | undefined;
 afterEach(() => fx?.cleanup());
 
 const open = (f: Fixture, extra: Partial<Parameters<typeof createPermissionEngine>[0]> = {}) =>
-  createPermissionEngine({ projectRoot: f.root, home: f.home, configHome: f.configHome, ...extra });
+  createPermissionEngine({ projectRoot: f.root, home: f.home, configHome: f.configHome, projectSettings: trustedProject, ...extra });
 const bash = (command: string, cwd: string) => ({ tool: "bash", input: { command }, cwd });
 
 test("an 'allow always' grant persists across a restart, in the chosen file, and is kept out of git", async () => {
@@ -51,11 +51,11 @@ test("session grants live in memory only; user grants go to the XDG config file"
   const saved = process.env.XDG_CONFIG_HOME;
   process.env.XDG_CONFIG_HOME = join(fx.home, "xdg");
   try {
-    const engine = await createPermissionEngine({ projectRoot: fx.root, home: fx.home });
+    const engine = await createPermissionEngine({ projectRoot: fx.root, home: fx.home, projectSettings: trustedProject });
     engine.grant("Bash(make *)", "session");
     const r = engine.grant("Bash(just *)", "user");
     expect(r).toEqual({ ok: true, rule: "Bash(just *)", file: join(fx.home, "xdg", "khaelor", "settings.json") });
-    const again = await createPermissionEngine({ projectRoot: fx.root, home: fx.home });
+    const again = await createPermissionEngine({ projectRoot: fx.root, home: fx.home, projectSettings: trustedProject });
     expect(again.decide(bash("make", fx.root)).behavior).toBe("ask");
     expect(again.decide(bash("just test", fx.root)).behavior).toBe("allow");
   } finally {

@@ -3,6 +3,7 @@ import { spawnSync } from "node:child_process";
 import { mkdirSync, mkdtempSync, realpathSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
+import type { ProjectSettingsTrust } from "../../src/permissions/index.ts";
 
 export type Fixture = { root: string; home: string; configHome: string; outside: string; cleanup(): void };
 
@@ -72,3 +73,6 @@ export function addProject(fx: Fixture, name: string, files: Record<string, stri
   }
   return root;
 }
+
+/** For tests of what the project's rules mean: the project is trusted, so its allow rules and modes hold. */
+export const trustedProject: ProjectSettingsTrust = { widens: () => true, written: () => {} };

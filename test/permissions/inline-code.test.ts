@@ -2,14 +2,14 @@
 // always" offers. The decisions per mode are rows of the decision suite.
 import { afterEach, expect, test } from "bun:test";
 import { createPermissionEngine } from "../../src/permissions/index.ts";
-import { makeFixture, type Fixture } from "./fixture.ts";
+import { makeFixture, type Fixture, trustedProject } from "./fixture.ts";
 
 let fx: Fixture | undefined;
 afterEach(() => fx?.cleanup());
 
 const open = async (allow: string[]) => {
   fx = makeFixture({ project: { permissions: { allow } } });
-  const engine = await createPermissionEngine({ projectRoot: fx.root, home: fx.home, configHome: fx.configHome });
+  const engine = await createPermissionEngine({ projectRoot: fx.root, home: fx.home, configHome: fx.configHome, projectSettings: trustedProject });
   const root = fx.root;
   return { engine, decide: (command: string) => engine.decide({ tool: "bash", input: { command }, cwd: root }) };
 };

@@ -4,14 +4,14 @@ import { afterEach, expect, test } from "bun:test";
 import { symlinkSync } from "node:fs";
 import { join } from "node:path";
 import { createPermissionEngine } from "../../src/permissions/index.ts";
-import { makeFixture, type Fixture } from "./fixture.ts";
+import { makeFixture, type Fixture, trustedProject } from "./fixture.ts";
 
 let fx: Fixture | undefined;
 afterEach(() => fx?.cleanup());
 
 const setup = async (permissions: object) => {
   fx = makeFixture({ project: { permissions } });
-  const engine = await createPermissionEngine({ projectRoot: fx.root, home: fx.home, configHome: fx.configHome });
+  const engine = await createPermissionEngine({ projectRoot: fx.root, home: fx.home, configHome: fx.configHome, projectSettings: trustedProject });
   return { engine, f: fx };
 };
 

@@ -5,7 +5,7 @@ import { existsSync, mkdirSync, symlinkSync } from "node:fs";
 import { join } from "node:path";
 import { createPermissionEngine, type PermissionMode } from "../../src/permissions/index.ts";
 import { GLOB_VISIT_LIMIT, globScans } from "../../src/permissions/shell/shell-globs.ts";
-import { makeFixture, type Fixture } from "./fixture.ts";
+import { makeFixture, type Fixture, trustedProject } from "./fixture.ts";
 
 let fx: Fixture | undefined;
 afterEach(() => fx?.cleanup());
@@ -16,7 +16,7 @@ async function setup() {
   mkdirSync(join(f.root, "loop"));
   for (let i = 0; i < 50; i++) symlinkSync(".", join(f.root, "loop", `l${i}`));
   if (existsSync("/usr")) symlinkSync("/usr", join(f.root, "usr"));
-  const engine = await createPermissionEngine({ projectRoot: f.root, home: f.home, configHome: f.configHome });
+  const engine = await createPermissionEngine({ projectRoot: f.root, home: f.home, configHome: f.configHome, projectSettings: trustedProject });
   return (command: string, mode: PermissionMode = "default") => {
     engine.setMode(mode);
     const before = globScans.visited;

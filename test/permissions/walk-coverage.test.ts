@@ -7,7 +7,7 @@ import { dirname, join } from "node:path";
 import { createPermissionEngine, type PermissionMode } from "../../src/permissions/index.ts";
 import { SECRET_NAME_GLOBS, sensitiveReason } from "../../src/permissions/paths/path-facts.ts";
 import { SECRET_SCAN_LIMIT } from "../../src/permissions/walks/walk-secrets.ts";
-import { addProject, makeFixture, type Fixture } from "./fixture.ts";
+import { addProject, makeFixture, type Fixture, trustedProject } from "./fixture.ts";
 
 let fx: Fixture | undefined;
 afterEach(() => fx?.cleanup());
@@ -19,7 +19,7 @@ async function setup(permissions: object, files: string[] = [], cliDeny: (f: Fix
     mkdirSync(dirname(abs), { recursive: true });
     writeFileSync(abs, "TOKEN\n");
   }
-  const engine = await createPermissionEngine({ projectRoot: f.root, home: f.home, configHome: f.configHome, cliDeny: cliDeny(f) });
+  const engine = await createPermissionEngine({ projectRoot: f.root, home: f.home, configHome: f.configHome, projectSettings: trustedProject, cliDeny: cliDeny(f) });
   const decide = (command: string, mode: PermissionMode = "default", cwd = f.root) => {
     engine.setMode(mode);
     return engine.decide({ tool: "bash", input: { command }, cwd });
@@ -198,7 +198,7 @@ async function project(files: Record<string, string>, git?: { add: string[]; for
   const f = (fx = makeFixture());
   const root = addProject(f, "other", files, git);
   for (const path of git?.force ?? []) expect(Bun.spawnSync(["git", "-C", root, "add", "-f", "--", path]).exitCode).toBe(0);
-  const engine = await createPermissionEngine({ projectRoot: root, home: f.home, configHome: f.configHome });
+  const engine = await createPermissionEngine({ projectRoot: root, home: f.home, configHome: f.configHome, projectSettings: trustedProject });
   const decide = (command: string, mode: PermissionMode = "default") => {
     engine.setMode(mode);
     return engine.decide({ tool: "bash", input: { command }, cwd: root });

@@ -97,9 +97,10 @@ export function loadSettingsFile(loc: SettingsLocation): LoadedSettings {
   }
   const mode = perms.defaultMode;
   if (typeof mode === "string" && (PERMISSION_MODES as readonly string[]).includes(mode)) {
-    if (loc.scope === "project" && mode === "bypassPermissions") {
-      // The project file comes with the repository; it must not switch checks off for whoever clones it.
-      out.problems.push({ file: loc.file, position: "permissions.defaultMode", message: "bypassPermissions is ignored in the shared project settings; set it in settings.local.json or pass --permission-mode" });
+    if (loc.scope !== "user" && mode === "bypassPermissions") {
+      // Any file inside the project can come with the repository, settings.local.json too (nothing
+      // stops a repository from committing it): none may switch the checks off, trusted or not.
+      out.problems.push({ file: loc.file, position: "permissions.defaultMode", message: "bypassPermissions is never taken from a file inside the project; pass --permission-mode bypassPermissions, or set it in your user settings" });
     } else out.defaultMode = mode as PermissionMode;
   }
   return out;

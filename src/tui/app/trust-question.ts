@@ -1,5 +1,6 @@
 // The project-trust question, one wording for every kind of command a project's files define
-// (MCP servers, hooks): the commands shown as they would run, then trust or not, remembered per
+// (MCP servers, hooks) and the settings they widen permissions with: the commands shown as they
+// would run, the settings in plain words, then trust or not, remembered per
 // project (src/trust). Esc leaves the question for next time.
 import type { TrustItem } from "../../trust/project-trust.ts";
 import type { Transcript } from "../transcript/transcript.ts";
@@ -16,19 +17,26 @@ export type TrustQuestion = {
 export function askTrust(q: TrustQuestion, transcript: Transcript, actions: Pick<AppActions, "choose">): void {
   const { items } = q;
   if (items.length === 0) return;
+  const commands = items.filter((i) => i.kind !== "setting");
+  const settings = items.filter((i) => i.kind === "setting");
+  const list = (xs: TrustItem[]) => xs.map((i) => `  ${i.kind} ${i.name} (${i.file}):\n    ${i.command}`);
+  const count = (n: number, one: string, many: string) => (n === 1 ? one : `${n} ${many}`);
   transcript.notice(
     [
-      `This project's files define ${items.length === 1 ? "a command" : `${items.length} commands`} KHAELOR would run on your machine:`,
-      ...items.map((i) => `  ${i.kind} ${i.name} (${i.file}):\n    ${i.command}`),
-      "Run them only if you trust where this project came from.",
+      ...(commands.length > 0 ? [`This project's files define ${count(commands.length, "a command", "commands")} KHAELOR would run on your machine:`, ...list(commands)] : []),
+      ...(settings.length > 0
+        ? [`${commands.length > 0 ? "They also set" : "This project's files set"} ${count(settings.length, "a setting", "settings")} that would let more happen without asking you:`, ...list(settings)]
+        : []),
+      `${commands.length > 0 ? "Run them" : "Trust them"} only if you trust where this project came from.`,
     ].join("\n"),
     "warn",
   );
+  const them = items.length === 1 ? "it" : "them";
   actions.choose(
-    `Trust ${q.cwd} and run ${items.length === 1 ? "it" : "them"}? (remembered for this project)`,
+    `Trust ${q.cwd} and ${commands.length > 0 ? `run ${them}` : `take ${them}`}? (remembered for this project)`,
     [
-      { label: "Trust and run", detail: "now and in later sessions; a changed command asks again", value: "trust" },
-      { label: "Do not run", detail: q.declineDetail, value: "decline" },
+      { label: commands.length > 0 ? "Trust and run" : "Trust", detail: "now and in later sessions; a changed one asks again", value: "trust" },
+      { label: commands.length > 0 ? "Do not run" : "Do not trust", detail: q.declineDetail, value: "decline" },
     ],
     (answer) => q.onAnswer(answer === "trust" ? "trust" : "decline"),
   );

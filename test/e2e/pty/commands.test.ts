@@ -184,6 +184,9 @@ describe("permissions", () => {
     const local = join(dir, ".khaelor", "settings.local.json");
     writeFileSync(local, JSON.stringify({ permissions: { allow: ["Bash(npm test *)"] }, other: 1 }));
     const s = pty([], isolatedEnv(fake.url), dir);
+    // A rule in the project's own files holds only once the project is trusted.
+    await s.waitForText("runs the shell command `npm test …` without asking");
+    s.send(KEY.enter); // "Trust"
     await s.waitFor(idle, "the composer");
     await command(s, "/permissions", "Remove a rule?");
     expect(s.all()).toContain("allow Bash(npm test *)  (project-local settings:");
