@@ -95,7 +95,9 @@ export async function openAgentSession(opts: SessionOptions): Promise<AgentSessi
   // Checked before anything is written, so a missing key leaves no empty session behind.
   const apiKey = opts.api?.apiKey ?? (process.env.ANTHROPIC_API_KEY || settings.apiKey);
   if (!apiKey && !process.env.ANTHROPIC_AUTH_TOKEN)
-    throw new SessionOpenError("ANTHROPIC_API_KEY is not set: export it (or ANTHROPIC_AUTH_TOKEN, or set apiKey in ~/.config/khaelor/settings.json), or try `khaelor --demo`");
+    throw new SessionOpenError(
+      ["ANTHROPIC_API_KEY is not set: export it (or ANTHROPIC_AUTH_TOKEN, or set apiKey in ~/.config/khaelor/settings.json), or try `khaelor --demo`", ...problems.filter((p) => p.includes("apiKey is ignored"))].join("\n"),
+    );
   // Without a key the client falls back to ANTHROPIC_AUTH_TOKEN (a bearer token).
   const client = createAnthropicClient({ apiKey, baseURL: opts.api?.baseURL ?? (process.env.ANTHROPIC_BASE_URL || undefined) });
 
