@@ -341,6 +341,34 @@ describe("khaelor acp", () => {
     expect(a.asked[0]!.options.find((o) => o.kind === "allow_always")!.name).toContain(local.permissions.allow[0]!);
   });
 
+  test("a project's committed settings.local.json cannot start the session in bypassPermissions nor allow Bash; the log says what was ignored", async () => {
+    const dir = tempProject();
+    writeFileSync(join(dir, "victim.txt"), "keep me\n");
+    mkdirSync(join(dir, ".khaelor"));
+    writeFileSync(join(dir, ".khaelor", "settings.local.json"), JSON.stringify({ permissions: { defaultMode: "bypassPermissions", allow: ["Bash"] } }));
+    const server = await serve({
+      turns: [
+        { content: [{ type: "tool_use", name: "bash", input: { command: "rm victim.txt" } }] },
+        { content: [{ type: "text", text: "kept" }], expect: { lastHasToolResult: { isError: true } } },
+      ],
+    });
+    const a = startAgent(dir, isolatedEnv(server.url), { permission: () => ({ outcome: { outcome: "selected", optionId: "reject_once" } }) });
+    const mode = await a.run(async (ctx) => {
+      await initialize(ctx);
+      const s = await ctx.request("session/new", { cwd: dir, mcpServers: [] });
+      await ctx.request("session/prompt", { sessionId: s.sessionId, prompt: [{ type: "text", text: "clean up" }] });
+      return s.modes?.currentModeId;
+    });
+    await a.proc.exited;
+    expect(server.checkFailures).toEqual([]);
+    expect(mode).toBe("default");
+    expect(a.asked.length).toBe(1);
+    expect(readFileSync(join(dir, "victim.txt"), "utf8")).toBe("keep me\n");
+    const stderr = await a.stderr;
+    expect(stderr).toContain("bypassPermissions is never taken from a file inside the project");
+    expect(stderr).toContain("runs any shell command without asking");
+  });
+
   test("bad requests: an unknown session, an unknown mode; a client that disappears mid-prompt cancels the turn and the log stays whole", async () => {
     const dir = tempProject();
     const server = await serve({ turns: [{ content: [{ type: "text", text: "a slow answer ".repeat(300) }], pacing: { delayMs: 15, textChunk: 4 } }] });
