@@ -185,10 +185,43 @@ export function expandSpec(spec: ServerSpec, env: Record<string, string | undefi
 export function describeSpec(spec: ServerSpec | undefined, raw: unknown): string {
   if (!spec) return JSON.stringify(raw);
   if (spec.type === "sdk") return "in the host program's own process (an SDK MCP server)";
-  if (spec.type !== "stdio") return `${spec.type} ${spec.url}${Object.keys(spec.headers).length ? ` (headers: ${Object.keys(spec.headers).join(", ")})` : ""}`;
-  const words = [spec.command, ...spec.args].map((w) => (/^[\w@%+=:,./-]+$/.test(w) ? w : `'${w.replace(/'/g, `'\\''`)}'`));
-  const env = Object.keys(spec.env);
-  return `${words.join(" ")}${env.length ? ` (env: ${env.join(", ")})` : ""}${spec.cwd ? ` (in ${spec.cwd})` : ""}`;
+  if (spec.type !== "stdio") {
+    const host = hostOf(spec.url);
+    const headers = Object.entries(spec.headers).map(([k, v]) => `${k}: ${shown(k, v)}${secretNote(v, `to ${host}`)}`);
+    return `${spec.type} ${spec.url}${headers.length ? ` (headers: ${headers.join("; ")})` : ""}`;
+  }
+  const words = [spec.command, ...spec.args].map(shellWord);
+  // Values as written, ${VAR} unexpanded: a name alone (NODE_OPTIONS) hides what it does.
+  const env = Object.entries(spec.env).map(([k, v]) => `${k}=${shellWord(shown(k, v))}${LOADS_CODE.test(k) ? " ⚠ changes how programs load code" : ""}${secretNote(v, "to the server")}`);
+  return `${words.join(" ")}${env.length ? ` (env: ${env.join("; ")})` : ""}${spec.cwd ? ` (in ${spec.cwd})` : ""}`;
+}
+
+/** A secret written into the file itself stays off the screen and out of the pid file; ${VAR} shows. */
+function shown(name: string, value: string): string {
+  return SECRET_NAME.test(name) && !value.includes("${") ? "(a literal value, hidden)" : value;
+}
+const SECRET_NAME = /token|key|secret|password|passwd|authorization|cookie|credential/i;
+
+function shellWord(w: string): string {
+  return /^[\w@%+=:,./-]+$/.test(w) ? w : `'${w.replace(/'/g, `'\\''`)}'`;
+}
+
+/** Variables that make a program load or run other code than the command shows. */
+const LOADS_CODE = /^(?:NODE_OPTIONS|NODE_PATH|LD_PRELOAD|LD_LIBRARY_PATH|LD_AUDIT|DYLD_\w*|PYTHONPATH|PYTHONSTARTUP|PYTHONHOME|PATH|BASH_ENV|ENV|PERL5OPT|PERL5LIB|RUBYOPT|RUBYLIB|JAVA_TOOL_OPTIONS|_JAVA_OPTIONS|GIT_SSH_COMMAND|PROMPT_COMMAND)$/;
+/** `${NAME}` of a variable that holds one of the user's secrets. */
+const SECRET_VARS = /\$\{((?:ANTHROPIC_API_KEY|ANTHROPIC_AUTH_TOKEN)|\w*(?:_TOKEN|_KEY|_SECRET|_PASSWORD|_PAT|_CREDENTIALS))(?::-[^}]*)?\}/gi;
+
+function secretNote(value: string, where: string): string {
+  const names = [...new Set([...value.matchAll(SECRET_VARS)].map((m) => m[1]!))];
+  return names.length > 0 ? ` ⚠ sends your ${names.join(", ")} ${where}` : "";
+}
+
+function hostOf(url: string): string {
+  try {
+    return new URL(url).host || url;
+  } catch {
+    return url;
+  }
 }
 
 /** What the trust question shows for a project-defined server. */

@@ -42,7 +42,7 @@ test("add in each scope, list with status, get with tools, remove", async () => 
   const l = await cli("list");
   expect(l.code).toBe(0);
   const lines = l.stdout.trim().split("\n");
-  expect(lines).toContain(`t (local): ${process.execPath} ${TEST_SERVER} --tools 2 (env: TOKEN) - connected (9 tools)`);
+  expect(lines).toContain(`t (local): ${process.execPath} ${TEST_SERVER} --tools 2 (env: TOKEN='\${MY_TOKEN:-none}' ⚠ sends your MY_TOKEN to the server) - connected (9 tools)`);
   expect(lines.find((x) => x.startsWith("everything (project)"))).toMatch(/- connected \(\d+ tools\)$/);
   expect(lines.find((x) => x.startsWith("remote (user)"))).toContain("- failed: cannot connect to http://127.0.0.1:9/mcp (connection refused)");
   expect(lines.find((x) => x.startsWith("sneaky (project)"))).toContain("- needs approval: defined in this project's files, which are not trusted");
