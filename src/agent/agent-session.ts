@@ -505,6 +505,8 @@ export async function openAgentSession(opts: SessionOptions): Promise<AgentSessi
         settingsFacet.answer(answer);
         if (servers.length > 0) await mcp.view.answerTrust(answer, servers);
       },
+      heldSettings: () => settingsFacet.held(),
+      trustSettings: () => settingsFacet.trustHeld(),
     },
     processes: () => workspace.processes.list(),
     async start() {

@@ -10,6 +10,10 @@ export type SettingsFacet = {
   /** Held settings never asked about: the app's trust question lists these. */
   pending(): TrustItem[];
   answer(answer: "trust" | "decline"): void;
+  /** Every setting held back now, asked about or not (for /permissions). */
+  held(): TrustItem[];
+  /** Trust every held setting (the user chose to in /permissions). */
+  trustHeld(): void;
   /** For a mode without the trust question: what is ignored and how to trust it. */
   notices: string[];
 };
@@ -37,15 +41,25 @@ export function openSettingsFacet(o: SettingsFacetOptions): SettingsFacet {
   if (!o.trustQuestion && unasked.length > 0) notices.push(ignoredMessage(o.cwd, unasked));
   if (!o.trustQuestion && state.declined.length > 0)
     notices.push(`ignoring ${count(state.declined.length)} from this project's files that you chose not to trust (${state.declined.map((i) => i.name).join(", ")})`);
+  const takeEffect = () => {
+    o.engine.reload();
+    o.onTrusted({ mode: o.engine.settingsMode(), model: modelSetting && o.trust.widens(modelSetting) ? modelSetting.model : undefined });
+  };
   return {
     pending: () => (o.trustQuestion ? [...unasked] : []),
     answer(answer) {
       const answered = unasked.splice(0);
       if (answered.length === 0) return;
       o.trust.answer(answered, answer);
-      if (answer !== "trust") return;
-      o.engine.reload();
-      o.onTrusted({ mode: o.engine.settingsMode(), model: modelSetting && o.trust.widens(modelSetting) ? modelSetting.model : undefined });
+      if (answer === "trust") takeEffect();
+    },
+    held: () => held().map(settingTrustItem),
+    trustHeld() {
+      const items = held().map(settingTrustItem);
+      if (items.length === 0) return;
+      unasked.splice(0);
+      o.trust.answer(items, "trust");
+      takeEffect();
     },
     notices,
   };

@@ -153,7 +153,14 @@ export interface AgentSession {
    * session opened with trustQuestion lists them (the app asks once); other modes were told in
    * the notices. The one answer holds for all of them, remembered per project.
    */
-  readonly trust: { pending(): TrustItem[]; answer(answer: "trust" | "decline"): Promise<void> };
+  readonly trust: {
+    pending(): TrustItem[];
+    answer(answer: "trust" | "decline"): Promise<void>;
+    /** The project's settings held back now (untrusted), asked about or not: /permissions lists them. */
+    heldSettings(): TrustItem[];
+    /** Trust every held setting from now on (the user chose so in /permissions); they take effect at once. */
+    trustSettings(): void;
+  };
   /** The MCP servers: their status and tools, reconnect, and the project-trust question. */
   readonly mcp: McpView;
   /** The processes the agent started (dev servers, watchers), running or not. */

@@ -150,18 +150,26 @@ export async function runSlashCommand(state: AppState, actions: AppActions, name
       return;
     case "permissions": {
       const rules = s.rules();
+      const held = s.trust.heldSettings();
       t.notice(
         [
           `Permission mode: ${MODE_LABEL[s.permissionMode()]} (--permission-mode ${s.permissionMode()}; Shift+Tab cycles)`,
           rules.length === 0 ? "No rules: every write and command asks." : "Rules (deny beats ask beats allow, from any scope):",
           ...rules.map((r) => `  ${r.behavior.padEnd(5)} ${r.rule}  (${describeScope(r)})`),
+          ...(held.length > 0 ? ["Held back, as this project is not trusted for them (its files may only restrict):", ...held.map((i) => `  ${i.name}  (${i.file}): ${i.command}`)] : []),
         ].join("\n"),
       );
-      if (rules.length === 0) break;
+      if (rules.length === 0 && held.length === 0) break;
+      const trustHeld = { label: `Trust the project's ${held.length === 1 ? "setting" : `${held.length} settings`} held back`, detail: "they hold from now on, in later sessions too", value: "trust-held" };
       actions.choose(
-        "Remove a rule? (Enter removes it, also from its file; Esc keeps them all)",
-        rules.map((r, i) => ({ label: `${r.behavior} ${r.rule}`, detail: describeScope(r), value: String(i) })),
+        held.length > 0 ? "Remove a rule, or trust what is held back? (Esc changes nothing)" : "Remove a rule? (Enter removes it, also from its file; Esc keeps them all)",
+        [...rules.map((r, i) => ({ label: `${r.behavior} ${r.rule}`, detail: describeScope(r), value: String(i) })), ...(held.length > 0 ? [trustHeld] : [])],
         (v) => {
+          if (v === "trust-held") {
+            s.trust.trustSettings();
+            t.notice(`Trusted: ${held.map((i) => i.name).join(", ")}.`);
+            return;
+          }
           const r = rules[Number(v)];
           if (!r) return;
           const done = s.removeRule(r);
