@@ -4,6 +4,7 @@
 import type { TrustItem } from "../../trust/project-trust.ts";
 import type { Transcript } from "../transcript/transcript.ts";
 import type { AppActions } from "./actions.ts";
+import { revealedNotice } from "../views/invisibles.ts";
 
 export type TrustQuestion = {
   cwd: string;
@@ -16,12 +17,13 @@ export type TrustQuestion = {
 export function askTrust(q: TrustQuestion, transcript: Transcript, actions: Pick<AppActions, "choose">): void {
   const { items } = q;
   if (items.length === 0) return;
+  // Hidden characters in a command show as markers (a right-to-left override can make it read as another).
   transcript.notice(
-    [
+    revealedNotice([
       `This project's files define ${items.length === 1 ? "a command" : `${items.length} commands`} KHAELOR would run on your machine:`,
       ...items.map((i) => `  ${i.kind} ${i.name} (${i.file}):\n    ${i.command}`),
       "Run them only if you trust where this project came from.",
-    ].join("\n"),
+    ].join("\n")),
     "warn",
   );
   actions.choose(
