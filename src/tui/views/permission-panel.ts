@@ -2,8 +2,8 @@
 // read outside the project), then one key per choice. "Always" shows the rule that will be saved
 // and, one key each, where it goes: this session only, the project's local settings file, or the
 // user's settings file, so nobody grants more (or for longer) than they read. Invisible
-// characters in any of it show as markers, and a line says how many the change holds; that line
-// is kept however short the terminal, after the keys (./invisibles.ts).
+// characters in any of it show as markers, and a line says how many the change holds; on a short
+// terminal that line is the last part given up before the keys (./invisibles.ts).
 import { diffLineTexts, renderDiff } from "./diff-view.ts";
 import { invisiblesRows, revealSpans } from "./invisibles.ts";
 import type { Row, Span } from "../render/style.ts";
@@ -54,9 +54,10 @@ const MIN_BODY = 6;
 
 /**
  * The panel in at most `maxRows` rows. What must never be cut is the line of keys: it is laid out
- * first and kept whatever the height. Then, in order, the summary, the header, the "always" choices
- * (one line when short of room), the body (command or diff: whatever does not fit ends in a line
- * saying how much more there is and that Ctrl-T shows all of it), the typing note and the reason.
+ * first and kept whatever the height. Then, in order, the count of invisible characters (when there
+ * are any), the summary, the header, the "always" choices (one line when short of room), the body
+ * (command or diff: whatever does not fit ends in a line saying how much more there is and that
+ * Ctrl-T shows all of it), the typing note and the reason.
  */
 export function renderPermissionPanel(s: PermissionPanelState, width: number, maxRows: number): Row[] {
   const p = s.prompt;
