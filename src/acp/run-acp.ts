@@ -16,7 +16,7 @@ import { hostCommands } from "../extensions/host-commands.ts";
 import { editorFiles, editorTerminal, terminalShown } from "./editor-services.ts";
 import { editorMcpConfig } from "./mcp-servers.ts";
 import { promptContent } from "./prompt-content.ts";
-import { preparedDiff, readText, toolKind, toolLocations, type ReadView } from "./tool-view.ts";
+import { invisiblesNote, preparedDiff, readText, toolKind, toolLocations, type ReadView } from "./tool-view.ts";
 import { createLiveUpdates, replayUpdates } from "./updates.ts";
 
 const MODES: Array<{ id: PermissionMode; name: string; description: string }> = [
@@ -74,6 +74,9 @@ export async function runAcp(opts: CliOptions): Promise<number> {
       if (!peer) return { allow: false };
       const input = (req.call.input ?? {}) as Record<string, unknown>;
       const diff = preparedDiff(req.call.name, input, updates.cwd(), cwd, req.preview, read);
+      // The editor may draw a bidi control or a zero-width space as nothing: say they are there.
+      const hidden = invisiblesNote(input, req.preview);
+      const content: acp.ToolCallContent[] = [...(hidden ? [{ type: "content" as const, content: { type: "text" as const, text: hidden.text } }] : []), ...(diff ? [diff] : [])];
       const options: acp.PermissionOption[] = [
         { optionId: "allow_once", name: "Allow once", kind: "allow_once" },
         ...(req.suggestion ? [{ optionId: "allow_always", name: `Always allow ${req.suggestion.rules.join(", ")}`, kind: "allow_always" as const }] : []),
@@ -86,12 +89,12 @@ export async function runAcp(opts: CliOptions): Promise<number> {
             sessionId,
             toolCall: {
               toolCallId: req.call.id,
-              title: req.summary,
+              title: hidden ? `${req.summary} · ⚠ ${hidden.total} invisible character${hidden.total === 1 ? "" : "s"}` : req.summary,
               kind: toolKind(req.call.name),
               status: "pending",
               rawInput: input,
               locations: toolLocations(req.call.name, input, updates.cwd()),
-              ...(diff ? { content: [diff] } : {}),
+              ...(content.length > 0 ? { content } : {}),
             },
             options,
           },

@@ -5,6 +5,7 @@ import { existsSync, readFileSync, statSync } from "node:fs";
 import { isAbsolute, resolve } from "node:path";
 import type { ToolCallContent, ToolCallLocation, ToolKind } from "@agentclientprotocol/sdk";
 import { applyPatch } from "diff";
+import { countInvisibles, invisiblesLine, splitInvisibles } from "../text/control-chars.ts";
 import type { ToolPreview } from "../tools/types.ts";
 
 const KIND: Record<string, ToolKind> = {
@@ -88,4 +89,32 @@ export function preparedDiff(name: string, input: Input, cwd: string, root: stri
     if (after !== false) return { type: "diff", path, oldText: before, newText: after };
   }
   return previewDiff(name, input, cwd, read);
+}
+
+/**
+ * What a permission request says of the invisible characters in what it asks (bidi controls,
+ * zero-width, tags; src/text/control-chars.ts): "this change contains 2 invisible characters
+ * (bidi controls, zero-width): ⟨RLO⟩ ⟨ZWSP⟩", or null when there are none. The editor draws the diff
+ * itself and may draw these characters as nothing, as a terminal does. Counted as the app's panel
+ * counts: the lines of the prepared diff, else the call's own strings.
+ */
+export function invisiblesNote(input: Input, preview: ToolPreview | undefined): { text: string; total: number } | null {
+  const texts = preview?.diff ? hunkLines(preview.diff) : Object.values(input).filter((v): v is string => typeof v === "string");
+  const count = countInvisibles(texts);
+  if (count.total === 0) return null;
+  const markers = [...new Set(texts.flatMap((t) => splitInvisibles(t).flatMap((p) => ("hidden" in p ? [p.text] : []))))];
+  const text = `${invisiblesLine(count, preview?.diff ? "this change" : "this request")}: ${markers.slice(0, 12).join(" ")}${markers.length > 12 ? " …" : ""}`;
+  return { text, total: count.total };
+}
+
+/** The text of a unified diff's lines inside its hunks (file headers left out, as the app's view does). */
+function hunkLines(diff: string): string[] {
+  const out: string[] = [];
+  let inHunk = false;
+  for (const raw of diff.split("\n")) {
+    if (raw.startsWith("@@")) inHunk = true;
+    else if (inHunk && /^[-+ ]/.test(raw)) out.push(raw.slice(1));
+    else if (/^(Index:|===|---|diff )/.test(raw)) inHunk = false;
+  }
+  return out;
 }

@@ -369,6 +369,33 @@ describe("khaelor acp", () => {
     expect(stderr).toContain("runs any shell command without asking");
   });
 
+  test("a permission request for an edit with bidi and zero-width characters says how many, in the title and above the diff; the diff keeps the bytes", async () => {
+    const dir = tempProject();
+    writeFileSync(join(dir, "auth.ts"), 'if (role === "admin") grant();\n');
+    const server = await serve({
+      turns: [
+        { content: [{ type: "tool_use", name: "read", input: { file_path: "auth.ts" } }] },
+        { content: [{ type: "tool_use", name: "edit", input: { file_path: "auth.ts", old_string: '"admin") grant', new_string: '"admin\u202e ") grant\u200b' } }] },
+        { content: [{ type: "text", text: "refused" }], expect: { lastHasToolResult: { isError: true } } },
+      ],
+    });
+    const a = startAgent(dir, isolatedEnv(server.url), { permission: () => ({ outcome: { outcome: "selected", optionId: "reject_once" } }) });
+    await a.run(async (ctx) => {
+      await initialize(ctx);
+      const s = await ctx.request("session/new", { cwd: dir, mcpServers: [] });
+      await ctx.request("session/prompt", { sessionId: s.sessionId, prompt: [{ type: "text", text: "go" }] });
+    });
+    await a.proc.exited;
+    expect(a.asked.length).toBe(1);
+    const call = a.asked[0]!.toolCall;
+    expect(call.title).toContain("2 invisible characters");
+    const note = call.content?.[0];
+    expect(note?.type === "content" && note.content.type === "text" ? note.content.text : "").toBe(
+      "this change contains 2 invisible characters (bidi controls, zero-width): ⟨RLO⟩ ⟨ZWSP⟩",
+    );
+    expect(call.content).toContainEqual({ type: "diff", path: join(dir, "auth.ts"), oldText: 'if (role === "admin") grant();\n', newText: 'if (role === "admin\u202e ") grant\u200b();\n' });
+  });
+
   test("bad requests: an unknown session, an unknown mode; a client that disappears mid-prompt cancels the turn and the log stays whole", async () => {
     const dir = tempProject();
     const server = await serve({ turns: [{ content: [{ type: "text", text: "a slow answer ".repeat(300) }], pacing: { delayMs: 15, textChunk: 4 } }] });

@@ -5,6 +5,7 @@
 import type { TrustItem } from "../../trust/project-trust.ts";
 import type { Transcript } from "../transcript/transcript.ts";
 import type { AppActions } from "./actions.ts";
+import { revealedNotice } from "../views/invisibles.ts";
 
 export type TrustQuestion = {
   cwd: string;
@@ -21,14 +22,17 @@ export function askTrust(q: TrustQuestion, transcript: Transcript, actions: Pick
   const settings = items.filter((i) => i.kind === "setting");
   const list = (xs: TrustItem[]) => xs.map((i) => `  ${i.kind} ${i.name} (${i.file}):\n    ${i.command}`);
   const count = (n: number, one: string, many: string) => (n === 1 ? one : `${n} ${many}`);
+  // Hidden characters in a command show as markers (a right-to-left override can make it read as another).
   transcript.notice(
-    [
-      ...(commands.length > 0 ? [`This project's files define ${count(commands.length, "a command", "commands")} KHAELOR would run on your machine:`, ...list(commands)] : []),
-      ...(settings.length > 0
-        ? [`${commands.length > 0 ? "They also set" : "This project's files set"} ${count(settings.length, "a setting", "settings")} that would let more happen without asking you:`, ...list(settings)]
-        : []),
-      `${commands.length > 0 ? "Run them" : "Trust them"} only if you trust where this project came from.`,
-    ].join("\n"),
+    revealedNotice(
+      [
+        ...(commands.length > 0 ? [`This project's files define ${count(commands.length, "a command", "commands")} KHAELOR would run on your machine:`, ...list(commands)] : []),
+        ...(settings.length > 0
+          ? [`${commands.length > 0 ? "They also set" : "This project's files set"} ${count(settings.length, "a setting", "settings")} that would let more happen without asking you:`, ...list(settings)]
+          : []),
+        `${commands.length > 0 ? "Run them" : "Trust them"} only if you trust where this project came from.`,
+      ].join("\n"),
+    ),
     "warn",
   );
   const them = items.length === 1 ? "it" : "them";

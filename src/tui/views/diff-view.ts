@@ -1,13 +1,16 @@
 // A unified diff (as the edit and write tools hand the UI in display.diff) shown the way a reviewer
 // reads it: old and new line numbers in a gutter, removed lines red, added lines green, the code
 // itself syntax-highlighted by the file's language (removed lines too, dimmed, so old code is
-// still readable but never mistaken for new), long lines wrapped under the gutter.
+// still readable but never mistaken for new), long lines wrapped under the gutter. Invisible
+// characters (bidi controls, zero-width) show as markers, with a line above saying how many the
+// diff holds (./invisibles.ts): the bytes a reviewer reads are the bytes that land.
 import { extname } from "node:path";
 import { highlightCode, type Token } from "../markdown/highlight/highlighter.ts";
 import { languageForInfo } from "../markdown/highlight/languages.ts";
 import { defaultTheme, syntaxStyle } from "../markdown/theme.ts";
 import type { Row, Span, Style } from "../render/style.ts";
-import { cleanText, span, wrapSpans } from "./text.ts";
+import { invisiblesRows, revealSpans } from "./invisibles.ts";
+import { clipSpans, span, wrapSpans } from "./text.ts";
 import { ui } from "./theme.ts";
 
 export type DiffLine =
@@ -66,7 +69,14 @@ export type DiffViewOptions = {
   maxLines?: number;
   /** Overrides the language guessed from the diff's path. */
   path?: string;
+  /** The line saying how many invisible characters the diff holds (default true; the permission panel shows its own). */
+  countLine?: boolean;
 };
+
+/** The text of each line of a diff, for counting what it holds. */
+export function diffLineTexts(diff: string | ParsedDiff): string[] {
+  return (typeof diff === "string" ? parseUnifiedDiff(diff) : diff).lines.map((l) => l.text);
+}
 
 /** Rows for a diff. The gutter is `  old  new ± `; code wraps under itself, never under the gutter. */
 export function renderDiff(diff: string | ParsedDiff, opts: DiffViewOptions): Row[] {
@@ -74,11 +84,11 @@ export function renderDiff(diff: string | ParsedDiff, opts: DiffViewOptions): Ro
   const shown = opts.maxLines !== undefined ? parsed.lines.slice(0, opts.maxLines) : parsed.lines;
   const numW = Math.max(3, String(Math.max(0, ...parsed.lines.map((l) => (l.kind === "hunk" ? 0 : Math.max(l.oldNo ?? 0, l.newNo ?? 0))))).length);
   const tokens = highlightLines(shown, opts.path ?? parsed.path);
-  const rows: Row[] = [];
+  const rows: Row[] = opts.countLine === false ? [] : invisiblesRows(diffLineTexts(parsed), "this change", opts.width);
   const narrow = opts.width < numW * 2 + 12;
   shown.forEach((l, i) => {
     if (l.kind === "hunk") {
-      rows.push({ spans: [span(cleanText(l.text).slice(0, Math.max(0, opts.width)), ui.diffHunk)] });
+      rows.push({ spans: clipSpans(revealSpans(l.text, ui.diffHunk), opts.width) });
       return;
     }
     const sign = l.kind === "added" ? "+" : l.kind === "removed" ? "-" : " ";
@@ -100,10 +110,10 @@ function codeSpans(l: Extract<DiffLine, { oldNo: number | null }>, toks: Token[]
   const base: Style | undefined = l.kind === "added" ? ui.diffAdded : l.kind === "removed" ? ui.diffRemoved : undefined;
   // Text the highlighter does not colour keeps the line's colour (green added, red removed), so the
   // line reads as added or removed at a glance; a removed line's syntax colours are dimmed.
-  if (!toks) return [span(cleanText(l.text), base)];
-  return toks.map((t) => {
+  if (!toks) return revealSpans(l.text, base);
+  return toks.flatMap((t) => {
     const syntax = t.capture ? syntaxStyle(defaultTheme, t.capture) : undefined;
-    return span(cleanText(t.text), syntax ? (l.kind === "removed" ? { ...syntax, dim: true } : syntax) : base);
+    return revealSpans(t.text, syntax ? (l.kind === "removed" ? { ...syntax, dim: true } : syntax) : base);
   });
 }
 

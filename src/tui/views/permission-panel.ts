@@ -1,8 +1,11 @@
 // The permission panel: what exactly will happen (the command, the diff of an edit, the path of a
 // read outside the project), then one key per choice. "Always" shows the rule that will be saved
 // and, one key each, where it goes: this session only, the project's local settings file, or the
-// user's settings file, so nobody grants more (or for longer) than they read.
-import { renderDiff } from "./diff-view.ts";
+// user's settings file, so nobody grants more (or for longer) than they read. Invisible
+// characters in any of it show as markers, and a line says how many the change holds; on a short
+// terminal that line is the last part given up before the keys (./invisibles.ts).
+import { diffLineTexts, renderDiff } from "./diff-view.ts";
+import { invisiblesRows, revealSpans } from "./invisibles.ts";
 import type { Row, Span } from "../render/style.ts";
 import { cleanText, clipSpans, span, spansWidth, wordWrapSpans, wrapSpans, wrapText } from "./text.ts";
 import { ui } from "./theme.ts";
@@ -51,9 +54,10 @@ const MIN_BODY = 6;
 
 /**
  * The panel in at most `maxRows` rows. What must never be cut is the line of keys: it is laid out
- * first and kept whatever the height. Then, in order, the summary, the header, the "always" choices
- * (one line when short of room), the body (command or diff: whatever does not fit ends in a line
- * saying how much more there is and that Ctrl-T shows all of it), the typing note and the reason.
+ * first and kept whatever the height. Then, in order, the count of invisible characters (when there
+ * are any), the summary, the header, the "always" choices (one line when short of room), the body
+ * (command or diff: whatever does not fit ends in a line saying how much more there is and that
+ * Ctrl-T shows all of it), the typing note and the reason.
  */
 export function renderPermissionPanel(s: PermissionPanelState, width: number, maxRows: number): Row[] {
   const p = s.prompt;
@@ -61,7 +65,8 @@ export function renderPermissionPanel(s: PermissionPanelState, width: number, ma
   const choices = s.message !== null ? messageRows(s, width) : keyRows(s, width);
   const always = s.message === null && p.alwaysRule ? { full: alwaysRows(p, width), short: alwaysShortRows(p, width) } : { full: [], short: [] };
   const header: Row[] = [{ spans: clipSpans([span("── ", ui.warn), span("Permission needed", { ...ui.warn, bold: true }), span(` ${"─".repeat(Math.max(0, width))}`, ui.warn)], width) }];
-  const summary: Row[] = [{ spans: clipSpans([span(cleanText(p.summary), ui.bold)], width, true) }];
+  const summary: Row[] = [{ spans: clipSpans(revealSpans(p.summary, ui.bold), width, true) }];
+  const hidden = invisiblesNote(p, width);
   const note = s.typedAhead ? wrapText("What you typed meanwhile went to your message, not to these keys.", width, ui.warn) : [];
   const reason = p.reason ? wrapText(p.reason, width, ui.dim) : [];
   const body = permissionBody(p, width);
@@ -73,23 +78,25 @@ export function renderPermissionPanel(s: PermissionPanelState, width: number, ma
     { header, summary, note, reason: [], always: always.short },
     { header: [], summary, note, reason: [], always: always.short },
   ];
-  const fixed = (v: (typeof variants)[number]) => v.header.length + v.summary.length + v.note.length + v.reason.length + v.always.length + choices.length;
+  const fixed = (v: (typeof variants)[number]) => v.header.length + v.summary.length + v.note.length + v.reason.length + v.always.length + hidden.length + choices.length;
   const pick =
     variants.find((v) => budget - fixed(v) >= body.length) ?? variants.find((v) => budget - fixed(v) >= Math.min(MIN_BODY, body.length)) ?? variants[variants.length - 1]!;
   let { header: h, summary: sm, note: nt, reason: rs, always: al } = pick;
+  let hd = hidden;
   // Tiny terminals: drop whole parts, least needed first, until the keys fit.
-  const over = () => h.length + sm.length + nt.length + rs.length + al.length + choices.length - budget;
+  const over = () => h.length + sm.length + nt.length + rs.length + al.length + hd.length + choices.length - budget;
   if (over() > 0) rs = [];
   if (over() > 0) h = [];
   if (over() > 0) al = [];
   if (over() > 0) nt = [];
   if (over() > 0) sm = [];
+  if (over() > 0) hd = [];
   const room = Math.max(0, -over());
   let shown = body;
   if (body.length > room) {
     shown = room > 0 ? [...body.slice(0, room - 1), moreRow(body.length - room + 1, width)] : [];
   }
-  const out = [...h, ...sm, ...shown, ...rs, ...nt, ...choices, ...al];
+  const out = [...h, ...sm, ...hd, ...shown, ...rs, ...nt, ...choices, ...al];
   return out.length > budget ? choices.slice(0, budget) : out;
 }
 
@@ -100,21 +107,32 @@ export function permissionBody(p: PermissionPrompt, width: number): Row[] {
     const label = `${p.detail.label}: `;
     p.detail.text.split("\n").forEach((line, i) => {
       const prefix = i === 0 ? span(label, ui.dim) : span(" ".repeat(label.length));
-      rows.push(...wrapSpans([span(cleanText(line), ui.accent)], width, [prefix], [span(" ".repeat(Math.min(label.length, width - 1)))]));
+      rows.push(...wrapSpans(revealSpans(line, ui.accent), width, [prefix], [span(" ".repeat(Math.min(label.length, width - 1)))]));
     });
   }
-  if (p.diff) rows.push(...renderDiff(p.diff, { width, path: p.diffPath }));
+  if (p.diff) rows.push(...renderDiff(p.diff, { width, path: p.diffPath, countLine: false }));
   return rows;
+}
+
+/**
+ * How many invisible characters what is asked holds: the command or input, the path and the
+ * diff's lines. The summary and the "always" rule repeat the path or the command, so are not
+ * counted again (their markers still show).
+ */
+function invisiblesNote(p: PermissionPrompt, width: number): Row[] {
+  const texts = [p.detail?.text ?? "", p.diffPath ?? "", ...(p.diff ? diffLineTexts(p.diff) : [])];
+  return invisiblesRows(texts, p.diff ? "this change" : "this request", width);
 }
 
 /** The whole prompt as the pager shows it (Ctrl-T at the prompt). */
 export function renderPermissionFull(p: PermissionPrompt, width: number): Row[] {
   return [
-    { spans: clipSpans([span("Permission needed: ", { ...ui.warn, bold: true }), span(cleanText(p.summary), ui.bold)], width, true) },
+    { spans: clipSpans([span("Permission needed: ", { ...ui.warn, bold: true }), ...revealSpans(p.summary, ui.bold)], width, true) },
+    ...invisiblesNote(p, width),
     { spans: [] },
     ...permissionBody(p, width),
     ...(p.reason ? [{ spans: [] }, ...wrapText(p.reason, width, ui.dim)] : []),
-    ...(p.alwaysRule ? [{ spans: [] }, ...wrapSpans([span("always allow saves the rule ", ui.dim), span(cleanText(p.alwaysRule), ui.accent)], width)] : []),
+    ...(p.alwaysRule ? [{ spans: [] }, ...wrapSpans([span("always allow saves the rule ", ui.dim), ...revealSpans(p.alwaysRule, ui.accent)], width)] : []),
     { spans: [] },
     { spans: clipSpans([span("Esc goes back to the prompt to answer it.", ui.dim)], width, true) },
   ];
@@ -179,7 +197,7 @@ function messageRows(s: PermissionPanelState, width: number): Row[] {
 // The rule and the places it can be saved wrap between words, so a path or a note is never cut
 // mid-word at narrow widths ("settings.local.json  t" / "his project").
 function alwaysRows(p: PermissionPrompt, width: number): Row[] {
-  const rows = wordWrapSpans([span("always allow ", ui.dim), span(cleanText(p.alwaysRule), ui.accent), span(":", ui.dim)], width, [], [span("  ")]);
+  const rows = wordWrapSpans([span("always allow ", ui.dim), ...revealSpans(p.alwaysRule, ui.accent), span(":", ui.dim)], width, [], [span("  ")]);
   const where = (key: string, label: string, note: string) => wordWrapSpans([...k(key, label, true), span(note ? `  ${note}` : "", ui.dim)], width, [span("  ")], [span("      ")]);
   rows.push(...where("a", `in ${cleanText(p.alwaysFiles.local)}`, "this project, not committed"));
   rows.push(...where("s", "for this session only", ""));
@@ -188,7 +206,7 @@ function alwaysRows(p: PermissionPrompt, width: number): Row[] {
 }
 
 function alwaysShortRows(p: PermissionPrompt, width: number): Row[] {
-  const lead = wordWrapSpans([span("always allow ", ui.dim), span(cleanText(p.alwaysRule), ui.accent), span(":", ui.dim)], width, [], [span("  ")]);
+  const lead = wordWrapSpans([span("always allow ", ui.dim), ...revealSpans(p.alwaysRule, ui.accent), span(":", ui.dim)], width, [], [span("  ")]);
   // The keys follow the rule on its last row when they fit there, else on rows of their own.
   const last = lead.pop()!;
   return [...lead, ...flow([k("a", "project", true), k("s", "session", true), k("u", "all projects", true)], width, [...last.spans, span(" ")], "  ", "  ")];

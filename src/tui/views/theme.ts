@@ -60,6 +60,8 @@ function build(secondary: Color) {
   error: { fg: ansi(1) } as Style,
   errorBold: { fg: ansi(1), bold: true } as Style,
   warn: { fg: ansi(3) } as Style,
+  /** A marker for an invisible character (./invisibles.ts): the warning colour as a box, so it never reads as the file's own text. */
+  invisible: { fg: ansi(3), inverse: true } as Style,
   user: { fg: ansi(4), bold: true } as Style,
   userText: { bold: true } as Style,
   thinking: { dim: true, italic: true } as Style,

@@ -1,6 +1,6 @@
 // The permission prompt in the real CLI, in a pseudo-terminal against the fake Messages API: keys
 // typed before it appeared never answer it; on a short terminal its keys stay visible and Ctrl-T
-// shows all of what is asked; Esc denies and stops the turn.
+// shows all of what is asked; invisible characters in a diff show as markers; Esc denies and stops the turn.
 import { describe, expect, test } from "bun:test";
 import { existsSync } from "node:fs";
 import { join } from "node:path";
@@ -151,6 +151,52 @@ describe("the diff you approve is the diff that lands", () => {
     const landedLine = landed.split("\n").find((l) => l.includes("RangeError"))!;
     expect(landedLine).toBe('        throw new RangeError("negative size");');
     expect(added).toContain(`+ ${landedLine}`);
+    s.send(KEY.ctrlD);
+    expect(await s.exited).toBe(0);
+  }, 60_000);
+});
+
+describe("invisible characters in what you approve", () => {
+  // Trojan Source (CVE-2021-42574): a right-to-left override makes the code read differently from
+  // what runs, a zero-width space splits an identifier unseen. The terminal draws neither, so the
+  // panel shows them as markers in the warning colour and says how many the change contains.
+  test("an edit carrying bidi and zero-width characters shows each as a marker, with the count, and lands byte for byte", async () => {
+    const dir = tempProject();
+    const file = 'const role = "user";\nif (role === "admin") grant();\n';
+    await Bun.write(join(dir, "auth.ts"), file);
+    const payload = 'if (role === "admin\u202e ") grant\u200b();';
+    const fake = await api({
+      turns: [
+        { content: [{ type: "tool_use", name: "read", input: { file_path: "auth.ts" } }] },
+        { content: [{ type: "tool_use", name: "edit", input: { file_path: "auth.ts", old_string: 'if (role === "admin") grant();', new_string: payload } }] },
+        text("EDIT-DONE"),
+      ],
+    });
+    const s = pty([], isolatedEnv(fake.url), dir, 100, 30);
+    await s.waitFor(idle, "the composer");
+    s.type("tidy it");
+    s.send(KEY.enter);
+    await s.waitForText("[y] allow once");
+    const panel = s.screen();
+    expect(panel).toContain("this change contains 2 invisible characters (bidi controls, zero-width)");
+    const added = panel.split("\n").find((l) => l.includes("+ if")) ?? "";
+    expect(added).toContain('+ if (role === "admin⟨RLO⟩ ") grant⟨ZWSP⟩();');
+    // The marker is drawn in the warning colour, at the column the layout measured.
+    const lines = s.term.lines();
+    const y = lines.findIndex((l) => l.includes("⟨RLO⟩"));
+    const x = lines[y]!.indexOf("⟨RLO⟩");
+    expect(s.term.cellStyle(y, x)?.fg).toBe("index:3");
+    expect(s.term.cellText(y, x + 5)).toBe(" ");
+    await answerPrompt(s, "y");
+    await s.waitFor((sc) => sc.includes("EDIT-DONE"), "the answer after the edit");
+    // What was approved is what landed: the file keeps the characters the markers stood for.
+    expect(await Bun.file(join(dir, "auth.ts")).text()).toBe(file.replace('if (role === "admin") grant();', payload));
+    // The transcript's diff of the applied edit shows them too.
+    const all = s.all();
+    const row = all.indexOf("✓ edit auth.ts");
+    expect(row).toBeGreaterThan(-1);
+    expect(all.indexOf("this change contains 2 invisible characters", row)).toBeGreaterThan(row);
+    expect(all.indexOf("grant⟨ZWSP⟩();", row)).toBeGreaterThan(row);
     s.send(KEY.ctrlD);
     expect(await s.exited).toBe(0);
   }, 60_000);
