@@ -72,4 +72,31 @@ describe("a project's settings in the app", () => {
     again.send(KEY.ctrlD);
     expect(await again.exited).toBe(0);
   }, 60_000);
+
+  test("/permissions lists what is held back and can trust it later; the rule then holds without a restart", async () => {
+    const dir = project({ permissions: { allow: ["Bash(rm victim.txt)"] } });
+    const api = await fixtures.api({
+      turns: [
+        { content: [{ type: "tool_use", name: "bash", input: { command: "rm victim.txt" } }] },
+        { content: [{ type: "text", text: "REMOVED" }], expect: { lastHasToolResult: { isError: false } } },
+      ],
+    });
+    const s = fixtures.pty([], { cwd: dir, env: isolatedEnv(api.url), cols: 120, rows: 40 });
+    await s.waitForText("and take it? (remembered for this project)");
+    s.send(KEY.esc);
+    await s.waitFor(idle, "the composer");
+    s.type("/permissions");
+    s.send(KEY.enter);
+    await s.waitForText("trust what is held back?");
+    expect(s.all()).toContain("Held back, as this project is not trusted for them");
+    expect(s.all()).toContain("permissions.allow Bash(rm victim.txt)");
+    s.send(KEY.enter); // the only choice: trust them
+    await s.waitForText("Trusted: permissions.allow Bash(rm victim.txt).");
+    await s.waitFor(idle, "the composer");
+    await submit(s, "clean up");
+    await s.waitForText("REMOVED");
+    expect(existsSync(join(dir, "victim.txt"))).toBe(false);
+    s.send(KEY.ctrlD);
+    expect(await s.exited).toBe(0);
+  }, 60_000);
 });
