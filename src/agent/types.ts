@@ -17,6 +17,9 @@ import type { TrustItem } from "../trust/project-trust.ts";
 import type { CommandTerminal, TextFiles } from "../workspace/types.ts";
 
 export type { TurnResult };
+/** What a mode shows of MCP servers and of project trust, without reaching below src/agent. */
+export type { ServerView } from "../mcp/manager.ts";
+export type { TrustItem };
 
 export type AgentTurnResult = TurnResult & {
   /** The log could not be written (a full disk): what was not saved and what to do (also in `message`). */

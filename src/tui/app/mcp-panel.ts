@@ -1,7 +1,6 @@
 // MCP in the app: /mcp (each server's status, its tools, reconnect, trusting a server declined
 // before), and a notice when a server fails.
-import type { AgentSession } from "../../agent/types.ts";
-import type { ServerView } from "../../mcp/manager.ts";
+import type { AgentSession, ServerView } from "../../agent/types.ts";
 import type { AppActions } from "./actions.ts";
 import { sessionOf, type AppState } from "./state.ts";
 import { askTrust } from "./trust-question.ts";

@@ -2,7 +2,7 @@
 // (MCP servers, hooks) and the settings they widen permissions with: the commands shown as they
 // would run, the settings in plain words, then trust or not, remembered per
 // project (src/trust). Esc leaves the question for next time.
-import type { TrustItem } from "../../trust/project-trust.ts";
+import type { TrustItem } from "../../agent/types.ts";
 import type { Transcript } from "../transcript/transcript.ts";
 import type { AppActions } from "./actions.ts";
 import { revealedNotice } from "../views/invisibles.ts";
