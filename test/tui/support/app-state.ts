@@ -26,6 +26,7 @@ export function fakeSession(queuedSteering: string[] = []): AgentSession {
     setModel: (m: string) => void (model = m),
     takeQueuedSteering: () => queuedSteering.splice(0),
     rules: () => [],
+    trust: { pending: () => [], answer: async () => {}, heldSettings: () => [], trustSettings: () => {} },
     snapshotsOff: () => "snapshots are off in this test",
   };
   return s as AgentSession;
