@@ -14,83 +14,47 @@
 // The parts: the state as data (state.ts) and the effects handlers may ask for (actions.ts); key
 // handling in composer-keys.ts, permission-keys.ts and pager-keys.ts and slash commands in
 // commands.ts, each a function of (state, actions, event); the history commit in
-// history-commit.ts; the live zone, a function of the state, in live-zone.ts. App owns the state,
-// implements the actions, and runs the session's lifecycle and the timers.
+// history-commit.ts; the live zone, a function of the state, in live-zone.ts; the permission
+// panel as the Asker (ask-permission.ts), lending the terminal out (terminal-lending.ts), images
+// (image-paste.ts), /clear and /resume (session-switch.ts). App owns the state, implements the
+// actions, and runs the session's lifecycle and the timers.
 //
 // Startup: the app exists before the session does (deps.session null), so the composer takes keys
 // at once; what is sent meanwhile is shown as queued and runs when sessionOpened() hands it over.
 import type { AgentSession, AskAnswer, AskRequest } from "../../agent/types.ts";
-import type { AgentEvent, DurableEvent, PermissionMode } from "../../events/types.ts";
-import type { ImageBlock, ImageMediaType, UserBlock } from "../../model/types.ts";
-import { checkImage, type ImageData } from "../../model/images.ts";
-import { loadImageFile } from "../../workspace/image-file.ts";
-import { pastedImagePaths } from "./pasted-paths.ts";
+import type { AgentEvent } from "../../events/types.ts";
+import type { UserBlock } from "../../model/types.ts";
+import type { ImageData } from "../../model/images.ts";
+import { imageBlock, pastedImages, pasteClipboardImage } from "./image-paste.ts";
+import { TerminalLending } from "./terminal-lending.ts";
+import { Spinner } from "./spinner.ts";
 import { modelInfo } from "../../model/models.ts";
-import type { EditResult } from "../../platform/editor.ts";
 import type { Screen } from "../screen/screen.ts";
 import type { CopyResult } from "../term/clipboard.ts";
-import { TranscriptPager, type PagerSource } from "../views/pager.ts";
+import type { PagerSource } from "../views/pager.ts";
 import { formatCost } from "../../model/format-cost.ts";
-import type { Row, Style } from "../render/style.ts";
 import { span, wrapSpans, cleanText } from "../views/text.ts";
 import { currentTheme, ui, type ThemeChoice } from "../views/theme.ts";
 import type { AppActions, ChooserItem, ThemeResult } from "./actions.ts";
-import { runSlashCommand } from "./commands.ts";
+import type { AppDeps } from "./app-deps.ts";
+import { ranAsCommand } from "./commands.ts";
 import { watchMcp } from "./mcp-panel.ts";
 import { askStartTrust } from "./start-trust.ts";
+import { showResumedTail } from "./resumed-tail.ts";
 import { Composer } from "./composer.ts";
-import type { FileFinder } from "./file-finder.ts";
 import { HistoryCommit } from "./history-commit.ts";
-import type { PromptHistory } from "./history.ts";
 import type { FocusChange, InputEvent } from "./app-input.ts";
-import { buildPermissionPrompt } from "./permission-prompt.ts";
-import { parseSlash, isKnownCommand, looksLikeCommand } from "./slash-commands.ts";
+import { askInPanel } from "./ask-permission.ts";
+import { isKnownCommand } from "./slash-commands.ts";
 import { Transcript } from "../transcript/transcript.ts";
 import { composerInput } from "./composer-keys.ts";
-import { armAskGuard, permissionInput, typedAhead } from "./permission-keys.ts";
-import { pagerInput, transcriptSource } from "./pager-keys.ts";
+import { permissionInput, typedAhead } from "./permission-keys.ts";
+import { openPagerView, pagerInput } from "./pager-keys.ts";
 import { liveZone } from "./live-zone.ts";
 import type { AppState, Busy } from "./state.ts";
 import { runningProcessLines } from "./stopped-processes.ts";
-import { sessionSwitchLines } from "./session-switch.ts";
+import { replaceSession } from "./session-switch.ts";
 
-export type AppDeps = {
-  /** null: the session is still opening; the composer works meanwhile (see sessionOpened). */
-  session: AgentSession | null;
-  screen: Screen;
-  history: PromptHistory;
-  finder: FileFinder;
-  /** The terminal shows OSC 8 hyperlinks. */
-  links: boolean;
-  gitBranch?: string | null;
-  /** Opens another session (null: a new one) for /clear and /resume; `keep`: this run's model and mode go on. */
-  /** `keep` (after /clear): the settings chosen stay, and SessionStart hooks hear source "clear". */
-  reopen(resume: string | null, keep?: { model: string; permissionMode: PermissionMode }): Promise<AgentSession>;
-  /** The pager opened or closed: the alternate screen, and mouse reporting for the wheel while it shows. */
-  onPager(open: boolean): void;
-  /** Ctrl-Z: give the terminal back to the shell until `fg` (absent: Ctrl-Z does nothing). */
-  suspend?(): void;
-  /** Ctrl-G: `text` in the user's editor, the terminal lent to it until it exits (absent: no editor here). */
-  editText?(text: string): EditResult;
-  /** Resolves once the terminal has answered what was asked of it (bounded): before lending it out. */
-  answersIn?(): Promise<void>;
-  /** /copy: the clipboard as this terminal reaches it (absent: there is none). */
-  copy?(text: string): Promise<CopyResult>;
-  /** /theme: switches the colours and saves the choice (absent: the terminal's colours cannot change here). */
-  changeTheme?(choice: ThemeChoice): Promise<ThemeResult>;
-  themeChoice?(): ThemeChoice;
-  /** Ctrl-V: the clipboard's image bytes (absent: no clipboard tool here; rejects with the tool's reason). */
-  clipboardImage?(): Promise<Buffer>;
-  /** Tells the user, away in another window, that `what` happened (absent or "off": nothing). */
-  notify?(what: string): void;
-  /** Everything is cleaned up; the process may end with this code. `line` may hold several lines (stopped processes, then how to resume). */
-  onExit(code: number, line: string): void;
-  now?: () => number;
-  /** Entries of earlier turns printed when resuming (the rest is in the pager). */
-  resumeTurns?: number;
-};
-
-const SPIN_MS = 100;
 /**
  * While the model streams, its deltas lay out and paint at most this often: every frame re-lays
  * out the answer's unsettled tail and the live zone and diffs it, and at 16 ms that per-frame work
@@ -102,6 +66,8 @@ const STREAM_FRAME_MS = 33;
 /** A turn shorter than this was watched (or not worth a notification); "notifyAfterSeconds" in settings. */
 const NOTIFY_AFTER_MS = 5000;
 const INTERRUPTING = "interrupting…";
+
+export type { AppDeps };
 
 export class App implements AppActions {
   readonly state: AppState;
@@ -115,15 +81,16 @@ export class App implements AppActions {
   private unsubscribe: () => void = () => {};
   /** A layout is due before the screen's next frame (requestRender). */
   private layoutDue = false;
-  private spinTimer: ReturnType<typeof setInterval> | null = null;
+  private readonly spinner = new Spinner(() => {
+    this.state.frameNo++;
+    this.requestRender();
+  });
   /** A delta's layout waits for STREAM_FRAME_MS since the last one (requestStreamRender). */
   private streamTimer: ReturnType<typeof setTimeout> | null = null;
   private lastLayoutAt = Number.NEGATIVE_INFINITY;
   private exiting = false;
-  /** The terminal is lent out (Ctrl-Z, the editor), or about to be: nothing is drawn, no key is read. */
-  private lent = false;
-  /** Ctrl-Z stopped the process: the SIGCONT after it gives the terminal back (not one during the wait). */
-  private stopped = false;
+  /** Ctrl-Z and the editor: while the terminal is lent out nothing is drawn and no key is read. */
+  private readonly lending: TerminalLending;
   /** A turn that ends after running this long notifies a user who is away. */
   notifyAfterMs = NOTIFY_AFTER_MS;
   private pagerDirty = false;
@@ -160,6 +127,17 @@ export class App implements AppActions {
       allowBypassCycle: false,
       allowDontAskCycle: false,
     };
+    this.lending = new TerminalLending({
+      state: this.state,
+      screen: deps.screen,
+      exiting: () => this.exiting,
+      closePager: () => this.closePager(),
+      flash: (text) => this.flash(text),
+      renderNow: () => this.renderNow(),
+      ...(deps.suspend ? { suspend: deps.suspend } : {}),
+      ...(deps.editText ? { editText: deps.editText } : {}),
+      ...(deps.answersIn ? { answersIn: deps.answersIn } : {}),
+    });
   }
 
   /** The session's transcript as the UI knows it. */
@@ -190,7 +168,7 @@ export class App implements AppActions {
     st.transcript = new Transcript();
     st.transcript.onRemoved = (from) => this.onEntriesRemoved(from);
     st.committer.reset();
-    if (session.replayed) this.showResumed(session.replayed.events);
+    if (session.replayed) showResumedTail(st, this.screen, session.replayed.events, this.deps.resumeTurns ?? 3);
     // From here on events are live: the work tree is as they leave it.
     // Crash recovery, lost processes, settings problems, snapshots off: read before the first prompt.
     for (const n of session.notices) st.transcript.notice(n, "warn");
@@ -248,30 +226,6 @@ export class App implements AppActions {
     this.screen.dispose();
   }
 
-  private showResumed(events: readonly DurableEvent[]): void {
-    const st = this.state;
-    st.transcript.applyAll(events);
-    const entries = st.transcript.entries;
-    const keep = this.deps.resumeTurns ?? 3;
-    let seen = 0;
-    let from = entries.length;
-    for (let i = entries.length - 1; i >= 0; i--) {
-      const e = entries[i]!;
-      if (e.kind === "user" && !e.steering && ++seen === keep) {
-        from = i;
-        break;
-      }
-      from = i;
-    }
-    // Earlier entries are in the pager only: mark them as written without writing them.
-    if (from > 0) {
-      st.committer.skipTo(from);
-      this.screen.commit([
-        { spans: [span(`… ${from} earlier entr${from === 1 ? "y" : "ies"} of this session: Ctrl-T shows the whole transcript`, ui.dim)] },
-      ]);
-    }
-  }
-
   private onEntriesRemoved(from: number): void {
     const note = this.state.committer.rewind(from, this.state.transcript.entries);
     if (note.length) this.screen.commit(note);
@@ -317,20 +271,7 @@ export class App implements AppActions {
     }
     st.history.add(text);
     for (const m of text.matchAll(/(?:^|\s)@(?:"([^"]+)"|(\S+))/g)) if (m[1] ?? m[2]) st.finder.touch((m[1] ?? m[2])!);
-    const name = looksLikeCommand(text);
-    // A custom command or skill is a message: the session expands it (a built-in of that name wins).
-    const custom = name !== null && !isKnownCommand(name) && (this.session.slashCommands?.() ?? []).some((c) => c.name === name);
-    if (name !== null && !custom && !images) {
-      const cmd = parseSlash(trimmed);
-      if (cmd && isKnownCommand(name)) void runSlashCommand(st, this, cmd.name, cmd.arg);
-      else {
-        // Never sent to the model by mistake: the text comes back to be fixed (or sent with a leading space).
-        st.transcript.notice(`Unknown command /${name}: /help lists them. To send this to the model as a message, start it with a space.`, "warn");
-        if (st.composer.isEmpty()) st.composer.setText(text);
-        this.requestRender();
-      }
-      return;
-    }
+    if (!images && ranAsCommand(st, this, text)) return;
     if (st.busy) {
       if (st.busy.kind !== "turn") {
         this.flash("wait for the current command to finish");
@@ -411,30 +352,10 @@ export class App implements AppActions {
 
   /** The permission panel (the session's Asker). */
   askPermission(req: AskRequest, signal: AbortSignal): Promise<AskAnswer> {
-    const st = this.state;
-    return new Promise<AskAnswer>((resolve) => {
-      const prompt = buildPermissionPrompt(req, this.session.cwd);
-      const finish = (a: AskAnswer) => {
-        if (st.ask?.resolve !== finish) return;
-        st.ask = null;
-        signal.removeEventListener("abort", onAbort);
-        if (st.guardTimer) clearTimeout(st.guardTimer);
-        st.guardTimer = null;
-        if (st.pager?.ofPrompt) this.closePager();
-        if (st.busy) this.startSpinner();
-        st.transcript.restartClock(req.call.id, this.now());
-        resolve(a);
-        this.renderNow();
-      };
-      const onAbort = () => finish({ allow: false });
-      signal.addEventListener("abort", onAbort, { once: true });
-      st.ask = { panel: { prompt, message: null, armed: false }, resolve: finish, toolUseId: req.call.id, suggestion: !!req.suggestion, shownAt: this.now(), guarded: true };
-      if (st.pager) this.closePager();
-      // Nothing moves while the user reads: no spinner frames (and no CPU) until they answer.
-      this.pauseSpinner();
-      armAskGuard(st, this, st.ask);
-      this.renderNow();
-      this.notifyAway("waiting for your permission");
+    return askInPanel(this, req, signal, {
+      cwd: this.session.cwd,
+      spinner: { start: () => this.startSpinner(), pause: () => this.pauseSpinner() },
+      notifyAway: (what) => this.notifyAway(what),
     });
   }
 
@@ -446,30 +367,14 @@ export class App implements AppActions {
     }
     // Busy for the whole switch (SessionEnd and SessionStart hooks may take a minute each): a
     // prompt typed meanwhile must not run unseen in a session on its way out.
-    await this.runBusy("command", async () => {
-      const old = this.session;
-      let next: AgentSession;
-      try {
+    await this.runBusy("command", () =>
+      replaceSession(st, this.screen, this.session, resume, {
         // /clear starts over in the conversation, not in the settings: the model and mode chosen stay.
-        next = await this.deps.reopen(resume, resume ? undefined : { model: old.model(), permissionMode: old.permissionMode() });
-      } catch (e) {
-        // The old session goes on, its SessionEnd hooks not run: it has not ended.
-        st.transcript.notice(`Could not open the session: ${e instanceof Error ? e.message : String(e)}`, "error");
-        return;
-      }
-      this.unsubscribe();
-      const stopped = runningProcessLines(old);
-      // A session nobody spoke in is removed as it closes: there is nothing to point back to.
-      const oldKept = !old.isEmpty();
-      // Claude Code's order: the old session's SessionEnd hooks ("clear") run before the next one's SessionStart.
-      await old.close(resume ? "other" : "clear");
-      await next.start();
-      st.queued = [];
-      // Wrapped as soft rows, so a long line is never cut and copies as one line.
-      const rows = (lines: string[], style: Style): Row[] => lines.flatMap((line) => wrapSpans([span(cleanText(line), style)], st.width).map((r, i) => (i > 0 ? { ...r, soft: true } : r)));
-      this.screen.commit([{ spans: [] }, ...rows(stopped, ui.warn), ...rows(sessionSwitchLines(old.cwd, { oldId: old.sessionId, oldKept, newId: next.sessionId, resumed: resume !== null }), ui.accent)]);
-      this.attach(next);
-    });
+        reopen: (old) => this.deps.reopen(resume, resume ? undefined : { model: old.model(), permissionMode: old.permissionMode() }),
+        detach: () => this.unsubscribe(),
+        attach: (next) => this.attach(next),
+      }),
+    );
     this.renderNow();
   }
 
@@ -514,7 +419,7 @@ export class App implements AppActions {
   onInput(events: Array<InputEvent | FocusChange>): void {
     const st = this.state;
     for (const ev of events) {
-      if (this.exiting || this.lent) return;
+      if (this.exiting || this.lending.lent) return;
       if (ev.type === "focus") this.focused = ev.focused;
       else if (ev.type === "key" && ev.ctrl && ev.name === "z" && !ev.alt) this.suspend();
       else if (st.pager) pagerInput(st, this, ev);
@@ -525,106 +430,28 @@ export class App implements AppActions {
     if (events.some((ev) => ev.type !== "focus")) this.renderNow();
   }
 
-  /**
-   * Before the terminal is lent out (Ctrl-Z, the editor): the terminal answers what was already
-   * asked of it (an answer arriving after that reaches the shell or the editor as typed text), with
-   * no new request behind the frames meanwhile, and the live zone is cleared, so the shell's
-   * "Stopped" line or an editor that does not take the alternate screen starts where it was.
-   * From here on nothing is drawn until takeBack(). False: the app is exiting instead.
-   */
-  private async lendTerminal(opts: { closePicker: boolean }): Promise<boolean> {
-    this.lent = true;
-    this.screen.quietLink(true);
-    await this.deps.answersIn?.();
-    if (this.exiting) {
-      this.takeBack();
-      return false;
-    }
-    if (this.state.pager) this.closePager();
-    // A chooser someone waits on (--resume's, the trust question) stays for after fg.
-    if (opts.closePicker) this.state.picker = null;
-    this.screen.setLive([], null);
-    this.screen.frame();
-    return true;
-  }
-
-  private takeBack(): void {
-    this.lent = false;
-    this.screen.quietLink(false);
-  }
-
   /** Ctrl-Z: the terminal back to the shell until `fg` (see onResume). */
   suspend(): void {
-    const stop = this.deps.suspend;
-    if (!stop || this.lent) return;
-    void this.lendTerminal({ closePicker: false }).then((lent) => {
-      if (!lent) return;
-      this.stopped = true;
-      stop();
-    });
+    this.lending.suspend();
   }
 
-  /**
-   * Ctrl-G: the live zone is cleared as for Ctrl-Z, so an editor that does not take the
-   * alternate screen starts on a clean line; the edited text replaces the composer's, and an
-   * editor that fails leaves it as it was and says why.
-   */
+  /** Ctrl-G: the prompt in the user's editor, the terminal lent to it until it exits. */
   editInEditor(): void {
-    const edit = this.deps.editText;
-    if (!edit) this.flash("no editor can be opened here");
-    else if (!this.lent) void this.lendTerminal({ closePicker: true }).then((lent) => lent && this.edited(edit));
-  }
-
-  private edited(edit: (text: string) => EditResult): void {
-    const st = this.state;
-    let r: EditResult;
-    try {
-      r = edit(st.composer.submitText());
-    } catch (e) {
-      r = { ok: false, error: e instanceof Error ? e.message : String(e) };
-    }
-    this.takeBack();
-    this.screen.invalidate();
-    if (r.ok) st.composer.setText(r.text);
-    else st.transcript.notice(`${r.error}; the prompt is as it was.`, "warn");
-    this.renderNow();
+    this.lending.editInEditor();
   }
 
   pastedImages(text: string): { ok: true; images: ImageData[] } | { ok: false; reason: string } | null {
-    const paths = pastedImagePaths(text, this.state.session?.cwd ?? process.cwd(), process.env.HOME);
-    if (!paths) return null;
-    const images: ImageData[] = [];
-    for (const p of paths) {
-      const r = loadImageFile(p);
-      if (r.ok) images.push(r.image);
-      else if (r.notImage) return null; // not an image, or no such file: the paste is text
-      else return { ok: false, reason: r.reason };
-    }
-    return { ok: true, images };
+    return pastedImages(text, this.state.session?.cwd ?? process.cwd());
   }
 
   pasteClipboardImage(): void {
     const read = this.deps.clipboardImage;
-    if (!read) {
-      if (!this.saidNoClipboard) {
-        this.state.transcript.notice("Ctrl-V pastes an image from the clipboard, but no clipboard tool was found here (wl-paste under Wayland, xclip under X, osascript on macOS). Paste or drop an image file's path instead.", "info");
-        this.requestRender();
-      }
-      this.saidNoClipboard = true;
-      return;
+    if (read) return pasteClipboardImage(this.state, this, read);
+    if (!this.saidNoClipboard) {
+      this.state.transcript.notice("Ctrl-V pastes an image from the clipboard, but no clipboard tool was found here (wl-paste under Wayland, xclip under X, osascript on macOS). Paste or drop an image file's path instead.", "info");
+      this.requestRender();
     }
-    read().then(
-      (bytes) => {
-        const r = checkImage("clipboard.png", bytes);
-        if (r.ok) {
-          this.state.composer.attachImage({ ...r.image, name: `clipboard${extensionOf(r.image.mediaType)}` });
-          this.state.history.resetWalk();
-        } else if (r.notImage) this.flash(bytes.length === 0 ? "the clipboard holds no image" : "the clipboard holds no PNG, JPEG, GIF or WebP image");
-        else this.state.transcript.notice(r.reason, "warn");
-        this.requestRender();
-      },
-      (e: unknown) => this.flash(`no image on the clipboard (${e instanceof Error ? e.message : String(e)})`, 4000),
-    );
+    this.saidNoClipboard = true;
   }
 
   copyToClipboard(text: string): Promise<CopyResult> {
@@ -646,11 +473,7 @@ export class App implements AppActions {
 
   /** After `fg`: the shell may have written below us; draw the live zone afresh. */
   onResume(): void {
-    if (this.lent && !this.stopped) return; // a SIGCONT while Ctrl-Z waits: the stop is still to come
-    this.stopped = false;
-    this.takeBack();
-    this.screen.invalidate();
-    this.renderNow();
+    this.lending.resumed();
   }
 
   choose(title: string, items: ChooserItem[], onPick: (v: string) => void, onCancel?: () => void): void {
@@ -679,18 +502,10 @@ export class App implements AppActions {
   // ── pager ──────────────────────────────────────────────────────────────────────────────────
 
   openPager(source?: PagerSource, opts: { title?: string; ofPrompt?: boolean } = {}): void {
-    const st = this.state;
-    if (st.pager) return;
-    const src = source ?? transcriptSource(st);
-    const ofPrompt = opts.ofPrompt === true;
-    const view = this.screen.openFullView();
-    const pager = new TranscriptPager(src, this.screen.cols, this.screen.rows, opts.title ?? (ofPrompt ? "permission prompt" : "transcript"));
-    // A prompt is read from its top; a transcript from its latest entry.
-    if (ofPrompt) pager.home();
-    else pager.end();
-    st.pager = { view, pager, ofPrompt };
+    if (this.state.pager) return;
+    const p = (this.state.pager = openPagerView(this.state, this.screen, source, opts));
     this.deps.onPager(true);
-    view.draw(pager.render());
+    p.view.draw(p.pager.render());
   }
 
   closePager(): void {
@@ -714,7 +529,7 @@ export class App implements AppActions {
   }
 
   requestRender(): void {
-    if (this.layoutDue || this.exiting || this.lent) return;
+    if (this.layoutDue || this.exiting || this.lending.lent) return;
     this.layoutDue = true;
     this.screen.requestLayout(() => {
       if (this.layoutDue) this.renderNow();
@@ -725,7 +540,7 @@ export class App implements AppActions {
     this.layoutDue = false;
     if (this.streamTimer) clearTimeout(this.streamTimer);
     this.streamTimer = null;
-    if (this.exiting || this.lent) return;
+    if (this.exiting || this.lending.lent) return;
     this.lastLayoutAt = performance.now();
     const st = this.state;
     if (st.pager) {
@@ -749,28 +564,20 @@ export class App implements AppActions {
   // ── timers ─────────────────────────────────────────────────────────────────────────────────
 
   private startSpinner(): void {
-    if (this.spinTimer || this.state.ask) return;
-    this.spinTimer = setInterval(() => {
-      this.state.frameNo++;
-      this.requestRender();
-    }, SPIN_MS);
+    this.spinner.start(this.state.ask !== null);
   }
 
   private stopSpinnerIfIdle(): void {
-    if (this.state.busy || !this.spinTimer) return;
-    clearInterval(this.spinTimer);
-    this.spinTimer = null;
+    if (!this.state.busy) this.spinner.stop();
   }
 
   private pauseSpinner(): void {
-    if (this.spinTimer) clearInterval(this.spinTimer);
-    this.spinTimer = null;
+    this.spinner.stop();
   }
 
   private stopTimers(): void {
     const st = this.state;
-    if (this.spinTimer) clearInterval(this.spinTimer);
-    this.spinTimer = null;
+    this.spinner.stop();
     this.layoutDue = false;
     if (this.streamTimer) clearTimeout(this.streamTimer);
     this.streamTimer = null;
@@ -784,9 +591,3 @@ export class App implements AppActions {
 function relativeTo(root: string, path: string): string {
   return path.startsWith(root + "/") ? path.slice(root.length + 1) : path;
 }
-
-function imageBlock(i: ImageData): ImageBlock {
-  return { type: "image", source: { type: "base64", media_type: i.mediaType, data: i.bytes.toString("base64") } };
-}
-
-const extensionOf = (t: ImageMediaType) => (t === "image/jpeg" ? ".jpg" : `.${t.slice("image/".length)}`);

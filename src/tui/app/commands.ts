@@ -11,7 +11,7 @@ import type { AgentSession } from "../../agent/types.ts";
 import type { AppActions } from "./actions.ts";
 import { statusInfo } from "./live-zone.ts";
 import { showMcp } from "./mcp-panel.ts";
-import { SLASH_COMMANDS } from "./slash-commands.ts";
+import { isKnownCommand, looksLikeCommand, parseSlash, SLASH_COMMANDS } from "./slash-commands.ts";
 import { nthLatestAnswer } from "../transcript/answers.ts";
 import { sessionOf, type AppState } from "./state.ts";
 
@@ -29,6 +29,26 @@ function ago(ms: number): string {
   if (s < 5400) return `${Math.round(s / 60)}m ago`;
   if (s < 129_600) return `${Math.round(s / 3600)}h ago`;
   return `${Math.round(s / 86_400)}d ago`;
+}
+
+/**
+ * A line that is a built-in command runs it (true); an unknown /word comes back to be fixed, never
+ * sent to the model by mistake (true); anything else is a message (false), a custom command or
+ * skill too: the session expands those (a built-in of the same name wins).
+ */
+export function ranAsCommand(state: AppState, actions: AppActions & { requestRender(): void }, text: string): boolean {
+  const name = looksLikeCommand(text);
+  if (name === null) return false;
+  if (!isKnownCommand(name) && (state.session?.slashCommands?.() ?? []).some((c) => c.name === name)) return false;
+  const cmd = parseSlash(text.trim());
+  if (cmd && isKnownCommand(name)) void runSlashCommand(state, actions, cmd.name, cmd.arg);
+  else {
+    // The text comes back to be fixed (or sent with a leading space).
+    state.transcript.notice(`Unknown command /${name}: /help lists them. To send this to the model as a message, start it with a space.`, "warn");
+    if (state.composer.isEmpty()) state.composer.setText(text);
+    actions.requestRender();
+  }
+  return true;
 }
 
 export async function runSlashCommand(state: AppState, actions: AppActions, name: string, arg: string): Promise<void> {

@@ -1,10 +1,21 @@
 // The transcript pager (Ctrl-T): what it pages through, and its keys (less-like, with / search).
 import { entryText } from "../transcript/entry.ts";
 import { needsGap, renderEntry } from "../views/entry-view.ts";
-import type { PagerSource } from "../views/pager.ts";
+import { TranscriptPager, type PagerSource } from "../views/pager.ts";
+import type { Screen } from "../screen/screen.ts";
 import type { AppActions } from "./actions.ts";
 import type { InputEvent } from "./app-input.ts";
 import type { AppState } from "./state.ts";
+
+/** The pager on the alternate screen (drawn by the caller): the transcript, from its latest entry, or a permission prompt, from its top. */
+export function openPagerView(st: AppState, screen: Screen, source: PagerSource | undefined, opts: { title?: string; ofPrompt?: boolean }): NonNullable<AppState["pager"]> {
+  const ofPrompt = opts.ofPrompt === true;
+  const view = screen.openFullView();
+  const pager = new TranscriptPager(source ?? transcriptSource(st), screen.cols, screen.rows, opts.title ?? (ofPrompt ? "permission prompt" : "transcript"));
+  if (ofPrompt) pager.home();
+  else pager.end();
+  return { view, pager, ofPrompt };
+}
 
 export function transcriptSource(state: AppState): PagerSource {
   const t = () => state.transcript;

@@ -1,6 +1,45 @@
-// What /clear and /resume say when they switch sessions: short ids (the first 8 characters, which
-// --resume accepts as a prefix) and the session's title where it has one, instead of full UUIDs.
+// /clear and /resume: the next session opens first (the old one goes on when it cannot), then the
+// old one ends, then the next one starts. What they say uses short ids (the first 8 characters,
+// which --resume accepts as a prefix) and the session's title where it has one, not full UUIDs.
+import type { AgentSession } from "../../agent/types.ts";
 import { listSessions } from "../../session/store.ts";
+import type { Row, Style } from "../render/style.ts";
+import type { Screen } from "../screen/screen.ts";
+import { cleanText, span, wrapSpans } from "../views/text.ts";
+import { ui } from "../views/theme.ts";
+import type { AppState } from "./state.ts";
+import { runningProcessLines } from "./stopped-processes.ts";
+
+export type SessionSwap = {
+  /** Opens the next session (/clear: keeping the old one's model and mode). */
+  reopen(old: AgentSession): Promise<AgentSession>;
+  /** The old session's events stop reaching the app. */
+  detach(): void;
+  attach(next: AgentSession): void;
+};
+
+export async function replaceSession(st: AppState, screen: Screen, old: AgentSession, resume: string | null, swap: SessionSwap): Promise<void> {
+  let next: AgentSession;
+  try {
+    next = await swap.reopen(old);
+  } catch (e) {
+    // The old session goes on, its SessionEnd hooks not run: it has not ended.
+    st.transcript.notice(`Could not open the session: ${e instanceof Error ? e.message : String(e)}`, "error");
+    return;
+  }
+  swap.detach();
+  const stopped = runningProcessLines(old);
+  // A session nobody spoke in is removed as it closes: there is nothing to point back to.
+  const oldKept = !old.isEmpty();
+  // Claude Code's order: the old session's SessionEnd hooks ("clear") run before the next one's SessionStart.
+  await old.close(resume ? "other" : "clear");
+  await next.start();
+  st.queued = [];
+  // Wrapped as soft rows, so a long line is never cut and copies as one line.
+  const rows = (lines: string[], style: Style): Row[] => lines.flatMap((line) => wrapSpans([span(cleanText(line), style)], st.width).map((r, i) => (i > 0 ? { ...r, soft: true } : r)));
+  screen.commit([{ spans: [] }, ...rows(stopped, ui.warn), ...rows(sessionSwitchLines(old.cwd, { oldId: old.sessionId, oldKept, newId: next.sessionId, resumed: resume !== null }), ui.accent)]);
+  swap.attach(next);
+}
 
 export const shortId = (id: string): string => id.slice(0, 8);
 

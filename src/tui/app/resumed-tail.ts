@@ -1,0 +1,26 @@
+// On --resume: the last few turns go to the scrollback; the earlier entries are in the pager only.
+import type { DurableEvent } from "../../events/types.ts";
+import type { Screen } from "../screen/screen.ts";
+import { span } from "../views/text.ts";
+import { ui } from "../views/theme.ts";
+import type { AppState } from "./state.ts";
+
+export function showResumedTail(st: AppState, screen: Screen, events: readonly DurableEvent[], keep: number): void {
+  st.transcript.applyAll(events);
+  const entries = st.transcript.entries;
+  let seen = 0;
+  let from = entries.length;
+  for (let i = entries.length - 1; i >= 0; i--) {
+    const e = entries[i]!;
+    if (e.kind === "user" && !e.steering && ++seen === keep) {
+      from = i;
+      break;
+    }
+    from = i;
+  }
+  // Earlier entries are in the pager only: mark them as written without writing them.
+  if (from > 0) {
+    st.committer.skipTo(from);
+    screen.commit([{ spans: [span(`… ${from} earlier entr${from === 1 ? "y" : "ies"} of this session: Ctrl-T shows the whole transcript`, ui.dim)] }]);
+  }
+}
