@@ -172,6 +172,11 @@ export async function openAgentSession(opts: SessionOptions): Promise<AgentSessi
     throw new SessionOpenError(explainFsError(e, projectSessionsDir(cwd), "the session directory"));
   }
 
+  const spillDir = join(dirname(writer.path), `${sessionId}.spill`);
+  pruneSpillDirs(dirname(writer.path));
+  const workspace = createWorkspace({ root: cwd, spillDir, sessionId, redact: redactText, files: opts.files, terminal: opts.terminal });
+  workspace.onFileChanged = (abs, before) => git.adopt(abs, before);
+  if (replayed) restoreWorkspace(workspace, replayed.events);
   const bus: EventBus = createEventBus();
   const hooks = openSessionHooks({
     cwd,
@@ -198,11 +203,6 @@ export async function openAgentSession(opts: SessionOptions): Promise<AgentSessi
   // and go with their servers, which are not connected yet.)
   const missing = (replayed?.toolNamesUsed ?? []).filter((t) => !t.startsWith("mcp__") && !tools.names().includes(t));
   if (missing.length > 0) notices.push(`this session used tools this version does not have (${missing.join(", ")}); calls to them will fail`);
-  const spillDir = join(dirname(writer.path), `${sessionId}.spill`);
-  pruneSpillDirs(dirname(writer.path));
-  const workspace = createWorkspace({ root: cwd, spillDir, sessionId, redact: redactText, files: opts.files, terminal: opts.terminal });
-  workspace.onFileChanged = (abs, before) => git.adopt(abs, before);
-  if (replayed) restoreWorkspace(workspace, replayed.events);
   const context = createConversationContext({ model: () => model, client, emit: bus.emit, events: replayed?.events ?? [] });
 
   let cost = replayed?.costUsd ?? 0;
