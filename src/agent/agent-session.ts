@@ -24,6 +24,7 @@ import { createConversationContext } from "../context/conversation.ts";
 import { createSession } from "../session/store.ts";
 import { builtinTools } from "../tools/builtin.ts";
 import { createToolRuntime } from "../tools/runtime.ts";
+import { fitToBudget } from "../tools/output-budget.ts";
 import { createWorkspace } from "../workspace/local.ts";
 import { redactText } from "../session/redact.ts";
 import { pruneSpillDirs } from "../session/spill-retention.ts";
@@ -189,6 +190,7 @@ export async function openAgentSession(opts: SessionOptions): Promise<AgentSessi
     // --trust-project covers every command the project's files define, hooks as MCP servers.
     trustProject: opts.mcp?.trustProject ?? false,
     ...(opts.hostHooks ? { host: opts.hostHooks } : {}),
+    fit: (text, label) => fitToBudget(text, workspace.spill, label).text,
   });
   notices.push(...hooks.notices);
   const hookTurn = newHookTurn();

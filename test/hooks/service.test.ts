@@ -13,7 +13,7 @@ const entry = (command: string, extra: Partial<HookEntry> = {}): HookEntry => ({
 
 function service(dir: string, entries: HookEntry[]) {
   const events: AgentEvent[] = [];
-  const s = createHookService({ entries, projectDir: dir, sessionId: "s1", transcriptPath: "/t.jsonl", permissionMode: () => "default", emit: (e) => events.push(e) });
+  const s = createHookService({ entries, projectDir: dir, sessionId: "s1", transcriptPath: "/t.jsonl", permissionMode: () => "default", emit: (e) => events.push(e), fit: (text) => text });
   return { s, events };
 }
 
@@ -45,6 +45,28 @@ describe("hooks service", () => {
     await run;
     const end = events.find((e) => e.type === "hook_end");
     expect(end).toMatchObject({ ok: false, message: expect.stringContaining("was cancelled") });
+  });
+
+  test("every text an outcome carries goes through the budget: context, block, stop and permission reasons", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "khaelor-hooks-"));
+    const answer = JSON.stringify({
+      continue: false,
+      stopReason: "stop reason",
+      hookSpecificOutput: { hookEventName: "PreToolUse", permissionDecision: "deny", permissionDecisionReason: "deny reason", additionalContext: "context" },
+    });
+    const fitted: string[] = [];
+    const s = createHookService({
+      entries: [entry(`echo '${answer}'`), entry("echo 'block reason' >&2; exit 2")],
+      projectDir: dir,
+      sessionId: "s1",
+      transcriptPath: "/t.jsonl",
+      permissionMode: () => "default",
+      emit: () => {},
+      fit: (text, label) => (fitted.push(`${label}: ${text}`), `[fitted] ${text}`),
+    });
+    const o = await s.run("PreToolUse", "Bash", {}, new AbortController().signal);
+    expect(fitted.sort()).toEqual(["hook-PreToolUse: block reason", "hook-PreToolUse: context", "hook-PreToolUse: deny reason", "hook-PreToolUse: stop reason"]);
+    expect(o).toMatchObject({ context: ["[fitted] context"], block: "[fitted] block reason", stop: "[fitted] stop reason", permission: { decision: "deny", reason: "[fitted] deny reason" } });
   });
 
   test("matchers are anchored regexes over Claude Code's names", () => {
