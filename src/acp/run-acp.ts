@@ -5,7 +5,7 @@
 import * as acp from "@agentclientprotocol/sdk";
 import type { AgentContext, SessionModeState, SessionUpdate, StopReason } from "@agentclientprotocol/sdk";
 import type { PermissionMode } from "../events/types.ts";
-import { EXIT, type CliOptions } from "../cli/args.ts";
+import type { CliOptions } from "../cli/args.ts";
 import { openAgentSession, SessionOpenError } from "../agent/agent-session.ts";
 import type { AgentSession, Asker } from "../agent/types.ts";
 import { sessionOptions } from "../cli/session-options.ts";
@@ -18,6 +18,7 @@ import { editorMcpConfig } from "./mcp-servers.ts";
 import { promptContent } from "./prompt-content.ts";
 import { invisiblesNote, preparedDiff, readText, toolKind, toolLocations, type ReadView } from "./tool-view.ts";
 import { createLiveUpdates, replayUpdates } from "./updates.ts";
+import { serveStdio } from "./stdio-stream.ts";
 
 const MODES: Array<{ id: PermissionMode; name: string; description: string }> = [
   { id: "default", name: "Default", description: "Ask before edits, commands and anything outside the project" },
@@ -285,39 +286,11 @@ export async function runAcp(opts: CliOptions): Promise<number> {
       sessions.get(params.sessionId)?.turn?.abort();
     });
 
-  const stream = acp.ndJsonStream(stdoutStream(), stdinStream());
-  const conn = app.connect(stream);
-  const stop = () => conn.close();
-  process.on("SIGINT", stop);
-  process.on("SIGTERM", stop);
-  process.on("SIGHUP", stop);
-  await conn.closed;
+  const code = await serveStdio((stream) => app.connect(stream), log);
   // The client is gone (end of input, a closed pipe, a signal): running turns are cancelled and
   // recorded as such, and every session is closed so its log is complete.
   for (const l of sessions.values()) l.turn?.abort();
   await Promise.allSettled([...sessions.values()].map((l) => l.running));
   await Promise.allSettled([...sessions.values()].map((l) => l.session.close()));
-  return EXIT.ok;
-}
-
-/** stdin as a web stream that ends when stdin does (the client closed its end). */
-function stdinStream(): ReadableStream<Uint8Array> {
-  return new ReadableStream<Uint8Array>({
-    start(controller) {
-      process.stdin.on("data", (c: Buffer) => controller.enqueue(new Uint8Array(c)));
-      process.stdin.on("end", () => controller.close());
-      process.stdin.on("error", (e) => controller.error(e));
-    },
-  });
-}
-
-/** stdout as a web stream; a closed pipe errors it, which closes the connection. */
-function stdoutStream(): WritableStream<Uint8Array> {
-  return new WritableStream<Uint8Array>({
-    write(chunk) {
-      return new Promise<void>((resolve, reject) => {
-        process.stdout.write(chunk, (e) => (e ? reject(e) : resolve()));
-      });
-    },
-  });
+  return code;
 }

@@ -24,6 +24,7 @@ import { createConversationContext } from "../context/conversation.ts";
 import { createSession } from "../session/store.ts";
 import { builtinTools } from "../tools/builtin.ts";
 import { createToolRuntime } from "../tools/runtime.ts";
+import { fitToBudget } from "../tools/output-budget.ts";
 import { createWorkspace } from "../workspace/local.ts";
 import { redactText } from "../session/redact.ts";
 import { pruneSpillDirs } from "../session/spill-retention.ts";
@@ -181,6 +182,11 @@ export async function openAgentSession(opts: SessionOptions): Promise<AgentSessi
     throw new SessionOpenError(explainFsError(e, projectSessionsDir(cwd), "the session directory"));
   }
 
+  const spillDir = join(dirname(writer.path), `${sessionId}.spill`);
+  pruneSpillDirs(dirname(writer.path));
+  const workspace = createWorkspace({ root: cwd, spillDir, sessionId, redact: redactText, files: opts.files, terminal: opts.terminal });
+  workspace.onFileChanged = (abs, before) => git.adopt(abs, before);
+  if (replayed) restoreWorkspace(workspace, replayed.events);
   const bus: EventBus = createEventBus();
   const hooks = openSessionHooks({
     cwd,
@@ -193,6 +199,7 @@ export async function openAgentSession(opts: SessionOptions): Promise<AgentSessi
     // --trust-project covers every command the project's files define, hooks as MCP servers.
     trustProject,
     ...(opts.hostHooks ? { host: opts.hostHooks } : {}),
+    fit: (text, label) => fitToBudget(text, workspace.spill, label).text,
   });
   notices.push(...hooks.notices);
   const hookTurn = newHookTurn();
@@ -207,11 +214,6 @@ export async function openAgentSession(opts: SessionOptions): Promise<AgentSessi
   // and go with their servers, which are not connected yet.)
   const missing = (replayed?.toolNamesUsed ?? []).filter((t) => !t.startsWith("mcp__") && !tools.names().includes(t));
   if (missing.length > 0) notices.push(`this session used tools this version does not have (${missing.join(", ")}); calls to them will fail`);
-  const spillDir = join(dirname(writer.path), `${sessionId}.spill`);
-  pruneSpillDirs(dirname(writer.path));
-  const workspace = createWorkspace({ root: cwd, spillDir, sessionId, redact: redactText, files: opts.files, terminal: opts.terminal });
-  workspace.onFileChanged = (abs, before) => git.adopt(abs, before);
-  if (replayed) restoreWorkspace(workspace, replayed.events);
   const context = createConversationContext({ model: () => model, client, emit: bus.emit, events: replayed?.events ?? [] });
 
   let cost = replayed?.costUsd ?? 0;

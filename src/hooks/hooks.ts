@@ -34,7 +34,15 @@ export type HookServiceOptions = {
   permissionMode: () => string;
   emit: (e: AgentEvent) => void;
   env?: Record<string, string | undefined>;
+  /**
+   * The tool-output budget (src/tools/output-budget.ts, with the session's spill files): a hook's
+   * text for the model costs what a tool result would, and the whole of it is in the file it names.
+   */
+  fit: BudgetText;
 };
+
+/** Text within the budget; `label` names the spill file the rest goes to. */
+export type BudgetText = (text: string, label: string) => string;
 
 /** Events whose plain stdout (exit 0) is added to the model's context, as in Claude Code. */
 const STDOUT_IS_CONTEXT = new Set<HookEvent>(["UserPromptSubmit", "SessionStart"]);
@@ -69,8 +77,26 @@ export function createHookService(opts: HookServiceOptions): HookService {
           opts.emit({ type: "hook_end", runId, event, label: label(h), durationMs: Math.round(r.durationMs), ok: !r.failure && (r.code === 0 || r.code === 2), ...said });
         }),
       );
-      return outcome;
+      return withinBudget(event, outcome, opts.fit);
     },
+  };
+}
+
+/**
+ * Each text of the outcome within the budget: the context of all the event's hooks as one (they
+ * reach the model together), the block reasons, the permission reason, the stop reason.
+ */
+function withinBudget(event: HookEvent, o: HookOutcome, fit: BudgetText): HookOutcome {
+  const label = `hook-${event}`;
+  const joined = o.context.join("\n");
+  const fitted = fit(joined, label);
+  return {
+    ...o,
+    // Untouched when it fits: each hook's context stays its own line.
+    context: fitted === joined ? o.context : [fitted],
+    ...(o.block !== undefined ? { block: fit(o.block, label) } : {}),
+    ...(o.stop !== undefined ? { stop: fit(o.stop, label) } : {}),
+    ...(o.permission ? { permission: { ...o.permission, reason: fit(o.permission.reason, label) } } : {}),
   };
 }
 

@@ -1,7 +1,8 @@
 // Runs one hook command as Claude Code does: through the shell, in the project directory, the
 // event's JSON on stdin, CLAUDE_PROJECT_DIR (and KHAELOR_PROJECT_DIR) in its environment, killed
-// (its whole process group) at its timeout or when the user cancels. Never throws: a command that
-// is missing, hangs, dies by a signal or prints garbage comes back as a failed run that says so.
+// (its whole process group) at its timeout or when the user cancels. It is done when its own
+// process exits, whoever else holds its pipes. Never throws: a command that is missing, hangs,
+// dies by a signal or prints garbage comes back as a failed run that says so.
 import { spawn } from "node:child_process";
 import { z } from "zod";
 import type { HookCallback, HookEntry } from "./config.ts";
@@ -45,6 +46,13 @@ export type HookRun = {
 
 export type RunContext = { projectDir: string; env?: Record<string, string | undefined>; signal: AbortSignal };
 
+/**
+ * After the hook's own process exits, how long its pipes may still deliver what it wrote. A child
+ * it left behind (a `setsid` daemon, a `cmd &`) can hold them open for hours: the run does not
+ * wait for it.
+ */
+const DRAIN_MS = 150;
+
 export function runHook(entry: HookEntry, input: unknown, ctx: RunContext): Promise<HookRun> {
   if (entry.callback) return runCallback(entry, entry.callback, input as Record<string, unknown>, ctx);
   const t0 = performance.now();
@@ -52,57 +60,70 @@ export function runHook(entry: HookEntry, input: unknown, ctx: RunContext): Prom
     let stdout: Buffer = Buffer.alloc(0);
     let stderr: Buffer = Buffer.alloc(0);
     let settled = false;
-    let killedFor: string | null = null;
+    let drain: ReturnType<typeof setTimeout> | undefined;
     const child = spawn("/bin/sh", ["-c", entry.command], {
       cwd: ctx.projectDir,
       env: { ...(ctx.env ?? process.env), CLAUDE_PROJECT_DIR: ctx.projectDir, KHAELOR_PROJECT_DIR: ctx.projectDir },
       stdio: ["pipe", "pipe", "pipe"],
       detached: true,
     });
+    const finish = (code: number | null, failure?: string) => {
+      if (settled) return;
+      settled = true;
+      clearTimeout(timer);
+      clearTimeout(drain);
+      ctx.signal.removeEventListener("abort", onAbort);
+      // Whoever still holds the pipes (a daemon the hook started), we stop listening to them.
+      child.stdin.destroy();
+      child.stdout.destroy();
+      child.stderr.destroy();
+      resolve(judge(entry, code, stdout, stderr, performance.now() - t0, failure));
+    };
+    // Timeout or cancel: the group is killed and the run ends now, not when the pipes close (a
+    // daemon outside the group may hold them); the exit that follows is ignored.
     const kill = (why: string) => {
-      if (killedFor || settled) return;
-      killedFor = why;
+      if (settled) return;
       try {
         if (child.pid) process.kill(-child.pid, "SIGKILL");
       } catch {
         child.kill("SIGKILL");
       }
+      finish(null, why);
     };
     const timer = setTimeout(() => kill(`did not finish within its timeout of ${entry.timeoutS} s`), entry.timeoutS * 1000);
     const onAbort = () => kill("was cancelled");
     ctx.signal.addEventListener("abort", onAbort, { once: true });
-    if (ctx.signal.aborted) onAbort();
     const append = (buf: Buffer, chunk: Buffer): Buffer => (buf.length >= MAX_OUTPUT ? buf : Buffer.concat([buf, chunk]).subarray(0, MAX_OUTPUT));
     child.stdout.on("data", (c: Buffer) => (stdout = append(stdout, c)));
     child.stderr.on("data", (c: Buffer) => (stderr = append(stderr, c)));
     // A hook that does not read its stdin (most do not) closes the pipe early: that is fine.
     child.stdin.on("error", () => {});
     child.stdin.end(`${JSON.stringify(input)}\n`);
-    const finish = (code: number | null, failure?: string) => {
-      if (settled) return;
-      settled = true;
-      clearTimeout(timer);
-      ctx.signal.removeEventListener("abort", onAbort);
-      const out = textOf(stdout);
-      const err = textOf(stderr);
-      const run: HookRun = { entry, code, stdout: out.text, stderr: err.text, durationMs: performance.now() - t0 };
-      if (failure) run.failure = failure;
-      else if (code === 127) run.failure = `exited 127: the command was not found${err.text.trim() ? ` (${oneLine(err.text)})` : ""}`;
-      else if (out.binary) run.failure = "printed binary output on stdout (ignored)";
-      else if (code === 0 && out.text.trimStart().startsWith("{")) {
-        const parsed = parseJson(out.text);
-        if (parsed.ok) run.json = parsed.json;
-        else run.failure = `printed invalid JSON on stdout (${parsed.error}); its output was ignored`;
-      }
-      resolve(run);
-    };
+    const exited = (code: number | null, signal: NodeJS.Signals | null) => (signal ? finish(null, `was killed by ${signal}`) : finish(code));
     child.on("error", (e) => finish(null, `could not start: ${e.message}`));
-    child.on("close", (code, signal) => {
-      if (killedFor) finish(null, killedFor);
-      else if (signal) finish(null, `was killed by ${signal}`);
-      else finish(code ?? null);
+    // The hook is done when its process exits; its pipes get a moment to deliver the rest.
+    child.on("exit", (code, signal) => {
+      drain ??= setTimeout(() => exited(code, signal), DRAIN_MS);
     });
+    child.on("close", exited);
+    if (ctx.signal.aborted) onAbort();
   });
+}
+
+/** The run as the session reads it: exit code, text, and JSON output or why there is none. */
+function judge(entry: HookEntry, code: number | null, stdout: Buffer, stderr: Buffer, durationMs: number, failure: string | undefined): HookRun {
+  const out = textOf(stdout);
+  const err = textOf(stderr);
+  const run: HookRun = { entry, code, stdout: out.text, stderr: err.text, durationMs };
+  if (failure) run.failure = failure;
+  else if (code === 127) run.failure = `exited 127: the command was not found${err.text.trim() ? ` (${oneLine(err.text)})` : ""}`;
+  else if (out.binary) run.failure = "printed binary output on stdout (ignored)";
+  else if (code === 0 && out.text.trimStart().startsWith("{")) {
+    const parsed = parseJson(out.text);
+    if (parsed.ok) run.json = parsed.json;
+    else run.failure = `printed invalid JSON on stdout (${parsed.error}); its output was ignored`;
+  }
+  return run;
 }
 
 /** A host's hook: its answer is read as a command's JSON output would be; no answer in time is a failure. */

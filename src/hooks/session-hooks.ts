@@ -4,7 +4,7 @@
 import type { AgentEvent } from "../events/types.ts";
 import { recordTrust, skippedMessage, trustState, type TrustItem } from "../trust/project-trust.ts";
 import { hookTrustItem, loadHooks, type HookEntry, type HookScope } from "./config.ts";
-import { createHookService, type HookService } from "./hooks.ts";
+import { createHookService, type BudgetText, type HookService } from "./hooks.ts";
 
 export type SessionHooksOptions = {
   cwd: string;
@@ -19,6 +19,8 @@ export type SessionHooksOptions = {
   interactive: boolean;
   /** The host program's own hooks (the Agent SDK's callbacks): they always run, after the files' hooks. */
   host?: HookEntry[];
+  /** The tool-output budget for what hooks tell the model (see HookServiceOptions.fit). */
+  fit: BudgetText;
 };
 
 export type SessionHooks = {
@@ -45,7 +47,7 @@ export function openSessionHooks(opts: SessionHooksOptions): SessionHooks {
   const active: HookEntry[] = running();
   const unasked = opts.trustProject ? [] : state.unasked;
   if (unasked.length > 0 && !opts.interactive) notices.push(skippedMessage(opts.cwd, unasked));
-  const service = createHookService({ entries: active, projectDir: opts.cwd, sessionId: opts.sessionId, transcriptPath: opts.transcriptPath, permissionMode: opts.permissionMode, emit: opts.emit });
+  const service = createHookService({ entries: active, projectDir: opts.cwd, sessionId: opts.sessionId, transcriptPath: opts.transcriptPath, permissionMode: opts.permissionMode, emit: opts.emit, fit: opts.fit });
   return {
     service,
     notices,

@@ -4,7 +4,6 @@
 // (initialize, interrupt, set_permission_mode, set_model, ...) are answered as they arrive, also
 // while a turn runs; with `--permission-prompt-tool stdio` permission asks go to the host as
 // can_use_tool requests. End of input ends the session once the queued turns are done.
-import { createInterface } from "node:readline";
 import type { PermissionMode, TurnEndReason } from "../events/types.ts";
 import { DEFAULT_MODEL, SUGGESTED_MODELS } from "../model/models.ts";
 import type { UserBlock } from "../model/types.ts";
@@ -28,6 +27,7 @@ import { sdkHookEntries } from "./sdk-hooks.ts";
 import { sdkMcpServers, type SdkMcpServers } from "./sdk-mcp.ts";
 import { grantScopeOf, suggestionsFor } from "./permission-updates.ts";
 import { parseInputLine, type ControlRequestLine } from "./wire.ts";
+import { jsonLines, leadingFields, tooLargeMessage } from "../stdio/json-lines.ts";
 
 const MODES: PermissionMode[] = ["default", "acceptEdits", "plan", "bypassPermissions", "dontAsk"];
 
@@ -265,31 +265,45 @@ export async function runStreamJson(opts: CliOptions): Promise<number> {
   };
 
   let signalExit: number | null = null;
-  const onSignal = (code: number) => () => {
+  // Every end but the end of input is said on stderr; a second signal exits at once.
+  const onSignal = (code: number, why: string) => () => {
     if (signalExit !== null) process.exit(code);
+    stderr(`${why}; ending the session`);
     signalExit = code;
     inputEnded = true;
     queue.length = 0;
     current?.abort();
     wake?.();
   };
-  const onInt = onSignal(EXIT.sigint);
-  const onTerm = onSignal(EXIT.sigterm);
-  const onHup = onSignal(EXIT.sighup);
+  const onInt = onSignal(EXIT.sigint, "stopped by SIGINT");
+  const onTerm = onSignal(EXIT.sigterm, "stopped by SIGTERM");
+  const onHup = onSignal(EXIT.sighup, "stopped by SIGHUP");
   process.on("SIGINT", onInt);
   process.on("SIGTERM", onTerm);
   process.on("SIGHUP", onHup);
   // A host that stops reading (closed pipe) cannot see anything more: the turn stops, the log stays.
-  process.stdout.on("error", () => {
+  process.stdout.on("error", (e: NodeJS.ErrnoException) => {
+    if (hostGone) return;
     hostGone = true;
-    onSignal(EXIT.error)();
+    onSignal(EXIT.error, `the host closed its end of our output (${e.code ?? e.message})`)();
   });
 
-  const reader = createInterface({ input: process.stdin, crlfDelay: Infinity });
+  // Line by line, each at most MAX_MESSAGE_BYTES: a longer one is reported (and a control request
+  // refused by its id, when its start shows it) instead of held whole or sent to the model.
+  const input = process.stdin as AsyncIterable<Uint8Array>;
   let lineNo = 0;
   const reading = (async () => {
-    for await (const raw of reader) {
+    for await (const l of jsonLines(input)) {
       lineNo++;
+      if (l.kind === "too_large") {
+        const why = tooLargeMessage(l.bytes);
+        const { values } = leadingFields(l.head);
+        const requestId = values.get("type") === "control_request" ? values.get("request_id") : undefined;
+        if (typeof requestId === "string") writeLine({ type: "control_response", response: { subtype: "error", request_id: requestId, error: why } });
+        invalid(lineNo, why);
+        continue;
+      }
+      const raw = l.text;
       if (!raw.trim()) continue;
       const parsed = parseInputLine(raw);
       switch (parsed.kind) {
@@ -311,7 +325,10 @@ export async function runStreamJson(opts: CliOptions): Promise<number> {
       }
       if (signalExit !== null) break;
     }
-  })();
+  })().catch((e: unknown) => {
+    // A read error, not the end of input: said, and the input counts as ended.
+    if (signalExit === null) stderr(`could not read stdin: ${e instanceof Error ? e.message : String(e)}`);
+  });
   void reading.finally(() => {
     inputEnded = true;
     control.closeAll("the host closed its input");
@@ -356,7 +373,6 @@ export async function runStreamJson(opts: CliOptions): Promise<number> {
     process.off("SIGINT", onInt);
     process.off("SIGTERM", onTerm);
     process.off("SIGHUP", onHup);
-    reader.close();
     await (session as AgentSession | null)?.close();
   }
   if (openFailed) return EXIT.error;

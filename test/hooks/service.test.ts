@@ -1,7 +1,7 @@
 // The hooks service with real commands: same-event hooks run in parallel, a cancel kills them,
 // matchers read Claude Code's tool names, and the settings file's bad entries are named.
 import { describe, expect, test } from "bun:test";
-import { mkdtempSync, writeFileSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { AgentEvent } from "../../src/events/types.ts";
@@ -13,7 +13,7 @@ const entry = (command: string, extra: Partial<HookEntry> = {}): HookEntry => ({
 
 function service(dir: string, entries: HookEntry[]) {
   const events: AgentEvent[] = [];
-  const s = createHookService({ entries, projectDir: dir, sessionId: "s1", transcriptPath: "/t.jsonl", permissionMode: () => "default", emit: (e) => events.push(e) });
+  const s = createHookService({ entries, projectDir: dir, sessionId: "s1", transcriptPath: "/t.jsonl", permissionMode: () => "default", emit: (e) => events.push(e), fit: (text) => text });
   return { s, events };
 }
 
@@ -47,6 +47,28 @@ describe("hooks service", () => {
     expect(end).toMatchObject({ ok: false, message: expect.stringContaining("was cancelled") });
   });
 
+  test("every text an outcome carries goes through the budget: context, block, stop and permission reasons", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "khaelor-hooks-"));
+    const answer = JSON.stringify({
+      continue: false,
+      stopReason: "stop reason",
+      hookSpecificOutput: { hookEventName: "PreToolUse", permissionDecision: "deny", permissionDecisionReason: "deny reason", additionalContext: "context" },
+    });
+    const fitted: string[] = [];
+    const s = createHookService({
+      entries: [entry(`echo '${answer}'`), entry("echo 'block reason' >&2; exit 2")],
+      projectDir: dir,
+      sessionId: "s1",
+      transcriptPath: "/t.jsonl",
+      permissionMode: () => "default",
+      emit: () => {},
+      fit: (text, label) => (fitted.push(`${label}: ${text}`), `[fitted] ${text}`),
+    });
+    const o = await s.run("PreToolUse", "Bash", {}, new AbortController().signal);
+    expect(fitted.sort()).toEqual(["hook-PreToolUse: block reason", "hook-PreToolUse: context", "hook-PreToolUse: deny reason", "hook-PreToolUse: stop reason"]);
+    expect(o).toMatchObject({ context: ["[fitted] context"], block: "[fitted] block reason", stop: "[fitted] stop reason", permission: { decision: "deny", reason: "[fitted] deny reason" } });
+  });
+
   test("matchers are anchored regexes over Claude Code's names", () => {
     expect(matches("Edit|Write", claudeToolName("edit"))).toBe(true);
     expect(matches("Edit|Write", "NotebookEdit")).toBe(false);
@@ -75,5 +97,52 @@ describe("hooks service", () => {
     expect(problems.length).toBe(4); // the prompt-type hook, the bad regex, the non-list, the unknown event
     for (const p of problems) expect(p.startsWith(file)).toBe(true);
     expect(problems.join("\n")).toContain("OnTuesday");
+  });
+});
+
+/** Kills the daemon a hook left behind (its pid in `file`): it is in a session of its own, out of the hook's reach. */
+function killDaemon(file: string) {
+  if (!existsSync(file)) return;
+  try {
+    process.kill(Number(readFileSync(file, "utf8").trim()), "SIGKILL");
+  } catch {
+    // already gone
+  }
+}
+
+describe("a hook whose daemon keeps its pipes", () => {
+  // `setsid` puts the daemon in a session of its own: killing the hook's process group misses it,
+  // and it holds the hook's stdout and stderr for as long as it lives (30 s here).
+  const daemon = (pidFile: string) => `setsid sh -c 'echo $$ > ${pidFile}; exec sleep 30' & `;
+
+  test("the run ends when the hook's own process exits, with its output kept", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "khaelor-hooks-"));
+    const pidFile = join(dir, "daemon.pid");
+    const context = JSON.stringify({ hookSpecificOutput: { hookEventName: "PreToolUse", additionalContext: "kept after the exit" } });
+    const { s, events } = service(dir, [entry(`echo '${context}'; ${daemon(pidFile)}while [ ! -s ${pidFile} ]; do sleep 0.01; done`, { timeoutS: 20 })]);
+    try {
+      const o = await s.run("PreToolUse", "Bash", {}, new AbortController().signal);
+      expect(o.context).toEqual(["kept after the exit"]);
+      const end = events.find((e) => e.type === "hook_end");
+      expect(end).toMatchObject({ ok: true });
+      // Far below the daemon's 30 s and the hook's 20 s timeout: the run did not wait for either.
+      expect(end?.type === "hook_end" && end.durationMs).toBeLessThan(5000);
+    } finally {
+      killDaemon(pidFile);
+    }
+  });
+
+  test("a hook that hangs itself is cut at its timeout, pipes and all", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "khaelor-hooks-"));
+    const pidFile = join(dir, "daemon.pid");
+    const { s, events } = service(dir, [entry(`echo partial; ${daemon(pidFile)}sleep 30`, { timeoutS: 0.3 })]);
+    try {
+      await s.run("PreToolUse", "Bash", {}, new AbortController().signal);
+      const end = events.find((e) => e.type === "hook_end");
+      expect(end).toMatchObject({ ok: false, message: expect.stringContaining("did not finish within its timeout of 0.3 s") });
+      expect(end?.type === "hook_end" && end.durationMs).toBeLessThan(5000);
+    } finally {
+      killDaemon(pidFile);
+    }
   });
 });

@@ -4,6 +4,7 @@ import { describe, expect, test } from "bun:test";
 import { fakeApiFixture } from "../support/fake-api.ts";
 import { cliCommand, isolatedEnv, runCli, tempProject } from "../support/cli.ts";
 import { mcpConfig, testServer } from "../mcp/support.ts";
+import { MAX_MESSAGE_BYTES } from "../../src/stdio/json-lines.ts";
 
 const serve = fakeApiFixture();
 const FLAGS = ["--output-format", "stream-json", "--verbose", "--input-format", "stream-json"];
@@ -31,6 +32,14 @@ function spawnStream(args: string[], cwd: string, env: Record<string, string>) {
   return {
     lines,
     send: (o: object | string) => proc.stdin.write(typeof o === "string" ? o : `${JSON.stringify(o)}\n`),
+    /** Bytes as they are, flushed in pieces a pipe takes. */
+    async raw(bytes: Uint8Array) {
+      for (let i = 0; i < bytes.length; i += 1 << 20) {
+        proc.stdin.write(bytes.subarray(i, i + (1 << 20)));
+        await proc.stdin.flush();
+      }
+    },
+    signal: (sig: NodeJS.Signals) => proc.kill(sig),
     next(pred: (l: Record<string, unknown>) => boolean): Promise<Record<string, unknown>> {
       const found = lines.slice(seen).find(pred);
       if (found) return Promise.resolve(found);
@@ -47,6 +56,14 @@ function spawnStream(args: string[], cwd: string, env: Record<string, string>) {
 
 const user = (text: string) => ({ type: "user", message: { role: "user", content: text }, parent_tool_use_id: null, session_id: "" });
 const control = (id: string, request: object) => ({ type: "control_request", request_id: id, request });
+/** One line of `size` bytes: `start`, padding, `end`. */
+function bigLine(start: string, end: string, size: number): Uint8Array {
+  const bytes = new Uint8Array(size + 1).fill(0x61);
+  bytes.set(new TextEncoder().encode(start), 0);
+  bytes.set(new TextEncoder().encode(`${end}\n`), size - end.length);
+  return bytes;
+}
+const STACK = /\n\s+at \S/;
 const responseTo = (id: string) => (l: Record<string, unknown>) => l.type === "control_response" && (l.response as { request_id: string }).request_id === id;
 
 describe("stream-json input", () => {
@@ -72,6 +89,34 @@ describe("stream-json input", () => {
     expect(stderr).toContain("stdin line 2: not valid JSON");
     expect(stderr).toContain('unknown line type "mystery"');
     expect(s.lines.filter((l) => l.subtype === "invalid_input").length).toBe(2);
+  });
+
+  test("a line over the size limit is reported with its size and the limit (a control request is refused by its id); the next line is read; SIGTERM ends it with 143, no stack trace", async () => {
+    const server = await serve({
+      turns: [
+        { content: [{ type: "text", text: "still here" }] },
+        { content: [{ type: "text", text: "a slow answer ".repeat(300) }], pacing: { delayMs: 15, textChunk: 4 } },
+      ],
+    });
+    const s = spawnStream(["--include-partial-messages"], tempProject(), isolatedEnv(server.url));
+    const size = MAX_MESSAGE_BYTES + 1024 * 1024;
+    await s.raw(bigLine('{"type":"user","message":{"role":"user","content":"', '"}}', size));
+    const bad = await s.next((l) => l.subtype === "invalid_input");
+    expect(bad).toMatchObject({ type: "system", line: 1 });
+    expect(String(bad.error)).toContain(`${size.toLocaleString("en-US")} bytes, over the limit of ${MAX_MESSAGE_BYTES.toLocaleString("en-US")} bytes`);
+    await s.raw(bigLine('{"type":"control_request","request_id":"big-1","request":{"subtype":"initialize","pad":"', '"}}', size));
+    const refused = await s.next(responseTo("big-1"));
+    expect(refused.response).toMatchObject({ subtype: "error", request_id: "big-1", error: expect.stringContaining("over the limit") });
+    s.send(user("are you there?"));
+    expect(await s.next((l) => l.type === "result")).toMatchObject({ subtype: "success", result: "still here" });
+    s.send(user("talk"));
+    await s.next((l) => l.type === "stream_event");
+    s.signal("SIGTERM");
+    const { code, stderr } = await s.end();
+    expect(code).toBe(143);
+    expect(stderr).toContain("stdin line 1: the message is");
+    expect(stderr).toContain("stopped by SIGTERM");
+    expect(stderr).not.toMatch(STACK);
   });
 
   test("--mcp-config and --strict-mcp-config are honoured: init and mcp_status list the server, and its tool is offered", async () => {
@@ -277,6 +322,9 @@ describe("stream-json input", () => {
     proc.stdin.end();
     const code = await proc.exited;
     expect(code).not.toBe(0);
+    const stderr = await new Response(proc.stderr).text();
+    expect(stderr).toContain("the host closed its end of our output");
+    expect(stderr).not.toMatch(STACK);
     expect(sessionId).not.toBe("");
     const resumed = await runCli(["-p", "--resume", sessionId, "hello again", "--output-format", "json"], { cwd: dir, env });
     expect(resumed.stderr).not.toContain("stopped unexpectedly");
