@@ -13,7 +13,7 @@ import type { StartedProcess } from "../workspace/types.ts";
 import type { ServerConfig } from "./config.ts";
 import { ServerConnection, type ServerState } from "./connection.ts";
 import { convertResult } from "./results.ts";
-import { mcpToolName } from "./tool-names.ts";
+import { assignToolNames } from "./tool-names.ts";
 
 export const DEFAULT_STARTUP_TIMEOUT_MS = 10_000;
 export const DEFAULT_TOOL_TIMEOUT_MS = 10 * 60_000;
@@ -50,8 +50,11 @@ export function createMcpManager(opts: McpManagerOptions) {
   const startupTimeoutMs = opts.startupTimeoutMs ?? DEFAULT_STARTUP_TIMEOUT_MS;
   const listeners = new Set<() => void>();
   let toolCache: Tool[] | null = null;
+  /** Every offered tool's API name, by server and real name; made with the tool list. */
+  let names: Map<string, Map<string, string>> | null = null;
   const changed = () => {
     toolCache = null;
+    names = null;
     writePids();
     for (const l of listeners) l();
   };
@@ -90,15 +93,21 @@ export function createMcpManager(opts: McpManagerOptions) {
     }
   }
 
+  function apiNames(): Map<string, Map<string, string>> {
+    names ??= assignToolNames(connections.map((c) => ({ server: c.name, tools: c.offersTools ? c.tools.map((t) => t.name) : [] })));
+    return names;
+  }
+
   function toolsOf(c: ServerConnection): Tool[] {
     if (!c.offersTools) return [];
+    const named = apiNames().get(c.name)!;
     return c.tools.map((t): Tool => {
       const readOnly = t.annotations?.readOnlyHint === true;
       // $schema is for validators; it only costs the model tokens.
       const { $schema: _drop, ...rest } = t.inputSchema as Record<string, unknown>;
       const schema = { ...rest, type: "object" } as JsonSchema;
       const description = (t.description ?? t.title ?? t.annotations?.title ?? "").slice(0, MAX_DESCRIPTION);
-      const fullName = mcpToolName(c.name, t.name);
+      const fullName = named.get(t.name)!;
       return {
         name: fullName,
         description: description || `${t.name} (from the MCP server ${c.name})`,
@@ -149,7 +158,7 @@ export function createMcpManager(opts: McpManagerOptions) {
         target: c.description,
         transport: c.config.spec?.type ?? "invalid",
         status: c.state,
-        tools: c.offersTools ? c.tools.map((t) => ({ name: t.name, fullName: mcpToolName(c.name, t.name), description: t.description ?? "", readOnly: t.annotations?.readOnlyHint === true })) : [],
+        tools: c.offersTools ? c.tools.map((t) => ({ name: t.name, fullName: apiNames().get(c.name)!.get(t.name)!, description: t.description ?? "", readOnly: t.annotations?.readOnlyHint === true })) : [],
       }));
     },
     /** /mcp reconnect. A server of an untrusted project is never started here: trust it (allow) first. */
