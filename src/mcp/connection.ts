@@ -16,14 +16,15 @@ const CONNECTION_CLOSED = -32000;
 const REQUEST_TIMEOUT = -32001;
 
 async function loadSdk() {
-  const [client, sse, http, types, stdio] = await Promise.all([
+  const [client, sse, http, types, stdio, list] = await Promise.all([
     import("@modelcontextprotocol/sdk/client/index.js"),
     import("@modelcontextprotocol/sdk/client/sse.js"),
     import("@modelcontextprotocol/sdk/client/streamableHttp.js"),
     import("@modelcontextprotocol/sdk/types.js"),
     import("./stdio-transport.ts"),
+    import("./list-tools.ts"),
   ]);
-  return { Client: client.Client, SSEClientTransport: sse.SSEClientTransport, StreamableHTTPClientTransport: http.StreamableHTTPClientTransport, ToolListChanged: types.ToolListChangedNotificationSchema, GroupStdioTransport: stdio.GroupStdioTransport };
+  return { Client: client.Client, SSEClientTransport: sse.SSEClientTransport, StreamableHTTPClientTransport: http.StreamableHTTPClientTransport, ToolListChanged: types.ToolListChangedNotificationSchema, GroupStdioTransport: stdio.GroupStdioTransport, listTools: list.listToolsLeniently };
 }
 type Sdk = Awaited<ReturnType<typeof loadSdk>>;
 let sdk: Promise<Sdk> | null = null;
@@ -47,6 +48,8 @@ export type ConnectionOptions = {
 export class ServerConnection {
   state: ServerState = { state: "pending" };
   tools: McpTool[] = [];
+  /** What the user should know about its tool list (tools left out, and why), from the latest listing. */
+  notices: string[] = [];
   private client: Client | null = null;
   private transport: Transport | null = null;
   /** The transport when it is our stdio one (its pid, stderr, exit). */
@@ -129,8 +132,8 @@ export class ServerConnection {
     this.client = client;
     try {
       const left = Math.max(1, deadline - Date.now());
-      const ready = client.connect(transport, { timeout: left }).then(() => this.listTools(client));
-      this.tools = await withTimeout(ready, left, late);
+      const ready = client.connect(transport, { timeout: left }).then(() => lib.listTools(client, this.opts.startupTimeoutMs));
+      ({ tools: this.tools, notices: this.notices } = await withTimeout(ready, left, late));
     } catch (e) {
       if (this.closed) return;
       // Failed as soon as known; stopping what is left of it may take a moment more.
@@ -150,7 +153,7 @@ export class ServerConnection {
     if (client.getServerCapabilities()?.tools?.listChanged) {
       client.setNotificationHandler(lib.ToolListChanged, async () => {
         try {
-          this.tools = await this.listTools(client);
+          ({ tools: this.tools, notices: this.notices } = await lib.listTools(client, this.opts.startupTimeoutMs));
           this.opts.onChange();
         } catch {
           // keep the old list; a call to a tool that left gets the server's own error
@@ -170,18 +173,6 @@ export class ServerConnection {
       requestInit,
       eventSourceInit: { fetch: (url, init) => fetch(url, { ...init, headers: { ...(init?.headers as Record<string, string> | undefined), ...spec.headers } }) },
     });
-  }
-
-  private async listTools(client: Client): Promise<McpTool[]> {
-    if (!client.getServerCapabilities()?.tools) return [];
-    const all: McpTool[] = [];
-    let cursor: string | undefined;
-    do {
-      const page = await client.listTools(cursor ? { cursor } : {}, { timeout: this.opts.startupTimeoutMs });
-      all.push(...page.tools);
-      cursor = page.nextCursor;
-    } while (cursor && all.length < 10_000);
-    return all;
   }
 
   /** What the user should read about why it failed. */
