@@ -42,6 +42,8 @@ export type ConnectionOptions = {
   env: Record<string, string>;
   startupTimeoutMs: number;
   toolTimeoutMs: number;
+  /** The longest message a stdio server may send (default: the transport's MAX_MESSAGE_BYTES). */
+  maxMessageBytes?: number;
   onChange: () => void;
 };
 
@@ -166,7 +168,7 @@ export class ServerConnection {
 
   private makeTransport(lib: Sdk, spec: ServerSpec): Transport {
     if (spec.type === "sdk") return spec.transport();
-    if (spec.type === "stdio") return new lib.GroupStdioTransport(spec, { cwd: this.opts.cwd, env: { ...this.opts.env, ...spec.env } });
+    if (spec.type === "stdio") return new lib.GroupStdioTransport(spec, { cwd: this.opts.cwd, env: { ...this.opts.env, ...spec.env }, ...(this.opts.maxMessageBytes ? { maxMessageBytes: this.opts.maxMessageBytes } : {}) });
     const requestInit = { headers: spec.headers };
     if (spec.type === "http") return new lib.StreamableHTTPClientTransport(new URL(spec.url), { requestInit });
     return new lib.SSEClientTransport(new URL(spec.url), {
@@ -188,7 +190,7 @@ export class ServerConnection {
       return `${spec.url}: ${msg}`;
     }
     const t = this.stdio;
-    const parts = [/command not found/.test(msg) ? `${msg} (is it installed and on PATH?)` : t?.exit ? this.exitWords() : msg];
+    const parts = [/command not found/.test(msg) ? `${msg} (is it installed and on PATH?)` : t?.exit || t?.overflow ? this.exitWords() : msg];
     if (t?.junk) parts.push(`it printed ${t.junk.count} line${t.junk.count === 1 ? "" : "s"} on stdout that ${t.junk.count === 1 ? "is" : "are"} not MCP messages (a stdio server must print only JSON-RPC there), the first: ${JSON.stringify(t.junk.first)}`);
     const err = t?.stderrTail.trim();
     if (err) parts.push(`its stderr ended with: ${lastLines(err, 3)}`);
@@ -197,6 +199,7 @@ export class ServerConnection {
 
   private exitWords(): string {
     const t = this.stdio;
+    if (t?.overflow) return `it sent a message longer than ${mb(t.overflow.limit)}, the limit for one message, so it was stopped`;
     const exit = t?.exit;
     if (!exit) return "the server closed the connection";
     const how = exit.signal ? `was killed by ${exit.signal}` : `exited with code ${exit.code}`;
@@ -261,6 +264,8 @@ export class ServerConnection {
     if (this.transport && this.stdio === this.transport) this.stdio.killSync();
   }
 }
+
+const mb = (bytes: number) => `${+(bytes / (1024 * 1024)).toFixed(1)} MB`;
 
 function lastLines(text: string, n: number): string {
   return text.split("\n").slice(-n).join(" / ").slice(-400);

@@ -44,6 +44,8 @@ export type McpManagerOptions = {
   env: Record<string, string>;
   startupTimeoutMs?: number;
   toolTimeoutMs?: number;
+  /** The longest message a stdio server may send; for tests (the default is the transport's). */
+  maxMessageBytes?: number;
   /** Where the pids of running stdio servers are kept, for --resume after a kill -9. */
   pidFile?: string;
 };
@@ -63,7 +65,7 @@ export function createMcpManager(opts: McpManagerOptions) {
   };
   const connections = opts.servers.map(
     (config) =>
-      new ServerConnection(config, { cwd: opts.cwd, env: opts.env, startupTimeoutMs, toolTimeoutMs: opts.toolTimeoutMs ?? DEFAULT_TOOL_TIMEOUT_MS, onChange: changed }),
+      new ServerConnection(config, { cwd: opts.cwd, env: opts.env, startupTimeoutMs, toolTimeoutMs: opts.toolTimeoutMs ?? DEFAULT_TOOL_TIMEOUT_MS, ...(opts.maxMessageBytes ? { maxMessageBytes: opts.maxMessageBytes } : {}), onChange: changed }),
   );
   const untrusted = opts.untrusted ?? new Set<string>();
   const approvalNeeded = (c: ServerConnection) => untrusted.has(c.name);
