@@ -6,8 +6,8 @@ import { cleanOutput, fitToBudget, RESULT_BUDGET_CHARS } from "../tools/output-b
 import type { SpillFiles } from "../workspace/spill.ts";
 
 const IMAGE_TYPES: ImageMediaType[] = ["image/png", "image/jpeg", "image/gif", "image/webp"];
-/** The API's limit for one image, in base64 characters (5 MB of bytes). */
-const MAX_IMAGE_BASE64 = Math.floor((5 * 1024 * 1024 * 4) / 3);
+/** The API's limit for one image: 5 MB of base64 text, so 3.75 MB of bytes (model/images.ts's IMAGE_LIMITS). */
+const MAX_IMAGE_BASE64 = 5 * 1024 * 1024;
 
 /**
  * All images of one result together, in bytes: a server answering with many large images would
@@ -16,14 +16,14 @@ const MAX_IMAGE_BASE64 = Math.floor((5 * 1024 * 1024 * 4) / 3);
  */
 export const MAX_RESULT_IMAGE_BYTES = 8 * 1024 * 1024;
 
-const bytesOf = (base64: string) => Math.floor((base64.length * 3) / 4);
+const bytesOf = (base64: string) => Math.floor((base64.length * 3) / 4) - (base64.endsWith("==") ? 2 : base64.endsWith("=") ? 1 : 0);
 const mb = (bytes: number) => `${(bytes / (1024 * 1024)).toFixed(1)} MB`;
 
 /** An image block, or the note that stands for it; `budget` is what the result's images may still take. */
 function image(data: string, mimeType: string, what: string, budget: { left: number }): ImageBlock | string {
   const media = mimeType.toLowerCase() as ImageMediaType;
   if (!IMAGE_TYPES.includes(media)) return `[${what}: ${mimeType}, ${bytesOf(data).toLocaleString("en-US")} bytes; not shown, as only PNG, JPEG, GIF and WebP images can be]`;
-  if (data.length > MAX_IMAGE_BASE64) return `[${what}: ${mimeType}, ${bytesOf(data).toLocaleString("en-US")} bytes; not shown, as it is over the 5 MB limit for an image]`;
+  if (data.length > MAX_IMAGE_BASE64) return `[${what}: ${mimeType}, ${bytesOf(data).toLocaleString("en-US")} bytes; not shown, as its base64 is over the API's 5 MB limit for an image]`;
   const bytes = bytesOf(data);
   if (bytes > budget.left) return `[${what}: ${mimeType}, ${mb(bytes)}; not shown: this result's images pass the ${MAX_RESULT_IMAGE_BYTES / (1024 * 1024)} MB one result may carry]`;
   budget.left -= bytes;
