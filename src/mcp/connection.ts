@@ -16,15 +16,16 @@ const CONNECTION_CLOSED = -32000;
 const REQUEST_TIMEOUT = -32001;
 
 async function loadSdk() {
-  const [client, sse, http, types, stdio, list] = await Promise.all([
+  const [client, sse, http, types, stdio, list, refresh] = await Promise.all([
     import("@modelcontextprotocol/sdk/client/index.js"),
     import("@modelcontextprotocol/sdk/client/sse.js"),
     import("@modelcontextprotocol/sdk/client/streamableHttp.js"),
     import("@modelcontextprotocol/sdk/types.js"),
     import("./stdio-transport.ts"),
     import("./list-tools.ts"),
+    import("./list-refresh.ts"),
   ]);
-  return { Client: client.Client, SSEClientTransport: sse.SSEClientTransport, StreamableHTTPClientTransport: http.StreamableHTTPClientTransport, ToolListChanged: types.ToolListChangedNotificationSchema, GroupStdioTransport: stdio.GroupStdioTransport, listTools: list.listToolsLeniently };
+  return { Client: client.Client, SSEClientTransport: sse.SSEClientTransport, StreamableHTTPClientTransport: http.StreamableHTTPClientTransport, ToolListChanged: types.ToolListChangedNotificationSchema, GroupStdioTransport: stdio.GroupStdioTransport, listTools: list.listToolsLeniently, ListRefresh: refresh.ListRefresh };
 }
 type Sdk = Awaited<ReturnType<typeof loadSdk>>;
 let sdk: Promise<Sdk> | null = null;
@@ -42,6 +43,8 @@ export type ConnectionOptions = {
   env: Record<string, string>;
   startupTimeoutMs: number;
   toolTimeoutMs: number;
+  /** The clock that tells a flood of tools/list_changed notifications (tests set it). */
+  now?: () => number;
   /** The longest message a stdio server may send (default: the transport's MAX_MESSAGE_BYTES). */
   maxMessageBytes?: number;
   onChange: () => void;
@@ -50,8 +53,11 @@ export type ConnectionOptions = {
 export class ServerConnection {
   state: ServerState = { state: "pending" };
   tools: McpTool[] = [];
-  /** What the user should know about its tool list (tools left out, and why), from the latest listing. */
-  notices: string[] = [];
+  /** What the latest listing left out, and why. */
+  private listNotices: string[] = [];
+  /** Set when it sent too many tools/list_changed notifications and is no longer listened to. */
+  private floodNotice: string | null = null;
+  private refresh: { idle(): Promise<void> } | null = null;
   private client: Client | null = null;
   private transport: Transport | null = null;
   /** The transport when it is our stdio one (its pid, stderr, exit). */
@@ -87,9 +93,20 @@ export class ServerConnection {
     return describeSpec(this.config.spec, this.config.raw);
   }
 
+  /** What the user should know about its tool list: tools left out and why, notifications ignored. */
+  get notices(): string[] {
+    return this.floodNotice ? [...this.listNotices, this.floodNotice] : this.listNotices;
+  }
+
   /** Resolves when no start is in flight. */
   settled(): Promise<void> {
     return this.connecting ?? Promise.resolve();
+  }
+
+  /** Resolves when no start and no re-listing of its tools is in flight. */
+  async listed(): Promise<void> {
+    await this.settled();
+    await this.refresh?.idle();
   }
 
   /** Starts (or restarts) the server; resolves when it is connected or has failed. Never throws. */
@@ -109,6 +126,8 @@ export class ServerConnection {
   private async connectOnce(raw: ServerSpec): Promise<void> {
     await this.dropClient();
     this.lost = false;
+    this.floodNotice = null;
+    this.refresh = null;
     this.set({ state: "pending" });
     const expanded = expandSpec(raw, this.opts.env);
     if ("missing" in expanded) {
@@ -135,7 +154,7 @@ export class ServerConnection {
     try {
       const left = Math.max(1, deadline - Date.now());
       const ready = client.connect(transport, { timeout: left }).then(() => lib.listTools(client, this.opts.startupTimeoutMs));
-      ({ tools: this.tools, notices: this.notices } = await withTimeout(ready, left, late));
+      ({ tools: this.tools, notices: this.listNotices } = await withTimeout(ready, left, late));
     } catch (e) {
       if (this.closed) return;
       // Failed as soon as known; stopping what is left of it may take a moment more.
@@ -153,14 +172,21 @@ export class ServerConnection {
       this.set({ state: "failed", reason: `${this.exitWords()}; it is restarted on the next call` });
     };
     if (client.getServerCapabilities()?.tools?.listChanged) {
-      client.setNotificationHandler(lib.ToolListChanged, async () => {
-        try {
-          ({ tools: this.tools, notices: this.notices } = await lib.listTools(client, this.opts.startupTimeoutMs));
+      const refresh = new lib.ListRefresh({
+        relist: async () => {
+          const list = await lib.listTools(client, this.opts.startupTimeoutMs);
+          if (this.client !== client) return;
+          ({ tools: this.tools, notices: this.listNotices } = list);
           this.opts.onChange();
-        } catch {
-          // keep the old list; a call to a tool that left gets the server's own error
-        }
+        },
+        onFlood: (notice) => {
+          this.floodNotice = notice;
+          this.opts.onChange();
+        },
+        ...(this.opts.now ? { now: this.opts.now } : {}),
       });
+      this.refresh = refresh;
+      client.setNotificationHandler(lib.ToolListChanged, () => refresh.changed());
     }
     this.everConnected = true;
     this.set({ state: "connected" });

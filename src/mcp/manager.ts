@@ -44,6 +44,8 @@ export type McpManagerOptions = {
   env: Record<string, string>;
   startupTimeoutMs?: number;
   toolTimeoutMs?: number;
+  /** The clock that tells a server flooding tools/list_changed; for tests. */
+  now?: () => number;
   /** The longest message a stdio server may send; for tests (the default is the transport's). */
   maxMessageBytes?: number;
   /** Where the pids of running stdio servers are kept, for --resume after a kill -9. */
@@ -65,7 +67,7 @@ export function createMcpManager(opts: McpManagerOptions) {
   };
   const connections = opts.servers.map(
     (config) =>
-      new ServerConnection(config, { cwd: opts.cwd, env: opts.env, startupTimeoutMs, toolTimeoutMs: opts.toolTimeoutMs ?? DEFAULT_TOOL_TIMEOUT_MS, ...(opts.maxMessageBytes ? { maxMessageBytes: opts.maxMessageBytes } : {}), onChange: changed }),
+      new ServerConnection(config, { cwd: opts.cwd, env: opts.env, startupTimeoutMs, toolTimeoutMs: opts.toolTimeoutMs ?? DEFAULT_TOOL_TIMEOUT_MS, ...(opts.maxMessageBytes ? { maxMessageBytes: opts.maxMessageBytes } : {}), ...(opts.now ? { now: opts.now } : {}), onChange: changed }),
   );
   const untrusted = opts.untrusted ?? new Set<string>();
   const approvalNeeded = (c: ServerConnection) => untrusted.has(c.name);
@@ -153,6 +155,10 @@ export function createMcpManager(opts: McpManagerOptions) {
       let timer: ReturnType<typeof setTimeout> | undefined;
       const settled = Promise.all(connections.map((c) => c.settled())).then(() => undefined);
       await Promise.race([settled, new Promise<void>((r) => (timer = setTimeout(r, left)))]).finally(() => clearTimeout(timer));
+    },
+    /** Resolves when no server is starting or listing its tools again. */
+    async listed(): Promise<void> {
+      await Promise.all(connections.map((c) => c.listed()));
     },
     /** The tools of every connected server; a new array only when something changed. */
     tools(): Tool[] {
