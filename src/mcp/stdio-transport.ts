@@ -112,7 +112,8 @@ export class GroupStdioTransport implements Transport {
     this.partial = [];
     this.partialBytes = 0;
     this.child?.stdout?.destroy();
-    void this.close();
+    // stopping it is best effort (it ends with SIGKILL); the calls need not wait for it
+    this.close().catch(() => {});
     this.sendClose();
   }
 
