@@ -10,7 +10,7 @@ import { EXIT, type CliOptions } from "./args.ts";
 import { openAgentSession, SessionOpenError } from "../agent/agent-session.ts";
 import { sessionOptions } from "./session-options.ts";
 import { printSessionList } from "./sessions-command.ts";
-import { failureNotices } from "../mcp/session-mcp.ts";
+import { serverNotices } from "../mcp/session-mcp.ts";
 import { DEMO_BANNER, DEMO_PROMPT, startDemo } from "./demo.ts";
 import { terminalWriter } from "../text/terminal-out.ts";
 
@@ -97,7 +97,7 @@ export async function runPrint(opts: CliOptions): Promise<number> {
   await session.mcp.ready();
   const reported = new Set<string>();
   const reportFailures = () => {
-    for (const n of failureNotices(session.mcp.servers())) {
+    for (const n of serverNotices(session.mcp.servers())) {
       if (reported.has(n)) continue;
       reported.add(n);
       stderr.write(`khaelor: ${n}\n`);

@@ -16,14 +16,16 @@ const CONNECTION_CLOSED = -32000;
 const REQUEST_TIMEOUT = -32001;
 
 async function loadSdk() {
-  const [client, sse, http, types, stdio] = await Promise.all([
+  const [client, sse, http, types, stdio, list, refresh] = await Promise.all([
     import("@modelcontextprotocol/sdk/client/index.js"),
     import("@modelcontextprotocol/sdk/client/sse.js"),
     import("@modelcontextprotocol/sdk/client/streamableHttp.js"),
     import("@modelcontextprotocol/sdk/types.js"),
     import("./stdio-transport.ts"),
+    import("./list-tools.ts"),
+    import("./list-refresh.ts"),
   ]);
-  return { Client: client.Client, SSEClientTransport: sse.SSEClientTransport, StreamableHTTPClientTransport: http.StreamableHTTPClientTransport, ToolListChanged: types.ToolListChangedNotificationSchema, GroupStdioTransport: stdio.GroupStdioTransport };
+  return { Client: client.Client, SSEClientTransport: sse.SSEClientTransport, StreamableHTTPClientTransport: http.StreamableHTTPClientTransport, ToolListChanged: types.ToolListChangedNotificationSchema, GroupStdioTransport: stdio.GroupStdioTransport, listTools: list.listToolsLeniently, ListRefresh: refresh.ListRefresh };
 }
 type Sdk = Awaited<ReturnType<typeof loadSdk>>;
 let sdk: Promise<Sdk> | null = null;
@@ -41,12 +43,21 @@ export type ConnectionOptions = {
   env: Record<string, string>;
   startupTimeoutMs: number;
   toolTimeoutMs: number;
+  /** The clock that tells a flood of tools/list_changed notifications (tests set it). */
+  now?: () => number;
+  /** The longest message a stdio server may send (default: the transport's MAX_MESSAGE_BYTES). */
+  maxMessageBytes?: number;
   onChange: () => void;
 };
 
 export class ServerConnection {
   state: ServerState = { state: "pending" };
   tools: McpTool[] = [];
+  /** What the latest listing left out, and why. */
+  private listNotices: string[] = [];
+  /** Set when it sent too many tools/list_changed notifications and is no longer listened to. */
+  private floodNotice: string | null = null;
+  private refresh: { idle(): Promise<void> } | null = null;
   private client: Client | null = null;
   private transport: Transport | null = null;
   /** The transport when it is our stdio one (its pid, stderr, exit). */
@@ -82,9 +93,20 @@ export class ServerConnection {
     return describeSpec(this.config.spec, this.config.raw);
   }
 
+  /** What the user should know about its tool list: tools left out and why, notifications ignored. */
+  get notices(): string[] {
+    return this.floodNotice ? [...this.listNotices, this.floodNotice] : this.listNotices;
+  }
+
   /** Resolves when no start is in flight. */
   settled(): Promise<void> {
     return this.connecting ?? Promise.resolve();
+  }
+
+  /** Resolves when no start and no re-listing of its tools is in flight. */
+  async listed(): Promise<void> {
+    await this.settled();
+    await this.refresh?.idle();
   }
 
   /** Starts (or restarts) the server; resolves when it is connected or has failed. Never throws. */
@@ -104,6 +126,8 @@ export class ServerConnection {
   private async connectOnce(raw: ServerSpec): Promise<void> {
     await this.dropClient();
     this.lost = false;
+    this.floodNotice = null;
+    this.refresh = null;
     this.set({ state: "pending" });
     const expanded = expandSpec(raw, this.opts.env);
     if ("missing" in expanded) {
@@ -129,8 +153,8 @@ export class ServerConnection {
     this.client = client;
     try {
       const left = Math.max(1, deadline - Date.now());
-      const ready = client.connect(transport, { timeout: left }).then(() => this.listTools(client));
-      this.tools = await withTimeout(ready, left, late);
+      const ready = client.connect(transport, { timeout: left }).then(() => lib.listTools(client, this.opts.startupTimeoutMs));
+      ({ tools: this.tools, notices: this.listNotices } = await withTimeout(ready, left, late));
     } catch (e) {
       if (this.closed) return;
       // Failed as soon as known; stopping what is left of it may take a moment more.
@@ -148,14 +172,21 @@ export class ServerConnection {
       this.set({ state: "failed", reason: `${this.exitWords()}; it is restarted on the next call` });
     };
     if (client.getServerCapabilities()?.tools?.listChanged) {
-      client.setNotificationHandler(lib.ToolListChanged, async () => {
-        try {
-          this.tools = await this.listTools(client);
+      const refresh = new lib.ListRefresh({
+        relist: async () => {
+          const list = await lib.listTools(client, this.opts.startupTimeoutMs);
+          if (this.client !== client) return;
+          ({ tools: this.tools, notices: this.listNotices } = list);
           this.opts.onChange();
-        } catch {
-          // keep the old list; a call to a tool that left gets the server's own error
-        }
+        },
+        onFlood: (notice) => {
+          this.floodNotice = notice;
+          this.opts.onChange();
+        },
+        ...(this.opts.now ? { now: this.opts.now } : {}),
       });
+      this.refresh = refresh;
+      client.setNotificationHandler(lib.ToolListChanged, () => refresh.changed());
     }
     this.everConnected = true;
     this.set({ state: "connected" });
@@ -163,25 +194,13 @@ export class ServerConnection {
 
   private makeTransport(lib: Sdk, spec: ServerSpec): Transport {
     if (spec.type === "sdk") return spec.transport();
-    if (spec.type === "stdio") return new lib.GroupStdioTransport(spec, { cwd: this.opts.cwd, env: { ...this.opts.env, ...spec.env } });
+    if (spec.type === "stdio") return new lib.GroupStdioTransport(spec, { cwd: this.opts.cwd, env: { ...this.opts.env, ...spec.env }, ...(this.opts.maxMessageBytes ? { maxMessageBytes: this.opts.maxMessageBytes } : {}) });
     const requestInit = { headers: spec.headers };
     if (spec.type === "http") return new lib.StreamableHTTPClientTransport(new URL(spec.url), { requestInit });
     return new lib.SSEClientTransport(new URL(spec.url), {
       requestInit,
       eventSourceInit: { fetch: (url, init) => fetch(url, { ...init, headers: { ...(init?.headers as Record<string, string> | undefined), ...spec.headers } }) },
     });
-  }
-
-  private async listTools(client: Client): Promise<McpTool[]> {
-    if (!client.getServerCapabilities()?.tools) return [];
-    const all: McpTool[] = [];
-    let cursor: string | undefined;
-    do {
-      const page = await client.listTools(cursor ? { cursor } : {}, { timeout: this.opts.startupTimeoutMs });
-      all.push(...page.tools);
-      cursor = page.nextCursor;
-    } while (cursor && all.length < 10_000);
-    return all;
   }
 
   /** What the user should read about why it failed. */
@@ -197,7 +216,7 @@ export class ServerConnection {
       return `${spec.url}: ${msg}`;
     }
     const t = this.stdio;
-    const parts = [/command not found/.test(msg) ? `${msg} (is it installed and on PATH?)` : t?.exit ? this.exitWords() : msg];
+    const parts = [/command not found/.test(msg) ? `${msg} (is it installed and on PATH?)` : t?.exit || t?.overflow ? this.exitWords() : msg];
     if (t?.junk) parts.push(`it printed ${t.junk.count} line${t.junk.count === 1 ? "" : "s"} on stdout that ${t.junk.count === 1 ? "is" : "are"} not MCP messages (a stdio server must print only JSON-RPC there), the first: ${JSON.stringify(t.junk.first)}`);
     const err = t?.stderrTail.trim();
     if (err) parts.push(`its stderr ended with: ${lastLines(err, 3)}`);
@@ -206,6 +225,7 @@ export class ServerConnection {
 
   private exitWords(): string {
     const t = this.stdio;
+    if (t?.overflow) return `it sent a message longer than ${mb(t.overflow.limit)}, the limit for one message, so it was stopped`;
     const exit = t?.exit;
     if (!exit) return "the server closed the connection";
     const how = exit.signal ? `was killed by ${exit.signal}` : `exited with code ${exit.code}`;
@@ -270,6 +290,8 @@ export class ServerConnection {
     if (this.transport && this.stdio === this.transport) this.stdio.killSync();
   }
 }
+
+const mb = (bytes: number) => `${+(bytes / (1024 * 1024)).toFixed(1)} MB`;
 
 function lastLines(text: string, n: number): string {
   return text.split("\n").slice(-n).join(" / ").slice(-400);

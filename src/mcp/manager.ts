@@ -4,6 +4,7 @@
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
+import type { Tool as McpTool } from "@modelcontextprotocol/sdk/types.js";
 import { z } from "zod";
 import type { JsonSchema } from "../model/types.ts";
 import type { Tool } from "../tools/types.ts";
@@ -13,13 +14,12 @@ import type { StartedProcess } from "../workspace/types.ts";
 import type { ServerConfig } from "./config.ts";
 import { ServerConnection, type ServerState } from "./connection.ts";
 import { convertResult } from "./results.ts";
-import { mcpToolName } from "./tool-names.ts";
+import { capTotal, toolDescription } from "./tool-limits.ts";
+import { assignToolNames } from "./tool-names.ts";
 
 export const DEFAULT_STARTUP_TIMEOUT_MS = 10_000;
 export const DEFAULT_TOOL_TIMEOUT_MS = 10 * 60_000;
 const READY_SLACK_MS = 300;
-/** Claude Code cuts server tool descriptions here too: some servers ship pages of prose. */
-const MAX_DESCRIPTION = 2048;
 
 export type ServerView = {
   name: string;
@@ -30,7 +30,11 @@ export type ServerView = {
   transport: "stdio" | "http" | "sse" | "sdk" | "invalid";
   status: ServerState;
   tools: Array<{ name: string; fullName: string; description: string; readOnly: boolean }>;
+  /** Tools of its list left out, and why (too deep, malformed, over a cap): one line each. */
+  notices: string[];
 };
+
+type Offer = { tools: Map<string, McpTool[]>; names: Map<string, Map<string, string>>; notices: Map<string, string> };
 
 export type McpManagerOptions = {
   servers: ServerConfig[];
@@ -40,6 +44,10 @@ export type McpManagerOptions = {
   env: Record<string, string>;
   startupTimeoutMs?: number;
   toolTimeoutMs?: number;
+  /** The clock that tells a server flooding tools/list_changed; for tests. */
+  now?: () => number;
+  /** The longest message a stdio server may send; for tests (the default is the transport's). */
+  maxMessageBytes?: number;
   /** Where the pids of running stdio servers are kept, for --resume after a kill -9. */
   pidFile?: string;
 };
@@ -50,14 +58,16 @@ export function createMcpManager(opts: McpManagerOptions) {
   const startupTimeoutMs = opts.startupTimeoutMs ?? DEFAULT_STARTUP_TIMEOUT_MS;
   const listeners = new Set<() => void>();
   let toolCache: Tool[] | null = null;
+  let offerCache: Offer | null = null;
   const changed = () => {
     toolCache = null;
+    offerCache = null;
     writePids();
     for (const l of listeners) l();
   };
   const connections = opts.servers.map(
     (config) =>
-      new ServerConnection(config, { cwd: opts.cwd, env: opts.env, startupTimeoutMs, toolTimeoutMs: opts.toolTimeoutMs ?? DEFAULT_TOOL_TIMEOUT_MS, onChange: changed }),
+      new ServerConnection(config, { cwd: opts.cwd, env: opts.env, startupTimeoutMs, toolTimeoutMs: opts.toolTimeoutMs ?? DEFAULT_TOOL_TIMEOUT_MS, ...(opts.maxMessageBytes ? { maxMessageBytes: opts.maxMessageBytes } : {}), ...(opts.now ? { now: opts.now } : {}), onChange: changed }),
   );
   const untrusted = opts.untrusted ?? new Set<string>();
   const approvalNeeded = (c: ServerConnection) => untrusted.has(c.name);
@@ -90,15 +100,25 @@ export function createMcpManager(opts: McpManagerOptions) {
     }
   }
 
+  /** What each server offers once all servers' tools are capped together, and their API names. */
+  function offer(): Offer {
+    if (offerCache) return offerCache;
+    const capped = capTotal(connections.map((c) => ({ name: c.name, tools: c.offersTools ? c.tools : [] })));
+    const names = assignToolNames(connections.map((c) => ({ server: c.name, tools: capped.kept.get(c.name)!.map((t) => t.name) })));
+    offerCache = { tools: capped.kept, names, notices: capped.notices };
+    return offerCache;
+  }
+
   function toolsOf(c: ServerConnection): Tool[] {
-    if (!c.offersTools) return [];
-    return c.tools.map((t): Tool => {
+    const { tools, names } = offer();
+    const named = names.get(c.name)!;
+    return tools.get(c.name)!.map((t): Tool => {
       const readOnly = t.annotations?.readOnlyHint === true;
       // $schema is for validators; it only costs the model tokens.
       const { $schema: _drop, ...rest } = t.inputSchema as Record<string, unknown>;
       const schema = { ...rest, type: "object" } as JsonSchema;
-      const description = (t.description ?? t.title ?? t.annotations?.title ?? "").slice(0, MAX_DESCRIPTION);
-      const fullName = mcpToolName(c.name, t.name);
+      const description = toolDescription(t);
+      const fullName = named.get(t.name)!;
       return {
         name: fullName,
         description: description || `${t.name} (from the MCP server ${c.name})`,
@@ -136,6 +156,10 @@ export function createMcpManager(opts: McpManagerOptions) {
       const settled = Promise.all(connections.map((c) => c.settled())).then(() => undefined);
       await Promise.race([settled, new Promise<void>((r) => (timer = setTimeout(r, left)))]).finally(() => clearTimeout(timer));
     },
+    /** Resolves when no server is starting or listing its tools again. */
+    async listed(): Promise<void> {
+      await Promise.all(connections.map((c) => c.listed()));
+    },
     /** The tools of every connected server; a new array only when something changed. */
     tools(): Tool[] {
       toolCache ??= connections.flatMap(toolsOf);
@@ -149,7 +173,10 @@ export function createMcpManager(opts: McpManagerOptions) {
         target: c.description,
         transport: c.config.spec?.type ?? "invalid",
         status: c.state,
-        tools: c.offersTools ? c.tools.map((t) => ({ name: t.name, fullName: mcpToolName(c.name, t.name), description: t.description ?? "", readOnly: t.annotations?.readOnlyHint === true })) : [],
+        tools: offer()
+          .tools.get(c.name)!
+          .map((t) => ({ name: t.name, fullName: offer().names.get(c.name)!.get(t.name)!, description: t.description ?? "", readOnly: t.annotations?.readOnlyHint === true })),
+        notices: [...c.notices, ...(offer().notices.has(c.name) ? [offer().notices.get(c.name)!] : [])],
       }));
     },
     /** /mcp reconnect. A server of an untrusted project is never started here: trust it (allow) first. */

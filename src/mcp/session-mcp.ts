@@ -103,9 +103,9 @@ export function openSessionMcp(o: SessionMcpOptions): SessionMcp {
   return { manager, notices, view };
 }
 
-/** One line per server that did not connect, for stderr or a notice. */
-export function failureNotices(servers: ServerView[]): string[] {
-  return servers.filter((s) => s.status.state === "failed").map((s) => `MCP server ${s.name} failed: ${"reason" in s.status ? s.status.reason : ""}`);
+/** One line per server that did not connect and per thing a server's tool list lost, for stderr or a notice. */
+export function serverNotices(servers: ServerView[]): string[] {
+  return servers.flatMap((s) => [...(s.status.state === "failed" ? [`MCP server ${s.name} failed: ${"reason" in s.status ? s.status.reason : ""}`] : []), ...s.notices.map((n) => `MCP server ${s.name}: ${n}`)]);
 }
 
 export type { ServerConfig };

@@ -11,7 +11,9 @@ import { stopGroup } from "../workspace/process-registry.ts";
 import type { StdioSpec } from "./config.ts";
 
 const STDERR_TAIL = 4000;
-const MAX_LINE = 64 * 1024 * 1024;
+/** One message (a line) at most; a server that sends more is stopped (the call fails at once). */
+export const MAX_MESSAGE_BYTES = 64 * 1024 * 1024;
+const NEWLINE = 0x0a;
 
 /** How long a server has to exit on the end of its input before it gets SIGTERM. */
 const EOF_GRACE_MS = 250;
@@ -22,16 +24,21 @@ export class GroupStdioTransport implements Transport {
   onmessage?: (message: JSONRPCMessage) => void;
 
   private child: ChildProcess | null = null;
-  private buffer = "";
+  /** The line being read, in the chunks it came in: only a new chunk is searched for its end. */
+  private partial: Buffer[] = [];
+  private partialBytes = 0;
+  private closeSent = false;
   private exited: Promise<void> | null = null;
   stderrTail = "";
   /** The first stdout line that was not JSON-RPC, and how many there were. */
   junk: { first: string; count: number } | null = null;
   exit: { code: number | null; signal: string | null } | null = null;
+  /** Set when the server sent a message over the limit and was stopped for it. */
+  overflow: { limit: number } | null = null;
 
   constructor(
     private readonly spec: StdioSpec,
-    private readonly opts: { cwd: string; env: Record<string, string> },
+    private readonly opts: { cwd: string; env: Record<string, string>; maxMessageBytes?: number },
   ) {}
 
   get pid(): number | null {
@@ -59,11 +66,10 @@ export class GroupStdioTransport implements Transport {
       });
       child.once("close", () => {
         this.child = null;
-        this.onclose?.();
+        this.sendClose();
       });
       child.stdin!.on("error", (e) => this.onerror?.(e));
-      child.stdout!.setEncoding("utf8");
-      child.stdout!.on("data", (chunk: string) => this.read(chunk));
+      child.stdout!.on("data", (chunk: Buffer) => this.read(chunk));
       child.stderr!.setEncoding("utf8");
       child.stderr!.on("data", (chunk: string) => {
         this.stderrTail = (this.stderrTail + chunk).slice(-STDERR_TAIL);
@@ -71,27 +77,58 @@ export class GroupStdioTransport implements Transport {
     });
   }
 
-  private read(chunk: string): void {
-    this.buffer += chunk;
-    if (this.buffer.length > MAX_LINE) {
-      this.buffer = "";
-      this.onerror?.(new Error("the server sent a line longer than 64 MB"));
-      return;
+  private sendClose(): void {
+    if (this.closeSent) return;
+    this.closeSent = true;
+    this.onclose?.();
+  }
+
+  private read(chunk: Buffer): void {
+    if (this.overflow) return;
+    const limit = this.opts.maxMessageBytes ?? MAX_MESSAGE_BYTES;
+    let start = 0;
+    for (let nl = chunk.indexOf(NEWLINE); nl !== -1; nl = chunk.indexOf(NEWLINE, start)) {
+      const tail = chunk.subarray(start, nl);
+      if (this.partialBytes + tail.length > limit) return this.overflowed(limit);
+      const line = this.partial.length === 0 ? tail : Buffer.concat([...this.partial, tail]);
+      this.partial = [];
+      this.partialBytes = 0;
+      start = nl + 1;
+      this.handleLine(line.toString("utf8"));
+      if (this.overflow) return;
     }
-    for (let nl = this.buffer.indexOf("\n"); nl !== -1; nl = this.buffer.indexOf("\n")) {
-      const line = this.buffer.slice(0, nl).replace(/\r$/, "");
-      this.buffer = this.buffer.slice(nl + 1);
-      if (!line.trim()) continue;
-      let message: JSONRPCMessage | null = null;
-      try {
-        const parsed = JSONRPCMessageSchema.safeParse(JSON.parse(line));
-        if (parsed.success) message = parsed.data;
-      } catch {
-        // not JSON: a server that logs to stdout
-      }
-      if (message) this.onmessage?.(message);
-      else this.junk = this.junk ? { ...this.junk, count: this.junk.count + 1 } : { first: line.slice(0, 200), count: 1 };
+    if (start === chunk.length) return;
+    this.partialBytes += chunk.length - start;
+    if (this.partialBytes > limit) return this.overflowed(limit);
+    this.partial.push(chunk.subarray(start));
+  }
+
+  /**
+   * A message over the limit: nothing more is read, the calls waiting fail now (the client hears
+   * the connection closed), and the server is stopped; the next call starts it again.
+   */
+  private overflowed(limit: number): void {
+    this.overflow = { limit };
+    this.partial = [];
+    this.partialBytes = 0;
+    this.child?.stdout?.destroy();
+    // stopping it is best effort (it ends with SIGKILL); the calls need not wait for it
+    this.close().catch(() => {});
+    this.sendClose();
+  }
+
+  private handleLine(text: string): void {
+    const line = text.replace(/\r$/, "");
+    if (!line.trim()) return;
+    let message: JSONRPCMessage | null = null;
+    try {
+      const parsed = JSONRPCMessageSchema.safeParse(JSON.parse(line));
+      if (parsed.success) message = parsed.data;
+    } catch {
+      // not JSON: a server that logs to stdout
     }
+    if (message) this.onmessage?.(message);
+    else this.junk = this.junk ? { ...this.junk, count: this.junk.count + 1 } : { first: line.slice(0, 200), count: 1 };
   }
 
   async send(message: JSONRPCMessage): Promise<void> {

@@ -236,6 +236,14 @@ describe("request validation", () => {
     expect(v(messages)).toMatch(re);
   });
 
+  test("rejects two tools of one name, deferred or not, as the API does", () => {
+    const tool = (name: string, more: Record<string, unknown> = {}) => ({ name, description: "d", input_schema: { type: "object" }, ...more });
+    const q = [{ role: "user", content: "q" }];
+    expect(v(q, { tools: [tool("mcp__s__a_b"), tool("mcp__s__a_b_1234abcd")] })).toBeNull();
+    expect(v(q, { tools: [tool("mcp__s__a_b"), tool("mcp__s__a_b")] })).toBe("tools: Tool names must be unique.");
+    expect(v(q, { tools: [tool("mcp__s__a_b"), tool("mcp__s__a_b", { defer_loading: true })] })).toBe("tools: Tool names must be unique.");
+  });
+
   test("rejects more than 4 cache_control blocks, and bad thinking budgets", () => {
     const marked = { type: "text", text: "s", cache_control: { type: "ephemeral" } };
     expect(v([{ role: "user", content: "q" }], { system: [marked, marked, marked, marked, marked] })).toBe(

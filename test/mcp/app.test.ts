@@ -7,7 +7,7 @@ import { join } from "node:path";
 import { groupAlive } from "../../src/workspace/process-group.ts";
 import { isolatedEnv, tempProject } from "../support/cli.ts";
 import { answerPrompt, idle, KEY, ptyFixtures, submit } from "../e2e/pty/harness.ts";
-import { testServer, until } from "./support.ts";
+import { HOSTILE_SERVER, testServer, until } from "./support.ts";
 
 const fixtures = ptyFixtures();
 
@@ -82,6 +82,23 @@ test("Esc cancels an MCP call at the server; a server that fails gets a notice",
   await until("the slow call to start", () => existsSync(calls) && readFileSync(calls, "utf8").includes("slow start"), 40_000);
   s.send(KEY.esc);
   await until("the server to hear the cancellation", () => readFileSync(calls, "utf8").includes("slow cancelled"));
+  await s.waitFor(idle, "the composer");
+  s.send(KEY.ctrlD);
+  expect(await s.exited).toBe(0);
+}, 90_000);
+
+test("a tool left out of a server's list is a notice in the app; the server's other tools stay", async () => {
+  const dir = tempProject();
+  const api = await fixtures.api({ turns: [{ content: [{ type: "text", text: "OK" }] }] });
+  const config = JSON.stringify({ mcpServers: { h: { command: process.execPath, args: [HOSTILE_SERVER, "--malformed"] } } });
+  const s = fixtures.pty(["--mcp-config", config], { cwd: dir, env: isolatedEnv(api.url), cols: 160, rows: 40 });
+  await s.waitForText("MCP server h: the tool no_schema is left out: inputSchema: Invalid input: expected object, received undefined");
+  await s.waitFor(idle, "the composer");
+  s.type("/mcp");
+  s.send(KEY.enter);
+  await s.waitForText("Reconnect a server?");
+  expect(s.screen()).toContain("tools: first, last");
+  s.send(KEY.esc);
   await s.waitFor(idle, "the composer");
   s.send(KEY.ctrlD);
   expect(await s.exited).toBe(0);

@@ -47,3 +47,6 @@ export async function until(what: string, cond: () => boolean | Promise<boolean>
     await Bun.sleep(10); // polling a condition, not timing
   }
 }
+
+/** The server that misbehaves on purpose (see its header for the flags). */
+export const HOSTILE_SERVER = join(import.meta.dir, "fixtures", "hostile-server.ts");

@@ -75,15 +75,21 @@ function askProjectTrust(state: AppState, actions: AppActions, names: string[]):
   );
 }
 
-/** A notice for each server that fails (at start or later); returns the unsubscribe. */
+/** A notice for each server that fails (at start or later), and for each tool its list lost; returns the unsubscribe. */
 export function watchMcp(state: AppState, actions: AppActions, session: AgentSession): () => void {
   const said = new Map<string, string>();
+  const toldOf = new Set<string>();
   const check = () => {
     for (const v of session.mcp.servers()) {
       const reason = v.status.state === "failed" ? v.status.reason : null;
       if (reason && said.get(v.name) !== reason) state.transcript.notice(`MCP server ${v.name} failed: ${reason}`, "warn");
       if (reason) said.set(v.name, reason);
       else said.delete(v.name);
+      for (const n of v.notices.map((n) => `MCP server ${v.name}: ${n}`)) {
+        if (toldOf.has(n)) continue;
+        toldOf.add(n);
+        state.transcript.notice(n, "warn");
+      }
     }
     actions.render();
   };
