@@ -11,7 +11,8 @@ import { unwrapCommand } from "./shell/command-wrappers.ts";
 import { writtenPaths } from "./shell/command-writes.ts";
 import { decidePath, type JudgeContext } from "./paths/decide-path.ts";
 import { hardlineReason } from "./shell/hardline.ts";
-import { coversInlineCode, findInlineCode, type InlineCode } from "./shell/inline-code.ts";
+import { codeFloorReason } from "./shell/code-floor.ts";
+import { coversInlineCode, findInlineCode, inlineProgram, type InlineCode } from "./shell/inline-code.ts";
 import { gitTopLevel, isBlockDevice, isHarmlessDevice, isInside, protectedWriteReason, realPath, sensitiveReason } from "./paths/path-facts.ts";
 import { classifyReadOnly, type ReadOnlyVerdict } from "./shell/read-only-commands.ts";
 import { ruleSource } from "./rules/rule-set.ts";
@@ -36,10 +37,17 @@ const FILE_COMMANDS = new Set(["mkdir", "touch", "cp", "mv"]);
 export function decideShell(ctx: JudgeContext, parser: Parser, tool: ShellTool, command: string, cwd: string): Decision {
   if (command.trim() === "") return { behavior: "allow", reason: "empty command", source: "read-only" };
   const analysis = analyzeShell(parser, command, { cwd, home: ctx.home });
-  if (analysis.forkBomb) return { behavior: "deny", reason: "this looks like a fork bomb; it is never allowed", source: "hardline" };
+  if (analysis.forkBomb) return { behavior: "deny", reason: "hardline floor (fork bomb): this looks like a fork bomb; it is never allowed", source: "hardline" };
+  if (analysis.undecodable) return { behavior: "deny", reason: `hardline floor (undecodable payload): ${analysis.undecodable}, so KHAELOR cannot check what a shell would run; it is never allowed`, source: "hardline" };
   const decisions: Decision[] = [];
   for (const part of analysis.parts) {
-    decisions.push(part.kind === "command" ? decideCommand(ctx, tool, part) : decideRedirect(ctx, part));
+    if (part.floorOnly) {
+      const floor = floorOf(ctx, part);
+      if (floor) decisions.push(floor);
+      continue;
+    }
+    const d = part.kind === "command" ? decideCommand(ctx, tool, part) : decideRedirect(ctx, part);
+    decisions.push(part.decoded ? decodedPart(ctx, part, d) : d);
   }
   if (tool === "Process") askOnceForWhatRuns(analysis.parts, decisions, command);
   if (analysis.parseError) {
@@ -52,6 +60,28 @@ export function decideShell(ctx: JudgeContext, parser: Parser, tool: ShellTool, 
     );
   }
   return combine(decisions);
+}
+
+/** The floor alone, for a shell command found inside an interpreter's program. */
+function floorOf(ctx: JudgeContext, part: CommandPart | RedirectPart): Decision | null {
+  if (part.kind === "redirect") {
+    const d = decideRedirect(ctx, part);
+    return d.source === "hardline" ? d : null;
+  }
+  const hard = hardlineReason(part.words, part.cwd, ctx);
+  return hard ? { behavior: "deny", reason: `${hard} (a shell command the program runs: \`${part.text}\`)`, source: "hardline" } : null;
+}
+
+/**
+ * A command that came out of decoded text: the floor's reason says where it came from, and what
+ * would run without asking asks (plan mode: is denied), since the user never saw it as typed.
+ */
+function decodedPart(ctx: JudgeContext, part: CommandPart | RedirectPart, d: Decision): Decision {
+  const from = `\`${part.text}\`, decoded from \`${part.decoded}\``;
+  if (d.behavior === "deny") return d.source === "hardline" ? { ...d, reason: `${d.reason} (${from})` } : d;
+  if (d.behavior === "ask" || ctx.mode === "bypassPermissions" || (d.source.includes(":") && !d.source.startsWith("mode:"))) return d;
+  if (ctx.mode === "plan") return { behavior: "deny", reason: `plan mode does not run decoded text: ${from}. Present the plan instead`, source: "mode:plan" };
+  return { behavior: "ask", reason: `running ${from}`, source: `mode:${ctx.mode}` };
 }
 
 /**
@@ -117,6 +147,11 @@ function decideCommand(ctx: JudgeContext, tool: ShellTool, part: CommandPart): D
   if (hard) return { behavior: "deny", reason: hard, source: "hardline" };
   const runs = unwrapCommand(part.words, { throughSudo: false });
   const elevated = unwrapCommand(part.words, { throughSudo: true });
+  const program = inlineProgram(elevated.argv, part.stdinText);
+  for (const code of program?.texts ?? []) {
+    const reason = codeFloorReason(program!.interpreter, code, part.cwd, ctx);
+    if (reason) return { behavior: "deny", reason, source: "hardline" };
+  }
   for (const w of writtenPaths(elevated.argv) ?? []) {
     if (w.dynamic || (part.cwd === null && !w.text.startsWith("/"))) continue;
     const reason = protectedWriteReason(realPath(resolve(part.cwd ?? "/", w.text)), { root: ctx.root, configDir: ctx.configDir });
@@ -289,7 +324,7 @@ function decideRedirect(ctx: JudgeContext, part: RedirectPart): Decision {
   const lexical = resolve(part.cwd ?? "/", t.text);
   if (isHarmlessDevice(lexical)) return { behavior: "allow", reason: "redirection to a standard stream", source: "read-only" };
   if (part.access === "write" && isBlockDevice(lexical)) {
-    return { behavior: "deny", reason: `writing to the block device ${lexical} is never allowed`, source: "hardline" };
+    return { behavior: "deny", reason: `hardline floor (block device): writing to the block device ${lexical} is never allowed`, source: "hardline" };
   }
   return decidePath(ctx, part.access, realPath(lexical), part.access === "write" ? ["Edit"] : ["Read"]);
 }

@@ -219,12 +219,12 @@ test("bash: the hardline floor, in every spelling", () => {
 
 test("bash: inline interpreter code is opaque: a rule for the interpreter does not cover it", () => {
   run("bash", [
-    ["??da", "python -c \"import shutil; shutil.rmtree('/')\""], ["??da", "python -c 'print(1)'"], ["??da", "python -Bc 'x'"],
+    ["dddd", "python -c \"import shutil; shutil.rmtree('/')\""], ["??da", "python -c 'print(1)'"], ["??da", "python -Bc 'x'"],
     ["??da", "python -W ignore -c 'x'"], ["??da", "python -c'x'"], ["??da", "timeout 10 python -c 'x'"], ["??da", "env FOO=1 python -c 'x'"],
     ["??da", "python -c 'x' && ls"], ["??da", "ls | python -c 'import sys'"], ["??da", "/usr/bin/python3 -c 'x'"], ["??da", "python3.12 -c 'x'"],
     ["aada", "python3 -c 'print(1)'"], ["??da", "python3 -Bc 'print(1)'"], ["aada", "python script.py"], ["aada", "python -m pytest -x"],
     ["aada", "python script.py -c x"], ["aada", "python < script.py"],
-    ["??da", "node -e 'require(\"fs\").rmSync(\"/\", {recursive: true})'"], ["??da", "node --eval 'x'"], ["??da", "node --eval=x"],
+    ["dddd", "node -e 'require(\"fs\").rmSync(\"/\", {recursive: true})'"], ["??da", "node --eval 'x'"], ["??da", "node --eval=x"],
     ["??da", "node -p 1+1"], ["??da", "node -pe 1"], ["??da", "node -r dotenv/config -e 'x'"], ["??da", "node --print 'x'"],
     ["aada", "node app.js -e x"], ["aada", "node -e 'console.log(1)'"], ["??da", "node -e 'console.log(2)'"],
     ["??da", "bun -e 'x'"], ["??da", "bun --eval 'x'"], ["??da", "bun -p 1"], ["aada", "bun run build"], ["aada", "bun test"],
@@ -232,7 +232,7 @@ test("bash: inline interpreter code is opaque: a rule for the interpreter does n
     ["??da", "perl -pi -e 's/a/b/' src/a.ts"], ["??da", "perl -0777 -ne 'print'"], ["??da", "perl -E 'say 1'"], ["aada", "perl script.pl"],
     ["??da", "ruby -e 'x'"], ["??da", "ruby -rjson -e 'x'"], ["??da", "ruby -I lib -e 'x'"], ["aada", "ruby script.rb"],
     ["??da", "osascript -e 'tell app \"Finder\" to delete every item'"], ["??da", "osascript -l JavaScript -e 'x'"], ["aada", "osascript script.scpt"],
-    ["??da", "deno eval 'Deno.removeSync(\"/\")'"], ["aada", "deno run main.ts"], ["??da", "uv run python -c 'x'"], ["??da", "uv run --with rich python -c 'x'"],
+    ["dddd", "deno eval 'Deno.removeSync(\"/\")'"], ["aada", "deno run main.ts"], ["??da", "uv run python -c 'x'"], ["??da", "uv run --with rich python -c 'x'"],
     ["aada", "uv run pytest"], ["??da", "php -r 'system(\"ls\");'"], ["??da", "Rscript -e 'x'"], ["??da", "lua -e 'x'"],
     ["??da", "bash -c \"$CODE\""], ["??da", "sh -c \"$CODE\""], ["aada", "bash script.sh"], ["??da", "sh -c 'python -c 1'"],
     ["??da", "xargs python -c 'x'"], ["??da", "sudo python -c 'x'"], ["dddd", "python -c 'x'; rm -rf /"],
