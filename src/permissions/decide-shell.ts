@@ -6,8 +6,11 @@ import { statSync } from "node:fs";
 import { basename, resolve } from "node:path";
 import { suggestCommandRule } from "./shell/command-arity.ts";
 import { compileCommandPattern } from "./rules/command-pattern.ts";
+import type { CompiledRule } from "./rules/rule-set.ts";
 import { walkOf } from "./walks/command-walks.ts";
-import { unwrapCommand } from "./shell/command-wrappers.ts";
+import { unwrapCommand, type Unwrapped } from "./shell/command-wrappers.ts";
+import { gitOverrides, varKind } from "./shell/command-environment.ts";
+import { literalPrefix } from "./rules/command-pattern.ts";
 import { writtenPaths } from "./shell/command-writes.ts";
 import { decidePath, type JudgeContext } from "./paths/decide-path.ts";
 import { hardlineReason } from "./shell/hardline.ts";
@@ -26,11 +29,6 @@ import { judgeWalk } from "./walks/walk-coverage.ts";
 
 export type ShellTool = "Bash" | "Process";
 
-/**
- * Environment variables that make an otherwise read-only command load or run other code (a
- * ripgrep config can add `--pre`, which runs a program on every file, or `--hidden` and `--follow`).
- */
-const CODE_VARS = /^(PATH|LD_\w+|DYLD_\w+|BASH_ENV|ENV|IFS|PS4|PROMPT_COMMAND|SHELLOPTS|BASHOPTS|GIT_\w+|PAGER|MANPAGER|LESSOPEN|LESSCLOSE|EDITOR|VISUAL|NODE_OPTIONS|PYTHONSTARTUP|PYTHONPATH|RUBYOPT|PERL5OPT|RIPGREP_CONFIG_PATH)$/;
 /** Commands that only create, copy or move files: acceptEdits runs them inside the project. */
 const FILE_COMMANDS = new Set(["mkdir", "touch", "cp", "mv"]);
 
@@ -169,7 +167,8 @@ function decideCommand(ctx: JudgeContext, tool: ShellTool, part: CommandPart): D
   const deny = ctx.rules.matchCommand("deny", ruleTools, forms);
   if (deny) return { behavior: "deny", reason: `\`${part.text}\` is denied by ${deny.rule} (${deny.scope} settings)`, source: ruleSource(deny) };
   const name = runs.argv[0];
-  const codeVars = [...part.assignments, ...runs.envNames, ...part.setBefore].filter((n) => CODE_VARS.test(n));
+  // a variable that loads or runs other code (a ripgrep config can add `--pre`) makes no command read-only
+  const codeVars = [...part.assignments, ...runs.envNames, ...part.setBefore].filter((n) => varKind(n) === "code");
   const known = !!name && !name.dynamic;
   const inline = known ? findInlineCode(runs.argv, part.stdin) : null;
   const ro = known && tool === "Bash" && !runs.elevated && codeVars.length === 0 ? classifyReadOnly(runs.argv) : { readOnly: false as const };
@@ -196,8 +195,11 @@ function decideCommand(ctx: JudgeContext, tool: ShellTool, part: CommandPart): D
   if (carries) return carries;
   const allowTools: RuleTool[] = tool === "Process" ? ["Process"] : ["Bash"];
   const spelled = texts(runs.argv);
-  const allow = ctx.rules.matchCommand("allow", allowTools, [join(runs.argv)], (r) => !inline || coversInlineCode(r, spelled, inline));
+  const escalation = escalationOf(part, runs, elevated);
+  const allowForm = escalation ? escalation.words.join(" ") : join(runs.argv);
+  const allow = ctx.rules.matchCommand("allow", allowTools, [allowForm], (r) => (!inline || coversInlineCode(r, spelled, inline)) && (!escalation || spellsOut(r, escalation)));
   if (allow) return { behavior: "allow", reason: `allowed by ${allow.rule}`, source: ruleSource(allow) };
+  if (escalation && !inline) return askEscalated(ctx, tool, part, escalation, ctx.rules.matchCommand("allow", allowTools, [join(runs.argv)]));
   if (inline) return askInlineCode(ctx, tool, part, runs.argv, inline, allowTools);
   if (tool === "Bash" && ctx.mode === "acceptEdits" && FILE_COMMANDS.has(name.text) && !runs.elevated && fileCommandStaysInProject(ctx, part, runs.argv)) {
     return { behavior: "allow", reason: "acceptEdits mode allows file commands inside the project", source: "mode:acceptEdits" };
@@ -208,6 +210,56 @@ function decideCommand(ctx: JudgeContext, tool: ShellTool, part: CommandPart): D
   if (!dynamicPrefix) {
     const rule = suggestCommandRule(tool, words);
     decision.suggestion = { rule, rules: [rule], description: `always allow ${rule.slice(tool.length + 1, -1)}` };
+  }
+  return decision;
+}
+
+/** What in front of a command (or in git's own options) may change the program it runs, and how far a rule must spell the command out to cover it. */
+type Escalation = {
+  /** The command with its assignments, as a rule that covers it must read. */
+  words: string[];
+  /** How many of `words` a rule must spell out before any wildcard; null: no rule but the bare tool can (a variable set earlier in the line). */
+  reach: number | null;
+  what: string[];
+};
+
+function escalationOf(part: CommandPart, runs: Unwrapped, elevated: Unwrapped): Escalation | null {
+  const k = part.assignmentWords.length;
+  const words = [...part.assignmentWords, ...texts(part.words)];
+  const what: string[] = [];
+  let reach = 0;
+  const note = (index: number, text: string) => {
+    what.push(text);
+    reach = Math.max(reach, index + 1);
+  };
+  const describe = (name: string) => (varKind(name) === "code" ? `${name}, which can name a program or change what loads` : `${name}, which KHAELOR does not know to be harmless`);
+  part.assignments.forEach((name, i) => {
+    if (varKind(name) !== "inert") note(i, describe(name));
+  });
+  for (const name of new Set(runs.envNames)) {
+    if (varKind(name) === "inert") continue;
+    const at = part.words.findIndex((w) => w.text.startsWith(`${name}=`));
+    note(k + Math.max(at, 0), describe(name));
+  }
+  for (const o of gitOverrides(elevated.argv)) note(k + Math.max(part.words.indexOf(elevated.argv[o.at] as ShellWord), 0), `the git option ${o.text}, which can make git run a program`);
+  const earlier = part.setBefore.filter((n) => varKind(n) === "code");
+  for (const name of earlier) what.push(`${name}, set earlier in the command line`);
+  if (what.length === 0) return null;
+  return { words, reach: earlier.length > 0 ? null : reach, what };
+}
+
+/** A rule covers an escalated command when it is the bare tool, or spells the command out through the last assignment or override. */
+function spellsOut(rule: CompiledRule, escalation: Escalation): boolean {
+  if (rule.parsed.specifier === undefined) return true;
+  return escalation.reach !== null && literalPrefix(rule.parsed.specifier).startsWith(escalation.words.slice(0, escalation.reach).join(" "));
+}
+
+function askEscalated(ctx: JudgeContext, tool: ShellTool, part: CommandPart, escalation: Escalation, broad: CompiledRule | undefined): Decision {
+  const covers = broad ? `; ${broad.rule} (${broad.scope} settings) does not cover that${escalation.reach !== null ? `, only a rule spelling out \`${escalation.words.slice(0, escalation.reach).join(" ")}\` does` : ""}` : "";
+  const decision: Decision = { behavior: "ask", reason: `\`${part.text}\` runs with ${escalation.what.join(" and ")}${covers}`, source: `mode:${ctx.mode}` };
+  const rule = `${tool}(${escalation.words.map((w) => w.replace(/\*/g, "\\*")).join(" ")})`;
+  if (escalation.reach !== null && !part.words.some((w) => w.dynamic) && parseRule(rule).ok) {
+    decision.suggestion = { rule, rules: [rule], description: `always allow exactly \`${escalation.words.join(" ")}\`` };
   }
   return decision;
 }
