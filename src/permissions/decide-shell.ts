@@ -22,6 +22,7 @@ import { ruleSource } from "./rules/rule-set.ts";
 import { parseRule } from "./rules/rule-syntax.ts";
 import { analyzeShell, type CommandPart, type RedirectPart } from "./shell/shell-analysis.ts";
 import { expandGlob, GLOB_VISIT_LIMIT, globDirectory } from "./shell/shell-globs.ts";
+import { plainSedFiles } from "./shell/sed-script.ts";
 import type { ShellWord } from "./shell/shell-words.ts";
 import type { Decision, RuleTool } from "./types.ts";
 import type { Walk } from "./walks/types.ts";
@@ -29,8 +30,8 @@ import { judgeWalk } from "./walks/walk-coverage.ts";
 
 export type ShellTool = "Bash" | "Process";
 
-/** Commands that only create, copy or move files: acceptEdits runs them inside the project. */
-const FILE_COMMANDS = new Set(["mkdir", "touch", "cp", "mv"]);
+/** The file commands Claude Code's acceptEdits runs without asking; here only on files inside the project. */
+const FILE_COMMANDS = new Set(["mkdir", "touch", "rm", "rmdir", "mv", "cp", "sed"]);
 
 export function decideShell(ctx: JudgeContext, parser: Parser, tool: ShellTool, command: string, cwd: string): Decision {
   if (command.trim() === "") return { behavior: "allow", reason: "empty command", source: "read-only" };
@@ -48,6 +49,7 @@ export function decideShell(ctx: JudgeContext, parser: Parser, tool: ShellTool, 
     decisions.push(part.decoded ? decodedPart(ctx, part, d) : d);
   }
   if (tool === "Process") askOnceForWhatRuns(analysis.parts, decisions, command);
+  allowAllBy(ctx, tool, decisions);
   if (analysis.parseError) {
     decisions.push(
       ctx.mode === "bypassPermissions"
@@ -58,6 +60,21 @@ export function decideShell(ctx: JudgeContext, parser: Parser, tool: ShellTool, 
     );
   }
   return combine(decisions);
+}
+
+const CONFIGURED = /^(user|project|local|session|cli):/;
+
+/**
+ * A bare tool rule (`Bash`) allows every call of the tool, as Claude Code documents: what the
+ * mode or KHAELOR's own checks would ask about (a redirect into a project file, a secret file, an
+ * unknowable command) runs. The floor, protected paths and configured deny and ask rules still hold.
+ */
+function allowAllBy(ctx: JudgeContext, tool: ShellTool, decisions: Decision[]): void {
+  const bare = ctx.rules.matchCommand("allow", [tool], [], (r) => r.parsed.specifier === undefined);
+  if (!bare) return;
+  decisions.forEach((d, i) => {
+    if (d.behavior === "ask" && !CONFIGURED.test(d.source)) decisions[i] = { behavior: "allow", reason: `allowed by ${bare.rule} (${bare.scope} settings), which allows every ${tool} call`, source: ruleSource(bare) };
+  });
 }
 
 /** The floor alone, for a shell command found inside an interpreter's program. */
@@ -152,8 +169,12 @@ function decideCommand(ctx: JudgeContext, tool: ShellTool, part: CommandPart): D
   }
   for (const w of writtenPaths(elevated.argv) ?? []) {
     if (w.dynamic || (part.cwd === null && !w.text.startsWith("/"))) continue;
-    const reason = protectedWriteReason(realPath(resolve(part.cwd ?? "/", w.text)), { root: ctx.root, configDir: ctx.configDir });
+    const abs = realPath(resolve(part.cwd ?? "/", w.text));
+    const reason = protectedWriteReason(abs, { root: ctx.root, configDir: ctx.configDir });
     if (reason) return { behavior: "deny", reason, source: "protected-path" };
+    // an Edit deny rule holds for the files a command writes or removes, in every mode
+    const editDeny = ctx.rules.matchPath("deny", ["Edit"], [abs]);
+    if (editDeny) return { behavior: "deny", reason: `\`${part.text}\` writes ${abs}, which is denied by ${editDeny.rule} (${editDeny.scope} settings)`, source: ruleSource(editDeny) };
   }
   const ruleTools: RuleTool[] = tool === "Process" ? ["Process", "Bash"] : ["Bash"];
   const forms = [join(part.words), join(runs.argv), join(elevated.argv)];
@@ -358,11 +379,27 @@ function isDirectory(abs: string): boolean {
 
 function fileCommandStaysInProject(ctx: JudgeContext, part: CommandPart, argv: ShellWord[]): boolean {
   if (part.cwd === null) return false;
-  const paths = argv.slice(1).filter((w) => w.dynamic || !w.text.startsWith("-"));
+  const cwd = part.cwd;
+  const args = argv.slice(1);
+  let paths: ShellWord[];
+  if (argv[0]?.text === "sed") {
+    // only sed -i edits files; its scripts must not write, read or run anything else
+    if (args.some((w) => w.dynamic) || !args.some((w) => /^-[a-zA-Z]*i|^--in-place/.test(w.text))) return false;
+    const files = plainSedFiles(args.map((w) => w.text));
+    if (files === null) return false;
+    paths = args.filter((w) => files.includes(w.text));
+  } else paths = args.filter((w) => w.dynamic || !w.text.startsWith("-"));
+  const inside = (abs: string) => {
+    const real = realPath(abs);
+    return isInside(real, ctx.root) && !sensitiveReason(real, ctx.home) && !protectedWriteReason(real, { root: ctx.root, configDir: ctx.configDir }) && decidePath(ctx, "write", real, ["Edit"]).behavior === "allow";
+  };
   return paths.every((w) => {
     if (w.dynamic) return false;
-    const abs = realPath(resolve(part.cwd as string, w.text));
-    return isInside(abs, ctx.root) && !sensitiveReason(abs, ctx.home) && !protectedWriteReason(abs, { root: ctx.root, configDir: ctx.configDir });
+    if (!inside(resolve(cwd, w.text))) return false;
+    if (!w.glob) return true;
+    // each match, through any symlink, must stay inside too
+    const expansion = expandGlob(w.pattern, cwd);
+    return expansion.complete && expansion.matches.every(inside);
   });
 }
 
