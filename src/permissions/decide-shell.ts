@@ -129,8 +129,10 @@ function combine(decisions: Decision[]): Decision {
   if (deny) return deny;
   const asks = decisions.filter((d) => d.behavior === "ask");
   if (asks.length === 0) {
+    // name what let the line run: a rule, else the mode (bypass runs what is not read-only), else the read-only set
     const byRule = decisions.find((d) => d.source.includes(":") && !d.source.startsWith("mode:"));
-    return byRule ?? decisions[0] ?? { behavior: "allow", reason: "nothing to run", source: "read-only" };
+    const byMode = decisions.find((d) => d.source.startsWith("mode:"));
+    return byRule ?? byMode ?? decisions[0] ?? { behavior: "allow", reason: "nothing to run", source: "read-only" };
   }
   const first = asks[0] as Decision;
   const reasons = [...new Set(asks.map((a) => a.reason))];
