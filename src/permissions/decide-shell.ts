@@ -6,18 +6,23 @@ import { statSync } from "node:fs";
 import { basename, resolve } from "node:path";
 import { suggestCommandRule } from "./shell/command-arity.ts";
 import { compileCommandPattern } from "./rules/command-pattern.ts";
+import type { CompiledRule } from "./rules/rule-set.ts";
 import { walkOf } from "./walks/command-walks.ts";
-import { unwrapCommand } from "./shell/command-wrappers.ts";
+import { unwrapCommand, type Unwrapped } from "./shell/command-wrappers.ts";
+import { gitOverrides, varKind } from "./shell/command-environment.ts";
+import { literalPrefix } from "./rules/command-pattern.ts";
 import { writtenPaths } from "./shell/command-writes.ts";
 import { decidePath, type JudgeContext } from "./paths/decide-path.ts";
 import { hardlineReason } from "./shell/hardline.ts";
-import { coversInlineCode, findInlineCode, type InlineCode } from "./shell/inline-code.ts";
+import { codeFloorReason } from "./shell/code-floor.ts";
+import { coversInlineCode, findInlineCode, inlineProgram, type InlineCode } from "./shell/inline-code.ts";
 import { gitTopLevel, isBlockDevice, isHarmlessDevice, isInside, protectedWriteReason, realPath, sensitiveReason } from "./paths/path-facts.ts";
 import { classifyReadOnly, type ReadOnlyVerdict } from "./shell/read-only-commands.ts";
 import { ruleSource } from "./rules/rule-set.ts";
 import { parseRule } from "./rules/rule-syntax.ts";
 import { analyzeShell, type CommandPart, type RedirectPart } from "./shell/shell-analysis.ts";
 import { expandGlob, GLOB_VISIT_LIMIT, globDirectory } from "./shell/shell-globs.ts";
+import { plainSedFiles } from "./shell/sed-script.ts";
 import type { ShellWord } from "./shell/shell-words.ts";
 import type { Decision, RuleTool } from "./types.ts";
 import type { Walk } from "./walks/types.ts";
@@ -25,23 +30,26 @@ import { judgeWalk } from "./walks/walk-coverage.ts";
 
 export type ShellTool = "Bash" | "Process";
 
-/**
- * Environment variables that make an otherwise read-only command load or run other code (a
- * ripgrep config can add `--pre`, which runs a program on every file, or `--hidden` and `--follow`).
- */
-const CODE_VARS = /^(PATH|LD_\w+|DYLD_\w+|BASH_ENV|ENV|IFS|PS4|PROMPT_COMMAND|SHELLOPTS|BASHOPTS|GIT_\w+|PAGER|MANPAGER|LESSOPEN|LESSCLOSE|EDITOR|VISUAL|NODE_OPTIONS|PYTHONSTARTUP|PYTHONPATH|RUBYOPT|PERL5OPT|RIPGREP_CONFIG_PATH)$/;
-/** Commands that only create, copy or move files: acceptEdits runs them inside the project. */
-const FILE_COMMANDS = new Set(["mkdir", "touch", "cp", "mv"]);
+/** The file commands Claude Code's acceptEdits runs without asking; here only on files inside the project. */
+const FILE_COMMANDS = new Set(["mkdir", "touch", "rm", "rmdir", "mv", "cp", "sed"]);
 
 export function decideShell(ctx: JudgeContext, parser: Parser, tool: ShellTool, command: string, cwd: string): Decision {
   if (command.trim() === "") return { behavior: "allow", reason: "empty command", source: "read-only" };
   const analysis = analyzeShell(parser, command, { cwd, home: ctx.home });
-  if (analysis.forkBomb) return { behavior: "deny", reason: "this looks like a fork bomb; it is never allowed", source: "hardline" };
+  if (analysis.forkBomb) return { behavior: "deny", reason: "hardline floor (fork bomb): this looks like a fork bomb; it is never allowed", source: "hardline" };
+  if (analysis.undecodable) return { behavior: "deny", reason: `hardline floor (undecodable payload): ${analysis.undecodable}, so KHAELOR cannot check what a shell would run; it is never allowed`, source: "hardline" };
   const decisions: Decision[] = [];
   for (const part of analysis.parts) {
-    decisions.push(part.kind === "command" ? decideCommand(ctx, tool, part) : decideRedirect(ctx, part));
+    if (part.floorOnly) {
+      const floor = floorOf(ctx, part);
+      if (floor) decisions.push(floor);
+      continue;
+    }
+    const d = part.kind === "command" ? decideCommand(ctx, tool, part) : decideRedirect(ctx, part);
+    decisions.push(part.decoded ? decodedPart(ctx, part, d) : d);
   }
   if (tool === "Process") askOnceForWhatRuns(analysis.parts, decisions, command);
+  allowAllBy(ctx, tool, decisions);
   if (analysis.parseError) {
     decisions.push(
       ctx.mode === "bypassPermissions"
@@ -52,6 +60,43 @@ export function decideShell(ctx: JudgeContext, parser: Parser, tool: ShellTool, 
     );
   }
   return combine(decisions);
+}
+
+const CONFIGURED = /^(user|project|local|session|cli):/;
+
+/**
+ * A bare tool rule (`Bash`) allows every call of the tool, as Claude Code documents: what the
+ * mode or KHAELOR's own checks would ask about (a redirect into a project file, a secret file, an
+ * unknowable command) runs. The floor, protected paths and configured deny and ask rules still hold.
+ */
+function allowAllBy(ctx: JudgeContext, tool: ShellTool, decisions: Decision[]): void {
+  const bare = ctx.rules.matchCommand("allow", [tool], [], (r) => r.parsed.specifier === undefined);
+  if (!bare) return;
+  decisions.forEach((d, i) => {
+    if (d.behavior === "ask" && !CONFIGURED.test(d.source)) decisions[i] = { behavior: "allow", reason: `allowed by ${bare.rule} (${bare.scope} settings), which allows every ${tool} call`, source: ruleSource(bare) };
+  });
+}
+
+/** The floor alone, for a shell command found inside an interpreter's program. */
+function floorOf(ctx: JudgeContext, part: CommandPart | RedirectPart): Decision | null {
+  if (part.kind === "redirect") {
+    const d = decideRedirect(ctx, part);
+    return d.source === "hardline" ? d : null;
+  }
+  const hard = hardlineReason(part.words, part.cwd, ctx);
+  return hard ? { behavior: "deny", reason: `${hard} (a shell command the program runs: \`${part.text}\`)`, source: "hardline" } : null;
+}
+
+/**
+ * A command that came out of decoded text: the floor's reason says where it came from, and what
+ * would run without asking asks (plan mode: is denied), since the user never saw it as typed.
+ */
+function decodedPart(ctx: JudgeContext, part: CommandPart | RedirectPart, d: Decision): Decision {
+  const from = `\`${part.text}\`, decoded from \`${part.decoded}\``;
+  if (d.behavior === "deny") return d.source === "hardline" ? { ...d, reason: `${d.reason} (${from})` } : d;
+  if (d.behavior === "ask" || ctx.mode === "bypassPermissions" || (d.source.includes(":") && !d.source.startsWith("mode:"))) return d;
+  if (ctx.mode === "plan") return { behavior: "deny", reason: `plan mode does not run decoded text: ${from}. Present the plan instead`, source: "mode:plan" };
+  return { behavior: "ask", reason: `running ${from}`, source: `mode:${ctx.mode}` };
 }
 
 /**
@@ -84,8 +129,10 @@ function combine(decisions: Decision[]): Decision {
   if (deny) return deny;
   const asks = decisions.filter((d) => d.behavior === "ask");
   if (asks.length === 0) {
+    // name what let the line run: a rule, else the mode (bypass runs what is not read-only), else the read-only set
     const byRule = decisions.find((d) => d.source.includes(":") && !d.source.startsWith("mode:"));
-    return byRule ?? decisions[0] ?? { behavior: "allow", reason: "nothing to run", source: "read-only" };
+    const byMode = decisions.find((d) => d.source.startsWith("mode:"));
+    return byRule ?? byMode ?? decisions[0] ?? { behavior: "allow", reason: "nothing to run", source: "read-only" };
   }
   const first = asks[0] as Decision;
   const reasons = [...new Set(asks.map((a) => a.reason))];
@@ -117,10 +164,19 @@ function decideCommand(ctx: JudgeContext, tool: ShellTool, part: CommandPart): D
   if (hard) return { behavior: "deny", reason: hard, source: "hardline" };
   const runs = unwrapCommand(part.words, { throughSudo: false });
   const elevated = unwrapCommand(part.words, { throughSudo: true });
+  const program = inlineProgram(elevated.argv, part.stdinText);
+  for (const code of program?.texts ?? []) {
+    const reason = codeFloorReason(program!.interpreter, code, part.cwd, ctx);
+    if (reason) return { behavior: "deny", reason, source: "hardline" };
+  }
   for (const w of writtenPaths(elevated.argv) ?? []) {
     if (w.dynamic || (part.cwd === null && !w.text.startsWith("/"))) continue;
-    const reason = protectedWriteReason(realPath(resolve(part.cwd ?? "/", w.text)), { root: ctx.root, configDir: ctx.configDir });
+    const abs = realPath(resolve(part.cwd ?? "/", w.text));
+    const reason = protectedWriteReason(abs, { root: ctx.root, configDir: ctx.configDir });
     if (reason) return { behavior: "deny", reason, source: "protected-path" };
+    // an Edit deny rule holds for the files a command writes or removes, in every mode
+    const editDeny = ctx.rules.matchPath("deny", ["Edit"], [abs]);
+    if (editDeny) return { behavior: "deny", reason: `\`${part.text}\` writes ${abs}, which is denied by ${editDeny.rule} (${editDeny.scope} settings)`, source: ruleSource(editDeny) };
   }
   const ruleTools: RuleTool[] = tool === "Process" ? ["Process", "Bash"] : ["Bash"];
   const forms = [join(part.words), join(runs.argv), join(elevated.argv)];
@@ -134,7 +190,8 @@ function decideCommand(ctx: JudgeContext, tool: ShellTool, part: CommandPart): D
   const deny = ctx.rules.matchCommand("deny", ruleTools, forms);
   if (deny) return { behavior: "deny", reason: `\`${part.text}\` is denied by ${deny.rule} (${deny.scope} settings)`, source: ruleSource(deny) };
   const name = runs.argv[0];
-  const codeVars = [...part.assignments, ...runs.envNames, ...part.setBefore].filter((n) => CODE_VARS.test(n));
+  // a variable that loads or runs other code (a ripgrep config can add `--pre`) makes no command read-only
+  const codeVars = [...part.assignments, ...runs.envNames, ...part.setBefore].filter((n) => varKind(n) === "code");
   const known = !!name && !name.dynamic;
   const inline = known ? findInlineCode(runs.argv, part.stdin) : null;
   const ro = known && tool === "Bash" && !runs.elevated && codeVars.length === 0 ? classifyReadOnly(runs.argv) : { readOnly: false as const };
@@ -161,8 +218,11 @@ function decideCommand(ctx: JudgeContext, tool: ShellTool, part: CommandPart): D
   if (carries) return carries;
   const allowTools: RuleTool[] = tool === "Process" ? ["Process"] : ["Bash"];
   const spelled = texts(runs.argv);
-  const allow = ctx.rules.matchCommand("allow", allowTools, [join(runs.argv)], (r) => !inline || coversInlineCode(r, spelled, inline));
+  const escalation = escalationOf(part, runs, elevated);
+  const allowForm = escalation ? escalation.words.join(" ") : join(runs.argv);
+  const allow = ctx.rules.matchCommand("allow", allowTools, [allowForm], (r) => (!inline || coversInlineCode(r, spelled, inline)) && (!escalation || spellsOut(r, escalation)));
   if (allow) return { behavior: "allow", reason: `allowed by ${allow.rule}`, source: ruleSource(allow) };
+  if (escalation && !inline) return askEscalated(ctx, tool, part, escalation, ctx.rules.matchCommand("allow", allowTools, [join(runs.argv)]));
   if (inline) return askInlineCode(ctx, tool, part, runs.argv, inline, allowTools);
   if (tool === "Bash" && ctx.mode === "acceptEdits" && FILE_COMMANDS.has(name.text) && !runs.elevated && fileCommandStaysInProject(ctx, part, runs.argv)) {
     return { behavior: "allow", reason: "acceptEdits mode allows file commands inside the project", source: "mode:acceptEdits" };
@@ -173,6 +233,56 @@ function decideCommand(ctx: JudgeContext, tool: ShellTool, part: CommandPart): D
   if (!dynamicPrefix) {
     const rule = suggestCommandRule(tool, words);
     decision.suggestion = { rule, rules: [rule], description: `always allow ${rule.slice(tool.length + 1, -1)}` };
+  }
+  return decision;
+}
+
+/** What in front of a command (or in git's own options) may change the program it runs, and how far a rule must spell the command out to cover it. */
+type Escalation = {
+  /** The command with its assignments, as a rule that covers it must read. */
+  words: string[];
+  /** How many of `words` a rule must spell out before any wildcard; null: no rule but the bare tool can (a variable set earlier in the line). */
+  reach: number | null;
+  what: string[];
+};
+
+function escalationOf(part: CommandPart, runs: Unwrapped, elevated: Unwrapped): Escalation | null {
+  const k = part.assignmentWords.length;
+  const words = [...part.assignmentWords, ...texts(part.words)];
+  const what: string[] = [];
+  let reach = 0;
+  const note = (index: number, text: string) => {
+    what.push(text);
+    reach = Math.max(reach, index + 1);
+  };
+  const describe = (name: string) => (varKind(name) === "code" ? `${name}, which can name a program or change what loads` : `${name}, which KHAELOR does not know to be harmless`);
+  part.assignments.forEach((name, i) => {
+    if (varKind(name) !== "inert") note(i, describe(name));
+  });
+  for (const name of new Set(runs.envNames)) {
+    if (varKind(name) === "inert") continue;
+    const at = part.words.findIndex((w) => w.text.startsWith(`${name}=`));
+    note(k + Math.max(at, 0), describe(name));
+  }
+  for (const o of gitOverrides(elevated.argv)) note(k + Math.max(part.words.indexOf(elevated.argv[o.at] as ShellWord), 0), `the git option ${o.text}, which can make git run a program`);
+  const earlier = part.setBefore.filter((n) => varKind(n) === "code");
+  for (const name of earlier) what.push(`${name}, set earlier in the command line`);
+  if (what.length === 0) return null;
+  return { words, reach: earlier.length > 0 ? null : reach, what };
+}
+
+/** A rule covers an escalated command when it is the bare tool, or spells the command out through the last assignment or override. */
+function spellsOut(rule: CompiledRule, escalation: Escalation): boolean {
+  if (rule.parsed.specifier === undefined) return true;
+  return escalation.reach !== null && literalPrefix(rule.parsed.specifier).startsWith(escalation.words.slice(0, escalation.reach).join(" "));
+}
+
+function askEscalated(ctx: JudgeContext, tool: ShellTool, part: CommandPart, escalation: Escalation, broad: CompiledRule | undefined): Decision {
+  const covers = broad ? `; ${broad.rule} (${broad.scope} settings) does not cover that${escalation.reach !== null ? `, only a rule spelling out \`${escalation.words.slice(0, escalation.reach).join(" ")}\` does` : ""}` : "";
+  const decision: Decision = { behavior: "ask", reason: `\`${part.text}\` runs with ${escalation.what.join(" and ")}${covers}`, source: `mode:${ctx.mode}` };
+  const rule = `${tool}(${escalation.words.map((w) => w.replace(/\*/g, "\\*")).join(" ")})`;
+  if (escalation.reach !== null && !part.words.some((w) => w.dynamic) && parseRule(rule).ok) {
+    decision.suggestion = { rule, rules: [rule], description: `always allow exactly \`${escalation.words.join(" ")}\`` };
   }
   return decision;
 }
@@ -271,11 +381,27 @@ function isDirectory(abs: string): boolean {
 
 function fileCommandStaysInProject(ctx: JudgeContext, part: CommandPart, argv: ShellWord[]): boolean {
   if (part.cwd === null) return false;
-  const paths = argv.slice(1).filter((w) => w.dynamic || !w.text.startsWith("-"));
+  const cwd = part.cwd;
+  const args = argv.slice(1);
+  let paths: ShellWord[];
+  if (argv[0]?.text === "sed") {
+    // only sed -i edits files; its scripts must not write, read or run anything else
+    if (args.some((w) => w.dynamic) || !args.some((w) => /^-[a-zA-Z]*i|^--in-place/.test(w.text))) return false;
+    const files = plainSedFiles(args.map((w) => w.text));
+    if (files === null) return false;
+    paths = args.filter((w) => files.includes(w.text));
+  } else paths = args.filter((w) => w.dynamic || !w.text.startsWith("-"));
+  const inside = (abs: string) => {
+    const real = realPath(abs);
+    return isInside(real, ctx.root) && !sensitiveReason(real, ctx.home) && !protectedWriteReason(real, { root: ctx.root, configDir: ctx.configDir }) && decidePath(ctx, "write", real, ["Edit"]).behavior === "allow";
+  };
   return paths.every((w) => {
     if (w.dynamic) return false;
-    const abs = realPath(resolve(part.cwd as string, w.text));
-    return isInside(abs, ctx.root) && !sensitiveReason(abs, ctx.home) && !protectedWriteReason(abs, { root: ctx.root, configDir: ctx.configDir });
+    if (!inside(resolve(cwd, w.text))) return false;
+    if (!w.glob) return true;
+    // each match, through any symlink, must stay inside too
+    const expansion = expandGlob(w.pattern, cwd);
+    return expansion.complete && expansion.matches.every(inside);
   });
 }
 
@@ -289,7 +415,7 @@ function decideRedirect(ctx: JudgeContext, part: RedirectPart): Decision {
   const lexical = resolve(part.cwd ?? "/", t.text);
   if (isHarmlessDevice(lexical)) return { behavior: "allow", reason: "redirection to a standard stream", source: "read-only" };
   if (part.access === "write" && isBlockDevice(lexical)) {
-    return { behavior: "deny", reason: `writing to the block device ${lexical} is never allowed`, source: "hardline" };
+    return { behavior: "deny", reason: `hardline floor (block device): writing to the block device ${lexical} is never allowed`, source: "hardline" };
   }
   return decidePath(ctx, part.access, realPath(lexical), part.access === "write" ? ["Edit"] : ["Read"]);
 }

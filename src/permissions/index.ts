@@ -16,6 +16,17 @@
  *   every mode; then deny rules; then ask rules (ignored in bypassPermissions); then the mode.
  *   Deny beats ask beats allow from any scope; an allow rule (including every grant) never
  *   outranks a deny or an ask.
+ * - The floor reads what would really run: text a shell or eval runs after a static decoder
+ *   (`base64 -d`, `xxd -r -p`, `rev`, printf escapes, `$(...)` of them in heredocs, herestrings,
+ *   words and variables) is judged as commands (their asks say what decoded them); one-line programs
+ *   (`python -c`, `perl -e`, `node -e`, `ruby -e`, `php -r`, also on stdin) are scanned for
+ *   recursive deletion, chmod or chown of /, home, the project or a system directory, block devices,
+ *   and the shell commands they run. Floor reasons start `hardline floor (<entry>): `.
+ * - Environment: an allow rule (or the read-only set) covers `VAR=... cmd`, `env VAR=... cmd` and
+ *   `git -c key=...` only when every variable or key is known inert, or the rule spells it out.
+ * - A bare tool rule (`Bash`) allows every call of the tool but the floor, protected paths and
+ *   configured deny/ask rules. acceptEdits runs mkdir, touch, rm, rmdir, mv, cp and sed -i on
+ *   paths that resolve inside the project; an Edit deny rule denies a command writing a path it covers.
  * - Inline interpreter code (`python -c`, `node -e`, `perl -ne`, `deno eval`, `perl -M'x;...'`,
  *   `node --import data:...`, a program piped or fed by heredoc into an interpreter, also as
  *   `/dev/stdin`, and a script it cannot see: `<(...)`, `$X`, `/dev/fd/3`) is opaque: it is never read-only, and an allow rule covers

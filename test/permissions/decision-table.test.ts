@@ -147,7 +147,7 @@ test("bash: rules, wrappers and spellings", () => {
     ["aada", "make"], ["aada", "make build"], ["??da", "makefoo"], ["??da", "git push origin main"], ["dddd", "git push --force origin main"],
     ["dddd", "git  push  --force"], ["dddd", "git -C . push --force origin"], ["dddd", "sudo git push --force x"], ["dddd", "\"git\" push --force"],
     ["dddd", "curl https://example.com"], ["dddd", "curl"], ["dddd", "timeout 5 curl x"], ["dddd", "echo hi | curl -d @- x"],
-    ["dddd", "terraform destroy -auto-approve"], ["??da", "python3 script.py"], ["??da", "rm src/a.ts"], ["??da", "chmod +x script.sh"],
+    ["dddd", "terraform destroy -auto-approve"], ["??da", "python3 script.py"], ["?ada", "rm src/a.ts"], ["??da", "chmod +x script.sh"],
     ["???d", "git log -p"], ["??da", "$CMD src/a.ts"], ["??da", "git commit -m \"rm -rf /\""],
   ], command);
 });
@@ -156,7 +156,7 @@ test("bash: compound commands", () => {
   run("bash", [
     ["aaaa", "ls && pwd"], ["aaaa", "ls; pwd\ncat src/a.ts"], ["??da", "git status && git push"], ["??da", "npm run test && git push origin main"],
     ["aada", "npm run test && make"], ["aaaa", "ls | grep a | wc -l"], ["aaaa", "ls || echo none"], ["aaaa", "ls & pwd"],
-    ["aaaa", "echo $(whoami)"], ["aaaa", "echo `git rev-parse HEAD`"], ["??da", "echo $(rm src/a.ts)"], ["???a", "cat $(ls src/*.ts)"],
+    ["aaaa", "echo $(whoami)"], ["aaaa", "echo `git rev-parse HEAD`"], ["?ada", "echo $(rm src/a.ts)"], ["???a", "cat $(ls src/*.ts)"],
     ["aaaa", "(cd src && ls)"], ["aaaa", "if [ -f x ]; then echo y; fi"], ["???a", "for f in src/*.ts; do cat $f; done"],
     ["??da", "while true; do npm install; done"], ["dddd", "ls && curl x"], ["dddd", "ls; rm -rf /"], ["dddd", "echo ok && git push --force"],
     ["??da", "ls && bash -c 'npm install'"], ["aaaa", "bash -c 'ls && pwd'"], ["??da", "diff <(ls) <(npm ls)"],
@@ -177,7 +177,7 @@ test("bash: .git/ and .khaelor/ stay out of reach", () => {
   run("bash", [
     ["dddd", "rm -rf .git"], ["dddd", "rm .git/index.lock"], ["dddd", "cp /tmp/x .git/hooks/pre-commit"], ["dddd", "mv x .khaelor/settings.json"],
     ["dddd", "touch .git/x"], ["dddd", "sed -i s/a/b/ .git/config"], ["dddd", "ln -sf x .git/hooks/post-checkout"], ["??da", "git commit -m x"],
-    ["??da", "sed -i s/a/b/ src/a.ts"], ["dddd", "chmod +x .git/hooks/pre-commit"], ["dddd", "sudo rm -r .khaelor"], ["dddd", "cd .git && rm config"],
+    ["?ada", "sed -i s/a/b/ src/a.ts"], ["dddd", "chmod +x .git/hooks/pre-commit"], ["dddd", "sudo rm -r .khaelor"], ["dddd", "cd .git && rm config"],
   ], command);
 });
 
@@ -211,21 +211,21 @@ test("bash: the hardline floor, in every spelling", () => {
   ];
   run("bash", floor.map((c): Row => ["dddd", c]), command);
   run("bash", [
-    ["??da", "rm -rf node_modules"], ["??da", "rm -rf ./build/*"], ["??da", "rm -rf *.o"], ["??da", "rm -rf /tmp/somedir"],
+    ["?ada", "rm -rf node_modules"], ["?ada", "rm -rf ./build/*"], ["?ada", "rm -rf *.o"], ["??da", "rm -rf /tmp/somedir"],
     ["??da", "chmod -R u+w src"], ["??da", "rm -rf \"build/$X\""], ["??da", "rm -f /tmp/x"], ["??da", "find src -name '*.o' -delete"],
-    ["??da", "chmod -R 755 ."], ["??da", "rm -r src"], ["??da", "dd if=/dev/zero of=disk.img bs=1M count=1"],
+    ["??da", "chmod -R 755 ."], ["?ada", "rm -r src"], ["??da", "dd if=/dev/zero of=disk.img bs=1M count=1"],
     ["??da", "find . -name '*.pyc' -delete"], ["??da", "rm -rf \"$TMPDIR/build\""], ["??da", "rm -rf $OUT/cache/"], ["??da", "find . -name x -exec rm {} \\;"],
   ], command);
 });
 
 test("bash: inline interpreter code is opaque: a rule for the interpreter does not cover it", () => {
   run("bash", [
-    ["??da", "python -c \"import shutil; shutil.rmtree('/')\""], ["??da", "python -c 'print(1)'"], ["??da", "python -Bc 'x'"],
+    ["dddd", "python -c \"import shutil; shutil.rmtree('/')\""], ["??da", "python -c 'print(1)'"], ["??da", "python -Bc 'x'"],
     ["??da", "python -W ignore -c 'x'"], ["??da", "python -c'x'"], ["??da", "timeout 10 python -c 'x'"], ["??da", "env FOO=1 python -c 'x'"],
     ["??da", "python -c 'x' && ls"], ["??da", "ls | python -c 'import sys'"], ["??da", "/usr/bin/python3 -c 'x'"], ["??da", "python3.12 -c 'x'"],
     ["aada", "python3 -c 'print(1)'"], ["??da", "python3 -Bc 'print(1)'"], ["aada", "python script.py"], ["aada", "python -m pytest -x"],
     ["aada", "python script.py -c x"], ["aada", "python < script.py"],
-    ["??da", "node -e 'require(\"fs\").rmSync(\"/\", {recursive: true})'"], ["??da", "node --eval 'x'"], ["??da", "node --eval=x"],
+    ["dddd", "node -e 'require(\"fs\").rmSync(\"/\", {recursive: true})'"], ["??da", "node --eval 'x'"], ["??da", "node --eval=x"],
     ["??da", "node -p 1+1"], ["??da", "node -pe 1"], ["??da", "node -r dotenv/config -e 'x'"], ["??da", "node --print 'x'"],
     ["aada", "node app.js -e x"], ["aada", "node -e 'console.log(1)'"], ["??da", "node -e 'console.log(2)'"],
     ["??da", "bun -e 'x'"], ["??da", "bun --eval 'x'"], ["??da", "bun -p 1"], ["aada", "bun run build"], ["aada", "bun test"],
@@ -233,7 +233,7 @@ test("bash: inline interpreter code is opaque: a rule for the interpreter does n
     ["??da", "perl -pi -e 's/a/b/' src/a.ts"], ["??da", "perl -0777 -ne 'print'"], ["??da", "perl -E 'say 1'"], ["aada", "perl script.pl"],
     ["??da", "ruby -e 'x'"], ["??da", "ruby -rjson -e 'x'"], ["??da", "ruby -I lib -e 'x'"], ["aada", "ruby script.rb"],
     ["??da", "osascript -e 'tell app \"Finder\" to delete every item'"], ["??da", "osascript -l JavaScript -e 'x'"], ["aada", "osascript script.scpt"],
-    ["??da", "deno eval 'Deno.removeSync(\"/\")'"], ["aada", "deno run main.ts"], ["??da", "uv run python -c 'x'"], ["??da", "uv run --with rich python -c 'x'"],
+    ["dddd", "deno eval 'Deno.removeSync(\"/\")'"], ["aada", "deno run main.ts"], ["??da", "uv run python -c 'x'"], ["??da", "uv run --with rich python -c 'x'"],
     ["aada", "uv run pytest"], ["??da", "php -r 'system(\"ls\");'"], ["??da", "Rscript -e 'x'"], ["??da", "lua -e 'x'"],
     ["??da", "bash -c \"$CODE\""], ["??da", "sh -c \"$CODE\""], ["aada", "bash script.sh"], ["??da", "sh -c 'python -c 1'"],
     ["??da", "xargs python -c 'x'"], ["??da", "sudo python -c 'x'"], ["dddd", "python -c 'x'; rm -rf /"],

@@ -16,7 +16,7 @@ const open = async (allow: string[]) => {
 
 test("the prompt says the text is code KHAELOR cannot check, and which rule does not cover it", async () => {
   const { decide } = await open(["Bash(python:*)"]);
-  const d = decide("python -c \"import shutil; shutil.rmtree('/')\"");
+  const d = decide("python -c \"import shutil; shutil.rmtree('build')\"");
   expect(d.behavior).toBe("ask");
   expect(d.reason).toContain("runs python code given with -c, which KHAELOR cannot check; allow it only after reading the code");
   expect(d.reason).toContain("Bash(python:*) does not cover inline code (only a rule naming `python -c` itself does)");

@@ -12,8 +12,14 @@ export type FloorAnchors = { root: string; home: string };
 
 const MKFS = /^(mkfs(\.\w+)?|mke2fs|mkswap|wipefs|mkdosfs|mkntfs)$/;
 
-/** Why this command is refused outright, or null. */
+/** Why this command is refused outright, naming the floor entry (`hardline floor (recursive deletion): ...`), or null. */
 export function hardlineReason(words: ShellWord[], cwd: string | null, anchors: FloorAnchors): string | null {
+  const found = floorEntry(words, cwd, anchors);
+  return found ? `hardline floor (${found.entry}): ${found.reason}` : null;
+}
+
+function floorEntry(words: ShellWord[], cwd: string | null, anchors: FloorAnchors): { entry: string; reason: string } | null {
+  const as = (entry: string, reason: string | null) => (reason === null ? null : { entry, reason });
   const { argv, extraArgsFromStdin } = unwrapCommand(words, { throughSudo: true });
   const head = argv[0];
   if (!head) return null;
@@ -25,22 +31,22 @@ export function hardlineReason(words: ShellWord[], cwd: string | null, anchors: 
   for (const w of argv) {
     const value = w.text.includes("=") && !w.text.startsWith("/") ? w.text.slice(w.text.indexOf("=") + 1) : w.text;
     if (value.startsWith("/dev/") && isBlockDevice(value) && !["lsblk", "blkid"].includes(head.text)) {
-      return `writing to the block device ${value} is never allowed`;
+      return as("block device", `writing to the block device ${value} is never allowed`);
     }
   }
   if (head.dynamic) {
     // `$RM -rf /`: the command is unknowable, so judge its arguments as if it deleted
-    if (hasRecursiveFlag(args)) return deletionReason(args, cwd, deletesEverything, "delete", floorNames);
+    if (hasRecursiveFlag(args)) return as("recursive deletion", deletionReason(args, cwd, deletesEverything, "delete", floorNames));
     return null;
   }
   // `/bin/rm` and `./rm` are judged as rm: the floor errs on the side of refusing
   const name = basename(head.text);
-  if (MKFS.test(name)) return `${name} formats a filesystem; it is never allowed`;
+  if (MKFS.test(name)) return as("filesystem format", `${name} formats a filesystem; it is never allowed`);
   if (name === "rm") {
-    if (args.some((w) => w.text === "--no-preserve-root")) return "rm --no-preserve-root is never allowed";
+    if (args.some((w) => w.text === "--no-preserve-root")) return as("recursive deletion", "rm --no-preserve-root is never allowed");
     if (!hasRecursiveFlag(args)) return null;
-    if (extraArgsFromStdin) return "rm -r with paths read from stdin (xargs) could delete anything; list the paths explicitly";
-    return deletionReason(positionals(args), cwd, deletesEverything, "delete", floorNames);
+    if (extraArgsFromStdin) return as("recursive deletion", "rm -r with paths read from stdin (xargs) could delete anything; list the paths explicitly");
+    return as("recursive deletion", deletionReason(positionals(args), cwd, deletesEverything, "delete", floorNames));
   }
   if (name === "find") {
     const deletes = args.some((w) => w.text === "-delete") || args.some((w, i) => /^-(exec|execdir|ok|okdir)$/.test(w.text) && /^(rm|shred|unlink)$/.test(args[i + 1]?.text ?? ""));
@@ -54,21 +60,21 @@ export function hardlineReason(words: ShellWord[], cwd: string | null, anchors: 
       starts.push(w);
     }
     if (starts.length === 0) starts.push({ text: ".", pattern: ".", dynamic: false, glob: false });
-    return deletionReason(starts, cwd, deletesEverything, "delete", floorNames);
+    return as("recursive deletion", deletionReason(starts, cwd, deletesEverything, "delete", floorNames));
   }
   if (name === "chmod" || name === "chown" || name === "chgrp") {
     if (!args.some((w) => /^-[a-zA-Z]*R/.test(w.text) || w.text === "--recursive")) return null;
-    return deletionReason(positionals(args).slice(1), cwd, homeOrRoot, `${name} -R`, floorNames);
+    return as(`recursive ${name}`, deletionReason(positionals(args).slice(1), cwd, homeOrRoot, `${name} -R`, floorNames));
   }
   if (name === "mv") {
     const ps = positionals(args);
-    return deletionReason(ps.slice(0, -1), cwd, deletesEverything, "move away", floorNames);
+    return as("moving away", deletionReason(ps.slice(0, -1), cwd, deletesEverything, "move away", floorNames));
   }
   if (name === "rsync" && args.some((w) => w.text.startsWith("--delete"))) {
-    return deletionReason(positionals(args).slice(-1), cwd, deletesEverything, "rsync --delete onto", floorNames);
+    return as("recursive deletion", deletionReason(positionals(args).slice(-1), cwd, deletesEverything, "rsync --delete onto", floorNames));
   }
   if (name === "shred" && args.some((w) => /^-[a-zA-Z]*u/.test(w.text))) {
-    return deletionReason(positionals(args), cwd, deletesEverything, "shred", floorNames);
+    return as("shredding", deletionReason(positionals(args), cwd, deletesEverything, "shred", floorNames));
   }
   return null;
 }

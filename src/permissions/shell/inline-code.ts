@@ -162,6 +162,20 @@ export function findInlineCode(argv: ShellWord[], stdin: StdinSource): InlineCod
 }
 
 /**
+ * The program text an interpreter (not a shell: shell-analysis reads those as scripts) runs when
+ * it is written in the command line or fed as known text on stdin, for the hardline floor to scan.
+ */
+export function inlineProgram(argv: ShellWord[], stdinText: string[] | null): { interpreter: string; texts: string[] } | null {
+  const at = interpreterIndex(argv);
+  if (at === -1 || grammarOf(argv[at])?.shell) return null;
+  const interpreter = withoutVersion(basename((argv[at] as ShellWord).text)).replace(/\.exe$/i, "");
+  const src = programSource(argv, at);
+  if (src.kind === "code") return src.code ? { interpreter, texts: [src.code.text] } : null;
+  if (src.kind === "stdin" && stdinText) return { interpreter, texts: stdinText };
+  return null;
+}
+
+/**
  * How the interpreter at `argv[at]` gets its program, read with that interpreter's option grammar.
  * The one reader of interpreter (and shell) options: the inline-code check and shell-analysis
  * (which reads a shell's literal program as a script) both ask here.

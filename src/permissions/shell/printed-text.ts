@@ -4,11 +4,16 @@
 // Where the exact bytes depend on the shell (echo's escapes differ between bash and dash) or on
 // printf features not copied here, every plausible reading is returned; each is judged, so the
 // decision is the strictest of them.
+import { DECODER_NAMES, decodedText } from "./decoders.ts";
 
-/** The texts the command may print, or null when it is not such a command. `argv` has no wrappers. */
-export function printedText(argv: string[], stdin: string[] | null): string[] | null {
+/**
+ * The texts the command may print, or null when it is not such a command (or its input is
+ * unknown); "too large" for a decoder whose output is past what is read to check it. `argv` has no wrappers.
+ */
+export function printedText(argv: string[], stdin: string[] | null): string[] | null | "too large" {
   const name = (argv[0] ?? "").replace(/^.*\//, "");
   const args = argv.slice(1);
+  if (DECODER_NAMES.has(name)) return decodedText(argv, stdin);
   if (name === "echo") return echoed(args);
   if (name === "printf") return printed(args);
   if (name === "cat" && args.every((a) => a === "-")) return stdin;

@@ -17,7 +17,16 @@ export type ShellWord = {
 /** Variables known while reading a script: null means "set, but to something unknowable". */
 export type ShellVars = Map<string, ShellWord | null>;
 
-type Segment = { text: string; quoted: boolean; dynamic: boolean };
+/** A segment of a word; `split` marks an unquoted command substitution's output, which the shell splits into words. */
+type Segment = { text: string; quoted: boolean; dynamic: boolean; split?: boolean };
+
+/**
+ * How a word reads what only running can tell: `substitute` says what a command substitution
+ * prints, when known (without trailing newlines; null when unknowable); `variable` hears of each
+ * variable read; `split: false` where the shell does no word splitting (assignments, heredocs,
+ * herestrings).
+ */
+export type WordReading = { substitute?: (node: Node) => string | null; variable?: (name: string) => void; split?: boolean };
 
 const DYN = "\0";
 
@@ -25,19 +34,43 @@ export function literalWord(text: string): ShellWord {
   return { text, pattern: escapePattern(text), dynamic: false, glob: false };
 }
 
-/** Evaluate one argument node into the words the shell passes (brace expansion may give several). */
-export function evaluateWord(node: Node, vars: ShellVars, home: string): ShellWord[] {
-  const segs = segments(node, vars, false);
+/** Evaluate one argument node into the words the shell passes (brace expansion and word splitting may give several). */
+export function evaluateWord(node: Node, vars: ShellVars, home: string, reading: WordReading = {}): ShellWord[] {
+  const segs = segments(node, vars, false, reading);
+  if (reading.split === false) for (const s of segs) if (s.split) Object.assign(s, { split: false, quoted: true });
+  return fields(segs).flatMap((f, i) => fieldWords(f, i === 0 ? home : null));
+}
+
+/** Split unquoted substitution output at blanks, as the shell does; a field that only such splitting left empty is dropped. */
+function fields(segs: Segment[]): Segment[][] {
+  if (!segs.some((s) => s.split)) return [segs];
+  const out: Segment[][] = [[]];
+  for (const s of segs) {
+    if (!s.split) {
+      (out[out.length - 1] as Segment[]).push(s);
+      continue;
+    }
+    s.text.split(/[ \t\n]+/).forEach((piece, i) => {
+      if (i > 0) out.push([]);
+      if (piece !== "") (out[out.length - 1] as Segment[]).push({ ...s, text: piece });
+    });
+  }
+  return out.filter((f) => f.length > 0);
+}
+
+/** One field's words; `home` is given for the first field, where `~` expands. */
+function fieldWords(segs: Segment[], home: string | null): ShellWord[] {
   let pattern = "";
   let dynamic = false;
   for (const s of segs) {
     if (s.dynamic) {
       dynamic = true;
       pattern += DYN;
-    } else pattern += s.quoted ? escapePattern(s.text) : s.text;
+    } else if (s.split) pattern += s.text.replace(/[\\{},~]/g, "\\$&"); // globbed, never brace- or tilde-expanded
+    else pattern += s.quoted ? escapePattern(s.text) : s.text;
   }
   const first = segs[0];
-  if (first && !first.quoted && !first.dynamic) {
+  if (home !== null && first && !first.quoted && !first.dynamic && !first.split) {
     if (pattern === "~" || pattern.startsWith("~/")) pattern = escapePattern(home) + pattern.slice(1);
     else if (/^~[A-Za-z_]/.test(pattern)) {
       // ~user: another user's home, unknowable here
@@ -53,7 +86,7 @@ export function evaluateWord(node: Node, vars: ShellVars, home: string): ShellWo
   }));
 }
 
-function segments(node: Node, vars: ShellVars, inQuotes: boolean): Segment[] {
+function segments(node: Node, vars: ShellVars, inQuotes: boolean, reading: WordReading): Segment[] {
   switch (node.type) {
     case "word":
     case "number":
@@ -71,14 +104,14 @@ function segments(node: Node, vars: ShellVars, inQuotes: boolean): Segment[] {
         if (!child) continue;
         if (child.type === "string_content") {
           out.push({ text: child.text.replace(/\\([$`"\\\n])/g, (_, c: string) => (c === "\n" ? "" : c)), quoted: true, dynamic: false });
-        } else out.push(...segments(child, vars, true));
+        } else out.push(...segments(child, vars, true, reading));
       }
       if (out.length === 0) out.push({ text: "", quoted: true, dynamic: false });
       return out;
     }
     case "concatenation": {
       const out: Segment[] = [];
-      for (const child of node.namedChildren) if (child) out.push(...segments(child, vars, inQuotes));
+      for (const child of node.namedChildren) if (child) out.push(...segments(child, vars, inQuotes, reading));
       // tree-sitter splits `{a,b}` into word nodes; anonymous pieces are kept in the text of children
       return out;
     }
@@ -86,14 +119,21 @@ function segments(node: Node, vars: ShellVars, inQuotes: boolean): Segment[] {
     case "expansion": {
       const names = node.namedChildren.filter((c) => c !== null);
       const simple = names.length === 1 && names[0]?.type === "variable_name" && node.childCount <= (node.type === "expansion" ? 3 : 2);
+      for (const n of names) if (n.type === "variable_name") reading.variable?.(n.text);
       if (simple) {
         const value = vars.get(names[0]!.text);
         if (value && !value.dynamic) return [{ text: value.text, quoted: inQuotes, dynamic: false }];
       }
       return [{ text: "", quoted: inQuotes, dynamic: true }];
     }
+    case "command_substitution": {
+      // `$(echo x | base64 -d)`: known when what it runs only prints
+      const printed = reading.substitute?.(node);
+      if (printed === null || printed === undefined) return [{ text: "", quoted: inQuotes, dynamic: true }];
+      return [inQuotes ? { text: printed, quoted: true, dynamic: false } : { text: printed, quoted: false, dynamic: false, split: true }];
+    }
     default:
-      // command/process substitution, arithmetic, arrays: unknowable before running
+      // process substitution, arithmetic, arrays: unknowable before running
       return [{ text: "", quoted: inQuotes, dynamic: true }];
   }
 }
