@@ -2,14 +2,14 @@
 import { afterAll, beforeAll, expect, test } from "bun:test";
 import { createPermissionEngine, type PermissionEngine, type PermissionMode } from "../../src/permissions/index.ts";
 import { b64 } from "./decision-rows.ts";
-import { makeFixture, type Fixture } from "./fixture.ts";
+import { makeFixture, type Fixture, trustedProject } from "./fixture.ts";
 
 let fx: Fixture;
 let engine: PermissionEngine;
 
 beforeAll(async () => {
   fx = makeFixture({ project: { permissions: { allow: ["Bash(git *)"] } } });
-  engine = await createPermissionEngine({ projectRoot: fx.root, home: fx.home, configHome: fx.configHome });
+  engine = await createPermissionEngine({ projectRoot: fx.root, home: fx.home, configHome: fx.configHome, projectSettings: trustedProject });
 });
 afterAll(() => fx.cleanup());
 

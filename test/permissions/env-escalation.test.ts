@@ -5,7 +5,7 @@
 import { afterAll, beforeAll, test } from "bun:test";
 import { createPermissionEngine, type PermissionEngine } from "../../src/permissions/index.ts";
 import { expectRows } from "./decision-rows.ts";
-import { makeFixture, type Fixture } from "./fixture.ts";
+import { makeFixture, type Fixture, trustedProject } from "./fixture.ts";
 
 let fx: Fixture;
 let engine: PermissionEngine;
@@ -14,7 +14,7 @@ beforeAll(async () => {
   fx = makeFixture({
     project: { permissions: { allow: ["Bash(git *)", "Bash(make *)", "Bash(env *)", "Bash(npm run test *)", "Bash(GIT_PAGER=cat git log:*)"] } },
   });
-  engine = await createPermissionEngine({ projectRoot: fx.root, home: fx.home, configHome: fx.configHome });
+  engine = await createPermissionEngine({ projectRoot: fx.root, home: fx.home, configHome: fx.configHome, projectSettings: trustedProject });
 });
 afterAll(() => fx.cleanup());
 

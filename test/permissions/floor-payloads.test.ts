@@ -5,14 +5,14 @@
 import { afterAll, beforeAll, test } from "bun:test";
 import { createPermissionEngine, type PermissionEngine } from "../../src/permissions/index.ts";
 import { b64, expectRows, hex, type Row } from "./decision-rows.ts";
-import { makeFixture, type Fixture } from "./fixture.ts";
+import { makeFixture, type Fixture, trustedProject } from "./fixture.ts";
 
 let fx: Fixture;
 let engine: PermissionEngine;
 
 beforeAll(async () => {
   fx = makeFixture({ local: { permissions: { allow: ["Bash(python3 -c:*)", "Bash(node:*)"] } } });
-  engine = await createPermissionEngine({ projectRoot: fx.root, home: fx.home, configHome: fx.configHome });
+  engine = await createPermissionEngine({ projectRoot: fx.root, home: fx.home, configHome: fx.configHome, projectSettings: trustedProject });
 });
 afterAll(() => fx.cleanup());
 

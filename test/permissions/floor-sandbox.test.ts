@@ -12,7 +12,7 @@ import { homedir } from "node:os";
 import { join } from "node:path";
 import { createPermissionEngine, type PermissionEngine } from "../../src/permissions/index.ts";
 import { b64, hex } from "./decision-rows.ts";
-import { makeFixture, type Fixture } from "./fixture.ts";
+import { makeFixture, type Fixture, trustedProject } from "./fixture.ts";
 
 let fx: Fixture;
 let engine: PermissionEngine;
@@ -37,7 +37,7 @@ if (!bwrapWorks) console.log("floor-sandbox: bwrap cannot run here (install bubb
 
 beforeAll(async () => {
   fx = makeFixture();
-  engine = await createPermissionEngine({ projectRoot: fx.root, home: fx.home, configHome: fx.configHome, mode: "bypassPermissions" });
+  engine = await createPermissionEngine({ projectRoot: fx.root, home: fx.home, configHome: fx.configHome, projectSettings: trustedProject, mode: "bypassPermissions" });
 });
 afterAll(() => fx.cleanup());
 
