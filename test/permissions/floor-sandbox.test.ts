@@ -34,6 +34,10 @@ const bwrapWorks = (() => {
   }
 })();
 if (!bwrapWorks) console.log("floor-sandbox: bwrap cannot run here (install bubblewrap); the real runs are skipped");
+// CI installs bubblewrap (.ci/run): there a missing sandbox is a failure, not a skip.
+test.skipIf(bwrapWorks || !process.env.CI)("bwrap runs in CI", () => {
+  throw new Error("bwrap cannot run: .ci/run must install bubblewrap");
+});
 
 beforeAll(async () => {
   fx = makeFixture();
