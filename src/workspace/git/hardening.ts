@@ -13,10 +13,11 @@
 // command line. A few cannot be taken back that way, and are handled otherwise:
 // - filter drivers have names of the repository's choosing (`filter.<name>.clean`), and `-c`
 //   has no wildcard: for a command that reads work-tree files (status), the names the config
-//   defines are listed first and each blanked (`filterOverrides`); the shadow repository turns
-//   filters off in its info/attributes instead. A submodule has a config of its own, which no
-//   `-c` of ours can list: `status` is told to keep out of submodules, and the shadow
-//   repository's add never looks inside one (shadow-repo.ts, skipGitlinks).
+//   defines are listed first and each blanked (`filterOverrides`; a name written into the config
+//   between the listing and the status, one process start apart, would escape); the shadow turns
+//   filters off in its info/attributes instead, with no such window. A submodule has a config
+//   of its own, which no `-c` of ours can list: `status` is told to keep out of submodules, and
+//   the shadow repository's add never looks inside one (shadow-repo.ts, skipGitlinks).
 // - diff.external: an empty value makes git fail, not skip it; diff commands get --no-ext-diff
 //   and --no-textconv (`hardenArgs`), which also cover the drivers .gitattributes picks.
 // - core.gitProxy: the first value read wins, so the command line cannot override it; the empty
