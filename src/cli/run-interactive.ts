@@ -7,7 +7,6 @@
 // screen are imported up front; the "starting" line is drawn while the terminal still answers the
 // capability queries; keys typed from then on are kept and handed to the composer as soon as it
 // exists.
-import { spawnSync } from "node:child_process";
 import { resolve } from "node:path";
 import type { InputEvent } from "../tui/term/decoder.ts";
 import { capsFromEnv } from "../tui/term/caps.ts";
@@ -24,6 +23,7 @@ import { EXIT, type CliOptions } from "./args.ts";
 import type { AgentSession, Asker, SessionOptions } from "../agent/types.ts";
 import { sessionOptions } from "./session-options.ts";
 import { forTerminal } from "../text/terminal-out.ts";
+import { gitSync } from "../workspace/git/run-git.ts";
 
 const MOUSE_ON = "\x1b[?1000h\x1b[?1006h";
 const MOUSE_OFF = "\x1b[?1000l\x1b[?1006l";
@@ -236,13 +236,8 @@ function supportsLinks(env: NodeJS.ProcessEnv): boolean {
 }
 
 function currentBranch(cwd: string): string | null {
-  try {
-    const r = spawnSync("git", ["rev-parse", "--abbrev-ref", "HEAD"], { cwd, encoding: "utf8", timeout: 1000 });
-    const b = r.status === 0 ? r.stdout.trim() : "";
-    return b && b !== "HEAD" ? b : null;
-  } catch {
-    return null;
-  }
+  const b = gitSync(["rev-parse", "--abbrev-ref", "HEAD"], { cwd, timeoutMs: 1000 })?.trim() ?? "";
+  return b && b !== "HEAD" ? b : null;
 }
 
 /** Ctrl-V's clipboard image, where this machine has a command for it (the app says so otherwise). */

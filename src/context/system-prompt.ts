@@ -5,6 +5,7 @@
 // front of every message and void the conversation's cache.
 import { existsSync, lstatSync, realpathSync } from "node:fs";
 import { looksBinary } from "../workspace/encoding.ts";
+import { gitSync } from "../workspace/git/run-git.ts";
 import { readRegularFile, stripBom } from "../workspace/safe-read.ts";
 import { homedir } from "node:os";
 import { dirname, join } from "node:path";
@@ -200,7 +201,8 @@ const GIT_TIMEOUT_MS = 2000;
  * Synchronous: it runs once per session, before the first request needs the prompt.
  */
 export function gitStatusSummary(cwd: string): string | null {
-  const status = git(cwd, ["status", "--porcelain=v1", "--branch", "--untracked-files=normal"]);
+  // Submodules' changes inside them are left out: git would look with each one's own config.
+  const status = git(cwd, ["status", "--porcelain=v1", "--branch", "--untracked-files=normal", "--ignore-submodules=dirty"], true);
   if (status === null) return null;
   const [head = "", ...changes] = status.split("\n").filter((l) => l !== "");
   const branch = head.replace(/^## /, "").replace(/^No commits yet on /, "") || "(unknown)";
@@ -216,17 +218,7 @@ export function gitStatusSummary(cwd: string): string | null {
   return lines.join("\n");
 }
 
-function git(cwd: string, args: string[]): string | null {
-  try {
-    const r = Bun.spawnSync(["git", "-C", cwd, "--no-optional-locks", ...args], {
-      stdout: "pipe",
-      stderr: "ignore",
-      stdin: "ignore",
-      timeout: GIT_TIMEOUT_MS,
-      env: { ...process.env, GIT_TERMINAL_PROMPT: "0", LC_ALL: "C" },
-    });
-    return r.exitCode === 0 ? r.stdout.toString().slice(0, 16_000) : null;
-  } catch {
-    return null;
-  }
+function git(cwd: string, args: string[], readsWorkTree = false): string | null {
+  // status reads changed files through the filters .gitattributes picks: those are blanked
+  return gitSync(args, { cwd, timeoutMs: GIT_TIMEOUT_MS, blankFilters: readsWorkTree })?.slice(0, 16_000) ?? null;
 }

@@ -4,13 +4,13 @@
 // a rule counts for it only where git tracks files (see Walk.tracked), since history only holds
 // what was committed. Checked against GNU diff: -x/--exclude match base names of files and
 // folders alike, and symbolic links are followed unless --no-dereference.
-import { spawnSync } from "node:child_process";
 import { statSync } from "node:fs";
 import { isAbsolute, join, normalize, relative, resolve } from "node:path";
 import type { NameSkip, PathSkip, Walk, WalkRoot } from "./types.ts";
 import { hasWildcard } from "../paths/glob-segments.ts";
 import { gitTopLevel, isInside } from "../paths/path-facts.ts";
 import { literalWord, type ShellWord } from "../shell/shell-words.ts";
+import { gitSync } from "../../workspace/git/run-git.ts";
 import { has, isNameGlob, rootsOf, scanArgs, shellQuote, values, walk, type ArgSpec } from "./walk-args.ts";
 
 const DIFF: ArgSpec = {
@@ -114,7 +114,7 @@ function tracked(top: string, abs: string | null, name: string | null): boolean 
   if (spec === null) return true;
   // outside the repository: no history holds it
   if (spec.startsWith("../") || spec === ".." || isAbsolute(spec)) return false;
-  const r = spawnSync("git", ["-C", top, "ls-files", "-z", "--", spec], { encoding: "utf8", timeout: 2000, env: { ...process.env, GIT_OPTIONAL_LOCKS: "0" } });
-  if (r.status !== 0 || r.error) return true;
-  return r.stdout.length > 0;
+  const listing = gitSync(["ls-files", "-z", "--", spec], { cwd: top, timeoutMs: 2000 });
+  if (listing === null) return true;
+  return listing.length > 0;
 }

@@ -6,11 +6,11 @@
 // for, so a bash walk does not ask about it; listing whole trees on every decision would make
 // deciding slow, which decide() cannot be. The grep tool checks every file it searches and leaves
 // such files out by itself (search-filter.ts), which is what the reasons point the model to.
-import { spawnSync } from "node:child_process";
 import { opendirSync } from "node:fs";
 import { join } from "node:path";
 import type { Walk } from "./types.ts";
 import { gitTopLevel, secretNameReason } from "../paths/path-facts.ts";
+import { gitSync } from "../../workspace/git/run-git.ts";
 
 /** A secret-bearing entry: `given` when it is a start the command names (read whatever ignore files say). */
 export type SecretEntry = { name: string; abs: string; dir: boolean; given?: boolean };
@@ -58,21 +58,19 @@ export function gitLeftOut(walk: Walk, dir: string, entries: SecretEntry[]): Set
   if (!skips || listed.length === 0) return out;
   // ag reads only the .gitignore of the folders it walks: the start must be the top of the work tree
   if (skips.simple && gitTopLevel(dir) !== dir) return out;
-  const env: Record<string, string> = { GIT_OPTIONAL_LOCKS: "0" };
-  for (const [k, v] of Object.entries(process.env)) if (!k.startsWith("GIT_") && v !== undefined) env[k] = v;
-  const config = ["-c", "core.excludesFile=/dev/null", "-c", "core.ignoreCase=false", "-c", "core.fsmonitor=false"];
+  const config = ["-c", "core.excludesFile=/dev/null", "-c", "core.ignoreCase=false"];
   const names = listed.map((e) => e.name);
   if (skips.what === "untracked") {
-    const r = spawnSync("git", ["-C", dir, ...config, "ls-files", "-z", "--", ...names.map((n) => `:(literal)${n}`)], { encoding: "utf8", timeout: 2000, env });
-    if (r.status !== 0 || r.error) return out;
-    const tracked = r.stdout.split("\0").filter((p) => p !== "");
+    const listing = gitSync([...config, "ls-files", "-z", "--", ...names.map((n) => `:(literal)${n}`)], { cwd: dir, timeoutMs: 2000 });
+    if (listing === null) return out;
+    const tracked = listing.split("\0").filter((p) => p !== "");
     for (const e of listed) if (!tracked.some((p) => p === e.name || p.startsWith(`${e.name}/`))) out.add(e.abs);
     return out;
   }
-  const r = spawnSync("git", ["-C", dir, ...config, "check-ignore", "--verbose", "-z", "--stdin"], { input: names.map((n) => `${n}\0`).join(""), encoding: "utf8", timeout: 2000, env });
-  // 0: some are ignored, 1: none is
-  if (r.error || r.status !== 0) return out;
-  const fields = r.stdout.split("\0");
+  // 0: some are ignored, 1: none is (null, as for a failure: nothing is left out)
+  const ignored = gitSync([...config, "check-ignore", "--verbose", "-z", "--stdin"], { cwd: dir, stdin: names.map((n) => `${n}\0`).join(""), timeoutMs: 2000 });
+  if (ignored === null) return out;
+  const fields = ignored.split("\0");
   for (let i = 0; i + 3 < fields.length; i += 4) {
     const [source, , pattern, path] = fields.slice(i, i + 4) as [string, string, string, string];
     // a match of a `!` pattern keeps the path in

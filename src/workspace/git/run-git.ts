@@ -1,6 +1,8 @@
-// Running git for snapshots and baselines. The environment is scrubbed of the caller's GIT_*
-// variables (a hook or a parent git must not redirect us into the user's repository) and optional
-// locks are off, so even read-only commands never rewrite the user's index.
+// Every git KHAELOR runs itself goes through here (snapshots, baselines, the start-up status, the
+// permission checks' ls-files, the status line's branch), hardened by hardening.ts so that a
+// repository's config can run nothing. The model's own `git` in bash is not ours: it runs as the
+// user's would, behind the permission gate.
+import { filterOverrides, hardenArgs, hardenedEnv, LIST_FILTERS } from "./hardening.ts";
 
 export class GitError extends Error {
   constructor(
@@ -13,15 +15,19 @@ export class GitError extends Error {
   }
 }
 
-export type GitRun = { cwd: string; env?: Record<string, string>; stdin?: string | Uint8Array; allowExit?: number[] };
-
-function baseEnv(extra: Record<string, string> = {}): Record<string, string> {
-  const env: Record<string, string> = {};
-  for (const [k, v] of Object.entries(process.env)) {
-    if (v !== undefined && !k.startsWith("GIT_")) env[k] = v;
-  }
-  return { ...env, GIT_OPTIONAL_LOCKS: "0", GIT_TERMINAL_PROMPT: "0", LC_ALL: "C", ...extra };
-}
+export type GitRun = {
+  cwd: string;
+  env?: Record<string, string>;
+  stdin?: string | Uint8Array;
+  allowExit?: number[];
+  /**
+   * Set for a command that reads work-tree files through the filters .gitattributes picks, in
+   * the user's repository (`status`): every filter driver its config defines is blanked first,
+   * at the cost of one `git config` more. The shadow repository needs none: its info/attributes
+   * turns filters off.
+   */
+  blankFilters?: boolean;
+};
 
 export async function git(args: string[], opts: GitRun): Promise<string> {
   const bytes = await gitBytes(args, opts);
@@ -29,9 +35,11 @@ export async function git(args: string[], opts: GitRun): Promise<string> {
 }
 
 export async function gitBytes(args: string[], opts: GitRun): Promise<Uint8Array> {
-  const proc = Bun.spawn(["git", ...args], {
+  const filters = opts.blankFilters ? filterOverrides(await git(LIST_FILTERS, { cwd: opts.cwd, ...(opts.env ? { env: opts.env } : {}), allowExit: [1] })) : [];
+  if (filters === null) throw new GitError(`git ${args[0]} not run: a filter driver's name holds "=", which git cannot be told to switch off`, args, "", -1);
+  const proc = Bun.spawn(["git", ...hardenArgs(args, filters)], {
     cwd: opts.cwd,
-    env: baseEnv(opts.env),
+    env: hardenedEnv(opts.env),
     stdin: opts.stdin === undefined ? "ignore" : typeof opts.stdin === "string" ? new TextEncoder().encode(opts.stdin) : opts.stdin,
     stdout: "pipe",
     stderr: "pipe",
@@ -47,6 +55,39 @@ export async function gitBytes(args: string[], opts: GitRun): Promise<Uint8Array
 export async function gitMaybe(args: string[], opts: GitRun): Promise<string | null> {
   try {
     return (await git(args, opts)).trim();
+  } catch {
+    return null;
+  }
+}
+
+export type GitSyncRun = { cwd: string; stdin?: string; timeoutMs: number; allowExit?: number[]; blankFilters?: boolean };
+
+/**
+ * git run synchronously, for callers that cannot wait (a permission decision, the system prompt
+ * built once at start): its output, or null when it failed, timed out or git is missing.
+ */
+export function gitSync(args: string[], opts: GitSyncRun): string | null {
+  let filters: string[] | null = [];
+  if (opts.blankFilters) {
+    // exit 1: no filter is defined
+    const listed = spawnSync(LIST_FILTERS, [], { cwd: opts.cwd, timeoutMs: opts.timeoutMs }, [0, 1]);
+    filters = listed === null ? null : filterOverrides(listed);
+    if (filters === null) return null;
+  }
+  return spawnSync(args, filters, opts, [0, ...(opts.allowExit ?? [])]);
+}
+
+function spawnSync(args: string[], extra: string[], opts: { cwd: string; stdin?: string; timeoutMs: number }, ok: number[]): string | null {
+  try {
+    const r = Bun.spawnSync(["git", ...hardenArgs(args, extra)], {
+      cwd: opts.cwd,
+      env: hardenedEnv(),
+      stdin: opts.stdin === undefined ? "ignore" : new TextEncoder().encode(opts.stdin),
+      stdout: "pipe",
+      stderr: "ignore",
+      timeout: opts.timeoutMs,
+    });
+    return r.exitCode !== null && ok.includes(r.exitCode) ? r.stdout.toString() : null;
   } catch {
     return null;
   }

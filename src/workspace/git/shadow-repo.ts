@@ -38,7 +38,8 @@ export class ShadowRepo {
     const repo = new ShadowRepo(opts);
     if (!existsSync(join(opts.gitDir, "HEAD"))) {
       mkdirSync(opts.gitDir, { recursive: true });
-      await git(["init", "-q"], { cwd: opts.workTree, env: { GIT_DIR: opts.gitDir } });
+      // no template: nothing of the user's template directory (hooks) comes along
+      await git(["init", "-q", "--template="], { cwd: opts.workTree, env: { GIT_DIR: opts.gitDir } });
       for (const [k, v] of SHADOW_CONFIG) await git(["config", k, v], { cwd: opts.workTree, env: { GIT_DIR: opts.gitDir } });
     }
     repo.linkUserRepository();
@@ -66,6 +67,13 @@ export class ShadowRepo {
   private linkUserRepository(): void {
     const info = join(this.opts.gitDir, "info");
     mkdirSync(info, { recursive: true });
+    mkdirSync(join(this.opts.gitDir, "objects", "info"), { recursive: true });
+    // The work tree's .gitattributes may name a filter driver (the user's own, as git-lfs, or one
+    // a repository's config defines): `add` would run its clean command on every snapshot and
+    // checkout-index its smudge on /undo. info/attributes outranks every other attributes file,
+    // and `!filter` leaves the attribute unspecified: snapshots hold the bytes on disk, and /undo
+    // writes back exactly those.
+    writeFileSync(join(info, "attributes"), "* !filter\n");
     const excludes: string[] = [];
     const user = this.opts.user;
     if (user) {
@@ -101,6 +109,7 @@ export class ShadowRepo {
     // set in config it would also make /diff treat every file as binary.
     const add = ["-c", "core.bigFileThreshold=1", "add", "-A", "--ignore-errors", "--", "."];
     try {
+      await this.skipGitlinks();
       await this.run(add);
     } catch (e) {
       // A copied index git cannot use (split index, newer format): start from an empty one.
@@ -110,6 +119,22 @@ export class ShadowRepo {
       await this.run(add);
     }
     return (await this.run(["write-tree"])).trim();
+  }
+
+  /**
+   * A submodule, or any repository nested in the work tree, is a gitlink in the index, and `add -A`
+   * asks `git status` inside it whether it has changes: a git run with that repository's own
+   * config, out of reach of ours, which would run the filters its attributes name. Marked
+   * skip-worktree, a gitlink is left alone by add: snapshots keep the commit it had when first
+   * seen. Nothing is lost to /undo, which never could move a submodule (checkout-index skips
+   * gitlinks); /diff no longer shows a submodule's commit move.
+   */
+  private async skipGitlinks(): Promise<void> {
+    if (!existsSync(this.indexFile)) return;
+    // "<tag> <mode> <id> <stage>\t<path>": tag S is skip-worktree already
+    const entries = (await this.run(["ls-files", "-s", "-t", "-z"])).split("\0");
+    const fresh = entries.filter((e) => e.slice(1, 9) === " 160000 " && e[0] !== "S").map((e) => e.slice(e.indexOf("\t") + 1));
+    if (fresh.length > 0) await this.run(["update-index", "--skip-worktree", "-z", "--stdin"], { stdin: fresh.join("\0") + "\0" });
   }
 
   /**
