@@ -5,8 +5,8 @@
 // cleaning keeps it; the others that collide get a short hash of the real name, which depends on
 // nothing else, so the names do not move when the order of the lists does.
 import { createHash } from "node:crypto";
+import { MCP_PREFIX } from "../permissions/index.ts";
 
-export const MCP_PREFIX = "mcp__";
 const MAX_NAME = 64;
 
 const clean = (s: string) => s.replace(/[^A-Za-z0-9_-]/g, "_");
@@ -64,16 +64,4 @@ export function assignToolNames(servers: readonly ServerTools[]): Map<string, Ma
   const out = new Map<string, Map<string, string>>(servers.map((s) => [s.server, new Map()]));
   for (const e of entries) out.get(e.server)!.set(e.tool, e.name);
   return out;
-}
-
-export const isMcpName = (name: string) => name.startsWith(MCP_PREFIX);
-
-/**
- * Whether a rule names this tool: `mcp__server` and `mcp__server__*` cover every tool of the
- * server, `mcp__server__tool` the one tool. A rule never covers a server whose name it only starts
- * (`mcp__git` is not `mcp__github`).
- */
-export function mcpRuleCovers(rule: string, toolName: string): boolean {
-  const base = rule.endsWith("__*") ? rule.slice(0, -3) : rule;
-  return toolName === base || toolName.startsWith(`${base}__`);
 }

@@ -3,7 +3,7 @@
 // tools it needs, and only those are expanded (Anthropic's "tool search", in the SDK as
 // tool_search_tool_regex_20251119). The built-in tools are always sent whole.
 import type { ServerToolSpec, ToolSpec } from "../model/types.ts";
-import { isMcpName } from "./tool-names.ts";
+import { isMcpName } from "../permissions/index.ts";
 
 /** Bytes of MCP tool definitions (as JSON) sent whole; past this they are deferred. */
 export const TOOL_SEARCH_BUDGET_BYTES = 20_000;

@@ -4,7 +4,7 @@ import type { Parser } from "web-tree-sitter";
 import { homedir } from "node:os";
 import { resolve } from "node:path";
 import { createParser } from "../assets/tree-sitter.ts";
-import { isMcpName } from "../mcp/tool-names.ts";
+import { isMcpName } from "./rules/mcp-rules.ts";
 import { decidePath, type JudgeContext } from "./paths/decide-path.ts";
 import { decideShell } from "./decide-shell.ts";
 import { realPath, resolveToolPath } from "./paths/path-facts.ts";

@@ -85,4 +85,5 @@ export type {
 } from "./types.ts";
 export type { SearchTool } from "./paths/search-filter.ts";
 export { PERMISSION_MODES } from "./types.ts";
+export { isMcpName, MCP_PREFIX } from "./rules/mcp-rules.ts";
 export { excludeFromGit, readSettingsObject, settingsLocations, userConfigDir } from "./rules/settings-files.ts";

@@ -2,7 +2,7 @@
 // behaviour matches", never "which is most specific": deny beats ask beats allow, whatever the scope.
 import { compileCommandPattern, type CommandMatcher } from "./command-pattern.ts";
 import { compilePathPattern, type PathAnchors, type PathMatcher } from "./path-pattern.ts";
-import { mcpRuleCovers } from "../../mcp/tool-names.ts";
+import { mcpRuleCovers } from "./mcp-rules.ts";
 import { parseRule } from "./rule-syntax.ts";
 import type { Behavior, ParsedRule, RuleEntry, RuleTool } from "../types.ts";
 
