@@ -259,11 +259,8 @@ const escapeNormalised: Stage = {
   },
 };
 
-/** Stricter first; block-anchor, the loosest, only after every other stage failed on every reading. */
-const STAGE_GROUPS: Stage[][] = [
-  [exact, windowStage("indentation-flexible", relativeIndentEqual), lineTrimmed, whitespaceNormalised, escapeNormalised, trimmedBoundaries],
-  [blockAnchor],
-];
+/** Stricter first. */
+const STAGES: Stage[] = [exact, windowStage("indentation-flexible", relativeIndentEqual), lineTrimmed, whitespaceNormalised, escapeNormalised, trimmedBoundaries, blockAnchor];
 
 type Refusal = { why: "stale" | "unseen"; lines: string[]; first: number; last: number };
 
@@ -310,7 +307,10 @@ function spanReplacement(L: Lines, start: number, end: number, oldString: string
   const before = L.text.slice(L.starts[first]!, start);
   const after = L.text.slice(end, L.endOf(last));
   const spansLines = oldString.trim().includes("\n") || /^\s*\n/.test(oldString) || oldString.slice(oldString.trimEnd().length).includes("\n");
-  if (spansLines && isBlank(before) && isBlank(after)) {
+  // A line given with its indentation is a whole line, even found from its first word on: its
+  // replacement takes the place of the line, indentation included.
+  const wholeLine = /^[ \t]/.test(oldString);
+  if ((spansLines || wholeLine) && isBlank(before) && isBlank(after)) {
     return lineRegionReplacement(L, first, last, shape(oldString), newString);
   }
   const r = partialReplacement(start, end, oldString, newString);
@@ -369,16 +369,17 @@ export function planEdit(content: string, oldString: string, newString: string, 
   const readings: InputReading[] = [{ oldString, newString, used: [] }, ...inputReadings(oldString, newString)];
   const views = [rawView(raw)];
   if (hasLookAlikes(content) || readings.some((r) => hasLookAlikes(r.oldString))) views.push(foldedView(raw));
-  for (const group of STAGE_GROUPS) {
+  // A stage is tried on every reading of the strings, and on the folded file, before a looser
+  // one: look-alike characters and read's line numbers change no structure, so an exact match
+  // through them is stricter than any whitespace-forgiving one.
+  for (const stage of STAGES) {
     for (const view of views) {
       for (const reading of readings) {
         if (reading.oldString === "") continue;
-        for (const stage of group) {
-          const all = stage.find(view, reading.oldString, reading.newString);
-          if (all.length === 0) continue;
-          const tolerances: Tolerance[] = [...reading.used, ...(view.folded ? (["look-alike-characters"] as const) : []), ...(stage.name === "exact" ? [] : [stage.name])];
-          return decide(raw, all, reading, view.folded, tolerances, replaceAll);
-        }
+        const all = stage.find(view, reading.oldString, reading.newString);
+        if (all.length === 0) continue;
+        const tolerances: Tolerance[] = [...reading.used, ...(view.folded ? (["look-alike-characters"] as const) : []), ...(stage.name === "exact" ? [] : [stage.name])];
+        return decide(raw, all, reading, view.folded, tolerances, replaceAll);
       }
     }
   }

@@ -32,29 +32,75 @@ function classify(o: string[], r: string[]): Seg["kind"] {
   return textKey(o) === textKey(r) ? "equivalent" : "stale";
 }
 
+/**
+ * Lines equal as they are pair first, then, between them, lines alike once whitespace and
+ * look-alikes are ignored: a bare `}` pairs with the file's `}`, not with an indented one before it.
+ */
 function align(oldLines: string[], region: string[]): Seg[] {
   const segs: Seg[] = [];
-  let oi = 0;
-  let ri = 0;
-  let open: Seg | null = null;
-  const close = () => {
-    if (open) segs.push({ ...open, kind: classify(oldLines.slice(open.o0, open.o1), region.slice(open.r0, open.r1)) });
-    open = null;
-  };
-  for (const part of diffArrays(oldLines.map(lineKey), region.map(lineKey))) {
-    const n = part.value.length;
-    if (part.removed || part.added) {
-      open ??= { o0: oi, o1: oi, r0: ri, r1: ri, kind: "stale" };
-      if (part.removed) open.o1 = oi += n;
-      else open.r1 = ri += n;
-      continue;
+  const pairStretch = (o0: number, o1: number, r0: number, r1: number, key: ((l: string) => string) | null) => {
+    let oi = o0;
+    let ri = r0;
+    let open: { o0: number; r0: number } | null = null;
+    const close = () => {
+      if (!open) return;
+      if (key) segs.push({ o0: open.o0, o1: oi, r0: open.r0, r1: ri, kind: classify(oldLines.slice(open.o0, oi), region.slice(open.r0, ri)) });
+      else pairStretch(open.o0, oi, open.r0, ri, lineKey);
+      open = null;
+    };
+    const k = key ?? ((l: string) => l);
+    for (const part of diffArrays(oldLines.slice(o0, o1).map(k), region.slice(r0, r1).map(k))) {
+      const n = part.value.length;
+      if (part.removed || part.added) {
+        open ??= { o0: oi, r0: ri };
+        if (part.removed) oi += n;
+        else ri += n;
+        continue;
+      }
+      close();
+      for (let j = 0; j < n; j++) segs.push({ o0: oi + j, o1: oi + j + 1, r0: ri + j, r1: ri + j + 1, kind: "same" });
+      oi += n;
+      ri += n;
     }
     close();
-    for (let k = 0; k < n; k++) segs.push({ o0: oi + k, o1: oi + k + 1, r0: ri + k, r1: ri + k + 1, kind: "same" });
-    oi += n;
-    ri += n;
+  };
+  pairStretch(0, oldLines.length, 0, region.length, null);
+  return slideRepeats(segs, oldLines, region);
+}
+
+/**
+ * With a repeated line, a diff may pair old_string's copy of it with the wrong one of the file's:
+ * old `endzz, end` on the file's `end, end` pairs `end` with the first and leaves `endzz` with
+ * nothing, so the line the model misremembered has no place and the file's second `end` looks
+ * unseen. Where the pairs can slide over repeated lines to put a line old_string alone has beside
+ * lines the file alone has, they slide, and the two become one stretch of lines that differ.
+ */
+function slideRepeats(segs: Seg[], oldLines: string[], region: string[]): Seg[] {
+  const onlyOld = (s: Seg | undefined) => s !== undefined && s.o1 > s.o0 && s.r0 === s.r1;
+  const onlyFile = (s: Seg | undefined) => s !== undefined && s.kind === "extra";
+  for (let i = 0; i < segs.length; i++) {
+    let m = 0;
+    while (segs[i + 1 + m]?.kind === "same") m++;
+    if (m === 0) continue;
+    const a = segs[i]!;
+    const b = segs[i + m + 1];
+    const pairs = segs.slice(i + 1, i + 1 + m);
+    const rs = pairs[0]!.r0;
+    if (onlyOld(a) && onlyFile(b)) {
+      const q = b!.r1 - b!.r0;
+      if (!pairs.every((_, j) => region[rs + j] === region[rs + q + j])) continue;
+      const moved = pairs.map((p, j) => ({ ...p, r0: rs + q + j, r1: rs + q + j + 1 }));
+      const merged: Seg = { o0: a.o0, o1: a.o1, r0: rs, r1: rs + q, kind: classify(oldLines.slice(a.o0, a.o1), region.slice(rs, rs + q)) };
+      segs.splice(i, m + 2, merged, ...moved);
+    } else if (onlyFile(a) && onlyOld(b)) {
+      const q = a.r1 - a.r0;
+      if (!pairs.every((_, j) => region[a.r0 + j] === region[rs + j])) continue;
+      const moved = pairs.map((p, j) => ({ ...p, r0: a.r0 + j, r1: a.r0 + j + 1 }));
+      const r0 = a.r0 + m;
+      const merged: Seg = { o0: b!.o0, o1: b!.o1, r0, r1: r0 + q, kind: classify(oldLines.slice(b!.o0, b!.o1), region.slice(r0, r0 + q)) };
+      segs.splice(i, m + 2, ...moved, merged);
+    }
   }
-  close();
   return segs;
 }
 
@@ -83,7 +129,9 @@ export function replayOntoRegion(oldLines: string[], region: string[], newLines:
     else for (let k = 0; k < n; k++) keptAs[oi++] = ni++;
   }
 
-  const staleKept = oldLines.filter((l, i) => segOf[i]!.kind === "stale" && keptAs[i]! >= 0 && !isBlank(l));
+  // Kept, or carried over anywhere in new_string (moved lines are not kept lines to a diff).
+  const carried = new Set(newLines.map((l) => l.trim()));
+  const staleKept = oldLines.filter((l, i) => segOf[i]!.kind === "stale" && !isBlank(l) && (keptAs[i]! >= 0 || carried.has(l.trim())));
   if (staleKept.length) return { ok: false, why: "stale", lines: staleKept };
 
   // A change touching lines that sit on the file only as a group (rewrapped, other blank lines)
