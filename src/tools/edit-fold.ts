@@ -32,28 +32,41 @@ const LOOK_ALIKES: Record<string, string> = {
 };
 for (let c = 0x2000; c <= 0x200a; c++) LOOK_ALIKES[String.fromCharCode(c)] = " "; // en quad … hair space
 
+const LOOK_ALIKE = /[\u2018-\u201F\u2010-\u2015\u2212\u00A0\u2000-\u200A\u202F\u205F\u3000]/g;
 const FOLDABLE = /[\u2018-\u201F\u2010-\u2015\u2212\u00A0\u2000-\u200A\u202F\u205F\u3000]|\p{M}/u;
+const NON_ASCII = /[^\x00-\x7f]/;
+const MARK = /\p{M}/u;
 const PIECE = /\P{M}\p{M}*|\p{M}+/gu;
 
-/** A folded line and where its pieces start: `bounds` pairs (folded offset, original offset), the end included. */
-export type FoldedLine = { text: string; bounds: Array<[number, number]> };
+/**
+ * A folded line and where its pieces start: `bounds` pairs (folded offset, original offset), the
+ * end included; null when every offset maps to itself (most lines: nothing to fold, or look-alikes
+ * that are one unit for one unit).
+ */
+export type FoldedLine = { text: string; bounds: Array<[number, number]> | null };
 
 /** Whether folding can change `s` at all (cheap: most files and most strings have nothing to fold). */
 export function hasLookAlikes(s: string): boolean {
-  return FOLDABLE.test(s) || s !== s.normalize("NFC");
+  return NON_ASCII.test(s) && (FOLDABLE.test(s) || s !== s.normalize("NFC"));
 }
 
 export function foldLine(line: string): FoldedLine {
+  if (!NON_ASCII.test(line)) return { text: line, bounds: null };
+  const composed = MARK.test(line) ? null : line.normalize("NFC");
+  if (composed !== null && composed.length === line.length) {
+    return { text: composed.replace(LOOK_ALIKE, (ch) => LOOK_ALIKES[ch]!), bounds: null };
+  }
   let text = "";
   const bounds: Array<[number, number]> = [];
   for (const m of line.matchAll(PIECE)) {
     bounds.push([text.length, m.index]);
-    const piece = m[0].normalize("NFC");
-    for (const ch of piece) text += LOOK_ALIKES[ch] ?? ch;
+    text += m[0].normalize("NFC").replace(LOOK_ALIKE, (ch) => LOOK_ALIKES[ch]!);
   }
   bounds.push([text.length, line.length]);
   return { text, bounds };
 }
+
+const boundsOf = (f: FoldedLine): Array<[number, number]> => f.bounds ?? Array.from({ length: f.text.length + 1 }, (_, i) => [i, i] as [number, number]);
 
 /** Folds a text line by line (line breaks are never folded, so line numbers stay the same). */
 export function foldText(s: string): string {
@@ -62,6 +75,7 @@ export function foldText(s: string): string {
 
 /** The original offset of folded offset `at`, or null when `at` falls inside a piece. */
 export function originalOffset(f: FoldedLine, at: number): number | null {
+  if (!f.bounds) return at;
   let lo = 0;
   let hi = f.bounds.length - 1;
   while (lo <= hi) {
@@ -92,8 +106,8 @@ export function keepFileCharacters(model: string, file: string, next: string): s
   const f = foldLine(file);
   if (m.text !== f.text) return null;
   // Piece boundaries both texts share, so a cut there is a cut between whole characters in both.
-  const fileAt = new Map(f.bounds);
-  const shared = m.bounds.filter(([folded]) => fileAt.has(folded));
+  const fileAt = new Map(boundsOf(f));
+  const shared = boundsOf(m).filter(([folded]) => fileAt.has(folded));
   const head = commonPrefix(model, next);
   let tail = 0;
   const room = Math.min(model.length, next.length) - head;

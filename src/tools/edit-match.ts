@@ -36,6 +36,7 @@ export type EditPlan =
   | { ok: false; kind: EditErrorKind; message: string; lines?: number[] };
 
 const BLOCK_ANCHOR_MIN_SIMILARITY = 0.75;
+const BLOCK_ANCHOR_ENDS_TRIED = 4;
 const SHOWN_LINES_MAX = 60;
 
 /** Line starts, for offset ↔ line conversions. */
@@ -218,17 +219,15 @@ const blockAnchor: Stage = {
     const maxSpan = Math.ceil(k * 1.5) + 2;
     for (let i = 0; i < lines.length; i++) {
       if (lines[i]!.trim() !== first) continue;
-      // The end is the closing line that makes the most similar block, not the first one (a
-      // bare `}` closes inner blocks too).
-      let best: { j: number; sim: number } | null = null;
-      for (let j = i + 2; j < Math.min(lines.length, i + maxSpan); j++) {
-        if (lines[j]!.trim() !== last) continue;
-        const sim = similarity(middle, lines.slice(i + 1, j).map((l) => l.trim()).join("\n"));
-        if (sim >= BLOCK_ANCHOR_MIN_SIMILARITY && (!best || sim > best.sim)) best = { j, sim };
-      }
-      if (best) {
-        out.push(linesAt(V, i, best.j));
-        i = best.j;
+      // The end is not simply the first closing line (a bare `}` closes inner blocks too): the
+      // few closest to old_string's size are tried, closest first.
+      const ends: number[] = [];
+      for (let j = i + 2; j < Math.min(lines.length, i + maxSpan); j++) if (lines[j]!.trim() === last) ends.push(j);
+      ends.sort((a, b) => Math.abs(a - i + 1 - k) - Math.abs(b - i + 1 - k) || a - b);
+      const end = ends.slice(0, BLOCK_ANCHOR_ENDS_TRIED).find((j) => similarity(middle, lines.slice(i + 1, j).map((l) => l.trim()).join("\n")) >= BLOCK_ANCHOR_MIN_SIMILARITY);
+      if (end !== undefined) {
+        out.push(linesAt(V, i, end));
+        i = end;
       }
     }
     return out;
@@ -367,13 +366,18 @@ export function planEdit(content: string, oldString: string, newString: string, 
   }
   const raw = new Lines(content);
   const readings: InputReading[] = [{ oldString, newString, used: [] }, ...inputReadings(oldString, newString)];
-  const views = [rawView(raw)];
-  if (hasLookAlikes(content) || readings.some((r) => hasLookAlikes(r.oldString))) views.push(foldedView(raw));
+  // The folded file is made once, when the first stage fails on the file as it is.
+  const foldable = hasLookAlikes(content) || readings.some((r) => hasLookAlikes(r.oldString));
+  let folded: View | null = null;
+  const views = function* (): Generator<View> {
+    yield rawView(raw);
+    if (foldable) yield (folded ??= foldedView(raw));
+  };
   // A stage is tried on every reading of the strings, and on the folded file, before a looser
   // one: look-alike characters and read's line numbers change no structure, so an exact match
   // through them is stricter than any whitespace-forgiving one.
   for (const stage of STAGES) {
-    for (const view of views) {
+    for (const view of views()) {
       for (const reading of readings) {
         if (reading.oldString === "") continue;
         const all = stage.find(view, reading.oldString, reading.newString);
