@@ -327,7 +327,8 @@ function replacementFor(L: Lines, c: Candidate, reading: InputReading, folded: b
   // The model's text is the file's but for look-alike characters: its change, replayed line by
   // line, keeps the file's characters in what it did not change.
   const replayed = replayOntoRegion(o.split("\n"), L.text.slice(c.start, c.end).split("\n"), n.split("\n"), n.split("\n"));
-  return { start: c.start, end: c.end, text: replayed.ok ? replayed.lines.join("\n") : n };
+  if (!replayed.ok) return { why: replayed.why, lines: replayed.lines, first: L.lineAt(c.start), last: L.lineAt(Math.max(c.start, c.end - 1)) };
+  return { start: c.start, end: c.end, text: replayed.lines.join("\n") };
 }
 
 /** Drop candidates overlapping an earlier one: replace_all goes left to right, as every string API. */
