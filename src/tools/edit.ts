@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { existsSync, statSync } from "node:fs";
 import { canEncode, encodeText } from "../workspace/encoding.ts";
-import { planEdit, type MatchStage } from "./edit-match.ts";
+import { planEdit, type Tolerance } from "./edit-match.ts";
 import { changedSincePlanned, commitChange, failsOnceAllowed, staleReason } from "./file-change.ts";
 import { clipDiff, diffTexts } from "./numbered-diff.ts";
 import { displayPath, fail, localWorkspace, ok } from "./results.ts";
@@ -19,15 +19,16 @@ type Input = z.infer<typeof schema>;
 
 const DIFF_CHARS = 12_000;
 
-const stageNote: Record<MatchStage, string> = {
-  exact: "",
+const toleranceNote: Record<Tolerance, string> = {
   "line-number-prefixes": "old_string carried read's line-number prefixes; they were ignored",
+  "markdown-fence": "old_string and new_string were wrapped in a markdown fence; it was ignored",
+  "look-alike-characters": "old_string matched only with look-alike characters folded (quotes, dashes, spaces, Unicode forms); the file's own were kept",
   "indentation-flexible": "old_string matched with different indentation; new_string was re-indented to match the file",
   "line-trimmed": "old_string matched ignoring indentation and trailing whitespace; new_string was re-indented to match the file",
   "whitespace-normalised": "old_string matched ignoring differences in whitespace",
   "escape-normalised": "old_string matched after un-escaping \\n, \\t or quotes written literally",
   "trimmed-boundaries": "old_string matched without its leading/trailing whitespace",
-  "block-anchor": "old_string matched by its first and last lines; the lines between differed slightly from the file — check the diff",
+  "block-anchor": "old_string matched by its first and last lines; the lines between were kept as the file has them",
 };
 
 /** Where each CR of a CRLF sat in the LF-normalised text, so spans can be mapped back. */
@@ -121,7 +122,8 @@ async function planEditCall(input: Input, ctx: ToolContext): Promise<ToolPlan> {
   }
   const bytes = encodeText(out, file.encoding);
   const d = diffTexts(shown, norm.text, out.replace(/\r\n/g, "\n"));
-  const note = stageNote[plan.stage];
+  // One line on every tolerance the match needed, so the model learns to send the file's exact text.
+  const note = plan.tolerances.map((t) => toleranceNote[t]).join("; ");
   return {
     // The user is told, in words for them, when the text did not match exactly; the diff is what lands either way.
     preview: { path: shown, diff: d.unified, ...(note ? { detail: { label: "note", text: note.replace(/\bold_string\b/g, "the text to replace").replace(/\bnew_string\b/g, "the new text") } } : {}) },
@@ -130,7 +132,7 @@ async function planEditCall(input: Input, ctx: ToolContext): Promise<ToolPlan> {
       if (moved) return fail(moved);
       const how = await commitChange(ws, abs, file.bytes, bytes, "edit", ctx.toolUseId);
       const count = plan.replacements.length > 1 ? ` (${plan.replacements.length} replacements)` : "";
-      const header = `Edited ${shown}${count}: +${d.added} -${d.removed} lines.${note ? ` Note: ${note}.` : ""}${how}`;
+      const header = `Edited ${shown}${count}: +${d.added} -${d.removed} lines.${how}${note ? `\nTolerance used: ${note} (send old_string exactly as the file has it).` : ""}`;
       return ok(`${header}\n${clipDiff(d.numbered, DIFF_CHARS)}`, { path: abs, diff: d.unified });
     },
   };

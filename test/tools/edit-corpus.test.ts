@@ -21,7 +21,12 @@ type Case = {
 };
 
 const FIXTURES = join(import.meta.dir, "../fixtures/edits");
-const visible = (s: string) => s.replace(/⇥/g, "\t").replace(/·/g, " ").replace(/␍/g, "\r");
+const visible = (s: string) =>
+  s
+    .replace(/⇥/g, "\t")
+    .replace(/·/g, " ")
+    .replace(/␍/g, "\r")
+    .replace(/⟨U\+([0-9A-F]{4,6})⟩/g, (_, hex: string) => String.fromCodePoint(parseInt(hex, 16)));
 
 export function parseCases(text: string, source: string): Case[] {
   const cases: Case[] = [];
@@ -83,6 +88,7 @@ const ERROR_PATTERNS: Record<string, RegExp> = {
   not_found: /was not found/,
   no_change: /nothing to change|changes nothing/,
   encoding: /cannot hold/,
+  stale: /differ from the file/,
 };
 
 const cases = readdirSync(FIXTURES)
@@ -115,7 +121,7 @@ test("edit corpus pass rate", async () => {
       ctx,
     );
     const text = typeof out.content === "string" ? out.content : JSON.stringify(out.content);
-    const stage = /Note: old_string (?:matched|carried) ([^;.]*)/.exec(text)?.[1] ?? (out.isError ? "error" : "exact");
+    const stage = /Tolerance used: (.*) \(send/.exec(text)?.[1] ?? (out.isError ? (/differ from the file/.test(text) ? "refused as stale" : "error") : "exact");
     stages.set(stage, (stages.get(stage) ?? 0) + 1);
     const actual = readFileSync(path);
     if ("error" in c.expect) {

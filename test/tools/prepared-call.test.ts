@@ -35,6 +35,20 @@ test("an edit matched with other indentation previews the re-indented lines it t
   expect(readFileSync(join(h.dir, "a.js"), "utf8")).toBe("function f(n) {\n    if (n < 0) {\n        throw new Error(2);\n    }\n}\n");
 });
 
+test("an edit matched through look-alike characters previews the file's own characters on the lines it keeps, and writes them", async () => {
+  h = makeHarness();
+  writeFileSync(join(h.dir, "t.md"), "Title: “Intro”\nIt’s fast.\n");
+  await h.call("read", { file_path: "t.md" });
+  const p = await prepared(h, { name: "edit", input: { file_path: "t.md", old_string: 'Title: "Intro"\nIt\'s fast.', new_string: 'Title: "Intro"\nIt\'s fast and small.' } });
+  // The kept title is no changed line of the diff; the changed line keeps the file's apostrophe.
+  expect(p.preview?.diff).not.toMatch(/^[-+]Title/m);
+  expect(p.preview?.diff).toContain("+It’s fast and small.");
+  expect(p.preview?.detail?.text).toContain("look-alike characters");
+  const r = await p.run();
+  expect(r.display?.diff).toBe(p.preview!.diff!);
+  expect(readFileSync(join(h.dir, "t.md"), "utf8")).toBe("Title: “Intro”\nIt’s fast and small.\n");
+});
+
 test("a file changed while the call was asked about is not written", async () => {
   h = makeHarness();
   const path = join(h.dir, "b.txt");
