@@ -86,13 +86,13 @@ describe("the Claude Agent SDK drives khaelor", () => {
         { content: [{ type: "text", text: "tests ran" }] },
         { content: [{ type: "tool_use", name: "write", input: { file_path: "a.txt", content: "a\n" } }] },
         { content: [{ type: "text", text: "wrote a.txt" }], expect: { lastHasToolResult: { isError: false } } },
-        bash("rm -rf build"),
+        bash("git push origin main"),
       ],
     });
     const results: string[] = [];
     let next!: () => void;
     async function* prompts(): AsyncGenerator<SDKUserMessage> {
-      for (const text of ["run the tests", "write a.txt", "clean up"]) {
+      for (const text of ["run the tests", "write a.txt", "push it"]) {
         const done = new Promise<void>((r) => (next = r));
         yield user(text);
         await done;
@@ -109,7 +109,7 @@ describe("the Claude Agent SDK drives khaelor", () => {
         extraArgs: { "no-verify-nudge": null },
         canUseTool: async (tool, input, o) => {
           asked.push(`${tool}: ${String((input as { command?: string }).command ?? (input as { file_path?: string }).file_path)}`);
-          if (tool === "Bash" && String(input.command).startsWith("rm")) return { behavior: "deny", message: "not now", interrupt: true };
+          if (tool === "Bash" && String(input.command).startsWith("git push")) return { behavior: "deny", message: "not now", interrupt: true };
           return { behavior: "allow", updatedInput: input, updatedPermissions: o.suggestions?.slice(0, 1) ?? [] };
         },
       },
@@ -125,8 +125,8 @@ describe("the Claude Agent SDK drives khaelor", () => {
     }
     expect(server.checkFailures).toEqual([]);
     // The first npm test call was allowed with its suggestion saved; the second ran without asking.
-    // In acceptEdits the write was not asked about; the rm was denied and ended the turn.
-    expect(asked).toEqual(["Bash: npm test --silent || true", "Bash: rm -rf build"]);
+    // In acceptEdits the write was not asked about (nor would an rm in the project be); the push was denied and ended the turn.
+    expect(asked).toEqual(["Bash: npm test --silent || true", "Bash: git push origin main"]);
     expect(results.slice(0, 2)).toEqual(["tests ran", "wrote a.txt"]);
     expect(results[2]).toBe("error_during_execution");
     const local = JSON.parse(readFileSync(join(dir, ".khaelor", "settings.local.json"), "utf8")) as { permissions: { allow: string[] } };
