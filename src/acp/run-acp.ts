@@ -16,7 +16,7 @@ import { hostCommands } from "../extensions/host-commands.ts";
 import { editorFiles, editorTerminal, terminalShown } from "./editor-services.ts";
 import { editorMcpConfig } from "./mcp-servers.ts";
 import { promptContent } from "./prompt-content.ts";
-import { invisiblesNote, preparedDiff, readText, toolKind, toolLocations, type ReadView } from "./tool-view.ts";
+import { invisiblesNote, plannedDiff, toolKind, toolLocations } from "./tool-view.ts";
 import { createLiveUpdates, replayUpdates } from "./updates.ts";
 import { serveStdio } from "./stdio-stream.ts";
 
@@ -69,12 +69,12 @@ export async function runAcp(opts: CliOptions): Promise<number> {
     let s: AgentSession | null = null;
     // The editor's text of each file last read or written through it (see editorFiles).
     const buffers = new Map<string, string>();
-    const read: ReadView = (abs) => buffers.get(abs) ?? readText(abs);
-    const updates = createLiveUpdates({ root: cwd, costSoFar: () => s?.costSoFar() ?? 0, read });
+    const updates = createLiveUpdates({ root: cwd, costSoFar: () => s?.costSoFar() ?? 0 });
     const ask: Asker = async (req, signal) => {
       if (!peer) return { allow: false };
       const input = (req.call.input ?? {}) as Record<string, unknown>;
-      const diff = preparedDiff(req.call.name, input, updates.cwd(), cwd, req.preview, read);
+      // The change the tool planned: exactly what run() writes once it is allowed.
+      const diff = plannedDiff(req.preview);
       // The editor may draw a bidi control or a zero-width space as nothing: say they are there.
       const hidden = invisiblesNote(input, req.preview);
       const content: acp.ToolCallContent[] = [...(hidden ? [{ type: "content" as const, content: { type: "text" as const, text: hidden.text } }] : []), ...(diff ? [diff] : [])];
@@ -91,10 +91,10 @@ export async function runAcp(opts: CliOptions): Promise<number> {
             toolCall: {
               toolCallId: req.call.id,
               title: hidden ? `${req.summary} · ⚠ ${hidden.total} invisible character${hidden.total === 1 ? "" : "s"}` : req.summary,
-              kind: toolKind(req.call.name),
+              kind: toolKind(req.facts, req.call.name),
               status: "pending",
               rawInput: input,
-              locations: toolLocations(req.call.name, input, updates.cwd()),
+              locations: toolLocations(req.facts),
               ...(content.length > 0 ? { content } : {}),
             },
             options,

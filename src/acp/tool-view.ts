@@ -1,94 +1,35 @@
-// How one tool call looks to an ACP client: its kind, the files it touches (locations) and, for an
-// edit or a write, the change as old and new text, computed against the file as it is now, the way
-// the app's permission panel previews it.
-import { existsSync, readFileSync, statSync } from "node:fs";
-import { isAbsolute, resolve } from "node:path";
+// How one tool call looks to an ACP client, from its tool's facts: its kind, the files it touches
+// (locations) and, for an edit or a write, the change its tool planned as old and new text: the
+// file's text before and exactly the text run() writes, as the app's permission panel shows it.
 import type { ToolCallContent, ToolCallLocation, ToolKind } from "@agentclientprotocol/sdk";
-import { applyPatch } from "diff";
 import { countInvisibles, invisiblesLine, splitInvisibles } from "../text/control-chars.ts";
-import type { ToolPreview } from "../tools/types.ts";
+import type { ToolFacts, ToolPreview } from "../tools/types.ts";
 
-const KIND: Record<string, ToolKind> = {
-  read: "read",
-  write: "edit",
-  edit: "edit",
-  grep: "search",
-  glob: "search",
-  bash: "execute",
-  process: "execute",
-  webfetch: "fetch",
+/** The API's own tools (it runs them; no tool of ours declares them). */
+const SERVER_KIND: Record<string, ToolKind> = {
   web_fetch: "fetch",
   web_search: "search",
   tool_search_tool_regex: "search",
 };
 
-export function toolKind(name: string): ToolKind {
-  return KIND[name] ?? "other";
+export function toolKind(facts: ToolFacts | undefined, name: string): ToolKind {
+  return facts?.kind ?? SERVER_KIND[name] ?? "other";
 }
 
-/** Files bigger than this get no diff preview (the client still sees the call and its result). */
-const PREVIEW_BYTES = 2_000_000;
+/** Changes bigger than this are not sent as a diff (the client still sees the call and its result). */
+const PREVIEW_CHARS = 2_000_000;
 
 type Input = Record<string, unknown>;
-const str = (input: Input, k: string) => (typeof input[k] === "string" ? (input[k] as string) : undefined);
 
-export function absPath(input: Input, cwd: string): string | undefined {
-  const p = str(input, "file_path") ?? str(input, "path");
-  return p === undefined ? undefined : isAbsolute(p) ? p : resolve(cwd, p);
+export function toolLocations(facts: ToolFacts | undefined): ToolCallLocation[] {
+  return (facts?.paths ?? []).map((p) => ({ path: p.path, ...(p.line !== undefined ? { line: p.line } : {}) }));
 }
 
-export function toolLocations(name: string, input: Input, cwd: string): ToolCallLocation[] {
-  const path = absPath(input, cwd);
-  if (!path) return [];
-  const line = name === "read" && typeof input.offset === "number" ? input.offset : undefined;
-  return [{ path, ...(line !== undefined ? { line } : {}) }];
-}
-
-export function readText(abs: string): string | null {
-  try {
-    if (!existsSync(abs) || !statSync(abs).isFile() || statSync(abs).size > PREVIEW_BYTES) return null;
-    return readFileSync(abs, "utf8");
-  } catch {
-    return null;
-  }
-}
-
-/** A file's text as the agent sees it: the disk, or the editor's buffer when it reads through the editor. */
-export type ReadView = (abs: string) => string | null;
-
-/** The change an edit or write is about to make, or null when it cannot be shown. */
-export function previewDiff(name: string, input: Input, cwd: string, read: ReadView = readText): ToolCallContent | null {
-  const path = absPath(input, cwd);
-  if (!path || (name !== "edit" && name !== "write")) return null;
-  const before = read(path);
-  if (name === "write") {
-    const content = str(input, "content");
-    return content === undefined ? null : { type: "diff", path, oldText: before, newText: content };
-  }
-  const oldString = str(input, "old_string");
-  const newString = str(input, "new_string") ?? "";
-  if (oldString === undefined) return null;
-  if (oldString === "") return { type: "diff", path, oldText: before, newText: newString };
-  if (before === null) return null;
-  const at = before.indexOf(oldString);
-  // The edit tool also matches loosely (indentation, whitespace): then show just the two snippets.
-  if (at < 0) return { type: "diff", path, oldText: oldString, newText: newString };
-  const after = input.replace_all === true ? before.split(oldString).join(newString) : before.slice(0, at) + newString + before.slice(at + oldString.length);
-  return { type: "diff", path, oldText: before, newText: after };
-}
-
-/**
- * The diff the permission panel shows (the tool's prepared preview: exactly what runs once it is
- * allowed) as ACP's old and new text. Falls back to a preview of our own if it cannot be applied.
- */
-export function preparedDiff(name: string, input: Input, cwd: string, root: string, preview: ToolPreview | undefined, read: ReadView = readText): ToolCallContent | null {
-  if (preview?.diff) {
-    const path = isAbsolute(preview.path) ? preview.path : resolve(root, preview.path);
-    const before = read(path);
-    const after = applyPatch(before ?? "", preview.diff);
-    if (after !== false) return { type: "diff", path, oldText: before, newText: after };
-  }
-  return previewDiff(name, input, cwd, read);
+/** The change an edit or a write will make, as its tool planned it, or null when it has none to show. */
+export function plannedDiff(preview: ToolPreview | undefined): ToolCallContent | null {
+  const c = preview?.change;
+  if (!c || c.after.length + (c.before?.length ?? 0) > PREVIEW_CHARS) return null;
+  return { type: "diff", path: c.path, oldText: c.before, newText: c.after };
 }
 
 /**

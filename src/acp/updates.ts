@@ -5,7 +5,9 @@ import type { AgentEvent, DurableEvent, PermissionMode } from "../events/types.t
 import { modelInfo } from "../model/models.ts";
 import { answeredCall, describeServerCall, describeServerResult, serverError } from "../model/server-blocks.ts";
 import type { AssistantBlock, ServerToolUseBlock, ToolResultContent, UserBlock } from "../model/types.ts";
-import { absPath, previewDiff, readText, toolKind, toolLocations, type ReadView } from "./tool-view.ts";
+import { builtinFacts } from "../tools/builtin.ts";
+import type { ToolFacts } from "../tools/types.ts";
+import { plannedDiff, toolKind, toolLocations } from "./tool-view.ts";
 
 type Input = Record<string, unknown>;
 
@@ -25,7 +27,7 @@ function serverCallUpdate(b: ServerToolUseBlock, content: AssistantBlock[]): Ses
     sessionUpdate: "tool_call",
     toolCallId: b.id,
     title: describeServerCall(b),
-    kind: toolKind(b.name),
+    kind: toolKind(undefined, b.name),
     status: !result || serverError(result) !== null ? "failed" : "completed",
     rawInput: b.input,
     content: [textContent(result ? describeServerResult(result) : "no result (the answer was cut off)")],
@@ -36,13 +38,12 @@ export function modeUpdate(mode: PermissionMode): SessionUpdate {
   return { sessionUpdate: "current_mode_update", currentModeId: mode };
 }
 
-/** Live translation for one session; it remembers each call's input and the file before an edit. */
-export function createLiveUpdates(opts: { root: string; costSoFar: () => number; read?: ReadView }) {
-  const read = opts.read ?? readText;
+/** Live translation for one session; it remembers each call's input, facts and planned change. */
+export function createLiveUpdates(opts: { root: string; costSoFar: () => number }) {
   // Relative paths are relative to the model's working directory, which a bash `cd` moves; the
   // bash results say where it is now.
   let cwd = opts.root;
-  const calls = new Map<string, { name: string; input: Input; before: { path: string; text: string | null } | null; terminalId?: string }>();
+  const calls = new Map<string, { input: Input; facts?: ToolFacts; diff?: ToolCallContent | null; terminalId?: string }>();
   const translate = (e: AgentEvent): SessionUpdate[] => {
     switch (e.type) {
       case "text_delta":
@@ -55,7 +56,7 @@ export function createLiveUpdates(opts: { root: string; costSoFar: () => number;
         const out: SessionUpdate[] = content.flatMap((b) => (b.type === "server_tool_use" ? [serverCallUpdate(b, content)] : []));
         for (const b of e.message.content) {
           if (b.type !== "tool_use") continue;
-          calls.set(b.id, { name: b.name, input: (b.input ?? {}) as Input, before: null });
+          calls.set(b.id, { input: (b.input ?? {}) as Input });
         }
         const u = e.message.usage;
         const size = modelInfo(e.message.model)?.contextWindow;
@@ -71,18 +72,17 @@ export function createLiveUpdates(opts: { root: string; costSoFar: () => number;
       case "tool_start": {
         const c = calls.get(e.toolUseId);
         const input = c?.input ?? {};
-        // The file as it is just before this call (an earlier call of the same message may have changed it).
-        const path = e.name === "edit" || e.name === "write" ? absPath(input, cwd) : undefined;
-        if (c && path) c.before = { path, text: read(path) };
-        const diff = previewDiff(e.name, input, cwd, read);
+        // The change the tool planned (against the file as it is just before this call): what lands.
+        const diff = plannedDiff(e.preview);
+        if (c) Object.assign(c, { facts: e.facts, diff });
         return [
           {
             sessionUpdate: "tool_call",
             toolCallId: e.toolUseId,
             title: e.summary,
-            kind: toolKind(e.name),
+            kind: toolKind(e.facts, e.name),
             status: "in_progress",
-            locations: toolLocations(e.name, input, cwd),
+            locations: toolLocations(e.facts),
             rawInput: input,
             ...(diff ? { content: [diff] } : {}),
           },
@@ -91,12 +91,13 @@ export function createLiveUpdates(opts: { root: string; costSoFar: () => number;
       case "tool_result": {
         const c = calls.get(e.toolUseId);
         calls.delete(e.toolUseId);
-        if (e.name === "bash" && e.display?.cwd) cwd = e.display.cwd;
+        // Only a command's result says where its shell ended up.
+        if (e.display?.cwd) cwd = e.display.cwd;
         // A command run in the editor's terminal stays shown there, above what the model was told.
         const content: ToolCallContent[] = [...(c?.terminalId ? [{ type: "terminal" as const, terminalId: c.terminalId }] : []), textContent(resultText(e.content))];
-        // What the edit did, as the file is now: the same text the app's diff is made from.
-        if (!e.isError && c?.before) content.push({ type: "diff", path: c.before.path, oldText: c.before.text, newText: read(c.before.path) ?? "" });
-        return [{ sessionUpdate: "tool_call_update", toolCallId: e.toolUseId, title: e.summary, kind: toolKind(e.name), status: e.isError ? "failed" : "completed", content, rawOutput: e.content }];
+        // What the edit did: the change it planned, which run() applies exactly or refuses.
+        if (!e.isError && c?.diff) content.push(c.diff);
+        return [{ sessionUpdate: "tool_call_update", toolCallId: e.toolUseId, title: e.summary, kind: toolKind(c?.facts, e.name), status: e.isError ? "failed" : "completed", content, rawOutput: e.content }];
       }
       case "setting_change":
         return e.permissionMode ? [modeUpdate(e.permissionMode)] : [];
@@ -141,15 +142,17 @@ export function replayUpdates(events: DurableEvent[], cwd: string): SessionUpdat
         break;
       case "tool_result": {
         const input = inputs.get(e.toolUseId)?.input ?? {};
+        // A log keeps names and inputs: the facts are the tools' own, read from them again.
+        const facts = builtinFacts(e.name, input, cwd);
         const content: ToolCallContent[] = [textContent(resultText(e.content))];
         if (e.display?.diff) content.push(textContent(e.display.diff));
         out.push({
           sessionUpdate: "tool_call",
           toolCallId: e.toolUseId,
           title: e.summary,
-          kind: toolKind(e.name),
+          kind: toolKind(facts, e.name),
           status: e.isError ? "failed" : "completed",
-          locations: toolLocations(e.name, input, cwd),
+          locations: toolLocations(facts),
           rawInput: input,
           content,
         });

@@ -43,7 +43,7 @@ export function createGate(opts: GateOptions): PermissionGate & {
         return { allow: false, message };
       }
       const answer = await opts.ask(
-        { call, summary: prepared.summary, reason: d.reason, suggestion: d.suggestion, ...(prepared.preview ? { preview: prepared.preview } : {}) },
+        { call, summary: prepared.summary, reason: d.reason, suggestion: d.suggestion, facts: prepared.facts, ...(prepared.preview ? { preview: prepared.preview } : {}) },
         signal,
       );
       if (answer.allow) {

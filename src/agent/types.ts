@@ -7,7 +7,7 @@ import type { TurnResult } from "../kernel/loop.ts";
 import type { UserBlock } from "../model/types.ts";
 import type { GrantResult, GrantScope, RuleEntry, Suggestion } from "../permissions/index.ts";
 import type { McpView } from "../mcp/session-mcp.ts";
-import type { ToolCall, ToolPreview } from "../tools/types.ts";
+import type { ToolCall, ToolFacts, ToolPreview } from "../tools/types.ts";
 import type { FileChange, UndoResult } from "../workspace/git/index.ts";
 import type { ProcessInfo } from "../workspace/process-registry.ts";
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
@@ -38,6 +38,8 @@ export type AskRequest = {
   suggestion?: Suggestion;
   /** What the call will do (an edit's or a write's diff): exactly what runs once it is allowed. */
   preview?: ToolPreview;
+  /** Its tool's facts: Claude Code's name, ACP's kind, the paths it reaches. */
+  facts?: ToolFacts;
 };
 
 /** Asks the user whether a call may run (the app's permission panel); resolves with the choice. */

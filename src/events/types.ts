@@ -8,7 +8,7 @@ import type {
   ToolResultContent,
   UserBlock,
 } from "../model/types.ts";
-import type { ToolDisplay, ToolOutcomeKind } from "../tools/types.ts";
+import type { ToolDisplay, ToolFacts, ToolOutcomeKind, ToolPreview } from "../tools/types.ts";
 
 export type PermissionMode = "default" | "acceptEdits" | "plan" | "bypassPermissions" | "dontAsk";
 
@@ -155,7 +155,11 @@ export type EphemeralEvent =
   | { type: "message_start"; id: string; model: string }
   /** partialDiscarded: deltas shown since the last message_start are void; the retry streams anew. */
   | { type: "api_retry"; attempt: number; maxRetries?: number; delayMs: number; status: number | null; message: string; partialDiscarded?: boolean }
-  | { type: "tool_start"; toolUseId: string; name: string; summary: string }
+  /**
+   * A call is about to be asked about and run: its tool's facts (absent for an unknown tool) and
+   * its preview, the plan run() applies (an edit's or a write's change, exactly).
+   */
+  | { type: "tool_start"; toolUseId: string; name: string; summary: string; facts?: ToolFacts; preview?: ToolPreview }
   | { type: "tool_progress"; toolUseId: string; chunk: string }
   | { type: "compacting"; trigger: CompactionEvent["trigger"] }
   /** A hook command runs (label: its event, matcher and command) and ends; message is what the user must read. */

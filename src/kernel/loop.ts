@@ -226,7 +226,8 @@ async function execute(deps: KernelDeps, call: ToolCall, signal: AbortSignal): P
   const prepared = await deps.tools.prepare(call, ctx);
   // An unknown tool's row is named by what the model called.
   const summary = prepared.ok ? prepared.summary : prepared.outcome.kind === "unknown_tool" ? call.name : prepared.outcome.summary;
-  deps.emit({ type: "tool_start", toolUseId: call.id, name: call.name, summary });
+  const preview = prepared.ok ? prepared.preview : undefined;
+  deps.emit({ type: "tool_start", toolUseId: call.id, name: call.name, summary, ...(prepared.facts ? { facts: prepared.facts } : {}), ...(preview ? { preview } : {}) });
   if (!prepared.ok) return prepared.outcome;
   const decision = await deps.gate.authorize(prepared, signal);
   if (!decision.allow) return { content: decision.message, isError: true, kind: "error", summary, durationMs: 0 };

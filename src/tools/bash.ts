@@ -74,6 +74,10 @@ export const bashTool: Tool<Input> = {
   inputSchema: schema,
   readOnly: false,
   destructive: true,
+  claudeName: "Bash",
+  kind: "execute",
+  reach: (i) => ({ paths: [], command: i.command }),
+  preview: (i) => ({ detail: { label: "command", text: i.command } }),
   summarize: (i) => `bash: ${i.description ?? i.command.split("\n")[0]!.slice(0, 80)}`,
   async run(input, ctx) {
     const ws = localWorkspace(ctx);

@@ -1,13 +1,29 @@
 // The seven built-in tools, in the order the model sees them.
 import { bashTool } from "./bash.ts";
 import { editTool } from "./edit.ts";
+import { callFacts, claudeNameOf } from "./facts.ts";
 import { globTool } from "./glob.ts";
 import { grepTool } from "./grep.ts";
 import { processTool } from "./process.ts";
 import { readTool } from "./read.ts";
-import type { Tool } from "./types.ts";
+import type { Tool, ToolFacts } from "./types.ts";
 import { writeTool } from "./write.ts";
 
 export function builtinTools(): Tool[] {
   return [readTool, writeTool, editTool, grepTool, globTool, bashTool, processTool];
+}
+
+const BY_NAME = new Map(builtinTools().map((t) => [t.name, t]));
+
+/**
+ * A call's facts from its name and input alone (a session log, an assistant message): the built-in
+ * tool's own, or for any other name (an MCP tool) its name and nothing it reaches.
+ */
+export function builtinFacts(name: string, input: unknown, cwd: string): ToolFacts {
+  return callFacts(BY_NAME.get(name), name, input, cwd);
+}
+
+/** Claude Code's name for a tool the model called: Read for read, an MCP tool's as it is. */
+export function claudeToolName(name: string): string {
+  return claudeNameOf(BY_NAME.get(name), name);
 }

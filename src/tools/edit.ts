@@ -6,6 +6,7 @@ import { changedSincePlanned, commitChange, failsOnceAllowed, staleReason } from
 import { clipDiff, diffTexts } from "./numbered-diff.ts";
 import { displayPath, fail, localWorkspace, ok } from "./results.ts";
 import { encodingLabel, loadWorkFile } from "./text-file.ts";
+import { resolveIn } from "./facts.ts";
 import type { Tool, ToolContext, ToolPlan } from "./types.ts";
 import description from "./edit.md" with { type: "text" };
 
@@ -75,7 +76,7 @@ async function planEditCall(input: Input, ctx: ToolContext): Promise<ToolPlan> {
     if (alreadyThere()) return failure(exists);
     const d = diffTexts(shown, "", newString);
     return {
-      preview: { path: shown, diff: d.unified, ...(existsSync(abs) ? {} : { detail: { label: "new file", text: shown } }) },
+      preview: { path: shown, diff: d.unified, change: { path: abs, before: existsSync(abs) ? "" : null, after: newString }, ...(existsSync(abs) ? {} : { detail: { label: "new file", text: shown } }) },
       async run() {
         // Made while the user was asked: it is not the empty file this edit was planned on.
         if (alreadyThere()) return fail(exists);
@@ -126,7 +127,7 @@ async function planEditCall(input: Input, ctx: ToolContext): Promise<ToolPlan> {
   const note = plan.tolerances.map((t) => toleranceNote[t]).join("; ");
   return {
     // The user is told, in words for them, when the text did not match exactly; the diff is what lands either way.
-    preview: { path: shown, diff: d.unified, ...(note ? { detail: { label: "note", text: note.replace(/\bold_string\b/g, "the text to replace").replace(/\bnew_string\b/g, "the new text") } } : {}) },
+    preview: { path: shown, diff: d.unified, change: { path: abs, before: raw, after: out }, ...(note ? { detail: { label: "note", text: note.replace(/\bold_string\b/g, "the text to replace").replace(/\bnew_string\b/g, "the new text") } } : {}) },
     async run() {
       const moved = await changedSincePlanned(ws, abs, file.bytes);
       if (moved) return fail(moved);
@@ -144,6 +145,9 @@ export const editTool: Tool<Input> = {
   inputSchema: schema,
   readOnly: false,
   destructive: false,
+  claudeName: "Edit",
+  kind: "edit",
+  reach: (i, cwd) => ({ paths: [{ path: resolveIn(cwd, i.file_path) }] }),
   summarize: (i) => `edit ${i.file_path}${i.replace_all ? " (all)" : ""}`,
   // Runs before the permission gate: nothing it says may depend on a file this session has not
   // read (it could be one the rules hide), not its content and not whether it exists.

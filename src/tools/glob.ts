@@ -4,6 +4,7 @@ import { runRipgrep } from "../workspace/ripgrep.ts";
 import { displayPath, fail, localWorkspace, ok } from "./results.ts";
 import { SEARCH_TIMEOUT_MS, baseArgs, byMtimeDesc, namesHidden, searchScope } from "./search-scope.ts";
 import { skippedNotes } from "./search-guard.ts";
+import { resolveIn } from "./facts.ts";
 import type { SearchSkip, Tool } from "./types.ts";
 import description from "./glob.md" with { type: "text" };
 
@@ -21,6 +22,10 @@ export const globTool: Tool<Input> = {
   inputSchema: schema,
   readOnly: true,
   destructive: false,
+  claudeName: "Glob",
+  kind: "search",
+  reach: (i, cwd) => ({ paths: [{ path: resolveIn(cwd, i.path ?? ".") }] }),
+  preview: (i) => (i.path ? { detail: { label: "path", text: i.path } } : undefined),
   summarize: (i) => `glob ${i.pattern}${i.path ? ` in ${i.path}` : ""}`,
   async run(input, ctx) {
     const ws = localWorkspace(ctx);

@@ -5,6 +5,7 @@ import { fitToBudget } from "./output-budget.ts";
 import { displayPath, fail, localWorkspace, ok, withNotes } from "./results.ts";
 import { hideFromSearch, matchedLeftOut, skippedNotes } from "./search-guard.ts";
 import { SEARCH_TIMEOUT_MS, baseArgs, byMtimeDesc, namesHidden, searchScope } from "./search-scope.ts";
+import { resolveIn } from "./facts.ts";
 import type { Tool } from "./types.ts";
 import description from "./grep.md" with { type: "text" };
 
@@ -35,6 +36,10 @@ export const grepTool: Tool<Input> = {
   inputSchema: schema,
   readOnly: true,
   destructive: false,
+  claudeName: "Grep",
+  kind: "search",
+  reach: (i, cwd) => ({ paths: [{ path: resolveIn(cwd, i.path ?? ".") }] }),
+  preview: (i) => (i.path ? { detail: { label: "path", text: i.path } } : undefined),
   summarize: (i) => `grep ${JSON.stringify(i.pattern)}${i.path ? ` in ${i.path}` : ""}${i.glob ? ` (${i.glob})` : ""}`,
   async run(input, ctx) {
     const ws = localWorkspace(ctx);

@@ -7,6 +7,7 @@ import { RESULT_BUDGET_CHARS } from "./output-budget.ts";
 import { didYouMean } from "./suggest-paths.ts";
 import { FileReadError, fileKind, formatBytes, readRegularFile } from "../workspace/safe-read.ts";
 import { describeBinary, encodingLabel, loadWorkFile, MAX_LOAD_BYTES } from "./text-file.ts";
+import { resolveIn } from "./facts.ts";
 import type { Tool } from "./types.ts";
 import description from "./read.md" with { type: "text" };
 
@@ -39,6 +40,10 @@ export const readTool: Tool<Input> = {
   inputSchema: schema,
   readOnly: true,
   destructive: false,
+  claudeName: "Read",
+  kind: "read",
+  reach: (i, cwd) => ({ paths: [{ path: resolveIn(cwd, i.file_path), ...(i.offset !== undefined ? { line: i.offset } : {}) }] }),
+  preview: (i) => ({ detail: { label: "path", text: i.file_path } }),
   summarize: (i) => `read ${i.file_path}${i.offset || i.limit ? ` (lines ${i.offset ?? 1}${i.limit ? `-${(i.offset ?? 1) + i.limit - 1}` : "+"})` : ""}`,
   async run(input, ctx) {
     const ws = localWorkspace(ctx);

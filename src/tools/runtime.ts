@@ -2,7 +2,8 @@
 // exception — comes back as an error outcome the model can read and correct; nothing throws.
 import { z } from "zod";
 import type { JsonSchema, ToolSpec } from "../model/types.ts";
-import type { SearchGuard, Tool, ToolContext, ToolOutcome, ToolPlan, ToolResult, ToolRuntime } from "./types.ts";
+import { callFacts } from "./facts.ts";
+import type { SearchGuard, Tool, ToolContext, ToolOutcome, ToolPlan, ToolPreview, ToolResult, ToolRuntime } from "./types.ts";
 
 function toJsonSchema(schema: z.ZodType): JsonSchema {
   const js = z.toJSONSchema(schema, { io: "input", unrepresentable: "any" }) as Record<string, unknown>;
@@ -79,15 +80,17 @@ export function createToolRuntime(fixed: Tool[], opts: ToolRuntimeOptions = {}):
     isError: kind !== "ok" || !!r.isError,
     summary,
     ...(r.display ? { display: r.display } : {}),
+    ...(r.response !== undefined ? { response: r.response } : {}),
     durationMs: performance.now() - t0,
   });
   const thrown = (tool: Tool, e: unknown): ToolResult => ({ content: `${tool.name} failed: ${e instanceof Error ? e.message : String(e)}` });
 
   const prepare: ToolRuntime["prepare"] = async (call, ctx) => {
     const t0 = performance.now();
-    const failed = (kind: ToolOutcome["kind"], r: ToolResult, summary: string) => ({ ok: false as const, call, outcome: outcome(kind, r, summary, t0) });
     const tool = byName.get(call.name);
-    if (!tool) return failed("unknown_tool", { content: `Unknown tool "${call.name}". Available tools: ${names().join(", ")}.` }, `unknown tool ${call.name}`);
+    const facts = tool ? callFacts(tool, call.name, call.input, ctx.workspace.cwd) : undefined;
+    const failed = (kind: ToolOutcome["kind"], r: ToolResult, summary: string) => ({ ok: false as const, call, outcome: outcome(kind, r, summary, t0), ...(facts ? { facts } : {}) });
+    if (!tool || !facts) return failed("unknown_tool", { content: `Unknown tool "${call.name}". Available tools: ${names().join(", ")}.` }, `unknown tool ${call.name}`);
     const p = parse(tool, call.input);
     if (!p.success) return failed("invalid_input", { content: `Invalid input for ${tool.name}: ${describeIssues(p.error)}. Fix these fields and call it again.` }, `${tool.name} (invalid input)`);
     const summary = safeSummary(tool, p.data);
@@ -100,13 +103,15 @@ export function createToolRuntime(fixed: Tool[], opts: ToolRuntimeOptions = {}):
       return failed("error", thrown(tool, e), summary);
     }
     if ("failure" in plan) return failed("error", plan.failure, summary);
+    const preview = plan.preview ?? previewOf(tool, p.data);
     return {
       ok: true,
       call,
       summary,
       readOnly: tool.readOnly,
       destructive: tool.destructive,
-      ...(plan.preview ? { preview: plan.preview } : {}),
+      facts,
+      ...(preview ? { preview } : {}),
       async run() {
         const t1 = performance.now();
         try {
@@ -137,6 +142,15 @@ export function createToolRuntime(fixed: Tool[], opts: ToolRuntimeOptions = {}):
       return { readOnly: tool.readOnly, destructive: tool.destructive, summary, valid: p.success };
     },
   };
+}
+
+/** A tool's preview for a call it runs without a plan (a command, a path); a broken one is no preview. */
+function previewOf(tool: Tool, input: unknown): ToolPreview | undefined {
+  try {
+    return tool.preview?.(input);
+  } catch {
+    return undefined;
+  }
 }
 
 function safeSummary(tool: Tool, input: unknown): string {

@@ -43,16 +43,52 @@ export type ToolResult = {
   content: ToolResultContent;
   isError?: boolean;
   display?: ToolDisplay;
+  /**
+   * The result as Claude Code's PostToolUse hooks read it (tool_response: Read's `file`, Bash's
+   * `stdout`, Edit's `structuredPatch`), made from the tool's own data, never parsed back out of
+   * its text. Not logged; absent: the content as it is.
+   */
+  response?: unknown;
 };
 
 /** What a call will do, for the user asked to allow it: made by the same plan its run applies. */
 export type ToolPreview = {
   /** The file the call changes, as paths are shown (relative inside the project). */
-  path: string;
+  path?: string;
   /** The unified diff run() applies, exactly; absent when it changes nothing or will fail. */
   diff?: string;
-  /** A line beside it: "new file", or why the call will fail once allowed. */
+  /**
+   * The same change whole: the file's text before (null: no file yet) and the text run() writes,
+   * for a client that draws its own diff (an ACP editor). Absent where `diff` is.
+   */
+  change?: { path: string; before: string | null; after: string };
+  /** A line beside it: "new file", the command it runs, or why the call will fail once allowed. */
   detail?: { label: string; text: string };
+};
+
+/** How an editor draws a call: ACP's tool kinds. */
+export type ToolKind = "read" | "edit" | "delete" | "move" | "search" | "execute" | "think" | "fetch" | "other";
+
+/** What one call reaches, as its tool says: the files or folders (absolute), the command it runs. */
+export type CallReach = {
+  paths: Array<{ path: string; line?: number }>;
+  command?: string;
+  /** Where a call of a tool that may change things only looks (process list and read). */
+  access?: "read";
+};
+
+/**
+ * A tool's facts about one call, so that nobody outside src/tools switches on a tool's name or
+ * reads its input's fields: who it is to Claude Code's hooks and to an ACP editor, whether it
+ * only reads, and what it reaches.
+ */
+export type ToolFacts = Omit<CallReach, "access"> & {
+  name: string;
+  /** Claude Code's name for the tool ("Read", "Bash"): what hooks, stream-json hosts and rules speak. */
+  claudeName: string;
+  kind: ToolKind;
+  /** read: never changes anything; write: may (files, processes, the world). */
+  access: "read" | "write";
 };
 
 /** A tool's plan for one call: a failure (answered before anyone is asked), or what it will do. */
@@ -69,6 +105,14 @@ export interface Tool<I = any> {
   readOnly: boolean;
   /** Can lose data that is not recoverable from the session (rm, overwrite). */
   destructive: boolean;
+  /** Claude Code's name for it; absent: its own name (an MCP tool's mcp__server__tool). */
+  claudeName?: string;
+  /** How an editor draws its calls; absent: "other". */
+  kind?: ToolKind;
+  /** What one call reaches; relative paths are relative to `cwd`, the model's working directory. */
+  reach?(input: I, cwd: string): CallReach;
+  /** What a call without a planned preview (no prepare) will do, for the user asked to allow it. */
+  preview?(input: I): ToolPreview | undefined;
   /** One line for the UI, e.g. `edit src/app.ts (+3 -1)` or `bash: npm test`. */
   summarize(input: I): string;
   /**
@@ -91,6 +135,8 @@ export type ToolOutcome = {
   isError: boolean;
   summary: string;
   display?: ToolDisplay;
+  /** See ToolResult.response. */
+  response?: unknown;
   durationMs: number;
 };
 
@@ -102,6 +148,7 @@ export type PreparedCall = {
   /** Never changes anything. */
   readOnly: boolean;
   destructive: boolean;
+  facts: ToolFacts;
   /** What it will do, for the permission panel (edits and writes: the diff run() applies). */
   preview?: ToolPreview;
   /** Never throws: an error comes back as an error outcome. */
@@ -109,7 +156,7 @@ export type PreparedCall = {
 };
 
 /** A call answered without running: an unknown tool, invalid input, or one that cannot succeed. */
-export type FailedCall = { ok: false; call: ToolCall; outcome: ToolOutcome };
+export type FailedCall = { ok: false; call: ToolCall; outcome: ToolOutcome; facts?: ToolFacts };
 
 export interface ToolRuntime {
   specs(): ToolSpec[];

@@ -6,6 +6,7 @@ import { clipDiff, diffTexts } from "./numbered-diff.ts";
 import { displayPath, fail, localWorkspace, ok } from "./results.ts";
 import { encodingLabel, loadWorkFile } from "./text-file.ts";
 import type { LocalWorkspace } from "../workspace/types.ts";
+import { resolveIn } from "./facts.ts";
 import type { Tool } from "./types.ts";
 import description from "./write.md" with { type: "text" };
 
@@ -23,6 +24,9 @@ export const writeTool: Tool<Input> = {
   inputSchema: schema,
   readOnly: false,
   destructive: true,
+  claudeName: "Write",
+  kind: "edit",
+  reach: (i, cwd) => ({ paths: [{ path: resolveIn(cwd, i.file_path) }] }),
   summarize: (i) => {
     const n = lineCount(i.content);
     return `write ${i.file_path} (${n} line${n === 1 ? "" : "s"})`;
@@ -39,7 +43,7 @@ export const writeTool: Tool<Input> = {
       const bytes = Buffer.from(input.content, "utf8");
       const d = diffTexts(shown, "", input.content);
       return {
-        preview: { path: shown, diff: d.unified, detail: { label: "new file", text: shown } },
+        preview: { path: shown, diff: d.unified, change: { path: abs, before: null, after: input.content }, detail: { label: "new file", text: shown } },
         async run() {
           // Made while the user was asked: this write was planned as a new file.
           if (existsSync(abs)) return fail((await overwriteProblem(ws, abs)) ?? `${shown} appeared on disk before this write ran: read it, then write again.`);
@@ -66,7 +70,9 @@ export const writeTool: Tool<Input> = {
     const d = diffTexts(shown, before, content.replace(/\r\n/g, "\n"));
     const unchanged = d.added === 0 && d.removed === 0;
     return {
-      preview: unchanged ? { path: shown, detail: { label: "file", text: `${shown} (content unchanged)` } } : { path: shown, diff: d.unified },
+      preview: unchanged
+        ? { path: shown, detail: { label: "file", text: `${shown} (content unchanged)` } }
+        : { path: shown, diff: d.unified, change: { path: abs, before: old.binary ? null : old.text, after: content } },
       async run() {
         const moved = await changedSincePlanned(ws, abs, old.bytes);
         if (moved) return fail(moved);

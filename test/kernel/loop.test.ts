@@ -38,7 +38,8 @@ function testRuntime(log: string[] = []): ToolRuntime {
     // An edit of "gone.txt" cannot succeed: the runtime says so before anyone is asked.
     if (call.name === "edit" && (call.input as { file_path?: string }).file_path === "gone.txt")
       return { ok: false, call, outcome: { summary: "edit", durationMs: 1, kind: "error", isError: true, content: "File not found: gone.txt." } };
-    return { ok: true, call, summary: info.summary, readOnly: info.readOnly, destructive: info.destructive, run: () => execute(call) };
+    const facts = { name: call.name, claudeName: call.name, kind: "other" as const, access: info.readOnly ? ("read" as const) : ("write" as const), paths: [] };
+    return { ok: true, call, summary: info.summary, readOnly: info.readOnly, destructive: info.destructive, facts, run: () => execute(call) };
   };
   return {
     specs: () => Object.keys(schemas).map((name) => ({ name, description: name, input_schema: { type: "object" } })),

@@ -1,6 +1,6 @@
-// What the permission panel shows for one ask: for an edit or a write, the diff the tool planned,
-// which is exactly what it writes once allowed (the panel never reads the disk); for a command,
-// the command; for a read outside the project, the path.
+// What the permission panel shows for one ask: the call's preview, made by its tool. For an edit or
+// a write, the diff the tool planned, which is exactly what it writes once allowed (the panel never
+// reads the disk); for a command, the command; for a read outside the project, the path.
 import { homedir } from "node:os";
 import { join, relative } from "node:path";
 import type { AskRequest } from "../../agent/types.ts";
@@ -9,8 +9,6 @@ import type { PermissionPrompt } from "../views/permission-panel.ts";
 import { trimEndChars } from "../../text/trim-chars.ts";
 
 export function buildPermissionPrompt(req: AskRequest, projectRoot: string): PermissionPrompt {
-  const input = (req.call.input ?? {}) as Record<string, unknown>;
-  const str = (k: string) => (typeof input[k] === "string" ? (input[k] as string) : undefined);
   const prompt: PermissionPrompt = {
     toolName: req.call.name,
     summary: req.summary,
@@ -18,20 +16,17 @@ export function buildPermissionPrompt(req: AskRequest, projectRoot: string): Per
     alwaysRule: req.suggestion ? req.suggestion.rules.join(", ") : "",
     alwaysFiles: alwaysFiles(projectRoot),
   };
-  const name = req.call.name;
-  if (name.startsWith("mcp__")) {
+  if (req.call.name.startsWith("mcp__")) {
     // "server · tool" in the summary; the whole input, as the server will get it, below.
     prompt.summary = `MCP ${req.summary.replace(/ [{[].*$/s, "")}`;
     prompt.detail = { label: "input", text: mcpInput(req.call.input) };
   } else if (req.preview) {
-    prompt.diffPath = req.preview.path;
-    if (req.preview.diff) prompt.diff = req.preview.diff;
-    if (req.preview.detail) prompt.detail = req.preview.detail;
-    else if (!req.preview.diff) prompt.detail = { label: "file", text: req.preview.path };
-  } else if (name === "bash" && str("command")) prompt.detail = { label: "command", text: str("command")! };
-  else if (name === "process" && str("command")) prompt.detail = { label: `${str("action") ?? "start"} process`, text: str("command")! };
-  else if (name === "process") prompt.detail = { label: "process", text: `${str("action") ?? "?"} ${str("id") ?? ""}`.trim() };
-  else if (str("file_path") || str("path")) prompt.detail = { label: "path", text: str("file_path") ?? str("path")! };
+    const { path, diff, detail } = req.preview;
+    if (path !== undefined) prompt.diffPath = path;
+    if (diff) prompt.diff = diff;
+    if (detail) prompt.detail = detail;
+    else if (!diff && path !== undefined) prompt.detail = { label: "file", text: path };
+  }
   return withoutRepeats(prompt);
 }
 
