@@ -7,7 +7,7 @@ import type { GateDecision, LoopPolicy, PermissionGate, PolicyVerdict } from "..
 import type { Decision } from "../permissions/index.ts";
 import type { PreparedCall, ToolCall, ToolOutcome, ToolRuntime } from "../tools/types.ts";
 import type { HookService } from "./hooks.ts";
-import { claudeToolInput, claudeToolName } from "./tool-names.ts";
+import { claudeToolInput } from "./tool-names.ts";
 import { claudeToolResponse } from "./tool-response.ts";
 import { outcomeText } from "../tools/results.ts";
 
@@ -72,7 +72,7 @@ export function hookedGate(gate: AskingGate, hooks: HookService, cwd: string, em
       if (!hooks.has("PreToolUse")) return gate.authorize(planned, signal);
       let prepared = planned;
       let { call } = prepared;
-      const tool = claudeToolName(call.name);
+      const tool = prepared.facts.claudeName;
       const o = await hooks.run("PreToolUse", tool, { tool_name: tool, tool_input: claudeToolInput(call.input, cwd), tool_use_id: call.id }, signal);
       const deny = (message: string): GateDecision => {
         emit({ type: "permission_decision", id: newEventId(), ts: Date.now(), toolUseId: call.id, toolName: call.name, decision: "deny", source: "hook", message });
@@ -126,7 +126,7 @@ export function hookedRuntime(runtime: ToolRuntime, hooks: HookService, cwd: str
           const r = await target.run();
           const before = turn.context.get(call.id) ?? [];
           turn.context.delete(call.id);
-          const tool = claudeToolName(call.name);
+          const tool = target.facts.claudeName;
           const input = claudeToolInput(target.call.input, cwd) as Record<string, unknown>;
           // As in Claude Code, PostToolUse hears the calls that succeeded, PostToolUseFailure the others.
           const event = r.isError ? "PostToolUseFailure" : "PostToolUse";
@@ -136,8 +136,8 @@ export function hookedRuntime(runtime: ToolRuntime, hooks: HookService, cwd: str
           const o = !hooks.has(event)
             ? { context: [] as string[], block: undefined, stop: undefined }
             : r.isError
-            ? await hooks.run("PostToolUseFailure", tool, { tool_name: tool, tool_input: input, tool_use_id: call.id, error: outcomeText(r.content), is_interrupt: /cancelled by the user/i.test(r.display?.notes ?? outcomeText(r.content)) }, signal)
-            : await hooks.run("PostToolUse", tool, { tool_name: tool, tool_input: input, tool_response: claudeToolResponse(tool, input, r, cwd), tool_use_id: call.id }, signal);
+            ? await hooks.run("PostToolUseFailure", tool, { tool_name: tool, tool_input: input, tool_use_id: call.id, error: outcomeText(r.content), is_interrupt: r.interrupted === true }, signal)
+            : await hooks.run("PostToolUse", tool, { tool_name: tool, tool_input: input, tool_response: claudeToolResponse(r), tool_use_id: call.id }, signal);
           if (o.stop) turn.reason = o.stop;
           const notes = [...before, ...(o.block ? [`PostToolUse hook feedback: ${o.block}`] : []), ...o.context];
           if (notes.length === 0) return r;

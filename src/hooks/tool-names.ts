@@ -1,13 +1,9 @@
 // Our tools are lowercase (read, edit, bash); hook scripts written for Claude Code match and read
-// its names (Read, Edit, Bash) and absolute file paths. MCP tools keep their mcp__server__tool name.
+// its names (Read, Edit, Bash), each tool's own fact (src/tools), and absolute file paths. MCP
+// tools keep their mcp__server__tool name.
 import { isAbsolute, resolve } from "node:path";
 
-const NAMES: Record<string, string> = { bash: "Bash", read: "Read", write: "Write", edit: "Edit", grep: "Grep", glob: "Glob", process: "Process" };
-
-export function claudeToolName(name: string): string {
-  if (name.startsWith("mcp__")) return name;
-  return NAMES[name] ?? name.charAt(0).toUpperCase() + name.slice(1);
-}
+export { claudeToolName } from "../tools/builtin.ts";
 
 /** The call's input as Claude Code's hooks see it: the same field names, file_path absolute. */
 export function claudeToolInput(input: unknown, cwd: string): unknown {

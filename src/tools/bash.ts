@@ -7,7 +7,7 @@ import { commandEnv, groupAlive, signalGroup, spawnShellGroup } from "../workspa
 import { describeMarked, findMarked, stopMarked } from "../workspace/marked-processes.ts";
 import { OutputCollector } from "./output-budget.ts";
 import { readRegularText } from "../workspace/safe-read.ts";
-import { displayPath, localWorkspace, ok, fail, withNotes } from "./results.ts";
+import { answering, displayPath, localWorkspace, ok, fail, withNotes } from "./results.ts";
 import type { Tool, ToolContext } from "./types.ts";
 import type { CommandTerminal, LocalWorkspace } from "../workspace/types.ts";
 import description from "./bash.md" with { type: "text" };
@@ -126,7 +126,9 @@ export const bashTool: Tool<Input> = {
     const body = r.text === "" ? "(no output)" : r.text.replace(/\n$/, "");
     const { text, display } = withNotes(body, notes, userNotes, { cwd: ws.cwd, lines: run.out.lineCount });
     const failed = ended !== null || signal !== null || code !== 0;
-    return failed ? fail(text, display) : ok(text, display);
+    // Claude Code's Bash result, as its hooks read it: our shell sends stderr into stdout (the
+    // model reads them interleaved, as the user would have).
+    return answering(failed ? fail(text, display) : ok(text, display), { stdout: r.text.replace(/\n$/, ""), stderr: "", interrupted: ended !== null, isImage: false });
   },
 };
 

@@ -3,8 +3,8 @@ import { existsSync, statSync } from "node:fs";
 import { canEncode, encodeText } from "../workspace/encoding.ts";
 import { planEdit, type Tolerance } from "./edit-match.ts";
 import { changedSincePlanned, commitChange, failsOnceAllowed, staleReason } from "./file-change.ts";
-import { clipDiff, diffTexts } from "./numbered-diff.ts";
-import { displayPath, fail, localWorkspace, ok } from "./results.ts";
+import { clipDiff, diffTexts, type DiffHunk } from "./numbered-diff.ts";
+import { answering, displayPath, fail, localWorkspace, ok } from "./results.ts";
 import { encodingLabel, loadWorkFile } from "./text-file.ts";
 import { resolveIn } from "./facts.ts";
 import type { Tool, ToolContext, ToolPlan } from "./types.ts";
@@ -82,7 +82,7 @@ async function planEditCall(input: Input, ctx: ToolContext): Promise<ToolPlan> {
         if (alreadyThere()) return fail(exists);
         const before = existsSync(abs) ? new Uint8Array() : null;
         const how = await commitChange(ws, abs, before, Buffer.from(newString, "utf8"), "edit", ctx.toolUseId);
-        return ok(`Created ${shown} (${d.added} line${d.added === 1 ? "" : "s"}).${how}`, { path: abs, diff: d.unified });
+        return answering(ok(`Created ${shown} (${d.added} line${d.added === 1 ? "" : "s"}).${how}`, { path: abs, diff: d.unified }), claudeResponse(abs, input, d.hunks));
       },
     };
   }
@@ -134,10 +134,21 @@ async function planEditCall(input: Input, ctx: ToolContext): Promise<ToolPlan> {
       const how = await commitChange(ws, abs, file.bytes, bytes, "edit", ctx.toolUseId);
       const count = plan.replacements.length > 1 ? ` (${plan.replacements.length} replacements)` : "";
       const header = `Edited ${shown}${count}: +${d.added} -${d.removed} lines.${how}${note ? `\nTolerance used: ${note} (send old_string exactly as the file has it).` : ""}`;
-      return ok(`${header}\n${clipDiff(d.numbered, DIFF_CHARS)}`, { path: abs, diff: d.unified });
+      return answering(ok(`${header}\n${clipDiff(d.numbered, DIFF_CHARS)}`, { path: abs, diff: d.unified }), claudeResponse(abs, input, d.hunks));
     },
   };
 }
+
+/** Claude Code's Edit result, as its PostToolUse hooks read it. */
+const claudeResponse = (filePath: string, input: Input, structuredPatch: DiffHunk[]) => ({
+  filePath,
+  oldString: input.old_string,
+  newString: input.new_string,
+  replaceAll: input.replace_all === true,
+  structuredPatch,
+  userModified: false,
+  success: true,
+});
 
 export const editTool: Tool<Input> = {
   name: "edit",

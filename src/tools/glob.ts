@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { isAbsolute, join } from "node:path";
 import { runRipgrep } from "../workspace/ripgrep.ts";
-import { displayPath, fail, localWorkspace, ok } from "./results.ts";
+import { answering, displayPath, fail, localWorkspace, ok } from "./results.ts";
 import { SEARCH_TIMEOUT_MS, baseArgs, byMtimeDesc, namesHidden, searchScope } from "./search-scope.ts";
 import { skippedNotes } from "./search-guard.ts";
 import { resolveIn } from "./facts.ts";
@@ -28,6 +28,7 @@ export const globTool: Tool<Input> = {
   preview: (i) => (i.path ? { detail: { label: "path", text: i.path } } : undefined),
   summarize: (i) => `glob ${i.pattern}${i.path ? ` in ${i.path}` : ""}`,
   async run(input, ctx) {
+    const t0 = performance.now();
     const ws = localWorkspace(ctx);
     let pattern = input.pattern;
     let path = input.path;
@@ -78,16 +79,20 @@ export const globTool: Tool<Input> = {
     if (r.code === 2 && r.stdout === "") return fail(`glob failed: ${r.stderr.trim() || "ripgrep error"}`);
     const files = byMtimeDesc(found);
     const where = displayPath(ws, scope.abs);
+    const truncated = files.length > GLOB_MAX_FILES || r.timedOut || r.truncated;
+    const listedAbs = files.slice(0, GLOB_MAX_FILES).map((f) => (isAbsolute(f) ? f : join(scope.abs, f)));
+    // Claude Code's Glob result, as its PostToolUse hooks read it.
+    const response = { filenames: listedAbs, numFiles: listedAbs.length, truncated, durationMs: performance.now() - t0 };
     if (files.length === 0) {
       const none = `No files match "${pattern}" in ${where}${r.timedOut ? " (the search timed out; narrow the path)" : ""}. Ignored and hidden files are skipped.`;
-      return ok([none, ...leftOut].join("\n"));
+      return answering(ok([none, ...leftOut].join("\n")), response);
     }
-    const shown = files.slice(0, GLOB_MAX_FILES).map((f) => displayPath(ws, isAbsolute(f) ? f : join(scope.abs, f)));
+    const shown = listedAbs.map((f) => displayPath(ws, f));
     const lines = [note + shown.join("\n")];
     if (files.length > GLOB_MAX_FILES) lines.push(`[${files.length - GLOB_MAX_FILES} more not shown; narrow the pattern or path]`);
     if (r.timedOut || r.truncated) lines.push("[the search stopped early (time or size limit); results are incomplete]");
     lines.push(...leftOut);
-    return ok(lines.join("\n"));
+    return answering(ok(lines.join("\n")), response);
   },
 };
 

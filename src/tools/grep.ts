@@ -2,7 +2,7 @@ import { z } from "zod";
 import { isAbsolute, join } from "node:path";
 import { runRipgrep } from "../workspace/ripgrep.ts";
 import { fitToBudget } from "./output-budget.ts";
-import { displayPath, fail, localWorkspace, ok, withNotes } from "./results.ts";
+import { answering, displayPath, fail, localWorkspace, ok, withNotes } from "./results.ts";
 import { hideFromSearch, matchedLeftOut, skippedNotes } from "./search-guard.ts";
 import { SEARCH_TIMEOUT_MS, baseArgs, byMtimeDesc, namesHidden, searchScope } from "./search-scope.ts";
 import { resolveIn } from "./facts.ts";
@@ -87,19 +87,23 @@ export const grepTool: Tool<Input> = {
     if (!results.some((x) => x.path !== null)) {
       const none = `No matches for ${JSON.stringify(input.pattern)} in ${where}${r.timedOut ? " (the search timed out; narrow the path or glob)" : ""}.`;
       const { text, display } = withNotes(none, hidden, hidden);
-      return ok(text, display);
+      return answering(ok(text, display), mode === "content" ? { mode, content: "", numLines: 0, filenames: [], numFiles: 0 } : { mode, filenames: [], numFiles: 0 });
     }
     // Paths relative to the project, as everywhere else.
-    const rel = (p: string) => displayPath(ws, isAbsolute(p) ? p : join(ws.cwd, p));
+    const absOf = (p: string) => (isAbsolute(p) ? p : join(ws.cwd, p));
+    const rel = (p: string) => displayPath(ws, absOf(p));
 
     let lines: string[];
+    let files: string[] = [];
     let unit: string;
     let limit: number;
     if (mode === "files_with_matches") {
-      lines = byMtimeDesc(results.map((x) => x.path as string)).map(rel);
+      files = byMtimeDesc(results.map((x) => x.path as string));
+      lines = files.map(rel);
       unit = "files";
       limit = input.head_limit ?? GREP_MAX_FILES;
     } else {
+      if (mode === "count") files = results.flatMap((x) => (x.path === null ? [] : [x.path]));
       lines = withoutStraySeparators(results).map((x) => (x.path === null ? x.rest : rel(x.path) + x.rest));
       unit = mode === "count" ? "files" : "lines";
       limit = input.head_limit ?? (mode === "count" ? GREP_MAX_FILES : GREP_MAX_LINES);
@@ -121,7 +125,10 @@ export const grepTool: Tool<Input> = {
     // Past the budget the middle is cut; the notes stay at the end, after what the user sees.
     const fitted = fitToBudget(text, ws.spill, "grep").text;
     const trailer = text.slice(display.body);
-    return ok(fitted, fitted === text ? display : { ...display, body: fitted.endsWith(trailer) ? fitted.length - trailer.length : fitted.length });
+    const result = ok(fitted, fitted === text ? display : { ...display, body: fitted.endsWith(trailer) ? fitted.length - trailer.length : fitted.length });
+    // Claude Code's Grep result, as its PostToolUse hooks read it.
+    const filenames = files.slice(0, limit).map(absOf);
+    return answering(result, mode === "content" ? { mode, content: shown.join("\n"), numLines: shown.length, filenames: [], numFiles: 0 } : { mode, filenames, numFiles: filenames.length });
   },
 };
 

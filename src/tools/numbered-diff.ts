@@ -2,7 +2,10 @@
 // where without reading the file again; plus the plain unified diff for the UI's diff view.
 import { createTwoFilesPatch, structuredPatch } from "diff";
 
-export type DiffSummary = { added: number; removed: number; numbered: string; unified: string };
+/** One hunk as Claude Code's structuredPatch gives it (its hooks read them). */
+export type DiffHunk = { oldStart: number; oldLines: number; newStart: number; newLines: number; lines: string[] };
+
+export type DiffSummary = { added: number; removed: number; numbered: string; unified: string; hunks: DiffHunk[] };
 
 export function diffTexts(path: string, before: string, after: string, context = 3): DiffSummary {
   const patch = structuredPatch(path, path, before, after, "", "", { context });
@@ -30,7 +33,8 @@ export function diffTexts(path: string, before: string, after: string, context =
       }
     }
   }
-  return { added, removed, numbered: out.join("\n"), unified: createTwoFilesPatch(path, path, before, after, "", "", { context }) };
+  const hunks = patch.hunks.map(({ oldStart, oldLines, newStart, newLines, lines }) => ({ oldStart, oldLines, newStart, newLines, lines }));
+  return { added, removed, numbered: out.join("\n"), unified: createTwoFilesPatch(path, path, before, after, "", "", { context }), hunks };
 }
 
 /** Fit a diff into `max` characters for the model, saying how much was left out. */

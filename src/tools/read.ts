@@ -2,7 +2,7 @@ import { z } from "zod";
 import { statSync } from "node:fs";
 import { extname } from "node:path";
 import type { ImageMediaType } from "../model/types.ts";
-import { fail, localWorkspace, ok, displayPath, withNotes } from "./results.ts";
+import { answering, fail, localWorkspace, ok, displayPath, withNotes } from "./results.ts";
 import { RESULT_BUDGET_CHARS } from "./output-budget.ts";
 import { didYouMean } from "./suggest-paths.ts";
 import { FileReadError, fileKind, formatBytes, readRegularFile } from "../workspace/safe-read.ts";
@@ -65,12 +65,14 @@ export const readTool: Tool<Input> = {
         if (st.size > MAX_IMAGE_BYTES) return fail(`${shown} is an image of ${(st.size / 1048576).toFixed(1)} MB; images over 5 MB cannot be sent to the model.`);
         const { bytes } = readRegularFile(abs, { maxBytes: MAX_IMAGE_BYTES });
         ws.reads.record(abs, bytes, st.mtimeMs);
+        const data = bytes.toString("base64");
         return {
           content: [
             { type: "text", text: `Image ${shown} (${type}, ${bytes.length} bytes)` },
-            { type: "image", source: { type: "base64", media_type: type, data: bytes.toString("base64") } },
+            { type: "image", source: { type: "base64", media_type: type, data } },
           ],
           display: { path: abs },
+          response: { type: "image", file: { base64: data, type, originalSize: bytes.length } },
         };
       }
       file = await loadWorkFile(ws, abs, input.offset === undefined && input.limit === undefined ? MAX_FILE_BYTES : undefined);
@@ -83,20 +85,24 @@ export const readTool: Tool<Input> = {
       throw e;
     }
     ws.reads.record(abs, file.bytes, file.stat.mtimeMs);
+    // Claude Code's Read result, as its PostToolUse hooks read it: the lines shown, without numbers.
+    const shownLines = (content: string[], startLine: number, totalLines: number) => ({ type: "text", file: { filePath: abs, content: content.join("\n"), numLines: content.length, startLine, totalLines } });
+    const nothing = (text: string) => answering(ok(text, { path: abs }), shownLines([], 1, 0));
     if (file.binary) {
-      return ok(`${shown} is a binary file (${describeBinary(file.bytes)}, ${file.bytes.length} bytes); its contents are not shown. Use bash (e.g. file, xxd | head) if you need to inspect it.`, { path: abs });
+      return nothing(`${shown} is a binary file (${describeBinary(file.bytes)}, ${file.bytes.length} bytes); its contents are not shown. Use bash (e.g. file, xxd | head) if you need to inspect it.`);
     }
-    if (file.text.length === 0) return ok(`[${shown} is empty]`, { path: abs });
+    if (file.text.length === 0) return nothing(`[${shown} is empty]`);
 
     const lines = file.text.split("\n");
     if (lines[lines.length - 1] === "") lines.pop();
     const total = lines.length;
     const start = Math.max(1, input.offset ?? 1);
-    if (start > total) return ok(`[${shown} has only ${total} line${total === 1 ? "" : "s"}; offset ${start} is past the end]`, { path: abs });
+    if (start > total) return nothing(`[${shown} has only ${total} line${total === 1 ? "" : "s"}; offset ${start} is past the end]`);
     const limit = input.limit ?? DEFAULT_LINE_LIMIT;
     const end = Math.min(total, start + limit - 1);
 
     const out: string[] = [];
+    const content: string[] = [];
     let used = 0;
     let last = start - 1;
     let cutLines = 0;
@@ -110,6 +116,7 @@ export const readTool: Tool<Input> = {
       const row = numberLine(n, line);
       if (used + row.length + 1 > RESULT_BUDGET_CHARS && out.length > 0) break;
       out.push(row);
+      content.push(line);
       used += row.length + 1;
       last = n;
     }
@@ -125,6 +132,6 @@ export const readTool: Tool<Input> = {
     if (file.encoding !== "utf-8") note(`encoding: ${encodingLabel[file.encoding]}`);
     if (file.eol === "crlf") note("line endings: CRLF (edits keep them)");
     const { text, display } = withNotes(out.join("\n"), notes, userNotes, { path: abs });
-    return ok(text, display);
+    return answering(ok(text, display), shownLines(content, start, total));
   },
 };

@@ -5,6 +5,8 @@ import { isLocalWorkspace, type LocalWorkspace } from "../workspace/types.ts";
 import type { ToolContext, ToolDisplay, ToolOutcome, ToolResult } from "./types.ts";
 
 export const ok = (text: string, display?: ToolDisplay): ToolResult => (display ? { content: text, display } : { content: text });
+/** A result with what Claude Code's PostToolUse hooks read of it (ToolResult.response). */
+export const answering = (r: ToolResult, response: unknown): ToolResult => ({ ...r, response });
 export const fail = (text: string, display?: ToolDisplay): ToolResult => (display ? { content: text, isError: true, display } : { content: text, isError: true });
 
 /** A result's text (its text blocks, one per line; images left out): what hooks and command lines read. */

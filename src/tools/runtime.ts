@@ -114,12 +114,14 @@ export function createToolRuntime(fixed: Tool[], opts: ToolRuntimeOptions = {}):
       ...(preview ? { preview } : {}),
       async run() {
         const t1 = performance.now();
+        let o: ToolOutcome;
         try {
           const r = await plan.run();
-          return outcome(r.isError ? "error" : "ok", r, summary, t1);
+          o = outcome(r.isError ? "error" : "ok", r, summary, t1);
         } catch (e) {
-          return outcome("error", thrown(tool, e), summary, t1);
+          o = outcome("error", thrown(tool, e), summary, t1);
         }
+        return o.isError && full.signal.aborted ? { ...o, interrupted: true } : o;
       },
     };
   };

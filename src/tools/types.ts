@@ -137,6 +137,8 @@ export type ToolOutcome = {
   display?: ToolDisplay;
   /** See ToolResult.response. */
   response?: unknown;
+  /** It failed because the call was cancelled (the user's Esc, the turn stopped) while it ran. */
+  interrupted?: true;
   durationMs: number;
 };
 

@@ -3,7 +3,7 @@ import { existsSync, statSync } from "node:fs";
 import { canEncode, encodeText, type TextEncodingName } from "../workspace/encoding.ts";
 import { changedSincePlanned, commitChange, failsOnceAllowed, staleReason } from "./file-change.ts";
 import { clipDiff, diffTexts } from "./numbered-diff.ts";
-import { displayPath, fail, localWorkspace, ok } from "./results.ts";
+import { answering, displayPath, fail, localWorkspace, ok } from "./results.ts";
 import { encodingLabel, loadWorkFile } from "./text-file.ts";
 import type { LocalWorkspace } from "../workspace/types.ts";
 import { resolveIn } from "./facts.ts";
@@ -48,7 +48,8 @@ export const writeTool: Tool<Input> = {
           // Made while the user was asked: this write was planned as a new file.
           if (existsSync(abs)) return fail((await overwriteProblem(ws, abs)) ?? `${shown} appeared on disk before this write ran: read it, then write again.`);
           const how = await commitChange(ws, abs, null, bytes, "write", ctx.toolUseId);
-          return ok(`Created ${shown} (${lineCount(input.content)} lines, ${bytes.length} bytes).${how}`, { path: abs, diff: d.unified });
+          const created = ok(`Created ${shown} (${lineCount(input.content)} lines, ${bytes.length} bytes).${how}`, { path: abs, diff: d.unified });
+          return answering(created, { type: "create", filePath: abs, content: input.content, structuredPatch: d.hunks, success: true });
         },
       };
     }
@@ -77,8 +78,10 @@ export const writeTool: Tool<Input> = {
         const moved = await changedSincePlanned(ws, abs, old.bytes);
         if (moved) return fail(moved);
         const how = await commitChange(ws, abs, old.bytes, bytes, "write", ctx.toolUseId);
-        if (unchanged) return ok(`Wrote ${shown}: content unchanged.${note}${how}`, { path: abs });
-        return ok(`Updated ${shown}: +${d.added} -${d.removed} lines.${note}${how}\n${clipDiff(d.numbered, DIFF_CHARS)}`, { path: abs, diff: d.unified });
+        // Claude Code's Write result, as its PostToolUse hooks read it.
+        const response = { type: "update", filePath: abs, content: input.content, structuredPatch: unchanged ? [] : d.hunks, success: true };
+        if (unchanged) return answering(ok(`Wrote ${shown}: content unchanged.${note}${how}`, { path: abs }), response);
+        return answering(ok(`Updated ${shown}: +${d.added} -${d.removed} lines.${note}${how}\n${clipDiff(d.numbered, DIFF_CHARS)}`, { path: abs, diff: d.unified }), response);
       },
     };
   },
