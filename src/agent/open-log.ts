@@ -59,8 +59,9 @@ export function openLog(o: SessionOptions, dir: string, notices: string[], onWri
 export function restoreWorkspace(ws: LocalWorkspace, events: DurableEvent[]) {
   for (const e of events) {
     if (e.type !== "tool_result" || e.isError) continue;
+    // What the tools said they touched: the file a read, write or edit did, the directory a command left.
     const path = e.display?.path;
-    if (path && (e.name === "read" || e.name === "write" || e.name === "edit")) {
+    if (path) {
       try {
         const st = statSync(path);
         // +1: the event time is whole milliseconds, the file time finer.
@@ -70,6 +71,6 @@ export function restoreWorkspace(ws: LocalWorkspace, events: DurableEvent[]) {
       }
     }
     const cwd = e.display?.cwd;
-    if (cwd && e.name === "bash" && existsSync(cwd)) ws.cwd = cwd;
+    if (cwd && existsSync(cwd)) ws.cwd = cwd;
   }
 }

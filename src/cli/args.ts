@@ -1,6 +1,7 @@
 // Command-line parsing. Hand-written (no dependency) and strict: an unknown flag or a bad value is
 // a usage error naming the flag, never silently ignored.
 import type { PermissionMode } from "../events/types.ts";
+import { ruleToolNamed } from "../permissions/rules/rule-syntax.ts";
 
 export type OutputFormat = "text" | "json" | "stream-json";
 export type InputFormat = "text" | "stream-json";
@@ -429,6 +430,8 @@ const COMPAT_FLAGS: Record<string, boolean> = {
 const HONOURED_AS_IS = new Set(["--await-initialize"]);
 
 function looksLikeRule(s: string): boolean {
-  // Only names of tools that exist, so `--allowedTools Read Summarize` leaves "Summarize" as the prompt.
-  return /^(read|write|edit|multiedit|grep|glob|bash|process|webfetch)(\(.*\))?(,.*)?$/i.test(s) || /^mcp__[A-Za-z0-9_*-]+(,.*)?$/.test(s);
+  // Only names a rule can have (the permission rules' own), so `--allowedTools Read Summarize`
+  // leaves "Summarize" as the prompt.
+  const name = /^([A-Za-z]+)(\(.*\))?(,.*)?$/.exec(s)?.[1];
+  return (name !== undefined && ruleToolNamed(name) !== undefined) || /^mcp__[A-Za-z0-9_*-]+(,.*)?$/.test(s);
 }

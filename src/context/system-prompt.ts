@@ -10,6 +10,7 @@ import { readRegularFile, stripBom } from "../workspace/safe-read.ts";
 import { homedir } from "node:os";
 import { dirname, join } from "node:path";
 import type { SystemBlock } from "../model/types.ts";
+import { shellEquivalents } from "../tools/builtin.ts";
 
 export type ProjectInstructions = Array<{ path: string; content: string }>;
 
@@ -40,27 +41,18 @@ const HOW_TO_WORK = `# How to work
 
 /**
  * What holds across the tools: said once here, not in every tool's description. The shell
- * equivalents are named only for tools the session has, in a fixed order so the same tool set
- * always yields the same bytes.
+ * equivalents (each tool's own) are named only for tools the session has, in the tools' order, so
+ * the same tool set always yields the same bytes.
  */
-const SHELL_EQUIVALENTS: Array<[string, string]> = [
-  ["read", "read, not cat/head/tail"],
-  ["grep", "grep, not grep/rg"],
-  ["glob", "glob, not find/ls"],
-  ["edit", "edit, not sed/awk"],
-  ["write", "write, not echo or heredoc redirection"],
-];
-
 function toolSection(toolNames: string[]): string {
   if (toolNames.length === 0) return "";
-  const have = new Set(toolNames);
   const lines = [
     "- Make tool calls that do not depend on each other in the same turn (several reads, searches or commands at once).",
     "- Paths may be absolute or relative to the working directory.",
     "- A call the user's permission rules deny, or the user declines, comes back as an error with the reason: do not retry it unchanged or get around it with another tool; change your approach or ask the user.",
   ];
-  const preferred = SHELL_EQUIVALENTS.filter(([name]) => have.has(name)).map(([, text]) => text);
-  if (have.has("bash") && preferred.length > 0) lines.push(`- Prefer the dedicated tools to shell commands: ${preferred.join("; ")}.`);
+  const preferred = shellEquivalents(toolNames);
+  if (preferred.length > 0) lines.push(`- Prefer the dedicated tools to shell commands: ${preferred.join("; ")}.`);
   return `# Tools\n${lines.join("\n")}`;
 }
 

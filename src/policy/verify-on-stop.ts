@@ -5,10 +5,10 @@ import { existsSync } from "node:fs";
 import { LIMITS, readRegularText } from "../workspace/safe-read.ts";
 import { join } from "node:path";
 import type { LoopPolicy, PolicyVerdict } from "../kernel/types.ts";
+import { builtinFacts } from "../tools/builtin.ts";
 import type { ToolCall } from "../tools/types.ts";
 
 const MAX_NUDGES = 2;
-const EDIT_TOOLS = new Set(["edit", "write"]);
 const CHECK_WORDS =
   /\b(test|tests|spec|lint|check|typecheck|tsc|build|compile|pytest|unittest|jest|vitest|mocha|eslint|ruff|mypy|pyright|clippy|cargo|go (test|build|vet)|make|ctest|mvn|gradle|rspec|phpunit)\b/;
 
@@ -24,8 +24,10 @@ export function verifyOnStopPolicy(projectRoot: string): LoopPolicy {
     afterTools(calls: ToolCall[], results): PolicyVerdict {
       calls.forEach((call, i) => {
         if (results[i]?.isError) return;
-        if (EDIT_TOOLS.has(call.name)) editedSinceCheck = true;
-        else if (call.name === "bash" && isCheckCommand((call.input as { command?: unknown })?.command)) editedSinceCheck = false;
+        // What the call did, as its tool says: edited a file, or ran a command (a check, perhaps).
+        const facts = builtinFacts(call.name, call.input, projectRoot);
+        if (facts.kind === "edit") editedSinceCheck = true;
+        else if (facts.kind === "execute" && isCheckCommand(facts.command)) editedSinceCheck = false;
       });
       return { kind: "continue" };
     },

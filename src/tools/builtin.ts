@@ -23,6 +23,16 @@ export function builtinFacts(name: string, input: unknown, cwd: string): ToolFac
   return callFacts(BY_NAME.get(name), name, input, cwd);
 }
 
+/**
+ * For the system prompt: each dedicated tool the session has, with the shell commands it stands in
+ * for ("read, not cat/head/tail"), when the session has a shell they would otherwise be run in.
+ */
+export function shellEquivalents(names: readonly string[]): string[] {
+  const have = builtinTools().filter((t) => names.includes(t.name));
+  if (!have.some((t) => t.kind === "execute")) return [];
+  return have.flatMap((t) => (t.insteadOf ? [`${t.name}, not ${t.insteadOf}`] : []));
+}
+
 /** Claude Code's name for a tool the model called: Read for read, an MCP tool's as it is. */
 export function claudeToolName(name: string): string {
   return claudeNameOf(BY_NAME.get(name), name);

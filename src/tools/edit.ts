@@ -158,6 +158,7 @@ export const editTool: Tool<Input> = {
   destructive: false,
   claudeName: "Edit",
   kind: "edit",
+  insteadOf: "sed/awk",
   reach: (i, cwd) => ({ paths: [{ path: resolveIn(cwd, i.file_path) }] }),
   summarize: (i) => `edit ${i.file_path}${i.replace_all ? " (all)" : ""}`,
   // Runs before the permission gate: nothing it says may depend on a file this session has not

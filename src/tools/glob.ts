@@ -24,6 +24,7 @@ export const globTool: Tool<Input> = {
   destructive: false,
   claudeName: "Glob",
   kind: "search",
+  insteadOf: "find/ls",
   reach: (i, cwd) => ({ paths: [{ path: resolveIn(cwd, i.path ?? ".") }] }),
   preview: (i) => (i.path ? { detail: { label: "path", text: i.path } } : undefined),
   summarize: (i) => `glob ${i.pattern}${i.path ? ` in ${i.path}` : ""}`,

@@ -38,6 +38,7 @@ export const grepTool: Tool<Input> = {
   destructive: false,
   claudeName: "Grep",
   kind: "search",
+  insteadOf: "grep/rg",
   reach: (i, cwd) => ({ paths: [{ path: resolveIn(cwd, i.path ?? ".") }] }),
   preview: (i) => (i.path ? { detail: { label: "path", text: i.path } } : undefined),
   summarize: (i) => `grep ${JSON.stringify(i.pattern)}${i.path ? ` in ${i.path}` : ""}${i.glob ? ` (${i.glob})` : ""}`,

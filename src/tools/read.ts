@@ -42,6 +42,7 @@ export const readTool: Tool<Input> = {
   destructive: false,
   claudeName: "Read",
   kind: "read",
+  insteadOf: "cat/head/tail",
   reach: (i, cwd) => ({ paths: [{ path: resolveIn(cwd, i.file_path), ...(i.offset !== undefined ? { line: i.offset } : {}) }] }),
   preview: (i) => ({ detail: { label: "path", text: i.file_path } }),
   summarize: (i) => `read ${i.file_path}${i.offset || i.limit ? ` (lines ${i.offset ?? 1}${i.limit ? `-${(i.offset ?? 1) + i.limit - 1}` : "+"})` : ""}`,

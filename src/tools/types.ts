@@ -109,6 +109,8 @@ export interface Tool<I = any> {
   claudeName?: string;
   /** How an editor draws its calls; absent: "other". */
   kind?: ToolKind;
+  /** The shell commands it stands in for ("cat/head/tail"): the system prompt asks for it instead. */
+  insteadOf?: string;
   /** What one call reaches; relative paths are relative to `cwd`, the model's working directory. */
   reach?(input: I, cwd: string): CallReach;
   /** What a call without a planned preview (no prepare) will do, for the user asked to allow it. */

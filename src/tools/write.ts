@@ -26,6 +26,7 @@ export const writeTool: Tool<Input> = {
   destructive: true,
   claudeName: "Write",
   kind: "edit",
+  insteadOf: "echo or heredoc redirection",
   reach: (i, cwd) => ({ paths: [{ path: resolveIn(cwd, i.file_path) }] }),
   summarize: (i) => {
     const n = lineCount(i.content);

@@ -36,6 +36,15 @@ export function toolsCoveredBy(tool: RuleTool): string[] {
   }
 }
 
+/**
+ * The tool a rule's name stands for, or undefined. Our tools are lowercase (`--disallowedTools bash`
+ * names what system/init lists); rules are written with Claude Code's names. Either spelling.
+ */
+export function ruleToolNamed(name: string): RuleTool | undefined {
+  const lower = name.toLowerCase();
+  return TOOLS[name] ?? TOOLS[name.charAt(0).toUpperCase() + lower.slice(1)] ?? (lower === "webfetch" ? "WebFetch" : lower === "websearch" ? "WebSearch" : lower === "multiedit" ? "Edit" : undefined);
+}
+
 export type RuleParse = { ok: true; rule: ParsedRule } | { ok: false; message: string };
 
 export function parseRule(raw: string): RuleParse {
@@ -51,9 +60,7 @@ export function parseRule(raw: string): RuleParse {
     return { ok: false, message: `"${raw}" is not a rule; write Tool or Tool(specifier), e.g. Bash(npm test *) or Read(./src/**)` };
   }
   const name = m[1] as string;
-  // Our tools are lowercase (`--disallowedTools bash` names what system/init lists); rules are
-  // written with Claude Code's names. Accept either spelling.
-  const tool = TOOLS[name] ?? TOOLS[name.charAt(0).toUpperCase() + name.slice(1).toLowerCase()] ?? (name.toLowerCase() === "webfetch" ? "WebFetch" : name.toLowerCase() === "websearch" ? "WebSearch" : name.toLowerCase() === "multiedit" ? "Edit" : undefined);
+  const tool = ruleToolNamed(name);
   if (!tool) {
     return { ok: false, message: `unknown tool "${name}" in "${raw}"; use one of ${Object.keys(TOOLS).join(", ")}` };
   }
