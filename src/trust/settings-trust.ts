@@ -6,6 +6,7 @@
 // Each setting is a TrustItem fingerprinted by what it says (not where it is written), so the
 // answer is kept with the others in the user's data directory (./project-trust.ts); a rule KHAELOR
 // writes into the project for the user ("allow always") is recorded as trusted when written.
+import { describeAllowRule } from "../permissions/rules/describe-rule.ts";
 import { fingerprintOf, recordTrust, trustedFingerprints, trustStorePath, type TrustItem } from "./project-trust.ts";
 
 export type ProjectSetting = { file: string } & ({ key: "allow"; rule: string } | { key: "defaultMode"; mode: string } | { key: "model"; model: string });
@@ -55,44 +56,3 @@ const MODE_WORDS: Record<string, string> = {
   acceptEdits: "starts in acceptEdits mode: edits and writes files without asking",
   dontAsk: "starts in dontAsk mode: denies whatever would ask",
 };
-
-function describeAllowRule(rule: string): string {
-  const m = /^\s*([A-Za-z_][\w-]*)\s*(?:\((.*)\))?\s*$/s.exec(rule);
-  const tool = m?.[1] ?? rule;
-  const spec = m?.[2]?.trim();
-  const any = spec === undefined || spec === "" || spec === "*" || spec === "**";
-  const where = (p: string) => `${p}${OUTSIDE.test(p) ? " (outside this project)" : p.includes("/") ? "" : " (at any depth, outside this project too)"}`;
-  const lower = tool.toLowerCase();
-  if (lower.startsWith("mcp__")) return `calls the MCP tool ${rule} without asking`;
-  switch (lower) {
-    case "bash":
-      return any ? "runs any shell command without asking" : `runs the shell command ${commandOf(spec)} without asking`;
-    case "process":
-      return any ? "starts any background process without asking" : `starts the process ${commandOf(spec)} without asking`;
-    case "read":
-      return any ? "reads any file without asking, outside this project too" : `reads ${where(spec)} without asking`;
-    case "grep":
-    case "glob":
-      return any ? "searches any folder without asking, outside this project too" : `searches ${where(spec)} without asking`;
-    case "edit":
-    case "write":
-    case "multiedit":
-    case "notebookedit":
-      return any ? "edits and writes any file without asking, outside this project too" : `edits and writes ${where(spec)} without asking`;
-    case "webfetch":
-      return any ? "fetches any web page without asking" : `fetches ${spec.replace(/^domain:\s*/i, "")} without asking`;
-    case "websearch":
-      return "searches the web without asking";
-    default:
-      return `allows ${rule} without asking`;
-  }
-}
-
-/** `npm test:*` and `npm test *` are both "npm test …". */
-function commandOf(spec: string): string {
-  const prefix = spec.replace(/(?::\*|\s\*)$/, "");
-  return prefix === spec ? `\`${spec}\`` : `\`${prefix} …\``;
-}
-
-/** Rule paths that reach outside the project: `//abs`, `~/…`, `$HOME`, or up through `..` (`/x` is the project's). */
-const OUTSIDE = /^(?:\/\/|~|\$HOME)|(?:^|\/)\.\.(?:\/|$)/;
