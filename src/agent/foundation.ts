@@ -121,10 +121,8 @@ export async function openFoundation(opts: SessionOptions, onWriteError: (e: Ses
   // Print mode has nobody to ask: a deny or ask rule that could not be read stops it before anything
   // runs (exit 2), as the README promises, instead of letting through what the rule may deny.
   const broken = engine.problems().filter((p) => p.failClosed);
-  if (broken.length > 0 && opts.ask === undefined) {
-    opened.writer?.close();
-    throw new SessionOpenError(`${broken.map(formatProblem).join("\n")}\nstopped: a permission rule that cannot be read might deny what this run would do; fix it and run again`, true);
-  }
+  if (broken.length > 0 && opts.ask === undefined)
+    await fail(new SessionOpenError(`${broken.map(formatProblem).join("\n")}\nstopped: a permission rule that cannot be read might deny what this run would do; fix it and run again`, true));
   notices.push(...orphanNotices, ...engine.problems().map(formatProblem));
   if (replayed && replayed.permissionMode !== engine.mode)
     notices.push(`this session last ran in ${replayed.permissionMode} mode; it now runs in ${engine.mode} mode (pass --permission-mode ${replayed.permissionMode} to keep it)`);
