@@ -115,6 +115,7 @@ export const toolResultSchema = z.object({
   display: z
     .object({ diff: z.string().optional(), path: z.string().optional(), cwd: z.string().optional(), notes: z.string().optional(), body: z.number().int().min(0).optional(), lines: z.number().int().min(0).optional() })
     .optional(),
+  interrupted: z.boolean().optional(),
   durationMs: z.number(),
 });
 

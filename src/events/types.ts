@@ -54,6 +54,11 @@ export type ToolResultEvent = Base & {
   kind: ToolOutcomeKind;
   summary: string;
   display?: ToolDisplay;
+  /**
+   * On an error result: whether it failed because the call was cancelled (the user's Esc, a crash).
+   * Absent in logs written before it was recorded; their text says it.
+   */
+  interrupted?: boolean;
   durationMs: number;
 };
 

@@ -192,7 +192,7 @@ async function executeAll(deps: KernelDeps, calls: ToolUseBlock[], signal: Abort
   for (const block of calls) {
     const call: ToolCall = { id: block.id, name: block.name, input: block.input };
     const r = signal.aborted
-      ? unrun(deps, call, "Cancelled by the user before this tool ran.", "error")
+      ? { ...unrun(deps, call, "Cancelled by the user before this tool ran.", "error"), interrupted: true as const }
       : call.id === truncatedId
         ? unrun(
             deps,
@@ -213,6 +213,7 @@ async function executeAll(deps: KernelDeps, calls: ToolUseBlock[], signal: Abort
       kind: r.kind,
       summary: r.summary,
       ...(r.display ? { display: r.display } : {}),
+      ...(r.isError ? { interrupted: r.interrupted === true } : {}),
       durationMs: r.durationMs,
     });
     outcomes.push({ isError: r.isError, malformed: r.kind === "unknown_tool" || r.kind === "invalid_input" });

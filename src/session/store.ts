@@ -254,6 +254,7 @@ export function openSession(path: string, opts: { onError?: WriterOptions["onErr
       isError: true,
       kind: "error",
       summary: "interrupted before it finished",
+      interrupted: true,
       durationMs: 0,
     }));
     recovery.push({ type: "interruption", id: newEventId(), ts: Date.now(), reason: "crash_recovery" });

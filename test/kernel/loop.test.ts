@@ -231,6 +231,23 @@ describe("kernel loop", () => {
     expect(JSON.stringify(model.requests[1]!.messages.at(-1))).toContain("denied: not in plan mode");
   });
 
+  test("an error result says whether the call was cancelled: a denial was not, a call never run after Esc was", async () => {
+    const controller = new AbortController();
+    const gate: PermissionGate = {
+      authorize: async () => {
+        controller.abort();
+        return { allow: false, message: "The user denied this call." };
+      },
+    };
+    const { deps, events } = setup([[use("edit", { file_path: "x" }), use("echo", { text: "1" })], text("ok")], { gate });
+    await runTurn(deps, "go", controller.signal);
+    const results = events.filter((e) => e.type === "tool_result");
+    expect(results.map((e) => e.type === "tool_result" && [e.name, e.interrupted])).toEqual([
+      ["edit", false],
+      ["echo", true],
+    ]);
+  });
+
   test("a call cut off at max_tokens is not run; the model is told to send less", async () => {
     const model = scriptedModel([]);
     const { deps, toolLog } = setup([]);

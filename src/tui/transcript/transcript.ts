@@ -151,7 +151,8 @@ export class Transcript {
           // row, whether it passed, failed or was stopped (the end is where errors are).
           if (e.name === "bash") t.view.resultTail = lastLines(shown.body, RESULT_LINES, e.display?.lines);
           if (e.isError) {
-            t.view.status = /^Cancelled by the user|cancelled by the user|interrupted/i.test(text) ? "interrupted" : "error";
+            // The result says whether it was cancelled; a log written before it did, only its text.
+            t.view.status = (e.interrupted ?? /^Cancelled by the user|cancelled by the user|interrupted/i.test(text)) ? "interrupted" : "error";
             t.view.error = shown.notes || shown.body;
           } else t.view.status = "ok";
         }

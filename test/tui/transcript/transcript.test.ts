@@ -98,6 +98,20 @@ describe("interruptions", () => {
     expect(said.match(/interrupted/gi)?.length).toBe(1);
   });
 
+  test("a failed call is interrupted when its result says so, not when its output mentions it", () => {
+    const status = (content: string, interrupted?: boolean) => {
+      const t = new Transcript();
+      t.apply(start("t1"));
+      t.apply({ ...(result("t1", content, true) as object), ...(interrupted !== undefined ? { interrupted } : {}) } as AgentEvent);
+      return (t.entries.find((x) => x.kind === "tool") as { view: { status: string } }).view.status;
+    };
+    // A test run that printed the word, then failed: an error, not a cancel.
+    expect(status("KeyboardInterrupt: test interrupted by a signal in the fixture\n\n[exit code 1; cwd: .]", false)).toBe("error");
+    expect(status("the server closed the call", true)).toBe("interrupted");
+    // A log written before results said so: its text is all there is.
+    expect(status("Cancelled by the user before this tool ran.")).toBe("interrupted");
+  });
+
   test("an interruption with nothing running is still said", () => {
     const t = new Transcript();
     t.apply(user("go"));
