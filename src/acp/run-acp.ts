@@ -2,6 +2,7 @@
 // Each ACP session is a normal KHAELOR session (listed by `khaelor sessions`, resumable with
 // --resume, crash-safe), opened through the same session service as every other mode; this file
 // only speaks the protocol: requests in, session/update notifications and permission asks out.
+import { neutralizeControlsButLines } from "../text/control-chars.ts";
 import * as acp from "@agentclientprotocol/sdk";
 import type { AgentContext, SessionModeState, SessionUpdate, StopReason } from "@agentclientprotocol/sdk";
 import type { PermissionMode } from "../events/types.ts";
@@ -128,7 +129,7 @@ export async function runAcp(opts: CliOptions): Promise<number> {
     s = opened;
     sessionId = opened.sessionId;
     // What the user should read before the first prompt goes to the editor when it can show it.
-    if (!editorNotices) for (const n of opened.notices) log(n);
+    if (!editorNotices) for (const n of opened.notices) log(neutralizeControlsButLines(n));
     return { s: opened, updates };
   };
 

@@ -1,5 +1,6 @@
 // Print mode: one task in (argument and/or stdin), the agent runs to completion, the answer (or
 // json / stream-json) comes out on stdout, and the exit code says how it ended.
+import { neutralizeControlsButLines } from "../text/control-chars.ts";
 import { systemInit } from "../print/system-init.ts";
 import { fstatSync } from "node:fs";
 import type { TurnEndReason } from "../events/types.ts";
@@ -73,7 +74,7 @@ export async function runPrint(opts: CliOptions): Promise<number> {
     throw e;
   }
 
-  for (const n of session.notices) stderr.write(`khaelor: ${n}\n`);
+  for (const n of session.notices) stderr.write(`khaelor: ${neutralizeControlsButLines(n)}\n`);
   // Print mode's one built-in command wins over a file of that name, and says so (as the app does).
   const shadowed = session.slashCommands().find((c) => c.name === "compact");
   if (shadowed && /^\/compact(\s|$)/.test(prompt.trim())) stderr.write(`khaelor: /compact in ${shadowed.file} is not used: the built-in /compact wins (rename the file to use it)\n`);

@@ -4,6 +4,7 @@
 // (initialize, interrupt, set_permission_mode, set_model, ...) are answered as they arrive, also
 // while a turn runs; with `--permission-prompt-tool stdio` permission asks go to the host as
 // can_use_tool requests. End of input ends the session once the queued turns are done.
+import { neutralizeControlsButLines } from "../text/control-chars.ts";
 import type { PermissionMode, TurnEndReason } from "../events/types.ts";
 import { DEFAULT_MODEL, SUGGESTED_MODELS } from "../model/models.ts";
 import type { UserBlock } from "../model/types.ts";
@@ -116,7 +117,7 @@ export async function runStreamJson(opts: CliOptions): Promise<number> {
       });
       session = s;
       sessionId = s.sessionId;
-      for (const n of s.notices) stderr(n);
+      for (const n of s.notices) stderr(neutralizeControlsButLines(n));
       // As in print mode: init lists the --mcp-config servers once started (the first request waits for them anyway).
       await s.mcp.ready();
       printer.init(systemInit(s));

@@ -6,7 +6,7 @@
 // Each setting is a TrustItem fingerprinted by what it says (not where it is written), so the
 // answer is kept with the others in the user's data directory (./project-trust.ts); a rule KHAELOR
 // writes into the project for the user ("allow always") is recorded as trusted when written.
-import { fingerprintOf, recordTrust, trustedFingerprints, trustStorePath, type TrustItem } from "./project-trust.ts";
+import { fingerprintOf, firstSettingsCheck, recordTrust, trustedFingerprints, trustStorePath, type TrustItem } from "./project-trust.ts";
 
 export type ProjectSetting = { file: string } & ({ key: "allow"; rule: string } | { key: "defaultMode"; mode: string } | { key: "model"; model: string });
 
@@ -19,14 +19,23 @@ export type SettingsTrust = {
   answer(items: TrustItem[], answer: "trust" | "decline"): void;
 };
 
-export function openSettingsTrust(opts: { cwd: string; trustProject: boolean; file?: string }): SettingsTrust {
+/**
+ * `current`: the settings the project's files widen now. A project the user had trusted before
+ * trust covered settings keeps them as they are (its settings held then, and "nothing may make a
+ * trusted project ask more"); what its files add later asks, as a changed command does.
+ */
+export function openSettingsTrust(opts: { cwd: string; trustProject: boolean; file?: string; current(): ProjectSetting[] }): SettingsTrust {
   const file = opts.file ?? trustStorePath();
-  const trusted = trustedFingerprints(opts.cwd, file);
   const remember = (items: TrustItem[], answer: "trust" | "decline") => {
     recordTrust(opts.cwd, items, answer, file);
     for (const i of items) if (answer === "trust") trusted.add(i.fingerprint);
     else trusted.delete(i.fingerprint);
   };
+  const trusted = trustedFingerprints(opts.cwd, file);
+  if (firstSettingsCheck(opts.cwd, file) === "trusted-before") {
+    const items = opts.current().map(settingTrustItem).filter((i) => !trusted.has(i.fingerprint));
+    if (items.length > 0) remember(items, "trust");
+  }
   return {
     widens: (s) => opts.trustProject || trusted.has(settingFingerprint(s)),
     written: (s) => remember([settingTrustItem(s)], "trust"),
@@ -44,11 +53,12 @@ export function settingTrustItem(s: ProjectSetting): TrustItem {
   return { kind: "setting", name, file: s.file, command: describeSetting(s), fingerprint: settingFingerprint(s) };
 }
 
-/** The setting in plain words: what it would let happen without a question. */
+/** The setting in plain words: what it would let happen without a question; ⚠ before what reaches past the project. */
 export function describeSetting(s: ProjectSetting): string {
   if (s.key === "model") return `uses the model ${s.model} (billed to your key)`;
   if (s.key === "defaultMode") return MODE_WORDS[s.mode] ?? `starts in ${s.mode} mode`;
-  return describeAllowRule(s.rule);
+  const words = describeAllowRule(s.rule);
+  return /any shell command|any background process|outside this project/.test(words) ? `⚠ ${words}` : words;
 }
 
 const MODE_WORDS: Record<string, string> = {
@@ -60,7 +70,8 @@ function describeAllowRule(rule: string): string {
   const m = /^\s*([A-Za-z_][\w-]*)\s*(?:\((.*)\))?\s*$/s.exec(rule);
   const tool = m?.[1] ?? rule;
   const spec = m?.[2]?.trim();
-  const any = spec === undefined || spec === "" || spec === "*" || spec === "**";
+  // `*`, `* *`, `*:*`: a pattern of wildcards alone matches everything.
+  const any = spec === undefined || /^[\s*:]*$/.test(spec);
   const where = (p: string) => `${p}${OUTSIDE.test(p) ? " (outside this project)" : p.includes("/") ? "" : " (at any depth, outside this project too)"}`;
   const lower = tool.toLowerCase();
   if (lower.startsWith("mcp__")) return `calls the MCP tool ${rule} without asking`;
