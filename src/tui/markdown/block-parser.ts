@@ -3,7 +3,8 @@
 // matched against the open containers, then may start new blocks. A block, once closed, is never
 // touched again; that is what lets the stream (stream.ts) freeze closed top-level blocks.
 import type { Block, Inline, ListItem, RefMap } from "./ast.ts";
-import { CLOSETAG, OPENTAG, extractReferences, parseInlines, unescapeString } from "./inline-parser.ts";
+import { extractReferences, parseInlines } from "./inline-parser.ts";
+import { CLOSETAG, OPENTAG, unescapeString } from "./inline-syntax.ts";
 import { parseDelimiterRow, splitTableRow } from "./table-syntax.ts";
 import { trimEndChars } from "../../text/trim-chars.ts";
 
