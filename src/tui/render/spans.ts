@@ -78,9 +78,10 @@ export function breakSpans(spans: readonly Span[], first: number, rest: number, 
   let room = first - used;
   let has = used > 0;
   for (const s of spans) {
-    if (displayWidth(s.text) <= room) {
+    const sw = displayWidth(s.text);
+    if (sw <= room) {
       if (s.text) row.push(s);
-      room -= displayWidth(s.text);
+      room -= sw;
       has ||= s.text !== "";
       continue;
     }
