@@ -30,12 +30,12 @@ async function main(): Promise<number> {
     case "sessions":
       return (await import("./cli/sessions-command.ts")).sessionsCommand(opts);
     case "acp":
-      return (await import("./acp/run-acp.ts")).runAcp(opts);
+      return (await import("./modes/acp/run-acp.ts")).runAcp(opts);
     case "run": {
-      if (opts.inputFormat === "stream-json") return (await import("./streamjson/run-stream-json.ts")).runStreamJson(opts);
+      if (opts.inputFormat === "stream-json") return (await import("./modes/stream-json/run-stream-json.ts")).runStreamJson(opts);
       const interactive = !opts.print && process.stdin.isTTY && process.stdout.isTTY && process.env.TERM !== "dumb";
-      if (interactive) return (await import("./cli/run-interactive.ts")).runInteractive(opts);
-      return (await import("./cli/run-print.ts")).runPrint(opts);
+      if (interactive) return (await import("./modes/app/run-interactive.ts")).runInteractive(opts);
+      return (await import("./modes/print/run-print.ts")).runPrint(opts);
     }
   }
 }

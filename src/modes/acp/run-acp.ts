@@ -4,15 +4,15 @@
 // only speaks the protocol: requests in, session/update notifications and permission asks out.
 import * as acp from "@agentclientprotocol/sdk";
 import type { AgentContext, SessionModeState, SessionUpdate, StopReason } from "@agentclientprotocol/sdk";
-import type { PermissionMode } from "../events/types.ts";
-import type { CliOptions } from "../cli/args.ts";
-import { openAgentSession, SessionOpenError } from "../agent/agent-session.ts";
-import type { AgentSession, Asker } from "../agent/types.ts";
-import { sessionOptions } from "../cli/session-options.ts";
-import { listSessions } from "../session/store.ts";
-import { VERSION } from "../version.ts";
-import { SUGGESTED_MODELS } from "../model/models.ts";
-import { hostCommands } from "../extensions/host-commands.ts";
+import type { PermissionMode } from "../../events/types.ts";
+import type { CliOptions } from "../../cli/args.ts";
+import { openAgentSession, SessionOpenError } from "../../agent/agent-session.ts";
+import type { AgentSession, Asker } from "../../agent/types.ts";
+import { sessionOptions } from "../shared/session-options.ts";
+import { listSessions } from "../../session/store.ts";
+import { VERSION } from "../../version.ts";
+import { SUGGESTED_MODELS } from "../../model/models.ts";
+import { hostCommands } from "../../extensions/host-commands.ts";
 import { editorFiles, editorTerminal, terminalShown } from "./editor-services.ts";
 import { editorMcpConfig } from "./mcp-servers.ts";
 import { promptContent } from "./prompt-content.ts";

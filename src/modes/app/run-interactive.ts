@@ -8,22 +8,22 @@
 // capability queries; keys typed from then on are kept and handed to the composer as soon as it
 // exists.
 import { resolve } from "node:path";
-import type { InputEvent } from "../tui/term/decoder.ts";
-import { capsFromEnv } from "../tui/term/caps.ts";
-import { openTerminal, type TerminalSession } from "../tui/term/terminal.ts";
-import { notificationSequence, type NotificationMode } from "../tui/term/notify.ts";
-import { createScreen, type ScreenCaps, type ScreenOutput } from "../tui/screen/screen.ts";
-import { setWidthRule } from "../tui/render/width.ts";
-import { resolveTheme, setTheme, type ThemeChoice } from "../tui/views/theme.ts";
-import type { App } from "../tui/app/app.ts";
-import { VERSION } from "../version.ts";
-import { editText } from "../platform/editor.ts";
-import { imagePasteCommand, pasteImage } from "../platform/clipboard.ts";
-import { EXIT, type CliOptions } from "./args.ts";
-import type { AgentSession, Asker, SessionOptions } from "../agent/types.ts";
-import { sessionOptions } from "./session-options.ts";
-import { forTerminal } from "../text/terminal-out.ts";
-import { gitSync } from "../workspace/git/run-git.ts";
+import type { InputEvent } from "../../tui/term/decoder.ts";
+import { capsFromEnv } from "../../tui/term/caps.ts";
+import { openTerminal, type TerminalSession } from "../../tui/term/terminal.ts";
+import { notificationSequence, type NotificationMode } from "../../tui/term/notify.ts";
+import { createScreen, type ScreenCaps, type ScreenOutput } from "../../tui/screen/screen.ts";
+import { setWidthRule } from "../../tui/render/width.ts";
+import { resolveTheme, setTheme, type ThemeChoice } from "../../tui/views/theme.ts";
+import type { App } from "../../tui/app/app.ts";
+import { VERSION } from "../../version.ts";
+import { editText } from "../../platform/editor.ts";
+import { imagePasteCommand, pasteImage } from "../../platform/clipboard.ts";
+import { EXIT, type CliOptions } from "../../cli/args.ts";
+import type { AgentSession, Asker, SessionOptions } from "../../agent/types.ts";
+import { sessionOptions } from "../shared/session-options.ts";
+import { forTerminal } from "../../text/terminal-out.ts";
+import { gitSync } from "../../workspace/git/run-git.ts";
 
 const MOUSE_ON = "\x1b[?1000h\x1b[?1006h";
 const MOUSE_OFF = "\x1b[?1000l\x1b[?1006l";
@@ -83,11 +83,11 @@ export async function runInteractive(opts: CliOptions): Promise<number> {
   // The app (composer first) before the session: keys typed from here on edit the prompt while the
   // session opens (permissions, snapshots, the log); what is sent meanwhile runs once it is open.
   const [{ App: AppClass }, { toAppInput }, { FileFinder }, { historyPath, PromptHistory }, demoModule] = await Promise.all([
-    import("../tui/app/app.ts"),
-    import("../tui/app/app-input.ts"),
-    import("../tui/app/file-finder.ts"),
-    import("../tui/app/history.ts"),
-    opts.demo ? import("./demo.ts") : null,
+    import("../../tui/app/app.ts"),
+    import("../../tui/app/app-input.ts"),
+    import("../../tui/app/file-finder.ts"),
+    import("../../tui/app/history.ts"),
+    opts.demo ? import("../../demo/start-demo.ts") : null,
   ]);
   const demo = demoModule ? await demoModule.startDemo() : null;
   // The demo shows the permission panel: it runs in the default mode unless told otherwise.
@@ -121,7 +121,7 @@ export async function runInteractive(opts: CliOptions): Promise<number> {
     finder: new FileFinder(cwd),
     links: supportsLinks(process.env),
     reopen: async (resume, keep) =>
-      (await import("../agent/agent-session.ts")).openAgentSession({ ...sessionOptions({ ...opts, resume, continue: false, forkSession: false, prompt: null, ...(keep ?? {}) }), ...io, deferStart: true, ...(keep ? { startSource: "clear" as const } : {}) }),
+      (await import("../../agent/agent-session.ts")).openAgentSession({ ...sessionOptions({ ...opts, resume, continue: false, forkSession: false, prompt: null, ...(keep ?? {}) }), ...io, deferStart: true, ...(keep ? { startSource: "clear" as const } : {}) }),
     onPager(open) {
       term.altScreen = open;
       if (open === mouse) return;
@@ -142,12 +142,12 @@ export async function runInteractive(opts: CliOptions): Promise<number> {
       applyTheme(choice);
       const theme = resolveTheme(choice, term.caps.background, process.env);
       try {
-        return { theme, choice, file: (await import("../agent/config.ts")).saveUserSetting("theme", choice) };
+        return { theme, choice, file: (await import("../../agent/config.ts")).saveUserSetting("theme", choice) };
       } catch (e) {
         return { theme, choice, file: null, error: (e as Error).message };
       }
     },
-    copy: async (text) => (await import("../tui/term/clipboard.ts")).copyToClipboard(text, { write: (d) => void term.write(d), env: process.env, inTmux: term.caps.inTmux }),
+    copy: async (text) => (await import("../../tui/term/clipboard.ts")).copyToClipboard(text, { write: (d) => void term.write(d), env: process.env, inTmux: term.caps.inTmux }),
     ...clipboardImageDep(),
     onExit(code, line) {
       // The demo's project is a temporary copy, removed on the way out: its session cannot be
@@ -184,15 +184,15 @@ export async function runInteractive(opts: CliOptions): Promise<number> {
   const io: SessionOptions = { ask, trustQuestion: true, ...(demo ? { api: { baseURL: demo.api.url, apiKey: demo.apiKey }, cwd: demo.dir } : {}) };
   let session: AgentSession;
   try {
-    const { openAgentSession } = await import("../agent/agent-session.ts");
+    const { openAgentSession } = await import("../../agent/agent-session.ts");
     session = await openAgentSession({ ...sessionOptions(opts), ...io });
   } catch (e) {
     app.abandon();
-    const { SessionOpenError } = await import("../agent/agent-session.ts");
+    const { SessionOpenError } = await import("../../agent/agent-session.ts");
     await leave(null, e instanceof SessionOpenError ? e.message : e instanceof Error ? (e.stack ?? e.message) : String(e));
     return EXIT.error;
   }
-  const { settings } = (await import("../agent/config.ts")).loadSettings(session.cwd);
+  const { settings } = (await import("../../agent/config.ts")).loadSettings(session.cwd);
   notifications = settings.notifications ?? "auto";
   if (settings.notifyAfterSeconds !== undefined) app.notifyAfterMs = settings.notifyAfterSeconds * 1000;
   if (settings.theme && settings.theme !== "auto") applyTheme(settings.theme);
@@ -210,7 +210,7 @@ export async function runInteractive(opts: CliOptions): Promise<number> {
 
 /** The sessions of this project in a chooser; null when there are none (said on the way out) or the user leaves it. */
 async function pickSession(app: App, cwd: string): Promise<string | null> {
-  const [{ listSessions }, { describeSession }] = await Promise.all([import("../session/store.ts"), import("../tui/app/commands.ts")]);
+  const [{ listSessions }, { describeSession }] = await Promise.all([import("../../session/store.ts"), import("../../tui/app/commands.ts")]);
   const list = listSessions(cwd);
   if (list.length === 0) {
     process.stderr.write(forTerminal(process.stderr, `khaelor: no sessions in ${cwd} to resume; run khaelor there to start one\n`));

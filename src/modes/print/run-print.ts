@@ -1,18 +1,18 @@
 // Print mode: one task in (argument and/or stdin), the agent runs to completion, the answer (or
 // json / stream-json) comes out on stdout, and the exit code says how it ended.
-import { systemInit } from "../print/system-init.ts";
+import { systemInit } from "../../print/system-init.ts";
 import { fstatSync } from "node:fs";
-import type { TurnEndReason } from "../events/types.ts";
-import { buildResult, createTally } from "../print/result.ts";
-import { jsonPrinter, streamJsonPrinter, textPrinter, type Printer } from "../print/printer.ts";
-import { modelInfo } from "../model/models.ts";
-import { EXIT, type CliOptions } from "./args.ts";
-import { openAgentSession, SessionOpenError } from "../agent/agent-session.ts";
-import { sessionOptions } from "./session-options.ts";
-import { printSessionList } from "./sessions-command.ts";
-import { serverNotices } from "../mcp/session-mcp.ts";
-import { DEMO_BANNER, DEMO_PROMPT, startDemo } from "./demo.ts";
-import { terminalWriter } from "../text/terminal-out.ts";
+import type { TurnEndReason } from "../../events/types.ts";
+import { buildResult, createTally } from "../../print/result.ts";
+import { jsonPrinter, streamJsonPrinter, textPrinter, type Printer } from "../../print/printer.ts";
+import { modelInfo } from "../../model/models.ts";
+import { EXIT, type CliOptions } from "../../cli/args.ts";
+import { openAgentSession, SessionOpenError } from "../../agent/agent-session.ts";
+import { sessionOptions } from "../shared/session-options.ts";
+import { printSessionList } from "../../cli/sessions-command.ts";
+import { serverNotices } from "../../mcp/session-mcp.ts";
+import { DEMO_BANNER, DEMO_PROMPT, startDemo } from "../../demo/start-demo.ts";
+import { terminalWriter } from "../../text/terminal-out.ts";
 
 export async function runPrint(opts: CliOptions): Promise<number> {
   const started = Date.now();

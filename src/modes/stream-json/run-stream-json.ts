@@ -4,30 +4,30 @@
 // (initialize, interrupt, set_permission_mode, set_model, ...) are answered as they arrive, also
 // while a turn runs; with `--permission-prompt-tool stdio` permission asks go to the host as
 // can_use_tool requests. End of input ends the session once the queued turns are done.
-import type { PermissionMode, TurnEndReason } from "../events/types.ts";
-import { DEFAULT_MODEL, SUGGESTED_MODELS } from "../model/models.ts";
-import type { UserBlock } from "../model/types.ts";
-import { streamJsonPrinter } from "../print/printer.ts";
-import { mcpServerStatus, systemInit } from "../print/system-init.ts";
-import { buildResult, createTally } from "../print/result.ts";
-import { EXIT, type CliOptions } from "../cli/args.ts";
-import { openAgentSession, SessionOpenError } from "../agent/agent-session.ts";
-import type { AgentSession, Asker } from "../agent/types.ts";
-import { sessionOptions } from "../cli/session-options.ts";
+import type { PermissionMode, TurnEndReason } from "../../events/types.ts";
+import { DEFAULT_MODEL, SUGGESTED_MODELS } from "../../model/models.ts";
+import type { UserBlock } from "../../model/types.ts";
+import { streamJsonPrinter } from "../../print/printer.ts";
+import { mcpServerStatus, systemInit } from "../../print/system-init.ts";
+import { buildResult, createTally } from "../../print/result.ts";
+import { EXIT, type CliOptions } from "../../cli/args.ts";
+import { openAgentSession, SessionOpenError } from "../../agent/agent-session.ts";
+import type { AgentSession, Asker } from "../../agent/types.ts";
+import { sessionOptions } from "../shared/session-options.ts";
 import { homedir } from "node:os";
 import { resolve } from "node:path";
-import { hostCommands } from "../extensions/host-commands.ts";
-import { loadSessionExtensions } from "../extensions/session-extensions.ts";
-import { userConfigDir } from "../permissions/index.ts";
+import { hostCommands } from "../../extensions/host-commands.ts";
+import { loadSessionExtensions } from "../../extensions/session-extensions.ts";
+import { userConfigDir } from "../../permissions/index.ts";
 import { userContent, textOf } from "./content.ts";
-import type { HookEntry } from "../hooks/config.ts";
-import { claudeToolInput, claudeToolName } from "../hooks/tool-names.ts";
+import type { HookEntry } from "../../hooks/config.ts";
+import { claudeToolInput, claudeToolName } from "../../hooks/tool-names.ts";
 import { createControlChannel } from "./control.ts";
 import { sdkHookEntries } from "./sdk-hooks.ts";
 import { sdkMcpServers, type SdkMcpServers } from "./sdk-mcp.ts";
 import { grantScopeOf, suggestionsFor } from "./permission-updates.ts";
 import { parseInputLine, type ControlRequestLine } from "./wire.ts";
-import { jsonLines, leadingFields, tooLargeMessage } from "../stdio/json-lines.ts";
+import { jsonLines, leadingFields, tooLargeMessage } from "../../stdio/json-lines.ts";
 
 const MODES: PermissionMode[] = ["default", "acceptEdits", "plan", "bypassPermissions", "dontAsk"];
 
