@@ -1,6 +1,7 @@
 // Entry point: parse argv, pick a mode, hand over. Kept tiny so `--version` and `--help` start
 // fast; every mode is imported only when it runs. (No top-level await: it breaks --bytecode.)
-import { EXIT, HELP, parseArgs, UsageError } from "./cli/args.ts";
+import { HELP, parseArgs, UsageError } from "./cli/args.ts";
+import { EXIT } from "./modes/shared/exit-codes.ts";
 import { runningPlatform } from "./platform/target.ts";
 import { VERSION } from "./version.ts";
 import { forTerminal } from "./text/terminal-out.ts";
@@ -28,7 +29,7 @@ async function main(): Promise<number> {
     case "mcp":
       return (await import("./cli/mcp-command.ts")).mcpCommand(opts.mcpArgs);
     case "sessions":
-      return (await import("./cli/sessions-command.ts")).sessionsCommand(opts);
+      return (await import("./modes/print/session-list.ts")).printSessionList(opts, null);
     case "acp":
       return (await import("./modes/acp/run-acp.ts")).runAcp(opts);
     case "run": {

@@ -1,73 +1,9 @@
 // Command-line parsing. Hand-written (no dependency) and strict: an unknown flag or a bad value is
 // a usage error naming the flag, never silently ignored.
 import type { PermissionMode } from "../events/types.ts";
-
-export type OutputFormat = "text" | "json" | "stream-json";
-export type InputFormat = "text" | "stream-json";
-
-export type CliOptions = {
-  command: "run" | "sessions" | "mcp" | "acp" | "help" | "version";
-  /** `khaelor mcp ...`: the words after "mcp", parsed by the mcp command itself. */
-  mcpArgs: string[];
-  /** --mcp-config values (paths or JSON), in order. */
-  mcpConfig: string[];
-  strictMcpConfig: boolean;
-  /** --trust-project: run the commands the project's files define (MCP servers) this once. */
-  trustProject: boolean;
-  print: boolean;
-  prompt: string | null;
-  outputFormat: OutputFormat;
-  /** stream-json: user messages and control requests as NDJSON on stdin (the Claude Agent SDK's way). */
-  inputFormat: InputFormat;
-  /** `stdio`: permission asks go to the host as can_use_tool control requests (stream-json input). */
-  permissionPromptTool: string | null;
-  /** bypassPermissions may be switched to later (set_permission_mode) without starting in it. */
-  allowBypass: boolean;
-  /** A new session takes this id (Claude Code's --session-id). */
-  sessionId: string | null;
-  /** Replaces KHAELOR's system prompt (Claude Code's --system-prompt). */
-  systemPrompt: string | null;
-  /** Added after the system prompt (Claude Code's --append-system-prompt). */
-  appendSystemPrompt: string | null;
-  /** Extended thinking's token budget (--max-thinking-tokens, --thinking); null: no thinking. */
-  thinkingBudget: number | null;
-  /** The built-in tools the model is offered (Claude Code's --tools); null: all of them. */
-  tools: string[] | null;
-  /** Flags accepted for compatibility with Claude Code wrappers that this version does not honour. */
-  unhonoured: string[];
-  includePartialMessages: boolean;
-  model: string | null;
-  maxTurns: number | null;
-  maxBudgetUsd: number | null;
-  maxTimeS: number | null;
-  permissionMode: PermissionMode | null;
-  allowedTools: string[];
-  disallowedTools: string[];
-  cwd: string | null;
-  verbose: boolean;
-  continue: boolean;
-  /** null: not resuming; "": resume without an id (picker / list); otherwise an id or prefix. */
-  resume: string | null;
-  forkSession: boolean;
-  demo: boolean;
-  verifyNudge: boolean;
-  doomLoop: boolean;
-  json: boolean;
-};
+import type { OutputFormat, RunOptions } from "../modes/shared/run-options.ts";
 
 export class UsageError extends Error {}
-
-export const EXIT = {
-  ok: 0,
-  error: 1,
-  usage: 2,
-  maxTurns: 3,
-  budget: 4,
-  doomLoop: 5,
-  sighup: 129,
-  sigint: 130,
-  sigterm: 143,
-} as const;
 
 const DEFAULT_THINKING_BUDGET = 16_000;
 const MODES: PermissionMode[] = ["default", "acceptEdits", "plan", "bypassPermissions", "dontAsk"];
@@ -147,8 +83,8 @@ Environment:
   NO_COLOR             Disable colour
 `;
 
-export function parseArgs(argv: string[]): CliOptions {
-  const o: CliOptions = {
+export function parseArgs(argv: string[]): RunOptions {
+  const o: RunOptions = {
     command: "run",
     mcpArgs: [],
     mcpConfig: [],

@@ -5,7 +5,7 @@
 import * as acp from "@agentclientprotocol/sdk";
 import type { AgentContext, SessionModeState, SessionUpdate, StopReason } from "@agentclientprotocol/sdk";
 import type { PermissionMode } from "../../events/types.ts";
-import type { CliOptions } from "../../cli/args.ts";
+import type { RunOptions } from "../shared/run-options.ts";
 import { openAgentSession, SessionOpenError } from "../../agent/agent-session.ts";
 import type { AgentSession, Asker } from "../../agent/types.ts";
 import { sessionOptions } from "../shared/session-options.ts";
@@ -43,7 +43,7 @@ type Live = {
   running: Promise<unknown> | null;
 };
 
-export async function runAcp(opts: CliOptions): Promise<number> {
+export async function runAcp(opts: RunOptions): Promise<number> {
   const log = (s: string) => void process.stderr.write(`khaelor acp: ${s}\n`);
   const sessions = new Map<string, Live>();
   let peer: AgentContext | null = null;

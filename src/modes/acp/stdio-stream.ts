@@ -5,7 +5,7 @@
 // Messages that are JSON but not JSON-RPC are the connection's to answer, as with the SDK's stream.
 import * as acp from "@agentclientprotocol/sdk";
 import type { AnyMessage, Stream } from "@agentclientprotocol/sdk";
-import { EXIT } from "../../cli/args.ts";
+import { EXIT } from "../shared/exit-codes.ts";
 import { jsonLines, leadingFields, MAX_MESSAGE_BYTES, tooLargeMessage } from "../../stdio/json-lines.ts";
 
 export type StdioStreamOptions = {

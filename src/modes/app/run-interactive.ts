@@ -19,7 +19,8 @@ import type { App } from "../../tui/app/app.ts";
 import { VERSION } from "../../version.ts";
 import { editText } from "../../platform/editor.ts";
 import { imagePasteCommand, pasteImage } from "../../platform/clipboard.ts";
-import { EXIT, type CliOptions } from "../../cli/args.ts";
+import { EXIT } from "../shared/exit-codes.ts";
+import type { RunOptions } from "../shared/run-options.ts";
 import type { AgentSession, Asker, SessionOptions } from "../../agent/types.ts";
 import { sessionOptions } from "../shared/session-options.ts";
 import { forTerminal } from "../../text/terminal-out.ts";
@@ -28,7 +29,7 @@ import { gitSync } from "../../workspace/git/run-git.ts";
 const MOUSE_ON = "\x1b[?1000h\x1b[?1006h";
 const MOUSE_OFF = "\x1b[?1000l\x1b[?1006l";
 
-export async function runInteractive(opts: CliOptions): Promise<number> {
+export async function runInteractive(opts: RunOptions): Promise<number> {
   const stdout = process.stdout;
 
   // Raw mode, the capability queries and the restore-on-anything handlers start here; the first

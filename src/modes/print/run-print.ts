@@ -6,15 +6,16 @@ import type { TurnEndReason } from "../../events/types.ts";
 import { buildResult, createTally } from "../../print/result.ts";
 import { jsonPrinter, streamJsonPrinter, textPrinter, type Printer } from "../../print/printer.ts";
 import { modelInfo } from "../../model/models.ts";
-import { EXIT, type CliOptions } from "../../cli/args.ts";
+import { EXIT, exitCodeFor } from "../shared/exit-codes.ts";
+import type { RunOptions } from "../shared/run-options.ts";
 import { openAgentSession, SessionOpenError } from "../../agent/agent-session.ts";
 import { sessionOptions } from "../shared/session-options.ts";
-import { printSessionList } from "../../cli/sessions-command.ts";
+import { printSessionList } from "./session-list.ts";
 import { serverNotices } from "../../mcp/session-mcp.ts";
 import { DEMO_BANNER, DEMO_PROMPT, startDemo } from "../../demo/start-demo.ts";
 import { terminalWriter } from "../../text/terminal-out.ts";
 
-export async function runPrint(opts: CliOptions): Promise<number> {
+export async function runPrint(opts: RunOptions): Promise<number> {
   const started = Date.now();
   // On a terminal, controls in the answer or in a notice become visible stand-ins; piped, byte-exact.
   const stdout = terminalWriter(process.stdout);
@@ -170,25 +171,6 @@ export async function runPrint(opts: CliOptions): Promise<number> {
   printer.finish(buildResult({ tally, reason, text, errorMessage: message, sessionId: session.sessionId, durationMs: Date.now() - started }));
   if (signalExit !== null) return signalExit;
   return exitCodeFor(reason);
-}
-
-export function exitCodeFor(reason: TurnEndReason): number {
-  switch (reason) {
-    case "finished":
-    case "hook_stopped":
-      return EXIT.ok;
-    case "max_turns":
-      return EXIT.maxTurns;
-    case "max_budget":
-    case "wall_time":
-      return EXIT.budget;
-    case "doom_loop":
-      return EXIT.doomLoop;
-    case "cancelled":
-      return EXIT.sigint;
-    default:
-      return EXIT.error;
-  }
 }
 
 /** How long a pipe may stay silent before we decide nothing is coming, when the task was given as an argument. */

@@ -10,7 +10,8 @@ import type { UserBlock } from "../../model/types.ts";
 import { streamJsonPrinter } from "../../print/printer.ts";
 import { mcpServerStatus, systemInit } from "../../print/system-init.ts";
 import { buildResult, createTally } from "../../print/result.ts";
-import { EXIT, type CliOptions } from "../../cli/args.ts";
+import { EXIT } from "../shared/exit-codes.ts";
+import type { RunOptions } from "../shared/run-options.ts";
 import { openAgentSession, SessionOpenError } from "../../agent/agent-session.ts";
 import type { AgentSession, Asker } from "../../agent/types.ts";
 import { sessionOptions } from "../shared/session-options.ts";
@@ -33,7 +34,7 @@ const MODES: PermissionMode[] = ["default", "acceptEdits", "plan", "bypassPermis
 
 type Queued = { content: string | UserBlock[] };
 
-export async function runStreamJson(opts: CliOptions): Promise<number> {
+export async function runStreamJson(opts: RunOptions): Promise<number> {
   const stderr = (s: string) => void process.stderr.write(`khaelor: ${s}\n`);
   let hostGone = false;
   const writeLine = (o: object) => {
