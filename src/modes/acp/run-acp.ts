@@ -3,136 +3,40 @@
 // --resume, crash-safe), opened through the same session service as every other mode; this file
 // only speaks the protocol: requests in, session/update notifications and permission asks out.
 import * as acp from "@agentclientprotocol/sdk";
-import type { AgentContext, SessionModeState, SessionUpdate, StopReason } from "@agentclientprotocol/sdk";
+import type { AgentContext, SessionUpdate } from "@agentclientprotocol/sdk";
 import type { PermissionMode } from "../../events/types.ts";
 import type { RunOptions } from "../shared/run-options.ts";
-import { openAgentSession, SessionOpenError } from "../../agent/agent-session.ts";
-import type { AgentSession, Asker } from "../../agent/types.ts";
-import { sessionOptions } from "../shared/session-options.ts";
+import { SessionOpenError } from "../../agent/agent-session.ts";
 import { listSessions } from "../../session/store.ts";
 import { VERSION } from "../../version.ts";
-import { SUGGESTED_MODELS } from "../../model/models.ts";
-import { hostCommands } from "../../extensions/host-commands.ts";
-import { editorFiles, editorTerminal, terminalShown } from "./editor-services.ts";
-import { editorMcpConfig } from "./mcp-servers.ts";
-import { promptContent } from "./prompt-content.ts";
-import { invisiblesNote, preparedDiff, readText, toolKind, toolLocations, type ReadView } from "./tool-view.ts";
-import { createLiveUpdates, replayUpdates } from "./updates.ts";
+import { openAcpSession, type Editor, type OpenedSession } from "./open-session.ts";
+import { runAcpPrompt, type Live } from "./prompt-turn.ts";
+import { availableCommands, configOptions, MODES, modeState as modes } from "./session-info.ts";
+import { replayUpdates } from "./updates.ts";
 import { serveStdio } from "./stdio-stream.ts";
-
-const MODES: Array<{ id: PermissionMode; name: string; description: string }> = [
-  { id: "default", name: "Default", description: "Ask before edits, commands and anything outside the project" },
-  { id: "acceptEdits", name: "Accept edits", description: "Edit files in the project without asking; ask before commands" },
-  { id: "plan", name: "Plan", description: "Read and plan only: nothing is changed or run" },
-  { id: "bypassPermissions", name: "Bypass permissions", description: "Run everything without asking (deny rules and the hardline floor still hold)" },
-];
-
-/** /compact, then the user's and the project's custom commands and skills (session/prompt "/name args" runs one). */
-const availableCommands = (s: AgentSession): acp.AvailableCommand[] =>
-  hostCommands(s.slashCommands()).map((c) => ({ name: c.name, description: c.description, ...(c.argumentHint ? { input: { hint: c.argumentHint } } : {}) }));
-
-/** The model as a session config option (an editor's model picker): the suggested models and the one in use. */
-const configOptions = (s: AgentSession): acp.SessionConfigOption[] => {
-  const models = [...new Set([s.model(), ...SUGGESTED_MODELS])];
-  return [{ id: "model", name: "Model", category: "model", type: "select", currentValue: s.model(), options: models.map((m) => ({ value: m, name: m })) }];
-};
-
-type Live = {
-  session: AgentSession;
-  turn: AbortController | null;
-  running: Promise<unknown> | null;
-};
 
 export async function runAcp(opts: RunOptions): Promise<number> {
   const log = (s: string) => void process.stderr.write(`khaelor acp: ${s}\n`);
   const sessions = new Map<string, Live>();
   let peer: AgentContext | null = null;
-  let editorFs = false;
-  let editorTerm = false;
-  let editorNotices = false;
-
   const notify = (sessionId: string, update: SessionUpdate) => {
     peer?.notify("session/update", { sessionId, update }).catch(() => {
       // The client is gone; the session log has everything.
     });
   };
-  const modes = (s: AgentSession): SessionModeState => ({ currentModeId: s.permissionMode(), availableModes: MODES });
+  // What the client offers is known at initialize, before any session opens.
+  const editor: Editor = { peer: () => peer, fs: false, terminal: false, notices: false, notify, log };
   const live = (sessionId: string): Live => {
     const l = sessions.get(sessionId);
     if (!l) throw acp.RequestError.sessionNotFound(sessionId);
     return l;
   };
 
-  /** Opens (or, with `resume`, loads) a session in `cwd` and routes its events to the client. */
-  const open = async (cwd: string, resume: string | null, mcpServers: acp.McpServer[]) => {
-    let sessionId = "";
-    let s: AgentSession | null = null;
-    // The editor's text of each file last read or written through it (see editorFiles).
-    const buffers = new Map<string, string>();
-    const read: ReadView = (abs) => buffers.get(abs) ?? readText(abs);
-    const updates = createLiveUpdates({ root: cwd, costSoFar: () => s?.costSoFar() ?? 0, read });
-    const ask: Asker = async (req, signal) => {
-      if (!peer) return { allow: false };
-      const input = (req.call.input ?? {}) as Record<string, unknown>;
-      const diff = preparedDiff(req.call.name, input, updates.cwd(), cwd, req.preview, read);
-      // The editor may draw a bidi control or a zero-width space as nothing: say they are there.
-      const hidden = invisiblesNote(input, req.preview);
-      const content: acp.ToolCallContent[] = [...(hidden ? [{ type: "content" as const, content: { type: "text" as const, text: hidden.text } }] : []), ...(diff ? [diff] : [])];
-      const options: acp.PermissionOption[] = [
-        { optionId: "allow_once", name: "Allow once", kind: "allow_once" },
-        ...(req.suggestion ? [{ optionId: "allow_always", name: `Always allow ${req.suggestion.rules.join(", ")}`, kind: "allow_always" as const }] : []),
-        { optionId: "reject_once", name: "Reject", kind: "reject_once" },
-      ];
-      try {
-        const res = await peer.request(
-          "session/request_permission",
-          {
-            sessionId,
-            toolCall: {
-              toolCallId: req.call.id,
-              title: hidden ? `${req.summary} · ⚠ ${hidden.total} invisible character${hidden.total === 1 ? "" : "s"}` : req.summary,
-              kind: toolKind(req.call.name),
-              status: "pending",
-              rawInput: input,
-              locations: toolLocations(req.call.name, input, updates.cwd()),
-              ...(content.length > 0 ? { content } : {}),
-            },
-            options,
-          },
-          { cancellationSignal: signal },
-        );
-        if (res.outcome.outcome !== "selected") return { allow: false };
-        if (res.outcome.optionId === "allow_once") return { allow: true };
-        // The rule the app's "always" offers, saved where the app's `a` saves it (the project's local settings).
-        if (res.outcome.optionId === "allow_always") return { allow: true, always: { scope: "local" } };
-        return { allow: false };
-      } catch {
-        return { allow: false };
-      }
-    };
-    const files = editorFs ? editorFiles(() => peer, () => sessionId, buffers) : undefined;
-    const terminal = editorTerm
-      ? editorTerminal(
-          () => peer,
-          () => sessionId,
-          (toolUseId, terminalId) => {
-            updates.attachTerminal(toolUseId, terminalId);
-            notify(sessionId, terminalShown(toolUseId, terminalId));
-          },
-        )
-      : undefined;
-    const base = sessionOptions({ ...opts, cwd, resume, continue: false, forkSession: false });
-    const editorMcp = editorMcpConfig(mcpServers);
-    const mcp = editorMcp ? { ...base.mcp, configs: [...(base.mcp?.configs ?? []), editorMcp] } : base.mcp;
-    const opened = await openAgentSession({ ...base, ...(mcp ? { mcp } : {}), ask, ...(files ? { files } : {}), ...(terminal ? { terminal } : {}) });
-    s = opened;
-    sessionId = opened.sessionId;
-    // What the user should read before the first prompt goes to the editor when it can show it.
-    if (!editorNotices) for (const n of opened.notices) log(n);
-    return { s: opened, updates };
-  };
+  /** Opens (or, with `resume`, loads) a session in `cwd`. */
+  const open = (cwd: string, resume: string | null, mcpServers: acp.McpServer[]) => openAcpSession(editor, opts, cwd, resume, mcpServers);
 
-  const attach = ({ s, updates }: Awaited<ReturnType<typeof open>>) => {
+  /** Routes the session's events to the client. */
+  const attach = ({ s, updates }: OpenedSession) => {
     s.subscribe((e) => {
       for (const u of updates.translate(e)) notify(s.sessionId, u);
       // The model changed (the editor's picker, or resuming with another): the picker shows it.
@@ -142,7 +46,7 @@ export async function runAcp(opts: RunOptions): Promise<number> {
     // After the response, so the client knows the session the commands belong to.
     setImmediate(() => {
       notify(s.sessionId, { sessionUpdate: "available_commands_update", availableCommands: availableCommands(s) });
-      if (editorNotices) for (const n of s.notices) notify(s.sessionId, { sessionUpdate: "notice", severity: "warning", title: n });
+      if (editor.notices) for (const n of s.notices) notify(s.sessionId, { sessionUpdate: "notice", severity: "warning", title: n });
     });
   };
 
@@ -169,9 +73,9 @@ export async function runAcp(opts: RunOptions): Promise<number> {
     .onRequest("initialize", ({ client, params }) => {
       peer = client;
       // Both or neither: a stale-write check needs the writes to go where the reads came from.
-      editorFs = !!params.clientCapabilities?.fs?.readTextFile && !!params.clientCapabilities?.fs?.writeTextFile;
-      editorTerm = params.clientCapabilities?.terminal === true;
-      editorNotices = !!params.clientCapabilities?.session?.notices;
+      editor.fs = !!params.clientCapabilities?.fs?.readTextFile && !!params.clientCapabilities?.fs?.writeTextFile;
+      editor.terminal = params.clientCapabilities?.terminal === true;
+      editor.notices = !!params.clientCapabilities?.session?.notices;
       return {
         protocolVersion: acp.PROTOCOL_VERSION,
         agentInfo: { name: "khaelor", title: "KHAELOR", version: VERSION },
@@ -237,51 +141,7 @@ export async function runAcp(opts: RunOptions): Promise<number> {
       l.session.setPermissionMode(params.modeId as PermissionMode);
       return {};
     })
-    .onRequest("session/prompt", async ({ params, signal }) => {
-      const l = live(params.sessionId);
-      if (l.running) throw acp.RequestError.invalidRequest(undefined, "a prompt is already running in this session; cancel it first");
-      const { content, skipped } = promptContent(params.prompt);
-      if (skipped.length > 0) notify(params.sessionId, { sessionUpdate: "agent_message_chunk", content: { type: "text", text: `(left out of the message, not supported: ${skipped.join(", ")})\n\n` } });
-      const turn = new AbortController();
-      const follow = () => turn.abort();
-      signal.addEventListener("abort", follow, { once: true });
-      l.turn = turn;
-      let lastStop: string | null = null;
-      const off = l.session.subscribe((e) => {
-        if (e.type === "assistant_message") lastStop = e.message.stop_reason;
-      });
-      const text = typeof content === "string" ? content : "";
-      const compact = /^\/compact(\s+([\s\S]*))?$/.exec(text.trim());
-      const run = compact
-        ? l.session.compact(compact[2]?.trim() || undefined, turn.signal).then((ok) => ({ reason: ok ? ("finished" as const) : ("error" as const), message: ok ? undefined : "nothing to compact" }))
-        : l.session.runTurn(content, turn.signal);
-      l.running = run;
-      try {
-        const r = await run;
-        if (compact && r.reason === "finished") notify(params.sessionId, { sessionUpdate: "agent_message_chunk", content: { type: "text", text: "Compacted the conversation." } });
-        const stopReason: StopReason | null =
-          r.reason === "hook_stopped"
-            ? "end_turn"
-            : r.reason === "finished"
-            ? lastStop === "max_tokens"
-              ? "max_tokens"
-              : lastStop === "refusal"
-                ? "refusal"
-                : "end_turn"
-            : r.reason === "cancelled"
-              ? "cancelled"
-              : r.reason === "max_turns"
-                ? "max_turn_requests"
-                : null;
-        if (stopReason) return { stopReason };
-        throw acp.RequestError.internalError(undefined, r.message ?? r.reason);
-      } finally {
-        off();
-        signal.removeEventListener("abort", follow);
-        l.turn = null;
-        l.running = null;
-      }
-    })
+    .onRequest("session/prompt", async ({ params, signal }) => runAcpPrompt(live(params.sessionId), params.prompt, signal, (u) => notify(params.sessionId, u)))
     .onNotification("session/cancel", ({ params }) => {
       sessions.get(params.sessionId)?.turn?.abort();
     });
