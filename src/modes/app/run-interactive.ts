@@ -16,6 +16,7 @@ import { createScreen, type ScreenCaps, type ScreenOutput } from "../../tui/scre
 import { setWidthRule } from "../../tui/render/width.ts";
 import { resolveTheme, setTheme, type ThemeChoice } from "../../tui/views/theme.ts";
 import type { App } from "../../tui/app/app.ts";
+import type { AppDeps } from "../../tui/app/app-deps.ts";
 import { VERSION } from "../../version.ts";
 import { editText } from "../../platform/editor.ts";
 import { imagePasteCommand, pasteImage } from "../../platform/clipboard.ts";
@@ -24,6 +25,8 @@ import type { RunOptions } from "../shared/run-options.ts";
 import type { AgentSession, Asker, SessionOptions } from "../../agent/types.ts";
 import { sessionOptions } from "../shared/session-options.ts";
 import { forTerminal } from "../../text/terminal-out.ts";
+import { onStopSignals } from "../shared/signals.ts";
+import type { Demo } from "../../demo/start-demo.ts";
 import { gitSync } from "../../workspace/git/run-git.ts";
 
 const MOUSE_ON = "\x1b[?1000h\x1b[?1006h";
@@ -31,39 +34,7 @@ const MOUSE_OFF = "\x1b[?1000l\x1b[?1006l";
 
 export async function runInteractive(opts: RunOptions): Promise<number> {
   const stdout = process.stdout;
-
-  // Raw mode, the capability queries and the restore-on-anything handlers start here; the first
-  // frame does not wait for the terminal's answers. Colour depth comes from the environment only;
-  // synchronized output may still turn on when the terminal answers (the screen reads its caps
-  // object at every frame).
-  const envCaps = capsFromEnv(process.env);
-  const opening = openTerminal();
-  const screenCaps: ScreenCaps = { colorDepth: envCaps.colorDepth, syncOutput: envCaps.syncOutput, remote: envCaps.remote };
-  // "auto" cursor: drawn as a cell while an answer streams (no cursor trip per frame), the real
-  // cursor while typing and at rest (IME and screen readers follow it).
-  // Frames go through the terminal session once it is open: it knows which link probes are still
-  // unanswered when Ctrl-Z comes (an answer after the stop would reach the shell as typed text).
-  let opened: TerminalSession | null = null;
-  const output: ScreenOutput = {
-    write: (d) => (opened ? opened.write(d) : stdout.write(d)),
-    once: (event, l) => stdout.once(event, l),
-    _refreshSize: () => (stdout as { _refreshSize?(): void })._refreshSize?.(),
-  };
-  const screen = createScreen({ output, caps: screenCaps, cursorStyle: "auto", cols: Math.max(1, stdout.columns || 80), rows: Math.max(1, stdout.rows || 24) });
-  screen.setLive([{ spans: [{ text: `KHAELOR ${VERSION} starting…`, style: { dim: true } }] }], null);
-  screen.frame();
-  const term = (opened = await opening);
-  screenCaps.syncOutput = term.caps.syncOutput;
-  // Every row from here on is laid out with the widths this terminal uses (the starting line is ASCII).
-  setWidthRule(term.caps.widths);
-  // Colours for the background the terminal reported; "theme" in settings may say otherwise once read.
-  let themeChoice: ThemeChoice = "auto";
-  const applyTheme = (choice: ThemeChoice) => {
-    themeChoice = choice;
-    setTheme(resolveTheme(choice, term.caps.background, process.env), envCaps.colorDepth);
-  };
-  applyTheme("auto");
-  screen.resize(Math.max(1, term.cols), Math.max(1, term.rows));
+  const { term, screen, theme } = await openScreen();
 
   // Typed while starting: kept for the composer.
   let early: InputEvent[] | null = [];
@@ -98,14 +69,8 @@ export async function runInteractive(opts: RunOptions): Promise<number> {
   let resolveExit: (code: number) => void = () => {};
   const exited = new Promise<number>((r) => (resolveExit = r));
   const unsubscribe: Array<() => void> = [];
-  // SIGTERM/SIGHUP/SIGINT: the terminal layer restores the terminal at once and re-raises; this
-  // listener (still installed) then ends the session properly: processes stopped, log closed.
-  const signals = ["SIGTERM", "SIGHUP", "SIGINT"] as const;
-  const onSignal = (sig: NodeJS.Signals) =>
-    void app.exit(sig === "SIGHUP" ? EXIT.sighup : sig === "SIGINT" ? EXIT.sigint : EXIT.sigterm, sig === "SIGHUP" ? "sighup" : sig === "SIGINT" ? "sigint" : "sigterm");
   const leave = async (line: string | null, toStderr: string | null) => {
     for (const off of unsubscribe) off();
-    for (const s of signals) process.off(s, onSignal);
     await term.close();
     process.off("exit", mouseOffAtExit);
     if (line !== null) stdout.write(forTerminal(stdout, `${line}\n`));
@@ -131,25 +96,7 @@ export async function runInteractive(opts: RunOptions): Promise<number> {
       // scrolling and selection.
       term.write(open ? MOUSE_ON : MOUSE_OFF);
     },
-    suspend: () => term.suspend(),
-    editText: (text) => term.handOver(() => editText(text)),
-    answersIn: () => term.answersIn(),
-    notify: (what) => {
-      const seq = notificationSequence("KHAELOR", what, notifications, process.env, term.caps.inTmux);
-      if (seq) term.write(seq);
-    },
-    themeChoice: () => themeChoice,
-    async changeTheme(choice) {
-      applyTheme(choice);
-      const theme = resolveTheme(choice, term.caps.background, process.env);
-      try {
-        return { theme, choice, file: (await import("../../agent/config.ts")).saveUserSetting("theme", choice) };
-      } catch (e) {
-        return { theme, choice, file: null, error: (e as Error).message };
-      }
-    },
-    copy: async (text) => (await import("../../tui/term/clipboard.ts")).copyToClipboard(text, { write: (d) => void term.write(d), env: process.env, inTmux: term.caps.inTmux }),
-    ...clipboardImageDep(),
+    ...terminalDeps(term, theme, () => notifications),
     onExit(code, line) {
       // The demo's project is a temporary copy, removed on the way out: its session cannot be
       // resumed, so the last line (how to resume) is replaced; the lines before it (stopped processes) stay.
@@ -163,8 +110,10 @@ export async function runInteractive(opts: RunOptions): Promise<number> {
     term.onResize((c, r) => app.onResize(Math.max(1, c), Math.max(1, r))),
     term.onResume(() => app.onResume()),
     term.onStopRequest(() => app.suspend()),
+    // SIGTERM/SIGHUP/SIGINT: the terminal layer restores the terminal at once and re-raises; this
+    // listener (still installed) then ends the session properly: processes stopped, log closed.
+    onStopSignals((s) => void app.exit(s.code, s.reason), { secondExits: false }),
   );
-  for (const s of signals) process.on(s, onSignal);
   app.showStarting();
   const typed = toAppInput(early ?? []);
   early = null;
@@ -183,30 +132,107 @@ export async function runInteractive(opts: RunOptions): Promise<number> {
 
   const ask: Asker = (req, signal) => app.askPermission(req, signal);
   const io: SessionOptions = { ask, trustQuestion: true, ...(demo ? { api: { baseURL: demo.api.url, apiKey: demo.apiKey }, cwd: demo.dir } : {}) };
+  const { openAgentSession, SessionOpenError } = await import("../../agent/agent-session.ts");
   let session: AgentSession;
   try {
-    const { openAgentSession } = await import("../../agent/agent-session.ts");
     session = await openAgentSession({ ...sessionOptions(opts), ...io });
   } catch (e) {
     app.abandon();
-    const { SessionOpenError } = await import("../../agent/agent-session.ts");
     await leave(null, e instanceof SessionOpenError ? e.message : e instanceof Error ? (e.stack ?? e.message) : String(e));
     return EXIT.error;
   }
-  const { settings } = (await import("../../agent/config.ts")).loadSettings(session.cwd);
-  notifications = settings.notifications ?? "auto";
-  if (settings.notifyAfterSeconds !== undefined) app.notifyAfterMs = settings.notifyAfterSeconds * 1000;
-  if (settings.theme && settings.theme !== "auto") applyTheme(settings.theme);
-  app.state.committer.wordWrap = settings.wrap === "words";
-  if (settings.editorMode === "vim") app.state.vim = { mode: "insert", pending: "" };
-  const banner = [`KHAELOR ${VERSION} · ${session.model()} · ${session.cwd}`];
-  if (demo && demoModule) banner.push(demoModule.DEMO_BANNER, `Sample project: ${demo.dir}`);
+  notifications = await applySettings(app, session, theme);
   app.sessionOpened(session, {
-    banner,
+    banner: bannerOf(session, demo, demoModule),
     firstPrompt: opts.prompt ?? (demoModule ? demoModule.DEMO_PROMPT : null),
     gitBranch: session.replayed?.header?.git?.branch ?? currentBranch(session.cwd),
   });
   return exited;
+}
+
+/** Colours for the background the terminal reported; "theme" in settings may say otherwise once read. */
+type Theme = { choice(): ThemeChoice; apply(choice: ThemeChoice): void };
+
+/**
+ * Raw mode, the capability queries and the restore-on-anything handlers start here; the first
+ * frame (the "starting" line) does not wait for the terminal's answers.
+ */
+async function openScreen(): Promise<{ term: TerminalSession; screen: ReturnType<typeof createScreen>; theme: Theme }> {
+  const stdout = process.stdout;
+  // Colour depth comes from the environment only; synchronized output may still turn on when the
+  // terminal answers (the screen reads its caps object at every frame).
+  const envCaps = capsFromEnv(process.env);
+  const opening = openTerminal();
+  const screenCaps: ScreenCaps = { colorDepth: envCaps.colorDepth, syncOutput: envCaps.syncOutput, remote: envCaps.remote };
+  // Frames go through the terminal session once it is open: it knows which link probes are still
+  // unanswered when Ctrl-Z comes (an answer after the stop would reach the shell as typed text).
+  let opened: TerminalSession | null = null;
+  const output: ScreenOutput = {
+    write: (d) => (opened ? opened.write(d) : stdout.write(d)),
+    once: (event, l) => stdout.once(event, l),
+    _refreshSize: () => (stdout as { _refreshSize?(): void })._refreshSize?.(),
+  };
+  // "auto" cursor: drawn as a cell while an answer streams (no cursor trip per frame), the real
+  // cursor while typing and at rest (IME and screen readers follow it).
+  const screen = createScreen({ output, caps: screenCaps, cursorStyle: "auto", cols: Math.max(1, stdout.columns || 80), rows: Math.max(1, stdout.rows || 24) });
+  screen.setLive([{ spans: [{ text: `KHAELOR ${VERSION} starting…`, style: { dim: true } }] }], null);
+  screen.frame();
+  const term = (opened = await opening);
+  screenCaps.syncOutput = term.caps.syncOutput;
+  // Every row from here on is laid out with the widths this terminal uses (the starting line is ASCII).
+  setWidthRule(term.caps.widths);
+  let themeChoice: ThemeChoice = "auto";
+  const theme: Theme = {
+    choice: () => themeChoice,
+    apply(choice) {
+      themeChoice = choice;
+      setTheme(resolveTheme(choice, term.caps.background, process.env), envCaps.colorDepth);
+    },
+  };
+  theme.apply("auto");
+  screen.resize(Math.max(1, term.cols), Math.max(1, term.rows));
+  return { term, screen, theme };
+}
+
+/** What the app asks of the terminal and the machine: suspend, the editor, notifications, the theme, the clipboard. */
+function terminalDeps(term: TerminalSession, theme: Theme, notifications: () => NotificationMode): Pick<AppDeps, "suspend" | "editText" | "answersIn" | "notify" | "themeChoice" | "changeTheme" | "copy" | "clipboardImage"> {
+  return {
+    suspend: () => term.suspend(),
+    editText: (text) => term.handOver(() => editText(text)),
+    answersIn: () => term.answersIn(),
+    notify: (what) => {
+      const seq = notificationSequence("KHAELOR", what, notifications(), process.env, term.caps.inTmux);
+      if (seq) term.write(seq);
+    },
+    themeChoice: () => theme.choice(),
+    async changeTheme(choice) {
+      theme.apply(choice);
+      const resolved = resolveTheme(choice, term.caps.background, process.env);
+      try {
+        return { theme: resolved, choice, file: (await import("../../agent/config.ts")).saveUserSetting("theme", choice) };
+      } catch (e) {
+        return { theme: resolved, choice, file: null, error: (e as Error).message };
+      }
+    },
+    copy: async (text) => (await import("../../tui/term/clipboard.ts")).copyToClipboard(text, { write: (d) => void term.write(d), env: process.env, inTmux: term.caps.inTmux }),
+    ...clipboardImageDep(),
+  };
+}
+
+/** The settings the app reads once the session is open (it reads them first); returns the notification mode. */
+async function applySettings(app: App, session: AgentSession, theme: Theme): Promise<NotificationMode> {
+  const { settings } = (await import("../../agent/config.ts")).loadSettings(session.cwd);
+  if (settings.notifyAfterSeconds !== undefined) app.notifyAfterMs = settings.notifyAfterSeconds * 1000;
+  if (settings.theme && settings.theme !== "auto") theme.apply(settings.theme);
+  app.state.committer.wordWrap = settings.wrap === "words";
+  if (settings.editorMode === "vim") app.state.vim = { mode: "insert", pending: "" };
+  return settings.notifications ?? "auto";
+}
+
+function bannerOf(session: AgentSession, demo: Demo | null, demoModule: { DEMO_BANNER: string } | null): string[] {
+  const banner = [`KHAELOR ${VERSION} · ${session.model()} · ${session.cwd}`];
+  if (demo && demoModule) banner.push(demoModule.DEMO_BANNER, `Sample project: ${demo.dir}`);
+  return banner;
 }
 
 /** The sessions of this project in a chooser; null when there are none (said on the way out) or the user leaves it. */
