@@ -94,7 +94,7 @@ export function parseArgs(argv: string[]): RunOptions {
     if (flag) flag(o, words, arg);
     else if (arg === "--") positional.push(...words.rest());
     else if (HONOURED_AS_IS.has(arg)) continue;
-    else if (arg in COMPAT_FLAGS) {
+    else if (Object.hasOwn(COMPAT_FLAGS, arg)) {
       if (COMPAT_FLAGS[arg]) words.value(arg);
       if (!o.unhonoured.includes(arg)) o.unhonoured.push(arg);
     } else if (arg.startsWith("-") && arg !== "-") throw new UsageError(`unknown option ${arg} (see khaelor --help)`);

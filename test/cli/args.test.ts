@@ -117,3 +117,9 @@ describe("parseArgs", () => {
     expect(usage(["--add-dir"])).toBe("--add-dir needs a value");
   });
 });
+
+test("a prompt word that names a property of every object (constructor, toString) is a prompt word, not a compatibility flag", () => {
+  expect(parseArgs(["-p", "constructor"]).prompt).toBe("constructor");
+  expect(parseArgs(["explain", "toString", "here"])).toMatchObject({ prompt: "explain toString here", unhonoured: [] });
+  expect(usage(["--__proto__"])).toBe("unknown option --__proto__ (see khaelor --help)");
+});
