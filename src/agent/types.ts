@@ -1,7 +1,7 @@
-// The session service every mode stands on: the interactive app and print mode today, the ACP and
-// stream-json modes next. A mode adds its own I/O (a terminal, stdout, a protocol) around this
-// interface and never reaches past it into the workspace, the permission engine, git or the bus.
-// Kept narrow on purpose: what a mode needs to run turns and show them, nothing to wire.
+// The session service every mode stands on: the app, print mode, ACP and stream-json input. A
+// mode adds its own I/O (a terminal, stdout, a protocol) around this interface and never reaches
+// past it into the workspace, the permission engine, git or the bus. What a mode needs to run
+// turns and show them, nothing to wire; the trust question's parts are one facet (trust).
 import type { AgentEvent, DurableEvent, PermissionMode, SessionHeader } from "../events/types.ts";
 import type { TurnResult } from "../kernel/loop.ts";
 import type { UserBlock } from "../model/types.ts";

@@ -14,11 +14,11 @@ function marked(mark: string): number {
   const g = spawnShellGroup("sleep 300", { cwd: "/", env: commandEnv({ KHAELOR_SESSION_ID: mark }), stdin: "ignore" });
   started.push(g.pid);
   // Until the child has exec'd, /proc shows the environment it was forked with (ours): wait for
-  // a command line other than ours (on a loaded machine the read came first, without the mark).
+  // sleep itself (on a loaded machine the read came first, without the mark; waiting only for a
+  // command line other than ours still read an environment mid-exec once in CI).
   if (process.platform === "linux") {
-    const ours = readFileSync("/proc/self/cmdline", "utf8");
     const deadline = Date.now() + 10_000;
-    while (readFileSync(`/proc/${g.pid}/cmdline`, "utf8") === ours) {
+    while (!readFileSync(`/proc/${g.pid}/cmdline`, "utf8").startsWith("sleep\0")) {
       if (Date.now() > deadline) throw new Error("the marked process never started");
       Bun.sleepSync(1);
     }

@@ -15,7 +15,7 @@ export function askStartTrust(state: AppState, actions: Pick<AppActions, "choose
     {
       cwd: s.cwd,
       items,
-      declineDetail: kinds.has("MCP server") ? "remembered; /mcp can trust a server later" : "remembered; the project's files may only restrict",
+      declineDetail: `remembered; ${[kinds.has("MCP server") ? "/mcp can trust a server later" : "", kinds.has("setting") ? "/permissions a setting" : ""].filter(Boolean).join(", ") || "the project's files may only restrict"}`,
       onAnswer: (answer) => {
         void s.trust.answer(answer).then(() => actions.render());
         actions.flash(answer === "trust" ? `the project's ${what} are trusted from now on` : `the project's ${what} stay off`);
