@@ -5,8 +5,8 @@ import { existsSync, readFileSync, statSync } from "node:fs";
 import { isAbsolute, resolve } from "node:path";
 import type { ToolCallContent, ToolCallLocation, ToolKind } from "@agentclientprotocol/sdk";
 import { applyPatch } from "diff";
-import { countInvisibles, invisiblesLine, splitInvisibles } from "../text/control-chars.ts";
-import type { ToolPreview } from "../tools/types.ts";
+import { countInvisibles, invisiblesLine, splitInvisibles } from "../../text/control-chars.ts";
+import type { ToolPreview } from "../../tools/types.ts";
 
 const KIND: Record<string, ToolKind> = {
   read: "read",
