@@ -13,7 +13,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { openAgentSession } from "../src/agent/agent-session.ts";
 import { parseArgs } from "../src/cli/args.ts";
-import { sessionOptions } from "../src/cli/session-options.ts";
+import { sessionOptions } from "../src/modes/shared/session-options.ts";
 import { startFakeApi } from "../src/fakeapi/index.ts";
 import { App } from "../src/tui/app/app.ts";
 import { FileFinder } from "../src/tui/app/file-finder.ts";

@@ -1,6 +1,7 @@
 // Entry point: parse argv, pick a mode, hand over. Kept tiny so `--version` and `--help` start
 // fast; every mode is imported only when it runs. (No top-level await: it breaks --bytecode.)
-import { EXIT, HELP, parseArgs, UsageError } from "./cli/args.ts";
+import { HELP, parseArgs, UsageError } from "./cli/args.ts";
+import { EXIT } from "./modes/shared/exit-codes.ts";
 import { runningPlatform } from "./platform/target.ts";
 import { VERSION } from "./version.ts";
 import { forTerminal } from "./text/terminal-out.ts";
@@ -28,14 +29,14 @@ async function main(): Promise<number> {
     case "mcp":
       return (await import("./cli/mcp-command.ts")).mcpCommand(opts.mcpArgs);
     case "sessions":
-      return (await import("./cli/sessions-command.ts")).sessionsCommand(opts);
+      return (await import("./modes/print/session-list.ts")).printSessionList(opts, null);
     case "acp":
-      return (await import("./acp/run-acp.ts")).runAcp(opts);
+      return (await import("./modes/acp/run-acp.ts")).runAcp(opts);
     case "run": {
-      if (opts.inputFormat === "stream-json") return (await import("./streamjson/run-stream-json.ts")).runStreamJson(opts);
+      if (opts.inputFormat === "stream-json") return (await import("./modes/stream-json/run-stream-json.ts")).runStreamJson(opts);
       const interactive = !opts.print && process.stdin.isTTY && process.stdout.isTTY && process.env.TERM !== "dumb";
-      if (interactive) return (await import("./cli/run-interactive.ts")).runInteractive(opts);
-      return (await import("./cli/run-print.ts")).runPrint(opts);
+      if (interactive) return (await import("./modes/app/run-interactive.ts")).runInteractive(opts);
+      return (await import("./modes/print/run-print.ts")).runPrint(opts);
     }
   }
 }

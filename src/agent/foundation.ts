@@ -11,7 +11,8 @@ import { leftoverServers } from "../mcp/manager.ts";
 import { openSessionMcp } from "../mcp/session-mcp.ts";
 import { createAnthropicClient } from "../model/anthropic-client.ts";
 import { DEFAULT_MODEL } from "../model/models.ts";
-import { createPermissionEngine, splitRuleList, type PermissionEngine, type Problem } from "../permissions/index.ts";
+import { createPermissionEngine, splitRuleList, userConfigDir, wideningSettings, type PermissionEngine, type Problem } from "../permissions/index.ts";
+import { homedir } from "node:os";
 import { SessionWriteError, type SessionWriter } from "../session/log.ts";
 import { projectSessionsDir } from "../session/paths.ts";
 import { createSession } from "../session/store.ts";
@@ -59,7 +60,11 @@ export async function openFoundation(opts: SessionOptions, onWriteError: (e: Ses
   // where the user trusted it; --trust-project trusts it for this run.
   const trustProject = opts.mcp?.trustProject ?? false;
   const trustQuestion = opts.trustQuestion === true;
-  const settingsTrust = openSettingsTrust({ cwd, trustProject });
+  const settingsTrust = openSettingsTrust({
+    cwd,
+    trustProject,
+    current: () => [...wideningSettings(cwd, userConfigDir(homedir())), ...(projectModel ? [{ key: "model" as const, model: projectModel.model, file: projectModel.file }] : [])],
+  });
   const trustedProjectModel = projectModel && settingsTrust.widens({ key: "model", model: projectModel.model, file: projectModel.file }) ? projectModel.model : undefined;
   const notices: string[] = [...problems];
 

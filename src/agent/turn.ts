@@ -125,14 +125,17 @@ async function preparePrompt(d: TurnDeps, input: string | UserBlock[], signal: A
   const typed = typeof input === "string" ? input : input.flatMap((b) => (b.type === "text" ? [b.text] : [])).join("\n");
   // Found in the text: a command sent with images (pasted beside it) is still the command.
   const expanded = d.extensions.find(typed);
-  // A project command grants only in a trusted project: never its own !`cmd` lines in a fresh clone.
-  const grants = expanded && d.commandTrust.grants(expanded.trust) ? expanded.allowedTools.filter((rule) => !d.engine.rules().some((r) => r.rule === rule && r.behavior === "allow" && r.scope === "session")) : [];
+  // A project command grants and picks the model only in a trusted project: never its own !`cmd`
+  // lines in a fresh clone, nor the most expensive model.
+  const trusted = expanded !== null && d.commandTrust.grants(expanded.trust);
+  const grants = trusted ? expanded.allowedTools.filter((rule) => !d.engine.rules().some((r) => r.rule === rule && r.behavior === "allow" && r.scope === "session")) : [];
   for (const rule of grants) d.engine.grant(rule, "session");
   const modelBefore = d.record.model();
-  if (expanded?.model) d.record.overrideModel(expanded.model);
+  const model = trusted ? expanded.model : undefined;
+  if (model) d.record.overrideModel(model);
   const end = () => {
     for (const rule of grants) d.engine.removeRule({ rule, behavior: "allow", scope: "session" });
-    if (expanded?.model) d.record.overrideModel(modelBefore);
+    if (model) d.record.overrideModel(modelBefore);
   };
   const stopped = (r: AgentTurnResult): Prepared => {
     end();

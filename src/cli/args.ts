@@ -2,73 +2,9 @@
 // a usage error naming the flag, never silently ignored.
 import type { PermissionMode } from "../events/types.ts";
 import { ruleToolNamed } from "../permissions/rules/rule-syntax.ts";
-
-export type OutputFormat = "text" | "json" | "stream-json";
-export type InputFormat = "text" | "stream-json";
-
-export type CliOptions = {
-  command: "run" | "sessions" | "mcp" | "acp" | "help" | "version";
-  /** `khaelor mcp ...`: the words after "mcp", parsed by the mcp command itself. */
-  mcpArgs: string[];
-  /** --mcp-config values (paths or JSON), in order. */
-  mcpConfig: string[];
-  strictMcpConfig: boolean;
-  /** --trust-project: run the commands the project's files define (MCP servers) this once. */
-  trustProject: boolean;
-  print: boolean;
-  prompt: string | null;
-  outputFormat: OutputFormat;
-  /** stream-json: user messages and control requests as NDJSON on stdin (the Claude Agent SDK's way). */
-  inputFormat: InputFormat;
-  /** `stdio`: permission asks go to the host as can_use_tool control requests (stream-json input). */
-  permissionPromptTool: string | null;
-  /** bypassPermissions may be switched to later (set_permission_mode) without starting in it. */
-  allowBypass: boolean;
-  /** A new session takes this id (Claude Code's --session-id). */
-  sessionId: string | null;
-  /** Replaces KHAELOR's system prompt (Claude Code's --system-prompt). */
-  systemPrompt: string | null;
-  /** Added after the system prompt (Claude Code's --append-system-prompt). */
-  appendSystemPrompt: string | null;
-  /** Extended thinking's token budget (--max-thinking-tokens, --thinking); null: no thinking. */
-  thinkingBudget: number | null;
-  /** The built-in tools the model is offered (Claude Code's --tools); null: all of them. */
-  tools: string[] | null;
-  /** Flags accepted for compatibility with Claude Code wrappers that this version does not honour. */
-  unhonoured: string[];
-  includePartialMessages: boolean;
-  model: string | null;
-  maxTurns: number | null;
-  maxBudgetUsd: number | null;
-  maxTimeS: number | null;
-  permissionMode: PermissionMode | null;
-  allowedTools: string[];
-  disallowedTools: string[];
-  cwd: string | null;
-  verbose: boolean;
-  continue: boolean;
-  /** null: not resuming; "": resume without an id (picker / list); otherwise an id or prefix. */
-  resume: string | null;
-  forkSession: boolean;
-  demo: boolean;
-  verifyNudge: boolean;
-  doomLoop: boolean;
-  json: boolean;
-};
+import type { OutputFormat, RunOptions } from "../modes/shared/run-options.ts";
 
 export class UsageError extends Error {}
-
-export const EXIT = {
-  ok: 0,
-  error: 1,
-  usage: 2,
-  maxTurns: 3,
-  budget: 4,
-  doomLoop: 5,
-  sighup: 129,
-  sigint: 130,
-  sigterm: 143,
-} as const;
 
 const DEFAULT_THINKING_BUDGET = 16_000;
 const MODES: PermissionMode[] = ["default", "acceptEdits", "plan", "bypassPermissions", "dontAsk"];
@@ -148,8 +84,35 @@ Environment:
   NO_COLOR             Disable colour
 `;
 
-export function parseArgs(argv: string[]): CliOptions {
-  const o: CliOptions = {
+export function parseArgs(argv: string[]): RunOptions {
+  // `khaelor mcp list|add|remove|get`: its own flags (-s, -e, -H) belong to it.
+  if (argv[0] === "mcp") return { ...defaults(), command: "mcp", mcpArgs: argv.slice(1) };
+  const o = defaults();
+  const positional: string[] = [];
+  const words = new Words(argv);
+  for (let arg = words.next(); arg !== undefined; arg = words.next()) {
+    const flag = FLAGS.get(arg);
+    if (flag) flag(o, words, arg);
+    else if (arg === "--") positional.push(...words.rest());
+    else if (HONOURED_AS_IS.has(arg)) continue;
+    else if (Object.hasOwn(COMPAT_FLAGS, arg)) {
+      if (COMPAT_FLAGS[arg]) words.value(arg);
+      if (!o.unhonoured.includes(arg)) o.unhonoured.push(arg);
+    } else if (arg.startsWith("-") && arg !== "-") throw new UsageError(`unknown option ${arg} (see khaelor --help)`);
+    else positional.push(arg);
+  }
+  if (o.command === "run" && positional[0] === "sessions" && positional.length === 1) o.command = "sessions";
+  else if (o.command === "run" && positional[0] === "acp" && positional.length === 1) o.command = "acp";
+  else if (positional.length > 0) o.prompt = positional.join(" ");
+  if (o.forkSession && !o.continue && o.resume === null) throw new UsageError("--fork-session needs --continue or --resume");
+  if (o.continue && o.resume !== null) throw new UsageError("use either --continue or --resume, not both");
+  if (o.inputFormat === "stream-json" && o.outputFormat !== "stream-json") throw new UsageError("--input-format stream-json needs --output-format stream-json");
+  if (o.inputFormat === "stream-json" && o.prompt !== null) throw new UsageError("with --input-format stream-json the messages come on stdin, not as an argument");
+  return o;
+}
+
+function defaults(): RunOptions {
+  return {
     command: "run",
     mcpArgs: [],
     mcpConfig: [],
@@ -185,211 +148,151 @@ export function parseArgs(argv: string[]): CliOptions {
     doomLoop: true,
     json: false,
   };
-  const positional: string[] = [];
-  // `khaelor mcp list|add|remove|get`: its own flags (-s, -e, -H) belong to it.
-  if (argv[0] === "mcp") return { ...o, command: "mcp", mcpArgs: argv.slice(1) };
-  let i = 0;
+}
+
+/** The words of the command line, read one at a time by the loop and by the flags that take values. */
+class Words {
+  private i = -1;
   /** Index of a value given as `--flag=value`: taken as it is, even when it starts with "-". */
-  let explicit = -1;
-  const value = (flag: string): string => {
-    const v = argv[++i];
-    if (i === explicit && v !== undefined) return v;
-    if (v === undefined || (v.startsWith("-") && v.length > 1 && !/^-?\d/.test(v)))
-      throw new UsageError(`${flag} needs a value`);
+  private explicit = -1;
+  constructor(private argv: string[]) {}
+
+  /** The next word; `--flag=value` comes as the flag, its value next. */
+  next(): string | undefined {
+    const arg = this.argv[++this.i];
+    const eq = arg?.startsWith("--") ? arg.indexOf("=") : -1;
+    if (arg === undefined || eq <= 0) return arg;
+    this.argv = [...this.argv.slice(0, this.i), arg.slice(0, eq), arg.slice(eq + 1), ...this.argv.slice(this.i + 1)];
+    this.explicit = this.i + 1;
+    return arg.slice(0, eq);
+  }
+
+  /** The flag's value: the next word, unless that is missing or another flag. */
+  value(flag: string): string {
+    const v = this.argv[++this.i];
+    if (this.i === this.explicit && v !== undefined) return v;
+    if (v === undefined || (v.startsWith("-") && v.length > 1 && !/^-?\d/.test(v))) throw new UsageError(`${flag} needs a value`);
     return v;
-  };
-  const number = (flag: string, integer: boolean): number => {
-    const raw = value(flag);
+  }
+
+  number(flag: string, integer: boolean): number {
+    const raw = this.value(flag);
     const n = Number(raw);
     if (!Number.isFinite(n) || n <= 0 || (integer && !Number.isInteger(n)))
       throw new UsageError(`${flag} expects a positive ${integer ? "whole number" : "number"}, got "${raw}"`);
     return n;
-  };
-  const list = (flag: string): string[] => {
-    // Accepts `--allowedTools a,b`, `--allowedTools "a b"` and `--allowedTools a b` (until the next
-    // flag or a word that is not a rule); the permissions engine splits and validates the rules.
-    const items = [value(flag)];
-    while (argv[i + 1] !== undefined && !argv[i + 1]!.startsWith("-") && looksLikeRule(argv[i + 1]!)) items.push(argv[++i]!);
-    return items;
-  };
-  for (; i < argv.length; i++) {
-    const arg = argv[i]!;
-    const eq = arg.startsWith("--") ? arg.indexOf("=") : -1;
-    if (eq > 0) {
-      argv = [...argv.slice(0, i), arg.slice(0, eq), arg.slice(eq + 1), ...argv.slice(i + 1)];
-      explicit = i + 1;
-      i--;
-      continue;
-    }
-    switch (arg) {
-      case "-p":
-      case "--print":
-        o.print = true;
-        break;
-      case "--output-format": {
-        const f = value(arg);
-        if (!FORMATS.includes(f as OutputFormat)) throw new UsageError(`--output-format must be one of ${FORMATS.join(", ")}, got "${f}"`);
-        o.outputFormat = f as OutputFormat;
-        break;
-      }
-      case "--input-format": {
-        const f = value(arg);
-        if (f !== "text" && f !== "stream-json") throw new UsageError(`--input-format must be text or stream-json, got "${f}"`);
-        o.inputFormat = f;
-        break;
-      }
-      case "--permission-prompt-tool":
-        o.permissionPromptTool = value(arg);
-        break;
-      case "--dangerously-skip-permissions":
-        o.permissionMode = "bypassPermissions";
-        o.allowBypass = true;
-        break;
-      case "--allow-dangerously-skip-permissions":
-        o.allowBypass = true;
-        break;
-      case "--session-id": {
-        const id = value(arg);
-        if (!/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(id)) throw new UsageError(`--session-id must be a UUID, got "${id}"`);
-        o.sessionId = id.toLowerCase();
-        break;
-      }
-      case "--system-prompt":
-        o.systemPrompt = value(arg);
-        break;
-      case "--max-thinking-tokens": {
-        const raw = value(arg);
-        const n = Number(raw);
-        if (!Number.isInteger(n) || n < 0) throw new UsageError(`--max-thinking-tokens expects a whole number, got "${raw}"`);
-        o.thinkingBudget = n === 0 ? null : n;
-        break;
-      }
-      case "--thinking": {
-        const v = value(arg);
-        if (!["adaptive", "enabled", "disabled"].includes(v)) throw new UsageError(`--thinking must be adaptive, enabled or disabled, got "${v}"`);
-        // Adaptive models choose their own length (the number is not sent); others get this budget.
-        o.thinkingBudget = v === "disabled" ? null : (o.thinkingBudget ?? DEFAULT_THINKING_BUDGET);
-        break;
-      }
-      case "--tools": {
-        const v = value(arg);
-        o.tools = v === "default" ? null : v.split(/[,\s]+/).filter(Boolean);
-        break;
-      }
-      case "--append-system-prompt":
-        o.appendSystemPrompt = value(arg);
-        break;
-      case "--include-partial-messages":
-        o.includePartialMessages = true;
-        break;
-      case "--model":
-        o.model = value(arg);
-        break;
-      case "--max-turns":
-        o.maxTurns = number(arg, true);
-        break;
-      case "--max-budget-usd":
-        o.maxBudgetUsd = number(arg, false);
-        break;
-      case "--max-time":
-        o.maxTimeS = number(arg, false);
-        break;
-      case "--permission-mode": {
-        const m = value(arg);
-        // Claude Code's auto mode (a classifier) is not ours, so it runs as default and says so.
-        if (m === "auto") {
-          o.unhonoured.push("--permission-mode auto");
-          break;
-        }
-        if (!MODES.includes(m as PermissionMode)) throw new UsageError(`--permission-mode must be one of ${MODES.join(", ")}, got "${m}"`);
-        o.permissionMode = m as PermissionMode;
-        break;
-      }
-      case "--allowedTools":
-      case "--allowed-tools":
-        o.allowedTools.push(...list(arg));
-        break;
-      case "--disallowedTools":
-      case "--disallowed-tools":
-        o.disallowedTools.push(...list(arg));
-        break;
-      case "--cwd":
-        o.cwd = value(arg);
-        break;
-      case "--mcp-config": {
-        // Claude Code takes several after one flag (--mcp-config a.json b.json) and the flag again.
-        o.mcpConfig.push(value(arg));
-        while (argv[i + 1] !== undefined && /\.json$|^\s*\{/.test(argv[i + 1]!)) o.mcpConfig.push(argv[++i]!);
-        break;
-      }
-      case "--strict-mcp-config":
-        o.strictMcpConfig = true;
-        break;
-      case "--trust-project":
-        o.trustProject = true;
-        break;
-      case "--verbose":
-        o.verbose = true;
-        break;
-      case "-c":
-      case "--continue":
-        o.continue = true;
-        break;
-      case "-r":
-      case "--resume": {
-        // An id-like word (no spaces, not a flag) is the id, even if it matches nothing: better
-        // "no session zzz" than a typo silently becoming the prompt.
-        const next = argv[i + 1];
-        o.resume = next !== undefined && /^[\w][\w.-]*$/.test(next) ? argv[++i]! : "";
-        break;
-      }
-      case "--fork-session":
-        o.forkSession = true;
-        break;
-      case "--demo":
-        o.demo = true;
-        break;
-      case "--no-verify-nudge":
-        o.verifyNudge = false;
-        break;
-      case "--no-doom-loop":
-        o.doomLoop = false;
-        break;
-      case "--json":
-        o.json = true;
-        break;
-      case "-v":
-      case "--version":
-        o.command = "version";
-        break;
-      case "-h":
-      case "--help":
-        o.command = "help";
-        break;
-      case "--":
-        positional.push(...argv.slice(i + 1));
-        i = argv.length;
-        break;
-      default:
-        if (HONOURED_AS_IS.has(arg)) break;
-        if (arg in COMPAT_FLAGS) {
-          if (COMPAT_FLAGS[arg]) value(arg);
-          if (!o.unhonoured.includes(arg)) o.unhonoured.push(arg);
-          break;
-        }
-        if (arg.startsWith("-") && arg !== "-") throw new UsageError(`unknown option ${arg} (see khaelor --help)`);
-        positional.push(arg);
-    }
   }
-  if (o.command === "run" && positional[0] === "sessions" && positional.length === 1) o.command = "sessions";
-  else if (o.command === "run" && positional[0] === "acp" && positional.length === 1) o.command = "acp";
-  else if (positional.length > 0) o.prompt = positional.join(" ");
-  if (o.forkSession && !o.continue && o.resume === null) throw new UsageError("--fork-session needs --continue or --resume");
-  if (o.continue && o.resume !== null) throw new UsageError("use either --continue or --resume, not both");
-  if (o.inputFormat === "stream-json" && o.outputFormat !== "stream-json") throw new UsageError("--input-format stream-json needs --output-format stream-json");
-  if (o.inputFormat === "stream-json" && o.prompt !== null) throw new UsageError("with --input-format stream-json the messages come on stdin, not as an argument");
-  return o;
+
+  /** The flag's value and the words after it while `more` says they belong to it. */
+  values(flag: string, more: (word: string) => boolean): string[] {
+    const items = [this.value(flag)];
+    for (let w = this.peek(); w !== undefined && more(w); w = this.peek()) items.push(this.take());
+    return items;
+  }
+
+  peek(): string | undefined {
+    return this.argv[this.i + 1];
+  }
+
+  take(): string {
+    return this.argv[++this.i]!;
+  }
+
+  /** Every word left, as they are (after `--`). */
+  rest(): string[] {
+    const rest = this.argv.slice(this.i + 1);
+    this.i = this.argv.length;
+    return rest;
+  }
 }
+
+type Flag = (o: RunOptions, words: Words, flag: string) => void;
+
+/**
+ * Accepts `--allowedTools a,b`, `--allowedTools "a b"` and `--allowedTools a b` (until the next
+ * flag or a word that is not a rule); the permissions engine splits and validates the rules.
+ */
+const rules = (words: Words, flag: string) => words.values(flag, (w) => !w.startsWith("-") && looksLikeRule(w));
+
+/** Each flag and what it sets; a name list shares one entry. */
+const FLAG_TABLE: Array<[names: string[], apply: Flag]> = [
+  [["-p", "--print"], (o) => void (o.print = true)],
+  [["--output-format"], (o, w, flag) => {
+    const f = w.value(flag);
+    if (!FORMATS.includes(f as OutputFormat)) throw new UsageError(`--output-format must be one of ${FORMATS.join(", ")}, got "${f}"`);
+    o.outputFormat = f as OutputFormat;
+  }],
+  [["--input-format"], (o, w, flag) => {
+    const f = w.value(flag);
+    if (f !== "text" && f !== "stream-json") throw new UsageError(`--input-format must be text or stream-json, got "${f}"`);
+    o.inputFormat = f;
+  }],
+  [["--permission-prompt-tool"], (o, w, flag) => void (o.permissionPromptTool = w.value(flag))],
+  [["--dangerously-skip-permissions"], (o) => {
+    o.permissionMode = "bypassPermissions";
+    o.allowBypass = true;
+  }],
+  [["--allow-dangerously-skip-permissions"], (o) => void (o.allowBypass = true)],
+  [["--session-id"], (o, w, flag) => {
+    const id = w.value(flag);
+    if (!/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(id)) throw new UsageError(`--session-id must be a UUID, got "${id}"`);
+    o.sessionId = id.toLowerCase();
+  }],
+  [["--system-prompt"], (o, w, flag) => void (o.systemPrompt = w.value(flag))],
+  [["--append-system-prompt"], (o, w, flag) => void (o.appendSystemPrompt = w.value(flag))],
+  [["--max-thinking-tokens"], (o, w, flag) => {
+    const raw = w.value(flag);
+    const n = Number(raw);
+    if (!Number.isInteger(n) || n < 0) throw new UsageError(`--max-thinking-tokens expects a whole number, got "${raw}"`);
+    o.thinkingBudget = n === 0 ? null : n;
+  }],
+  [["--thinking"], (o, w, flag) => {
+    const v = w.value(flag);
+    if (!["adaptive", "enabled", "disabled"].includes(v)) throw new UsageError(`--thinking must be adaptive, enabled or disabled, got "${v}"`);
+    // Adaptive models choose their own length (the number is not sent); others get this budget.
+    o.thinkingBudget = v === "disabled" ? null : (o.thinkingBudget ?? DEFAULT_THINKING_BUDGET);
+  }],
+  [["--tools"], (o, w, flag) => {
+    const v = w.value(flag);
+    o.tools = v === "default" ? null : v.split(/[,\s]+/).filter(Boolean);
+  }],
+  [["--include-partial-messages"], (o) => void (o.includePartialMessages = true)],
+  [["--model"], (o, w, flag) => void (o.model = w.value(flag))],
+  [["--max-turns"], (o, w, flag) => void (o.maxTurns = w.number(flag, true))],
+  [["--max-budget-usd"], (o, w, flag) => void (o.maxBudgetUsd = w.number(flag, false))],
+  [["--max-time"], (o, w, flag) => void (o.maxTimeS = w.number(flag, false))],
+  [["--permission-mode"], (o, w, flag) => {
+    const m = w.value(flag);
+    // Claude Code's auto mode (a classifier) is not ours, so it runs as default and says so.
+    if (m === "auto") return void o.unhonoured.push("--permission-mode auto");
+    if (!MODES.includes(m as PermissionMode)) throw new UsageError(`--permission-mode must be one of ${MODES.join(", ")}, got "${m}"`);
+    o.permissionMode = m as PermissionMode;
+  }],
+  [["--allowedTools", "--allowed-tools"], (o, w, flag) => void o.allowedTools.push(...rules(w, flag))],
+  [["--disallowedTools", "--disallowed-tools"], (o, w, flag) => void o.disallowedTools.push(...rules(w, flag))],
+  [["--cwd"], (o, w, flag) => void (o.cwd = w.value(flag))],
+  // Claude Code takes several after one flag (--mcp-config a.json b.json) and the flag again.
+  [["--mcp-config"], (o, w, flag) => void o.mcpConfig.push(...w.values(flag, (x) => /\.json$|^\s*\{/.test(x)))],
+  [["--strict-mcp-config"], (o) => void (o.strictMcpConfig = true)],
+  [["--trust-project"], (o) => void (o.trustProject = true)],
+  [["--verbose"], (o) => void (o.verbose = true)],
+  [["-c", "--continue"], (o) => void (o.continue = true)],
+  [["-r", "--resume"], (o, w) => {
+    // An id-like word (no spaces, not a flag) is the id, even if it matches nothing: better
+    // "no session zzz" than a typo silently becoming the prompt.
+    const next = w.peek();
+    o.resume = next !== undefined && /^[\w][\w.-]*$/.test(next) ? w.take() : "";
+  }],
+  [["--fork-session"], (o) => void (o.forkSession = true)],
+  [["--demo"], (o) => void (o.demo = true)],
+  [["--no-verify-nudge"], (o) => void (o.verifyNudge = false)],
+  [["--no-doom-loop"], (o) => void (o.doomLoop = false)],
+  [["--json"], (o) => void (o.json = true)],
+  [["-v", "--version"], (o) => void (o.command = "version")],
+  [["-h", "--help"], (o) => void (o.command = "help")],
+];
+
+const FLAGS = new Map(FLAG_TABLE.flatMap(([names, apply]) => names.map((n) => [n, apply] as const)));
 
 /**
  * Flags Claude Code wrappers and the Claude Agent SDK (0.3) pass that KHAELOR accepts but does not

@@ -14,7 +14,7 @@ import { createMcpManager, type ServerView } from "../mcp/manager.ts";
 import { excludeFromGit } from "../permissions/index.ts";
 import { recordTrust, trustState } from "../trust/project-trust.ts";
 import { writeFileAtomic } from "../workspace/atomic-write.ts";
-import { EXIT } from "./args.ts";
+import { EXIT } from "../modes/shared/exit-codes.ts";
 
 export const MCP_HELP = `khaelor mcp — manage MCP servers
 

@@ -101,6 +101,15 @@ export function createConversationContext(opts: ConversationContextOptions): Ses
     opts.emit({ type: "error", id: newEventId(), ts: Date.now(), kind: "compaction_breaker", message: breakerMessage });
   };
 
+  /** Records a compaction, measured; one that did not get under the target counts toward the breaker. */
+  const settle = (e: CompactionEvent, before: number): number => {
+    const after = tokensAfter(e);
+    record({ ...e, tokensAfter: after });
+    if (after <= target()) failedInARow = 0;
+    else trip(before, after);
+    return after;
+  };
+
   async function compact(trigger: CompactionEvent["trigger"], signal?: AbortSignal, instructions?: string): Promise<boolean> {
     if (trigger === "manual") {
       failedInARow = 0;
@@ -138,40 +147,12 @@ export function createConversationContext(opts: ConversationContextOptions): Ses
         trip(before, before);
         return false;
       }
-      const e: CompactionEvent = { ...base, id: newEventId(), ts: Date.now(), prunedToolUseIds: prunable, tokensAfter: 0 };
-      const after = tokensAfter(e);
-      record({ ...e, tokensAfter: after });
-      if (after <= target()) failedInARow = 0;
-      else trip(before, after);
-      return after < before;
+      return settle({ ...base, id: newEventId(), ts: Date.now(), prunedToolUseIds: prunable, tokensAfter: 0 }, before) < before;
     }
 
-    const cutMessages = messagesBefore(view, cut);
-    let summary: string;
-    let call: { usage: Usage; costUsd: number | null };
-    try {
-      const r = await summarise({
-        client: opts.client,
-        model: opts.model(),
-        messages: cutMessages,
-        contextWindow: windowOf(),
-        instructions,
-        signal,
-        onRetry: (ev) => opts.emit({ type: "api_retry", attempt: ev.attempt, maxRetries: ev.maxRetries, delayMs: ev.delayMs, status: ev.status, message: ev.message }),
-      });
-      summary = r.text;
-      // The checkpoint costs money like any other call: it is billed in the session's totals.
-      call = { usage: r.usage, costUsd: costUsd(r.model, r.usage) };
-    } catch (err) {
-      if (err instanceof ModelError && err.kind === "aborted") return false;
-      throw err;
-    }
-    // The newest thing the user asked is never paraphrased.
-    const lastUser = findLastIndex(items, isRealUserMessage);
-    if (lastUser >= 0 && lastUser < cut) {
-      const u = items[lastUser]!;
-      if (u.type === "user_message") summary += `\n\n## The user's latest message (verbatim)\n\n${textOf(u.content)}`;
-    }
+    const checkpoint = await summariseBefore(opts, view, cut, windowOf(), instructions, signal);
+    if (checkpoint === null) return false;
+    const { summary, call } = checkpoint;
     const e: CompactionEvent = {
       ...base,
       id: newEventId(),
@@ -182,10 +163,7 @@ export function createConversationContext(opts: ConversationContextOptions): Ses
       tokensAfter: 0,
       ...call,
     };
-    const after = tokensAfter(e);
-    record({ ...e, tokensAfter: after });
-    if (after <= target()) failedInARow = 0;
-    else trip(before, after);
+    const after = settle(e, before);
     // A short conversation can grow by its summary; /compact still did what it was asked.
     return trigger === "manual" || after < before;
   }
@@ -207,6 +185,46 @@ export function createConversationContext(opts: ConversationContextOptions): Ses
     tokens,
     contextWindow: windowOf,
   };
+}
+
+/**
+ * The checkpoint that replaces the events before `cut`, and what it cost; null when the user
+ * aborted it. The newest thing the user asked is never paraphrased: it follows the summary verbatim.
+ */
+async function summariseBefore(
+  opts: ConversationContextOptions,
+  view: ConversationView,
+  cut: number,
+  contextWindow: number,
+  instructions: string | undefined,
+  signal: AbortSignal | undefined,
+): Promise<{ summary: string; call: { usage: Usage; costUsd: number | null } } | null> {
+  let summary: string;
+  let call: { usage: Usage; costUsd: number | null };
+  try {
+    const r = await summarise({
+      client: opts.client,
+      model: opts.model(),
+      messages: messagesBefore(view, cut),
+      contextWindow,
+      instructions,
+      signal,
+      onRetry: (ev) => opts.emit({ type: "api_retry", attempt: ev.attempt, maxRetries: ev.maxRetries, delayMs: ev.delayMs, status: ev.status, message: ev.message }),
+    });
+    summary = r.text;
+    // The checkpoint costs money like any other call: it is billed in the session's totals.
+    call = { usage: r.usage, costUsd: costUsd(r.model, r.usage) };
+  } catch (err) {
+    if (err instanceof ModelError && err.kind === "aborted") return null;
+    throw err;
+  }
+  const items = view.retained();
+  const lastUser = findLastIndex(items, isRealUserMessage);
+  if (lastUser >= 0 && lastUser < cut) {
+    const u = items[lastUser]!;
+    if (u.type === "user_message") summary += `\n\n## The user's latest message (verbatim)\n\n${textOf(u.content)}`;
+  }
+  return { summary, call };
 }
 
 /** The messages of the events before `cut` (what the checkpoint replaces), built by the same rules as the view. */

@@ -34,7 +34,7 @@ export function openCommandTrust(opts: { cwd: string; items: TrustItem[]; trustP
 
 function ungrantedMessage(cwd: string, items: TrustItem[]): string {
   return [
-    `not granting the allowed-tools of ${items.length === 1 ? "a command" : `${items.length} commands`} from this project's files, as ${cwd} is not trusted; their !\`cmd\` lines and the model's calls go through the permission rules:`,
+    `not granting the allowed-tools or model of ${items.length === 1 ? "a command" : `${items.length} commands`} from this project's files, as ${cwd} is not trusted; their !\`cmd\` lines and the model's calls go through the permission rules, on your model:`,
     ...items.map((i) => `  ${i.kind} ${i.name} (${i.file}): ${i.command}`),
     `  To trust them: open khaelor here once and answer the trust question, or pass --trust-project to this run.`,
   ].join("\n");

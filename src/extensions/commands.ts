@@ -21,11 +21,13 @@ export type CustomCommand = {
 export type CommandDirs = { dir: string; scope: "project" | "user" }[];
 
 export function commandDirs(cwd: string, home: string, configDir: string): CommandDirs {
+  // The user's own first: a repository's command of the same name never replaces the one the user
+  // has (as in Claude Code, personal before project).
   return [
-    { dir: join(cwd, ".khaelor", "commands"), scope: "project" },
-    { dir: join(cwd, ".claude", "commands"), scope: "project" },
     { dir: join(configDir, "commands"), scope: "user" },
     { dir: join(home, ".claude", "commands"), scope: "user" },
+    { dir: join(cwd, ".khaelor", "commands"), scope: "project" },
+    { dir: join(cwd, ".claude", "commands"), scope: "project" },
   ];
 }
 

@@ -26,7 +26,7 @@ export type SessionExtensions = {
   /** For the dynamic part of the system prompt ("" without skills). */
   skillsPrompt: string;
   entries(): SlashEntry[];
-  /** The project's commands that grant tools (allowed-tools): what the trust question lists. */
+  /** The project's commands that grant tools (allowed-tools) or pick a model: what the trust question lists. */
   trustItems: TrustItem[];
   /** Null when the input is not one of these commands (built-ins are the mode's, and win). */
   find(input: string): FoundCommand | null;
@@ -44,7 +44,8 @@ export function loadSessionExtensions(cwd: string, home: string, configDir: stri
     else skills.set(skill.name, skill);
   }
   const entryOf = (x: CustomCommand): SlashEntry => ({ name: x.name, description: x.description, ...(x.argumentHint ? { argumentHint: x.argumentHint } : {}), kind: "command", file: x.file, scope: x.scope });
-  const trust = new Map([...commands.values()].filter((x) => x.scope === "project" && x.allowedTools.length > 0).map((x) => [x.name, commandTrustItem(x)]));
+  // A project command's grants and its model hold only in a trusted project.
+  const trust = new Map([...commands.values()].filter((x) => x.scope === "project" && (x.allowedTools.length > 0 || x.model)).map((x) => [x.name, commandTrustItem(x)]));
   const skillEntry = (k: Skill): SlashEntry => ({ name: k.name, description: k.description, kind: "skill", file: k.file, scope: k.scope });
   return {
     problems,
@@ -72,8 +73,8 @@ export function loadSessionExtensions(cwd: string, home: string, configDir: stri
 }
 
 /**
- * What the trust question shows for a project command that grants tools: the grants and the
- * lines they would let run unasked. Its body is in the fingerprint, so a changed body asks again.
+ * What the trust question shows for a project command that grants tools or picks a model: the
+ * grants, the lines they would let run unasked, the model. Its body is in the fingerprint, so a changed body asks again.
  */
 function commandTrustItem(x: CustomCommand): TrustItem {
   const lines = [...x.body.matchAll(/!`([^`\n]+)`/g)].map((m) => m[1]!);
@@ -81,7 +82,13 @@ function commandTrustItem(x: CustomCommand): TrustItem {
     kind: "command",
     name: `/${x.name}`,
     file: x.file,
-    command: `allowed-tools: ${x.allowedTools.join(", ")}${lines.length > 0 ? `; runs ${lines.map((l) => `\`${l}\``).join(", ")}` : ""}`,
-    fingerprint: fingerprintOf({ command: x.name, allowedTools: x.allowedTools, body: x.body }),
+    command: [
+      x.allowedTools.length > 0 ? `allowed-tools: ${x.allowedTools.join(", ")}${lines.length > 0 ? `; runs ${lines.map((l) => `\`${l}\``).join(", ")}` : ""}` : "",
+      x.model ? `uses the model ${x.model} (billed to your key)` : "",
+    ]
+      .filter(Boolean)
+      .join("; "),
+    // The model joins the fingerprint only where there is one: grants trusted before keep their answer.
+    fingerprint: fingerprintOf({ command: x.name, allowedTools: x.allowedTools, body: x.body, ...(x.model ? { model: x.model } : {}) }),
   };
 }

@@ -10,13 +10,14 @@ import { field, parseFrontmatter } from "./frontmatter.ts";
 export type Skill = { name: string; description: string; file: string; dir: string; scope: "project" | "user" };
 
 export function skillDirs(cwd: string, home: string, configDir: string): { dir: string; scope: "project" | "user" }[] {
+  // The user's own first, as in Claude Code (personal before project).
   return [
-    { dir: join(cwd, ".khaelor", "skills"), scope: "project" },
-    { dir: join(cwd, ".claude", "skills"), scope: "project" },
-    { dir: join(cwd, ".agents", "skills"), scope: "project" },
     { dir: join(configDir, "skills"), scope: "user" },
     { dir: join(home, ".claude", "skills"), scope: "user" },
     { dir: join(home, ".agents", "skills"), scope: "user" },
+    { dir: join(cwd, ".khaelor", "skills"), scope: "project" },
+    { dir: join(cwd, ".claude", "skills"), scope: "project" },
+    { dir: join(cwd, ".agents", "skills"), scope: "project" },
   ];
 }
 

@@ -2,6 +2,7 @@
 // three settings files, and in --mcp-config (a file or inline JSON). Reading never throws: a broken
 // file or entry is a problem naming the file, the server and the field, and a broken entry stays
 // listed with its reason (so /mcp and `khaelor mcp list` show it as failed) while the rest load.
+import { nestedDeeperThan } from "./tool-limits.ts";
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import { existsSync } from "node:fs";
 import { homedir } from "node:os";
@@ -119,7 +120,9 @@ export function parseConfigText(text: string, f: ConfigFile): { servers: ServerC
   const servers: ServerConfig[] = [];
   const problems: string[] = [];
   for (const [name, raw] of Object.entries(list as Record<string, unknown>)) {
-    const r = parseServerEntry(name, raw);
+    // Checked before anything walks it (the trust fingerprint does, recursively): a definition
+    // nested 200,000 deep in a repository's .mcp.json crashed every session opened there.
+    const r: EntryParse = nestedDeeperThan(raw, MAX_ENTRY_DEPTH) ? { error: `nested more than ${MAX_ENTRY_DEPTH} levels deep; the server is left out` } : parseServerEntry(name, raw);
     const needsTrust = f.scope === "project" || f.scope === "local";
     const disabled = !!raw && typeof raw === "object" && (raw as Record<string, unknown>).disabled === true;
     if ("error" in r) {
@@ -131,6 +134,9 @@ export function parseConfigText(text: string, f: ConfigFile): { servers: ServerC
 }
 
 type EntryParse = { spec: FileSpec } | { error: string; field?: string };
+
+/** No server definition needs more: command, args, env, headers and a few flags. */
+const MAX_ENTRY_DEPTH = 16;
 
 const isStringRecord = (v: unknown): v is Record<string, string> =>
   !!v && typeof v === "object" && !Array.isArray(v) && Object.values(v).every((x) => typeof x === "string");
@@ -183,7 +189,8 @@ export function expandSpec(spec: ServerSpec, env: Record<string, string | undefi
 
 /** How a definition reads to a person deciding whether to run it. */
 export function describeSpec(spec: ServerSpec | undefined, raw: unknown): string {
-  if (!spec) return JSON.stringify(raw);
+  // An invalid entry is shown as written, unless it cannot be (JSON.stringify recurses).
+  if (!spec) return nestedDeeperThan(raw, MAX_ENTRY_DEPTH) ? "(a definition nested too deeply to show)" : (JSON.stringify(raw) ?? String(raw));
   if (spec.type === "sdk") return "in the host program's own process (an SDK MCP server)";
   if (spec.type !== "stdio") {
     const host = hostOf(spec.url);

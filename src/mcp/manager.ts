@@ -62,7 +62,7 @@ export function createMcpManager(opts: McpManagerOptions) {
   const changed = () => {
     toolCache = null;
     offerCache = null;
-    writePids();
+    if (opts.pidFile) writePidFile(opts.pidFile, connections);
     for (const l of listeners) l();
   };
   const connections = opts.servers.map(
@@ -86,20 +86,6 @@ export function createMcpManager(opts: McpManagerOptions) {
     }
   };
 
-  function writePids(): void {
-    if (!opts.pidFile) return;
-    const live = connections.filter((c) => c.pid !== null).map((c) => ({ name: c.name, pid: c.pid, command: c.description }));
-    try {
-      if (live.length === 0) rmSync(opts.pidFile, { force: true });
-      else {
-        mkdirSync(dirname(opts.pidFile), { recursive: true });
-        writeFileSync(opts.pidFile, JSON.stringify(live), { mode: 0o600 });
-      }
-    } catch {
-      // the orphan check after a crash is best effort; the session goes on
-    }
-  }
-
   /** What each server offers once all servers' tools are capped together, and their API names. */
   function offer(): Offer {
     if (offerCache) return offerCache;
@@ -112,30 +98,7 @@ export function createMcpManager(opts: McpManagerOptions) {
   function toolsOf(c: ServerConnection): Tool[] {
     const { tools, names } = offer();
     const named = names.get(c.name)!;
-    return tools.get(c.name)!.map((t): Tool => {
-      const readOnly = t.annotations?.readOnlyHint === true;
-      // $schema is for validators; it only costs the model tokens.
-      const { $schema: _drop, ...rest } = t.inputSchema as Record<string, unknown>;
-      const schema = { ...rest, type: "object" } as JsonSchema;
-      const description = toolDescription(t);
-      const fullName = named.get(t.name)!;
-      return {
-        name: fullName,
-        description: description || `${t.name} (from the MCP server ${c.name})`,
-        inputSchema: z.record(z.string(), z.unknown()),
-        jsonSchema: schema,
-        readOnly,
-        destructive: !readOnly && t.annotations?.destructiveHint === true,
-        summarize: (input) => `${c.name} · ${t.name}${briefInput(input)}`,
-        async run(input, ctx) {
-          const r = await c.call(t.name, input, ctx.signal);
-          if (!r.ok) return { content: r.failure, isError: true };
-          // Without a local workspace (none today) a long result is cut without a spill file.
-          const spill = isLocalWorkspace(ctx.workspace) ? ctx.workspace.spill : new SpillFiles(join(tmpdir(), "khaelor-spill"));
-          return convertResult(r.result, spill, `mcp-${c.name}-${t.name}`);
-        },
-      };
-    });
+    return tools.get(c.name)!.map((t) => asTool(c, t, named.get(t.name)!));
   }
 
   return {
@@ -205,6 +168,45 @@ export function createMcpManager(opts: McpManagerOptions) {
       for (const c of connections) c.killSync();
     },
   };
+}
+
+/** One of a server's tools as the tool runtime takes it, under its API name `fullName`. */
+function asTool(c: ServerConnection, t: McpTool, fullName: string): Tool {
+  const readOnly = t.annotations?.readOnlyHint === true;
+  // $schema is for validators; it only costs the model tokens.
+  const { $schema: _drop, ...rest } = t.inputSchema as Record<string, unknown>;
+  const schema = { ...rest, type: "object" } as JsonSchema;
+  const description = toolDescription(t);
+  return {
+    name: fullName,
+    description: description || `${t.name} (from the MCP server ${c.name})`,
+    inputSchema: z.record(z.string(), z.unknown()),
+    jsonSchema: schema,
+    readOnly,
+    destructive: !readOnly && t.annotations?.destructiveHint === true,
+    summarize: (input) => `${c.name} · ${t.name}${briefInput(input)}`,
+    async run(input, ctx) {
+      const r = await c.call(t.name, input, ctx.signal);
+      if (!r.ok) return { content: r.failure, isError: true };
+      // Without a local workspace (none today) a long result is cut without a spill file.
+      const spill = isLocalWorkspace(ctx.workspace) ? ctx.workspace.spill : new SpillFiles(join(tmpdir(), "khaelor-spill"));
+      return convertResult(r.result, spill, `mcp-${c.name}-${t.name}`);
+    },
+  };
+}
+
+/** The pids of the running stdio servers, for the orphan check after a crash (best effort: the session goes on). */
+function writePidFile(pidFile: string, connections: readonly ServerConnection[]): void {
+  const live = connections.filter((c) => c.pid !== null).map((c) => ({ name: c.name, pid: c.pid, command: c.description }));
+  try {
+    if (live.length === 0) rmSync(pidFile, { force: true });
+    else {
+      mkdirSync(dirname(pidFile), { recursive: true });
+      writeFileSync(pidFile, JSON.stringify(live), { mode: 0o600 });
+    }
+  } catch {
+    // the orphan check after a crash is best effort; the session goes on
+  }
 }
 
 function briefInput(input: unknown): string {

@@ -1,6 +1,7 @@
 // Print mode's outputs. Each printer sees every agent event and the final result object;
 // stdout carries only the requested format, diagnostics go to stderr.
 import type { SystemInit } from "./system-init.ts";
+import { neutralizeControlsButLines } from "../text/control-chars.ts";
 import { claudeToolName } from "../hooks/tool-names.ts";
 import { randomUUID } from "node:crypto";
 import { describeServerCall, describeServerResult, isServerBlock, toWire } from "../model/server-blocks.ts";
@@ -18,7 +19,10 @@ export interface Printer {
 }
 
 /** Plain text: the answer streams as whole lines arrive, so `| tee log` shows progress. */
-export function textPrinter(stdout: Out, stderr: Out, verbose: boolean): Printer {
+export function textPrinter(stdout: Out, rawStderr: Out, verbose: boolean): Printer {
+  // Diagnostics carry the model's commands, tools' output and project files' words: no control
+  // reaches the user's terminal through them (ARCHITECTURE.md invariant 8).
+  const stderr: Out = { write: (s) => rawStderr.write(neutralizeControlsButLines(s)) };
   let line = "";
   let wroteAny = false;
   let needSeparator = false;

@@ -40,7 +40,13 @@ const Store = z.object({
   version: z.literal(1),
   projects: z.record(
     z.string(),
-    z.object({ trusted: z.array(z.string()).default([]), declined: z.array(z.string()).default([]), at: z.string().optional() }),
+    z.object({
+      trusted: z.array(z.string()).default([]),
+      declined: z.array(z.string()).default([]),
+      at: z.string().optional(),
+      /** This version has looked at the project's settings (trust covers them since): see settings-trust.ts. */
+      settingsChecked: z.boolean().optional(),
+    }),
   ),
 });
 type Store = z.infer<typeof Store>;
@@ -97,6 +103,26 @@ export function trustState(projectRoot: string, items: TrustItem[], file = trust
 /** Every definition the user trusted in this project, by fingerprint. */
 export function trustedFingerprints(projectRoot: string, file = trustStorePath()): Set<string> {
   return new Set(readStore(file).projects[projectKey(projectRoot)]?.trusted ?? []);
+}
+
+/**
+ * The first time a version whose trust covers settings opens this project: whether the user had
+ * trusted anything here before. Marks the project as checked (so the answer is "checked" from then on).
+ */
+export function firstSettingsCheck(projectRoot: string, file = trustStorePath()): "trusted-before" | "new" | "checked" {
+  const store = readStore(file);
+  const key = projectKey(projectRoot);
+  const entry = store.projects[key];
+  if (entry?.settingsChecked) return "checked";
+  const before = (entry?.trusted.length ?? 0) > 0 ? "trusted-before" : "new";
+  store.projects[key] = { ...(entry ?? { trusted: [], declined: [] }), settingsChecked: true };
+  try {
+    mkdirSync(dirname(file), { recursive: true });
+    writeFileAtomic(file, new TextEncoder().encode(`${JSON.stringify(store, null, 2)}\n`), { mode: 0o600 });
+  } catch {
+    // An unwritable data directory: checked again next time, which changes nothing for the user.
+  }
+  return before;
 }
 
 /** Remember the user's answer about these items in this project. */

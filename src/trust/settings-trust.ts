@@ -7,7 +7,7 @@
 // answer is kept with the others in the user's data directory (./project-trust.ts); a rule KHAELOR
 // writes into the project for the user ("allow always") is recorded as trusted when written.
 import { describeAllowRule } from "../permissions/rules/describe-rule.ts";
-import { fingerprintOf, recordTrust, trustedFingerprints, trustStorePath, type TrustItem } from "./project-trust.ts";
+import { fingerprintOf, firstSettingsCheck, recordTrust, trustedFingerprints, trustStorePath, type TrustItem } from "./project-trust.ts";
 
 export type ProjectSetting = { file: string } & ({ key: "allow"; rule: string } | { key: "defaultMode"; mode: string } | { key: "model"; model: string });
 
@@ -20,14 +20,23 @@ export type SettingsTrust = {
   answer(items: TrustItem[], answer: "trust" | "decline"): void;
 };
 
-export function openSettingsTrust(opts: { cwd: string; trustProject: boolean; file?: string }): SettingsTrust {
+/**
+ * `current`: the settings the project's files widen now. A project the user had trusted before
+ * trust covered settings keeps them as they are (its settings held then, and "nothing may make a
+ * trusted project ask more"); what its files add later asks, as a changed command does.
+ */
+export function openSettingsTrust(opts: { cwd: string; trustProject: boolean; file?: string; current(): ProjectSetting[] }): SettingsTrust {
   const file = opts.file ?? trustStorePath();
-  const trusted = trustedFingerprints(opts.cwd, file);
   const remember = (items: TrustItem[], answer: "trust" | "decline") => {
     recordTrust(opts.cwd, items, answer, file);
     for (const i of items) if (answer === "trust") trusted.add(i.fingerprint);
     else trusted.delete(i.fingerprint);
   };
+  const trusted = trustedFingerprints(opts.cwd, file);
+  if (firstSettingsCheck(opts.cwd, file) === "trusted-before") {
+    const items = opts.current().map(settingTrustItem).filter((i) => !trusted.has(i.fingerprint));
+    if (items.length > 0) remember(items, "trust");
+  }
   return {
     widens: (s) => opts.trustProject || trusted.has(settingFingerprint(s)),
     written: (s) => remember([settingTrustItem(s)], "trust"),
@@ -45,11 +54,12 @@ export function settingTrustItem(s: ProjectSetting): TrustItem {
   return { kind: "setting", name, file: s.file, command: describeSetting(s), fingerprint: settingFingerprint(s) };
 }
 
-/** The setting in plain words: what it would let happen without a question. */
+/** The setting in plain words: what it would let happen without a question; ⚠ before what reaches past the project. */
 export function describeSetting(s: ProjectSetting): string {
   if (s.key === "model") return `uses the model ${s.model} (billed to your key)`;
   if (s.key === "defaultMode") return MODE_WORDS[s.mode] ?? `starts in ${s.mode} mode`;
-  return describeAllowRule(s.rule);
+  const words = describeAllowRule(s.rule);
+  return /any shell command|any background process|outside this project/.test(words) ? `⚠ ${words}` : words;
 }
 
 const MODE_WORDS: Record<string, string> = {

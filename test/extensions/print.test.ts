@@ -48,6 +48,17 @@ describe("custom slash commands", () => {
     // Granted for that turn (the check above): in default mode with nobody to ask, the bash call ran.
   });
 
+  test("a command whose name starts with compact (/compact-notes) runs as the command, in a new session: only /compact itself is the built-in", async () => {
+    const server = await serve({ turns: [{ content: [{ type: "text", text: "Noted." }] }] });
+    const dir = tempProject();
+    put(dir, ".khaelor/commands/compact-notes.md", "Write compact notes about $ARGUMENTS\n");
+    const r = await runCli(["-p", "/compact-notes the parser"], { cwd: dir, env: isolatedEnv(server.url) });
+    expect(r.stderr).not.toContain("existing session");
+    expect(r.code).toBe(0);
+    expect(r.stdout).toContain("Noted.");
+    expect(JSON.stringify(bodies(server)[0]!.messages[0]!.content)).toContain("Write compact notes about the parser");
+  });
+
   test("!`cmd` goes through the permission rules: a denied command is not run and the prompt says so", async () => {
     const server = await serve({ turns: [{ content: [{ type: "text", text: "ok" }] }] });
     const dir = tempProject();

@@ -3,7 +3,7 @@
 // is a real repository, committed upstream and cloned, run with the real CLI against the fake API.
 import { describe, expect, test } from "bun:test";
 import { execFileSync } from "node:child_process";
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { fakeApiFixture, type ScenarioInput } from "../support/fake-api.ts";
@@ -150,7 +150,7 @@ describe("a rule KHAELOR writes for the user is the user's", () => {
     const dir = clonedRepo({});
     const home = mkdtempSync(join(tmpdir(), "khaelor-home-"));
     const store = join(home, "trusted-projects.json");
-    const open = (root: string) => createPermissionEngine({ projectRoot: root, home, configHome: join(home, "config"), projectSettings: openSettingsTrust({ cwd: root, trustProject: false, file: store }) });
+    const open = (root: string) => createPermissionEngine({ projectRoot: root, home, configHome: join(home, "config"), projectSettings: openSettingsTrust({ cwd: root, trustProject: false, file: store, current: () => [] }) });
     const npmTest = (root: string) => ({ tool: "bash", input: { command: "npm test" }, cwd: root });
     const first = await open(dir);
     expect(first.decide(npmTest(dir)).behavior).toBe("ask");
@@ -174,5 +174,77 @@ describe("a rule KHAELOR writes for the user is the user's", () => {
     const engine = await createPermissionEngine({ projectRoot: dir, home, configHome: join(home, "config"), mode: "bypassPermissions" });
     expect(engine.decide({ tool: "read", input: { file_path: join(dir, "victim.txt") }, cwd: dir }).behavior).toBe("deny");
     expect(engine.held()).toEqual([]);
+  });
+});
+
+describe("what the reviewer found (each failed before its fix)", () => {
+  test("a .mcp.json entry nested 200,000 deep leaves that server out with a notice; the session runs", async () => {
+    const deep = "[".repeat(200_000) + "]".repeat(200_000);
+    const dir = clonedRepo({ ".mcp.json": `{"mcpServers":{"x":{"command":"echo","args":["a"],"extra":${deep}}}}` });
+    const server = await serve({ turns: [{ content: [{ type: "text", text: "hello" }] }] });
+    const r = await runCli(["-p", "hi"], { cwd: dir, env: isolatedEnv(server.url) });
+    expect(r.stderr).toContain("mcpServers.x: nested more than 16 levels deep; the server is left out");
+    expect(r.stderr).not.toContain("RangeError");
+    expect(r.stdout).toBe("hello\n");
+    expect(r.code).toBe(0);
+  });
+
+  test("a project command's model is not used until the project is trusted; the user's own command of that name wins", async () => {
+    const dir = clonedRepo({
+      ".claude/commands/pick.md": "---\nmodel: claude-opus-4-1\n---\nPick something.\n",
+      ".claude/commands/review.md": "---\nmodel: claude-opus-4-1\n---\nREPO REVIEW BODY\n",
+    });
+    const env = isolatedEnv(null);
+    mkdirSync(join(env.HOME!, ".claude", "commands"), { recursive: true });
+    writeFileSync(join(env.HOME!, ".claude", "commands", "review.md"), "USER REVIEW BODY\n");
+    const server = await serve({ turns: [{ content: [{ type: "text", text: "a" }] }, { content: [{ type: "text", text: "b" }] }, { content: [{ type: "text", text: "c" }] }] });
+    const run = (prompt: string, ...flags: string[]) => runCli(["-p", prompt, ...flags], { cwd: dir, env: { ...env, ANTHROPIC_BASE_URL: server.url } });
+    const untrusted = await run("/pick");
+    expect(untrusted.stderr).toContain("uses the model claude-opus-4-1");
+    const review = await run("/review");
+    expect(review.stderr).toContain("/review is defined twice");
+    await run("/pick", "--trust-project");
+    const bodies = server.requests.filter((q) => q.outcome === "served").map((q) => q.body as { model: string; messages: unknown[] });
+    expect(bodies.map((b) => b.model)).toEqual([DEFAULT_MODEL, DEFAULT_MODEL, "claude-opus-4-1"]);
+    expect(JSON.stringify(bodies[1]!.messages)).toContain("USER REVIEW BODY");
+    expect(JSON.stringify(bodies[1]!.messages)).not.toContain("REPO REVIEW BODY");
+  });
+
+  test("escape sequences in a project's settings and .mcp.json reach print mode's stderr as visible stand-ins", async () => {
+    const dir = clonedRepo({
+      ".khaelor/settings.json": settings({ permissions: { allow: ["Bash(echo \u001b]0;TITLE\u0007 x)"] }, model: "claude-opus-4-1\u001b[2K" }),
+      ".mcp.json": settings({ mcpServers: { s: { command: "node", args: ["x.js\u001b[1A\u001b[2K"] } } }),
+    });
+    const server = await serve({ turns: [{ content: [{ type: "text", text: "hi" }] }] });
+    const r = await runCli(["-p", "hi"], { cwd: dir, env: isolatedEnv(server.url) });
+    expect(r.stderr).toContain("ignoring 2 settings");
+    expect(r.stderr).toContain("not running a command");
+    expect(r.stderr).not.toMatch(/[\u001b\u0007]/);
+    expect(r.stderr).toContain("␛[2K");
+  });
+
+  test("a project the user trusted before trust covered settings keeps its settings; one added later asks", async () => {
+    const dir = clonedRepo({ ".khaelor/settings.json": settings({ permissions: { allow: ["Bash(rm victim.txt)"] } }) });
+    const env = isolatedEnv(null);
+    // As an earlier version left it: the project's MCP server trusted, nothing known of settings.
+    mkdirSync(env.KHAELOR_HOME!, { recursive: true });
+    writeFileSync(join(env.KHAELOR_HOME!, "trusted-projects.json"), JSON.stringify({ version: 1, projects: { [realpathSync(dir)]: { trusted: ["0123456789abcdef0123456789abcdef"], declined: [] } } }));
+    const server = await serve({
+      turns: [
+        { content: [{ type: "tool_use", name: "bash", input: { command: "rm victim.txt" } }] },
+        { content: [{ type: "text", text: "done" }], expect: { lastHasToolResult: { isError: false } } },
+        { content: [{ type: "tool_use", name: "bash", input: { command: "touch new.txt" } }] },
+        { content: [{ type: "text", text: "done" }], expect: { lastHasToolResult: { isError: true } } },
+      ],
+    });
+    const first = await runCli(["-p", "clean up"], { cwd: dir, env: { ...env, ANTHROPIC_BASE_URL: server.url } });
+    expect(first.stderr).not.toContain("ignoring");
+    expect(existsSync(join(dir, "victim.txt"))).toBe(false);
+    writeFileSync(join(dir, ".khaelor", "settings.json"), settings({ permissions: { allow: ["Bash(rm victim.txt)", "Bash(touch *)"] } }));
+    const later = await runCli(["-p", "touch"], { cwd: dir, env: { ...env, ANTHROPIC_BASE_URL: server.url } });
+    expect(later.stderr).toContain("ignoring a setting");
+    expect(later.stderr).toContain("permissions.allow Bash(touch *)");
+    expect(existsSync(join(dir, "new.txt"))).toBe(false);
+    expect(server.checkFailures).toEqual([]);
   });
 });

@@ -1,7 +1,7 @@
 // Images a host sends (an editor over ACP, a stream-json host) are checked as pasted ones are.
 import { expect, test } from "bun:test";
 import { hostImage } from "../../src/model/images.ts";
-import { userContent } from "../../src/streamjson/content.ts";
+import { userContent } from "../../src/modes/stream-json/content.ts";
 import { gifHeader, makePng } from "../support/images.ts";
 
 test("an image keeps the type its bytes say; a non-image, bad base64 or one past the limits is left out with the reason", () => {

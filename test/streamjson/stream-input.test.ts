@@ -297,6 +297,21 @@ describe("stream-json input", () => {
     expect(bodies[0]!.thinking).toEqual({ type: "enabled", budget_tokens: 2048 });
   });
 
+  test("/compact is run by the session; a /compact sent with an image is a prompt like any other, its image not dropped", async () => {
+    const server = await serve({ turns: [{ content: [{ type: "text", text: "first" }] }, { content: [{ type: "text", text: "A summary." }] }, { content: [{ type: "text", text: "Seen." }] }] });
+    const png = "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==";
+    const user = (content: unknown) => JSON.stringify({ type: "user", message: { role: "user", content }, parent_tool_use_id: null, session_id: "" });
+    const lines = [user("hello"), user("/compact keep it short"), user([{ type: "text", text: "/compact" }, { type: "image", source: { type: "base64", media_type: "image/png", data: png } }])];
+    const r = await runCli(FLAGS, { cwd: tempProject(), env: isolatedEnv(server.url), stdin: `${lines.join("\n")}\n` });
+    expect(r.code).toBe(0);
+    const results = r.stdout.split("\n").filter(Boolean).map((l) => JSON.parse(l) as Record<string, unknown>).filter((l) => l.type === "result");
+    expect(results.map((l) => [l.subtype, l.result])).toEqual([["success", "first"], ["success", "Compacted the conversation."], ["success", "Seen."]]);
+    const bodies = server.requests.filter((q) => q.outcome === "served").map((q) => JSON.stringify(q.body));
+    expect(bodies).toHaveLength(3);
+    expect(bodies[1]).toContain("keep it short");
+    expect(bodies[2]).toContain(png);
+  });
+
   test("a host that goes away mid-turn (its pipes closed): the turn is cancelled, the process exits, the log resumes whole", async () => {
     const server = await serve({
       turns: [

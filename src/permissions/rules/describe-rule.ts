@@ -6,7 +6,8 @@ export function describeAllowRule(rule: string): string {
   const m = /^\s*([A-Za-z_][\w-]*)\s*(?:\((.*)\))?\s*$/s.exec(rule);
   const tool = m?.[1] ?? rule;
   const spec = m?.[2]?.trim();
-  const any = spec === undefined || spec === "" || spec === "*" || spec === "**";
+  // `*`, `* *`, `*:*`: a pattern of wildcards alone matches everything.
+  const any = spec === undefined || /^[\s*:]*$/.test(spec);
   const where = (p: string) => `${p}${OUTSIDE.test(p) ? " (outside this project)" : p.includes("/") ? "" : " (at any depth, outside this project too)"}`;
   const lower = tool.toLowerCase();
   if (lower.startsWith("mcp__")) return `calls the MCP tool ${rule} without asking`;

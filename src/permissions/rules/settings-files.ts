@@ -8,7 +8,7 @@ import { dirname, join, relative, resolve } from "node:path";
 import { z } from "zod";
 import { FileReadError, LIMITS, readRegularText, readTextIfExists, stripBom } from "../../workspace/safe-read.ts";
 import { parseRule, ruleToolOf } from "./rule-syntax.ts";
-import { PERMISSION_MODES, type Behavior, type PermissionMode, type Problem, type RuleEntry } from "../types.ts";
+import { PERMISSION_MODES, type Behavior, type PermissionMode, type Problem, type RuleEntry, type WideningSetting } from "../types.ts";
 
 export type FileScope = "user" | "project" | "local";
 export type SettingsLocation = { scope: FileScope; file: string };
@@ -102,6 +102,20 @@ export function loadSettingsFile(loc: SettingsLocation): LoadedSettings {
       // stops a repository from committing it): none may switch the checks off, trusted or not.
       out.problems.push({ file: loc.file, position: "permissions.defaultMode", message: "bypassPermissions is never taken from a file inside the project; pass --permission-mode bypassPermissions, or set it in your user settings" });
     } else out.defaultMode = mode as PermissionMode;
+  }
+  return out;
+}
+
+/** What the project's own two files would widen (allow rules, a mode that asks less), trusted or not. */
+export function wideningSettings(projectRoot: string, configDir: string): WideningSetting[] {
+  const out: WideningSetting[] = [];
+  for (const loc of settingsLocations(projectRoot, configDir)) {
+    if (loc.scope === "user") continue;
+    const loaded = loadSettingsFile(loc);
+    const at = { file: loc.file, scope: loc.scope };
+    for (const r of loaded.rules) if (r.behavior === "allow") out.push({ ...at, key: "allow", rule: r.rule });
+    const m = loaded.defaultMode;
+    if (m !== undefined && m !== "default" && m !== "plan") out.push({ ...at, key: "defaultMode", mode: m });
   }
   return out;
 }

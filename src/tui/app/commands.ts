@@ -1,5 +1,6 @@
-// What each slash command does, on the session's own API (src/agent/types.ts): functions of the
-// app's state and actions, like the key handlers.
+// What each slash command does, on the session's own API (src/agent/types.ts): a table of handlers,
+// one per built-in named in ./slash-commands.ts, each a function of the app's state and actions like
+// the key handlers.
 import { KNOWN_MODELS, modelInfo, SUGGESTED_MODELS } from "../../model/models.ts";
 import { listSessions } from "../../session/store.ts";
 import { renderDiff } from "../views/diff-view.ts";
@@ -11,7 +12,7 @@ import type { AgentSession } from "../../agent/types.ts";
 import type { AppActions } from "./actions.ts";
 import { statusInfo } from "./live-zone.ts";
 import { showMcp } from "./mcp-panel.ts";
-import { isKnownCommand, looksLikeCommand, parseSlash, SLASH_COMMANDS } from "./slash-commands.ts";
+import { isKnownCommand, looksLikeCommand, parseSlash, SLASH_COMMANDS, type BuiltinCommand, type SlashCommand } from "./slash-commands.ts";
 import { nthLatestAnswer } from "../transcript/answers.ts";
 import { sessionOf, type AppState } from "./state.ts";
 
@@ -51,200 +52,212 @@ export function ranAsCommand(state: AppState, actions: AppActions & { requestRen
   return true;
 }
 
-export async function runSlashCommand(state: AppState, actions: AppActions, name: string, arg: string): Promise<void> {
-  const t = state.transcript;
-  const s = sessionOf(state);
-  switch (name) {
-    case "help":
-      t.notice(["Commands:", ...SLASH_COMMANDS.map((c) => `  /${c.name}${c.args ? ` ${c.args}` : ""} — ${c.help}`), ...customHelp(s), "Keys:", ...KEYS_HELP.map((k) => `  ${k}`)].join("\n"));
-      break;
-    case "hooks":
-      t.notice(hooksListing(s));
-      break;
-    case "exit":
-      await actions.exit(0);
-      return;
-    case "clear":
-      await actions.switchSession(null);
-      return;
-    case "transcript":
-      actions.openPager();
-      return;
-    case "edit":
-      actions.editInEditor();
-      return;
-    case "copy": {
-      const n = arg === "" ? 1 : Number(arg);
-      if (!Number.isInteger(n) || n < 1) {
-        t.notice(`/copy takes how far back the answer is (1 is the last), not "${arg}".`, "warn");
-        break;
-      }
-      const answer = nthLatestAnswer(t.entries, n);
-      if (answer === null) {
-        t.notice(n === 1 ? "No answer to copy yet." : `There are fewer than ${n} answers to copy.`, "warn");
-        break;
-      }
-      const r = await actions.copyToClipboard(answer);
-      const which = n === 1 ? "the last answer" : `answer ${n} from the end`;
-      // A notice, not a flash: where the text went is worth keeping, and it is too long for the status line.
-      if (r.ok) t.notice(`Copied ${which} (${answer.split("\n").length} lines of markdown) to ${r.where}.`);
-      else t.notice(`Could not copy ${which}: ${r.error}.`, "warn");
-      break;
-    }
-    case "theme": {
-      const order = ["auto", "light", "dark"] as const;
-      const choice = arg === "" ? order[(order.indexOf(actions.themeChoice()) + 1) % order.length]! : (order as readonly string[]).includes(arg) ? (arg as (typeof order)[number]) : null;
-      if (choice === null) {
-        t.notice(`/theme takes auto, dark or light, not "${arg}".`, "warn");
-        break;
-      }
-      const r = await actions.changeTheme(choice);
-      const what = choice === "auto" ? `auto (${r.theme} for this terminal's background)` : choice;
-      if (r.error) t.notice(`Theme: ${what}, for this session only: ${r.error}.`, "warn");
-      else t.notice(`Theme: ${what}${r.file ? `; saved to ${r.file}` : ""}.`);
-      break;
-    }
-    case "compact":
-      await actions.runBusy("compact", async (signal) => {
-        const ok = await s.compact(arg || undefined, signal);
-        if (!ok) t.notice("Nothing to compact yet.", "info");
-      });
-      return;
-    case "cost": {
-      const info = statusInfo(state, actions.now());
-      const u = t.usage;
+/** What a command's handler is given: the app's state and actions, the session, and its argument. */
+type Call = { state: AppState; actions: AppActions; t: AppState["transcript"]; s: AgentSession; arg: string };
+/**
+ * A command's handler. True when it changed only what the app shows (a notice, the model) and the
+ * app lays out now; false when it asked for something that draws by itself (a chooser, the pager,
+ * busy work, a switch, the exit), after which a layout of our own would come too early or too late.
+ */
+type Handler = (c: Call) => boolean | Promise<boolean>;
+
+/** Each built-in's handler, by the names ./slash-commands.ts lists with their help. */
+const HANDLERS: { readonly [K in BuiltinCommand]: Handler } = {
+  help: ({ t, s }) => {
+    t.notice(["Commands:", ...SLASH_COMMANDS.map((c: SlashCommand) => `  /${c.name}${c.args ? ` ${c.args}` : ""} — ${c.help}`), ...customHelp(s), "Keys:", ...KEYS_HELP.map((k) => `  ${k}`)].join("\n"));
+    return true;
+  },
+  hooks: ({ t, s }) => (t.notice(hooksListing(s)), true),
+  exit: async ({ actions }) => (await actions.exit(0), false),
+  clear: async ({ actions }) => (await actions.switchSession(null), false),
+  transcript: ({ actions }) => (actions.openPager(), false),
+  edit: ({ actions }) => (actions.editInEditor(), false),
+  copy,
+  theme,
+  compact: async ({ actions, t, s, arg }) => {
+    await actions.runBusy("compact", async (signal) => {
+      const ok = await s.compact(arg || undefined, signal);
+      if (!ok) t.notice("Nothing to compact yet.", "info");
+    });
+    return false;
+  },
+  cost: ({ state, actions, t, s }) => {
+    const info = statusInfo(state, actions.now());
+    const u = t.usage;
+    t.notice(
+      [
+        `Cost: ${formatCost(info.costUsd)} (${s.model()})`,
+        `Tokens: ${formatTokens(u.input)} input, ${formatTokens(u.cacheRead)} cache reads, ${formatTokens(u.cacheWrite)} cache writes, ${formatTokens(u.output)} output`,
+        info.cacheHitRate !== null ? `Cache hit rate: ${Math.round(info.cacheHitRate * 100)}%` : "No requests yet.",
+      ].join("\n"),
+    );
+    return true;
+  },
+  model,
+  sessions: ({ t, s }) => {
+    const list = listSessions(s.cwd);
+    if (list.length === 0) t.notice("No sessions in this project yet.");
+    else
       t.notice(
-        [
-          `Cost: ${formatCost(info.costUsd)} (${s.model()})`,
-          `Tokens: ${formatTokens(u.input)} input, ${formatTokens(u.cacheRead)} cache reads, ${formatTokens(u.cacheWrite)} cache writes, ${formatTokens(u.output)} output`,
-          info.cacheHitRate !== null ? `Cache hit rate: ${Math.round(info.cacheHitRate * 100)}%` : "No requests yet.",
-        ].join("\n"),
+        [`Sessions of ${s.cwd} (newest first; /resume <id> switches):`, ...list.slice(0, 20).map((x) => `  ${x.id.slice(0, 8)}  ${ago(Date.now() - x.lastActivity).padEnd(8)} ${plural(x.turns, "turn").padStart(9)}  ${formatCost(x.costUsd).padStart(7)}  ${x.title || "(untitled)"}${x.id === s.sessionId ? "  ← this one" : ""}`)].join("\n"),
       );
-      break;
-    }
-    case "model": {
-      if (arg) {
-        if (!modelInfo(arg) && !KNOWN_MODELS.includes(arg)) t.notice(`${arg} is not a model KHAELOR knows: it will be tried as is, with no known price.`, "warn");
-        s.setModel(arg);
-        break;
-      }
-      const names = [...new Set([s.model(), ...SUGGESTED_MODELS])];
-      actions.choose(
-        "Model (Enter switches, Esc keeps the current one):",
-        names.map((n) => ({ label: n, detail: n === s.model() ? "current" : windowOf(n), value: n })),
-        (v) => {
-          if (v !== s.model()) s.setModel(v);
-          else actions.flash(`the model stays ${v}`);
-        },
-      );
-      return;
-    }
-    case "sessions": {
-      const list = listSessions(s.cwd);
-      if (list.length === 0) t.notice("No sessions in this project yet.");
-      else
-        t.notice(
-          [`Sessions of ${s.cwd} (newest first; /resume <id> switches):`, ...list.slice(0, 20).map((x) => `  ${x.id.slice(0, 8)}  ${ago(Date.now() - x.lastActivity).padEnd(8)} ${plural(x.turns, "turn").padStart(9)}  ${formatCost(x.costUsd).padStart(7)}  ${x.title || "(untitled)"}${x.id === s.sessionId ? "  ← this one" : ""}`)].join("\n"),
-        );
-      break;
-    }
-    case "resume": {
-      if (arg) {
-        await actions.switchSession(arg);
+    return true;
+  },
+  resume,
+  mcp: ({ state, actions }) => (showMcp(state, actions), false),
+  permissions,
+  diff,
+  undo: async ({ actions, t, s }) => {
+    await actions.runBusy("command", async () => {
+      let r: Awaited<ReturnType<typeof s.undo>>;
+      try {
+        r = await s.undo();
+      } catch (e) {
+        // Snapshots are off (e.g. a big directory outside git): the session says why.
+        t.notice(e instanceof Error ? e.message : String(e), "warn");
         return;
       }
-      const list = listSessions(s.cwd).filter((x) => x.id !== s.sessionId);
-      if (list.length === 0) {
-        t.notice("No other session in this project to resume.");
-        break;
-      }
-      actions.choose(
-        "Resume which session? (Enter resumes, Esc cancels)",
-        list.slice(0, 50).map((x) => ({ label: x.title || "(untitled)", detail: describeSession(x), value: x.id })),
-        (id) => void actions.switchSession(id),
-      );
-      return;
-    }
-    case "mcp":
-      showMcp(state, actions);
-      return;
-    case "permissions": {
-      const rules = s.rules();
-      const held = s.trust.heldSettings();
-      t.notice(
-        [
-          `Permission mode: ${MODE_LABEL[s.permissionMode()]} (--permission-mode ${s.permissionMode()}; Shift+Tab cycles)`,
-          rules.length === 0 ? "No rules: every write and command asks." : "Rules (deny beats ask beats allow, from any scope):",
-          ...rules.map((r) => `  ${r.behavior.padEnd(5)} ${r.rule}  (${describeScope(r)})`),
-          ...(held.length > 0 ? ["Held back, as this project is not trusted for them (its files may only restrict):", ...held.map((i) => `  ${i.name}  (${i.file}): ${i.command}`)] : []),
-        ].join("\n"),
-      );
-      if (rules.length === 0 && held.length === 0) break;
-      const trustHeld = { label: `Trust the project's ${held.length === 1 ? "setting" : `${held.length} settings`} held back`, detail: "they hold from now on, in later sessions too", value: "trust-held" };
-      actions.choose(
-        held.length > 0 ? "Remove a rule, or trust what is held back? (Esc changes nothing)" : "Remove a rule? (Enter removes it, also from its file; Esc keeps them all)",
-        [...rules.map((r, i) => ({ label: `${r.behavior} ${r.rule}`, detail: describeScope(r), value: String(i) })), ...(held.length > 0 ? [trustHeld] : [])],
-        (v) => {
-          if (v === "trust-held") {
-            s.trust.trustSettings();
-            t.notice(`Trusted: ${held.map((i) => i.name).join(", ")}.`);
-            return;
-          }
-          const r = rules[Number(v)];
-          if (!r) return;
-          const done = s.removeRule(r);
-          if (done.ok) t.notice(`Removed ${r.behavior} rule ${r.rule}${done.file ? ` from ${done.file}` : ""}.`);
-          else t.notice(`Could not remove ${r.rule}: ${done.error}`, "error");
-        },
-      );
-      return;
-    }
-    case "diff": {
-      const off = s.snapshotsOff();
-      if (off) {
-        t.notice(`/diff is off: ${off}`, "warn");
-        break;
-      }
-      await actions.runBusy("command", async () => {
-        const d = await s.diff();
-        if (d.files.length === 0) {
-          t.notice("No changes since the session started.");
-          return;
-        }
-        const patches = splitPatch(d.patch);
-        actions.openPager({
-          count: () => patches.length + 1,
-          text: (i) => (i === 0 ? d.files.map((f) => f.path).join("\n") : (patches[i - 1] ?? "")),
-          layout: (i, width) =>
-            i === 0
-              ? [
-                  { spans: [span(`Changes since the session started: ${d.files.length} file${d.files.length === 1 ? "" : "s"}`, ui.bold)] },
-                  ...d.files.map((f) => ({ spans: [span(`  ${f.status.padEnd(9)} ${f.path}`, ui.dim)] })),
-                ]
-              : [{ spans: [] }, { spans: [span(patchPath(patches[i - 1] ?? ""), ui.accentBold)] }, ...renderDiff(patches[i - 1] ?? "", { width })],
-        }, { title: "changes since the session started" });
-      });
-      return;
-    }
-    case "undo": {
-      await actions.runBusy("command", async () => {
-        let r: Awaited<ReturnType<typeof s.undo>>;
-        try {
-          r = await s.undo();
-        } catch (e) {
-          // Snapshots are off (e.g. a big directory outside git): the session says why.
-          t.notice(e instanceof Error ? e.message : String(e), "warn");
-          return;
-        }
-        // A restore is an event in the log; the transcript shows it from there.
-        if (r === null) t.notice("Nothing to undo: no agent turn has changed files (or every one is undone).");
-      });
-      return;
-    }
-    default:
-      t.notice(`Unknown command /${name}: /help lists them.`, "warn");
-  }
+      // A restore is an event in the log; the transcript shows it from there.
+      if (r === null) t.notice("Nothing to undo: no agent turn has changed files (or every one is undone).");
+    });
+    return false;
+  },
+};
+
+export async function runSlashCommand(state: AppState, actions: AppActions, name: string, arg: string): Promise<void> {
+  const t = state.transcript;
+  if (!isKnownCommand(name)) t.notice(`Unknown command /${name}: /help lists them.`, "warn");
+  else if (!(await HANDLERS[name]({ state, actions, t, s: sessionOf(state), arg }))) return;
   actions.render();
+}
+
+async function copy({ actions, t, arg }: Call): Promise<boolean> {
+  const n = arg === "" ? 1 : Number(arg);
+  if (!Number.isInteger(n) || n < 1) {
+    t.notice(`/copy takes how far back the answer is (1 is the last), not "${arg}".`, "warn");
+    return true;
+  }
+  const answer = nthLatestAnswer(t.entries, n);
+  if (answer === null) {
+    t.notice(n === 1 ? "No answer to copy yet." : `There are fewer than ${n} answers to copy.`, "warn");
+    return true;
+  }
+  const r = await actions.copyToClipboard(answer);
+  const which = n === 1 ? "the last answer" : `answer ${n} from the end`;
+  // A notice, not a flash: where the text went is worth keeping, and it is too long for the status line.
+  if (r.ok) t.notice(`Copied ${which} (${answer.split("\n").length} lines of markdown) to ${r.where}.`);
+  else t.notice(`Could not copy ${which}: ${r.error}.`, "warn");
+  return true;
+}
+
+async function theme({ actions, t, arg }: Call): Promise<boolean> {
+  const order = ["auto", "light", "dark"] as const;
+  const choice = arg === "" ? order[(order.indexOf(actions.themeChoice()) + 1) % order.length]! : (order as readonly string[]).includes(arg) ? (arg as (typeof order)[number]) : null;
+  if (choice === null) {
+    t.notice(`/theme takes auto, dark or light, not "${arg}".`, "warn");
+    return true;
+  }
+  const r = await actions.changeTheme(choice);
+  const what = choice === "auto" ? `auto (${r.theme} for this terminal's background)` : choice;
+  if (r.error) t.notice(`Theme: ${what}, for this session only: ${r.error}.`, "warn");
+  else t.notice(`Theme: ${what}${r.file ? `; saved to ${r.file}` : ""}.`);
+  return true;
+}
+
+function model({ actions, t, s, arg }: Call): boolean {
+  if (arg) {
+    if (!modelInfo(arg) && !KNOWN_MODELS.includes(arg)) t.notice(`${arg} is not a model KHAELOR knows: it will be tried as is, with no known price.`, "warn");
+    s.setModel(arg);
+    return true;
+  }
+  const names = [...new Set([s.model(), ...SUGGESTED_MODELS])];
+  actions.choose(
+    "Model (Enter switches, Esc keeps the current one):",
+    names.map((n) => ({ label: n, detail: n === s.model() ? "current" : windowOf(n), value: n })),
+    (v) => {
+      if (v !== s.model()) s.setModel(v);
+      else actions.flash(`the model stays ${v}`);
+    },
+  );
+  return false;
+}
+
+async function resume({ actions, t, s, arg }: Call): Promise<boolean> {
+  if (arg) {
+    await actions.switchSession(arg);
+    return false;
+  }
+  const list = listSessions(s.cwd).filter((x) => x.id !== s.sessionId);
+  if (list.length === 0) {
+    t.notice("No other session in this project to resume.");
+    return true;
+  }
+  actions.choose(
+    "Resume which session? (Enter resumes, Esc cancels)",
+    list.slice(0, 50).map((x) => ({ label: x.title || "(untitled)", detail: describeSession(x), value: x.id })),
+    (id) => void actions.switchSession(id),
+  );
+  return false;
+}
+
+function permissions({ actions, t, s }: Call): boolean {
+  const rules = s.rules();
+  const held = s.trust.heldSettings();
+  t.notice(
+    [
+      `Permission mode: ${MODE_LABEL[s.permissionMode()]} (--permission-mode ${s.permissionMode()}; Shift+Tab cycles)`,
+      rules.length === 0 ? "No rules: every write and command asks." : "Rules (deny beats ask beats allow, from any scope):",
+      ...rules.map((r) => `  ${r.behavior.padEnd(5)} ${r.rule}  (${describeScope(r)})`),
+      ...(held.length > 0 ? ["Held back, as this project is not trusted for them (its files may only restrict):", ...held.map((i) => `  ${i.name}  (${i.file}): ${i.command}`)] : []),
+    ].join("\n"),
+  );
+  if (rules.length === 0 && held.length === 0) return true;
+  const trustHeld = { label: `Trust the project's ${held.length === 1 ? "setting" : `${held.length} settings`} held back`, detail: "they hold from now on, in later sessions too", value: "trust-held" };
+  actions.choose(
+    held.length > 0 ? "Remove a rule, or trust what is held back? (Esc changes nothing)" : "Remove a rule? (Enter removes it, also from its file; Esc keeps them all)",
+    [...rules.map((r, i) => ({ label: `${r.behavior} ${r.rule}`, detail: describeScope(r), value: String(i) })), ...(held.length > 0 ? [trustHeld] : [])],
+    (v) => {
+      if (v === "trust-held") {
+        s.trust.trustSettings();
+        t.notice(`Trusted: ${held.map((i) => i.name).join(", ")}.`);
+        return;
+      }
+      const r = rules[Number(v)];
+      if (!r) return;
+      const done = s.removeRule(r);
+      if (done.ok) t.notice(`Removed ${r.behavior} rule ${r.rule}${done.file ? ` from ${done.file}` : ""}.`);
+      else t.notice(`Could not remove ${r.rule}: ${done.error}`, "error");
+    },
+  );
+  return false;
+}
+
+async function diff({ actions, t, s }: Call): Promise<boolean> {
+  const off = s.snapshotsOff();
+  if (off) {
+    t.notice(`/diff is off: ${off}`, "warn");
+    return true;
+  }
+  await actions.runBusy("command", async () => {
+    const d = await s.diff();
+    if (d.files.length === 0) {
+      t.notice("No changes since the session started.");
+      return;
+    }
+    const patches = splitPatch(d.patch);
+    actions.openPager({
+      count: () => patches.length + 1,
+      text: (i) => (i === 0 ? d.files.map((f) => f.path).join("\n") : (patches[i - 1] ?? "")),
+      layout: (i, width) =>
+        i === 0
+          ? [
+              { spans: [span(`Changes since the session started: ${d.files.length} file${d.files.length === 1 ? "" : "s"}`, ui.bold)] },
+              ...d.files.map((f) => ({ spans: [span(`  ${f.status.padEnd(9)} ${f.path}`, ui.dim)] })),
+            ]
+          : [{ spans: [] }, { spans: [span(patchPath(patches[i - 1] ?? ""), ui.accentBold)] }, ...renderDiff(patches[i - 1] ?? "", { width })],
+    }, { title: "changes since the session started" });
+  });
+  return false;
 }
 
 /** A session in a chooser: its short id, when it was last used, how long it is. */
@@ -282,7 +295,7 @@ function patchPath(p: string): string {
 
 /** /help's part for the project's and user's own commands and skills. */
 function customHelp(s: AgentSession): string[] {
-  const entries = (s.slashCommands?.() ?? []).filter((c) => !SLASH_COMMANDS.some((b) => b.name === c.name));
+  const entries = (s.slashCommands?.() ?? []).filter((c) => !isKnownCommand(c.name));
   if (entries.length === 0) return [];
   return ["Custom commands and skills:", ...entries.map((c) => `  /${c.name}${c.argumentHint ? ` ${c.argumentHint}` : ""} — ${c.description} (${c.kind === "skill" ? "skill" : c.scope}: ${c.file})`)];
 }

@@ -91,148 +91,111 @@ export function composerInput(state: AppState, actions: AppActions, ev: InputEve
   if (pickerKey(state, actions, ev)) return;
   const { name, ctrl, alt, shift } = ev;
   const k = (ctrl ? "C-" : "") + (alt ? "M-" : "") + (shift ? "S-" : "") + name;
-  switch (k) {
-    case "enter": {
-      const text = c.submitText();
-      if (!text.trim()) return;
-      const images = c.attachedImages();
-      if (images.length > 0) {
-        const why = !state.ready ? "the session is still opening" : state.busy ? "the agent is working" : null;
-        if (why) {
-          // Steering is text only: the images wait in the prompt for the next message.
-          actions.flash(`${why}: a message with images is sent once it is done`);
-          return;
-        }
-        // A built-in runs here, not as a message: its images would go nowhere.
-        const builtIn = looksLikeCommand(text);
-        if (builtIn !== null && isKnownCommand(builtIn)) {
-          state.transcript.notice(`/${builtIn} does not take images: remove the image chips to run it, or send them in a message`, "warn");
-          actions.render();
-          return;
-        }
-        const problem = manyImagesProblem(images);
-        if (problem) {
-          state.transcript.notice(problem, "warn");
-          return;
-        }
-      }
-      c.setText("");
-      if (state.vim) state.vim.mode = "insert";
-      actions.submit(text, images.length > 0 ? images : undefined);
+  const edit = EDIT_KEYS.get(k);
+  if (edit) {
+    edit(c);
+    afterEdit(state, actions);
+    return;
+  }
+  COMMAND_KEYS.get(k)?.(state, actions);
+}
+
+type Composer = AppState["composer"];
+
+/** Keys that edit the text; the pickers then follow it (afterEdit). */
+const EDIT_KEYS = keyTable<(c: Composer) => void>({
+  ...keys(["S-enter", "M-enter", "C-j"], (c) => c.newline()),
+  ...keys(["backspace", "S-backspace"], (c) => c.backspace()),
+  ...keys(["M-backspace", "C-w", "C-backspace"], (c) => c.killWordBack()),
+  delete: (c) => c.deleteForward(),
+  ...keys(["left", "C-b"], (c) => c.left()),
+  ...keys(["right", "C-f"], (c) => c.right()),
+  ...keys(["M-left", "C-left", "M-b"], (c) => c.wordLeft()),
+  ...keys(["M-right", "C-right", "M-f"], (c) => c.wordRight()),
+  ...keys(["home", "C-a"], (c) => c.lineStart()),
+  ...keys(["end", "C-e"], (c) => c.lineEnd()),
+  "C-home": (c) => c.textStart(),
+  "C-end": (c) => c.textEnd(),
+  "C-k": (c) => c.killToLineEnd(),
+  "C-u": (c) => c.killToLineStart(),
+  "M-d": (c) => c.killWordForward(),
+  "C-y": (c) => c.yank(),
+  "C-_": (c) => c.undo(),
+});
+
+/** Keys that act rather than edit (send, walk the history, interrupt, open things); Tab alone does nothing. */
+const COMMAND_KEYS = keyTable<(state: AppState, actions: AppActions) => void>({
+  enter: submitComposer,
+  ...keys(["up", "C-p"], (state) => {
+    const c = state.composer;
+    if (c.up()) return;
+    const prev = state.history.prev(c.text);
+    if (prev !== null) c.setText(prev);
+  }),
+  ...keys(["down", "C-n"], (state) => {
+    const c = state.composer;
+    if (c.down()) return;
+    const next = state.history.next();
+    if (next !== null) c.setText(next);
+  }),
+  "S-tab": cycleMode,
+  escape: (state, actions) => {
+    if (!state.busy) return;
+    takeBackQueued(state, actions);
+    actions.interrupt();
+  },
+  "C-t": (_, actions) => actions.openPager(),
+  "C-l": (_, actions) => actions.redraw(),
+  "C-g": (_, actions) => actions.editInEditor(),
+  "C-v": (_, actions) => actions.pasteClipboardImage(),
+  "C-c": ctrlC,
+  "C-d": (state, actions) => {
+    const c = state.composer;
+    if (c.isEmpty()) void actions.exit(0);
+    else c.deleteForward();
+    afterEdit(state, actions);
+  },
+});
+
+/** The same handler under several keys. */
+function keys<F>(names: string[], f: F): Record<string, F> {
+  return Object.fromEntries(names.map((n) => [n, f]));
+}
+
+/** A Map, so a key named like an Object member ("constructor") finds nothing. */
+function keyTable<F>(entries: Record<string, F>): ReadonlyMap<string, F> {
+  return new Map(Object.entries(entries));
+}
+
+/** Enter: the prompt goes out as a message or a command, unless its images cannot go with it now. */
+function submitComposer(state: AppState, actions: AppActions): void {
+  const c = state.composer;
+  const text = c.submitText();
+  if (!text.trim()) return;
+  const images = c.attachedImages();
+  if (images.length > 0) {
+    const why = !state.ready ? "the session is still opening" : state.busy ? "the agent is working" : null;
+    if (why) {
+      // Steering is text only: the images wait in the prompt for the next message.
+      actions.flash(`${why}: a message with images is sent once it is done`);
       return;
     }
-    case "S-enter":
-    case "M-enter":
-    case "C-j":
-      c.newline();
-      break;
-    case "backspace":
-    case "S-backspace":
-      c.backspace();
-      break;
-    case "M-backspace":
-    case "C-w":
-    case "C-backspace":
-      c.killWordBack();
-      break;
-    case "delete":
-      c.deleteForward();
-      break;
-    case "left":
-    case "C-b":
-      c.left();
-      break;
-    case "right":
-    case "C-f":
-      c.right();
-      break;
-    case "M-left":
-    case "C-left":
-    case "M-b":
-      c.wordLeft();
-      break;
-    case "M-right":
-    case "C-right":
-    case "M-f":
-      c.wordRight();
-      break;
-    case "home":
-    case "C-a":
-      c.lineStart();
-      break;
-    case "end":
-    case "C-e":
-      c.lineEnd();
-      break;
-    case "C-home":
-      c.textStart();
-      break;
-    case "C-end":
-      c.textEnd();
-      break;
-    case "up":
-    case "C-p":
-      if (!c.up()) {
-        const prev = state.history.prev(c.text);
-        if (prev !== null) c.setText(prev);
-      }
+    // A built-in runs here, not as a message: its images would go nowhere.
+    const builtIn = looksLikeCommand(text);
+    if (builtIn !== null && isKnownCommand(builtIn)) {
+      state.transcript.notice(`/${builtIn} does not take images: remove the image chips to run it, or send them in a message`, "warn");
+      actions.render();
       return;
-    case "down":
-    case "C-n":
-      if (!c.down()) {
-        const next = state.history.next();
-        if (next !== null) c.setText(next);
-      }
+    }
+    const problem = manyImagesProblem(images);
+    if (problem) {
+      state.transcript.notice(problem, "warn");
       return;
-    case "C-k":
-      c.killToLineEnd();
-      break;
-    case "C-u":
-      c.killToLineStart();
-      break;
-    case "M-d":
-      c.killWordForward();
-      break;
-    case "C-y":
-      c.yank();
-      break;
-    case "C-_":
-      c.undo();
-      break;
-    case "S-tab":
-      cycleMode(state, actions);
-      return;
-    case "tab":
-      return;
-    case "escape":
-      if (state.busy) {
-        takeBackQueued(state, actions);
-        actions.interrupt();
-      }
-      return;
-    case "C-t":
-      actions.openPager();
-      return;
-    case "C-l":
-      actions.redraw();
-      return;
-    case "C-g":
-      actions.editInEditor();
-      return;
-    case "C-v":
-      actions.pasteClipboardImage();
-      return;
-    case "C-c":
-      ctrlC(state, actions);
-      return;
-    case "C-d":
-      if (c.isEmpty()) void actions.exit(0);
-      else c.deleteForward();
-      break;
-    default:
-      return;
+    }
   }
-  afterEdit(state, actions);
+  c.setText("");
+  if (state.vim) state.vim.mode = "insert";
+  actions.submit(text, images.length > 0 ? images : undefined);
 }
 
 /** A burst of typed text that may be a dropped file's path (a terminal that does not bracket pastes). */

@@ -6,8 +6,8 @@
 // is an image not sent).
 import type { ImageData } from "../../model/images.ts";
 import { formatBytes } from "../../workspace/safe-read.ts";
+import { unicodeGraphemes } from "../render/width.ts";
 
-const segmenter = new Intl.Segmenter(undefined, { granularity: "grapheme" });
 
 /** Pastes with at least this many lines, or this many characters, are shown collapsed. */
 export const PASTE_COLLAPSE_LINES = 8;
@@ -341,7 +341,7 @@ export class Composer {
     if (prev < 0x80 && prev !== 0x0a && i >= 2 && this.text.charCodeAt(i - 2) < 0x80) return i - 1;
     const lineStart = this.text.lastIndexOf("\n", i - 2) + 1;
     let last = lineStart;
-    for (const g of segmenter.segment(this.text.slice(lineStart, i))) last = lineStart + g.index;
+    for (const g of unicodeGraphemes(this.text.slice(lineStart, i))) last = lineStart + g.index;
     return last;
   }
 
@@ -354,7 +354,7 @@ export class Composer {
     if (c < 0x80 && (Number.isNaN(n) || n < 0x80)) return i + 1;
     const nl = this.text.indexOf("\n", i + 1);
     const chunk = this.text.slice(i, nl < 0 ? this.text.length : nl + 1);
-    for (const g of segmenter.segment(chunk)) return i + g.segment.length;
+    for (const g of unicodeGraphemes(chunk)) return i + g.segment.length;
     return i + 1;
   }
 

@@ -1,10 +1,11 @@
-// The slash commands: their names and one-line help, and completion while typing "/…". What each
-// command does lives in the controller; this is the table the composer and /help read.
+// The slash commands: their names and one-line help, and completion while typing "/…". This is the
+// table the composer and /help read; what each command does is ./commands.ts's table, keyed by the
+// same names (the compiler holds the two together: a name here without a handler there fails).
 import { existsSync } from "node:fs";
 
 export type SlashCommand = { name: string; args?: string; help: string };
 
-export const SLASH_COMMANDS: readonly SlashCommand[] = [
+export const SLASH_COMMANDS = [
   { name: "help", help: "keys and commands" },
   { name: "clear", help: "start a new session (this one stays resumable)" },
   { name: "compact", args: "[instructions]", help: "summarise the conversation to free context" },
@@ -22,7 +23,10 @@ export const SLASH_COMMANDS: readonly SlashCommand[] = [
   { name: "edit", help: "write the prompt in $VISUAL or $EDITOR (Ctrl-G)" },
   { name: "transcript", help: "the whole session in a pager (Ctrl-T)" },
   { name: "exit", help: "leave (Ctrl-D on an empty prompt)" },
-];
+] as const satisfies readonly SlashCommand[];
+
+/** A built-in command's name. */
+export type BuiltinCommand = (typeof SLASH_COMMANDS)[number]["name"];
 
 /** Commands matching what follows "/" (prefix matches first, then substring); `custom` are the project's and user's own. */
 export function completeSlash(text: string, custom: readonly SlashCommand[] = []): SlashCommand[] {
@@ -30,7 +34,7 @@ export function completeSlash(text: string, custom: readonly SlashCommand[] = []
   if (!m) return [];
   const q = (m[1] ?? "").toLowerCase();
   // A custom command named like a built-in is not offered: the built-in wins (a notice said so).
-  const all = [...SLASH_COMMANDS, ...custom.filter((c) => !isKnownCommand(c.name))];
+  const all: SlashCommand[] = [...SLASH_COMMANDS, ...custom.filter((c) => !isKnownCommand(c.name))];
   const prefix = all.filter((c) => c.name.toLowerCase().startsWith(q));
   const inner = all.filter((c) => !c.name.toLowerCase().startsWith(q) && c.name.toLowerCase().includes(q));
   return [...prefix, ...inner];
@@ -55,6 +59,6 @@ export function looksLikeCommand(text: string, exists: (path: string) => boolean
   return isKnownCommand(name) || !exists(`/${name}`) ? name : null;
 }
 
-export function isKnownCommand(name: string): boolean {
+export function isKnownCommand(name: string): name is BuiltinCommand {
   return SLASH_COMMANDS.some((c) => c.name === name);
 }

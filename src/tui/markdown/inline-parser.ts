@@ -1,57 +1,13 @@
 // Inline markdown: a port of the CommonMark reference algorithm (commonmark.js inlines.js:
 // delimiter stack for emphasis, bracket stack for links) plus GFM strikethrough (`~`/`~~`).
-// Nodes live in a small doubly linked tree while parsing, because the emphasis and link steps
-// splice ranges of siblings into new parents; the result is converted to plain `Inline` data.
+// Nodes live in a small doubly linked tree while parsing (./inline-tree.ts), because the emphasis
+// and link steps splice ranges of siblings into new parents; the result is converted to plain
+// `Inline` data. The syntax it matches (escapes, entities, link parts, HTML tags) is ./inline-syntax.ts.
 import type { Inline, RefMap } from "./ast.ts";
-import { decodeEntity, ENTITY_SOURCE } from "./entities.ts";
+import { decodeEntity } from "./entities.ts";
+import { normalizeReference, normalizeUri, reAutolink, reEmailAutolink, reEntityHere, reEscapable, reHtmlTag, reInitialSpace, reLinkDestinationBraces, reLinkLabel, reLinkTitle, reMain, rePunctuation, reSpaceAtEndOfLine, reSpnl, reTicks, reTicksHere, reUnicodeWhitespaceChar, reWhitespaceChar, unescapeString } from "./inline-syntax.ts";
+import { N, toInlines } from "./inline-tree.ts";
 import { trimEndChars } from "../../text/trim-chars.ts";
-
-type NodeType = "root" | Inline["type"];
-
-class N {
-  parent: N | null = null;
-  prev: N | null = null;
-  next: N | null = null;
-  first: N | null = null;
-  last: N | null = null;
-  dest = "";
-  title = "";
-  constructor(
-    public type: NodeType,
-    public literal = "",
-  ) {}
-
-  append(child: N): void {
-    child.unlink();
-    child.parent = this;
-    if (this.last) {
-      this.last.next = child;
-      child.prev = this.last;
-      this.last = child;
-    } else {
-      this.first = child;
-      this.last = child;
-    }
-  }
-
-  insertAfter(sibling: N): void {
-    sibling.unlink();
-    sibling.next = this.next;
-    if (sibling.next) sibling.next.prev = sibling;
-    sibling.prev = this;
-    this.next = sibling;
-    sibling.parent = this.parent;
-    if (this.parent && !sibling.next) this.parent.last = sibling;
-  }
-
-  unlink(): void {
-    if (this.prev) this.prev.next = this.next;
-    else if (this.parent) this.parent.first = this.next;
-    if (this.next) this.next.prev = this.prev;
-    else if (this.parent) this.parent.last = this.prev;
-    this.parent = this.prev = this.next = null;
-  }
-}
 
 type Delimiter = {
   cc: string;
@@ -73,60 +29,6 @@ type Bracket = {
   active: boolean;
   bracketAfter: boolean;
 };
-
-const ESCAPABLE = "[!\"#$%&'()*+,./:;<=>?@[\\\\\\]^_`{|}~-]";
-const reEscapable = new RegExp("^" + ESCAPABLE);
-const reEntityHere = new RegExp("^" + ENTITY_SOURCE);
-const reEntityOrEscapedChar = new RegExp("\\\\" + ESCAPABLE + "|" + ENTITY_SOURCE, "g");
-const rePunctuation = /^[!"#$%&'()*+,\-./:;<=>?@[\]\\^_`{|}~\p{P}\p{S}]/u;
-const ESCAPED_CHAR = "\\\\" + ESCAPABLE;
-const reLinkTitle = new RegExp(
-  '^(?:"(' + ESCAPED_CHAR + '|\\\\[^\\\\]|[^\\\\"\\x00])*"' +
-    "|'(" + ESCAPED_CHAR + "|\\\\[^\\\\]|[^\\\\'\\x00])*'" +
-    "|\\((" + ESCAPED_CHAR + "|\\\\[^\\\\]|[^\\\\()\\x00])*\\))",
-);
-const reLinkDestinationBraces = /^(?:<(?:[^<>\n\\\x00]|\\.)*>)/;
-const reTicksHere = /^`+/;
-const reTicks = /`+/g;
-const reEmailAutolink =
-  /^<([a-zA-Z0-9.!#$%&'*+/=?^_`{|}~-]+@[a-zA-Z0-9](?:[a-zA-Z0-9-]{0,61}[a-zA-Z0-9])?(?:\.[a-zA-Z0-9](?:[a-zA-Z0-9-]{0,61}[a-zA-Z0-9])?)*)>/;
-const reAutolink = /^<[A-Za-z][A-Za-z0-9.+-]{1,31}:[^<>\x00-\x20]*>/;
-const reSpnl = /^ *(?:\n *)?/;
-const reWhitespaceChar = /^[ \t\n\x0b\x0c\x0d]/;
-const reUnicodeWhitespaceChar = /^\s/;
-const reInitialSpace = /^ */;
-const reSpaceAtEndOfLine = /^ *(?:\n|$)/;
-const reLinkLabel = /^\[(?:[^\\[\]]|\\.){0,1000}\]/s;
-const reMain = /^[^\n`[\]\\!<&*_~]+/;
-
-const TAGNAME = "[A-Za-z][A-Za-z0-9-]*";
-const ATTRIBUTE =
-  "(?:\\s+[a-zA-Z_:][a-zA-Z0-9:._-]*(?:\\s*=\\s*(?:[^\"'=<>`\\x00-\\x20]+|'[^']*'|\"[^\"]*\"))?)";
-export const OPENTAG = "<" + TAGNAME + ATTRIBUTE + "*\\s*/?>";
-export const CLOSETAG = "</" + TAGNAME + "\\s*[>]";
-const reHtmlTag = new RegExp(
-  "^(?:" + OPENTAG + "|" + CLOSETAG + "|<!-->|<!--->|<!--[\\s\\S]*?-->|[<][?][\\s\\S]*?[?][>]|<![A-Za-z]+[^>]*>|<!\\[CDATA\\[[\\s\\S]*?\\]\\]>)",
-);
-
-export function unescapeString(s: string): string {
-  if (!/[\\&]/.test(s)) return s;
-  return s.replace(reEntityOrEscapedChar, (m) => (m[0] === "\\" ? m.charAt(1) : (decodeEntity(m) ?? m)));
-}
-
-/** Percent-encode what may not appear raw in a URI (OSC 8 wants printable ASCII), keeping existing escapes. */
-export function normalizeUri(uri: string): string {
-  return uri.replace(/%(?![0-9a-fA-F]{2})|[^\x21-\x7e]/gu, (ch) => {
-    try {
-      return encodeURIComponent(ch);
-    } catch {
-      return "%EF%BF%BD";
-    }
-  });
-}
-
-export function normalizeReference(label: string): string {
-  return label.slice(1, -1).trim().replace(/[ \t\r\n]+/g, " ").toLowerCase().toUpperCase();
-}
 
 /** What the parser saw but could not close: the input to healing a streaming paragraph. */
 export type Unclosed = {
@@ -651,45 +553,6 @@ function charBeforeAt(s: string, pos: number): string {
   const low = s.charCodeAt(pos - 1);
   if (low >= 0xdc00 && low <= 0xdfff && pos >= 2) return s.slice(pos - 2, pos);
   return s.charAt(pos - 1);
-}
-
-function toInlines(parent: N): Inline[] {
-  const out: Inline[] = [];
-  for (let n = parent.first; n; n = n.next) {
-    switch (n.type) {
-      case "text": {
-        if (n.literal === "") break;
-        const prev = out[out.length - 1];
-        if (prev && prev.type === "text") prev.text += n.literal;
-        else out.push({ type: "text", text: n.literal });
-        break;
-      }
-      case "code":
-        out.push({ type: "code", text: n.literal });
-        break;
-      case "html":
-        out.push({ type: "html", text: n.literal });
-        break;
-      case "softbreak":
-      case "hardbreak":
-        out.push({ type: n.type });
-        break;
-      case "emph":
-      case "strong":
-      case "strike":
-        out.push({ type: n.type, children: toInlines(n) });
-        break;
-      case "link":
-        out.push({ type: "link", href: n.dest, title: n.title, children: toInlines(n) });
-        break;
-      case "image":
-        out.push({ type: "image", src: n.dest, title: n.title, children: toInlines(n) });
-        break;
-      case "root":
-        break;
-    }
-  }
-  return out;
 }
 
 export function parseInlines(content: string, refmap: RefMap): Inline[] {

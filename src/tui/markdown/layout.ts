@@ -6,7 +6,8 @@ import type { Align, Block, Inline, ListItem } from "./ast.ts";
 import { diffLineKind } from "./highlight/diff.ts";
 import type { Token } from "./highlight/highlighter.ts";
 import { isDiffInfo } from "./highlight/languages.ts";
-import { RowSink, spansWidth, styled } from "./row-sink.ts";
+import { RowSink, styled } from "./row-sink.ts";
+import { spansWidth, trimEndSpans } from "../render/spans.ts";
 import { syntaxStyle, type MarkdownTheme } from "./theme.ts";
 import { displayWidth } from "../render/width.ts";
 import { HARD_BREAK, mergeStyle, splitLine, wrapPieces, type RowTarget } from "./wrap.ts";
@@ -266,21 +267,6 @@ function wrapToLines(pieces: Span[], width: number): Span[][] {
   };
   wrapPieces(pieces, target);
   return lines;
-}
-
-function trimEndSpans(spans: Span[]): Span[] {
-  const out = spans.slice();
-  while (out.length > 0) {
-    const last = out[out.length - 1]!;
-    const text = last.text.trimEnd();
-    if (text === last.text) break;
-    if (text === "") out.pop();
-    else {
-      out[out.length - 1] = { ...last, text };
-      break;
-    }
-  }
-  return out;
 }
 
 function expandTabs(text: string, startCol: number): string {

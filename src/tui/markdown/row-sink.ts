@@ -7,7 +7,7 @@
 // inserted. Hard rows (new paragraphs, list items, code lines, table rows) carry their prefixes.
 // With `hangingIndent` (for views where copy does not matter) continuations are indented instead.
 import type { Row, Span, Style } from "../render/style.ts";
-import { displayWidth } from "../render/width.ts";
+import { clipSpans, spansWidth } from "../render/spans.ts";
 
 type Level = { first: Span[]; rest: Span[]; pending: boolean };
 
@@ -96,38 +96,9 @@ export class RowSink {
   }
 }
 
-export function spansWidth(spans: readonly Span[]): number {
-  let w = 0;
-  for (const s of spans) w += displayWidth(s.text);
-  return w;
-}
-
 function concatSpans(a: Span[], b: Span[]): Span[] {
   if (a.length === 0) return b;
   return a.concat(b);
-}
-
-function clipSpans(spans: Span[], width: number): Span[] {
-  const out: Span[] = [];
-  let w = 0;
-  for (const s of spans) {
-    const sw = displayWidth(s.text);
-    if (w + sw <= width) {
-      out.push(s);
-      w += sw;
-      continue;
-    }
-    let text = "";
-    for (const ch of s.text) {
-      const cw = displayWidth(ch);
-      if (w + cw > width) break;
-      text += ch;
-      w += cw;
-    }
-    if (text) out.push({ text, style: s.style });
-    break;
-  }
-  return out;
 }
 
 export function styled(text: string, style: Style | undefined): Span {

@@ -16,7 +16,8 @@
 import { neutralizeControlsButLines } from "../../text/control-chars.ts";
 import type { Row } from "../render/style.ts";
 import type { Block, RefMap } from "./ast.ts";
-import { BlockParser, toBlocks, type BNode } from "./block-parser.ts";
+import { BlockParser } from "./block-parser.ts";
+import { toBlocks, type BNode } from "./block-tree.ts";
 import { healInline, hasUnescapedPipe, holdBack } from "./heal.ts";
 import { highlightCode, StreamingHighlighter, type Token } from "./highlight/highlighter.ts";
 import { languageForInfo } from "./highlight/languages.ts";

@@ -20,7 +20,8 @@ export type RowTarget = {
   /** Continuation rows are soft, joined by the terminal: rows are filled to the edge, not word-wrapped. */
   readonly softContinuations: boolean;
 };
-import { displayWidth, graphemes } from "../render/width.ts";
+import { breakSpans, spansWidth } from "../render/spans.ts";
+import { displayWidth } from "../render/width.ts";
 
 /** A hard line break inside a paragraph, in a piece list (pieces never contain newlines otherwise). */
 export const HARD_BREAK: Span = { text: "\n" };
@@ -71,20 +72,10 @@ export function wrapPieces(pieces: readonly Span[], sink: RowTarget): void {
       put(s, w);
       return;
     }
-    let chunk = "";
-    let chunkW = 0;
-    for (const g of graphemes(s.text)) {
-      const gw = displayWidth(g);
-      if (rowW + chunkW + gw > limit && (rowW + chunkW > 0)) {
-        if (chunk) put({ text: chunk, style: s.style }, chunkW);
-        chunk = "";
-        chunkW = 0;
-        breakRow("soft");
-      }
-      chunk += g;
-      chunkW += gw;
-    }
-    if (chunk) put({ text: chunk, style: s.style }, chunkW);
+    breakSpans([s], limit, sink.softAvail(), rowW).forEach((pieces, i) => {
+      if (i > 0) breakRow("soft");
+      for (const p of pieces) put(p, displayWidth(p.text));
+    });
   };
   const flushWord = (followedBySpace: boolean) => {
     if (word.spans.length === 0) return;
@@ -136,57 +127,24 @@ export function wrapPieces(pieces: readonly Span[], sink: RowTarget): void {
   emit(nextIsSoft);
 }
 
-function spansWidth(spans: readonly Span[]): number {
-  let w = 0;
-  for (const s of spans) w += displayWidth(s.text);
-  return w;
-}
-
 /** Cut one line of text (code, raw HTML) into rows of at most `limit` columns: hard first, soft after. */
 export function splitLine(spans: readonly Span[], sink: RowTarget): void {
-  let row: Span[] = [];
-  let rowW = 0;
-  let limit = sink.nextAvail();
-  let soft = false;
-  const emit = () => {
-    if (soft) sink.soft(row);
-    else sink.hard(row);
-    row = [];
-    rowW = 0;
-    soft = true;
-    limit = sink.softAvail();
-  };
-  const push = (s: Span) => {
+  breakSpans(spans, sink.nextAvail(), sink.softAvail()).forEach((pieces, i) => {
+    const row = joinSameStyle(pieces);
+    if (i === 0) sink.hard(row);
+    else sink.soft(row);
+  });
+}
+
+/** Neighbouring pieces of one style as one span. */
+function joinSameStyle(pieces: readonly Span[]): Span[] {
+  const row: Span[] = [];
+  for (const s of pieces) {
     const last = row[row.length - 1];
     if (last && last.style === s.style) row[row.length - 1] = { text: last.text + s.text, style: s.style };
     else row.push(s);
-  };
-  for (const s of spans) {
-    const w = displayWidth(s.text);
-    if (rowW + w <= limit) {
-      push(s);
-      rowW += w;
-      continue;
-    }
-    let chunk = "";
-    let chunkW = 0;
-    for (const g of graphemes(s.text)) {
-      const gw = displayWidth(g);
-      if (rowW + chunkW + gw > limit && rowW + chunkW > 0) {
-        if (chunk) push({ text: chunk, style: s.style });
-        emit();
-        chunk = "";
-        chunkW = 0;
-      }
-      chunk += g;
-      chunkW += gw;
-    }
-    if (chunk) {
-      push({ text: chunk, style: s.style });
-      rowW += chunkW;
-    }
   }
-  emit();
+  return row;
 }
 
 export function mergeStyle(base: Style | undefined, add: Style | undefined): Style | undefined {

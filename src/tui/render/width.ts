@@ -44,6 +44,15 @@ export function isPrintableAscii(text: string): boolean {
   return true;
 }
 
+/**
+ * Grapheme clusters as Unicode defines them, whatever rule the terminal draws by: the unit of
+ * typed input (the decoder) and of editing (the composer's cursor), where an emoji the terminal
+ * draws as several cells is still one character to step over or delete. The TUI's one segmenter.
+ */
+export function unicodeGraphemes(text: string): Intl.Segments {
+  return segmenter.segment(text);
+}
+
 /** Splits text into the terminal's cells' clusters. Callers take the ASCII fast path before calling this. */
 export function segmentGraphemes(text: string): Iterable<{ segment: string }> {
   if (whole) return segmenter.segment(text);

@@ -13,6 +13,8 @@
 // our capability queries (DECRQM, kitty flags, DA1, OSC 11's background colour, and cursor
 // position reports while the start-up probe expects them: CSI row;col R is also Shift+F3 & co.).
 
+import { unicodeGraphemes } from "../render/width.ts";
+
 export const ESC_TIMEOUT_MS = 30;
 
 export type Modifiers = { ctrl: boolean; alt: boolean; shift: boolean; meta: boolean };
@@ -58,7 +60,6 @@ function decodeColor(body: string): { r: number; g: number; b: number } | null {
 const PASTE_START = "\x1b[200~";
 const PASTE_END = "\x1b[201~";
 const NONE: Modifiers = { ctrl: false, alt: false, shift: false, meta: false };
-const segmenter = new Intl.Segmenter(undefined, { granularity: "grapheme" });
 
 const TILDE_KEYS: Record<number, string> = {
   1: "home", 2: "insert", 3: "delete", 4: "end", 5: "pageup", 6: "pagedown", 7: "home", 8: "end",
@@ -203,7 +204,7 @@ export function createInputDecoder(): InputDecoder {
       // One grapheme of typed text (or one control).
       if (c < 0x20 || c === 0x7f) { out.push(plainKey(buf[0]!, false)); buf = buf.slice(1); return true; }
       let end = 0;
-      for (const { segment } of segmenter.segment(buf.length > 64 ? buf.slice(0, 64) : buf)) { end = segment.length; break; }
+      for (const { segment } of unicodeGraphemes(buf.length > 64 ? buf.slice(0, 64) : buf)) { end = segment.length; break; }
       // A grapheme could continue in the next read (e.g. a ZWJ sequence): hold it unless flushing.
       if (end === buf.length && !final && /[\u200d\ufe0f\ud800-\udbff]$/.test(buf)) return false;
       out.push(plainKey(buf.slice(0, end), false));
@@ -276,7 +277,7 @@ export function createInputDecoder(): InputDecoder {
     }
     // ESC + character: Alt+key.
     let end = 1;
-    for (const { segment } of segmenter.segment(buf.slice(1, 17))) { end = 1 + segment.length; break; }
+    for (const { segment } of unicodeGraphemes(buf.slice(1, 17))) { end = 1 + segment.length; break; }
     out.push(plainKey(buf.slice(1, end), true));
     buf = buf.slice(end);
     return true;

@@ -3,8 +3,10 @@
 // uncaught exceptions and unhandled rejections. Ctrl-Z (which arrives as a key in raw mode, or as
 // SIGTSTP from `kill`) restores the terminal, stops the process, and on SIGCONT puts everything
 // back and re-reads the size, since the window may have changed while we were stopped.
+import { pendingAnswers, type PendingAnswers } from "./answers.ts";
 import { applyReplies, capsFromEnv, probeCaps, type Caps } from "./caps.ts";
-import { createInputDecoder, ESC_TIMEOUT_MS, type InputEvent } from "./decoder.ts";
+import type { InputEvent } from "./decoder.ts";
+import { createInputFeed, type InputFeed } from "./input-feed.ts";
 import { plainLineFeeds } from "./line-feeds.ts";
 
 export type TerminalInput = NodeJS.ReadableStream & { isTTY?: boolean; setRawMode?(mode: boolean): unknown };
@@ -60,8 +62,6 @@ export type OpenTerminalOptions = {
 
 const SIGNALS = ["SIGINT", "SIGTERM", "SIGHUP"] as const;
 
-/** Device attributes: the request the app's link probe writes. */
-const DA1 = "\x1b[c";
 /** How long lending the terminal out (Ctrl-Z, the editor) or leaving it waits for its answers to what we asked (ms). */
 const ANSWER_WAIT_MS = 300;
 
@@ -81,103 +81,71 @@ function ignoreHangupErrors(stream: NodeJS.EventEmitter, onHangup: () => void) {
   });
 }
 
+/** Writes to the terminal until it is gone (SIGHUP, or a write said so); after that nothing is written. */
+function hangupSafeOutput(stdin: TerminalInput, stdout: TerminalOutputStream) {
+  const out = {
+    hungUp: false,
+    write(data: string): boolean {
+      if (out.hungUp) return true;
+      try {
+        return stdout.write(data);
+      } catch (e) {
+        if (!isHangup(e)) throw e;
+        out.hungUp = true;
+        return true;
+      }
+    },
+  };
+  for (const stream of [stdin, stdout, process.stderr]) ignoreHangupErrors(stream, () => void (out.hungUp = true));
+  return out;
+}
+
+// Mode 2027 goes on with our other modes and off with them (a shell after us, or an editor we hand
+// the terminal to, expects the terminal's own default).
+const enterSequence = (caps: Caps) =>
+  (caps.graphemeMode ? "\x1b[?2027h" : "") + (caps.bracketedPaste ? "\x1b[?2004h" : "") + (caps.focusEvents ? "\x1b[?1004h" : "") + (caps.kittyKeyboard ? "\x1b[>1u" : "\x1b[>4;2m");
+const leaveSequence = (caps: Caps, altScreen: boolean) =>
+  "\x1b[?2026l" + (altScreen ? "\x1b[?1049l" : "") + "\x1b[m" + (caps.kittyKeyboard ? "\x1b[<u" : "\x1b[>4;0m") +
+  (caps.focusEvents ? "\x1b[?1004l" : "") + (caps.bracketedPaste ? "\x1b[?2004l" : "") + (caps.graphemeMode ? "\x1b[?2027l" : "") + "\x1b[?25h";
+
+/** Asks the tty for its size; true when it changed (the stream's "resize" event reported it). */
+function refreshSize(stdout: TerminalOutputStream): boolean {
+  const c = stdout.columns, r = stdout.rows;
+  try { stdout._refreshSize?.(); } catch { /* the terminal may be gone */ }
+  return c !== stdout.columns || r !== stdout.rows;
+}
+
+type Listeners<F> = Set<F> & { on(l: F): () => void };
+function listeners<F>(): Listeners<F> {
+  const set = new Set<F>() as Listeners<F>;
+  set.on = (l) => {
+    set.add(l);
+    return () => void set.delete(l);
+  };
+  return set;
+}
+
 export async function openTerminal(opts: OpenTerminalOptions = {}): Promise<TerminalSession> {
   const stdin = opts.stdin ?? (process.stdin as TerminalInput);
   const stdout = opts.stdout ?? (process.stdout as unknown as TerminalOutputStream);
   const env = opts.env ?? process.env;
   let caps = capsFromEnv(env);
-  const decoder = createInputDecoder();
-  const inputListeners = new Set<(e: InputEvent[]) => void>();
-  const resizeListeners = new Set<(c: number, r: number) => void>();
-  const resumeListeners = new Set<() => void>();
-  let escTimer: ReturnType<typeof setTimeout> | null = null;
+  const resizeListeners = listeners<(c: number, r: number) => void>();
+  const resumeListeners = listeners<() => void>();
+  const stopListeners = listeners<() => void>();
   let active = false;
   let restored = false;
-  /** The terminal is gone (SIGHUP, or a write said so): nothing more is written to it. */
-  let hungUp = false;
-  const markHungUp = () => {
-    hungUp = true;
-  };
-  for (const stream of [stdin, stdout, process.stderr]) ignoreHangupErrors(stream, markHungUp);
-  const writeOut = (data: string): boolean => {
-    if (hungUp) return true;
-    try {
-      return stdout.write(data);
-    } catch (e) {
-      if (!isHangup(e)) throw e;
-      hungUp = true;
-      return true;
-    }
-  };
-
-  /**
-   * DA1 requests the app wrote (the link probe rides behind frames) that the terminal has not
-   * answered yet. An answer that arrives once the tty is cooked again reaches the shell as typed
-   * text ("1;2c" after Ctrl-Z), or the editor as keys: handing the terminal over waits for them.
-   */
-  let unanswered = 0;
-  const answerWaiters = new Set<() => void>();
-  const answered = () => {
-    unanswered = Math.max(0, unanswered - 1);
-    if (unanswered === 0) for (const w of [...answerWaiters]) w();
-  };
-  /** Resolves once every DA1 request written is answered (at once if none), or after ANSWER_WAIT_MS. */
-  const answersIn = (): Promise<void> =>
-    new Promise((resolve) => {
-      if (unanswered === 0) return resolve();
-      const done = () => {
-        clearTimeout(timer);
-        answerWaiters.delete(done);
-        unanswered = 0; // a terminal that does not answer: taken as lost
-        resolve();
-      };
-      // A terminal that never answers (or one gone) must not keep Ctrl-Z or the editor waiting.
-      const timer = setTimeout(done, ANSWER_WAIT_MS);
-      answerWaiters.add(done);
-    });
-  /** Closing: keys are not for the app any more. */
-  let keysOff = false;
-  const write = (data: string): boolean => {
-    for (let i = data.indexOf(DA1); i !== -1; i = data.indexOf(DA1, i + DA1.length)) unanswered++;
-    return writeOut(data);
-  };
-
-  /**
-   * Keys that arrive before the app listens (while the capabilities are probed, on a busy machine
-   * easily the user's first words) are held and handed to the first listener, never dropped.
-   */
-  let held: InputEvent[] | null = [];
-  const dispatch = (events: InputEvent[]) => {
-    if (events.length === 0) return;
-    const da1 = events.filter((e) => e.type === "reply" && e.kind === "device-attributes").length;
-    // Replies still are for the app (the link gauge).
-    if (keysOff) events = events.filter((e) => e.type === "reply");
-    if (held) held.push(...events.filter((e) => e.type !== "reply"));
-    for (const l of inputListeners) l(events);
-    for (let i = 0; i < da1; i++) answered();
-  };
-  const onData = (chunk: Buffer | string) => {
-    if (escTimer) { clearTimeout(escTimer); escTimer = null; }
-    dispatch(decoder.feed(typeof chunk === "string" ? chunk : new Uint8Array(chunk)));
-    if (decoder.pending) escTimer = setTimeout(() => { escTimer = null; dispatch(decoder.flush()); }, ESC_TIMEOUT_MS);
-  };
+  const out = hangupSafeOutput(stdin, stdout);
+  const answers = pendingAnswers(ANSWER_WAIT_MS);
+  const input = createInputFeed((n) => answers.answered(n));
+  const onData = (chunk: Buffer | string) => input.data(chunk);
   const onResize = () => {
     for (const l of resizeListeners) l(stdout.columns ?? 80, stdout.rows ?? 24);
   };
-  /** Asks the tty for its size; true when it changed (the stream's "resize" event reported it). */
-  const refreshSize = (): boolean => {
-    const c = stdout.columns, r = stdout.rows;
-    try { stdout._refreshSize?.(); } catch { /* the terminal may be gone */ }
-    return c !== stdout.columns || r !== stdout.rows;
+  /** After the terminal was away (fg, an editor): the window may have changed meanwhile. */
+  const resized = () => {
+    if (!refreshSize(stdout)) onResize();
   };
-
-  // Mode 2027 goes on with our other modes and off with them (a shell after us, or an editor we hand
-  // the terminal to, expects the terminal's own default).
-  const enterSequence = () =>
-    (caps.graphemeMode ? "\x1b[?2027h" : "") + (caps.bracketedPaste ? "\x1b[?2004h" : "") + (caps.focusEvents ? "\x1b[?1004h" : "") + (caps.kittyKeyboard ? "\x1b[>1u" : "\x1b[>4;2m");
-  const leaveSequence = () =>
-    "\x1b[?2026l" + (session.altScreen ? "\x1b[?1049l" : "") + "\x1b[m" + (caps.kittyKeyboard ? "\x1b[<u" : "\x1b[>4;0m") +
-    (caps.focusEvents ? "\x1b[?1004l" : "") + (caps.bracketedPaste ? "\x1b[?2004l" : "") + (caps.graphemeMode ? "\x1b[?2027l" : "") + "\x1b[?25h";
 
   // stty takes ~5 ms (a process). At start it runs once the session is handed to the app, so the
   // app's first frames are not held back by it (they take the tty's CR before each LF meanwhile;
@@ -189,29 +157,17 @@ export async function openTerminal(opts: OpenTerminalOptions = {}): Promise<Term
       if (active) plainLineFeeds(stdin);
     });
     stdin.resume();
-    writeOut(enterSequence());
+    out.write(enterSequence(caps));
     active = true;
   };
   const leave = () => {
     if (!active) return;
     active = false;
-    if (escTimer) { clearTimeout(escTimer); escTimer = null; }
-    writeOut(leaveSequence());
+    input.cancelPending();
+    out.write(leaveSequence(caps, session.altScreen));
     try { stdin.setRawMode?.(false); } catch { /* same */ }
   };
 
-  const onSignal = (sig: NodeJS.Signals) => {
-    session.restore();
-    // Re-raise with the default action so the exit status says which signal ended us.
-    process.kill(process.pid, sig);
-  };
-  const onExit = () => session.restore();
-  const onCrash = (err: unknown) => {
-    session.restore();
-    process.stderr.write(`khaelor crashed: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`);
-    process.exit(1);
-  };
-  const stopListeners = new Set<() => void>();
   const onTstp = () => {
     if (stopListeners.size === 0) return session.suspend();
     for (const l of stopListeners) l();
@@ -219,21 +175,13 @@ export async function openTerminal(opts: OpenTerminalOptions = {}): Promise<Term
   const onCont = () => {
     if (restored) return;
     enter();
-    // The window may have changed while we were stopped, and the SIGWINCH that says so may be
-    // handled after this one (`columns` is only refreshed by it): ask the tty now.
-    if (!refreshSize()) onResize();
+    // The SIGWINCH that says the window changed while we were stopped may be handled after this
+    // one (`columns` is only refreshed by it): ask the tty now.
+    resized();
     for (const l of resumeListeners) l();
   };
 
-  /** Everything we hook on the process, installed at open and removed by restore. */
-  const processHandlers: Array<[string, (...args: any[]) => void]> = [
-    ...SIGNALS.map((sig) => [sig, onSignal] as [string, (...args: any[]) => void]),
-    ["exit", onExit],
-    ["uncaughtException", onCrash],
-    ["unhandledRejection", onCrash],
-    ["SIGTSTP", onTstp],
-    ["SIGCONT", onCont],
-  ];
+  const processHandlers = processHooks(() => session.restore(), onTstp, onCont);
 
   const session: TerminalSession = {
     get caps() { return caps; },
@@ -241,26 +189,21 @@ export async function openTerminal(opts: OpenTerminalOptions = {}): Promise<Term
     get cols() { return stdout.columns ?? 80; },
     get rows() { return stdout.rows ?? 24; },
     altScreen: false,
-    write,
-    once: (event, listener) => stdout.once(event, listener),
-    onInput(l) {
-      inputListeners.add(l);
-      if (held) {
-        const early = held;
-        held = null;
-        if (early.length > 0) queueMicrotask(() => l(early));
-      }
-      return () => inputListeners.delete(l);
+    write(data) {
+      answers.written(data);
+      return out.write(data);
     },
-    onResize(l) { resizeListeners.add(l); return () => resizeListeners.delete(l); },
-    onResume(l) { resumeListeners.add(l); return () => resumeListeners.delete(l); },
-    onStopRequest(l) { stopListeners.add(l); return () => stopListeners.delete(l); },
+    once: (event, listener) => stdout.once(event, listener),
+    onInput: (l) => input.listen(l),
+    onResize: resizeListeners.on,
+    onResume: resumeListeners.on,
+    onStopRequest: stopListeners.on,
     suspend() {
       if (restored) return;
       leave();
       process.kill(process.pid, "SIGSTOP");
     },
-    answersIn,
+    answersIn: answers.answersIn,
     handOver(run) {
       leave();
       stdin.pause();
@@ -274,8 +217,7 @@ export async function openTerminal(opts: OpenTerminalOptions = {}): Promise<Term
         if (ownTstp && !restored) process.on("SIGTSTP", onTstp);
         if (!restored) {
           enter();
-          // The window may have been resized while the program had it.
-          if (!refreshSize()) onResize();
+          resized();
         }
       }
     },
@@ -289,11 +231,11 @@ export async function openTerminal(opts: OpenTerminalOptions = {}): Promise<Term
     },
     async close() {
       const wasRestored = restored;
-      if (!wasRestored && !hungUp) {
+      if (!wasRestored && !out.hungUp) {
         // Still raw: answers on their way are read here. Once cooked, the tty holds them for the
         // shell (no newline ends them), where they show as typed text.
-        keysOff = true;
-        await answersIn();
+        input.keysOff();
+        await answers.answersIn();
       }
       session.restore();
       if (wasRestored) return;
@@ -310,20 +252,44 @@ export async function openTerminal(opts: OpenTerminalOptions = {}): Promise<Term
   stdout.on("resize", onResize);
   stdin.setRawMode?.(true);
   stdin.resume();
-  if (opts.probe !== false && stdin.isTTY) {
-    const probed = await probeCaps(caps, {
-      write: (d) => void writeOut(d),
-      expectCursorReports: (n) => decoder.expectCursorReports(n),
-      // The probe listens for replies only; it must not take the held keys meant for the app.
-      onEvents: (l) => {
-        inputListeners.add(l);
-        return () => inputListeners.delete(l);
-      },
-    }, opts.probeTimeoutMs ?? (Number(env.KHAELOR_PROBE_TIMEOUT_MS) || 150));
-    caps = applyReplies(probed.caps, []);
-    // Its DA1 (the last thing it asked) may still be answered, late: count it with the app's.
-    if (probed.timedOut) unanswered++;
-  }
+  if (opts.probe !== false && stdin.isTTY) caps = await probe(caps, out, input, answers, opts.probeTimeoutMs ?? (Number(env.KHAELOR_PROBE_TIMEOUT_MS) || 150));
   enter(true);
   return session;
+}
+
+/** What the terminal says it can do, asked in one round trip. */
+async function probe(caps: Caps, out: { write(d: string): boolean }, input: InputFeed, answers: PendingAnswers, timeoutMs: number): Promise<Caps> {
+  const probed = await probeCaps(caps, {
+    write: (d) => void out.write(d),
+    expectCursorReports: (n) => input.expectCursorReports(n),
+    // The probe listens for replies only; it must not take the held keys meant for the app.
+    onEvents: (l) => input.listenReplies(l),
+  }, timeoutMs);
+  // Its DA1 (the last thing it asked) may still be answered, late: count it with the app's.
+  if (probed.timedOut) answers.expectOne();
+  return applyReplies(probed.caps, []);
+}
+
+type ProcessHandler = (...args: any[]) => void;
+
+/** Everything we hook on the process, installed at open and removed by restore. */
+function processHooks(restore: () => void, onTstp: () => void, onCont: () => void): Array<[string, ProcessHandler]> {
+  const onSignal = (sig: NodeJS.Signals) => {
+    restore();
+    // Re-raise with the default action so the exit status says which signal ended us.
+    process.kill(process.pid, sig);
+  };
+  const onCrash = (err: unknown) => {
+    restore();
+    process.stderr.write(`khaelor crashed: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`);
+    process.exit(1);
+  };
+  return [
+    ...SIGNALS.map((sig): [string, ProcessHandler] => [sig, onSignal]),
+    ["exit", restore],
+    ["uncaughtException", onCrash],
+    ["unhandledRejection", onCrash],
+    ["SIGTSTP", onTstp],
+    ["SIGCONT", onCont],
+  ];
 }

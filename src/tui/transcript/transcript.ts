@@ -67,27 +67,9 @@ export class Transcript {
         }
         break;
       }
-      case "block_done": {
-        // The API's own tools (web search, fetch) ran on its side: their rows come from the blocks.
-        if (isServerBlock(e.block)) {
-          const row = this.serverBlock(e.block, now, true);
-          if (row && !this.blocks.has(e.index)) {
-            this.blocks.set(e.index, row);
-            this.sinceStart.push(row);
-          }
-          break;
-        }
-        // An answer's text is done only with its message: only then is the stop reason known, and
-        // an answer cut by the output-token limit must not reach history without saying so.
-        const b = this.blocks.get(e.index);
-        // Nothing more comes to its text, so what waits for more (a table, a half link) shows.
-        if (b?.kind === "assistant") b.textEnded = true;
-        if (b?.kind === "thinking" && !b.done) {
-          b.done = true;
-          b.durationMs = now - b.startedAt;
-        }
+      case "block_done":
+        this.blockDone(e, now);
         break;
-      }
       case "api_retry":
         if (e.partialDiscarded) this.discardPartial();
         this.retry = { attempt: e.attempt, maxRetries: e.maxRetries ?? null, status: e.status, message: e.message, until: now + e.delayMs };
@@ -112,52 +94,17 @@ export class Transcript {
         t.view.startedAt = now;
         break;
       }
-      case "hook_end": {
-        const t = this.tools.get(e.runId);
-        if (t) {
-          t.view.durationMs = e.durationMs;
-          t.view.status = e.ok ? "ok" : "error";
-          if (!e.ok && e.message) t.view.error = e.message;
-          // Its plain output (exit 0) is shown as a command's is: the last lines under the row, all of it in the pager.
-          if (e.output) {
-            t.view.output = e.output;
-            t.view.resultTail = lastLines(e.output, RESULT_LINES);
-          }
-        }
-        if (e.message && e.ok) this.push({ kind: "notice", text: e.message, level: "info" });
+      case "hook_end":
+        this.hookEnd(e);
         break;
-      }
       case "tool_progress": {
         const t = this.tools.get(e.toolUseId);
         if (t) t.view.outputTail = appendTail(t.view.outputTail, e.chunk);
         break;
       }
-      case "tool_result": {
-        const t = this.tools.get(e.toolUseId) ?? this.addTool(e.toolUseId, e.name, {});
-        const deniedMessage = this.denied.get(e.toolUseId);
-        t.view.summary = e.summary || t.view.summary;
-        t.view.durationMs = e.durationMs;
-        t.view.outputTail = [];
-        if (e.display?.diff) t.view.diff = e.display.diff;
-        if (e.display?.path) t.view.path = e.display.path;
-        const text = resultText(e.content);
-        if (deniedMessage !== undefined) {
-          t.view.status = "denied";
-          t.view.error = deniedMessage;
-        } else {
-          const shown = shownResult(e.name, text, e.display);
-          t.view.output = shownText(shown);
-          // A command's output is what the user wants to see of it: its last lines stay under the
-          // row, whether it passed, failed or was stopped (the end is where errors are).
-          if (e.name === "bash") t.view.resultTail = lastLines(shown.body, RESULT_LINES, e.display?.lines);
-          if (e.isError) {
-            // The result says whether it was cancelled; a log written before it did, only its text.
-            t.view.status = (e.interrupted ?? /^Cancelled by the user|cancelled by the user|interrupted/i.test(text)) ? "interrupted" : "error";
-            t.view.error = shown.notes || shown.body;
-          } else t.view.status = "ok";
-        }
+      case "tool_result":
+        this.toolResult(e);
         break;
-      }
       case "permission_decision":
         if (e.decision === "deny") this.denied.set(e.toolUseId, e.message ?? "denied");
         if (e.savedRule) this.push({ kind: "notice", text: `Saved rule: allow ${e.savedRule.rule} (${SCOPE_WORDS[e.savedRule.scope] ?? e.savedRule.scope})`, level: "info" });
@@ -193,6 +140,68 @@ export class Transcript {
         break;
       default:
         break;
+    }
+  }
+
+  private blockDone(e: Extract<AgentEvent, { type: "block_done" }>, now: number): void {
+    // The API's own tools (web search, fetch) ran on its side: their rows come from the blocks.
+    if (isServerBlock(e.block)) {
+      const row = this.serverBlock(e.block, now, true);
+      if (row && !this.blocks.has(e.index)) {
+        this.blocks.set(e.index, row);
+        this.sinceStart.push(row);
+      }
+      return;
+    }
+    // An answer's text is done only with its message: only then is the stop reason known, and
+    // an answer cut by the output-token limit must not reach history without saying so.
+    const b = this.blocks.get(e.index);
+    // Nothing more comes to its text, so what waits for more (a table, a half link) shows.
+    if (b?.kind === "assistant") b.textEnded = true;
+    if (b?.kind === "thinking" && !b.done) {
+      b.done = true;
+      b.durationMs = now - b.startedAt;
+    }
+  }
+
+  private hookEnd(e: Extract<AgentEvent, { type: "hook_end" }>): void {
+    const t = this.tools.get(e.runId);
+    if (t) {
+      t.view.durationMs = e.durationMs;
+      t.view.status = e.ok ? "ok" : "error";
+      if (!e.ok && e.message) t.view.error = e.message;
+      // Its plain output (exit 0) is shown as a command's is: the last lines under the row, all of it in the pager.
+      if (e.output) {
+        t.view.output = e.output;
+        t.view.resultTail = lastLines(e.output, RESULT_LINES);
+      }
+    }
+    if (e.message && e.ok) this.push({ kind: "notice", text: e.message, level: "info" });
+  }
+
+  private toolResult(e: Extract<AgentEvent, { type: "tool_result" }>): void {
+    const t = this.tools.get(e.toolUseId) ?? this.addTool(e.toolUseId, e.name, {});
+    const deniedMessage = this.denied.get(e.toolUseId);
+    t.view.summary = e.summary || t.view.summary;
+    t.view.durationMs = e.durationMs;
+    t.view.outputTail = [];
+    if (e.display?.diff) t.view.diff = e.display.diff;
+    if (e.display?.path) t.view.path = e.display.path;
+    const text = resultText(e.content);
+    if (deniedMessage !== undefined) {
+      t.view.status = "denied";
+      t.view.error = deniedMessage;
+    } else {
+      const shown = shownResult(e.name, text, e.display);
+      t.view.output = shownText(shown);
+      // A command's output is what the user wants to see of it: its last lines stay under the
+      // row, whether it passed, failed or was stopped (the end is where errors are).
+      if (e.name === "bash") t.view.resultTail = lastLines(shown.body, RESULT_LINES, e.display?.lines);
+      if (e.isError) {
+        // The result says whether it was cancelled; a log written before it did, only its text.
+        t.view.status = (e.interrupted ?? /^Cancelled by the user|cancelled by the user|interrupted/i.test(text)) ? "interrupted" : "error";
+        t.view.error = shown.notes || shown.body;
+      } else t.view.status = "ok";
     }
   }
 

@@ -1,12 +1,14 @@
 // Plain-text layout for the app's own views (tool rows, panels, status line, composer): measure,
-// clip and wrap styled spans into rows of at most `width` columns. Everything shown here comes
+// clip and wrap styled spans into rows of at most `width` columns, cut the one way markdown cuts
+// them too (../render/spans.ts). Everything shown here comes
 // from the model, tools or the user, so tabs become 4 spaces, newlines one space and controls
 // visible stand-ins (src/text/control-chars.ts); widths are the cell grid's own (../render/width.ts).
-import { displayWidth, graphemes } from "../render/width.ts";
+import { breakSpans, clipSpans, fitHead, spansWidth, trimEndSpans } from "../render/spans.ts";
+import { displayWidth } from "../render/width.ts";
 import { neutralizeControls } from "../../text/control-chars.ts";
 import type { Row, Span, Style } from "../render/style.ts";
 
-export { displayWidth };
+export { clipSpans, displayWidth, spansWidth };
 
 const TAB = "    ";
 
@@ -24,40 +26,6 @@ export function row(...spans: Span[]): Row {
   return { spans };
 }
 
-export function spansWidth(spans: readonly Span[]): number {
-  let w = 0;
-  for (const s of spans) w += displayWidth(s.text);
-  return w;
-}
-
-/** Cut spans to at most `width` columns; an ellipsis marks the cut when `ellipsis` is set. */
-export function clipSpans(spans: readonly Span[], width: number, ellipsis = false): Span[] {
-  if (width <= 0) return [];
-  if (spansWidth(spans) <= width) return spans.slice();
-  const limit = ellipsis ? width - 1 : width;
-  const out: Span[] = [];
-  let w = 0;
-  for (const s of spans) {
-    const sw = displayWidth(s.text);
-    if (w + sw <= limit) {
-      out.push(s);
-      w += sw;
-      continue;
-    }
-    let text = "";
-    for (const g of graphemes(s.text)) {
-      const gw = displayWidth(g);
-      if (w + gw > limit) break;
-      text += g;
-      w += gw;
-    }
-    if (text) out.push({ text, style: s.style });
-    if (ellipsis) out.push({ text: "…", style: s.style });
-    break;
-  }
-  return out;
-}
-
 /** Clip one line of plain text to `width` columns, with an ellipsis when cut. */
 export function clipText(text: string, width: number): string {
   return clipSpans([{ text }], width, true).map((s) => s.text).join("");
@@ -68,29 +36,9 @@ export function clipText(text: string, width: number): string {
  * and code are shown as they are). A wide character never straddles two rows.
  */
 export function wrapSpans(spans: readonly Span[], width: number, prefix: Span[] = [], contPrefix: Span[] = prefix): Row[] {
-  const rows: Row[] = [];
-  let cur: Span[] = prefix.slice();
-  let curW = spansWidth(prefix);
-  const contW = spansWidth(contPrefix);
   const avail = Math.max(1, width);
-  for (const s of spans) {
-    let chunk = "";
-    for (const g of graphemes(s.text)) {
-      const gw = displayWidth(g);
-      if (curW + gw > avail && curW > contW) {
-        if (chunk) cur.push({ text: chunk, style: s.style });
-        rows.push({ spans: cur });
-        cur = contPrefix.slice();
-        curW = contW;
-        chunk = "";
-      }
-      chunk += g;
-      curW += gw;
-    }
-    if (chunk) cur.push({ text: chunk, style: s.style });
-  }
-  rows.push({ spans: cur });
-  return rows;
+  const rows = breakSpans(spans, avail - spansWidth(prefix), avail - spansWidth(contPrefix));
+  return rows.map((r, i) => ({ spans: [...(i === 0 ? prefix : contPrefix), ...r] }));
 }
 
 /**
@@ -106,8 +54,7 @@ export function wordWrapSpans(spans: readonly Span[], width: number, prefix: Spa
   let bare = true; // nothing but the prefix on this row yet
   const contW = spansWidth(contPrefix);
   const newRow = () => {
-    trimEndSpans(cur);
-    rows.push({ spans: cur });
+    rows.push({ spans: trimEndSpans(cur) });
     cur = contPrefix.slice();
     curW = contW;
     bare = true;
@@ -133,22 +80,8 @@ export function wordWrapSpans(spans: readonly Span[], width: number, prefix: Spa
       bare = false;
     }
   }
-  trimEndSpans(cur);
-  rows.push({ spans: cur });
+  rows.push({ spans: trimEndSpans(cur) });
   return rows;
-}
-
-function trimEndSpans(spans: Span[]): void {
-  while (spans.length > 0) {
-    const last = spans[spans.length - 1]!;
-    const t = last.text.trimEnd();
-    if (t === last.text) return;
-    if (t === "") spans.pop();
-    else {
-      spans[spans.length - 1] = { ...last, text: t };
-      return;
-    }
-  }
 }
 
 /**
@@ -173,7 +106,7 @@ export function wrapText(text: string, width: number, style?: Style, indent = ""
       }
       cur += w;
       while (displayWidth(cur) > width) {
-        const head = clipSpans([{ text: cur }], width).map((s) => s.text).join("");
+        const { head } = fitHead(cur, width);
         rows.push({ spans: [span(head, style)] });
         cur = indent + cur.slice(head.length);
         if (head.length === 0) break;

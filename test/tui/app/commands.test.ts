@@ -59,3 +59,15 @@ test("/diff with snapshots off says why and runs nothing", async () => {
   expect(notices(state)).toEqual(["/diff is off: snapshots are off in this test"]);
   expect(actions.busyRuns).toEqual([]);
 });
+
+// (That every built-in /help lists has a handler, the compiler checks: commands.ts's table is keyed by SLASH_COMMANDS' names.)
+test("a command that only shows something lays out at once; one that hands over to the app (exit, a chooser, the pager) does not", async () => {
+  const { state, actions } = setup();
+  const counts: Record<string, number> = {};
+  for (const [name, arg] of [["hooks", ""], ["help", ""], ["model", "claude-opus-5-5"], ["copy", "nope"], ["exit", ""], ["clear", ""], ["transcript", ""], ["model", ""], ["diff", ""], ["bogus", ""]] as const) {
+    const before = actions.renders;
+    await runSlashCommand(state, actions, name, arg);
+    counts[`${name} ${arg}`.trim()] = actions.renders - before;
+  }
+  expect(counts).toEqual({ hooks: 1, help: 1, "model claude-opus-5-5": 1, "copy nope": 1, exit: 0, clear: 0, transcript: 0, model: 0, diff: 1, bogus: 1 });
+});

@@ -43,6 +43,8 @@ export type Recorded = {
   switches: Array<string | null>;
   busyRuns: string[];
   redraws: number;
+  /** Layouts asked for now (render()). */
+  renders: number;
   edits: number;
   copied: string[];
   /** The images each submit carried (an empty list for none). */
@@ -62,6 +64,7 @@ export function fakeActions(clock: { t: number }): AppActions & Recorded {
     switches: [],
     busyRuns: [],
     redraws: 0,
+    renders: 0,
     edits: 0,
     copied: [],
     submittedImages: [],
@@ -81,7 +84,7 @@ export function fakeActions(clock: { t: number }): AppActions & Recorded {
       await work(new AbortController().signal);
     },
     async switchSession(resume) { this.switches.push(resume); },
-    render() {},
+    render() { this.renders++; },
     redraw() { this.redraws++; },
     editInEditor() { this.edits++; },
     async copyToClipboard(t) { this.copied.push(t); return { ok: true, where: "a test clipboard" }; },

@@ -2,8 +2,8 @@
 // (locations) and, for an edit or a write, the change its tool planned as old and new text: the
 // file's text before and exactly the text run() writes, as the app's permission panel shows it.
 import type { ToolCallContent, ToolCallLocation, ToolKind } from "@agentclientprotocol/sdk";
-import { countInvisibles, invisiblesLine, splitInvisibles } from "../text/control-chars.ts";
-import type { ToolFacts, ToolPreview } from "../tools/types.ts";
+import { countInvisibles, invisiblesLine, splitInvisibles } from "../../text/control-chars.ts";
+import type { ToolFacts, ToolPreview } from "../../tools/types.ts";
 
 /** The API's own tools (it runs them; no tool of ours declares them). */
 const SERVER_KIND: Record<string, ToolKind> = {

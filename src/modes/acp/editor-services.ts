@@ -3,7 +3,7 @@
 // (terminal/*). Each is used only when the client said it offers it at initialize.
 import type * as acp from "@agentclientprotocol/sdk";
 import type { AgentContext, SessionUpdate } from "@agentclientprotocol/sdk";
-import type { CommandTerminal, TextFiles } from "../workspace/types.ts";
+import type { CommandTerminal, TextFiles } from "../../workspace/types.ts";
 
 /** What an editor's terminal keeps of a command's output for the model (the result budget cuts it further). */
 const TERMINAL_OUTPUT_BYTES = 1024 * 1024;

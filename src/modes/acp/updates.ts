@@ -1,12 +1,12 @@
 // A session's events as ACP session/update notifications, live (as they happen) and replayed (for
 // session/load). Plain translation: the session log stays the truth.
 import type { SessionUpdate, ToolCallContent } from "@agentclientprotocol/sdk";
-import type { AgentEvent, DurableEvent, PermissionMode } from "../events/types.ts";
-import { modelInfo } from "../model/models.ts";
-import { answeredCall, describeServerCall, describeServerResult, serverError } from "../model/server-blocks.ts";
-import type { AssistantBlock, ServerToolUseBlock, ToolResultContent, UserBlock } from "../model/types.ts";
-import { builtinFacts } from "../tools/builtin.ts";
-import type { ToolFacts } from "../tools/types.ts";
+import type { AgentEvent, DurableEvent, PermissionMode } from "../../events/types.ts";
+import { modelInfo } from "../../model/models.ts";
+import { answeredCall, describeServerCall, describeServerResult, serverError } from "../../model/server-blocks.ts";
+import type { AssistantBlock, ServerToolUseBlock, ToolResultContent, UserBlock } from "../../model/types.ts";
+import { builtinFacts } from "../../tools/builtin.ts";
+import type { ToolFacts } from "../../tools/types.ts";
 import { plannedDiff, toolKind, toolLocations } from "./tool-view.ts";
 
 type Input = Record<string, unknown>;

@@ -1,7 +1,7 @@
 // A host's user message content (Claude Code's shape: a string or Messages API blocks) as the
 // session takes it. Text and base64 images pass; blocks we cannot send are named, not dropped silently.
-import type { ImageMediaType, UserBlock } from "../model/types.ts";
-import { hostImage } from "../model/images.ts";
+import type { ImageMediaType, UserBlock } from "../../model/types.ts";
+import { hostImage } from "../../model/images.ts";
 
 const IMAGE_TYPES = new Set<string>(["image/png", "image/jpeg", "image/gif", "image/webp"]);
 

@@ -1,9 +1,9 @@
 // The command line's share of a session: which log, which model and mode, rules, policies and
 // budgets. What only a mode knows (who to ask, the demo's endpoint) it adds itself.
-import type { SessionOptions } from "../agent/types.ts";
-import type { CliOptions } from "./args.ts";
+import type { SessionOptions } from "../../agent/types.ts";
+import type { RunOptions } from "./run-options.ts";
 
-export function sessionOptions(o: CliOptions): SessionOptions {
+export function sessionOptions(o: RunOptions): SessionOptions {
   const resume = o.continue ? { latest: true as const } : o.resume ? { id: o.resume } : undefined;
   return {
     ...(o.cwd !== null ? { cwd: o.cwd } : {}),

@@ -3,8 +3,8 @@
 // embedded resource (a file the editor attached) becomes text naming its uri; a resource link is
 // named so the model can read it; audio is not supported and is said to be left out.
 import type { ContentBlock } from "@agentclientprotocol/sdk";
-import { hostImage } from "../model/images.ts";
-import type { UserBlock } from "../model/types.ts";
+import { hostImage } from "../../model/images.ts";
+import type { UserBlock } from "../../model/types.ts";
 
 export function promptContent(blocks: ContentBlock[]): { content: string | UserBlock[]; skipped: string[] } {
   const out: UserBlock[] = [];

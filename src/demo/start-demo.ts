@@ -3,7 +3,7 @@
 import { chmodSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { demoScenario, writeSampleProject } from "../demo/index.ts";
+import { demoScenario, writeSampleProject } from "./index.ts";
 import { startFakeApi, type FakeApi } from "../fakeapi/index.ts";
 
 export const DEMO_PROMPT = "The slugify test fails. Find out why and fix it.";

@@ -5,8 +5,9 @@
 // Messages that are JSON but not JSON-RPC are the connection's to answer, as with the SDK's stream.
 import * as acp from "@agentclientprotocol/sdk";
 import type { AnyMessage, Stream } from "@agentclientprotocol/sdk";
-import { EXIT } from "../cli/args.ts";
-import { jsonLines, leadingFields, MAX_MESSAGE_BYTES, tooLargeMessage } from "../stdio/json-lines.ts";
+import { EXIT } from "../shared/exit-codes.ts";
+import { onStopSignals } from "../shared/signals.ts";
+import { jsonLines, leadingFields, MAX_MESSAGE_BYTES, tooLargeMessage } from "../../stdio/json-lines.ts";
 
 export type StdioStreamOptions = {
   input: AsyncIterable<Uint8Array>;
@@ -74,12 +75,6 @@ export function stdioStream(opts: StdioStreamOptions): Stream {
 
 type Connection = { readonly closed: Promise<void>; readonly signal: AbortSignal; close(error?: unknown): void };
 
-const SIGNALS = [
-  ["SIGINT", EXIT.sigint],
-  ["SIGTERM", EXIT.sigterm],
-  ["SIGHUP", EXIT.sighup],
-] as const;
-
 /**
  * Runs a connection on stdin and stdout until it ends, and says how it ended: the end of input
  * (the client closed its end) quietly with 0; a signal with its exit code; anything else (a
@@ -98,17 +93,12 @@ export async function serveStdio(connect: (stream: Stream) => Connection, log: (
   process.stdout.on("error", onStdoutError);
   const write = (line: string) => new Promise<void>((resolve, reject) => void process.stdout.write(line, (e) => (e ? reject(e) : resolve())));
   const conn = connect(stdioStream({ input: input(), write, onSkipped: log }));
-  const handlers = SIGNALS.map(([name, code]) => {
-    const h = () => {
-      if (end.signal) process.exit(end.signal.code);
-      end.signal = { why: `stopped by ${name}`, code };
-      conn.close(new Error(end.signal.why));
-    };
-    process.on(name, h);
-    return [name, h] as const;
+  const offSignals = onStopSignals((s) => {
+    end.signal = { why: `stopped by ${s.name}`, code: s.code };
+    conn.close(new Error(end.signal.why));
   });
   await conn.closed;
-  for (const [name, h] of handlers) process.off(name, h);
+  offSignals();
   if (end.signal) {
     log(`${end.signal.why}; closing the sessions`);
     return end.signal.code;

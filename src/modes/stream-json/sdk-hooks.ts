@@ -3,7 +3,7 @@
 // answer is read as the hook's output (a PreToolUse deny denies the call, as a command hook's
 // would). They join the settings' hooks and always run: the host is the user's own program.
 import { z } from "zod";
-import { DEFAULT_TIMEOUT_S, HOOK_EVENTS, type HookEntry, type HookEvent } from "../hooks/config.ts";
+import { DEFAULT_TIMEOUT_S, HOOK_EVENTS, type HookEntry, type HookEvent } from "../../hooks/config.ts";
 import type { ControlChannel } from "./control.ts";
 
 const Matcher = z.looseObject({

@@ -1,6 +1,6 @@
 // Claude Code's PermissionUpdate objects (what can_use_tool offers as permission_suggestions and a
 // host answers with as updatedPermissions), translated to and from our rules and grant scopes.
-import type { GrantScope, Suggestion } from "../permissions/index.ts";
+import type { GrantScope, Suggestion } from "../../permissions/index.ts";
 
 export type PermissionUpdate = {
   type: "addRules";

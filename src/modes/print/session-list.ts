@@ -1,16 +1,14 @@
-// `khaelor sessions [--json]`, and the list print mode shows for `--resume` without an id.
+// This project's sessions, newest first: `khaelor sessions [--json]`, and the list print mode shows
+// for `--resume` without an id.
 import { resolve } from "node:path";
-import { formatCost } from "../model/format-cost.ts";
-import { listSessions } from "../session/store.ts";
-import { redactText } from "../session/redact.ts";
-import { terminalWriter } from "../text/terminal-out.ts";
-import { EXIT, type CliOptions } from "./args.ts";
+import { formatCost } from "../../model/format-cost.ts";
+import { listSessions } from "../../session/store.ts";
+import { redactText } from "../../session/redact.ts";
+import { terminalWriter } from "../../text/terminal-out.ts";
+import { EXIT } from "../shared/exit-codes.ts";
+import type { RunOptions } from "../shared/run-options.ts";
 
-export async function sessionsCommand(opts: CliOptions): Promise<number> {
-  return printSessionList(opts, null);
-}
-
-export function printSessionList(opts: CliOptions, heading: string | null): number {
+export function printSessionList(opts: Pick<RunOptions, "cwd" | "json">, heading: string | null): number {
   const cwd = resolve(opts.cwd ?? process.cwd());
   // A title is the first prompt: redacted (summaries written before redaction covered them hold it
   // in clear), and on a terminal its controls are shown, not obeyed.

@@ -1,0 +1,58 @@
+// Permission asks as the editor answers them: session/request_permission with the call as a
+// pending tool call (its kind and locations from its tool's facts, the change its tool planned,
+// its invisible characters named), "allow once", "always allow <rule>" when there is one to save,
+// and "reject".
+import * as acp from "@agentclientprotocol/sdk";
+import type { AgentContext } from "@agentclientprotocol/sdk";
+import type { Asker } from "../../agent/types.ts";
+import { invisiblesNote, plannedDiff, toolKind, toolLocations } from "./tool-view.ts";
+
+export type EditorAskerDeps = {
+  peer: () => AgentContext | null;
+  sessionId: () => string;
+};
+
+export function editorAsker({ peer: connected, sessionId: currentSession }: EditorAskerDeps): Asker {
+  return async (req, signal) => {
+    const peer = connected();
+    const sessionId = currentSession();
+    if (!peer) return { allow: false };
+    const input = (req.call.input ?? {}) as Record<string, unknown>;
+    // The change the tool planned: exactly what run() writes once it is allowed.
+    const diff = plannedDiff(req.preview);
+    // The editor may draw a bidi control or a zero-width space as nothing: say they are there.
+    const hidden = invisiblesNote(input, req.preview);
+    const content: acp.ToolCallContent[] = [...(hidden ? [{ type: "content" as const, content: { type: "text" as const, text: hidden.text } }] : []), ...(diff ? [diff] : [])];
+    const options: acp.PermissionOption[] = [
+      { optionId: "allow_once", name: "Allow once", kind: "allow_once" },
+      ...(req.suggestion ? [{ optionId: "allow_always", name: `Always allow ${req.suggestion.rules.join(", ")}`, kind: "allow_always" as const }] : []),
+      { optionId: "reject_once", name: "Reject", kind: "reject_once" },
+    ];
+    try {
+      const res = await peer.request(
+        "session/request_permission",
+        {
+          sessionId,
+          toolCall: {
+            toolCallId: req.call.id,
+            title: hidden ? `${req.summary} · ⚠ ${hidden.total} invisible character${hidden.total === 1 ? "" : "s"}` : req.summary,
+            kind: toolKind(req.facts, req.call.name),
+            status: "pending",
+            rawInput: input,
+            locations: toolLocations(req.facts),
+            ...(content.length > 0 ? { content } : {}),
+          },
+          options,
+        },
+        { cancellationSignal: signal },
+      );
+      if (res.outcome.outcome !== "selected") return { allow: false };
+      if (res.outcome.optionId === "allow_once") return { allow: true };
+      // The rule the app's "always" offers, saved where the app's `a` saves it (the project's local settings).
+      if (res.outcome.optionId === "allow_always") return { allow: true, always: { scope: "local" } };
+      return { allow: false };
+    } catch {
+      return { allow: false };
+    }
+  };
+}

@@ -1,0 +1,57 @@
+// The parsed command line, as plain data: `src/cli/args.ts` fills it, `src/main.ts` picks a mode
+// with it and hands it down; no mode imports the parser.
+import type { PermissionMode } from "../../events/types.ts";
+
+export type OutputFormat = "text" | "json" | "stream-json";
+export type InputFormat = "text" | "stream-json";
+
+/** The command line as plain data: what main.ts hands to a mode. */
+export type RunOptions = {
+  command: "run" | "sessions" | "mcp" | "acp" | "help" | "version";
+  /** `khaelor mcp ...`: the words after "mcp", parsed by the mcp command itself. */
+  mcpArgs: string[];
+  /** --mcp-config values (paths or JSON), in order. */
+  mcpConfig: string[];
+  strictMcpConfig: boolean;
+  /** --trust-project: run the commands the project's files define (MCP servers) this once. */
+  trustProject: boolean;
+  print: boolean;
+  prompt: string | null;
+  outputFormat: OutputFormat;
+  /** stream-json: user messages and control requests as NDJSON on stdin (the Claude Agent SDK's way). */
+  inputFormat: InputFormat;
+  /** `stdio`: permission asks go to the host as can_use_tool control requests (stream-json input). */
+  permissionPromptTool: string | null;
+  /** bypassPermissions may be switched to later (set_permission_mode) without starting in it. */
+  allowBypass: boolean;
+  /** A new session takes this id (Claude Code's --session-id). */
+  sessionId: string | null;
+  /** Replaces KHAELOR's system prompt (Claude Code's --system-prompt). */
+  systemPrompt: string | null;
+  /** Added after the system prompt (Claude Code's --append-system-prompt). */
+  appendSystemPrompt: string | null;
+  /** Extended thinking's token budget (--max-thinking-tokens, --thinking); null: no thinking. */
+  thinkingBudget: number | null;
+  /** The built-in tools the model is offered (Claude Code's --tools); null: all of them. */
+  tools: string[] | null;
+  /** Flags accepted for compatibility with Claude Code wrappers that this version does not honour. */
+  unhonoured: string[];
+  includePartialMessages: boolean;
+  model: string | null;
+  maxTurns: number | null;
+  maxBudgetUsd: number | null;
+  maxTimeS: number | null;
+  permissionMode: PermissionMode | null;
+  allowedTools: string[];
+  disallowedTools: string[];
+  cwd: string | null;
+  verbose: boolean;
+  continue: boolean;
+  /** null: not resuming; "": resume without an id (picker / list); otherwise an id or prefix. */
+  resume: string | null;
+  forkSession: boolean;
+  demo: boolean;
+  verifyNudge: boolean;
+  doomLoop: boolean;
+  json: boolean;
+};

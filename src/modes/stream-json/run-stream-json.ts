@@ -1,0 +1,139 @@
+// `khaelor -p --input-format stream-json --output-format stream-json`: the way the Claude Agent SDK
+// and `claude -p` wrappers drive an agent. User messages arrive as NDJSON on stdin and run as turns,
+// one after another in one session, each answered with its messages and a result; control requests
+// (initialize, interrupt, set_permission_mode, set_model, ...) are answered as they arrive, also
+// while a turn runs; with `--permission-prompt-tool stdio` permission asks go to the host as
+// can_use_tool requests. End of input ends the session once the queued turns are done.
+import { neutralizeControlsButLines } from "../../text/control-chars.ts";
+import type { TurnEndReason } from "../../events/types.ts";
+import type { UserBlock } from "../../model/types.ts";
+import { streamJsonPrinter } from "../../print/printer.ts";
+import { systemInit } from "../../print/system-init.ts";
+import { buildResult, createTally } from "../../print/result.ts";
+import { SessionOpenError } from "../../agent/agent-session.ts";
+import type { AgentSession } from "../../agent/types.ts";
+import { resolve } from "node:path";
+import { EXIT } from "../shared/exit-codes.ts";
+import type { RunOptions } from "../shared/run-options.ts";
+import { runPrompt } from "../shared/session-commands.ts";
+import { onStopSignals } from "../shared/signals.ts";
+import { createControlChannel } from "./control.ts";
+import { handleControl } from "./control-requests.ts";
+import { hostAsker } from "./host-asker.ts";
+import { launchOf, lazySession } from "./lazy-session.ts";
+import { readHostInput } from "./read-input.ts";
+import { turnQueue } from "./turn-queue.ts";
+
+type Queued = { content: string | UserBlock[] };
+
+export async function runStreamJson(opts: RunOptions): Promise<number> {
+  const stderr = (s: string) => void process.stderr.write(`khaelor: ${s}\n`);
+  let hostGone = false;
+  const writeLine = (o: object) => {
+    if (!hostGone) process.stdout.write(`${JSON.stringify(o)}\n`);
+  };
+  const printer = streamJsonPrinter({ write: (s) => void (hostGone || process.stdout.write(s)) }, opts.includePartialMessages);
+  const control = createControlChannel(writeLine);
+  const saidOnce = new Set<string>();
+  const once = (key: string, text: string) => {
+    if (saidOnce.has(key)) return;
+    saidOnce.add(key);
+    stderr(text);
+  };
+
+  let sessionId = "";
+  const cwd = resolve(opts.cwd ?? process.cwd());
+  /** A line that could not be taken, as one event on stdout (and a line on stderr); reading goes on. */
+  const invalid = (lineNo: number, error: string) => {
+    stderr(`stdin line ${lineNo}: ${error}; skipped`);
+    writeLine({ type: "system", subtype: "invalid_input", line: lineNo, error, session_id: sessionId });
+  };
+
+  // Permission asks: the host's canUseTool callback answers them when it asked for that.
+  const stdioAsks = opts.permissionPromptTool === "stdio";
+  if (opts.permissionPromptTool !== null && !stdioAsks)
+    once("prompt-tool", `--permission-prompt-tool ${opts.permissionPromptTool}: only "stdio" is supported (MCP permission tools are not); calls that would ask are denied`);
+  let current: AbortController | null = null;
+  const interrupt = () => current?.abort();
+  const ask = stdioAsks ? hostAsker({ control, cwd, once, interrupt }) : null;
+
+  // The session opens at the first thing that needs it, so initialize's settings come first.
+  let tally = createTally();
+  const launch = launchOf(opts);
+  const session = lazySession(opts, launch, ask, async (s) => {
+    sessionId = s.sessionId;
+    for (const n of s.notices) stderr(neutralizeControlsButLines(n));
+    // As in print mode: init lists the --mcp-config servers once started (the first request waits for them anyway).
+    await s.mcp.ready();
+    printer.init(systemInit(s));
+    s.subscribe((e) => {
+      tally.observe(e);
+      printer.onEvent(e);
+    });
+  });
+
+  const queue = turnQueue<Queued>();
+  let signalExit: number | null = null;
+  // Every end but the end of input is said on stderr; a second one exits at once.
+  const stop = (code: number, why: string) => {
+    if (signalExit !== null) process.exit(code);
+    stderr(`${why}; ending the session`);
+    signalExit = code;
+    queue.clear();
+    queue.end();
+    interrupt();
+  };
+  const offSignals = onStopSignals((s) => stop(s.code, `stopped by ${s.name}`));
+  // A host that stops reading (closed pipe) cannot see anything more: the turn stops, the log stays.
+  process.stdout.on("error", (e: NodeJS.ErrnoException) => {
+    if (hostGone) return;
+    hostGone = true;
+    stop(EXIT.error, `the host closed its end of our output (${e.code ?? e.message})`);
+  });
+
+  const reading = readHostInput(process.stdin as AsyncIterable<Uint8Array>, {
+    user: (content) => queue.push({ content }),
+    control: (line) => void handleControl(line, { opts, launch, session, control, cwd, once, interrupt, writeLine }),
+    response: (line, lineNo) => {
+      if (!control.settle(line)) invalid(lineNo, `control_response for ${line.response.request_id}, which is not an open request`);
+    },
+    invalid,
+    refuse: (requestId, error) => writeLine({ type: "control_response", response: { subtype: "error", request_id: requestId, error } }),
+    stopped: () => signalExit !== null,
+  }).catch((e: unknown) => {
+    // A read error, not the end of input: said, and the input counts as ended.
+    if (signalExit === null) stderr(`could not read stdin: ${e instanceof Error ? e.message : String(e)}`);
+  });
+  void reading.finally(() => {
+    control.closeAll("the host closed its input");
+    queue.end();
+  });
+
+  let lastReason: TurnEndReason = "finished";
+  try {
+    for (let q = await queue.next(); q; q = await queue.next()) {
+      let s: AgentSession;
+      try {
+        s = await session.get();
+      } catch (e) {
+        if (!(e instanceof SessionOpenError)) throw e;
+        stderr(e.message);
+        return e.usage ? EXIT.usage : EXIT.error;
+      }
+      tally = createTally();
+      const started = Date.now();
+      const turn = new AbortController();
+      current = turn;
+      const r = await runPrompt(s, q.content, turn.signal);
+      current = null;
+      lastReason = r.reason;
+      printer.finish(buildResult({ tally, reason: r.reason, text: r.text, errorMessage: r.message, sessionId: s.sessionId, durationMs: Date.now() - started }));
+    }
+  } finally {
+    offSignals();
+    await session.current()?.close();
+  }
+  if (signalExit !== null) return signalExit;
+  // Each turn's result already says how it ended; the exit code only flags a run that failed.
+  return lastReason === "error" || lastReason === "strikes" ? EXIT.error : EXIT.ok;
+}
