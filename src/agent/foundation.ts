@@ -75,7 +75,7 @@ export async function openFoundation(opts: SessionOptions, onWriteError: (e: Ses
   });
   if (provider.plan.kind === "anthropic" && provider.plan.auth.type === "none")
     throw new SessionOpenError(
-      ["ANTHROPIC_API_KEY is not set: export it (or ANTHROPIC_AUTH_TOKEN, or set apiKey in ~/.config/khaelor/settings.json), or try `khaelor --demo`", ...problems.filter((p) => p.includes("apiKey is ignored"))].join("\n"),
+      ["ANTHROPIC_API_KEY is not set: export it (or ANTHROPIC_AUTH_TOKEN, or set apiKey in ~/.config/khaelor/settings.json), or try `khaelor --demo`", ...problems.filter((p) => /apiKey(Helper)? is ignored/.test(p))].join("\n"),
     );
   const client = provider.client;
 

@@ -25,6 +25,7 @@ const RETRYABLE_TYPES = new Set([
   "modelStreamErrorException",
   "modelTimeoutException",
 ]);
+const CERTIFICATE = /certificate|self[- ]signed|UNABLE_TO_VERIFY|CERT_|DEPTH_ZERO/i;
 /** A credential the package could not get that says why: not the network. */
 const NETWORK = /ECONNREFUSED|ECONNRESET|ENOTFOUND|ETIMEDOUT|EAI_AGAIN|socket|fetch failed|network|timed? ?out/i;
 
@@ -37,6 +38,9 @@ export function classifyError(e: unknown, ctx: ErrorContext): Classified {
     const cause = clean(e.cause instanceof Error ? e.cause.message : e.message);
     if (ctx.hints && /credentials/i.test(e.message) && !NETWORK.test(cause))
       return fatal(`${capital(ctx.hints.name)} could not get credentials (${cause}). ${ctx.hints.credentials}`, null);
+    // A certificate nobody here vouches for does not get better by waiting.
+    if (CERTIFICATE.test(cause))
+      return fatal(`The API at ${ctx.baseURL} has a certificate this machine does not trust (${cause}). Behind a proxy or gateway with its own certificate authority, set NODE_EXTRA_CA_CERTS to its certificate file.`, null);
     const variable = ctx.hints?.endpointVar ?? "ANTHROPIC_BASE_URL";
     return retryable(`Could not reach the API at ${ctx.baseURL} (${cause}). Check your network, or ${variable} if you set it.`, null, null);
   }

@@ -10,7 +10,6 @@
 //   errors in Google's `{error: {code, message, status}}`.
 // - Foundry: POST /anthropic/v1/messages, the model the deployment's name; `x-api-key` or an Entra
 //   bearer token; the Messages API's own SSE and errors.
-import { tableName } from "../../../src/model/models.ts";
 import { startFakeApi, type FakeApi, type ScenarioInput } from "../../../src/fakeapi/index.ts";
 import { chunkMessage, exceptionMessage } from "./event-stream.ts";
 import { checkSigV4, type SigV4Expect } from "./sigv4.ts";
@@ -82,7 +81,7 @@ export async function startCloudFake(kind: CloudKind, o: { scenario: ScenarioInp
         return answer(r.status, r.message);
       }
       // To the first-party fake, which plays the scenario.
-      const forwarded = { ...body, model: tableName(route.model) || route.model, stream: true };
+      const forwarded = { ...body, model: anthropicName(route.model), stream: true };
       delete (forwarded as Record<string, unknown>).anthropic_version;
       const beta = req.headers.get("anthropic-beta");
       const res = await fetch(`${inner.url}/v1/messages`, {
@@ -111,6 +110,11 @@ export async function startCloudFake(kind: CloudKind, o: { scenario: ScenarioInp
       await inner.close();
     },
   };
+}
+
+/** The Anthropic name a cloud's id stands for, as the cloud's answer names the model: `global.anthropic.claude-x-v1:0` → `claude-x`. */
+function anthropicName(id: string): string {
+  return id.replace(/^arn:.*\//, "").replace(/^[a-z-]+\.anthropic\./, "").replace(/^anthropic\./, "").replace(/-v\d+(:\d+)?$/, "").replace(/@\d{8}$/, "");
 }
 
 /** The path as sent, before URL parsing decodes anything the signature covers. */
