@@ -76,7 +76,7 @@ export async function openAgentSession(opts: SessionOptions): Promise<AgentSessi
   // First on the bus, so nothing is shown that is not on disk; the model's view follows the log.
   // (A new session nobody spoke in is not worth a place in the session list: `spoke` says.)
   const state = recordSession({ bus, writer, context: { apply: (e) => context.apply(e) }, engine, model: f.model, cost: replayed?.costUsd ?? 0, spoke: f.opened.writer !== null || (f.opened.seedEvents?.length ?? 0) > 0 });
-  const context = createConversationContext({ model: state.model, client: f.client, emit: bus.emit, events: replayed?.events ?? [] });
+  const context = createConversationContext({ model: state.model, client: f.client, costOf: f.provider.costOf, emit: bus.emit, events: replayed?.events ?? [] });
   // A resumed session started with other flags records the change, so replay sees it too.
   if (replayed && (state.model() !== replayed.model || engine.mode !== replayed.permissionMode)) {
     const change = { ...(state.model() !== replayed.model ? { model: state.model() } : {}), ...(engine.mode !== replayed.permissionMode ? { permissionMode: engine.mode } : {}) };
@@ -110,7 +110,7 @@ export async function openAgentSession(opts: SessionOptions): Promise<AgentSessi
 
   const offer = turnOffer(
     { model: f.client, modelName: state.model, system: () => system, tools, workspace, context: wiring.context, gate, emit: bus.emit, policies: wiring.policies, takeNotices: () => workspace.processes.takeExitNotices(), costSoFar: state.costSinceOpen },
-    { engine, settings, opts },
+    { engine, settings, opts, provider: f.provider },
   );
   const turns = createTurnRunner({
     cwd,

@@ -10,6 +10,8 @@ import { LIMITS, readTextIfExists } from "../workspace/safe-read.ts";
 const Settings = z.looseObject({
   model: z.string().min(1).optional(),
   apiKey: z.string().min(1).optional(),
+  /** A command whose stdout is the key (a gateway's short-lived keys): the user's own settings only. */
+  apiKeyHelper: z.string().min(1).optional(),
   /** false: never offer the API's web search / web fetch (see src/model/web-tools.ts). */
   webSearch: z.boolean().optional(),
   webFetch: z.boolean().optional(),
@@ -26,14 +28,14 @@ const Settings = z.looseObject({
 });
 export type Settings = z.infer<typeof Settings>;
 
-const KEYS = new Set(["model", "apiKey", "webSearch", "webFetch", "notifications", "notifyAfterSeconds", "wrap", "editorMode", "theme"]);
+const KEYS = new Set(["model", "apiKey", "apiKeyHelper", "webSearch", "webFetch", "notifications", "notifyAfterSeconds", "wrap", "editorMode", "theme"]);
 
 /** A model a file inside the project picks: it holds only where the project is trusted for it. */
 export type ProjectModel = { model: string; file: string; scope: "project" | "local" };
 
 /**
  * Later files win (user < project < local). Problems are returned, not thrown. A file inside the
- * project comes with the repository: its apiKey is never read (the session would go to someone
+ * project comes with the repository: its apiKey and apiKeyHelper are never read (the session would go to someone
  * else's account), its model is returned apart for the trust check, and it can only turn the
  * web tools off.
  */
@@ -62,7 +64,8 @@ export function loadSettings(projectRoot: string): { settings: Settings; problem
         continue;
       }
       for (const [k, v] of known) {
-        if (k === "apiKey") problems.push(`${file}: apiKey is ignored: KHAELOR takes the key only from your environment or your own settings (${join(userConfigDir(homedir()), "settings.json")})`);
+        // A helper would run a command the repository names, and send its output as the key.
+        if (k === "apiKey" || k === "apiKeyHelper") problems.push(`${file}: ${k} is ignored: KHAELOR takes the key only from your environment or your own settings (${join(userConfigDir(homedir()), "settings.json")})`);
         else if (k === "model") projectModel = { model: v as string, file, scope };
         else if ((k === "webSearch" || k === "webFetch") && v === true) continue;
         else Object.assign(settings, { [k]: v });

@@ -9,8 +9,11 @@ import { newSessionId } from "../events/id.ts";
 import type { PermissionMode } from "../events/types.ts";
 import { leftoverServers } from "../mcp/manager.ts";
 import { openSessionMcp } from "../mcp/session-mcp.ts";
-import { createAnthropicClient } from "../model/anthropic-client.ts";
 import { DEFAULT_MODEL } from "../model/models.ts";
+import { envModel } from "../model/providers/model-ids.ts";
+import { openProvider, type OpenedProvider } from "../model/providers/open.ts";
+import { ProviderConfigError } from "../model/providers/types.ts";
+import type { ModelClient } from "../model/types.ts";
 import { createPermissionEngine, splitRuleList, userConfigDir, wideningSettings, type PermissionEngine, type Problem } from "../permissions/index.ts";
 import { homedir } from "node:os";
 import { SessionWriteError, type SessionWriter } from "../session/log.ts";
@@ -34,7 +37,9 @@ export type Foundation = {
   trustProject: boolean;
   /** This mode asks the trust question itself (the app). */
   trustQuestion: boolean;
-  client: ReturnType<typeof createAnthropicClient>;
+  client: ModelClient;
+  /** Anthropic's API or a cloud (src/model/providers): prices, the server tools it lacks. */
+  provider: OpenedProvider;
   opened: ReturnType<typeof openLog>;
   /** The model at open: the flags', the resumed session's, a trusted project's, the user's, or the default. */
   model: string;
@@ -68,19 +73,22 @@ export async function openFoundation(opts: SessionOptions, onWriteError: (e: Ses
   const trustedProjectModel = projectModel && settingsTrust.widens({ key: "model", model: projectModel.model, file: projectModel.file }) ? projectModel.model : undefined;
   const notices: string[] = [...problems];
 
-  // Checked before anything is written, so a missing key leaves no empty session behind.
-  const apiKey = opts.api?.apiKey ?? (process.env.ANTHROPIC_API_KEY || settings.apiKey);
-  if (!apiKey && !process.env.ANTHROPIC_AUTH_TOKEN)
+  // Checked before anything is written, so a missing key or cloud setting leaves no empty session
+  // behind; a cloud's missing setting is one to fix before running again (exit 2 in print mode).
+  const provider = await openProvider({ env: process.env, settings, cwd, override: opts.api ?? {} }).catch((e: unknown) => {
+    throw e instanceof ProviderConfigError ? new SessionOpenError(e.message, true) : e;
+  });
+  if (provider.plan.kind === "anthropic" && provider.plan.auth.type === "none")
     throw new SessionOpenError(
-      ["ANTHROPIC_API_KEY is not set: export it (or ANTHROPIC_AUTH_TOKEN, or set apiKey in ~/.config/khaelor/settings.json), or try `khaelor --demo`", ...problems.filter((p) => p.includes("apiKey is ignored"))].join("\n"),
+      ["ANTHROPIC_API_KEY is not set: export it (or ANTHROPIC_AUTH_TOKEN, or set apiKey in ~/.config/khaelor/settings.json), or try `khaelor --demo`", ...problems.filter((p) => /apiKey(Helper)? is ignored/.test(p))].join("\n"),
     );
-  // Without a key the client falls back to ANTHROPIC_AUTH_TOKEN (a bearer token).
-  const client = createAnthropicClient({ apiKey, baseURL: opts.api?.baseURL ?? (process.env.ANTHROPIC_BASE_URL || undefined) });
+  const client = provider.client;
 
   // Open the log first: resuming decides the model and the permission mode.
   const opened = openLog(opts, cwd, notices, onWriteError);
   const replayed = opened.replayed;
-  const model = opts.model ?? replayed?.model ?? trustedProjectModel ?? settings.model ?? DEFAULT_MODEL;
+  const model = opts.model ?? replayed?.model ?? envModel(process.env) ?? trustedProjectModel ?? settings.model ?? DEFAULT_MODEL;
+  notices.push(...provider.notices(model));
   const sessionId = opened.writer?.sessionId ?? opts.sessionId ?? newSessionId();
   const shadowDir = join(projectSessionsDir(cwd), "shadow");
   // MCP servers start now, in parallel with everything below; only the first request waits for
@@ -140,7 +148,7 @@ export async function openFoundation(opts: SessionOptions, onWriteError: (e: Ses
     await mcp.manager.close();
     throw e;
   }
-  return { cwd, settings, projectModel, settingsTrust, trustProject, trustQuestion, client, opened, model, sessionId, mcp, engine, git, writer, shadowDir, notices };
+  return { cwd, settings, projectModel, settingsTrust, trustProject, trustQuestion, client, provider, opened, model, sessionId, mcp, engine, git, writer, shadowDir, notices };
 }
 
 /** The resumed session's writer, or a new session's log, created now that the mode is known. */

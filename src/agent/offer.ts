@@ -5,6 +5,7 @@ import type { KernelDeps } from "../kernel/types.ts";
 import { builtinTools } from "../tools/builtin.ts";
 import { TOOL_SEARCH_TOOL, toolSearchOffer } from "../mcp/tool-search.ts";
 import { costUsd, maxTokensFor } from "../model/models.ts";
+import type { OpenedProvider } from "../model/providers/open.ts";
 import { webToolSpecs, type WebToolSettings } from "../model/web-tools.ts";
 import type { PermissionEngine } from "../permissions/index.ts";
 import type { SessionOptions } from "./types.ts";
@@ -39,9 +40,14 @@ export type TurnOffer = {
 /** The parts of KernelDeps that stay from turn to turn; the rest is worked out here. */
 export type FixedKernelParts = Required<Pick<KernelDeps, "model" | "modelName" | "system" | "tools" | "workspace" | "context" | "gate" | "emit" | "policies" | "takeNotices" | "costSoFar">>;
 
-export function turnOffer(fixed: FixedKernelParts, o: { engine: Pick<PermissionEngine, "rules" | "mode">; settings: WebToolSettings; opts: Pick<SessionOptions, "tools" | "budgets" | "thinkingBudget"> }): TurnOffer {
+export function turnOffer(
+  fixed: FixedKernelParts,
+  o: { engine: Pick<PermissionEngine, "rules" | "mode">; settings: WebToolSettings; opts: Pick<SessionOptions, "tools" | "budgets" | "thinkingBudget">; provider?: Pick<OpenedProvider, "missingServerTools" | "costOf"> },
+): TurnOffer {
   const mcpOffer = toolSearchOffer(() => fixed.tools.specs());
-  const serverTools = () => [...webToolSpecs(o.engine.rules(), o.engine.mode, o.settings).filter((t) => offeredServerTool(o.opts.tools, t.name)), ...(mcpOffer().search ? [TOOL_SEARCH_TOOL] : [])];
+  // A server tool the provider does not run is left out (the session said so at start).
+  const runs = (name: string) => !o.provider?.missingServerTools.has(name);
+  const serverTools = () => [...webToolSpecs(o.engine.rules(), o.engine.mode, o.settings).filter((t) => offeredServerTool(o.opts.tools, t.name) && runs(t.name)), ...(mcpOffer().search ? [TOOL_SEARCH_TOOL] : [])];
   const steering: string[] = [];
   let thinkingBudget = o.opts.thinkingBudget;
   return {
@@ -52,7 +58,7 @@ export function turnOffer(fixed: FixedKernelParts, o: { engine: Pick<PermissionE
       serverTools,
       budgets: o.opts.budgets ?? {},
       takeSteering: () => steering.splice(0),
-      costOf: costUsd,
+      costOf: o.provider?.costOf ?? costUsd,
       maxTokens: maxTokensFor(fixed.modelName()),
       thinkingBudget,
     }),

@@ -13,6 +13,8 @@ import { contextWindowFor, estimateTokens } from "./window.ts";
 
 export type ConversationContextOptions = {
   client: ModelClient;
+  /** What a call costs (the provider's prices); Anthropic's list prices by default. */
+  costOf?: (model: string, usage: Usage) => number | null;
   /** The session's current model (it can change mid-session). */
   model: () => string;
   /**
@@ -213,7 +215,7 @@ async function summariseBefore(
     });
     summary = r.text;
     // The checkpoint costs money like any other call: it is billed in the session's totals.
-    call = { usage: r.usage, costUsd: costUsd(r.model, r.usage) };
+    call = { usage: r.usage, costUsd: (opts.costOf ?? costUsd)(r.model, r.usage) };
   } catch (err) {
     if (err instanceof ModelError && err.kind === "aborted") return null;
     throw err;

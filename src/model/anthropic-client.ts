@@ -5,13 +5,14 @@
 // cut or an `error` event mid-message). We then yield `{type: "retry", partialDiscarded: true}` and
 // start over; the consumer must drop everything it got since the last `message_start`. The
 // finished message (`message_done`) only ever holds the blocks of the attempt that completed.
-import Anthropic from "@anthropic-ai/sdk";
 import type { MessageCreateParamsStreaming, RawMessageStreamEvent } from "@anthropic-ai/sdk/resources/messages/messages";
 import { applyCacheControl, type WireMessage } from "./cache-control.ts";
 import { classifyError } from "./classify-error.ts";
 import { MessageAssembler } from "./message-assembler.ts";
 import { maxTokensFor, modelInfo } from "./models.ts";
 import { ModelError, type ModelClient, type ModelEvent, type ModelRequest } from "./types.ts";
+import { ANTHROPIC_HINTS, anthropicConnection } from "./providers/anthropic.ts";
+import type { Connection, SdkClient } from "./providers/types.ts";
 
 export type RetryOptions = {
   maxRetries?: number;
@@ -29,6 +30,8 @@ export type AnthropicClientOptions = {
   retry?: RetryOptions;
   /** A stream silent for this long (no event, not even a ping) is treated as cut. Default 120 s. */
   idleTimeoutMs?: number;
+  /** The provider to send to (src/model/providers); without it, Anthropic's API with the key above. */
+  connection?: Connection;
 };
 
 const DEFAULT_RETRY: Required<RetryOptions> = { maxRetries: 8, baseDelayMs: 500, maxDelayMs: 32_000, maxRetryAfterMs: 120_000 };
@@ -54,33 +57,30 @@ export function retryDelayMs(attempt: number, retry: Required<RetryOptions>, ret
 export function createAnthropicClient(opts: AnthropicClientOptions = {}): ModelClient {
   const retry = { ...DEFAULT_RETRY, ...opts.retry };
   const idleTimeoutMs = opts.idleTimeoutMs ?? 120_000;
-  const baseURL = opts.baseURL || process.env.ANTHROPIC_BASE_URL || "https://api.anthropic.com";
-  let sdk: Anthropic | null = null;
-
-  const client = (): Anthropic => {
-    if (sdk) return sdk;
-    const apiKey = opts.apiKey || process.env.ANTHROPIC_API_KEY || undefined;
-    const authToken = apiKey ? undefined : process.env.ANTHROPIC_AUTH_TOKEN || undefined;
-    if (!apiKey && !authToken)
-      throw new ModelError(
-        "fatal",
-        "No API key. Set ANTHROPIC_API_KEY (create one at https://console.anthropic.com/settings/keys), or ANTHROPIC_AUTH_TOKEN for a bearer token; or run `khaelor --demo` to see KHAELOR work without one.",
-      );
-    sdk = new Anthropic({ ...(apiKey ? { apiKey } : { authToken }), baseURL, maxRetries: 0 });
-    return sdk;
-  };
+  const connection = opts.connection ?? firstParty(opts);
+  const baseURL = connection.baseURL;
 
   async function* stream(req: ModelRequest): AsyncGenerator<ModelEvent> {
-    const params = requestParams(req);
-    const ctx = { model: req.model, baseURL };
+    const params = { ...requestParams(req), model: connection.wireModel(req.model) };
+    const ctx = { model: req.model, baseURL, hints: connection.hints, kind: connection.kind };
+    let renew = false;
+    let renewed = false;
     for (let attempt = 0; ; attempt++) {
       const asm = new MessageAssembler();
       try {
-        yield* streamOnce(client(), params, asm, req.signal, idleTimeoutMs);
+        const sdk = await connection.sdk(renew);
+        renew = false;
+        yield* streamOnce(sdk, params, asm, req.signal, idleTimeoutMs);
         return;
       } catch (e) {
         if (req.signal?.aborted) throw new ModelError("aborted", "Interrupted by the user.", null, asm.partial(), null, asm.usageSoFar());
         const { error, retryAfterMs } = classifyError(e, ctx);
+        // A refused key from a helper is worth one more try with a fresh one (it may have rotated).
+        if (error.status === 401 && connection.renewable && !renewed && !asm.yieldedDelta) {
+          renew = renewed = true;
+          attempt--;
+          continue;
+        }
         if (error.kind !== "retryable") throw error;
         if (attempt >= retry.maxRetries)
           throw new ModelError("retryable", `${error.message} Gave up after ${retry.maxRetries} retries; try again later.`, error.status);
@@ -96,6 +96,23 @@ export function createAnthropicClient(opts: AnthropicClientOptions = {}): ModelC
 
   return { stream };
 }
+
+/** Anthropic's API with the given key (or the environment's), as before providers: tests and --demo use it directly. */
+function firstParty(opts: AnthropicClientOptions): Connection {
+  const baseURL = opts.baseURL || process.env.ANTHROPIC_BASE_URL || "https://api.anthropic.com";
+  // The key is read at the first request, as it always was.
+  let inner: Connection | null = null;
+  const connect = (): Connection => {
+    if (inner) return inner;
+    const apiKey = opts.apiKey || process.env.ANTHROPIC_API_KEY || undefined;
+    const authToken = apiKey ? undefined : process.env.ANTHROPIC_AUTH_TOKEN || undefined;
+    const auth = apiKey ? { type: "apiKey" as const, key: apiKey } : authToken ? { type: "authToken" as const, token: authToken } : { type: "none" as const };
+    return (inner = anthropicConnection({ baseURL, auth, headers: {}, wireModel: (m) => m }));
+  };
+  return { ...ANTHROPIC_DEFAULTS, baseURL, sdk: (renew) => connect().sdk(renew) };
+}
+
+const ANTHROPIC_DEFAULTS = { kind: "anthropic", renewable: false, wireModel: (m: string) => m, hints: ANTHROPIC_HINTS } as const;
 
 const MIN_THINKING_BUDGET = 1024;
 
@@ -139,7 +156,7 @@ const IDLE = Symbol("idle");
 
 /** One attempt. Throws on any failure; the caller decides whether to retry. */
 async function* streamOnce(
-  sdk: Anthropic,
+  sdk: SdkClient,
   params: MessageCreateParamsStreaming,
   asm: MessageAssembler,
   signal: AbortSignal | undefined,
@@ -182,7 +199,7 @@ async function* streamOnce(
  * land in the middle of the TUI. create() warns synchronously, so muting it for that call alone is
  * enough; `deprecationNotice()` in models.ts gives callers the same news to show properly.
  */
-function createQuietly(sdk: Anthropic, params: MessageCreateParamsStreaming, signal: AbortSignal) {
+function createQuietly(sdk: SdkClient, params: MessageCreateParamsStreaming, signal: AbortSignal) {
   const warn = console.warn;
   console.warn = () => {};
   try {

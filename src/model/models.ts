@@ -65,6 +65,9 @@ const ALIASES: Record<string, string> = {
   "claude-haiku-4-5-20251001": "claude-haiku-4-5",
 };
 
+/** Claude Code's family names: `--model opus` is KHAELOR's newest of the family. */
+const FAMILY_ALIASES: Record<string, string> = { opus: "claude-opus-5-5", sonnet: "claude-sonnet-5-5", haiku: "claude-haiku-5-5" };
+
 const BY_NAME = new Map(TABLE.map((m) => [m.name, m]));
 
 export const KNOWN_MODELS: readonly string[] = TABLE.map((m) => m.name);
@@ -72,7 +75,26 @@ export const KNOWN_MODELS: readonly string[] = TABLE.map((m) => m.name);
 export const SUGGESTED_MODELS: readonly string[] = ["claude-sonnet-5-5", "claude-opus-5-5", "claude-haiku-5-5"];
 
 export function modelInfo(name: string): ModelInfo | null {
-  return BY_NAME.get(ALIASES[name] ?? name) ?? null;
+  const own = (n: string) => BY_NAME.get(ALIASES[n] ?? FAMILY_ALIASES[n] ?? n);
+  return own(name) ?? own(tableName(name)) ?? null;
+}
+
+/** The family names (opus, sonnet, haiku) and KHAELOR's model for each. */
+export const FAMILIES: Readonly<Record<string, string>> = FAMILY_ALIASES;
+
+/**
+ * A cloud's id for a model as the table names it: Bedrock's `global.anthropic.claude-sonnet-5-5`,
+ * `anthropic.claude-haiku-4-5-20251001-v1:0` or an inference-profile ARN that names one, Vertex's
+ * `claude-sonnet-4-5@20250929`. An application inference profile's ARN names no model: unknown.
+ */
+export function tableName(id: string): string {
+  const arn = /^arn:aws[\w-]*:bedrock:[^:]*:[^:]*:(?:inference-profile|foundation-model)\/(.+)$/.exec(id.trim());
+  return (arn ? arn[1]! : id.trim())
+    .replace(/^(?:global|us|us-gov|eu|apac|jp|au|ca)\./, "")
+    .replace(/^anthropic\./, "")
+    .replace(/-v\d+(?::\d+)?$/, "")
+    .replace(/@(?:\d{8}|latest)$/, "")
+    .replace(/-\d{8}$/, "");
 }
 
 /** max_tokens for a request. Capped at 32K: a larger cap buys nothing for an agent turn and counts against output rate limits. */
