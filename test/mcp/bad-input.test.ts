@@ -44,7 +44,9 @@ test("a malformed entry names the file, the server and the field; the others loa
   expect(parseConfigText(JSON.stringify({ mcpServers: [] }), f).problems).toEqual(["/p/.mcp.json: mcpServers: expected an object of server name → definition"]);
 });
 
-test("unknown transport, missing command, junk on stdout, HTTP 401, an unset variable: each a status, and the session answers", async () => {
+// A server that prints junk on stdout and never answers fails only at the startup deadline: that
+// one is in-process, with a short timeout, in startup-timeout.test.ts.
+test("unknown transport, missing command, HTTP 401, an unset variable: each a status, and the session answers", async () => {
   const dir = tempProject();
   const port = await freePort();
   const http401 = Bun.spawn([process.execPath, testServer().args[0]!, "--http", String(port), "--401"], { stdout: "pipe", stderr: "ignore" });
@@ -58,12 +60,11 @@ test("unknown transport, missing command, junk on stdout, HTTP 401, an unset var
       ws: { type: "websocket", url: "ws://127.0.0.1:1" },
       nocmd: { args: ["x"] },
       missing: { command: "khaelor-no-such-server-binary" },
-      junk: testServer("--junk"),
       auth: { type: "http", url: `http://127.0.0.1:${port}/mcp` },
       unset: { command: "${KHAELOR_TEST_UNSET_VAR}", args: ["${OTHER:-fine}"] },
     });
     const api = await serve({ turns: [{ content: [{ type: "text", text: "still here" }], expect: { toolsInclude: ["mcp__good__echo"] } }] });
-    const r = await runCli(["-p", "hi", "--trust-project", "--mcp-config", config, "--output-format", "stream-json", "--verbose"], { cwd: dir, env: isolatedEnv(api.url, { MCP_TIMEOUT: "12000" }) });
+    const r = await runCli(["-p", "hi", "--trust-project", "--mcp-config", config, "--output-format", "stream-json", "--verbose"], { cwd: dir, env: isolatedEnv(api.url) });
     expect(r.code).toBe(0);
     const lines = parseNdjson(r.stdout);
     expect(lines.at(-1)!.result).toBe("still here");
@@ -72,15 +73,12 @@ test("unknown transport, missing command, junk on stdout, HTTP 401, an unset var
     expect(status.ws).toBe(`failed: type: unknown transport "websocket"; use "stdio", "http" or "sse" (in --mcp-config)`);
     expect(status.nocmd).toBe("failed: command: missing: a stdio server needs the command that starts it (in --mcp-config)");
     expect(status.missing).toBe("failed: command not found: khaelor-no-such-server-binary (is it installed and on PATH?)");
-    expect(status.junk).toBe(
-      `failed: did not answer within 12000 ms (MCP_TIMEOUT); it printed 2 lines on stdout that are not MCP messages (a stdio server must print only JSON-RPC there), the first: "Starting my server v1.0..."`,
-    );
     expect(status.auth).toStartWith(`failed: http://127.0.0.1:${port}/mcp answered 401 Unauthorized: it needs authentication, and OAuth is not supported yet`);
     expect(status.unset).toBe("failed: ${KHAELOR_TEST_UNSET_VAR} is not set in the environment (used in --mcp-config)");
     // the broken project file is named on stderr, and each failure gets its line
     expect(r.stderr).toContain(`khaelor: MCP: ${join(dir, ".mcp.json")}: not valid JSON`);
     expect(r.stderr).toContain("khaelor: MCP server missing failed: command not found: khaelor-no-such-server-binary");
-    expect(r.stderr.match(/^khaelor: MCP server \w+ failed/gm)?.length).toBe(6);
+    expect(r.stderr.match(/^khaelor: MCP server \w+ failed/gm)?.length).toBe(5);
   } finally {
     http401.kill();
     await http401.exited;

@@ -15,7 +15,10 @@ import { cliCommand, isolatedEnv, runCli, tempProject } from "../support/cli.ts"
 import { startFakeApi, type ScenarioInput } from "../support/fake-api.ts";
 import { seededRandom } from "../support/prng.ts";
 
-const KILLS = Number(process.env.CRASH_KILLS ?? 100);
+// By default one kill after each line the turn prints (2 to the last; 58 for this turn), so every
+// moment between two lines is covered once; 100 uniformly random kills, what this ran before, cost
+// 100 process starts and covered about 48 of them. CRASH_KILLS=n draws n random moments instead.
+const RANDOM_KILLS = process.env.CRASH_KILLS ? Number(process.env.CRASH_KILLS) : null;
 const PARALLEL = 2;
 const ARGS = ["-p", "--output-format", "stream-json", "--include-partial-messages", "--permission-mode", "bypassPermissions"];
 
@@ -80,7 +83,7 @@ function finishedTurns(events: DurableEvent[]): string[] {
 describe("crash and resume", () => {
   // Each run resumes the session the previous run left behind (its first request is the resume
   // being checked) and is itself killed at a random moment: one process per crash and per resume.
-  test(`SIGKILL at ${KILLS} random moments of turns with tool calls; every resume is valid and keeps every completed turn`, async () => {
+  test(`SIGKILL ${RANDOM_KILLS === null ? "after each line" : `at ${RANDOM_KILLS} random moments`} of turns with tool calls; every resume is valid and keeps every completed turn`, async () => {
     const env0 = isolatedEnv(null);
     const project = tempProject();
     const sessionsDir = projectSessionsDir(project, env0);
@@ -101,6 +104,8 @@ describe("crash and resume", () => {
     expect(total).toBeGreaterThan(10);
 
     const rnd = seededRandom(20261130);
+    const moments = RANDOM_KILLS === null ? Array.from({ length: total - 1 }, (_, i) => 2 + i) : Array.from({ length: RANDOM_KILLS }, () => 2 + Math.floor(rnd() * (total - 1)));
+    const kills = moments.length;
     const failures: string[] = [];
     let crashedMidTurn = 0;
     let finishedBeforeKill = 0;
@@ -113,7 +118,7 @@ describe("crash and resume", () => {
       const name = `c${chain}r${j}`;
       const api = await startFakeApi({ scenario: killedTurn(name) });
       // From line 2 on, the first request has been answered: the resume it carries is observable.
-      const killAfter = kill ? 2 + Math.floor(rnd() * (total - 1)) : null;
+      const killAfter = kill ? moments[j * PARALLEL + chain]! : null;
       await runAndKill([...ARGS, "--resume", id, `task ${name}`], project, { ...env0, ANTHROPIC_BASE_URL: api.url }, killAfter);
       await api.close();
       const where = `chain ${chain} run ${j} (killed after ${killAfter ?? "-"}/${total} lines)`;
@@ -136,13 +141,14 @@ describe("crash and resume", () => {
     await Promise.all(
       chains.map(async (c) => {
         copyFileSync(basePath, join(sessionsDir, `c${c}000000-0000-4000-8000-000000000000.jsonl`));
-        const runs = Math.ceil(KILLS / PARALLEL);
+        // Chain c takes every PARALLEL-th moment: each chain's kills spread over the whole turn.
+        const runs = Math.ceil((kills - c) / PARALLEL);
         for (let j = 0; j < runs; j++) await run(c, j, true);
         await run(c, runs, false); // the last crash's resume
       }),
     );
     expect(failures).toEqual([]);
     // The random moments really were spread over the turn.
-    expect(crashedMidTurn).toBeGreaterThan(KILLS / 3);
+    expect(crashedMidTurn).toBeGreaterThan(kills / 3);
   }, 120_000);
 });

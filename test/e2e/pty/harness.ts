@@ -92,7 +92,10 @@ export function startPty(args: string[], opts: PtyOptions): PtySession {
         const d = decoder.decode(bytes, { stream: true });
         out += d;
         byteCount += bytes.byteLength;
-        pending = pending.then(() => term.write(d)).then(() => {
+        // Parsed as it arrives, as a terminal does: write() would parse it on a timer of its own,
+        // which on a loaded machine lagged each frame by milliseconds.
+        pending = pending.then(() => {
+          term.writeNow(d);
           for (const w of [...waiters]) w();
         });
       },

@@ -67,6 +67,12 @@ export type CellStyle = { bold: boolean; italic: boolean; underline: boolean; in
 export type TestTerminal = {
   readonly term: Terminal;
   write(data: string): Promise<void>;
+  /**
+   * Parses `data` before returning: the same screen as awaiting write(), without write()'s timer
+   * per call (xterm.js starts parsing queued output on a timeout), which was most of the property
+   * test's time. Not for a test about output still queued when something else happens (a resize).
+   */
+  writeNow(data: string): void;
   resize(cols: number, rows: number): void;
   /** Every buffer line (scrollback then screen), trailing blanks trimmed. */
   lines(): string[];
@@ -260,6 +266,8 @@ export function createTestTerminal(opts: { cols: number; rows: number; scrollbac
     get cols() { return term.cols; },
     get rows() { return term.rows; },
     write: (data) => new Promise<void>((resolve) => term.write(data, resolve)),
+    // writeSync is xterm.js's own synchronous path (CoreTerminal.writeSync), not in its typings.
+    writeNow: (data) => (term as unknown as { _core: { writeSync(data: string): void } })._core.writeSync(data),
     resize: (cols, rows) => term.resize(cols, rows),
     lines() {
       const b = buf();

@@ -33,9 +33,11 @@ async function finished(pty: RawPty): Promise<{ exit: number; after: string; tai
   return { exit: Number(/EXIT=(\d+)/.exec(out)![1]), after: /S1=(\S+)/.exec(out)![1]!, tail };
 }
 
+const POPS = ["\x1b[?1049l", "\x1b[<u", "\x1b[?1004l", "\x1b[?2004l", "\x1b[?25h", "\x1b[?2026l"];
+
 /** Every mode the session pushed is popped after READY. */
 function expectAllPopped(tail: string): void {
-  for (const pop of ["\x1b[?1049l", "\x1b[<u", "\x1b[?1004l", "\x1b[?2004l", "\x1b[?25h", "\x1b[?2026l"]) {
+  for (const pop of POPS) {
     expect(tail).toContain(pop);
   }
 }
@@ -82,7 +84,9 @@ describe("restore in a real pty", () => {
     const tty = ttyOf(pid);
     pty.write("\x1a");
     await waitUntil(() => processState(pid) === "T", "the fixture to stop");
-    const stopped = pty.output();
+    // Stopped, the bytes it wrote just before may still be in the pty unread (this failed once so
+    // under load): wait for them, bounded, then check.
+    const stopped = await pty.waitFor((o) => POPS.every((p) => o.slice(o.indexOf("READY")).includes(p)), "the modes popped before stopping").catch(() => pty.output());
     expectAllPopped(stopped.slice(stopped.indexOf("READY")));
     expect(stty(tty)).toBe(before);
 

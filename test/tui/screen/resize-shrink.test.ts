@@ -22,11 +22,12 @@ function setup(cols: number, rows: number, cursorStyle: CursorStyle = "auto") {
   const t = createTestTerminal({ cols, rows });
   let out = "";
   const screen = createScreen({ output: { write: (d) => { out += d; return true; } }, caps: { colorDepth: "truecolor", syncOutput: true }, cols, rows, schedule: false, cursorStyle });
+  // Parsed at once: each frame is awaited before the next resize, so none is in flight then.
   const frame = async (): Promise<void> => {
     screen.frame();
     const o = out;
     out = "";
-    await t.write(o);
+    t.writeNow(o);
   };
   const resize = (c: number, r: number) => {
     t.resize(c, r);

@@ -220,7 +220,7 @@ async function runScenario(seed: number, make: (cols: number, rows: number, curs
           subject.fullView.open();
           const drawn = [{ spans: [{ text: "PAGER " + step, style: { bold: true } }] }, { spans: [{ text: "中文 ❤️ e\u0301" }] }];
           subject.fullView.draw(drawn);
-          await t.write(subject.frame());
+          t.writeNow(subject.frame());
           const sc = t.screen();
           expect(sc.slice(0, 2)).toEqual(drawn.map(rowText));
           expect(sc.slice(2).every((l) => l === "")).toBe(true);
@@ -245,7 +245,7 @@ async function runScenario(seed: number, make: (cols: number, rows: number, curs
       if (bytes.includes("\x1b[2J") && make === screenSubjectMaker) throw new Error("full clear (CSI 2J) emitted");
       if (bytes.includes("\x1b[3J") && make === screenSubjectMaker) throw new Error("scrollback wipe (CSI 3J) emitted");
       if (process.env.KHAELOR_PROPERTY_DEBUG && step >= Number(process.env.KHAELOR_PROPERTY_DEBUG)) console.log(step, JSON.stringify(bytes), JSON.stringify(lr.map(rowText)), lr.map((r) => r.soft ? 1 : 0).join(""));
-      await t.write(bytes);
+      t.writeNow(bytes);
       if (process.env.KHAELOR_PROPERTY_DEBUG && step >= Number(process.env.KHAELOR_PROPERTY_DEBUG)) console.log(JSON.stringify(t.screen()), t.cursor(), t.rows);
       const liveLines = lr === all ? [...live.map(lineText), ...footer.map(rowText)] : joinSoft(lr);
       const hist = k > 0 ? [...history] : history;
