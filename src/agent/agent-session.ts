@@ -155,17 +155,18 @@ export async function openAgentSession(opts: SessionOptions): Promise<AgentSessi
     queueSteering: offer.queueSteering,
     takeQueuedSteering: offer.takeQueuedSteering,
     runTurn: (input, signal) => turns.run(input, signal),
-    snapshotsOff: () => git.unavailable,
-    async undo() {
-      if (git.unavailable) throw new Error(`/undo is off: ${git.unavailable}`);
-      const r = await git.undo();
-      if (r) bus.emit({ type: "undo", id: newId(), ts: Date.now(), snapshot: r.snapshot, restored: r.restored, removed: r.removed, skipped: r.skipped });
-      return r;
+    snapshots: {
+      off: () => git.unavailable,
+      async undo() {
+        if (git.unavailable) throw new Error(`/undo is off: ${git.unavailable}`);
+        const r = await git.undo();
+        if (r) bus.emit({ type: "undo", id: newId(), ts: Date.now(), snapshot: r.snapshot, restored: r.restored, removed: r.removed, skipped: r.skipped });
+        return r;
+      },
+      diff: () => git.diff(),
     },
-    diff: () => git.diff(),
     compact: (instructions, signal) => wiring.context.compact("manual", signal, instructions),
-    rules: () => engine.rules(),
-    removeRule: (entry) => engine.removeRule(entry),
+    rules: { list: () => engine.rules(), remove: (entry) => engine.removeRule(entry) },
     slashCommands: () => extensions.entries(),
     hooks: () => hooks.listing(),
     trust: trustFacet(mcp.view, hooks, commandTrust, settingsFacet),

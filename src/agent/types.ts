@@ -138,16 +138,20 @@ export interface AgentSession {
 
   /** Shrinks the model's view; false when there is nothing to compact. */
   compact(instructions: string | undefined, signal: AbortSignal): Promise<boolean>;
-  /** Why /undo and /diff are off; null when snapshots work. */
-  snapshotsOff(): string | null;
-  /** Restores the work tree to before the last agent turn (recorded in the log); null when nothing is left to undo. Throws when snapshots are off. */
-  undo(): Promise<UndoResult | null>;
-  /** What changed in the work tree since the session started. */
-  diff(): Promise<{ patch: string; files: FileChange[] }>;
-  /** The permission rules in force, from every scope. */
-  rules(): RuleEntry[];
-  /** Removes one rule as listed by rules(), from its file too. */
-  removeRule(entry: Pick<RuleEntry, "rule" | "behavior" | "scope">): GrantResult;
+  /** The work tree's snapshots behind /undo and /diff. */
+  readonly snapshots: {
+    /** Why /undo and /diff are off; null when snapshots work. */
+    off(): string | null;
+    /** Restores the work tree to before the last agent turn (recorded in the log); null when nothing is left to undo. Throws when snapshots are off. */
+    undo(): Promise<UndoResult | null>;
+    /** What changed in the work tree since the session started. */
+    diff(): Promise<{ patch: string; files: FileChange[] }>;
+  };
+  /** The permission rules in force, from every scope, and removing one (from its file too). */
+  readonly rules: {
+    list(): RuleEntry[];
+    remove(entry: Pick<RuleEntry, "rule" | "behavior" | "scope">): GrantResult;
+  };
   /** Custom slash commands and skills (.claude/commands, .claude/skills and the rest): for completion and /help. */
   slashCommands(): SlashEntry[];
   /** Every hook configured, from which file, and whether it runs here (a project's hooks need trust). */

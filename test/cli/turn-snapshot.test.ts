@@ -29,7 +29,7 @@ test("/undo the moment a turn ended puts back that turn's edits", async () => {
       const r = await session.runTurn("make a file", new AbortController().signal);
       expect(r.reason).toBe("finished");
       expect(existsSync(join(dir, "made.txt"))).toBe(true);
-      const undone = await session.undo();
+      const undone = await session.snapshots.undo();
       expect(undone?.removed).toEqual(["made.txt"]);
       expect(existsSync(join(dir, "made.txt"))).toBe(false);
       expect(readFileSync(join(dir, "notes.txt"), "utf8")).toBe("old\n");

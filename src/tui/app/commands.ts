@@ -109,9 +109,9 @@ const HANDLERS: { readonly [K in BuiltinCommand]: Handler } = {
   diff,
   undo: async ({ actions, t, s }) => {
     await actions.runBusy("command", async () => {
-      let r: Awaited<ReturnType<typeof s.undo>>;
+      let r: Awaited<ReturnType<typeof s.snapshots.undo>>;
       try {
-        r = await s.undo();
+        r = await s.snapshots.undo();
       } catch (e) {
         // Snapshots are off (e.g. a big directory outside git): the session says why.
         t.notice(e instanceof Error ? e.message : String(e), "warn");
@@ -201,7 +201,7 @@ async function resume({ actions, t, s, arg }: Call): Promise<boolean> {
 }
 
 function permissions({ actions, t, s }: Call): boolean {
-  const rules = s.rules();
+  const rules = s.rules.list();
   const held = s.trust.heldSettings();
   t.notice(
     [
@@ -224,7 +224,7 @@ function permissions({ actions, t, s }: Call): boolean {
       }
       const r = rules[Number(v)];
       if (!r) return;
-      const done = s.removeRule(r);
+      const done = s.rules.remove(r);
       if (done.ok) t.notice(`Removed ${r.behavior} rule ${r.rule}${done.file ? ` from ${done.file}` : ""}.`);
       else t.notice(`Could not remove ${r.rule}: ${done.error}`, "error");
     },
@@ -233,13 +233,13 @@ function permissions({ actions, t, s }: Call): boolean {
 }
 
 async function diff({ actions, t, s }: Call): Promise<boolean> {
-  const off = s.snapshotsOff();
+  const off = s.snapshots.off();
   if (off) {
     t.notice(`/diff is off: ${off}`, "warn");
     return true;
   }
   await actions.runBusy("command", async () => {
-    const d = await s.diff();
+    const d = await s.snapshots.diff();
     if (d.files.length === 0) {
       t.notice("No changes since the session started.");
       return;

@@ -25,9 +25,9 @@ export function fakeSession(queuedSteering: string[] = []): AgentSession {
     model: () => model,
     setModel: (m: string) => void (model = m),
     takeQueuedSteering: () => queuedSteering.splice(0),
-    rules: () => [],
+    rules: { list: () => [], remove: () => ({ ok: false, error: "no rules in this test" }) },
     trust: { pending: () => [], answer: async () => {}, heldSettings: () => [], trustSettings: () => {} },
-    snapshotsOff: () => "snapshots are off in this test",
+    snapshots: { off: () => "snapshots are off in this test", undo: async () => null, diff: async () => ({ patch: "", files: [] }) },
   };
   return s as AgentSession;
 }
