@@ -29,15 +29,31 @@ async function main(): Promise<number> {
       return (await import("./cli/mcp-command.ts")).mcpCommand(opts.mcpArgs);
     case "sessions":
       return (await import("./cli/sessions-command.ts")).sessionsCommand(opts);
+    case "update": {
+      const update = await import("./install/self-update.ts");
+      return update.updateMain(opts.commandArgs, update.defaultUpdateIo(VERSION, runningPlatform()));
+    }
+    case "doctor":
+      return (await import("./doctor/doctor.ts")).doctorMain(opts.commandArgs);
     case "acp":
       return (await import("./acp/run-acp.ts")).runAcp(opts);
     case "run": {
       if (opts.inputFormat === "stream-json") return (await import("./streamjson/run-stream-json.ts")).runStreamJson(opts);
       const interactive = !opts.print && process.stdin.isTTY && process.stdout.isTTY && process.env.TERM !== "dumb";
       if (interactive) return (await import("./cli/run-interactive.ts")).runInteractive(opts);
-      return (await import("./cli/run-print.ts")).runPrint(opts);
+      // The update check runs beside print mode, where a person reads stderr; its line comes after the output.
+      const updates = process.stderr.isTTY ? await startUpdateCheck(opts) : null;
+      const code = await (await import("./cli/run-print.ts")).runPrint(opts);
+      const line = updates?.known();
+      if (line) process.stderr.write(`khaelor: ${line}\n`);
+      return code;
     }
   }
+}
+
+async function startUpdateCheck(opts: { cwd: string | null }) {
+  const [{ startUpdateCheck }, { loadSettings }] = await Promise.all([import("./install/update-check.ts"), import("./agent/config.ts")]);
+  return startUpdateCheck({ version: VERSION, autoUpdates: () => loadSettings(opts.cwd ?? process.cwd()).settings.autoUpdates });
 }
 
 main().then(

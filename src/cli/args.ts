@@ -6,9 +6,11 @@ export type OutputFormat = "text" | "json" | "stream-json";
 export type InputFormat = "text" | "stream-json";
 
 export type CliOptions = {
-  command: "run" | "sessions" | "mcp" | "acp" | "help" | "version";
+  command: "run" | "sessions" | "mcp" | "acp" | "update" | "doctor" | "help" | "version";
   /** `khaelor mcp ...`: the words after "mcp", parsed by the mcp command itself. */
   mcpArgs: string[];
+  /** `khaelor update ...` and `khaelor doctor ...`: the words after the command, parsed by it (src/install, src/doctor). */
+  commandArgs: string[];
   /** --mcp-config values (paths or JSON), in order. */
   mcpConfig: string[];
   strictMcpConfig: boolean;
@@ -81,6 +83,8 @@ Usage:
   echo "task" | khaelor [options]     print mode with the task from stdin
   khaelor sessions [--json]           list this project's sessions
   khaelor mcp list|get|add|remove     manage MCP servers (khaelor mcp --help)
+  khaelor update [--check]            update this binary to the latest release (--check: only say)
+  khaelor doctor                      check the install, settings, provider and terminal; exit 1 with fixes
   khaelor acp                         speak the Agent Client Protocol on stdio (Zed, JetBrains, Neovim, Emacs)
   khaelor --demo                      scripted demo on a built-in fake model (no API key needed)
 
@@ -145,12 +149,15 @@ Environment:
   MCP_TIMEOUT          MCP server startup timeout in ms (default 10000)
   MCP_TOOL_TIMEOUT     MCP tool call timeout in ms (default 600000)
   NO_COLOR             Disable colour
+  KHAELOR_RELEASE_URL  Where khaelor update and the daily update check fetch releases (a mirror)
+  DISABLE_AUTOUPDATER  Set to 1: no automatic update check ("autoUpdates": false in settings too)
 `;
 
 export function parseArgs(argv: string[]): CliOptions {
   const o: CliOptions = {
     command: "run",
     mcpArgs: [],
+    commandArgs: [],
     mcpConfig: [],
     strictMcpConfig: false,
     trustProject: false,
@@ -187,6 +194,7 @@ export function parseArgs(argv: string[]): CliOptions {
   const positional: string[] = [];
   // `khaelor mcp list|add|remove|get`: its own flags (-s, -e, -H) belong to it.
   if (argv[0] === "mcp") return { ...o, command: "mcp", mcpArgs: argv.slice(1) };
+  if (argv[0] === "update" || argv[0] === "doctor") return { ...o, command: argv[0], commandArgs: argv.slice(1) };
   let i = 0;
   /** Index of a value given as `--flag=value`: taken as it is, even when it starts with "-". */
   let explicit = -1;

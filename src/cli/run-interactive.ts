@@ -205,7 +205,16 @@ export async function runInteractive(opts: CliOptions): Promise<number> {
     firstPrompt: opts.prompt ?? (demoModule ? demoModule.DEMO_PROMPT : null),
     gitBranch: session.replayed?.header?.git?.branch ?? currentBranch(session.cwd),
   });
+  void noticeNewerRelease(app, settings.autoUpdates);
   return exited;
+}
+
+/** After the first frame and the session open: a newer release is one line in the transcript when the daily check answers. */
+async function noticeNewerRelease(app: App, autoUpdates: boolean | undefined): Promise<void> {
+  const line = await (await import("../install/update-check.ts")).startUpdateCheck({ version: VERSION, autoUpdates: () => autoUpdates }).done;
+  if (line === null) return;
+  app.transcript.notice(line, "info");
+  app.requestRender();
 }
 
 /** The sessions of this project in a chooser; null when there are none (said on the way out) or the user leaves it. */
