@@ -45,7 +45,7 @@ async function main(): Promise<number> {
       const updates = process.stderr.isTTY ? await startUpdateCheck(opts) : null;
       const code = await (await import("./cli/run-print.ts")).runPrint(opts);
       const line = updates?.known();
-      if (line) process.stderr.write(`khaelor: ${line}\n`);
+      if (line) process.stderr.write(`${line}\n`);
       return code;
     }
   }

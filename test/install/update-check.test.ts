@@ -103,7 +103,7 @@ describe("the daily check", () => {
   });
 });
 
-describe.skipIf(!releasable)("the check in the app (the older build in a pty)", () => {
+describe.skipIf(!releasable)("the check in the running program (the older build in a pty)", () => {
   const fixtures = ptyFixtures();
   let release: ReleaseServer;
   beforeAll(async () => {
@@ -126,6 +126,18 @@ describe.skipIf(!releasable)("the check in the app (the older build in a pty)", 
     await s.waitForText(`khaelor ${VERSION} is available (you have ${OLD_VERSION}): run khaelor update`);
     s.send(KEY.ctrlD);
     expect(await s.exited).toBe(0);
+  }, 120_000);
+
+  test("print mode says it on stderr after the answer, from what the last check kept (no request within the day)", async () => {
+    const api = await fixtures.api({ turns: [{ content: [{ type: "text", text: "THE-ANSWER" }] }] });
+    const env = isolatedEnv(api.url, { KHAELOR_RELEASE_URL: release.url });
+    mkdirSync(join(env.XDG_CACHE_HOME!, "khaelor"), { recursive: true });
+    writeFileSync(join(env.XDG_CACHE_HOME!, "khaelor", "update-check.json"), JSON.stringify({ checkedAt: Date.now(), latest: VERSION }));
+    const before = release.requests.length;
+    const s = fixtures.pty(["-p", "hello"], { env, cwd: tempProject(), program: (await olderRelease()).binary });
+    expect(await s.exited).toBe(0);
+    expect(s.all()).toMatch(new RegExp(`THE-ANSWER\\s+khaelor ${VERSION.replaceAll(".", "\\.")} is available \\(you have ${OLD_VERSION}\\): run khaelor update`));
+    expect(release.requests.slice(before)).toEqual([]);
   }, 120_000);
 
   for (const [name, extra, settings] of [
