@@ -3,7 +3,7 @@
 // package by os and cpu, the launcher execs its binary, and `khaelor --version` answers from the
 // prefix's bin; `npx khaelor` runs it too. Ctrl-C and exit codes are the binary's own (exec).
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { mkdtempSync } from "node:fs";
+import { mkdtempSync, renameSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { RELEASE_TARGETS, runningPlatform } from "../../src/platform/target.ts";
@@ -42,6 +42,16 @@ describe.skipIf(!releasable || !npm)("the npm packages", () => {
     expect(registry.requests.filter((r) => others.some((t) => r.startsWith(`/khaelor-${t}/-/`)))).toEqual([]);
     // An exit code passes through unchanged (exec): a usage error is 2.
     expect((await run([join(prefix, "bin", "khaelor"), "--no-such-flag"], env)).code).toBe(2);
+
+    // Without its platform's package (optional dependencies left out), the launcher says how to get it, and exits 1.
+    const platformPkg = join(prefix, "lib", "node_modules", "khaelor", "node_modules", `khaelor-${runningPlatform()}`);
+    renameSync(platformPkg, `${platformPkg}.away`);
+    expect(await run([join(prefix, "bin", "khaelor"), "--version"], env)).toEqual({
+      code: 1,
+      stdout: "",
+      stderr: `khaelor: npm did not install khaelor-${runningPlatform()} (optional dependencies left out?): run npm install -g khaelor --include=optional\n`,
+    });
+    renameSync(`${platformPkg}.away`, platformPkg);
 
     const npx = await run([Bun.which("npx")!, "--yes", "khaelor", "--version"], env);
     expect(npx.stderr).toBe("");
