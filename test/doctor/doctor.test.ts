@@ -3,8 +3,7 @@
 // the real release binary, whose embedded ripgrep and grammar it unpacks and runs (and names the
 // download to fetch again when that ripgrep is damaged), then in a pty for the terminal's line.
 import { describe, expect, test } from "bun:test";
-import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { ripgrepPackage } from "../../scripts/ripgrep-package.ts";
 import { runningPlatform } from "../../src/platform/target.ts";
@@ -12,6 +11,7 @@ import { VERSION } from "../../src/version.ts";
 import { isolatedEnv, runCli, tempProject } from "../support/cli.ts";
 import { currentRelease, releasable } from "../support/release-build.ts";
 import { ptyFixtures } from "../e2e/pty/harness.ts";
+import { scratch } from "../support/scratch.ts";
 
 const KEY = "sk-ant-test-key-0123456789";
 
@@ -72,7 +72,7 @@ describe.skipIf(!releasable)("the release binary", () => {
     const bytes = readFileSync(binary);
     const at = bytes.indexOf(readFileSync(ripgrepPackage(runningPlatform() as "linux-x64").rg));
     bytes[at + 100_000] = bytes[at + 100_000]! ^ 0xff;
-    const damaged = join(mkdtempSync(join(tmpdir(), "khaelor-doctor-")), "khaelor");
+    const damaged = join(scratch("khaelor-doctor-"), "khaelor");
     writeFileSync(damaged, bytes, { mode: 0o755 });
     const bad = Bun.spawn([damaged, "doctor"], { cwd: tempProject(), env: isolatedEnv(null), stdout: "pipe", stderr: "pipe" });
     const said = await new Response(bad.stdout).text();

@@ -5,14 +5,14 @@
 // directory it cannot create each end in one line saying what to do, with nothing installed and
 // no partial file left.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { chmodSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { PLACEHOLDER_RELEASE_URL } from "../../src/install/release-url.ts";
 import { runningPlatform } from "../../src/platform/target.ts";
 import { VERSION } from "../../src/version.ts";
 import { currentRelease, OLD_VERSION, olderRelease, releasable, type ReleaseDir } from "../support/release-build.ts";
 import { startReleaseServer, type ReleaseServer } from "../support/release-server.ts";
+import { scratch } from "../support/scratch.ts";
 
 const SCRIPT = join(import.meta.dir, "..", "..", "install.sh");
 const file = `khaelor-${runningPlatform()}`;
@@ -32,7 +32,7 @@ afterAll(() => server?.close());
 type Run = { code: number; stdout: string; stderr: string; home: string };
 /** `curl -fsSL $URL/install.sh | <shell> -s -- args`, in a fresh HOME. */
 async function install(shell: string, args: string[] = [], o: { url?: string; path?: string; home?: string } = {}): Promise<Run> {
-  const home = o.home ?? mkdtempSync(join(tmpdir(), "khaelor-install-home-"));
+  const home = o.home ?? scratch("khaelor-install-home-");
   const url = o.url ?? server.url;
   const p = Bun.spawn([Bun.which(shell, { PATH: SYSTEM_PATH })!, "-c", `curl -fsSL "$KHAELOR_RELEASE_URL/install.sh" | ${shell} -s -- "$@"`, "install", ...args], {
     env: { HOME: home, PATH: o.path ?? SYSTEM_PATH, KHAELOR_RELEASE_URL: url, SHELL: "/bin/bash" },
@@ -78,7 +78,7 @@ describe.skipIf(!releasable || !has("curl") || !has("dash"))("install.sh", () =>
   }
 
   test("bash: a damaged binary installs nothing and leaves the installed one as it was", async () => {
-    const home = mkdtempSync(join(tmpdir(), "khaelor-install-home-"));
+    const home = scratch("khaelor-install-home-");
     const dir = join(home, "tools");
     mkdirSync(dir);
     writeFileSync(join(dir, "khaelor"), "the installed one\n");
@@ -122,7 +122,7 @@ describe.skipIf(!releasable || !has("curl") || !has("dash"))("install.sh", () =>
 
   test.skipIf(!has("wget"))("with wget and no curl, it downloads with wget", async () => {
     const bin = toolDir(["bash", "uname", "mkdir", "cut", "sha256sum", "chmod", "mv", "rm", "cat", "basename", "wget"]);
-    const home = mkdtempSync(join(tmpdir(), "khaelor-install-home-"));
+    const home = scratch("khaelor-install-home-");
     // The pipe itself still needs a downloader: the script comes from a file here.
     // Not spawnSync: the server answering it runs on this process's event loop.
     const p = Bun.spawn([join(bin, "bash"), SCRIPT], { env: { HOME: home, PATH: bin, KHAELOR_RELEASE_URL: server.url }, stdout: "pipe", stderr: "pipe" });
@@ -138,7 +138,7 @@ describe.skipIf(!releasable || !has("curl") || !has("dash"))("install.sh", () =>
     writeFileSync(join(fake, "uname"), '#!/bin/sh\ncase "$1" in -s) echo FreeBSD ;; -m) echo amd64 ;; *) echo FreeBSD amd64 ;; esac\n');
     chmodSync(join(fake, "uname"), 0o755);
     const run = async (path: string, args: string[] = []) => {
-      const home = mkdtempSync(join(tmpdir(), "khaelor-install-home-"));
+      const home = scratch("khaelor-install-home-");
       const p = Bun.spawn([join(fake, "dash"), SCRIPT, ...args], { env: { HOME: home, PATH: path, KHAELOR_RELEASE_URL: server.url }, stdout: "pipe", stderr: "pipe" });
       const [stderr, code] = await Promise.all([new Response(p.stderr).text(), p.exited]);
       return { code, stderr, home };
@@ -163,7 +163,7 @@ describe.skipIf(!releasable || !has("curl") || !has("dash"))("install.sh", () =>
 
 /** A directory holding only these commands (links to the system's), to run the script with that PATH. */
 function toolDir(tools: string[]): string {
-  const dir = mkdtempSync(join(tmpdir(), "khaelor-tools-"));
+  const dir = scratch("khaelor-tools-");
   for (const t of tools) {
     const found = Bun.which(t, { PATH: SYSTEM_PATH });
     if (!found) throw new Error(`${t} is not installed`);

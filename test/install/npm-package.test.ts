@@ -3,13 +3,13 @@
 // package by os and cpu, the launcher execs its binary, and `khaelor --version` answers from the
 // prefix's bin; `npx khaelor` runs it too. Ctrl-C and exit codes are the binary's own (exec).
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { mkdtempSync, renameSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { renameSync } from "node:fs";
 import { join } from "node:path";
 import { RELEASE_TARGETS, runningPlatform } from "../../src/platform/target.ts";
 import { VERSION } from "../../src/version.ts";
 import { currentRelease, releasable } from "../support/release-build.ts";
 import { startNpmRegistry } from "../support/npm-registry.ts";
+import { scratch } from "../support/scratch.ts";
 
 const npm = Bun.which("npm");
 let registry: Awaited<ReturnType<typeof startNpmRegistry>>;
@@ -28,7 +28,7 @@ async function run(cmd: string[], env: Record<string, string>) {
 
 describe.skipIf(!releasable || !npm)("the npm packages", () => {
   test("npm install -g --prefix installs the launcher and this platform's binary; khaelor --version runs from the prefix; npx khaelor too", async () => {
-    const work = mkdtempSync(join(tmpdir(), "khaelor-npm-"));
+    const work = scratch("khaelor-npm-");
     // npm's own cache and config in the temp dir: nothing from the user's, and nothing left in it.
     const env = { PATH: process.env.PATH ?? "/usr/bin:/bin", HOME: work, npm_config_cache: join(work, "cache"), npm_config_userconfig: join(work, "npmrc"), npm_config_registry: registry.url, npm_config_update_notifier: "false", npm_config_audit: "false", npm_config_fund: "false" };
     const prefix = join(work, "prefix");

@@ -3,8 +3,7 @@
 // request at all. In-process against a loopback release host (the check is handed its install
 // kind, since a test runs from source, which never checks), then the real older build in a pty.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { existsSync, mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { existsSync, mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { loadSettings } from "../../src/agent/config.ts";
 import { CHECK_EVERY_MS, readUpdateState, startUpdateCheck, updateStateFile } from "../../src/install/update-check.ts";
@@ -13,12 +12,13 @@ import { isolatedEnv, tempProject } from "../support/cli.ts";
 import { currentRelease, OLD_VERSION, olderRelease, releasable } from "../support/release-build.ts";
 import { startReleaseServer, type ReleaseServer } from "../support/release-server.ts";
 import { ptyFixtures, submit, idle, KEY } from "../e2e/pty/harness.ts";
+import { scratch } from "../support/scratch.ts";
 
 const NEWER = "9.0.0";
 const manifest = JSON.stringify({ name: "khaelor", version: NEWER, files: {} });
 let server: ReleaseServer;
 beforeAll(async () => {
-  server = await startReleaseServer(mkdtempSync(join(tmpdir(), "khaelor-empty-release-")), { "/manifest.json": { body: manifest } });
+  server = await startReleaseServer(scratch("khaelor-empty-release-"), { "/manifest.json": { body: manifest } });
 });
 afterAll(() => server.close());
 
@@ -26,7 +26,7 @@ const binary = { kind: "binary", path: "/opt/khaelor/khaelor" } as const;
 function check(env: Record<string, string>, now: number, autoUpdates?: boolean) {
   return startUpdateCheck({ version: VERSION, autoUpdates: () => autoUpdates, env: { KHAELOR_RELEASE_URL: server.url, ...env }, kind: binary, now: () => now });
 }
-const cacheEnv = () => ({ XDG_CACHE_HOME: mkdtempSync(join(tmpdir(), "khaelor-cache-")), HOME: "/nonexistent" });
+const cacheEnv = () => ({ XDG_CACHE_HOME: scratch("khaelor-cache-"), HOME: "/nonexistent" });
 const asked = () => server.requests.filter((r) => r === "/manifest.json").length;
 
 describe("the daily check", () => {
@@ -83,7 +83,7 @@ describe("the daily check", () => {
   }
 
   test("a project's settings cannot turn the check back on; the user's false holds", () => {
-    const home = mkdtempSync(join(tmpdir(), "khaelor-settings-"));
+    const home = scratch("khaelor-settings-");
     const before = process.env.XDG_CONFIG_HOME;
     process.env.XDG_CONFIG_HOME = join(home, "config");
     try {

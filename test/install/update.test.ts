@@ -4,15 +4,15 @@
 // does not run, a manifest that does not parse and a read-only install directory each leave the old
 // binary byte for byte and no file beside it, with one line saying what to do.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { copyFileSync, mkdirSync, mkdtempSync, readdirSync, readFileSync } from "node:fs";
+import { copyFileSync, mkdirSync, readdirSync, readFileSync } from "node:fs";
 import { createHash } from "node:crypto";
-import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { runningPlatform } from "../../src/platform/target.ts";
 import { VERSION } from "../../src/version.ts";
 import { isolatedEnv, MAIN } from "../support/cli.ts";
 import { currentRelease, OLD_VERSION, olderRelease, releasable, type ReleaseDir } from "../support/release-build.ts";
 import { startReleaseServer, type ReleaseServer } from "../support/release-server.ts";
+import { scratch } from "../support/scratch.ts";
 
 const file = `khaelor-${runningPlatform()}`;
 let current: ReleaseDir;
@@ -29,7 +29,7 @@ afterAll(() => server?.close());
 
 /** The older build, installed alone in a directory of its own. */
 function installedOld(): { dir: string; bin: string } {
-  const dir = join(mkdtempSync(join(tmpdir(), "khaelor-update-")), "bin");
+  const dir = join(scratch("khaelor-update-"), "bin");
   mkdirSync(dir);
   copyFileSync(old.binary, join(dir, "khaelor"));
   return { dir, bin: join(dir, "khaelor") };

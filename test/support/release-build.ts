@@ -2,10 +2,10 @@
 // test process and shared by every file that asks (two builds take ~20 s on two cores). With
 // KHAELOR_RELEASE_DIR set (CI, after `bun run release`), the current release is that directory.
 // The older release (for `khaelor update`) is the same platform's binary saying it is 0.0.1.
-import { existsSync, mkdtempSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { isReleaseTarget, runningPlatform } from "../../src/platform/target.ts";
+import { scratch } from "./scratch.ts";
 
 const RELEASE = join(import.meta.dir, "..", "..", "scripts", "release.ts");
 export const OLD_VERSION = "0.0.1";
@@ -15,7 +15,7 @@ export const releasable = isReleaseTarget(runningPlatform());
 export type ReleaseDir = { dir: string; npm: string; binary: string };
 
 async function build(args: string[]): Promise<ReleaseDir> {
-  const dir = mkdtempSync(join(tmpdir(), "khaelor-release-"));
+  const dir = scratch("khaelor-release-");
   const p = Bun.spawn([process.execPath, RELEASE, "--target", runningPlatform(), "--out", dir, ...args], { stdout: "pipe", stderr: "pipe" });
   const [out, err, code] = await Promise.all([new Response(p.stdout).text(), new Response(p.stderr).text(), p.exited]);
   if (code !== 0) throw new Error(`bun run release ${args.join(" ")} failed (${code}):\n${out}${err}`);
