@@ -15,7 +15,8 @@ const bunTarget = { "linux-x64": "bun-linux-x64", "linux-arm64": "bun-linux-arm6
 
 export type Compiled = { target: ReleaseTarget; outfile: string; bytes: number; seconds: number; ripgrep: string };
 
-export async function compile(target: ReleaseTarget, outfile: string): Promise<Compiled> {
+/** `version`: what the binary says it is, instead of package.json's (tests build an older one to update from). */
+export async function compile(target: ReleaseTarget, outfile: string, version?: string): Promise<Compiled> {
   const started = performance.now();
   const rg = ripgrepPackage(target);
   const sha256 = createHash("sha256").update(readFileSync(rg.rg)).digest("hex");
@@ -36,6 +37,7 @@ export function ripgrepAsset() {
         name: "khaelor-ripgrep-asset",
         setup(build) {
           build.onLoad({ filter: /[\\/]src[\\/]assets[\\/]ripgrep-asset\.ts$/ }, () => ({ loader: "ts", contents: asset }));
+          if (version !== undefined) build.onLoad({ filter: /[\\/]src[\\/]version\.ts$/ }, () => ({ loader: "ts", contents: `export const VERSION: string = ${JSON.stringify(version)};\n` }));
         },
       },
     ],

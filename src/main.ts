@@ -30,15 +30,31 @@ async function main(): Promise<number> {
       return (await import("./cli/mcp-command.ts")).mcpCommand(opts.mcpArgs);
     case "sessions":
       return (await import("./modes/print/session-list.ts")).printSessionList(opts, null);
+    case "update": {
+      const update = await import("./install/self-update.ts");
+      return update.updateMain(opts.commandArgs, update.defaultUpdateIo(VERSION, runningPlatform()));
+    }
+    case "doctor":
+      return (await import("./doctor/doctor.ts")).doctorMain(opts.commandArgs);
     case "acp":
       return (await import("./modes/acp/run-acp.ts")).runAcp(opts);
     case "run": {
       if (opts.inputFormat === "stream-json") return (await import("./modes/stream-json/run-stream-json.ts")).runStreamJson(opts);
       const interactive = !opts.print && process.stdin.isTTY && process.stdout.isTTY && process.env.TERM !== "dumb";
       if (interactive) return (await import("./modes/app/run-interactive.ts")).runInteractive(opts);
-      return (await import("./modes/print/run-print.ts")).runPrint(opts);
+      // The update check runs beside print mode, where a person reads stderr; its line comes after the output.
+      const updates = process.stderr.isTTY ? await startUpdateCheck(opts) : null;
+      const code = await (await import("./modes/print/run-print.ts")).runPrint(opts);
+      const line = updates?.known();
+      if (line) process.stderr.write(`${line}\n`);
+      return code;
     }
   }
+}
+
+async function startUpdateCheck(opts: { cwd: string | null }) {
+  const [{ startUpdateCheck }, { loadSettings }] = await Promise.all([import("./install/update-check.ts"), import("./agent/config.ts")]);
+  return startUpdateCheck({ version: VERSION, autoUpdates: () => loadSettings(opts.cwd ?? process.cwd()).settings.autoUpdates });
 }
 
 main().then(

@@ -25,10 +25,12 @@ const Settings = z.looseObject({
   editorMode: z.enum(["normal", "vim"]).optional(),
   /** Colours for a dark or light background; "auto" asks the terminal (src/tui/views/theme.ts). */
   theme: z.enum(["auto", "dark", "light"]).optional(),
+  /** false: no automatic update check (src/install/update-check.ts); a project's file cannot turn it back on. */
+  autoUpdates: z.boolean().optional(),
 });
 export type Settings = z.infer<typeof Settings>;
 
-const KEYS = new Set(["model", "apiKey", "apiKeyHelper", "webSearch", "webFetch", "notifications", "notifyAfterSeconds", "wrap", "editorMode", "theme"]);
+const KEYS = new Set(["model", "apiKey", "apiKeyHelper", "webSearch", "webFetch", "notifications", "notifyAfterSeconds", "wrap", "editorMode", "theme", "autoUpdates"]);
 
 /** A model a file inside the project picks: it holds only where the project is trusted for it. */
 export type ProjectModel = { model: string; file: string; scope: "project" | "local" };
@@ -37,7 +39,7 @@ export type ProjectModel = { model: string; file: string; scope: "project" | "lo
  * Later files win (user < project < local). Problems are returned, not thrown. A file inside the
  * project comes with the repository: its apiKey and apiKeyHelper are never read (the session would go to someone
  * else's account), its model is returned apart for the trust check, and it can only turn the
- * web tools off.
+ * web tools and the update check off.
  */
 export function loadSettings(projectRoot: string): { settings: Settings; problems: string[]; projectModel?: ProjectModel } {
   const settings: Settings = {};
@@ -67,7 +69,7 @@ export function loadSettings(projectRoot: string): { settings: Settings; problem
         // A helper would run a command the repository names, and send its output as the key.
         if (k === "apiKey" || k === "apiKeyHelper") problems.push(`${file}: ${k} is ignored: KHAELOR takes the key only from your environment or your own settings (${join(userConfigDir(homedir()), "settings.json")})`);
         else if (k === "model") projectModel = { model: v as string, file, scope };
-        else if ((k === "webSearch" || k === "webFetch") && v === true) continue;
+        else if ((k === "webSearch" || k === "webFetch" || k === "autoUpdates") && v === true) continue;
         else Object.assign(settings, { [k]: v });
       }
     } catch {

@@ -18,6 +18,8 @@ Usage:
   echo "task" | khaelor [options]     print mode with the task from stdin
   khaelor sessions [--json]           list this project's sessions
   khaelor mcp list|get|add|remove     manage MCP servers (khaelor mcp --help)
+  khaelor update [--check]            update this binary to the latest release (--check: only say)
+  khaelor doctor                      check the install, settings, provider and terminal; exit 1 with fixes
   khaelor acp                         speak the Agent Client Protocol on stdio (Zed, JetBrains, Neovim, Emacs)
   khaelor --demo                      scripted demo on a built-in fake model (no API key needed)
 
@@ -82,11 +84,14 @@ Environment:
   MCP_TIMEOUT          MCP server startup timeout in ms (default 10000)
   MCP_TOOL_TIMEOUT     MCP tool call timeout in ms (default 600000)
   NO_COLOR             Disable colour
+  KHAELOR_RELEASE_URL  Where khaelor update and the daily update check fetch releases (a mirror)
+  DISABLE_AUTOUPDATER  Set to 1: no automatic update check ("autoUpdates": false in settings too)
 `;
 
 export function parseArgs(argv: string[]): RunOptions {
   // `khaelor mcp list|add|remove|get`: its own flags (-s, -e, -H) belong to it.
   if (argv[0] === "mcp") return { ...defaults(), command: "mcp", mcpArgs: argv.slice(1) };
+  if (argv[0] === "update" || argv[0] === "doctor") return { ...defaults(), command: argv[0], commandArgs: argv.slice(1) };
   const o = defaults();
   const positional: string[] = [];
   const words = new Words(argv);
@@ -115,6 +120,7 @@ function defaults(): RunOptions {
   return {
     command: "run",
     mcpArgs: [],
+    commandArgs: [],
     mcpConfig: [],
     strictMcpConfig: false,
     trustProject: false,

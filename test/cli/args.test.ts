@@ -14,9 +14,14 @@ const usage = (argv: string[]) => {
 };
 
 describe("parseArgs", () => {
+  test("update and doctor take the words after them as their own", () => {
+    expect(parseArgs(["update", "--check"])).toMatchObject({ command: "update", commandArgs: ["--check"] });
+    expect(parseArgs(["doctor"])).toMatchObject({ command: "doctor", commandArgs: [] });
+  });
+
   test("no arguments: the interactive run with every default", () => {
     expect(parseArgs([])).toEqual({
-      command: "run", mcpArgs: [], mcpConfig: [], strictMcpConfig: false, trustProject: false, print: false, prompt: null,
+      command: "run", mcpArgs: [], commandArgs: [], mcpConfig: [], strictMcpConfig: false, trustProject: false, print: false, prompt: null,
       outputFormat: "text", inputFormat: "text", permissionPromptTool: null, allowBypass: false, sessionId: null, systemPrompt: null,
       appendSystemPrompt: null, tools: null, thinkingBudget: null, unhonoured: [], includePartialMessages: false, model: null,
       maxTurns: null, maxBudgetUsd: null, maxTimeS: null, permissionMode: null, allowedTools: [], disallowedTools: [], cwd: null,

@@ -1,6 +1,7 @@
 // The release binaries (bun run release), checked where they cannot all run: each is an executable
 // of its own platform and CPU, carries that platform's ripgrep byte for byte and the tree-sitter Bash
-// grammar (and no other: code is highlighted without tree-sitter), and matches its .sha256. On a linux-x64 machine, the linux-x64 one with its embedded ripgrep
+// grammar (and no other: code is highlighted without tree-sitter), and matches its .sha256 and its
+// entry in manifest.json, and its npm package (dist/npm) carries it byte for byte. On a linux-x64 machine, the linux-x64 one with its embedded ripgrep
 // damaged refuses to unpack it and says what to do. Runs when KHAELOR_RELEASE_DIR names
 // dist/release (CI); the arm64 binary's session under qemu is scripts/arm64-smoke.sh.
 import { describe, expect, test } from "bun:test";
@@ -13,6 +14,8 @@ import { checkCodeSignature } from "../../scripts/macho-signature.ts";
 import { ripgrepPackage } from "../../scripts/ripgrep-package.ts";
 import { grammarFiles, treeSitterRuntimeFile } from "../../src/assets/embedded.ts";
 import { RELEASE_TARGETS, runningPlatform } from "../../src/platform/target.ts";
+import { VERSION } from "../../src/version.ts";
+import { gunzipSync } from "node:zlib";
 import { fakeApiFixture } from "../support/fake-api.ts";
 import { isolatedEnv, parseNdjson } from "../support/cli.ts";
 
@@ -57,6 +60,22 @@ describe.skipIf(!dir)("release binaries", () => {
       }
     });
   }
+
+  test("manifest.json names each binary with its size and sha256; the npm tarballs hold them, each for its os and cpu", () => {
+    const manifest = JSON.parse(readFileSync(join(dir!, "manifest.json"), "utf8"));
+    expect(manifest.name).toBe("khaelor");
+    expect(manifest.version).toBe(VERSION);
+    for (const target of RELEASE_TARGETS) {
+      const bin = readFileSync(join(dir!, `khaelor-${target}`));
+      expect(manifest.files[target]).toEqual({ file: `khaelor-${target}`, size: bin.length, sha256: sha256(bin) });
+      const tar = gunzipSync(readFileSync(join(dir!, "..", "npm", `khaelor-${target}-${VERSION}.tgz`)));
+      const size = parseInt(tar.subarray(124, 136).toString("ascii"), 8);
+      const pkg = JSON.parse(tar.subarray(512, 512 + size).toString("utf8"));
+      expect(pkg).toMatchObject({ name: `khaelor-${target}`, version: VERSION, os: [target.split("-")[0]], cpu: [target.split("-")[1]] });
+      expect(carries(tar, bin)).toBe(true);
+    }
+    expect(readFileSync(join(dir!, "install.sh"), "utf8")).toStartWith("#!/bin/sh\n");
+  }, 60_000);
 
   test.skipIf(runningPlatform() !== "linux-x64")("a damaged embedded ripgrep is named, with what to do, and never unpacked or run", async () => {
     const work = mkdtempSync(join(tmpdir(), "khaelor-damaged-"));

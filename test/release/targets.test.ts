@@ -1,5 +1,5 @@
 // The release build's targets: all four by default, a subset with --target, and an unknown one
-// (or a stray argument) refused before anything is built, naming the known ones.
+// (or a stray argument, or a --version that is not one) refused before anything is built, naming the known ones.
 import { expect, test } from "bun:test";
 import { join } from "node:path";
 import { RELEASE_TARGETS, parseTarget } from "../../src/platform/target.ts";
@@ -24,7 +24,10 @@ test("an unknown --target, or a stray argument, is refused before anything is bu
     expect(r.stderr).toContain("linux-x64, linux-arm64, darwin-x64, darwin-arm64");
     expect(r.stdout).toBe("");
   }
-  const stray = await run(["--out", "x"]);
+  const stray = await run(["--outdir", "x"]);
   expect(stray.code).toBe(1);
-  expect(stray.stderr).toBe('release: unknown argument "--out": usage: bun run release [--target linux-x64,linux-arm64,darwin-x64,darwin-arm64]\n');
+  expect(stray.stderr).toBe('release: unknown argument "--outdir": usage: bun run release [--target linux-x64,linux-arm64,darwin-x64,darwin-arm64] [--out DIR] [--version X.Y.Z] [--no-npm]\n');
+  const version = await run(["--version", "next"]);
+  expect(version.code).toBe(1);
+  expect(version.stderr).toBe('release: --version must be a version such as 1.2.3, got "next"\n');
 });

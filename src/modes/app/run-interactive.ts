@@ -226,7 +226,16 @@ async function applySettings(app: App, session: AgentSession, theme: Theme): Pro
   if (settings.theme && settings.theme !== "auto") theme.apply(settings.theme);
   app.state.committer.wordWrap = settings.wrap === "words";
   if (settings.editorMode === "vim") app.state.vim = { mode: "insert", pending: "" };
+  void noticeNewerRelease(app, settings.autoUpdates);
   return settings.notifications ?? "auto";
+}
+
+/** After the first frame and the session open: a newer release is one line in the transcript when the daily check answers. */
+async function noticeNewerRelease(app: App, autoUpdates: boolean | undefined): Promise<void> {
+  const line = await (await import("../../install/update-check.ts")).startUpdateCheck({ version: VERSION, autoUpdates: () => autoUpdates }).done;
+  if (line === null) return;
+  app.transcript.notice(line, "info");
+  app.requestRender();
 }
 
 function bannerOf(session: AgentSession, demo: Demo | null, demoModule: { DEMO_BANNER: string } | null): string[] {

@@ -67,13 +67,15 @@ export type PtyOptions = {
   after?: string;
   /** The emulator answers OSC 11 (the background colour query) with this, e.g. "rgb:ffff/ffff/ffff" (xterm.js itself does not answer). */
   background?: string;
+  /** Run this program instead of KHAELOR from source (or KHAELOR_BIN): a particular build. */
+  program?: string;
 };
 
 export function startPty(args: string[], opts: PtyOptions): PtySession {
   const cols = opts.cols ?? 100;
   const rows = opts.rows ?? 30;
   const term = createTestTerminal({ cols, rows, widths: opts.widths, pendingWrap: opts.model });
-  const cli = cliCommand(args);
+  const cli = opts.program ? [opts.program, ...args] : cliCommand(args);
   const [file, ...rest] = opts.after ? ["/bin/sh", "-c", `"$@"; ${opts.after}`, "sh", ...cli] : cli;
   let out = "";
   let byteCount = 0;
