@@ -85,7 +85,7 @@ export type ScreenOptions = {
   writeLogPath?: string;
   /** Minimum milliseconds between frames (default 16; 33 when remote). */
   frameIntervalMs?: number;
-  /** Frames shorter than this are not wrapped in DEC 2026 (default 512 bytes). */
+  /** Frames up to this long are not wrapped in DEC 2026 (default 1024 bytes). */
   syncMinBytes?: number;
   /** How the cursor given to setLive is shown (default "hardware"). */
   cursorStyle?: CursorStyle;
