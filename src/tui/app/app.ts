@@ -59,11 +59,15 @@ import { replaceSession } from "./session-switch.ts";
 /**
  * While the model streams, its deltas lay out and paint at most this often (after the last frame,
  * on the screen's clock): every frame re-lays out the answer's unsettled tail and the live zone and
- * diffs it, and at 16 ms that per-frame work was most of the TUI's CPU (issue 19: 33 ms took the
- * pty bench from 1.47 to 1.17 CPU seconds and 23.4 to 21.8 KB). Text at 30 frames a second still
- * reads as continuous; keys, the answer's end and everything else render at the screen's own pace.
+ * diffs it, and that per-frame work is most of what the TUI costs beyond print mode. A frame costs
+ * far more spread over a real answer than in a tight loop (the same 301 frames replayed on a manual
+ * clock: 0.05 s of CPU back to back, 0.3 s with the deltas 5 ms apart in real time), so the number
+ * of frames is the lever. Issue 19 went from 16 to 33 ms (pty bench 1.47 to 1.17 CPU seconds);
+ * issue 27 to 50 ms (the stream bench's TUI 0.66 to 0.55 s against print's 0.29 s). Text at 20
+ * frames a second still reads as continuous; keys, the answer's end and everything else render at
+ * the screen's own pace (16 ms).
  */
-const STREAM_GAP_MS = 33;
+export const STREAM_GAP_MS = 50;
 /** A turn shorter than this was watched (or not worth a notification); "notifyAfterSeconds" in settings. */
 const NOTIFY_AFTER_MS = 5000;
 const INTERRUPTING = "interrupting…";
