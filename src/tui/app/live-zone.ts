@@ -125,7 +125,7 @@ function changesAt(state: AppState, now: number, animated: boolean): number | nu
 
 /**
  * The composer as last drawn and what it was drawn from: while an answer streams it is asked for
- * 30 times a second unchanged, and the same Rows let the screen copy their cells (its RowCache)
+ * 20 times a second unchanged, and the same Rows let the screen copy their cells (its RowCache)
  * instead of segmenting the hint's "·" again. The theme is part of the inputs: setTheme replaces
  * the style objects the spans hold.
  */
