@@ -29,6 +29,22 @@ export function procCpuSeconds(pid: number): number {
 }
 
 /**
+ * CPU seconds (all threads) a live process has used, to the nanosecond (the schedulers' run time,
+ * /proc/<pid>/task/<tid>/schedstat): for windows where /proc's 10 ms ticks are too coarse (idle).
+ */
+export function procCpuPreciseSeconds(pid: number): number {
+  let ns = 0;
+  for (const tid of readdirSync(`/proc/${pid}/task`)) {
+    try {
+      ns += Number(readFileSync(`/proc/${pid}/task/${tid}/schedstat`, "utf8").split(" ")[0]);
+    } catch {
+      // the thread ended
+    }
+  }
+  return ns / 1e9;
+}
+
+/**
  * CPU seconds each thread of a live process has used, with its kind: the main thread (JavaScript
  * and the event loop), JavaScriptCore's JIT workers, wasm compilation (the "Wasm Worklist Helper
  * Thread"), the garbage collector's helpers, Bun's HTTP client thread, anything else. Profiles of

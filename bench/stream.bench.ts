@@ -2,8 +2,9 @@
 // (~9.8 s) at 120x40, three ways in one run, so the ratios hold on any machine:
 //   - the real CLI in a pty (the compiled binary when built, else from source): bytes per answer
 //     byte, CPU while the answer streams (request to the end on screen), also by kind of thread
-//     (main, JIT, wasm compilation, GC, HTTP), peak RSS, and how long the end took to show after
-//     the fake API's last byte;
+//     (main, JIT, wasm compilation, GC, HTTP), peak RSS, how long the end took to show after
+//     the fake API's last byte, and the CPU and bytes of the IDLE_MS after the end showed (idle
+//     after an answer: nothing should be scheduled);
 //   - the same CLI in print mode (-p) for the same answer: CPU and peak RSS, the floor;
 //   - the app in-process at the same size and schedule (the fake API in a child process, so the
 //     CPU is the app's): bytes per answer byte and per byte of one still paint, for iterating
@@ -20,13 +21,15 @@ import { FileFinder } from "../src/tui/app/file-finder.ts";
 import { PromptHistory } from "../src/tui/app/history.ts";
 import type { Row } from "../src/tui/render/style.ts";
 import { createScreen, type Screen } from "../src/tui/screen/screen.ts";
-import { ANSWER_BYTES, COLS, END_MARK, median, PACING, procCpuSeconds, procPeakRssMB, procThreads, ROWS, streamAnswer, threadCpuSince, threadKinds, type ThreadCpu, type ThreadKind } from "./stream-fixture.ts";
+import { ANSWER_BYTES, COLS, END_MARK, median, PACING, procCpuPreciseSeconds, procCpuSeconds, procPeakRssMB, procThreads, ROWS, streamAnswer, threadCpuSince, threadKinds, type ThreadCpu, type ThreadKind } from "./stream-fixture.ts";
 
 type Result = { name: string; [k: string]: unknown };
 const RUNS = Number(process.env.BENCH_RUNS ?? 3);
+/** Idle after an answer is measured over this window, from the moment the end is on screen. */
+const IDLE_MS = 5000;
 const scenario = () => ({ pacing: PACING, turns: [{ content: [{ type: "text" as const, text: streamAnswer() }] }] });
 
-type Run = { bytes: number; cpu: number; rss: number; endMs: number; threads: Record<ThreadKind, number> };
+type Run = { bytes: number; cpu: number; rss: number; endMs: number; threads: Record<ThreadKind, number>; idleCpu?: number; idleBytes?: number };
 
 async function tuiRun(): Promise<Run> {
   const { startPty, idle } = await import("../test/e2e/pty/harness.ts");
@@ -44,7 +47,12 @@ async function tuiRun(): Promise<Run> {
     s.type("go\r");
     await s.waitFor((sc) => sc.includes(END_MARK) && idle(sc), "the end of the answer", 60_000);
     const endMs = performance.now() - lastByteAt;
-    const run = { bytes: s.bytes() - b0, cpu: procCpuSeconds(pid) - cpu0, rss: procPeakRssMB(pid), endMs, threads: threadCpuSince(procThreads(pid), threads0) };
+    const run: Run = { bytes: s.bytes() - b0, cpu: procCpuSeconds(pid) - cpu0, rss: procPeakRssMB(pid), endMs, threads: threadCpuSince(procThreads(pid), threads0) };
+    const idle0 = procCpuPreciseSeconds(pid);
+    const idleB0 = s.bytes();
+    await Bun.sleep(IDLE_MS);
+    run.idleCpu = +(procCpuPreciseSeconds(pid) - idle0).toFixed(4);
+    run.idleBytes = s.bytes() - idleB0;
     s.send("\x04");
     await s.exited;
     return run;
@@ -171,6 +179,9 @@ export async function run(_opts: { json: boolean }): Promise<Result[]> {
       printPeakRssMB: p.rss,
       rssRatio: +(t.rss / p.rss).toFixed(2),
       endAfterLastByteMs: Math.round(t.endMs),
+      idleAfterAnswerCpuSeconds: +median(tui.map((r) => r.idleCpu ?? 0)).toFixed(4),
+      idleAfterAnswerBytes: median(tui.map((r) => r.idleBytes ?? 0)),
+      idleWindowMs: IDLE_MS,
       tuiCpuByThread: medianThreads(tui),
       printCpuByThread: medianThreads(print),
       runs: { tui, print },

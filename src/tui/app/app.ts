@@ -1,11 +1,13 @@
 // The interactive app: folds agent events into the transcript, decides what is history and what
 // is live, lays both out, and routes keys to the composer, the permission panel or the pager.
 //
-// Frames: agent events only mark the app dirty; the layout runs just before the screen's next frame
-// (one clock, the screen's: at most a frame per 16 ms, fewer on a slow link), so a streamed answer
-// re-parses its markdown tail once per frame, not once per delta, and a lone delta after a pause is
-// drawn at once. A keystroke lays out at once, so it echoes in the next screen frame. Nothing runs while idle: the spinner ticks only
-// while the agent works.
+// Frames: agent events only mark the app dirty; the layout runs just before a frame of the screen's
+// one clock (at most a frame per 16 ms, fewer on a slow link; streamed text at most every
+// STREAM_GAP_MS), so a streamed answer re-parses its markdown tail once per frame, not once per
+// delta, and a lone delta after a pause is drawn at once. A keystroke lays out at once, so it echoes
+// in the next frame. The app keeps no timer: what changes with time (a spinner's glyph, a running
+// tool's clock, a flash's end) asks the same clock for a layout when it will look different, and
+// with nothing of the kind on screen nothing is scheduled.
 //
 // History: entries go to the terminal's scrollback in order, each exactly once, as soon as they
 // stop changing, and a streaming answer's markdown block by block as it settles (the invariant is
@@ -27,9 +29,8 @@ import type { UserBlock } from "../../model/types.ts";
 import type { ImageData } from "../../model/images.ts";
 import { imageBlock, pastedImages, pasteClipboardImage } from "./image-paste.ts";
 import { TerminalLending } from "./terminal-lending.ts";
-import { Spinner } from "./spinner.ts";
 import { modelInfo } from "../../model/models.ts";
-import type { Screen } from "../screen/screen.ts";
+import type { LayoutWhen, Screen } from "../screen/screen.ts";
 import type { CopyResult } from "../term/clipboard.ts";
 import type { PagerSource } from "../views/pager.ts";
 import { formatCost } from "../../model/format-cost.ts";
@@ -50,19 +51,23 @@ import { Transcript } from "../transcript/transcript.ts";
 import { composerInput } from "./composer-keys.ts";
 import { permissionInput, typedAhead } from "./permission-keys.ts";
 import { openPagerView, pagerInput } from "./pager-keys.ts";
-import { liveZone } from "./live-zone.ts";
+import { liveZone, SPIN_MS } from "./live-zone.ts";
 import type { AppState, Busy } from "./state.ts";
 import { runningProcessLines } from "./stopped-processes.ts";
 import { replaceSession } from "./session-switch.ts";
 
 /**
- * While the model streams, its deltas lay out and paint at most this often: every frame re-lays
- * out the answer's unsettled tail and the live zone and diffs it, and at 16 ms that per-frame work
- * was most of the TUI's CPU (issue 19: 33 ms took the pty bench from 1.47 to 1.17 CPU seconds and
- * 23.4 to 21.8 KB). Text at 30 frames a second still reads as continuous; keys, the answer's end
- * and everything else render at the screen's own pace.
+ * While the model streams, its deltas lay out and paint at most this often (after the last frame,
+ * on the screen's clock): every frame re-lays out the answer's unsettled tail and the live zone and
+ * diffs it, and that per-frame work is most of what the TUI costs beyond print mode. A frame costs
+ * far more spread over a real answer than in a tight loop (the same 301 frames replayed on a manual
+ * clock: 0.05 s of CPU back to back, 0.3 s with the deltas 5 ms apart in real time), so the number
+ * of frames is the lever. Issue 19 went from 16 to 33 ms (pty bench 1.47 to 1.17 CPU seconds);
+ * issue 27 to 50 ms (the stream bench's TUI 0.66 to 0.55 s against print's 0.29 s). Text at 20
+ * frames a second still reads as continuous; keys, the answer's end and everything else render at
+ * the screen's own pace (16 ms).
  */
-const STREAM_FRAME_MS = 33;
+export const STREAM_GAP_MS = 50;
 /** A turn shorter than this was watched (or not worth a notification); "notifyAfterSeconds" in settings. */
 const NOTIFY_AFTER_MS = 5000;
 const INTERRUPTING = "interrupting…";
@@ -77,17 +82,9 @@ export class App implements AppActions {
   readonly screen: Screen;
   private readonly clock: () => number;
   private turnDone: Promise<unknown> = Promise.resolve();
-  private hintTimer: ReturnType<typeof setTimeout> | null = null;
   private unsubscribe: () => void = () => {};
-  /** A layout is due before the screen's next frame (requestRender). */
+  /** A layout is asked of the screen's clock (requestRender). */
   private layoutDue = false;
-  private readonly spinner = new Spinner(() => {
-    this.state.frameNo++;
-    this.requestRender();
-  });
-  /** A delta's layout waits for STREAM_FRAME_MS since the last one (requestStreamRender). */
-  private streamTimer: ReturnType<typeof setTimeout> | null = null;
-  private lastLayoutAt = Number.NEGATIVE_INFINITY;
   private exiting = false;
   /** Ctrl-Z and the editor: while the terminal is lent out nothing is drawn and no key is read. */
   private readonly lending: TerminalLending;
@@ -242,19 +239,8 @@ export class App implements AppActions {
     }
     if (e.type === "tool_result" && e.display?.path) st.finder.touch(relativeTo(this.session.cwd, e.display.path));
     if (st.pager) this.pagerDirty = true;
-    if (e.type === "text_delta" || e.type === "thinking_delta" || e.type === "tool_input_delta") this.requestStreamRender();
+    if (e.type === "text_delta" || e.type === "thinking_delta" || e.type === "tool_input_delta") this.requestRender({ gapMs: STREAM_GAP_MS });
     else this.requestRender();
-  }
-
-  /** A render for streamed text: due STREAM_FRAME_MS after the last layout (real time, as the screen's frames are). */
-  private requestStreamRender(): void {
-    if (this.layoutDue || this.streamTimer || this.exiting) return;
-    const wait = this.lastLayoutAt + STREAM_FRAME_MS - performance.now();
-    if (wait <= 0) return this.requestRender();
-    this.streamTimer = setTimeout(() => {
-      this.streamTimer = null;
-      this.requestRender();
-    }, wait);
   }
 
   // ── work ───────────────────────────────────────────────────────────────────────────────────
@@ -289,7 +275,6 @@ export class App implements AppActions {
     const abort = new AbortController();
     const startedAt = this.now();
     this.state.busy = { abort, kind: "turn", startedAt };
-    this.startSpinner();
     // Images before the text, as the API's guide advises; the text's chips number them in order.
     const input: string | UserBlock[] = images?.length ? [...images.map(imageBlock), { type: "text", text }] : text;
     this.turnDone = this.session
@@ -323,7 +308,6 @@ export class App implements AppActions {
     }
     const abort = new AbortController();
     this.state.busy = { abort, kind, startedAt: this.now() };
-    this.startSpinner();
     this.renderNow();
     const done = work(abort.signal)
       .catch((e: unknown) => this.state.transcript.notice(`Error: ${e instanceof Error ? e.message : String(e)}`, "error"))
@@ -335,11 +319,10 @@ export class App implements AppActions {
     await done;
   }
 
-  /** The turn or command is over: the spinner stops, and "interrupting…" does not outlive the work. */
+  /** The turn or command is over: "interrupting…" does not outlive the work. */
   private workEnded(): void {
     const st = this.state;
     if (!st.busy) st.transcript.clearRetry();
-    this.stopSpinnerIfIdle();
     if (!st.busy && st.hint?.text === INTERRUPTING) st.hint = null;
     this.renderNow();
   }
@@ -354,7 +337,6 @@ export class App implements AppActions {
   askPermission(req: AskRequest, signal: AbortSignal): Promise<AskAnswer> {
     return askInPanel(this, req, signal, {
       cwd: this.session.cwd,
-      spinner: { start: () => this.startSpinner(), pause: () => this.pauseSpinner() },
       notifyAway: (what) => this.notifyAway(what),
     });
   }
@@ -481,13 +463,9 @@ export class App implements AppActions {
     this.renderNow();
   }
 
+  /** A short message in the status line; the layout it asks for then asks for another at its end. */
   flash(text: string, ms = 2500): void {
     this.state.hint = { text, until: this.now() + ms };
-    if (this.hintTimer) clearTimeout(this.hintTimer);
-    this.hintTimer = setTimeout(() => {
-      this.hintTimer = null;
-      this.requestRender();
-    }, ms + 5);
     this.requestRender();
   }
 
@@ -528,21 +506,23 @@ export class App implements AppActions {
     this.renderNow();
   }
 
-  requestRender(): void {
-    if (this.layoutDue || this.exiting || this.lending.lent) return;
+  /** A layout before a frame of the screen's clock: the next one, or one at `when` (the earliest asked wins). */
+  requestRender(when?: LayoutWhen): void {
+    if (this.exiting || this.lending.lent) return;
     this.layoutDue = true;
-    this.screen.requestLayout(() => {
-      if (this.layoutDue) this.renderNow();
-    });
+    this.screen.requestLayout(this.layoutForFrame, when);
   }
+
+  private readonly layoutForFrame = (): void => {
+    if (this.layoutDue) this.renderNow();
+  };
 
   renderNow(): void {
     this.layoutDue = false;
-    if (this.streamTimer) clearTimeout(this.streamTimer);
-    this.streamTimer = null;
     if (this.exiting || this.lending.lent) return;
-    this.lastLayoutAt = performance.now();
     const st = this.state;
+    const now = this.now();
+    st.frameNo = Math.floor(now / SPIN_MS);
     if (st.pager) {
       if (this.pagerDirty) {
         this.pagerDirty = false;
@@ -551,8 +531,10 @@ export class App implements AppActions {
       st.pager.view.draw(st.pager.pager.render());
     }
     this.commitHistory(false);
-    const live = liveZone(st, { height: this.screen.rows, now: this.now() });
+    const live = liveZone(st, { height: this.screen.rows, now });
     this.screen.setLive(live.rows, live.cursor);
+    // What is on screen changes with time (a spinner, a clock, a flash's end): a layout then.
+    if (live.changesAt !== null) this.requestRender({ inMs: Math.max(1, live.changesAt - now) });
   }
 
   /** What has settled goes to scrollback. `final`: everything is history now. */
@@ -563,26 +545,9 @@ export class App implements AppActions {
 
   // ── timers ─────────────────────────────────────────────────────────────────────────────────
 
-  private startSpinner(): void {
-    this.spinner.start(this.state.ask !== null);
-  }
-
-  private stopSpinnerIfIdle(): void {
-    if (!this.state.busy) this.spinner.stop();
-  }
-
-  private pauseSpinner(): void {
-    this.spinner.stop();
-  }
-
   private stopTimers(): void {
     const st = this.state;
-    this.spinner.stop();
     this.layoutDue = false;
-    if (this.streamTimer) clearTimeout(this.streamTimer);
-    this.streamTimer = null;
-    if (this.hintTimer) clearTimeout(this.hintTimer);
-    this.hintTimer = null;
     if (st.guardTimer) clearTimeout(st.guardTimer);
     st.guardTimer = null;
   }

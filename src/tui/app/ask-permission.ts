@@ -1,5 +1,5 @@
 // The permission panel as the session's Asker: the question waits in the state until a key answers
-// it or the turn is cancelled; nothing moves on screen meanwhile (the spinner pauses), and keys
+// it or the turn is cancelled; nothing moves on screen meanwhile (no spinner: live-zone.ts), and keys
 // typed just before it showed cannot answer it (the guard in permission-keys.ts).
 import type { AskAnswer, AskRequest } from "../../agent/types.ts";
 import type { AppActions } from "./actions.ts";
@@ -9,7 +9,6 @@ import type { AppState } from "./state.ts";
 
 export type AskExtras = {
   cwd: string;
-  spinner: { start(): void; pause(): void };
   /** Tells a user away in another window. */
   notifyAway(what: string): void;
 };
@@ -25,7 +24,6 @@ export function askInPanel(app: AppActions & { readonly state: AppState; renderN
       if (st.guardTimer) clearTimeout(st.guardTimer);
       st.guardTimer = null;
       if (st.pager?.ofPrompt) app.closePager();
-      if (st.busy) extra.spinner.start();
       st.transcript.restartClock(req.call.id, app.now());
       resolve(a);
       app.renderNow();
@@ -34,8 +32,6 @@ export function askInPanel(app: AppActions & { readonly state: AppState; renderN
     signal.addEventListener("abort", onAbort, { once: true });
     st.ask = { panel: { prompt, message: null, armed: false }, resolve: finish, toolUseId: req.call.id, suggestion: !!req.suggestion, shownAt: app.now(), guarded: true };
     if (st.pager) app.closePager();
-    // Nothing moves while the user reads: no spinner frames (and no CPU) until they answer.
-    extra.spinner.pause();
     armAskGuard(st, app, st.ask);
     app.renderNow();
     extra.notifyAway("waiting for your permission");

@@ -16,7 +16,15 @@ import { ui } from "../views/theme.ts";
 import { renderToolCall, SPINNER } from "../views/tool-row.ts";
 import { sessionOf, type AppState } from "./state.ts";
 
-export type LiveZone = { rows: Row[]; cursor: Cursor | null };
+/**
+ * `changesAt`: when these rows would look different with nothing else happening (the spinner's
+ * next glyph, a running tool's clock, a retry's countdown, a flash's end, the "Working…" line
+ * showing), on the app's clock; null when they would not, and then nothing needs scheduling.
+ */
+export type LiveZone = { rows: Row[]; cursor: Cursor | null; changesAt: number | null };
+
+/** The spinner's glyph changes this often (its glyph is the clock's, `AppState.frameNo`). */
+export const SPIN_MS = 100;
 
 /** The live zone for a screen `height` rows tall, at time `now`. */
 export function liveZone(state: AppState, view: { height: number; now: number }): LiveZone {
@@ -26,6 +34,8 @@ export function liveZone(state: AppState, view: { height: number; now: number })
   const { committed, headRows, headGapDone } = state.committer;
   const top: Row[] = [];
   const now = view.now;
+  /** Something drawn moves with the spinner's clock. */
+  let animated = false;
   for (let i = committed; i < entries.length; i++) {
     const e = entries[i]!;
     if ((i > committed || !headGapDone) && needsGap(entries[i - 1], e)) top.push({ spans: [] });
@@ -39,20 +49,24 @@ export function liveZone(state: AppState, view: { height: number; now: number })
       }
       if (e.done) top.push(...answerFooter(e, width));
     } else if (e.kind === "thinking" && !e.done) {
+      animated = true;
       top.push({ spans: clipSpans([span(`${SPINNER[state.frameNo % SPINNER.length]} Thinking…`, ui.thinking)], width, true) });
       const lines = e.text.trimEnd().split("\n").slice(-3);
       for (const l of lines) top.push(...wrapSpans([span(cleanText(l), ui.thinking)], width, [span("  ")], [span("  ")]).slice(-3));
     } else if (e.kind === "tool") {
+      if (e.view.status === "running") animated = true;
       top.push(...renderToolCall(e.view, { width, frame: state.frameNo, now, awaitingAnswer: state.ask?.toolUseId === e.view.id }));
     } else top.push(...renderEntry(e, { width, links: state.links, full: false, wordWrap: state.committer.wordWrap }));
   }
   const retry = state.transcript.retry;
   if (state.busy && !state.ask && retry) {
     // The spinner's frames redraw it, so the countdown moves without a timer of its own.
+    animated = true;
     top.push({ spans: [] });
     top.push(renderRetryLine(retry, { width, now, frame: state.frameNo }));
   } else if (state.busy && !state.ask && !hasActiveRow(state, committed) && !justAnswered(state, now)) {
     const label = state.busy.kind === "compact" ? "Compacting…" : "Working…";
+    animated = true;
     top.push({ spans: [] });
     top.push({ spans: clipSpans([span(`${SPINNER[state.frameNo % SPINNER.length]} ${label}`, ui.accent), span("  Esc to interrupt", ui.dim)], width, true) });
   }
@@ -93,12 +107,25 @@ export function liveZone(state: AppState, view: { height: number; now: number })
     rows = [...shownTop, ...bottom];
     if (cursor) cursor = { row: shownTop.length + cursor.row, col: Math.min(cursor.col, width - 1) };
   }
-  return { rows, cursor };
+  return { rows, cursor, changesAt: changesAt(state, now, animated) };
+}
+
+/**
+ * The spinner moves only while the agent works and nobody is being asked (nothing moves while the
+ * user reads a question); a flash ends at its time; the "Working…" line shows WORKING_AFTER_MS
+ * after an answer's last event.
+ */
+function changesAt(state: AppState, now: number, animated: boolean): number | null {
+  const moving = state.busy !== null && state.ask === null;
+  let at = moving && animated ? (Math.floor(now / SPIN_MS) + 1) * SPIN_MS : Infinity;
+  if (state.hint && state.hint.until > now) at = Math.min(at, state.hint.until);
+  if (moving && justAnswered(state, now)) at = Math.min(at, state.lastEventAt + WORKING_AFTER_MS);
+  return at === Infinity ? null : at;
 }
 
 /**
  * The composer as last drawn and what it was drawn from: while an answer streams it is asked for
- * 30 times a second unchanged, and the same Rows let the screen copy their cells (its RowCache)
+ * 20 times a second unchanged, and the same Rows let the screen copy their cells (its RowCache)
  * instead of segmenting the hint's "·" again. The theme is part of the inputs: setTheme replaces
  * the style objects the spans hold.
  */

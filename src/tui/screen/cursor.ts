@@ -10,6 +10,9 @@
 // the zone's top row once frames stop. A shorter window then drops the zone's rows below it
 // (xterm.js, tmux) instead of pushing the rows above it into scrollback, where they could never be
 // erased. Not after every frame: a stream with no cursor would pay a trip to the top and back.
+//
+// Neither keeps a timer: each says when it next wants a frame (dueAt), the screen's frame clock
+// wakes at the earliest of everything due, and tick() says whether this one's time has come.
 import type { CellBuffer } from "../render/cells.ts";
 import type { StyleTable } from "../render/styles.ts";
 import type { CursorStyle } from "./types.ts";
@@ -19,10 +22,10 @@ export type CellCursorOptions = {
   styles: StyleTable;
   /** "auto": after this long without a frame the hardware cursor comes back. */
   settleMs: number;
-  /** Frames are scheduled (tests and benches draw them themselves: no settle timer). */
+  /** Frames are scheduled (tests and benches draw them themselves: no settling). */
   scheduled: boolean;
-  /** Asks for a frame (the one that brings the hardware cursor back). */
-  wake(): void;
+  /** The frame clock's time. */
+  now(): number;
   /** Something else owns the terminal (the full-screen view): no settling now. */
   away(): boolean;
 };
@@ -31,10 +34,25 @@ export class CellCursor {
   /** The last frame drew the cursor as a cell. */
   private shown = false;
   private settled = false;
-  private settleTimer: ReturnType<typeof setTimeout> | null = null;
+  /** When the hardware cursor comes back if no frame comes first. */
+  private settleAt = Infinity;
   private disposed = false;
 
   constructor(private readonly opts: CellCursorOptions) {}
+
+  /** When this wants a frame (Infinity: not at all). */
+  dueAt(): number {
+    return this.settleAt;
+  }
+
+  /** The frame clock woke: true when the settling frame is due now. */
+  tick(now: number): boolean {
+    if (now < this.settleAt) return false;
+    this.settleAt = Infinity;
+    if (!this.shown || this.opts.away()) return false;
+    this.settled = true;
+    return true;
+  }
 
   /**
    * Whether this frame shows the cursor at (y, x) of `want` as an inverted cell; when it does, the
@@ -66,13 +84,14 @@ export class CellCursor {
   /** The frame is out, with the cursor drawn as a cell or not. */
   framed(cell: boolean): void {
     this.shown = cell;
-    if (cell) this.armSettle();
+    // "auto": once frames stop, the hardware cursor comes back where the cell cursor is.
+    const settles = cell && this.opts.style === "auto" && this.opts.scheduled && !this.disposed;
+    this.settleAt = settles ? this.opts.now() + this.opts.settleMs : Infinity;
   }
 
   dispose(): void {
     this.disposed = true;
-    if (this.settleTimer) clearTimeout(this.settleTimer);
-    this.settleTimer = null;
+    this.settleAt = Infinity;
   }
 
   /** Draws the cursor into row y of `want` at column x: the cell (or the wide grapheme covering it) inverted. */
@@ -89,18 +108,6 @@ export class CellCursor {
     if ((buf.ext[y] ?? 0) < x + w) buf.ext[y] = x + w;
     return true;
   }
-
-  /** "auto": once frames stop, bring the hardware cursor back where the cell cursor is. */
-  private armSettle(): void {
-    if (this.opts.style !== "auto" || !this.opts.scheduled || this.disposed) return;
-    if (this.settleTimer) clearTimeout(this.settleTimer);
-    this.settleTimer = setTimeout(() => {
-      this.settleTimer = null;
-      if (!this.shown || this.opts.away()) return;
-      this.settled = true;
-      this.opts.wake();
-    }, this.opts.settleMs);
-  }
 }
 
 export type CursorParkingOptions = {
@@ -108,18 +115,33 @@ export type CursorParkingOptions = {
   settleMs: number;
   /** Frames are scheduled (tests and benches draw them themselves: the cursor is never parked). */
   scheduled: boolean;
-  /** Asks for a frame (the one that parks the cursor). */
-  wake(): void;
+  /** The frame clock's time. */
+  now(): number;
   /** Something else owns the terminal (the full-screen view): not now. */
   away(): boolean;
 };
 
 export class CursorParking {
   private due = false;
-  private timer: ReturnType<typeof setTimeout> | null = null;
+  /** When the cursor is parked if no frame comes first. */
+  private parkAt = Infinity;
   private disposed = false;
 
   constructor(private readonly opts: CursorParkingOptions) {}
+
+  /** When this wants a frame (Infinity: not at all). */
+  dueAt(): number {
+    return this.parkAt;
+  }
+
+  /** The frame clock woke: true when the parking frame is due now. */
+  tick(now: number): boolean {
+    if (now < this.parkAt) return false;
+    this.parkAt = Infinity;
+    if (this.opts.away()) return false;
+    this.due = true;
+    return true;
+  }
 
   /** Whether this frame moves the hidden cursor to the zone's top row. */
   take(): boolean {
@@ -130,20 +152,11 @@ export class CursorParking {
 
   /** The frame is out; `away` when it left a hidden cursor anywhere but the zone's top-left cell. */
   framed(away: boolean): void {
-    if (this.timer) clearTimeout(this.timer);
-    this.timer = null;
-    if (!away || !this.opts.scheduled || this.disposed) return;
-    this.timer = setTimeout(() => {
-      this.timer = null;
-      if (this.opts.away()) return;
-      this.due = true;
-      this.opts.wake();
-    }, this.opts.settleMs);
+    this.parkAt = away && this.opts.scheduled && !this.disposed ? this.opts.now() + this.opts.settleMs : Infinity;
   }
 
   dispose(): void {
     this.disposed = true;
-    if (this.timer) clearTimeout(this.timer);
-    this.timer = null;
+    this.parkAt = Infinity;
   }
 }

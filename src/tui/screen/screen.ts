@@ -9,8 +9,10 @@
 //   screen.frame();                 // render now (tests, benches); otherwise frames are scheduled
 //
 // Frames are coalesced: every call above only marks the screen dirty; at most one frame per 16 ms
-// (slower over SSH or when stdout backs up) renders the latest state with a single write(). With
-// nothing dirty no timer runs. Committing rows that the live zone already shows costs no bytes.
+// (slower over SSH or when stdout backs up) renders the latest state with a single write(). One
+// frame clock (output.ts) wakes for whatever is due first: a change, the caller's layout at the
+// time it asked for (requestLayout), the cursor's settling; with nothing due no timer is armed.
+// Committing rows that the live zone already shows costs no bytes.
 // Rows with `soft: true` continue the previous row; they are printed across the right edge so the
 // terminal records a soft wrap (copying yields one line, and the terminal reflows them on resize).
 //
@@ -28,10 +30,10 @@ import { CellCursor, CursorParking } from "./cursor.ts";
 import { AltScreenView } from "./full-view.ts";
 import { FrameOutput, logRender } from "./output.ts";
 import { reanchorZone } from "./resize.ts";
-import type { Cursor, FrameStats, FullView, Screen, ScreenOptions, ScreenStats } from "./types.ts";
+import type { Cursor, FrameStats, FullView, LayoutWhen, Screen, ScreenOptions, ScreenStats } from "./types.ts";
 import { rowLayer, ZoneContent, type LayRow } from "./zone.ts";
 
-export type { Cursor, CursorStyle, FrameStats, FullView, Screen, ScreenCaps, ScreenOptions, ScreenOutput, ScreenStats } from "./types.ts";
+export type { Cursor, CursorStyle, FrameStats, FrameTimers, FullView, LayoutWhen, Screen, ScreenCaps, ScreenOptions, ScreenOutput, ScreenStats } from "./types.ts";
 
 export function createScreen(opts: ScreenOptions): Screen {
   return new TwoZoneScreen(opts);
@@ -62,8 +64,9 @@ class TwoZoneScreen implements Screen {
   private disposed = false;
   /** Inside frame()'s size check: a resize listener must not start another frame. */
   private framing = false;
-  /** The caller's layout, due before the next frame (requestLayout). */
+  /** The caller's layout (requestLayout), and the clock time it is due at. */
   private layout: (() => void) | null = null;
+  private layoutAt = Infinity;
 
   constructor(private readonly opts: ScreenOptions) {
     this.cols = opts.cols;
@@ -76,19 +79,20 @@ class TwoZoneScreen implements Screen {
     this.lay = rowLayer(this.graphemes, this.styles, log);
     this.zone = new ZoneContent(opts.cols, this.lay, log);
     this.stranded = new StrandedRows(opts.cols);
-    this.output = new FrameOutput(opts, () => this.frame(), () => this.dirty || this.layout !== null || (this.full !== null && this.full.dirty));
+    this.output = new FrameOutput(opts, () => this.tick(), () => this.due());
+    const now = () => this.output.timers.now();
     this.cellCursor = new CellCursor({
       style: opts.caps.colorDepth === "plain" ? "hardware" : (opts.cursorStyle ?? "hardware"),
       styles: this.styles,
       settleMs: opts.cursorSettleMs ?? 150,
       scheduled: opts.schedule !== false,
-      wake: () => this.invalidateSoon(),
+      now,
       away: () => this.full !== null,
     });
     this.parking = new CursorParking({
       settleMs: opts.cursorSettleMs ?? 150,
       scheduled: opts.schedule !== false,
-      wake: () => this.invalidateSoon(),
+      now,
       away: () => this.full !== null,
     });
   }
@@ -124,9 +128,27 @@ class TwoZoneScreen implements Screen {
     this.output.schedule();
   }
 
-  requestLayout(layout: () => void): void {
+  requestLayout(layout: () => void, when: LayoutWhen = {}): void {
+    const now = this.output.timers.now();
+    let at = now + (when.inMs ?? 0);
+    if (when.gapMs !== undefined) at = Math.max(at, this.output.lastFrameAt + when.gapMs);
     this.layout = layout;
+    this.layoutAt = Math.min(this.layoutAt, at);
     this.output.schedule();
+  }
+
+  /** When the next frame is wanted, on the frame clock (Infinity: nothing is due). */
+  private due(): number {
+    if (this.dirty || this.full?.dirty) return 0;
+    return Math.min(this.layout ? this.layoutAt : Infinity, this.cellCursor.dueAt(), this.parking.dueAt());
+  }
+
+  /** The frame clock woke: whatever has come due is drawn. */
+  private tick(): void {
+    const now = this.output.timers.now();
+    if (this.cellCursor.tick(now)) this.dirty = true;
+    if (this.parking.tick(now)) this.dirty = true;
+    this.frame();
   }
 
   measureLink(): void {
@@ -180,6 +202,13 @@ class TwoZoneScreen implements Screen {
 
   frame(): FrameStats | null {
     if (this.disposed || this.framing) return null;
+    const stats = this.draw();
+    // What is still due (a layout asked for later, the cursor's settling) arms the clock again.
+    this.output.schedule();
+    return stats;
+  }
+
+  private draw(): FrameStats | null {
     // The terminal reflows the moment the window changes, but SIGWINCH reaches us later: a frame
     // painted in between moves by the old geometry over reflowed rows (CUU overshoots into history
     // when soft rows were joined) and then the resize erases the wrong rows. Asking the tty first
@@ -189,6 +218,7 @@ class TwoZoneScreen implements Screen {
     this.framing = false;
     const layout = this.layout;
     this.layout = null;
+    this.layoutAt = Infinity;
     layout?.();
     this.output.cancel();
     if (this.full) return this.full.frame(this.cols, this.rows, this.painter, this.output);

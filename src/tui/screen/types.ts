@@ -63,6 +63,15 @@ export type FullView = {
   close(): void;
 };
 
+/** The clock frames run on: real time, or a test's manual clock. */
+export type FrameTimers = { now(): number; set(fn: () => void, ms: number): unknown; clear(handle: unknown): void };
+
+/**
+ * When a requested layout is due: `inMs` from now (a spinner's next glyph, a flash's end), or
+ * `gapMs` after the last frame (streamed text's pace); both, the later. Neither: the next frame.
+ */
+export type LayoutWhen = { inMs?: number; gapMs?: number };
+
 export type ScreenOptions = {
   output: ScreenOutput;
   caps: ScreenCaps;
@@ -76,7 +85,7 @@ export type ScreenOptions = {
   writeLogPath?: string;
   /** Minimum milliseconds between frames (default 16; 33 when remote). */
   frameIntervalMs?: number;
-  /** Frames shorter than this are not wrapped in DEC 2026 (default 512 bytes). */
+  /** Frames up to this long are not wrapped in DEC 2026 (default 1024 bytes). */
   syncMinBytes?: number;
   /** How the cursor given to setLive is shown (default "hardware"). */
   cursorStyle?: CursorStyle;
@@ -90,6 +99,8 @@ export type ScreenOptions = {
    * while it is unanswered. The caller hands the terminal's DA1 answers to linkAnswered().
    */
   measureLink?: boolean | { slowMs?: number; everyMs?: number };
+  /** The frame clock (default: real time); tests hand in a manual one. */
+  timers?: FrameTimers;
 };
 
 export type Screen = {
@@ -104,11 +115,12 @@ export type Screen = {
   /** Marks everything dirty (e.g. after Ctrl-Z resume), optionally with a new size. */
   invalidate(): void;
   /**
-   * The caller's layout runs just before the next frame (the app's: one clock for both, so a delta
-   * is drawn as soon as the frame interval allows, and no layout runs for a frame a slow link holds).
-   * The latest `layout` given wins.
+   * The caller's layout runs just before a frame, at the earliest time asked for (`when`), on the
+   * screen's one frame clock: no layout runs for a frame a slow link holds, and the caller keeps
+   * no timer of its own. The latest `layout` given wins; a frame drawn sooner for another reason
+   * runs it then.
    */
-  requestLayout(layout: () => void): void;
+  requestLayout(layout: () => void, when?: LayoutWhen): void;
   /**
    * From now on the link is measured (as the measureLink option): call it once the terminal's DA1
    * answers reach linkAnswered(), or an answer lost before then would hold frames for a second.

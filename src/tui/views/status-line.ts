@@ -74,7 +74,7 @@ function segments(s: StatusInfo): Segment[] {
 const SEP = " · ";
 
 /**
- * The last line drawn and what it was drawn from: every frame asks again (30 a second while an
+ * The last line drawn and what it was drawn from: every frame asks again (20 a second while an
  * answer streams) and the inputs rarely change, so the same row comes back. The theme is part of
  * the inputs: setTheme replaces the style objects the spans hold.
  */
