@@ -1,22 +1,16 @@
 // tools/list_changed: one re-list in flight at a time, at most one more queued behind it; a server
 // that keeps sending them is no longer listened to, with a notice, and keeps its last tools.
-import { afterEach, expect, test } from "bun:test";
+import { expect, test } from "bun:test";
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { FLOOD_LIMIT, FLOOD_WINDOW_MS } from "../../src/mcp/list-refresh.ts";
-import type { McpManager } from "../../src/mcp/manager.ts";
 import { fakeApiFixture } from "../support/fake-api.ts";
 import { isolatedEnv, runCli, tempProject } from "../support/cli.ts";
-import { HOSTILE_SERVER, mcpConfig, toolResults } from "./support.ts";
-import { callTool, startManager } from "./support-manager.ts";
+import { mcpConfig, toolResults } from "./support.ts";
+import { callTool, closedAfterEach, hostile, startManager } from "./support-manager.ts";
 
 const serve = fakeApiFixture();
-const hostile = (...args: string[]) => ({ command: process.execPath, args: [HOSTILE_SERVER, ...args] });
-let managers: McpManager[] = [];
-afterEach(async () => {
-  await Promise.all(managers.map((m) => m.close()));
-  managers = [];
-});
+const managers = closedAfterEach();
 const lists = (file: string) => (existsSync(file) ? readFileSync(file, "utf8").split("\n").filter((l) => l === "list").length : 0);
 const FLOOD_NOTICE = `it sent more than ${FLOOD_LIMIT} tools/list_changed notifications in ${FLOOD_WINDOW_MS / 1000} s, so they are ignored and its tools stay as last listed (reconnect it to list them again)`;
 

@@ -1,22 +1,16 @@
 // A stdio server that sends one message over the size limit costs only itself: the call waiting on
 // it fails at once with the size and the limit (not at MCP_TOOL_TIMEOUT), the server is stopped,
 // and the next call starts it again.
-import { afterEach, expect, test } from "bun:test";
+import { expect, test } from "bun:test";
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import type { McpManager } from "../../src/mcp/manager.ts";
 import { fakeApiFixture } from "../support/fake-api.ts";
 import { isolatedEnv, runCli, tempProject } from "../support/cli.ts";
-import { HOSTILE_SERVER, mcpConfig, textOf, toolResults } from "./support.ts";
-import { callTool, startManager } from "./support-manager.ts";
+import { mcpConfig, textOf, toolResults } from "./support.ts";
+import { callTool, closedAfterEach, hostile, startManager } from "./support-manager.ts";
 
 const serve = fakeApiFixture();
-const hostile = (...args: string[]) => ({ command: process.execPath, args: [HOSTILE_SERVER, ...args] });
-let managers: McpManager[] = [];
-afterEach(async () => {
-  await Promise.all(managers.map((m) => m.close()));
-  managers = [];
-});
+const managers = closedAfterEach();
 const lines = (file: string) => (existsSync(file) ? readFileSync(file, "utf8").split("\n").filter(Boolean) : []);
 
 test("a result line over the limit fails its call at once with the size and the limit; the next call restarts the server", async () => {

@@ -1,5 +1,6 @@
 // For tests that drive the real MCP manager in-process: servers from a config text (as --mcp-config
 // gives them), and a call to one of its tools as the runtime makes it.
+import { afterEach } from "bun:test";
 import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -7,7 +8,7 @@ import { parseConfigText } from "../../src/mcp/config.ts";
 import { createMcpManager, type McpManager, type McpManagerOptions } from "../../src/mcp/manager.ts";
 import type { ToolResult } from "../../src/tools/types.ts";
 import { createWorkspace } from "../../src/workspace/local.ts";
-import { mcpConfig } from "./support.ts";
+import { HOSTILE_SERVER, mcpConfig } from "./support.ts";
 
 export function startManager(servers: Record<string, unknown>, extra: Partial<McpManagerOptions> = {}): McpManager {
   const parsed = parseConfigText(mcpConfig(servers), { scope: "cli", file: "--mcp-config" });
@@ -25,4 +26,16 @@ export async function callTool(manager: McpManager, name: string, input: Record<
   const root = mkdtempSync(join(tmpdir(), "khaelor-ws-"));
   const workspace = createWorkspace({ root, spillDir: join(root, ".spill") });
   return tool.run(input, { workspace, signal: new AbortController().signal, toolUseId: "t1" });
+}
+
+/** The hostile test server with these flags, as a server definition. */
+export const hostile = (...args: string[]) => ({ command: process.execPath, args: [HOSTILE_SERVER, ...args] });
+
+/** The managers a test file starts, closed after each test: push every manager onto the list returned. */
+export function closedAfterEach(): McpManager[] {
+  const managers: McpManager[] = [];
+  afterEach(async () => {
+    await Promise.all(managers.splice(0).map((m) => m.close()));
+  });
+  return managers;
 }

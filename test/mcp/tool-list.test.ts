@@ -5,10 +5,10 @@ import { expect, test } from "bun:test";
 import { MAX_SERVER_DEFINITION_BYTES, MAX_TOTAL_DEFINITION_BYTES } from "../../src/mcp/tool-limits.ts";
 import { fakeApiFixture } from "../support/fake-api.ts";
 import { isolatedEnv, runCli, tempProject } from "../support/cli.ts";
-import { HOSTILE_SERVER, mcpConfig, testServer } from "./support.ts";
+import { mcpConfig, testServer } from "./support.ts";
+import { hostile } from "./support-manager.ts";
 
 const serve = fakeApiFixture();
-const hostile = (...args: string[]) => ({ command: process.execPath, args: [HOSTILE_SERVER, ...args] });
 
 async function firstRequest(servers: Record<string, unknown>) {
   const api = await serve({ turns: [{ content: [{ type: "text", text: "still here" }] }] });

@@ -1,21 +1,15 @@
 // Tool names that differ only in characters the API does not take (a.b, a_b, "a b"), and servers
 // whose names do (my.srv, my_srv), still give one name each: the request is valid (the real API
 // rejects duplicate names) and each name calls the tool it was made from.
-import { afterEach, expect, test } from "bun:test";
-import type { McpManager } from "../../src/mcp/manager.ts";
+import { expect, test } from "bun:test";
 import { assignToolNames } from "../../src/mcp/tool-names.ts";
 import { fakeApiFixture } from "../support/fake-api.ts";
 import { isolatedEnv, runCli, tempProject } from "../support/cli.ts";
-import { HOSTILE_SERVER, mcpConfig, testServer, textOf, toolResults } from "./support.ts";
-import { callTool, startManager } from "./support-manager.ts";
+import { mcpConfig, testServer } from "./support.ts";
+import { callTool, closedAfterEach, hostile, startManager } from "./support-manager.ts";
 
 const serve = fakeApiFixture();
-const hostile = (...args: string[]) => ({ command: process.execPath, args: [HOSTILE_SERVER, ...args] });
-let managers: McpManager[] = [];
-afterEach(async () => {
-  await Promise.all(managers.map((m) => m.close()));
-  managers = [];
-});
+const managers = closedAfterEach();
 
 test("a request offers each tool once, under names unique after cleaning, across servers too", async () => {
   const api = await serve({ turns: [{ content: [{ type: "text", text: "ok" }] }] });

@@ -13,13 +13,14 @@ import { planEdit } from "../../src/tools/edit-match.ts";
 import { builtinTools } from "../../src/tools/builtin.ts";
 import { createToolRuntime } from "../../src/tools/runtime.ts";
 import { createWorkspace } from "../../src/workspace/local.ts";
-import { chance, KINDS, makeCase, mulberry32, violation } from "./edit-random.ts";
+import { seededRandom } from "../support/prng.ts";
+import { chance, KINDS, makeCase, violation } from "./edit-random.ts";
 
 const PLAN_CASES = 5000;
 const TOOL_CASES = 300;
 
 test(`property: ${PLAN_CASES} random edits apply exactly at their one place or not at all`, () => {
-  const r = mulberry32(36);
+  const r = seededRandom(36);
   const failures: string[] = [];
   const counts = new Map<string, number>();
   for (let i = 0; i < PLAN_CASES; i++) {
@@ -41,7 +42,7 @@ const dir = mkdtempSync(join(tmpdir(), "khaelor-edit-property-"));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 test(`property: through the tool, ${TOOL_CASES} edits keep CRLF and the BOM, and a refused edit leaves the bytes alone`, async () => {
-  const r = mulberry32(3636);
+  const r = seededRandom(3636);
   const rt = createToolRuntime(builtinTools());
   const failures: string[] = [];
   for (let i = 0; i < TOOL_CASES; i++) {
