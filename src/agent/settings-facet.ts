@@ -27,15 +27,13 @@ export type SettingsFacetOptions = {
   trustQuestion: boolean;
   /** The user trusted them: the settings' mode and model, where this run's flags did not pick one. */
   onTrusted(settings: { mode: ReturnType<PermissionEngine["settingsMode"]>; model: string | undefined }): void;
-  /** Where answers are kept (tests). */
-  trustFile?: string;
 };
 
 export function openSettingsFacet(o: SettingsFacetOptions): SettingsFacet {
   const modelSetting: ProjectSetting | null = o.projectModel ? { key: "model", model: o.projectModel.model, file: o.projectModel.file } : null;
   const held = (): ProjectSetting[] => [...o.engine.held(), ...(modelSetting && !o.trust.widens(modelSetting) ? [modelSetting] : [])];
   const items = held().map(settingTrustItem);
-  const state = trustState(o.cwd, items, o.trustFile);
+  const state = trustState(o.cwd, items);
   const unasked = [...state.unasked];
   const notices: string[] = [];
   if (!o.trustQuestion && unasked.length > 0) notices.push(ignoredMessage(o.cwd, unasked));
