@@ -94,6 +94,8 @@ export async function openAgentSession(opts: SessionOptions): Promise<AgentSessi
     engine,
     trust: f.settingsTrust,
     projectModel: f.projectModel,
+    projectStatusLine: f.projectStatusLine,
+    userStatusLine: f.settings.statusLine ? { ...f.settings.statusLine, file: join(userConfigDir(homedir()), "settings.json") } : null,
     trustQuestion: f.trustQuestion,
     // Trusted in the app's question: the project's mode and model, unless this run's flags chose.
     onTrusted: ({ mode, model: trusted }) => {
@@ -171,6 +173,7 @@ export async function openAgentSession(opts: SessionOptions): Promise<AgentSessi
     hooks: () => hooks.listing(),
     trust: trustFacet(mcp.view, hooks, commandTrust, settingsFacet),
     processes: () => workspace.processes.list(),
+    statusLine: settingsFacet.statusLine,
     start: () => wiring.start(),
     close,
   };

@@ -7,6 +7,10 @@ import { readSettingsObject, settingsLocations, userConfigDir } from "../permiss
 import { writeFileAtomic } from "../workspace/atomic-write.ts";
 import { LIMITS, readTextIfExists } from "../workspace/safe-read.ts";
 
+/** Claude Code's statusLine: a command whose first line of output joins the status line (src/modes/app/status-line-command.ts). */
+const StatusLine = z.object({ type: z.literal("command"), command: z.string().min(1), padding: z.number().int().min(0).max(40).optional() });
+export type StatusLineConfig = z.infer<typeof StatusLine>;
+
 const Settings = z.looseObject({
   model: z.string().min(1).optional(),
   apiKey: z.string().min(1).optional(),
@@ -27,13 +31,16 @@ const Settings = z.looseObject({
   theme: z.enum(["auto", "dark", "light"]).optional(),
   /** false: no automatic update check (src/install/update-check.ts); a project's file cannot turn it back on. */
   autoUpdates: z.boolean().optional(),
+  statusLine: StatusLine.optional(),
 });
 export type Settings = z.infer<typeof Settings>;
 
-const KEYS = new Set(["model", "apiKey", "apiKeyHelper", "webSearch", "webFetch", "notifications", "notifyAfterSeconds", "wrap", "editorMode", "theme", "autoUpdates"]);
+const KEYS = new Set(["model", "apiKey", "apiKeyHelper", "webSearch", "webFetch", "notifications", "notifyAfterSeconds", "wrap", "editorMode", "theme", "autoUpdates", "statusLine"]);
 
 /** A model a file inside the project picks: it holds only where the project is trusted for it. */
 export type ProjectModel = { model: string; file: string; scope: "project" | "local" };
+/** A status-line command a file inside the project names: it runs only where the project is trusted for it. */
+export type ProjectStatusLine = { statusLine: StatusLineConfig; file: string };
 
 /**
  * Later files win (user < project < local). Problems are returned, not thrown. A file inside the
@@ -41,10 +48,11 @@ export type ProjectModel = { model: string; file: string; scope: "project" | "lo
  * else's account), its model is returned apart for the trust check, and it can only turn the
  * web tools and the update check off.
  */
-export function loadSettings(projectRoot: string): { settings: Settings; problems: string[]; projectModel?: ProjectModel } {
+export function loadSettings(projectRoot: string): { settings: Settings; problems: string[]; projectModel?: ProjectModel; projectStatusLine?: ProjectStatusLine } {
   const settings: Settings = {};
   const problems: string[] = [];
   let projectModel: ProjectModel | undefined;
+  let projectStatusLine: ProjectStatusLine | undefined;
   for (const { file, scope } of settingsLocations(projectRoot, userConfigDir(homedir()))) {
     // Unreadable files (missing, special, oversized) are reported by the permission loader, once.
     let text: string | null;
@@ -69,6 +77,7 @@ export function loadSettings(projectRoot: string): { settings: Settings; problem
         // A helper would run a command the repository names, and send its output as the key.
         if (k === "apiKey" || k === "apiKeyHelper") problems.push(`${file}: ${k} is ignored: KHAELOR takes the key only from your environment or your own settings (${join(userConfigDir(homedir()), "settings.json")})`);
         else if (k === "model") projectModel = { model: v as string, file, scope };
+        else if (k === "statusLine") projectStatusLine = { statusLine: v as StatusLineConfig, file };
         else if ((k === "webSearch" || k === "webFetch" || k === "autoUpdates") && v === true) continue;
         else Object.assign(settings, { [k]: v });
       }
@@ -76,7 +85,7 @@ export function loadSettings(projectRoot: string): { settings: Settings; problem
       // Not JSON: the permission loader reports it (once) and fails closed.
     }
   }
-  return { settings, problems, ...(projectModel ? { projectModel } : {}) };
+  return { settings, problems, ...(projectModel ? { projectModel } : {}), ...(projectStatusLine ? { projectStatusLine } : {}) };
 }
 
 /**

@@ -24,7 +24,7 @@ import { VERSION } from "../version.ts";
 import { explainFsError, isUserFsError } from "../workspace/fs-errors.ts";
 import { createGitProtection, type GitProtection } from "../workspace/git/index.ts";
 import { sessionMark, settleMarked, settleOrphans } from "../workspace/orphans.ts";
-import { loadSettings, type ProjectModel, type Settings } from "./config.ts";
+import { loadSettings, type ProjectModel, type ProjectStatusLine, type Settings } from "./config.ts";
 import { openLog, SessionOpenError } from "./open-log.ts";
 import type { SessionOptions } from "./types.ts";
 
@@ -32,6 +32,7 @@ export type Foundation = {
   cwd: string;
   settings: Settings;
   projectModel: ProjectModel | undefined;
+  projectStatusLine: ProjectStatusLine | undefined;
   settingsTrust: SettingsTrust;
   /** --trust-project: what the project's files define runs, and widens, this once. */
   trustProject: boolean;
@@ -60,7 +61,7 @@ function formatProblem(p: Problem): string {
 export async function openFoundation(opts: SessionOptions, onWriteError: (e: SessionWriteError) => void): Promise<Foundation> {
   const cwd = resolve(opts.cwd ?? process.cwd());
   if (!existsSync(cwd) || !statSync(cwd).isDirectory()) throw new SessionOpenError(`--cwd ${cwd} is not a directory`);
-  const { settings, problems, projectModel } = loadSettings(cwd);
+  const { settings, problems, projectModel, projectStatusLine } = loadSettings(cwd);
   // What the project's own files widen (allow rules, a mode that asks less, a model) holds only
   // where the user trusted it; --trust-project trusts it for this run.
   const trustProject = opts.mcp?.trustProject ?? false;
@@ -68,7 +69,11 @@ export async function openFoundation(opts: SessionOptions, onWriteError: (e: Ses
   const settingsTrust = openSettingsTrust({
     cwd,
     trustProject,
-    current: () => [...wideningSettings(cwd, userConfigDir(homedir())), ...(projectModel ? [{ key: "model" as const, model: projectModel.model, file: projectModel.file }] : [])],
+    current: () => [
+      ...wideningSettings(cwd, userConfigDir(homedir())),
+      ...(projectModel ? [{ key: "model" as const, model: projectModel.model, file: projectModel.file }] : []),
+      ...(projectStatusLine ? [{ key: "statusLine" as const, command: projectStatusLine.statusLine.command, file: projectStatusLine.file }] : []),
+    ],
   });
   const trustedProjectModel = projectModel && settingsTrust.widens({ key: "model", model: projectModel.model, file: projectModel.file }) ? projectModel.model : undefined;
   const notices: string[] = [...problems];
@@ -148,7 +153,7 @@ export async function openFoundation(opts: SessionOptions, onWriteError: (e: Ses
     await mcp.manager.close();
     throw e;
   }
-  return { cwd, settings, projectModel, settingsTrust, trustProject, trustQuestion, client, provider, opened, model, sessionId, mcp, engine, git, writer, shadowDir, notices };
+  return { cwd, settings, projectModel, projectStatusLine, settingsTrust, trustProject, trustQuestion, client, provider, opened, model, sessionId, mcp, engine, git, writer, shadowDir, notices };
 }
 
 /** The resumed session's writer, or a new session's log, created now that the mode is known. */

@@ -4,7 +4,7 @@
 import type { PermissionEngine } from "../permissions/index.ts";
 import { settingTrustItem, type ProjectSetting, type SettingsTrust } from "../trust/settings-trust.ts";
 import { trustState, type TrustItem } from "../trust/project-trust.ts";
-import type { ProjectModel } from "./config.ts";
+import type { ProjectModel, ProjectStatusLine, StatusLineConfig } from "./config.ts";
 
 export type SettingsFacet = {
   /** Held settings never asked about: the app's trust question lists these. */
@@ -16,6 +16,8 @@ export type SettingsFacet = {
   trustHeld(): void;
   /** For a mode without the trust question: what is ignored and how to trust it. */
   notices: string[];
+  /** The status-line command in force: a trusted project's, else the user's own (null: none). */
+  statusLine(): (StatusLineConfig & { file: string }) | null;
 };
 
 export type SettingsFacetOptions = {
@@ -23,6 +25,9 @@ export type SettingsFacetOptions = {
   engine: PermissionEngine;
   trust: SettingsTrust;
   projectModel: ProjectModel | undefined;
+  projectStatusLine: ProjectStatusLine | undefined;
+  /** The user's own statusLine (their settings file), if any. */
+  userStatusLine: (StatusLineConfig & { file: string }) | null;
   /** The app asks the trust question; other modes are told in a notice. */
   trustQuestion: boolean;
   /** The user trusted them: the settings' mode and model, where this run's flags did not pick one. */
@@ -31,7 +36,11 @@ export type SettingsFacetOptions = {
 
 export function openSettingsFacet(o: SettingsFacetOptions): SettingsFacet {
   const modelSetting: ProjectSetting | null = o.projectModel ? { key: "model", model: o.projectModel.model, file: o.projectModel.file } : null;
-  const held = (): ProjectSetting[] => [...o.engine.held(), ...(modelSetting && !o.trust.widens(modelSetting) ? [modelSetting] : [])];
+  const statusSetting: ProjectSetting | null = o.projectStatusLine ? { key: "statusLine", command: o.projectStatusLine.statusLine.command, file: o.projectStatusLine.file } : null;
+  const heldOwn: ProjectSetting[] = [];
+  if (modelSetting) heldOwn.push(modelSetting);
+  if (statusSetting) heldOwn.push(statusSetting);
+  const held = (): ProjectSetting[] => [...o.engine.held(), ...heldOwn.filter((x) => !o.trust.widens(x))];
   const items = held().map(settingTrustItem);
   const state = trustState(o.cwd, items);
   const unasked = [...state.unasked];
@@ -60,6 +69,7 @@ export function openSettingsFacet(o: SettingsFacetOptions): SettingsFacet {
       takeEffect();
     },
     notices,
+    statusLine: () => (o.projectStatusLine && statusSetting && o.trust.widens(statusSetting) ? { ...o.projectStatusLine.statusLine, file: o.projectStatusLine.file } : o.userStatusLine),
   };
 }
 

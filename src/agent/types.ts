@@ -174,6 +174,8 @@ export interface AgentSession {
   readonly mcp: McpView;
   /** The processes the agent started (dev servers, watchers), running or not. */
   processes(): ProcessInfo[];
+  /** The statusLine command the app runs (the user's, or a trusted project's); null: none. */
+  statusLine(): { command: string; padding?: number; file: string } | null;
   /** Runs the SessionStart hooks of a session opened with deferStart (else nothing): once the old session has ended. */
   start(): Promise<void>;
   /** Stops the agent's processes and closes the log (removed when nothing was said); `reason` for SessionEnd hooks. */

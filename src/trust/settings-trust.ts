@@ -9,7 +9,13 @@
 import { describeAllowRule } from "../permissions/rules/describe-rule.ts";
 import { fingerprintOf, firstSettingsCheck, recordTrust, trustedFingerprints, trustStorePath, type TrustItem } from "./project-trust.ts";
 
-export type ProjectSetting = { file: string } & ({ key: "allow"; rule: string } | { key: "defaultMode"; mode: string } | { key: "model"; model: string });
+export type ProjectSetting = { file: string } & (
+  | { key: "allow"; rule: string }
+  | { key: "defaultMode"; mode: string }
+  | { key: "model"; model: string }
+  /** statusLine.command: it runs on every status update, so it is a command the project would run. */
+  | { key: "statusLine"; command: string }
+);
 
 export type SettingsTrust = {
   /** Whether this setting holds: the user trusted it (or --trust-project). */
@@ -45,18 +51,23 @@ export function openSettingsTrust(opts: { cwd: string; trustProject: boolean; fi
 }
 
 function settingFingerprint(s: ProjectSetting): string {
-  return fingerprintOf({ setting: s.key, value: s.key === "allow" ? s.rule : s.key === "defaultMode" ? s.mode : s.model });
+  return fingerprintOf({ setting: s.key, value: settingValue(s) });
+}
+
+function settingValue(s: ProjectSetting): string {
+  return s.key === "allow" ? s.rule : s.key === "defaultMode" ? s.mode : s.key === "model" ? s.model : s.command;
 }
 
 /** What the trust question and print mode's notice show for one setting. */
 export function settingTrustItem(s: ProjectSetting): TrustItem {
-  const name = s.key === "allow" ? `permissions.allow ${s.rule}` : s.key === "defaultMode" ? `permissions.defaultMode ${s.mode}` : `model ${s.model}`;
+  const name = s.key === "allow" ? `permissions.allow ${s.rule}` : s.key === "defaultMode" ? `permissions.defaultMode ${s.mode}` : s.key === "model" ? `model ${s.model}` : `statusLine ${s.command}`;
   return { kind: "setting", name, file: s.file, command: describeSetting(s), fingerprint: settingFingerprint(s) };
 }
 
 /** The setting in plain words: what it would let happen without a question; ⚠ before what reaches past the project. */
 export function describeSetting(s: ProjectSetting): string {
   if (s.key === "model") return `uses the model ${s.model} (billed to your key)`;
+  if (s.key === "statusLine") return `⚠ runs ${s.command} to draw the status line (a command of the project's choosing, on every update)`;
   if (s.key === "defaultMode") return MODE_WORDS[s.mode] ?? `starts in ${s.mode} mode`;
   const words = describeAllowRule(s.rule);
   return /any shell command|any background process|outside this project/.test(words) ? `⚠ ${words}` : words;

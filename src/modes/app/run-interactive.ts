@@ -27,6 +27,7 @@ import { sessionOptions } from "../shared/session-options.ts";
 import { forTerminal } from "../../text/terminal-out.ts";
 import { onStopSignals } from "../shared/signals.ts";
 import type { Demo } from "../../demo/start-demo.ts";
+import type { AttachedStatusLine } from "./status-line.ts";
 import { gitSync } from "../../workspace/git/run-git.ts";
 
 const MOUSE_ON = "\x1b[?1000h\x1b[?1006h";
@@ -80,6 +81,7 @@ export async function runInteractive(opts: RunOptions): Promise<number> {
 
   // From the settings once the session is open (it reads them first).
   let notifications: NotificationMode = "auto";
+  let statusLine: AttachedStatusLine | null = null;
   const app: App = new AppClass({
     session: null,
     screen,
@@ -97,6 +99,7 @@ export async function runInteractive(opts: RunOptions): Promise<number> {
       term.write(open ? MOUSE_ON : MOUSE_OFF);
     },
     ...terminalDeps(term, theme, () => notifications),
+    onSessionEvent: (e) => statusLine?.onEvent(e),
     onExit(code, line) {
       // The demo's project is a temporary copy, removed on the way out: its session cannot be
       // resumed, so the last line (how to resume) is replaced; the lines before it (stopped processes) stay.
@@ -147,6 +150,9 @@ export async function runInteractive(opts: RunOptions): Promise<number> {
     firstPrompt: opts.prompt ?? (demoModule ? demoModule.DEMO_PROMPT : null),
     gitBranch: session.replayed?.header?.git?.branch ?? currentBranch(session.cwd),
   });
+  statusLine = (await import("./status-line.ts")).attachStatusLine(app);
+  unsubscribe.push(() => statusLine?.stop());
+  statusLine.start();
   return exited;
 }
 

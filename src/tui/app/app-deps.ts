@@ -1,7 +1,7 @@
 // What the app needs from the world around it: the screen and the terminal's abilities, the
 // session's opening, and the ways out. run-interactive.ts fills it; tests fill it with fakes.
 import type { AgentSession } from "../../agent/types.ts";
-import type { PermissionMode } from "../../events/types.ts";
+import type { AgentEvent, PermissionMode } from "../../events/types.ts";
 import type { EditResult } from "../../platform/editor.ts";
 import type { Screen } from "../screen/screen.ts";
 import type { CopyResult } from "../term/clipboard.ts";
@@ -42,6 +42,8 @@ export type AppDeps = {
   /** Everything is cleaned up; the process may end with this code. `line` may hold several lines (stopped processes, then how to resume). */
   onExit(code: number, line: string): void;
   now?: () => number;
+  /** Each event of the open session, once the app has applied it (the status-line command runs on them). */
+  onSessionEvent?(e: AgentEvent): void;
   /** Entries of earlier turns printed when resuming (the rest is in the pager). */
   resumeTurns?: number;
 };

@@ -239,6 +239,7 @@ export class App implements AppActions {
     }
     if (e.type === "tool_result" && e.display?.path) st.finder.touch(relativeTo(this.session.cwd, e.display.path));
     if (st.pager) this.pagerDirty = true;
+    this.deps.onSessionEvent?.(e);
     if (e.type === "text_delta" || e.type === "thinking_delta" || e.type === "tool_input_delta") this.requestRender({ gapMs: STREAM_GAP_MS });
     else this.requestRender();
   }

@@ -93,6 +93,7 @@ export function liveZone(state: AppState, view: { height: number; now: number })
     cursor = { row: bottom.length + v.cursor.row, col: v.cursor.col };
     bottom.push(...v.rows);
   }
+  if (state.customStatus && state.ready) bottom.push(clippedStatus(state.customStatus, width));
   bottom.push(statusRow(state, width, now));
 
   // The live zone never exceeds the screen: the transcript part gives way first (its top rows).
@@ -197,6 +198,16 @@ export function statusInfo(state: AppState, now: number): StatusInfo {
     activity: state.hint && state.hint.until > now ? state.hint.text : null,
     vimMode: state.vim?.mode ?? null,
   };
+}
+
+// The command's line changes a few times a minute; frames come 20 a second while an answer streams.
+const clipped = new WeakMap<Row, { width: number; row: Row }>();
+function clippedStatus(line: Row, width: number): Row {
+  const c = clipped.get(line);
+  if (c && c.width === width) return c.row;
+  const row = { spans: clipSpans(line.spans, width, true) };
+  clipped.set(line, { width, row });
+  return row;
 }
 
 function statusRow(state: AppState, width: number, now: number): Row {

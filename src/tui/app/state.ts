@@ -6,6 +6,7 @@ import type { AgentSession, AskAnswer } from "../../agent/types.ts";
 import type { FullView } from "../screen/screen.ts";
 import type { Transcript } from "../transcript/transcript.ts";
 import type { TranscriptPager } from "../views/pager.ts";
+import type { Row } from "../render/style.ts";
 import type { PermissionPanelState } from "../views/permission-panel.ts";
 import type { PickerState } from "../views/picker.ts";
 import type { Composer } from "./composer.ts";
@@ -76,6 +77,8 @@ export type AppState = {
   allowBypassCycle: boolean;
   /** "editorMode": "vim": the composer's mode; absent, the composer is modeless. */
   vim?: VimState | null;
+  /** The statusLine command's last line, drawn above the built-in status line (absent: none). */
+  customStatus?: Row | null;
   /** Shift-Tab may cycle into dontAsk (the session started in it: --permission-mode or the settings' defaultMode). */
   allowDontAskCycle: boolean;
 };
