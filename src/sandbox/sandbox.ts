@@ -85,9 +85,9 @@ export async function openSandbox(o: SandboxOptions): Promise<Sandbox> {
   };
   if (state().kind === "on") await ensureProxy();
 
-  const wrap = (command: string[], opts: { cwd: string; pty: boolean }): ConfinedCommand | null => {
+  const wrap = (command: string[], opts: { cwd: string; pty: boolean; line: string }): ConfinedCommand | null => {
     const s = state();
-    if (s.kind !== "on") return null;
+    if (s.kind !== "on" || isExcluded(opts.line)) return null;
     const plan = planNow();
     const mark = proxy?.mark() ?? 0;
     const a = probe();
@@ -121,6 +121,8 @@ export async function openSandbox(o: SandboxOptions): Promise<Sandbox> {
     };
   };
 
+  const isExcluded = (line: string) => o.settings.excludedCommands.some((x) => excludedMatch(x, line));
+
   return {
     settings: o.settings,
     state,
@@ -137,7 +139,7 @@ export async function openSandbox(o: SandboxOptions): Promise<Sandbox> {
       return state();
     },
     confines(command) {
-      return state().kind === "on" && !o.settings.excludedCommands.some((x) => excludedMatch(x, command));
+      return state().kind === "on" && !isExcluded(command);
     },
     wrap,
     grant(what) {

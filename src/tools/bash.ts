@@ -92,7 +92,7 @@ export const bashTool: Tool<Input> = {
     if (ctx.signal.aborted) return fail("cancelled before it started");
 
     const started = Date.now();
-    const run = ws.terminal ? await inTerminal(ws.terminal, script, ctx, timeoutMs) : await here(script, ws, ctx, timeoutMs, input.dangerouslyDisableSandbox === true);
+    const run = ws.terminal ? await inTerminal(ws.terminal, script, ctx, timeoutMs) : await here(script, ws, ctx, timeoutMs, input.dangerouslyDisableSandbox === true, input.command);
     const { code, signal, ended, leftovers, escaped } = run;
 
     const newCwd = readCwdFile(cwdFile);
@@ -148,10 +148,10 @@ type Ran = {
 };
 
 /** The command as a process group of ours, its output streamed to the UI. */
-async function here(script: string, ws: LocalWorkspace, ctx: ToolContext, timeoutMs: number, outside: boolean): Promise<Ran> {
+async function here(script: string, ws: LocalWorkspace, ctx: ToolContext, timeoutMs: number, outside: boolean, line: string): Promise<Ran> {
   // The session's mark and this call's: what leaves the group (setsid, a double fork) keeps them.
   const callMark = `khaelor-${process.pid}-${seq}-${Date.now().toString(36)}`;
-  const confined = outside ? null : (ws.confine?.wrap(["bash", "-c", `exec 2>&1\n${script}`], { cwd: ws.cwd, pty: false }) ?? null);
+  const confined = outside ? null : (ws.confine?.wrap(["bash", "-c", `exec 2>&1\n${script}`], { cwd: ws.cwd, pty: false, line }) ?? null);
   const env = commandEnv({ ...ws.processes.mark, [CALL_MARK]: callMark, ...confined?.env });
   const g = spawnShellGroup(script, { cwd: ws.cwd, env, stdin: "ignore", ...(confined ? { wrap: () => confined.argv } : {}) });
   const untrack = ws.processes.track(g.pid);

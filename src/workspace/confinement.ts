@@ -2,7 +2,8 @@
 /** Wraps a command so the OS confines it (bubblewrap, Seatbelt). */
 export interface CommandConfinement {
   /** `command` is what would run unconfined (`bash -c script`); null: run it unconfined (the sandbox is off). */
-  wrap(command: string[], opts: { cwd: string; pty: boolean }): ConfinedCommand | null;
+  /** `line`: the command as the model wrote it (an excluded command runs unconfined). */
+  wrap(command: string[], opts: { cwd: string; pty: boolean; line: string }): ConfinedCommand | null;
 }
 
 export type ConfinedCommand = {

@@ -195,7 +195,7 @@ export class ProcessRegistry {
       }
     };
     const onData = (chunk: Uint8Array) => proc.append(text.push(decoder.decode(chunk, { stream: true }), answer), chunk.length);
-    const confined = opts.confine?.wrap(["bash", "-c", opts.command], { cwd: opts.cwd, pty: true }) ?? null;
+    const confined = opts.confine?.wrap(["bash", "-c", opts.command], { cwd: opts.cwd, pty: true, line: opts.command }) ?? null;
     const env = confined ? terminalEnv({ ...this.env, ...confined.env }) : terminalEnv(this.env);
     const g = spawnPtyGroup(opts.command, { cwd: opts.cwd, env, onData, ...(confined ? { wrap: () => confined.argv } : {}) });
     proc = new ManagedProcess(id, opts.name ?? null, g.pid, opts.command, opts.cwd, (data) => g.write(data), g.exited);
