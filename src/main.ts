@@ -36,6 +36,8 @@ async function main(): Promise<number> {
     }
     case "doctor":
       return (await import("./doctor/doctor.ts")).doctorMain(opts.commandArgs);
+    case "sandbox":
+      return (await import("./cli/sandbox-command.ts")).sandboxCommand(opts.commandArgs, opts.cwd ?? process.cwd());
     case "acp":
       return (await import("./modes/acp/run-acp.ts")).runAcp(opts);
     case "run": {

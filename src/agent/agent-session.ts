@@ -24,6 +24,7 @@ import { createToolRuntime } from "../tools/runtime.ts";
 import { createWorkspace } from "../workspace/local.ts";
 import { openFoundation } from "./foundation.ts";
 import { createGate } from "./gate.ts";
+import { attachSandbox } from "./sandbox-wiring.ts";
 import { notifyingAsker, wireHooks } from "./hook-wiring.ts";
 import { restoreWorkspace, SessionOpenError } from "./open-log.ts";
 import { recordSession } from "./session-record.ts";
@@ -82,7 +83,8 @@ export async function openAgentSession(opts: SessionOptions): Promise<AgentSessi
     const change = { ...(state.model() !== replayed.model ? { model: state.model() } : {}), ...(engine.mode !== replayed.permissionMode ? { permissionMode: engine.mode } : {}) };
     bus.emit({ type: "setting_change", id: newId(), ts: Date.now(), ...change });
   }
-  const gate = hookedGate(createGate({ engine, workspace, emit: bus.emit, ask: notifyingAsker(hooks.service, opts.ask) }), hooks.service, cwd, bus.emit, hookTurn, baseTools);
+  const sb = await attachSandbox(cwd, engine, workspace, notices);
+  const gate = hookedGate(createGate({ engine, workspace, emit: bus.emit, ask: notifyingAsker(hooks.service, opts.ask), ...(sb.gate ? { sandbox: sb.gate } : {}) }), hooks.service, cwd, bus.emit, hookTurn, baseTools);
 
   const extensions = loadSessionExtensions(cwd, homedir(), userConfigDir(homedir()));
   notices.push(...extensions.problems);
@@ -136,7 +138,7 @@ export async function openAgentSession(opts: SessionOptions): Promise<AgentSessi
     interactive: opts.ask !== undefined,
   });
 
-  const close = prepareShutdown({ sessionId, workspace, mcp: mcp.manager, hooks: hooks.service, writer, git, spillDir, ending: turns.ending, spoke: state.spoke });
+  const closeSession = prepareShutdown({ sessionId, workspace, mcp: mcp.manager, hooks: hooks.service, writer, git, spillDir, ending: turns.ending, spoke: state.spoke });
   return {
     sessionId,
     cwd,
@@ -174,8 +176,15 @@ export async function openAgentSession(opts: SessionOptions): Promise<AgentSessi
     trust: trustFacet(mcp.view, hooks, commandTrust, settingsFacet),
     processes: () => workspace.processes.list(),
     statusLine: settingsFacet.statusLine,
+    sandbox: sb.sandbox,
     start: () => wiring.start(),
-    close,
+    close: async (...args: Parameters<typeof closeSession>) => {
+      try {
+        return await closeSession(...args);
+      } finally {
+        await sb.sandbox.close();
+      }
+    },
   };
 }
 

@@ -8,12 +8,15 @@ import type { Decision, GrantScope, PermissionEngine, Suggestion } from "../perm
 import type { PreparedCall, ToolCall } from "../tools/types.ts";
 import type { Workspace } from "../workspace/types.ts";
 import type { Asker } from "./types.ts";
+import type { SandboxGate } from "./sandbox-gate.ts";
 
 export type GateOptions = {
   engine: PermissionEngine;
   workspace: Workspace;
   emit: EventSink;
   ask?: Asker;
+  /** The session's sandbox, where it changes what a command asks (./sandbox-gate.ts). */
+  sandbox?: SandboxGate;
 };
 
 export function createGate(opts: GateOptions): PermissionGate & {
@@ -30,8 +33,9 @@ export function createGate(opts: GateOptions): PermissionGate & {
     /** forceAsk (a PreToolUse hook's "ask"): asks, with this reason, even where the rules allow. */
     async authorize(prepared: PreparedCall, signal: AbortSignal, forceAsk?: string): Promise<GateDecision> {
       const { call } = prepared;
-      const ruled = decide(call, prepared.readOnly);
+      const ruled = opts.sandbox ? opts.sandbox.decide(call, decide(call, prepared.readOnly)) : decide(call, prepared.readOnly);
       const d: Decision = forceAsk && ruled.behavior === "allow" ? { behavior: "ask", reason: forceAsk, source: "hook" } : ruled;
+      if (d.behavior === "allow" && d.source === "sandbox") record(call, "allow", "sandbox");
       if (d.behavior === "allow") return { allow: true };
       if (d.behavior === "deny" || !opts.ask) {
         const reason = /[.!?]$/.test(d.reason) ? d.reason : `${d.reason}.`;

@@ -2,6 +2,7 @@
 // mode adds its own I/O (a terminal, stdout, a protocol) around this interface and never reaches
 // past it into the workspace, the permission engine, git or the bus. What a mode needs to run
 // turns and show them, nothing to wire; the trust question's parts are one facet (trust).
+import type { Sandbox } from "../sandbox/sandbox.ts";
 import type { AgentEvent, DurableEvent, PermissionMode, SessionHeader } from "../events/types.ts";
 import type { TurnResult } from "../kernel/loop.ts";
 import type { UserBlock } from "../model/types.ts";
@@ -162,6 +163,8 @@ export interface AgentSession {
    * session opened with trustQuestion lists them (the app asks once); other modes were told in
    * the notices. The one answer holds for all of them, remembered per project.
    */
+  /** The OS sandbox for bash and process commands (/sandbox shows and toggles it; the status line names its state). */
+  readonly sandbox: Sandbox;
   readonly trust: {
     pending(): TrustItem[];
     answer(answer: "trust" | "decline"): Promise<void>;

@@ -20,6 +20,7 @@ Usage:
   khaelor mcp list|get|add|remove     manage MCP servers (khaelor mcp --help)
   khaelor update [--check]            update this binary to the latest release (--check: only say)
   khaelor doctor                      check the install, settings, provider and terminal; exit 1 with fixes
+  khaelor sandbox [--] CMD            run one command in the sandbox as the agent would (try sandbox settings)
   khaelor acp                         speak the Agent Client Protocol on stdio (Zed, JetBrains, Neovim, Emacs)
   khaelor --demo                      scripted demo on a built-in fake model (no API key needed)
 
@@ -91,7 +92,7 @@ Environment:
 export function parseArgs(argv: string[]): RunOptions {
   // `khaelor mcp list|add|remove|get`: its own flags (-s, -e, -H) belong to it.
   if (argv[0] === "mcp") return { ...defaults(), command: "mcp", mcpArgs: argv.slice(1) };
-  if (argv[0] === "update" || argv[0] === "doctor") return { ...defaults(), command: argv[0], commandArgs: argv.slice(1) };
+  if (argv[0] === "update" || argv[0] === "doctor" || argv[0] === "sandbox") return { ...defaults(), command: argv[0], commandArgs: argv.slice(1) };
   const o = defaults();
   const positional: string[] = [];
   const words = new Words(argv);

@@ -9,7 +9,7 @@ import { OutputCollector } from "./output-budget.ts";
 import { readRegularText } from "../workspace/safe-read.ts";
 import { answering, displayPath, localWorkspace, ok, fail, withNotes } from "./results.ts";
 import type { Tool, ToolContext } from "./types.ts";
-import type { CommandTerminal, LocalWorkspace } from "../workspace/types.ts";
+import type { CommandTerminal, ConfinedCommand, LocalWorkspace } from "../workspace/types.ts";
 import description from "./bash.md" with { type: "text" };
 
 export const DEFAULT_TIMEOUT_MS = 120_000;
@@ -21,6 +21,8 @@ const schema = z.object({
   command: z.string().min(1),
   timeout: z.number().int().min(1).max(MAX_TIMEOUT_MS).optional(),
   description: z.string().optional(),
+  /** Claude Code's name: run this one command outside the sandbox (the gate always asks). */
+  dangerouslyDisableSandbox: z.boolean().optional(),
 });
 type Input = z.infer<typeof schema>;
 
@@ -90,7 +92,7 @@ export const bashTool: Tool<Input> = {
     if (ctx.signal.aborted) return fail("cancelled before it started");
 
     const started = Date.now();
-    const run = ws.terminal ? await inTerminal(ws.terminal, script, ctx, timeoutMs) : await here(script, ws, ctx, timeoutMs);
+    const run = ws.terminal ? await inTerminal(ws.terminal, script, ctx, timeoutMs) : await here(script, ws, ctx, timeoutMs, input.dangerouslyDisableSandbox === true, input.command);
     const { code, signal, ended, leftovers, escaped } = run;
 
     const newCwd = readCwdFile(cwdFile);
@@ -115,6 +117,7 @@ export const bashTool: Tool<Input> = {
     } else if (code !== 0) {
       note(`exit code ${code}`);
     }
+    for (const b of run.confined?.finish(r.text) ?? []) note(b);
     const stopped = "background processes the command left running were stopped";
     if (leftovers && !ended) note(`${stopped}; start long-running programs with the process tool`, stopped);
     if (escaped?.length) {
@@ -140,13 +143,17 @@ type Ran = {
   leftovers: boolean;
   /** Processes that left the group and were stopped. */
   escaped: NonNullable<ReturnType<typeof findMarked>>;
+  /** The sandbox it ran in, if any. */
+  confined?: ConfinedCommand | null;
 };
 
 /** The command as a process group of ours, its output streamed to the UI. */
-async function here(script: string, ws: LocalWorkspace, ctx: ToolContext, timeoutMs: number): Promise<Ran> {
+async function here(script: string, ws: LocalWorkspace, ctx: ToolContext, timeoutMs: number, outside: boolean, line: string): Promise<Ran> {
   // The session's mark and this call's: what leaves the group (setsid, a double fork) keeps them.
   const callMark = `khaelor-${process.pid}-${seq}-${Date.now().toString(36)}`;
-  const g = spawnShellGroup(script, { cwd: ws.cwd, env: commandEnv({ ...ws.processes.mark, [CALL_MARK]: callMark }), stdin: "ignore" });
+  const confined = outside ? null : (ws.confine?.wrap(["bash", "-c", `exec 2>&1\n${script}`], { cwd: ws.cwd, pty: false, line }) ?? null);
+  const env = commandEnv({ ...ws.processes.mark, [CALL_MARK]: callMark, ...confined?.env });
+  const g = spawnShellGroup(script, { cwd: ws.cwd, env, stdin: "ignore", ...(confined ? { wrap: () => confined.argv } : {}) });
   const untrack = ws.processes.track(g.pid);
   const out = new OutputCollector(ws.spill, "bash");
   const decoder = new StringDecoder("utf8");
@@ -184,7 +191,7 @@ async function here(script: string, ws: LocalWorkspace, ctx: ToolContext, timeou
   out.push(decoder.end(), new Uint8Array());
   g.child.stdout!.destroy();
 
-  return { out, code, signal, ended, leftovers, escaped: escaped ?? [] };
+  return { out, code, signal, ended, leftovers, escaped: escaped ?? [], confined };
 }
 
 /**

@@ -26,6 +26,8 @@ const schema = z.object({
   input: z.string().optional(),
   keys: z.array(z.enum(KEY_NAMES)).optional(),
   signal: z.enum(SIGNALS).optional(),
+  /** start: run it outside the sandbox (the gate always asks). */
+  dangerouslyDisableSandbox: z.boolean().optional(),
 });
 type Input = z.infer<typeof schema>;
 
@@ -71,7 +73,8 @@ export const processTool: Tool<Input> = {
           } catch {
             return fail(`cwd ${displayPath(ws, cwd)} does not exist.`);
           }
-          const p = reg.start({ command, cwd, ...(input.name !== undefined ? { name: input.name } : {}) });
+          const confine = input.dangerouslyDisableSandbox ? undefined : ws.confine;
+          const p = reg.start({ command, cwd, ...(input.name !== undefined ? { name: input.name } : {}), ...(confine ? { confine } : {}) });
           const started = withAdvice(`Started ${p.name ? `"${p.name}" as ` : ""}${p.id} (pid ${p.pid}) in ${cwd === ws.root ? "the project root" : displayPath(ws, cwd)}.`, `Read its output with action=read id=${p.name ?? p.id} (wait_for a ready message), stop it with action=stop.`);
           return ok(started.text, started.display);
         }

@@ -42,8 +42,10 @@ export type GroupChild = {
 };
 
 /** Start `bash -c script` as a new group leader. stderr goes into stdout in the shell itself, so the order is the real order. */
-export function spawnShellGroup(script: string, opts: { cwd: string; env: Record<string, string>; stdin: "ignore" | "pipe" }): GroupChild {
-  const child = spawn("bash", ["-c", `exec 2>&1\n${script}`], {
+export function spawnShellGroup(script: string, opts: { cwd: string; env: Record<string, string>; stdin: "ignore" | "pipe"; wrap?: (argv: string[]) => string[] }): GroupChild {
+  const plain = ["bash", "-c", `exec 2>&1\n${script}`];
+  const [file, ...args] = opts.wrap ? opts.wrap(plain) : plain;
+  const child = spawn(file!, args, {
     cwd: opts.cwd,
     env: opts.env,
     detached: true,
@@ -53,7 +55,7 @@ export function spawnShellGroup(script: string, opts: { cwd: string; env: Record
     child.once("exit", (code, signal) => resolve({ code, signal }));
     child.once("error", () => resolve({ code: 127, signal: null }));
   });
-  if (child.pid === undefined) throw new Error("could not start bash: is it installed and on PATH?");
+  if (child.pid === undefined) throw new Error(`could not start ${file}: is it installed and on PATH?`);
   return { child, pid: child.pid, exited };
 }
 

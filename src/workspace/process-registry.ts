@@ -4,6 +4,7 @@
 // arrives, goes into a rolling buffer, and each read returns what is new since the previous read.
 import { groupAlive, signalGroup } from "./process-group.ts";
 import { spawnPtyGroup, terminalEnv } from "./pty-group.ts";
+import type { CommandConfinement } from "./confinement.ts";
 import { collapseRedraws, TerminalText } from "./terminal-text.ts";
 
 export const PROCESS_BUFFER_CHARS = 1_000_000;
@@ -169,7 +170,8 @@ export class ProcessRegistry {
     return this.env;
   }
 
-  start(opts: { command: string; cwd: string; name?: string }): ProcessInfo {
+  /** `confine`: the sandbox the process runs in (absent or answering null: none). */
+  start(opts: { command: string; cwd: string; name?: string; confine?: CommandConfinement }): ProcessInfo {
     if (opts.name !== undefined) {
       if (!/^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$/.test(opts.name)) {
         throw new Error(`invalid process name "${opts.name}": use letters, digits, "-", "_" or "." (at most 64)`);
@@ -193,7 +195,9 @@ export class ProcessRegistry {
       }
     };
     const onData = (chunk: Uint8Array) => proc.append(text.push(decoder.decode(chunk, { stream: true }), answer), chunk.length);
-    const g = spawnPtyGroup(opts.command, { cwd: opts.cwd, env: terminalEnv(this.env), onData });
+    const confined = opts.confine?.wrap(["bash", "-c", opts.command], { cwd: opts.cwd, pty: true, line: opts.command }) ?? null;
+    const env = confined ? terminalEnv({ ...this.env, ...confined.env }) : terminalEnv(this.env);
+    const g = spawnPtyGroup(opts.command, { cwd: opts.cwd, env, onData, ...(confined ? { wrap: () => confined.argv } : {}) });
     proc = new ManagedProcess(id, opts.name ?? null, g.pid, opts.command, opts.cwd, (data) => g.write(data), g.exited);
     void g.exited.then(({ code, signal }) => {
       proc.append(text.push(decoder.decode()), 0);
@@ -204,9 +208,10 @@ export class ProcessRegistry {
       proc.endedAt = Date.now();
       // The leader is gone; anything it left in the group would be an orphan.
       signalGroup(proc.pid, "SIGKILL");
+      const blocked = confined?.finish(proc.buffer.slice(-65_536)) ?? [];
       if (!proc.stoppedByUs) {
         const how = signal ? `was killed by ${signal}` : `exited with code ${code}`;
-        this.notices.push(`process ${proc.label()} ${how} (process read id=${proc.id} shows its last output)`);
+        this.notices.push(`process ${proc.label()} ${how} (process read id=${proc.id} shows its last output)${blocked.length ? `; ${blocked.join("; ")}` : ""}`);
       }
       proc.wake();
     });

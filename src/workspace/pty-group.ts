@@ -35,10 +35,11 @@ export function terminalEnv(extra: Record<string, string> = {}): Record<string, 
   return Object.assign(env, extra);
 }
 
-export function spawnPtyGroup(script: string, opts: { cwd: string; env: Record<string, string>; onData: (chunk: Uint8Array) => void }): PtyChild {
+export function spawnPtyGroup(script: string, opts: { cwd: string; env: Record<string, string>; onData: (chunk: Uint8Array) => void; wrap?: (argv: string[]) => string[] }): PtyChild {
   let eof!: () => void;
   const ended = new Promise<void>((r) => (eof = r));
-  const proc = Bun.spawn(["bash", "-c", script], {
+  const plain = ["bash", "-c", script];
+  const proc = Bun.spawn(opts.wrap ? opts.wrap(plain) : plain, {
     cwd: opts.cwd,
     env: opts.env,
     terminal: {

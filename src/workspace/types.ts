@@ -16,6 +16,8 @@ import type { EditJournal } from "./edit-journal.ts";
 import type { ProcessRegistry } from "./process-registry.ts";
 import type { ReadRecords } from "./read-records.ts";
 import type { SpillFiles } from "./spill.ts";
+import type { CommandConfinement } from "./confinement.ts";
+export type { CommandConfinement, ConfinedCommand } from "./confinement.ts";
 
 export interface LocalWorkspace extends Workspace {
   /** What the model has read (mtime, size, hash per absolute path), for stale-write checks. */
@@ -40,6 +42,11 @@ export interface LocalWorkspace extends Workspace {
    * so the user watches the command in the editor. Absent, bash runs them as child processes here.
    */
   readonly terminal?: CommandTerminal;
+  /**
+   * Confines the commands bash and the process tool run (src/sandbox): absent, or answering null
+   * (off, unavailable), they run as the user does.
+   */
+  confine?: CommandConfinement;
   /** After write/edit changed a file that held `before` (null: new): the session's /undo adopts it. */
   onFileChanged?: (abs: string, before: Uint8Array | null) => Promise<void>;
 }
@@ -62,3 +69,4 @@ export function isLocalWorkspace(ws: Workspace): ws is LocalWorkspace {
   const w = ws as Partial<LocalWorkspace>;
   return !!w.reads && !!w.spill && !!w.edits && !!w.processes && typeof w.ripgrepPath === "function";
 }
+

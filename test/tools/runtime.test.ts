@@ -18,7 +18,7 @@ describe("tool runtime", () => {
     expect(props.edit).toEqual(["file_path", "old_string", "new_string", "replace_all"]);
     expect(props.grep).toEqual(["pattern", "path", "glob", "type", "output_mode", "-i", "-n", "-A", "-B", "-C", "head_limit", "multiline"]);
     expect(props.glob).toEqual(["pattern", "path"]);
-    expect(props.bash).toEqual(["command", "timeout", "description"]);
+    expect(props.bash).toEqual(["command", "timeout", "description", "dangerouslyDisableSandbox"]);
     expect(props.process).toContain("wait_for");
     for (const s of rt.specs()) {
       expect(s.input_schema.type).toBe("object");

@@ -7,7 +7,7 @@ export type InputFormat = "text" | "stream-json";
 
 /** The command line as plain data: what main.ts hands to a mode. */
 export type RunOptions = {
-  command: "run" | "sessions" | "mcp" | "acp" | "update" | "doctor" | "help" | "version";
+  command: "run" | "sessions" | "mcp" | "acp" | "update" | "doctor" | "sandbox" | "help" | "version";
   /** `khaelor mcp ...`: the words after "mcp", parsed by the mcp command itself. */
   mcpArgs: string[];
   /** `khaelor update ...` and `khaelor doctor ...`: the words after the command, parsed by it (src/install, src/doctor). */

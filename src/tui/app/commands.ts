@@ -12,6 +12,7 @@ import type { AgentSession } from "../../agent/types.ts";
 import type { AppActions } from "./actions.ts";
 import { statusInfo } from "./live-zone.ts";
 import { showMcp } from "./mcp-panel.ts";
+import { describeSandbox } from "./sandbox-panel.ts";
 import { isKnownCommand, looksLikeCommand, parseSlash, SLASH_COMMANDS, type BuiltinCommand, type SlashCommand } from "./slash-commands.ts";
 import { nthLatestAnswer } from "../transcript/answers.ts";
 import { sessionOf, type AppState } from "./state.ts";
@@ -68,6 +69,15 @@ const HANDLERS: { readonly [K in BuiltinCommand]: Handler } = {
     return true;
   },
   hooks: ({ t, s }) => (t.notice(hooksListing(s)), true),
+  sandbox: ({ t, s, arg, actions }) => {
+    const want = arg.trim();
+    if (want !== "on" && want !== "off") return (t.notice(describeSandbox(s.sandbox)), true);
+    void s.sandbox.toggle(want === "on").then(() => {
+      t.notice(describeSandbox(s.sandbox));
+      actions.render();
+    });
+    return true;
+  },
   exit: async ({ actions }) => (await actions.exit(0), false),
   clear: async ({ actions }) => (await actions.switchSession(null), false),
   transcript: ({ actions }) => (actions.openPager(), false),

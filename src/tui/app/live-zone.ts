@@ -187,6 +187,7 @@ export function statusInfo(state: AppState, now: number): StatusInfo {
   return {
     model: s.model(),
     mode: s.permissionMode(),
+    sandbox: s.sandbox && s.sandbox.state().kind !== "off" ? s.sandbox.label() : null,
     contextTokens: u.lastContext,
     contextWindow: info?.contextWindow ?? null,
     inputTokens: prompt,

@@ -10,6 +10,8 @@ import { formatCost } from "../../model/format-cost.ts";
 export type StatusInfo = {
   model: string;
   mode: PermissionMode;
+  /** The sandbox's state in words ("sandbox on", "sandbox unavailable: asking"); null when it is off. */
+  sandbox?: string | null;
   /** Tokens in the context at the last request (input + cache + output), null before the first. */
   contextTokens: number | null;
   contextWindow: number | null;
@@ -67,6 +69,8 @@ function segments(s: StatusInfo): Segment[] {
   if (s.runningProcesses > 0) {
     out.push({ priority: 85, spans: [span(`${s.runningProcesses} process${s.runningProcesses === 1 ? "" : "es"}`, ui.warn)] });
   }
+  // Which protection is in force is never hidden before the model's name: unavailable is a warning.
+  if (s.sandbox) out.push({ priority: 88, spans: [span(s.sandbox, s.sandbox === "sandbox on" ? ui.dim : ui.warn)] });
   if (s.gitBranch) out.push({ priority: 20, spans: [span(`⎇ ${s.gitBranch}`, ui.dim)] });
   return out;
 }

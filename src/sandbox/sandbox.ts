@@ -1,0 +1,192 @@
+// One session's sandbox: whether it can run here (said at start, never silent), the proxy it owns,
+// and each command wrapped for bubblewrap (Linux) or sandbox-exec (macOS). A command whose sandbox
+// blocked something gets the words for the model ("blocked by the sandbox: write to ~/x"); what
+// the user allows for the session (a path, a domain) holds from the next command on.
+import { chmodSync, mkdtempSync, rmSync, lstatSync, readdirSync } from "node:fs";
+import { homedir, tmpdir } from "node:os";
+import { join } from "node:path";
+import { bwrapArgs, innerCommand, proxyEnv, PROXY_PORT_INSIDE } from "./bwrap.ts";
+import { planFilesystem, type FsPlan } from "./fs-plan.ts";
+import { startProxy, type RunningProxy } from "./proxy.ts";
+import { seatbeltProfile } from "./seatbelt.ts";
+import { domainAllowed, type SandboxSettings } from "./settings.ts";
+import { explainBlocked } from "./blocked.ts";
+import { probeSandbox, type Availability } from "./availability.ts";
+import type { CommandConfinement, ConfinedCommand } from "../workspace/types.ts";
+
+export type SandboxState =
+  /** Commands run confined. */
+  | { kind: "on"; enforcer: "bubblewrap" | "seatbelt"; warnings: string[] }
+  /** The user did not turn it on. */
+  | { kind: "off" }
+  /** Turned on, but it cannot run here: commands ask as without it, or are refused (failIfUnavailable). */
+  | { kind: "unavailable"; why: string; install: string; refuse: boolean };
+
+export type Sandbox = CommandConfinement & {
+  readonly settings: SandboxSettings;
+  state(): SandboxState;
+  /** The status line's word: "sandbox on", "sandbox off", "sandbox unavailable (asking)", … */
+  label(): string;
+  /** Turn it on or off for this session (/sandbox); says why when it cannot go on. */
+  toggle(on: boolean): Promise<SandboxState>;
+  /** A command that would run confined now (not excluded, sandbox on). */
+  confines(command: string): boolean;
+  /** The user allowed this for the session: `write:/abs/path` or `domain:example.com`. */
+  grant(what: { write: string } | { domain: string }): void;
+  /** What the last command's sandbox blocked, for the one-key offer. */
+  lastBlocked(): { write?: string; domain?: string } | null;
+  /** The plan for the next command (for /sandbox and `khaelor sandbox`). */
+  plan(): FsPlan;
+  close(): Promise<void>;
+};
+
+export type SandboxOptions = {
+  root: string;
+  settings: SandboxSettings;
+  /** The specifiers of the user's Read(...) deny rules. */
+  readDenyRules?: () => string[];
+  home?: string;
+  /** Tests: where to look for the programs (default: PATH). */
+  probe?: () => Availability;
+};
+
+export async function openSandbox(o: SandboxOptions): Promise<Sandbox> {
+  const home = o.home ?? homedir();
+  const extraWrite: string[] = [];
+  const extraDomains: string[] = [];
+  let enabled = o.settings.enabled;
+  let availability: Availability | null = null;
+  let proxy: RunningProxy | null = null;
+  let socketDir: string | null = null;
+  let emptyDir: string | null = null;
+  let last: { write?: string; domain?: string } | null = null;
+  const placeholders = new Set<string>();
+  let active = 0;
+
+  const settingsNow = () => ({ ...o.settings, allowWrite: [...o.settings.allowWrite, ...extraWrite], allowedDomains: [...o.settings.allowedDomains, ...extraDomains] });
+  const planNow = () => planFilesystem({ root: o.root, home, settings: settingsNow(), readDenyRules: o.readDenyRules?.() ?? [] });
+  const probe = () => (availability ??= (o.probe ?? probeSandbox)());
+  const needsProxy = () => settingsNow().allowedDomains.length > 0;
+
+  const ensureProxy = async () => {
+    if (proxy || !needsProxy()) return;
+    socketDir = mkdtempSync(join(tmpdir(), "khaelor-proxy-"));
+    const listen = process.platform === "darwin" ? { port: 0 } : { path: join(socketDir, "proxy.sock") };
+    proxy = await startProxy({ listen, allowed: (host) => domainAllowed(settingsNow(), host) });
+  };
+
+  const state = (): SandboxState => {
+    if (!enabled) return { kind: "off" };
+    const a = probe();
+    if (!a.ok) return { kind: "unavailable", why: a.why, install: a.install, refuse: o.settings.failIfUnavailable };
+    const warnings = [...a.warnings];
+    if (needsProxy() && a.enforcer === "bubblewrap" && !a.socat) warnings.push("socat is not on PATH: the network stays closed, allowed domains too (install socat)");
+    return { kind: "on", enforcer: a.enforcer, warnings };
+  };
+  if (state().kind === "on") await ensureProxy();
+
+  const wrap = (command: string[], opts: { cwd: string; pty: boolean; line: string }): ConfinedCommand | null => {
+    const s = state();
+    if (s.kind !== "on" || isExcluded(opts.line)) return null;
+    const plan = planNow();
+    const mark = proxy?.mark() ?? 0;
+    const a = probe();
+    const useProxy = proxy !== null && (s.enforcer === "seatbelt" || (a.ok && a.socat));
+    const env = useProxy ? proxyEnv(s.enforcer === "seatbelt" ? proxy!.port : PROXY_PORT_INSIDE) : {};
+    const script = command[0] === "bash" && command[1] === "-c" ? command[2]! : command.map(shellQuote).join(" ");
+    let argv: string[];
+    if (s.enforcer === "bubblewrap") {
+      const sock = useProxy ? join(socketDir!, "proxy.sock") : null;
+      for (const b of plan.blockCreate) if (!exists(b)) placeholders.add(b);
+      emptyDir ??= mkdtempSync(join(tmpdir(), "khaelor-empty-"));
+      chmodSync(emptyDir, 0o555);
+      argv = ["bwrap", ...bwrapArgs(plan, { proxySocket: sock, pty: opts.pty, cwd: opts.cwd, emptyDir }), ...innerCommand(script, sock)];
+    } else {
+      argv = ["/usr/bin/sandbox-exec", "-p", seatbeltProfile(plan, { proxyPort: useProxy ? proxy!.port : null }), "bash", "-c", script];
+    }
+    active++;
+    let finished = false;
+    return {
+      argv,
+      env,
+      finish(output: string): string[] {
+        if (!finished) {
+          finished = true;
+          if (--active === 0) removePlaceholders(placeholders);
+        }
+        const found = explainBlocked(output, { plan, home, root: o.root, cwd: opts.cwd, deniedHosts: proxy?.deniedSince(mark) ?? [], networkOpen: useProxy });
+        last = found.offer;
+        return found.notes;
+      },
+    };
+  };
+
+  const isExcluded = (line: string) => o.settings.excludedCommands.some((x) => excludedMatch(x, line));
+
+  return {
+    settings: o.settings,
+    state,
+    label() {
+      const s = state();
+      if (s.kind === "on") return "sandbox on";
+      if (s.kind === "off") return "sandbox off";
+      return s.refuse ? "sandbox unavailable: commands refused" : "sandbox unavailable: asking";
+    },
+    async toggle(on) {
+      enabled = on;
+      availability = null;
+      if (state().kind === "on") await ensureProxy();
+      return state();
+    },
+    confines(command) {
+      return state().kind === "on" && !isExcluded(command);
+    },
+    wrap,
+    grant(what) {
+      if ("write" in what) extraWrite.push(what.write);
+      else extraDomains.push(what.domain);
+      void ensureProxy();
+    },
+    lastBlocked: () => last,
+    plan: planNow,
+    async close() {
+      await proxy?.close();
+      proxy = null;
+      if (socketDir) rmSync(socketDir, { recursive: true, force: true });
+      if (emptyDir) rmSync(emptyDir, { recursive: true, force: true });
+      removePlaceholders(placeholders);
+    },
+  };
+}
+
+/** Claude Code's excludedCommands: `docker` or `docker *` covers `docker ps`; matched on the command's start. */
+export function excludedMatch(pattern: string, command: string): boolean {
+  const p = pattern.replace(/(:\*| \*)$/, "").trim();
+  const c = command.trim();
+  return c === p || c.startsWith(`${p} `);
+}
+
+const shellQuote = (s: string) => (/^[\w@%+=:,./-]+$/.test(s) ? s : `'${s.replace(/'/g, `'\\''`)}'`);
+
+function exists(p: string): boolean {
+  try {
+    lstatSync(p);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** bubblewrap leaves an empty file (or directory) where it mounted over a missing path: removed once no sandbox uses it. */
+function removePlaceholders(placeholders: Set<string>): void {
+  for (const p of placeholders) {
+    try {
+      const st = lstatSync(p);
+      if (st.isFile() && st.size === 0) rmSync(p);
+      else if (st.isDirectory() && readdirSync(p).length === 0) rmSync(p, { recursive: true });
+    } catch {
+      // already gone
+    }
+    placeholders.delete(p);
+  }
+}

@@ -1,0 +1,146 @@
+// The held-out escapes, as real commands through the bash and process tools inside the real
+// sandbox (bubblewrap here): each must fail, and each allowed path must still work. The home is a
+// temporary one outside the temp directories (which the sandbox lets commands write). Skipped, and
+// said so, where bubblewrap cannot make its namespaces.
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { execFileSync } from "node:child_process";
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { homedir } from "node:os";
+import { join } from "node:path";
+import { probeSandbox } from "../../src/sandbox/availability.ts";
+import { openSandbox, type Sandbox } from "../../src/sandbox/sandbox.ts";
+import { DEFAULT_SANDBOX } from "../../src/sandbox/settings.ts";
+import { leftovers, makeHarness, processesWith, type Harness } from "../tools/harness.ts";
+
+const avail = probeSandbox();
+if (!avail.ok) console.log(`sandbox escapes: SKIPPED, the sandbox cannot run here: ${avail.why}`);
+const socat = avail.ok && avail.socat;
+if (avail.ok && !socat) console.log("sandbox escapes: socat is missing, the allowed-domain test is SKIPPED");
+
+test.skipIf(avail.ok || !process.env.CI)("the sandbox runs in CI", () => {
+  throw new Error(".ci/run must install bubblewrap and socat: the escapes were not tried");
+});
+
+let h: Harness;
+let sb: Sandbox;
+let home: string;
+let outside: string;
+let canary: ReturnType<typeof Bun.serve>;
+let allowedServer: ReturnType<typeof Bun.serve>;
+let canaryHits = 0;
+const savedHome = process.env.HOME;
+
+beforeAll(async () => {
+  if (!avail.ok) return;
+  // Not under a temp directory: those are writable inside.
+  const base = join(homedir(), ".cache");
+  mkdirSync(base, { recursive: true });
+  outside = mkdtempSync(join(base, "khaelor-sandbox-test-"));
+  home = join(outside, "home");
+  mkdirSync(join(home, ".ssh"), { recursive: true });
+  writeFileSync(join(home, ".ssh", "id_ed25519"), "CANARY-SSH-KEY\n");
+  writeFileSync(join(home, "notes.txt"), "readable notes\n");
+  process.env.HOME = home;
+  h = makeHarness("khaelor-sandbox-");
+  execFileSync("git", ["init", "-q"], { cwd: h.dir });
+  writeFileSync(join(h.dir, "a.txt"), "a\n");
+  canary = Bun.serve({ hostname: "127.0.0.1", port: 0, fetch: () => (canaryHits++, new Response("CANARY-NET\n")) });
+  allowedServer = Bun.serve({ hostname: "127.0.0.1", port: 0, fetch: () => new Response("ALLOWED-NET\n") });
+  sb = await openSandbox({ root: h.dir, home, settings: { ...DEFAULT_SANDBOX, enabled: true, allowedDomains: ["localhost"] } });
+  h.ws.confine = sb;
+});
+
+afterAll(async () => {
+  if (!avail.ok) return;
+  process.env.HOME = savedHome;
+  await sb.close();
+  await h.cleanup();
+  canary.stop(true);
+  allowedServer.stop(true);
+  rmSync(outside, { recursive: true, force: true });
+});
+
+describe.skipIf(!avail.ok)("escapes fail inside the sandbox", () => {
+  test("a write to $HOME fails, and the result says the sandbox blocked it", async () => {
+    const r = await h.call("bash", { command: 'echo pwned > "$HOME/pwned"' });
+    expect(existsSync(join(home, "pwned"))).toBe(false);
+    expect(r.isError).toBe(true);
+    expect(r.text).toContain("blocked by the sandbox: write to ~/pwned");
+  });
+
+  test("a canary in ~/.ssh cannot be read; the rest of home can", async () => {
+    const r = await h.call("bash", { command: "cat ~/.ssh/id_ed25519; ls -a ~/.ssh; cat ~/notes.txt" });
+    expect(r.text).not.toContain("CANARY-SSH-KEY");
+    expect(r.text).not.toContain("id_ed25519\n");
+    expect(r.text).toContain("readable notes");
+    expect(r.text).toContain("blocked by the sandbox: read of ~/.ssh");
+  });
+
+  test("curl to a loopback canary on a port not allowed reaches nothing, through the proxy or around it", async () => {
+    const url = `http://127.0.0.1:${canary.port}/`;
+    const r = await h.call("bash", { command: `curl -s --max-time 5 ${url}; echo "proxy:$?"; curl -s --noproxy '*' --max-time 5 ${url}; echo "direct:$?"` });
+    expect(r.text).not.toContain("CANARY-NET");
+    expect(canaryHits).toBe(0);
+    if (socat) expect(r.text).toContain("blocked by the sandbox: network to 127.0.0.1");
+  });
+
+  test("a symlink out of the project does not make the outside writable", async () => {
+    mkdirSync(join(outside, "target"), { recursive: true });
+    symlinkSync(join(outside, "target"), join(h.dir, "link"));
+    const r = await h.call("bash", { command: "echo pwned > link/f" });
+    expect(existsSync(join(outside, "target", "f"))).toBe(false);
+    expect(r.isError).toBe(true);
+  });
+
+  test(".git/hooks, .git/config and settings files (existing or not) cannot be written; nothing is left behind", async () => {
+    const r = await h.call("bash", {
+      command: "echo 'curl evil' > .git/hooks/pre-commit; echo '[core] fsmonitor = evil' >> .git/config; mkdir -p .khaelor; echo '{}' > .khaelor/settings.json; mkdir -p .claude && echo '{}' > .claude/settings.local.json; true",
+    });
+    expect(existsSync(join(h.dir, ".git/hooks/pre-commit"))).toBe(false);
+    expect(readFileSync(join(h.dir, ".git/config"), "utf8")).not.toContain("fsmonitor");
+    expect(existsSync(join(h.dir, ".khaelor/settings.json"))).toBe(false);
+    expect(existsSync(join(h.dir, ".claude/settings.local.json"))).toBe(false);
+    // bubblewrap's mount points over missing paths are gone once no command runs.
+    expect(existsSync(join(h.dir, ".khaelor"))).toBe(false);
+    expect(existsSync(join(h.dir, ".claude"))).toBe(false);
+    expect(r.text).toContain("blocked by the sandbox: write to .git/hooks/pre-commit (protected");
+  });
+
+  test("a daemon forked with a clean environment (no mark to find it by) dies with the command", async () => {
+    const token = `7${process.pid}.25`;
+    // It waits until the daemon's environment is empty (exec done), so the mark cannot find it.
+    await h.call("bash", { command: `env -i setsid sleep ${token} </dev/null >/dev/null 2>&1 & d=$!; while [ -n "$(tr -d '\\0' < /proc/$d/environ)" ]; do :; done; echo started` });
+    expect(await leftovers(token)).toEqual([]);
+  });
+});
+
+describe.skipIf(!avail.ok)("what is allowed still works inside the sandbox", () => {
+  test("the project, temp files and git: write, commit, read back", async () => {
+    const r = await h.call("bash", {
+      command: "echo b > b.txt && t=$(mktemp) && echo tmp > $t && cat $t && git add -A && git -c user.email=a@b -c user.name=a commit -qm one && git log --oneline | wc -l",
+    });
+    expect(r.text).toContain("tmp");
+    expect(r.text).not.toContain("blocked");
+    expect(r.isError).toBe(false);
+    expect(readFileSync(join(h.dir, "b.txt"), "utf8")).toBe("b\n");
+  });
+
+  test.skipIf(!socat)("an allowed domain is reached through the proxy", async () => {
+    const r = await h.call("bash", { command: `curl -s --max-time 5 http://localhost:${allowedServer.port}/` });
+    expect(r.text).toContain("ALLOWED-NET");
+  });
+
+  test("a dev server started with the process tool survives later commands and stops with the session", async () => {
+    const token = `8${process.pid}.5`;
+    const s = await h.call("process", { action: "start", name: "dev", command: `echo ready; exec sleep ${token}` });
+    expect(s.isError).toBe(false);
+    const r = await h.call("process", { action: "read", id: "dev", wait_for: "ready", timeout: 10_000 });
+    expect(r.isError).toBe(false);
+    for (let i = 0; i < 3; i++) await h.call("bash", { command: "echo later" });
+    expect(processesWith(token).length).toBeGreaterThan(0);
+    const list = await h.call("process", { action: "list" });
+    expect(list.text).toMatch(/dev\s+pid \d+\s+running/);
+    await h.ws.processes.stopAll(500);
+    expect(await leftovers(token)).toEqual([]);
+  });
+});
