@@ -33,6 +33,7 @@ import { trustFacet } from "./trust-facet.ts";
 import { offeredTools, turnOffer } from "./offer.ts";
 import { createTurnRunner, type WriteFailures } from "./turn.ts";
 import type { AgentSession, SessionOptions } from "./types.ts";
+import { runUserShell } from "./user-shell.ts";
 
 export { SessionOpenError };
 
@@ -155,6 +156,7 @@ export async function openAgentSession(opts: SessionOptions): Promise<AgentSessi
     queueSteering: offer.queueSteering,
     takeQueuedSteering: offer.takeQueuedSteering,
     runTurn: (input, signal) => turns.run(input, signal),
+    runShell: (command, signal) => runUserShell({ cwd, engine, emit: bus.emit }, command, signal),
     snapshots: {
       off: () => git.unavailable,
       async undo() {
