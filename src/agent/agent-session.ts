@@ -34,6 +34,7 @@ import { offeredTools, turnOffer } from "./offer.ts";
 import { createTurnRunner, type WriteFailures } from "./turn.ts";
 import type { AgentSession, SessionOptions } from "./types.ts";
 import { runUserShell } from "./user-shell.ts";
+import { initPrompt, reviewPrompt } from "./command-prompts.ts";
 
 export { SessionOpenError };
 
@@ -157,6 +158,7 @@ export async function openAgentSession(opts: SessionOptions): Promise<AgentSessi
     takeQueuedSteering: offer.takeQueuedSteering,
     runTurn: (input, signal) => turns.run(input, signal),
     runShell: (command, signal) => runUserShell({ cwd, engine, emit: bus.emit }, command, signal),
+    commandPrompt: async (name, arg) => (name === "init" ? initPrompt(cwd) : reviewPrompt(cwd, arg)),
     snapshots: {
       off: () => git.unavailable,
       async undo() {

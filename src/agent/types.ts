@@ -16,11 +16,12 @@ import type { HookEntry } from "../hooks/config.ts";
 import type { TrustItem } from "../trust/project-trust.ts";
 import type { CommandTerminal, TextFiles } from "../workspace/types.ts";
 import type { UserShellResult } from "./user-shell.ts";
+import type { CommandPrompt } from "./command-prompts.ts";
 
 export type { TurnResult };
 /** What a mode shows of MCP servers and of project trust, without reaching below src/agent. */
 export type { ServerView } from "../mcp/manager.ts";
-export type { TrustItem, UserShellResult };
+export type { CommandPrompt, TrustItem, UserShellResult };
 
 export type AgentTurnResult = TurnResult & {
   /** The log could not be written (a full disk): what was not saved and what to do (also in `message`). */
@@ -127,6 +128,11 @@ export interface AgentSession {
    * message the model reads before the next prompt. Abort stops it (the command's whole group).
    */
   runShell(command: string, signal: AbortSignal): Promise<UserShellResult>;
+  /**
+   * /init and /review: the prompt to run as the user's turn (with what it needs attached: the
+   * instruction files found, the diff), or why there is nothing to run.
+   */
+  commandPrompt(name: "init" | "review", arg: string): Promise<CommandPrompt>;
   /** A message typed while a turn runs: delivered at the turn's next boundary. */
   queueSteering(text: string): void;
   /** Takes back messages queued but not yet delivered (after Esc, the composer gets them back). */

@@ -292,6 +292,14 @@ export class App implements AppActions {
     this.renderNow();
   }
 
+  runPrompt(text: string): void {
+    if (this.state.busy) {
+      this.flash("the agent is working: wait, or press Esc to interrupt it first");
+      return;
+    }
+    this.runTurn(text);
+  }
+
   /** `!command`: the user's own command in their shell, its output shown and kept for the model's next message. */
   private runShell(command: string, images?: ImageData[]): void {
     const st = this.state;

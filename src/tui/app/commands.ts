@@ -107,6 +107,8 @@ const HANDLERS: { readonly [K in BuiltinCommand]: Handler } = {
   mcp: ({ state, actions }) => (showMcp(state, actions), false),
   permissions,
   diff,
+  init: (c) => promptCommand("init", c),
+  review: (c) => promptCommand("review", c),
   undo: async ({ actions, t, s }) => {
     await actions.runBusy("command", async () => {
       let r: Awaited<ReturnType<typeof s.snapshots.undo>>;
@@ -123,6 +125,17 @@ const HANDLERS: { readonly [K in BuiltinCommand]: Handler } = {
     return false;
   },
 };
+
+/** /init and /review: the session builds the prompt (with the diff, the files found); it runs as a turn. */
+async function promptCommand(name: "init" | "review", { actions, t, s, arg }: Call): Promise<boolean> {
+  const r = await s.commandPrompt(name, arg);
+  if ("message" in r) {
+    t.notice(r.message, "warn");
+    return true;
+  }
+  actions.runPrompt(r.prompt);
+  return false;
+}
 
 export async function runSlashCommand(state: AppState, actions: AppActions, name: string, arg: string): Promise<void> {
   const t = state.transcript;

@@ -18,6 +18,8 @@ export const SLASH_COMMANDS = [
   { name: "mcp", help: "MCP servers: status, tools, reconnect" },
   { name: "diff", help: "what changed in the work tree since the session started" },
   { name: "undo", help: "put back what the last agent turn changed" },
+  { name: "init", help: "study the project and write AGENTS.md (or update the CLAUDE.md or AGENTS.md there)" },
+  { name: "review", args: "[ref]", help: "ask the model to review the uncommitted changes, or `git diff <ref>` (main...HEAD)" },
   { name: "copy", args: "[N]", help: "the last answer (or the Nth latest) as markdown to the clipboard" },
   { name: "theme", args: "[auto|dark|light]", help: "colours for a dark or light background (alone: the next one); saved to your settings" },
   { name: "edit", help: "write the prompt in $VISUAL or $EDITOR (Ctrl-G)" },

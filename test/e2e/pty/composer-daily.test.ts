@@ -109,3 +109,46 @@ describe("Ctrl-R", () => {
     expect(await s.exited).toBe(0);
   }, 60_000);
 });
+
+describe("/init and /review", () => {
+  test("/review sends the work tree's diff; /init its prompt (updating the CLAUDE.md there); in an empty directory /init says so", async () => {
+    const fake = await fixtures.api({ turns: [text("REVIEWED"), text("INITED")] });
+    const env = isolatedEnv(fake.url);
+    const dir = tempProject();
+    const git = (...args: string[]) => Bun.spawnSync(["git", "-c", "user.name=t", "-c", "user.email=t@t", ...args], { cwd: dir });
+    git("init", "-q");
+    writeFileSync(join(dir, "CLAUDE.md"), "# notes\n");
+    writeFileSync(join(dir, "calc.py"), "def add(a, b):\n    return a + b\n");
+    git("add", ".");
+    git("commit", "-qm", "first");
+    writeFileSync(join(dir, "calc.py"), "def add(a, b):\n    return a - b\n");
+    const s = fixtures.pty([], { cwd: dir, env });
+    await s.waitFor(idle, "the composer");
+    s.type("/review");
+    await s.waitForText("› /review");
+    s.send(KEY.enter);
+    await s.waitFor((sc) => sc.includes("REVIEWED") && idle(sc), "the review");
+    const review = JSON.stringify(fake.requests[0]?.body);
+    expect(review).toContain("/review: review the uncommitted changes");
+    expect(review).toContain("-    return a + b\\n+    return a - b");
+    s.type("/init");
+    await s.waitForText("› /init");
+    s.send(KEY.enter);
+    await s.waitFor((sc) => sc.includes("INITED") && idle(sc), "/init's answer");
+    const init = JSON.stringify(fake.requests[1]?.body);
+    expect(init).toContain("/init: study this repository and update its CLAUDE.md");
+    s.send(KEY.ctrlD);
+    expect(await s.exited).toBe(0);
+
+    const empty = fixtures.pty([], { cwd: tempProject(), env });
+    await empty.waitFor(idle, "the composer");
+    empty.type("/init");
+    await empty.waitForText("› /init");
+    empty.send(KEY.enter);
+    // (Joined: the notice may wrap at the terminal's edge.)
+    await empty.waitFor((sc) => sc.replace(/\n/g, "").includes("there is nothing to study"), "the empty directory's message");
+    expect(fake.requests.length).toBe(2);
+    empty.send(KEY.ctrlD);
+    expect(await empty.exited).toBe(0);
+  }, 60_000);
+});
