@@ -17,11 +17,12 @@ import type { TrustItem } from "../trust/project-trust.ts";
 import type { CommandTerminal, TextFiles } from "../workspace/types.ts";
 import type { UserShellResult } from "./user-shell.ts";
 import type { CommandPrompt } from "./command-prompts.ts";
+import type { ContextUsage } from "./context-usage.ts";
 
 export type { TurnResult };
 /** What a mode shows of MCP servers and of project trust, without reaching below src/agent. */
 export type { ServerView } from "../mcp/manager.ts";
-export type { CommandPrompt, TrustItem, UserShellResult };
+export type { CommandPrompt, ContextUsage, TrustItem, UserShellResult };
 
 export type AgentTurnResult = TurnResult & {
   /** The log could not be written (a full disk): what was not saved and what to do (also in `message`). */
@@ -133,6 +134,8 @@ export interface AgentSession {
    * instruction files found, the diff), or why there is nothing to run.
    */
   commandPrompt(name: "init" | "review", arg: string): Promise<CommandPrompt>;
+  /** /context: the next request's tokens by category, counted by the API (or the last usage; it says which). */
+  contextUsage(signal?: AbortSignal): Promise<ContextUsage>;
   /** A message typed while a turn runs: delivered at the turn's next boundary. */
   queueSteering(text: string): void;
   /** Takes back messages queued but not yet delivered (after Esc, the composer gets them back). */

@@ -11,6 +11,7 @@ import { ui } from "../views/theme.ts";
 import type { AgentSession } from "../../agent/types.ts";
 import type { AppActions } from "./actions.ts";
 import { statusInfo } from "./live-zone.ts";
+import { contextReport } from "./context-report.ts";
 import { showMcp } from "./mcp-panel.ts";
 import { isKnownCommand, looksLikeCommand, parseSlash, SLASH_COMMANDS, type BuiltinCommand, type SlashCommand } from "./slash-commands.ts";
 import { nthLatestAnswer } from "../transcript/answers.ts";
@@ -94,6 +95,10 @@ const HANDLERS: { readonly [K in BuiltinCommand]: Handler } = {
     return true;
   },
   model,
+  context: async ({ actions, t, s }) => {
+    await actions.runBusy("command", async (signal) => t.notice(contextReport(await s.contextUsage(signal))));
+    return false;
+  },
   sessions: ({ t, s }) => {
     const list = listSessions(s.cwd);
     if (list.length === 0) t.notice("No sessions in this project yet.");

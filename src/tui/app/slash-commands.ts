@@ -13,6 +13,7 @@ export const SLASH_COMMANDS = [
   { name: "sessions", help: "list this project's sessions" },
   { name: "model", args: "[name]", help: "show or switch the model" },
   { name: "cost", help: "tokens and cost of this session" },
+  { name: "context", help: "the context window by category: system prompt, tools, MCP servers, skills, instructions, messages, free" },
   { name: "permissions", help: "rules in force and where they come from" },
   { name: "hooks", help: "the hooks configured, from which file, and whether they run here" },
   { name: "mcp", help: "MCP servers: status, tools, reconnect" },

@@ -152,3 +152,31 @@ describe("/init and /review", () => {
     expect(await empty.exited).toBe(0);
   }, 60_000);
 });
+
+describe("/context", () => {
+  test("shows the window by category, counted by the API's token counting endpoint", async () => {
+    const fake = await fixtures.api({ turns: [text("ANSWER-ONE")] });
+    const dir = tempProject();
+    writeFileSync(join(dir, "AGENTS.md"), "Use tabs. Run `make test` before finishing.\n");
+    const s = fixtures.pty([], { cwd: dir, env: isolatedEnv(fake.url), cols: 120 });
+    await s.waitFor(idle, "the composer");
+    s.type("hello");
+    s.send(KEY.enter);
+    await s.waitFor((sc) => sc.includes("ANSWER-ONE") && idle(sc), "the answer");
+    s.type("/context");
+    await s.waitForText("› /context");
+    s.send(KEY.enter);
+    await s.waitFor((sc) => sc.includes("Compaction reserve") && idle(sc), "the report");
+    const screen = s.screen();
+    expect(screen).toMatch(/Context: [\d,]+ of [\d,]+ tokens \([\d.<]+%\)/);
+    expect(screen).toContain("Counted now by the API's token counting endpoint");
+    expect(screen).toMatch(/System prompt +[\d,]+/);
+    expect(screen).toMatch(/Built-in tools +[\d,]+ .*7 tools/);
+    expect(screen).toMatch(/Instruction files +[\d,]+ .*AGENTS\.md/);
+    expect(screen).toMatch(/Messages +[\d,]+/);
+    expect(screen).toMatch(/Free space +[\d,]+/);
+    expect(fake.requests.filter((r) => r.path === "/v1/messages/count_tokens").length).toBeGreaterThanOrEqual(5);
+    s.send(KEY.ctrlD);
+    expect(await s.exited).toBe(0);
+  }, 60_000);
+});
