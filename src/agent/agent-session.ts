@@ -6,16 +6,16 @@
 // trust facet below that answers for all of it at once.
 import { homedir } from "node:os";
 import { dirname, join } from "node:path";
-import { buildSystemPrompt, gitStatusSummary, loadProjectInstructions } from "../context/system-prompt.ts";
-import { createConversationContext } from "../context/conversation.ts";
+import { buildSystemPrompt, gitStatusSummary, instructionSection, loadProjectInstructions } from "../context/system-prompt.ts";
+import { createConversationContext, RESERVE_TOKENS } from "../context/conversation.ts";
 import { createEventBus } from "../events/bus.ts";
 import { newEventId as newId } from "../events/id.ts";
-import type { PermissionMode } from "../events/types.ts";
+import type { DurableEvent, PermissionMode } from "../events/types.ts";
 import { openCommandTrust } from "../extensions/command-trust.ts";
 import { loadSessionExtensions } from "../extensions/session-extensions.ts";
 import { hookedGate, hookedRuntime, newHookTurn } from "../hooks/attach.ts";
 import { openSessionHooks } from "../hooks/session-hooks.ts";
-import type { SystemBlock } from "../model/types.ts";
+import type { Message, ModelClient, SystemBlock } from "../model/types.ts";
 import { settingsLocations, userConfigDir, type PermissionEngine } from "../permissions/index.ts";
 import { redactText } from "../session/redact.ts";
 import { pruneSpillDirs } from "../session/spill-retention.ts";
@@ -34,6 +34,9 @@ import { trustFacet } from "./trust-facet.ts";
 import { offeredTools, turnOffer } from "./offer.ts";
 import { createTurnRunner, type WriteFailures } from "./turn.ts";
 import type { AgentSession, SessionOptions } from "./types.ts";
+import { runUserShell } from "./user-shell.ts";
+import { initPrompt, reviewPrompt } from "./command-prompts.ts";
+import { contextUsage, type ContextUsage } from "./context-usage.ts";
 
 export { SessionOpenError };
 
@@ -109,7 +112,8 @@ export async function openAgentSession(opts: SessionOptions): Promise<AgentSessi
     },
   });
   notices.push(...settingsFacet.notices);
-  const system = systemPrompt(opts, { cwd, engine, notices, toolNames: tools.names(), skillsPrompt: extensions.skillsPrompt });
+  const prompt = systemPrompt(opts, { cwd, engine, notices, toolNames: tools.names(), skillsPrompt: extensions.skillsPrompt });
+  const system = prompt.blocks;
   const wiring = await wireHooks({ service: hooks.service, hookTurn, bus, context, cwd, model: state.model, resumed: replayed !== null, opts, notices });
 
   const offer = turnOffer(
@@ -159,6 +163,9 @@ export async function openAgentSession(opts: SessionOptions): Promise<AgentSessi
     queueSteering: offer.queueSteering,
     takeQueuedSteering: offer.takeQueuedSteering,
     runTurn: (input, signal) => turns.run(input, signal),
+    runShell: (command, signal) => runUserShell({ cwd, engine, emit: bus.emit }, command, signal),
+    contextUsage: measureContext({ client: f.client, model: state.model, prompt, offer, context: { messages: () => wiring.context.messages(), contextWindow: () => context.contextWindow() }, bus, replayed: replayed?.events ?? [] }),
+    commandPrompt: async (name, arg) => (name === "init" ? initPrompt(cwd) : reviewPrompt(cwd, arg)),
     snapshots: {
       off: () => git.unavailable,
       async undo() {
@@ -188,11 +195,14 @@ export async function openAgentSession(opts: SessionOptions): Promise<AgentSessi
   };
 }
 
-/** KHAELOR's system prompt (or the host's), with the project's instructions the Read rules let the model read unasked. */
+/**
+ * KHAELOR's system prompt (or the host's), with the project's instructions the Read rules let the
+ * model read unasked; and, for /context, the instructions' and the skills' parts of it.
+ */
 function systemPrompt(
   opts: SessionOptions,
   o: { cwd: string; engine: Pick<PermissionEngine, "decide">; notices: string[]; toolNames: string[]; skillsPrompt: string },
-): SystemBlock[] {
+): { blocks: SystemBlock[]; instructions: { text: string; files: string[] }; skills: string } {
   const instructions = loadProjectInstructions(o.cwd, {
     // The Read rules hold for instruction files too: a deny always, and a project file must be one
     // the model could read unasked (not a secret file behind a link).
@@ -207,5 +217,51 @@ function systemPrompt(
     opts.systemPrompt !== undefined
       ? [{ type: "text", text: opts.systemPrompt }]
       : buildSystemPrompt({ cwd: o.cwd, date: new Date(), gitStatus: gitStatusSummary(o.cwd), instructions, toolNames: o.toolNames, extra: [o.skillsPrompt] });
-  return opts.appendSystemPrompt ? [...built, { type: "text", text: opts.appendSystemPrompt }] : built;
+  const blocks: SystemBlock[] = opts.appendSystemPrompt ? [...built, { type: "text", text: opts.appendSystemPrompt }] : built;
+  // A host's own system prompt has neither part.
+  const ours = opts.systemPrompt === undefined;
+  return {
+    blocks,
+    instructions: ours ? { text: instructions.map(instructionSection).join("\n\n"), files: instructions.map((i) => i.path) } : { text: "", files: [] },
+    skills: ours ? o.skillsPrompt : "",
+  };
+}
+
+/** /context's figures for this session: the request as the next turn would send it, and the last response's usage. */
+function measureContext(o: {
+  client: ModelClient;
+  model: () => string;
+  prompt: ReturnType<typeof systemPrompt>;
+  offer: ReturnType<typeof turnOffer>;
+  context: { messages(): Message[]; contextWindow(): number };
+  bus: ReturnType<typeof createEventBus>;
+  replayed: DurableEvent[];
+}): (signal?: AbortSignal) => Promise<ContextUsage> {
+  // The last response's usage: the figure where the API cannot count.
+  let last: number | null = null;
+  for (const e of o.replayed) if (e.type === "assistant_message") last = usageTotal(e.message.usage);
+  o.bus.subscribe((e) => {
+    if (e.type === "assistant_message") last = usageTotal(e.message.usage);
+  });
+  return (signal) => {
+    const k = o.offer.kernel();
+    return contextUsage({
+      client: o.client,
+      model: o.model(),
+      system: o.prompt.blocks,
+      instructions: o.prompt.instructions,
+      skills: o.prompt.skills,
+      tools: k.tools.specs(),
+      serverTools: k.serverTools?.() ?? [],
+      messages: o.context.messages(),
+      window: o.context.contextWindow(),
+      reserve: RESERVE_TOKENS,
+      lastUsage: last,
+      signal,
+    });
+  };
+}
+
+function usageTotal(u: { input_tokens: number; cache_read_input_tokens: number; cache_creation_input_tokens: number; output_tokens: number }): number {
+  return u.input_tokens + u.cache_read_input_tokens + u.cache_creation_input_tokens + u.output_tokens;
 }

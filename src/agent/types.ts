@@ -16,11 +16,14 @@ import type { SlashEntry } from "../extensions/session-extensions.ts";
 import type { HookEntry } from "../hooks/config.ts";
 import type { TrustItem } from "../trust/project-trust.ts";
 import type { CommandTerminal, TextFiles } from "../workspace/types.ts";
+import type { UserShellResult } from "./user-shell.ts";
+import type { CommandPrompt } from "./command-prompts.ts";
+import type { ContextUsage } from "./context-usage.ts";
 
 export type { TurnResult };
 /** What a mode shows of MCP servers and of project trust, without reaching below src/agent. */
 export type { ServerView } from "../mcp/manager.ts";
-export type { TrustItem };
+export type { CommandPrompt, ContextUsage, TrustItem, UserShellResult };
 
 export type AgentTurnResult = TurnResult & {
   /** The log could not be written (a full disk): what was not saved and what to do (also in `message`). */
@@ -121,6 +124,19 @@ export interface AgentSession {
   subscribe(listener: (e: AgentEvent) => void): () => void;
   /** One user turn, run until the model ends it or something stops it (budgets, abort, errors). */
   runTurn(input: string | UserBlock[], signal: AbortSignal): Promise<AgentTurnResult>;
+  /**
+   * `!command`: the user's own command, run in their shell in the project (no rule asks; the
+   * hardline floor refuses). Its output streams as shell_progress events, then is logged as a user
+   * message the model reads before the next prompt. Abort stops it (the command's whole group).
+   */
+  runShell(command: string, signal: AbortSignal): Promise<UserShellResult>;
+  /**
+   * /init and /review: the prompt to run as the user's turn (with what it needs attached: the
+   * instruction files found, the diff), or why there is nothing to run.
+   */
+  commandPrompt(name: "init" | "review", arg: string): Promise<CommandPrompt>;
+  /** /context: the next request's tokens by category, counted by the API (or the last usage; it says which). */
+  contextUsage(signal?: AbortSignal): Promise<ContextUsage>;
   /** A message typed while a turn runs: delivered at the turn's next boundary. */
   queueSteering(text: string): void;
   /** Takes back messages queued but not yet delivered (after Esc, the composer gets them back). */

@@ -70,10 +70,14 @@ function dynamicText(opts: SystemPromptOptions): string {
   ];
   if (opts.gitStatus) parts.push(`# Git status at session start (it may have changed since)\n${opts.gitStatus}`);
   else parts.push("# Git\nThe working directory is not inside a git repository.");
-  for (const i of opts.instructions)
-    parts.push(`# Instructions from ${i.path}\nThe user wrote these for this project; follow them unless the user says otherwise.\n\n${i.content.trim()}`);
+  for (const i of opts.instructions) parts.push(instructionSection(i));
   for (const x of opts.extra ?? []) if (x) parts.push(x);
   return parts.join("\n\n");
+}
+
+/** One instruction file as the system prompt includes it (/context counts exactly this). */
+export function instructionSection(i: { path: string; content: string }): string {
+  return `# Instructions from ${i.path}\nThe user wrote these for this project; follow them unless the user says otherwise.\n\n${i.content.trim()}`;
 }
 
 /** The local calendar date: the day is what matters, and the time would change every call. */

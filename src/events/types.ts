@@ -33,8 +33,16 @@ export type UserMessageEvent = Base & {
   /** A message sent while the agent was working, delivered at a loop boundary. */
   steering?: boolean;
   /** A message injected by a policy (verification nudge, doom-loop nudge), not typed by the user. */
-  synthetic?: "verify" | "doom_loop" | "process_exit" | "stop_hook";
+  synthetic?: "verify" | "doom_loop" | "process_exit" | "stop_hook" | "shell";
+  /**
+   * With synthetic "shell": a command the user ran with `!` in the composer, shown as its row
+   * (its output is in `content`, as the model reads it: ./user-shell.ts). No model turn ran.
+   */
+  shell?: UserShellRecord;
 };
+
+/** A `!` command's outcome: its exit code (null when a signal ended it), whether the user stopped it (Esc). */
+export type UserShellRecord = { runId: string; command: string; exitCode: number | null; stopped?: boolean; durationMs: number };
 
 export type AssistantMessageEvent = Base & {
   type: "assistant_message";
@@ -169,7 +177,10 @@ export type EphemeralEvent =
   | { type: "compacting"; trigger: CompactionEvent["trigger"] }
   /** A hook command runs (label: its event, matcher and command) and ends; message is what the user must read. */
   | { type: "hook_start"; runId: string; event: string; label: string }
-  | { type: "hook_end"; runId: string; event: string; label: string; durationMs: number; ok: boolean; message?: string; output?: string };
+  | { type: "hook_end"; runId: string; event: string; label: string; durationMs: number; ok: boolean; message?: string; output?: string }
+  /** A `!` command the user typed runs (its output as it comes); a user_message with `shell` ends it. */
+  | { type: "shell_start"; runId: string; command: string }
+  | { type: "shell_progress"; runId: string; chunk: string };
 
 export type AgentEvent = DurableEvent | EphemeralEvent;
 

@@ -10,7 +10,7 @@ import { applyCacheControl, type WireMessage } from "./cache-control.ts";
 import { classifyError } from "./classify-error.ts";
 import { MessageAssembler } from "./message-assembler.ts";
 import { maxTokensFor, modelInfo } from "./models.ts";
-import { ModelError, type ModelClient, type ModelEvent, type ModelRequest } from "./types.ts";
+import { ModelError, type CountRequest, type ModelClient, type ModelEvent, type ModelRequest } from "./types.ts";
 import { ANTHROPIC_HINTS, anthropicConnection } from "./providers/anthropic.ts";
 import type { Connection, SdkClient } from "./providers/types.ts";
 
@@ -94,7 +94,20 @@ export function createAnthropicClient(opts: AnthropicClientOptions = {}): ModelC
     }
   }
 
-  return { stream };
+  /** One try: /context asks while the user waits, and a retry loop would only keep them waiting. */
+  async function countTokens(req: CountRequest): Promise<number> {
+    const sdk = await connection.sdk(false);
+    if (!sdk.messages.countTokens) throw new Error(`${connection.hints.name} has no token counting endpoint`);
+    const { stream: _stream, max_tokens: _max, ...params } = { ...requestParams({ ...req, maxTokens: 1 }), model: connection.wireModel(req.model) };
+    try {
+      const r = await sdk.messages.countTokens(params as Parameters<NonNullable<SdkClient["messages"]["countTokens"]>>[0], { signal: req.signal });
+      return r.input_tokens;
+    } catch (e) {
+      throw classifyError(e, { model: req.model, baseURL, hints: connection.hints, kind: connection.kind }).error;
+    }
+  }
+
+  return { stream, countTokens };
 }
 
 /** Anthropic's API with the given key (or the environment's), as before providers: tests and --demo use it directly. */

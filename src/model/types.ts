@@ -133,6 +133,14 @@ export class ModelError extends Error {
   }
 }
 
+/** What the API's token counting endpoint takes: a request as it would be sent, without max_tokens. */
+export type CountRequest = Pick<ModelRequest, "model" | "system" | "messages" | "tools" | "serverTools" | "thinkingBudget" | "signal">;
+
 export interface ModelClient {
   stream(req: ModelRequest): AsyncIterable<ModelEvent>;
+  /**
+   * The input tokens a request would take, counted by the API (/v1/messages/count_tokens; free, not
+   * billed). Absent where the provider has no such endpoint; throws a ModelError when the call fails.
+   */
+  countTokens?(req: CountRequest): Promise<number>;
 }

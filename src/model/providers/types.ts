@@ -12,7 +12,7 @@ export type Env = Readonly<Record<string, string | undefined>>;
 export type ProviderSettings = { apiKey?: string | undefined; apiKeyHelper?: string | undefined };
 
 /** What one request needs of a client package: every one of them is the same SDK underneath. */
-export type SdkClient = { messages: Pick<Anthropic["messages"], "create"> };
+export type SdkClient = { messages: Pick<Anthropic["messages"], "create"> & Partial<Pick<Anthropic["messages"], "countTokens">> };
 
 /** The variables an error names, per provider: what to set when the credentials or the endpoint are wrong. */
 export type ErrorHints = {

@@ -21,6 +21,8 @@ export interface AppActions {
   pastedImages(text: string): { ok: true; images: ImageData[] } | { ok: false; reason: string } | null;
   /** Ctrl-V: the clipboard's image as a chip in the composer, when there is a clipboard tool and an image. */
   pasteClipboardImage(): void;
+  /** A built-in command's prompt (/init, /review) as a turn of its own: not a command, not in the prompt history. */
+  runPrompt(text: string): void;
   /** Aborts the running turn or command (Esc). */
   interrupt(): void;
   exit(code: number): Promise<void>;

@@ -11,6 +11,7 @@ import { ui } from "../views/theme.ts";
 import type { AgentSession } from "../../agent/types.ts";
 import type { AppActions } from "./actions.ts";
 import { statusInfo } from "./live-zone.ts";
+import { contextReport } from "./context-report.ts";
 import { showMcp } from "./mcp-panel.ts";
 import { describeSandbox } from "./sandbox-panel.ts";
 import { isKnownCommand, looksLikeCommand, parseSlash, SLASH_COMMANDS, type BuiltinCommand, type SlashCommand } from "./slash-commands.ts";
@@ -20,6 +21,7 @@ import { sessionOf, type AppState } from "./state.ts";
 const KEYS_HELP = [
   "Enter send · Shift+Enter / Alt+Enter / Ctrl-J newline · Up/Down history · Tab completes",
   "Ctrl-A/E line start/end · Alt-B/F word jumps · Ctrl-K/U/W kill · Ctrl-Y yank · Ctrl-_ undo",
+  "! runs a shell command (! alone: shell mode) · Ctrl-R searches the prompt history",
   "@ mentions a file · / runs a command · Shift+Tab permission mode · Ctrl-T transcript · Ctrl-G edits the prompt in $EDITOR",
   "Esc or Ctrl-C interrupts the agent · idle, Ctrl-C clears the prompt, twice exits · Ctrl-D on an empty prompt exits · Ctrl-Z suspends",
   "Messages sent while the agent works are queued and delivered at its next step.",
@@ -104,6 +106,10 @@ const HANDLERS: { readonly [K in BuiltinCommand]: Handler } = {
     return true;
   },
   model,
+  context: async ({ actions, t, s }) => {
+    await actions.runBusy("command", async (signal) => t.notice(contextReport(await s.contextUsage(signal))));
+    return false;
+  },
   sessions: ({ t, s }) => {
     const list = listSessions(s.cwd);
     if (list.length === 0) t.notice("No sessions in this project yet.");
@@ -117,6 +123,8 @@ const HANDLERS: { readonly [K in BuiltinCommand]: Handler } = {
   mcp: ({ state, actions }) => (showMcp(state, actions), false),
   permissions,
   diff,
+  init: (c) => promptCommand("init", c),
+  review: (c) => promptCommand("review", c),
   undo: async ({ actions, t, s }) => {
     await actions.runBusy("command", async () => {
       let r: Awaited<ReturnType<typeof s.snapshots.undo>>;
@@ -133,6 +141,17 @@ const HANDLERS: { readonly [K in BuiltinCommand]: Handler } = {
     return false;
   },
 };
+
+/** /init and /review: the session builds the prompt (with the diff, the files found); it runs as a turn. */
+async function promptCommand(name: "init" | "review", { actions, t, s, arg }: Call): Promise<boolean> {
+  const r = await s.commandPrompt(name, arg);
+  if ("message" in r) {
+    t.notice(r.message, "warn");
+    return true;
+  }
+  actions.runPrompt(r.prompt);
+  return false;
+}
 
 export async function runSlashCommand(state: AppState, actions: AppActions, name: string, arg: string): Promise<void> {
   const t = state.transcript;

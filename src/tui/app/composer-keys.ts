@@ -8,6 +8,8 @@ import type { AppActions } from "./actions.ts";
 import type { InputEvent, Key } from "./app-input.ts";
 import { mentionAt } from "./file-finder.ts";
 import { vimInput } from "./vim-keys.ts";
+import { historySearchInput, openHistorySearch } from "./history-search.ts";
+import { shellModeInput } from "./shell-mode.ts";
 import { manyImagesProblem } from "../../model/images.ts";
 import { completeSlash, isKnownCommand, looksLikeCommand, type SlashCommand } from "./slash-commands.ts";
 import { sessionOf, type AppState, type Picker } from "./state.ts";
@@ -65,6 +67,11 @@ export function composerInput(state: AppState, actions: AppActions, ev: InputEve
     return;
   }
   if (ev.type === "text" || ev.type === "paste") state.ctrlCAt = 0;
+  if (ev.type !== "wheel" && historySearchInput(state, ev)) return;
+  if (ev.type !== "wheel" && shellModeInput(state, ev)) {
+    afterEdit(state, actions);
+    return;
+  }
   if (vimInput(state, actions, ev)) return;
   if (ev.type === "paste" || (ev.type === "text" && mayBeDroppedPath(ev.text))) {
     // A dragged file arrives as its path (bracketed, or as a burst where the terminal does not bracket).
@@ -140,10 +147,14 @@ const COMMAND_KEYS = keyTable<(state: AppState, actions: AppActions) => void>({
   }),
   "S-tab": cycleMode,
   escape: (state, actions) => {
-    if (!state.busy) return;
+    if (!state.busy) {
+      state.shellMode = false;
+      return;
+    }
     takeBackQueued(state, actions);
     actions.interrupt();
   },
+  "C-r": (state) => openHistorySearch(state),
   "C-t": (_, actions) => actions.openPager(),
   "C-l": (_, actions) => actions.redraw(),
   "C-g": (_, actions) => actions.editInEditor(),
@@ -195,7 +206,8 @@ function submitComposer(state: AppState, actions: AppActions): void {
   }
   c.setText("");
   if (state.vim) state.vim.mode = "insert";
-  actions.submit(text, images.length > 0 ? images : undefined);
+  // Shell mode sends the line as a `!` command: the history keeps it so, and Up brings it back as one.
+  actions.submit(state.shellMode ? `!${text}` : text, images.length > 0 ? images : undefined);
 }
 
 /** A burst of typed text that may be a dropped file's path (a terminal that does not bracket pastes). */

@@ -2,8 +2,8 @@
 // ($KHAELOR_HOME/history/<project-slug>.jsonl, one JSON string per line, newest last), and the
 // Up/Down walk over it. The walk keeps the draft the user was typing, so going back down past the
 // newest entry gives it back unchanged.
-import { appendFileSync, writeFileSync } from "node:fs";
-import { dirname, join } from "node:path";
+import { appendFileSync, readdirSync, statSync, writeFileSync } from "node:fs";
+import { basename, dirname, join } from "node:path";
 import { dataRoot, projectSlug } from "../../session/paths.ts";
 import { LIMITS, readRegularText } from "../../workspace/safe-read.ts";
 import { ensurePrivateDir, PRIVATE_FILE_MODE } from "../../platform/private-files.ts";
@@ -47,6 +47,49 @@ export class PromptHistory {
     if (this.index >= this.entries.length) return null;
     this.index++;
     return this.index === this.entries.length ? this.draft : (this.entries[this.index] ?? "");
+  }
+
+  /**
+   * For Ctrl-R: every prompt, newest first, this project's before the other projects' (theirs read
+   * once, on the first search that gets past this project's; the newest file first). No repeats.
+   */
+  searchList(): Array<{ text: string; here: boolean }> {
+    const out: Array<{ text: string; here: boolean }> = [];
+    const seen = new Set<string>();
+    const add = (text: string, here: boolean) => {
+      if (seen.has(text)) return;
+      seen.add(text);
+      out.push({ text, here });
+    };
+    for (let i = this.entries.length - 1; i >= 0; i--) add(this.entries[i]!, true);
+    for (const text of this.otherProjects()) add(text, false);
+    return out;
+  }
+
+  private others: string[] | null = null;
+
+  /** The other projects' prompts, newest first (files by modification time, lines from the end). */
+  private otherProjects(): string[] {
+    if (this.others) return this.others;
+    this.others = [];
+    if (!this.file) return this.others;
+    const dir = dirname(this.file);
+    let names: string[];
+    try {
+      names = readdirSync(dir).filter((n) => n.endsWith(".jsonl") && n !== basename(this.file!));
+    } catch {
+      return this.others;
+    }
+    const files = names.flatMap((n) => {
+      try {
+        return [{ path: join(dir, n), mtime: statSync(join(dir, n)).mtimeMs }];
+      } catch {
+        return [];
+      }
+    });
+    files.sort((a, b) => b.mtime - a.mtime);
+    for (const f of files) this.others.push(...loadHistory(f.path).reverse());
+    return this.others;
   }
 
   resetWalk(): void {

@@ -15,6 +15,7 @@ import { clipSpans, span, wrapSpans, cleanText } from "../views/text.ts";
 import { ui } from "../views/theme.ts";
 import { renderToolCall, SPINNER } from "../views/tool-row.ts";
 import { sessionOf, type AppState } from "./state.ts";
+import { searchRow } from "./history-search.ts";
 
 /**
  * `changesAt`: when these rows would look different with nothing else happening (the spinner's
@@ -81,6 +82,7 @@ export function liveZone(state: AppState, view: { height: number; now: number })
   } else {
     bottom.push({ spans: [] });
     if (state.picker) bottom.push(...renderPicker(state.picker, width, Math.min(8, Math.max(1, maxLive - 4))));
+    if (state.historySearch) bottom.push(searchRow(state.historySearch, width));
     const composerRows = Math.max(1, Math.min(10, maxLive - bottom.length - 1));
     const v = composerView({
       text: state.composer.text,
@@ -89,6 +91,7 @@ export function liveZone(state: AppState, view: { height: number; now: number })
       maxRows: composerRows,
       hint: composerHint(state),
       busy: state.busy !== null,
+      shell: state.shellMode === true,
     });
     cursor = { row: bottom.length + v.cursor.row, col: v.cursor.col };
     bottom.push(...v.rows);
@@ -134,7 +137,7 @@ let lastComposer: { input: ComposerViewInput; theme: object; view: ComposerView 
 
 function composerView(input: ComposerViewInput): ComposerView {
   const l = lastComposer;
-  if (l && l.theme === ui.cursor && l.input.text === input.text && l.input.cursor === input.cursor && l.input.width === input.width && l.input.maxRows === input.maxRows && l.input.hint === input.hint && l.input.busy === input.busy && l.input.drawCursor === input.drawCursor) return l.view;
+  if (l && l.theme === ui.cursor && l.input.text === input.text && l.input.cursor === input.cursor && l.input.width === input.width && l.input.maxRows === input.maxRows && l.input.hint === input.hint && l.input.busy === input.busy && l.input.shell === input.shell && l.input.drawCursor === input.drawCursor) return l.view;
   const view = renderComposer(input);
   lastComposer = { input, theme: ui.cursor, view };
   return view;
@@ -145,6 +148,7 @@ function composerHint(state: AppState): string {
   // A chooser takes the keys: what is typed filters its list, nothing reaches the composer.
   if (state.picker?.kind === "choose") return "type to filter the list above";
   if (!state.ready) return "starting… type ahead, Enter sends once ready";
+  if (state.shellMode) return "shell command · runs in your shell · ! or Backspace leaves shell mode";
   return state.busy ? "type to queue a message · Esc interrupts" : "ask anything · / for commands · @ for files";
 }
 

@@ -19,6 +19,17 @@ export type Picker =
   | ({ kind: "file"; start: number } & PickerState<string>)
   | ({ kind: "choose"; onPick: (value: string) => void; onCancel?: () => void; all: Array<{ label: string; detail?: string; value: string }> } & PickerState<string>);
 
+/** Ctrl-R's search (./history-search.ts). */
+export type HistorySearch = {
+  query: string;
+  /** The composer's text and cursor when the search opened, given back on Esc. */
+  draft: string;
+  draftCursor: number;
+  /** Index in `list` of the match shown; -1 when none matches. */
+  at: number;
+  list: Array<{ text: string; here: boolean }>;
+};
+
 export type PermissionAsk = {
   panel: PermissionPanelState;
   resolve: (a: AskAnswer) => void;
@@ -79,6 +90,10 @@ export type AppState = {
   vim?: VimState | null;
   /** The statusLine command's last line, drawn above the built-in status line (absent: none). */
   customStatus?: Row | null;
+  /** `!` on an empty prompt: what is sent runs in the user's shell (./shell-mode.ts). */
+  shellMode?: boolean;
+  /** Ctrl-R: a reverse search through the prompt history is open (./history-search.ts). */
+  historySearch?: HistorySearch | null;
   /** Shift-Tab may cycle into dontAsk (the session started in it: --permission-mode or the settings' defaultMode). */
   allowDontAskCycle: boolean;
 };

@@ -20,6 +20,9 @@ export function syntheticNotice(kind: NonNullable<UserMessageEvent["synthetic"]>
       return dropReadHint(text);
     case "stop_hook":
       return `a Stop hook sent the agent back to work: ${text.replace(/^A Stop hook[^:]*:\s*/, "").split("\n")[0]}`;
+    case "shell":
+      // A `!` command has a row of its own (the transcript makes it); a notice only for a log without its record.
+      return "a command the user ran";
   }
 }
 

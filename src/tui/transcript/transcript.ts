@@ -2,7 +2,8 @@
 // thinking, tool calls, notices) folded from AgentEvents, live or replayed. The live zone, the
 // history commit and the transcript pager all read this one list, so what scrolls into history is
 // exactly what the pager shows later.
-import type { AgentEvent, DurableEvent } from "../../events/types.ts";
+import type { AgentEvent, DurableEvent, UserShellRecord } from "../../events/types.ts";
+import { shellOutputOf } from "../../events/user-shell.ts";
 import { answeredCall, describeServerCall, describeServerResult, isServerBlock, searchHits, serverError } from "../../model/server-blocks.ts";
 import type { AssistantBlock, ServerBlock, ToolResultContent } from "../../model/types.ts";
 import { CUT_NOTICE, type Entry, type NoticeLevel, type RetryView } from "./entry.ts";
@@ -41,7 +42,8 @@ export class Transcript {
     switch (e.type) {
       case "user_message": {
         const text = userText(e.content);
-        if (e.synthetic) this.push({ kind: "notice", text: syntheticNotice(e.synthetic, text), level: "info" });
+        if (e.shell) this.shellEnd(e, e.shell);
+        else if (e.synthetic) this.push({ kind: "notice", text: syntheticNotice(e.synthetic, text), level: "info" });
         else if (text !== "" || typeof e.content === "string") this.push({ kind: "user", text, steering: e.steering === true });
         break;
       }
@@ -97,6 +99,19 @@ export class Transcript {
       case "hook_end":
         this.hookEnd(e);
         break;
+      // A `!` command: a row like a bash call's, its output live under it, finished by its user message.
+      case "shell_start": {
+        const t = this.addTool(e.runId, "shell", {});
+        t.view.summary = `! ${e.command}`;
+        t.view.status = "running";
+        t.view.startedAt = now;
+        break;
+      }
+      case "shell_progress": {
+        const t = this.tools.get(e.runId);
+        if (t) t.view.outputTail = appendTail(t.view.outputTail, e.chunk);
+        break;
+      }
       case "tool_progress": {
         const t = this.tools.get(e.toolUseId);
         if (t) t.view.outputTail = appendTail(t.view.outputTail, e.chunk);
@@ -177,6 +192,17 @@ export class Transcript {
       }
     }
     if (e.message && e.ok) this.push({ kind: "notice", text: e.message, level: "info" });
+  }
+
+  private shellEnd(e: Extract<AgentEvent, { type: "user_message" }>, shell: UserShellRecord): void {
+    const t = this.tools.get(shell.runId) ?? this.addTool(shell.runId, "shell", {});
+    const output = shellOutputOf(e.content);
+    t.view.summary = `! ${shell.command}`;
+    t.view.durationMs = shell.durationMs;
+    t.view.outputTail = [];
+    t.view.output = output;
+    t.view.resultTail = lastLines(output, RESULT_LINES);
+    t.view.status = shell.stopped ? "interrupted" : shell.exitCode === 0 ? "ok" : "error";
   }
 
   private toolResult(e: Extract<AgentEvent, { type: "tool_result" }>): void {

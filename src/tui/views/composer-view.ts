@@ -17,6 +17,8 @@ export type ComposerViewInput = {
   drawCursor?: boolean;
   /** The agent is working: the marker says that a sent message will be queued. */
   busy?: boolean;
+  /** Shell mode: the marker is `!`, what is sent runs in the user's shell. */
+  shell?: boolean;
 };
 
 export type ComposerView = { rows: Row[]; cursor: { row: number; col: number } };
@@ -25,7 +27,7 @@ const TOKEN = /\[pasted \d+ lines? #\d+\]|@"[^"\n]*"|@[^\s]+/g;
 
 export function renderComposer(v: ComposerViewInput): ComposerView {
   const width = Math.max(4, v.width);
-  const marker: Span = span(v.busy ? "» " : "› ", v.busy ? ui.queued : ui.accentBold);
+  const marker: Span = v.shell ? span("! ", ui.warn) : span(v.busy ? "» " : "› ", v.busy ? ui.queued : ui.accentBold);
   const indent: Span = span("  ");
   const avail = width - 2;
   const rows: Row[] = [];

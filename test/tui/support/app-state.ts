@@ -50,6 +50,8 @@ export type Recorded = {
   /** The images each submit carried (an empty list for none). */
   submittedImages: string[][];
   clipboardPastes: number;
+  /** Built-in commands' prompts run as turns (runPrompt). */
+  prompts: string[];
 };
 
 export function fakeActions(clock: { t: number }): AppActions & Recorded {
@@ -69,10 +71,12 @@ export function fakeActions(clock: { t: number }): AppActions & Recorded {
     copied: [],
     submittedImages: [],
     clipboardPastes: 0,
+    prompts: [],
     now: () => clock.t,
     submit(t, images) { this.submitted.push(t); this.submittedImages.push((images ?? []).map((i) => i.name)); },
     pastedImages: () => null,
     pasteClipboardImage() { this.clipboardPastes++; },
+    runPrompt(t) { this.prompts.push(t); },
     interrupt() { this.interrupts++; },
     async exit(code) { this.exits.push(code); },
     flash(t) { this.flashes.push(t); },
