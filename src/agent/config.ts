@@ -45,7 +45,7 @@ export function loadSettings(projectRoot: string): { settings: Settings; problem
   const settings: Settings = {};
   const problems: string[] = [];
   let projectModel: ProjectModel | undefined;
-  for (const { file, scope } of settingsLocations(projectRoot, userConfigDir(homedir()))) {
+  for (const { file, scope, claude } of settingsLocations(projectRoot, userConfigDir(homedir()))) {
     // Unreadable files (missing, special, oversized) are reported by the permission loader, once.
     let text: string | null;
     try {
@@ -55,7 +55,10 @@ export function loadSettings(projectRoot: string): { settings: Settings; problem
     }
     if (text === null) continue;
     try {
-      const parsed = Settings.safeParse(JSON.parse(text));
+      const json: unknown = JSON.parse(text);
+      // Claude Code's files hold many keys of its own (and values KHAELOR has no use for): each of
+      // ours is taken where it fits, the rest of the file still counts.
+      const parsed = claude ? { success: true as const, data: fittingKeys(json) } : Settings.safeParse(json);
       if (!parsed.success) {
         problems.push(`${file}: ${parsed.error.issues.map((i) => `${i.path.join(".")}: ${i.message}`).join("; ")} (ignored)`);
         continue;
@@ -77,6 +80,14 @@ export function loadSettings(projectRoot: string): { settings: Settings; problem
     }
   }
   return { settings, problems, ...(projectModel ? { projectModel } : {}) };
+}
+
+/** The keys of a Claude Code settings file that fit KHAELOR's schema; one that does not is left out. */
+function fittingKeys(json: unknown): Settings {
+  if (!json || typeof json !== "object" || Array.isArray(json)) return {};
+  const out: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(json)) if (KEYS.has(k) && Settings.safeParse({ [k]: v }).success) out[k] = v;
+  return out as Settings;
 }
 
 /**
