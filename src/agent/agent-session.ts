@@ -15,7 +15,8 @@ import { openCommandTrust } from "../extensions/command-trust.ts";
 import { loadSessionExtensions } from "../extensions/session-extensions.ts";
 import { hookedGate, hookedRuntime, newHookTurn } from "../hooks/attach.ts";
 import { openSessionHooks } from "../hooks/session-hooks.ts";
-import type { SystemBlock } from "../model/types.ts";
+import { effortFor } from "../model/effort.ts";
+import type { EffortLevel, SystemBlock } from "../model/types.ts";
 import { settingsLocations, userConfigDir, type PermissionEngine } from "../permissions/index.ts";
 import { redactText } from "../session/redact.ts";
 import { pruneSpillDirs } from "../session/spill-retention.ts";
@@ -110,7 +111,7 @@ export async function openAgentSession(opts: SessionOptions): Promise<AgentSessi
 
   const offer = turnOffer(
     { model: f.client, modelName: state.model, system: () => system, tools, workspace, context: wiring.context, gate, emit: bus.emit, policies: wiring.policies, takeNotices: () => workspace.processes.takeExitNotices(), costSoFar: state.costSinceOpen },
-    { engine, settings, opts, provider: f.provider },
+    { engine, settings, opts: { ...opts, ...effortAtOpen(opts, settings, f.model, notices) }, provider: f.provider },
   );
   const turns = createTurnRunner({
     cwd,
@@ -151,6 +152,8 @@ export async function openAgentSession(opts: SessionOptions): Promise<AgentSessi
     isEmpty: () => !state.spoke(),
     setModel: (name) => bus.emit({ type: "setting_change", id: newId(), ts: Date.now(), model: name }),
     setThinkingBudget: offer.setThinkingBudget,
+    effort: offer.effort,
+    setEffort: offer.setEffort,
     setPermissionMode: (mode) => bus.emit({ type: "setting_change", id: newId(), ts: Date.now(), permissionMode: mode }),
     queueSteering: offer.queueSteering,
     takeQueuedSteering: offer.takeQueuedSteering,
@@ -196,4 +199,12 @@ function systemPrompt(
       ? [{ type: "text", text: opts.systemPrompt }]
       : buildSystemPrompt({ cwd: o.cwd, date: new Date(), gitStatus: gitStatusSummary(o.cwd), instructions, toolNames: o.toolNames, extra: [o.skillsPrompt] });
   return opts.appendSystemPrompt ? [...built, { type: "text", text: opts.appendSystemPrompt }] : built;
+}
+
+/** --effort, else the settings' effortLevel; a model that takes no effort level is said once. */
+function effortAtOpen(opts: SessionOptions, settings: { effortLevel?: EffortLevel }, model: string, notices: string[]): { effort?: EffortLevel } {
+  const effort = opts.effort ?? settings.effortLevel;
+  if (!effort) return {};
+  if (effortFor(model, effort) === null) notices.push(`${model} takes no effort level: effort ${effort} is not sent to it (it applies if you switch to a model that takes one)`);
+  return { effort };
 }

@@ -3,6 +3,8 @@
 import { homedir } from "node:os";
 import { join } from "node:path";
 import { z } from "zod";
+import { EFFORT_LEVELS, lowerEffort } from "../model/effort.ts";
+import type { EffortLevel } from "../model/types.ts";
 import { readSettingsObject, settingsLocations, userConfigDir } from "../permissions/index.ts";
 import { writeFileAtomic } from "../workspace/atomic-write.ts";
 import { LIMITS, readTextIfExists } from "../workspace/safe-read.ts";
@@ -27,10 +29,12 @@ const Settings = z.looseObject({
   theme: z.enum(["auto", "dark", "light"]).optional(),
   /** false: no automatic update check (src/install/update-check.ts); a project's file cannot turn it back on. */
   autoUpdates: z.boolean().optional(),
+  /** Claude Code's effortLevel (src/model/effort.ts); a project's file may only lower it. */
+  effortLevel: z.enum(EFFORT_LEVELS as [EffortLevel, ...EffortLevel[]]).optional(),
 });
 export type Settings = z.infer<typeof Settings>;
 
-const KEYS = new Set(["model", "apiKey", "apiKeyHelper", "webSearch", "webFetch", "notifications", "notifyAfterSeconds", "wrap", "editorMode", "theme", "autoUpdates"]);
+const KEYS = new Set(["model", "apiKey", "apiKeyHelper", "webSearch", "webFetch", "notifications", "notifyAfterSeconds", "wrap", "editorMode", "theme", "autoUpdates", "effortLevel"]);
 
 /** A model a file inside the project picks: it holds only where the project is trusted for it. */
 export type ProjectModel = { model: string; file: string; scope: "project" | "local" };
@@ -73,6 +77,8 @@ export function loadSettings(projectRoot: string): { settings: Settings; problem
         if (k === "apiKey" || k === "apiKeyHelper") problems.push(`${file}: ${k} is ignored: KHAELOR takes the key only from your environment or your own settings (${join(userConfigDir(homedir()), "settings.json")})`);
         else if (k === "model") projectModel = { model: v as string, file, scope };
         else if ((k === "webSearch" || k === "webFetch" || k === "autoUpdates") && v === true) continue;
+        // Effort costs: a project's file may lower it below the user's (or the API's default, high), never raise it.
+        else if (k === "effortLevel") settings.effortLevel = lowerEffort(v as EffortLevel, settings.effortLevel ?? "high");
         else Object.assign(settings, { [k]: v });
       }
     } catch {

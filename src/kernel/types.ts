@@ -1,5 +1,5 @@
 // What the kernel needs from the world. Everything here is an interface; main.ts wires real ones.
-import type { Message, ModelClient, ServerToolSpec, SystemBlock, Usage } from "../model/types.ts";
+import type { EffortLevel, Message, ModelClient, ServerToolSpec, SystemBlock, Usage } from "../model/types.ts";
 import type { PreparedCall, ToolCall, ToolRuntime } from "../tools/types.ts";
 import type { Workspace } from "../workspace/types.ts";
 import type { EventSink, TurnEndReason } from "../events/types.ts";
@@ -64,4 +64,6 @@ export type KernelDeps = {
   costOf?: (model: string, usage: Usage) => number | null;
   maxTokens?: number;
   thinkingBudget?: number;
+  /** The effort level for this turn's requests (the model client sends it where the model takes it). */
+  effort?: EffortLevel;
 };

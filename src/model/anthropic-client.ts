@@ -9,6 +9,7 @@ import type { MessageCreateParamsStreaming, RawMessageStreamEvent } from "@anthr
 import { applyCacheControl, type WireMessage } from "./cache-control.ts";
 import { classifyError } from "./classify-error.ts";
 import { MessageAssembler } from "./message-assembler.ts";
+import { effortFor } from "./effort.ts";
 import { maxTokensFor, modelInfo } from "./models.ts";
 import { ModelError, type ModelClient, type ModelEvent, type ModelRequest } from "./types.ts";
 import { ANTHROPIC_HINTS, anthropicConnection } from "./providers/anthropic.ts";
@@ -129,6 +130,12 @@ function requestParams(req: ModelRequest): MessageCreateParamsStreaming {
   };
   const tools = [...req.tools, ...(req.serverTools ?? [])];
   if (tools.length > 0) params.tools = tools as MessageCreateParamsStreaming["tools"];
+  const effort = req.effort ? effortFor(req.model, req.effort) : null;
+  if (effort) {
+    params.output_config = { ...params.output_config, effort };
+    // As Claude Code: an effort level on a model that thinks adaptively turns its thinking on.
+    if (modelInfo(req.model)?.thinking === "adaptive") params.thinking = { type: "adaptive" };
+  }
   if (req.thinkingBudget !== undefined) {
     if (modelInfo(req.model)?.thinking === "adaptive") {
       // These models choose their own thinking length and reject a manual budget.

@@ -15,6 +15,7 @@ export function sessionOptions(o: RunOptions): SessionOptions {
     ...(o.appendSystemPrompt !== null ? { appendSystemPrompt: o.appendSystemPrompt } : {}),
     ...(o.tools !== null ? { tools: o.tools } : {}),
     ...(o.thinkingBudget !== null ? { thinkingBudget: o.thinkingBudget } : {}),
+    ...(o.effort !== null ? { effort: o.effort } : {}),
     allowedTools: o.allowedTools,
     disallowedTools: o.disallowedTools,
     verifyNudge: o.verifyNudge,
