@@ -46,7 +46,7 @@ export type FixedKernelParts = Required<Pick<KernelDeps, "model" | "modelName" |
 
 export function turnOffer(
   fixed: FixedKernelParts,
-  o: { engine: Pick<PermissionEngine, "rules" | "mode">; settings: WebToolSettings; opts: Pick<SessionOptions, "tools" | "budgets" | "thinkingBudget" | "effort">; provider?: Pick<OpenedProvider, "missingServerTools" | "costOf"> },
+  o: { engine: Pick<PermissionEngine, "rules" | "mode">; settings: WebToolSettings; opts: Pick<SessionOptions, "tools" | "budgets" | "thinkingBudget" | "effort" | "fallbackModel">; provider?: Pick<OpenedProvider, "missingServerTools" | "costOf"> },
 ): TurnOffer {
   const mcpOffer = toolSearchOffer(() => fixed.tools.specs());
   // A server tool the provider does not run is left out (the session said so at start).
@@ -67,6 +67,7 @@ export function turnOffer(
       maxTokens: maxTokensFor(fixed.modelName()),
       thinkingBudget,
       ...(effort ? { effort } : {}),
+      ...(o.opts.fallbackModel ? { fallbackModel: o.opts.fallbackModel } : {}),
     }),
     offeredTools: () => [...mcpOffer().tools.map((t) => t.name), ...serverTools().map((t) => t.name)],
     setThinkingBudget: (tokens) => void (thinkingBudget = tokens ?? undefined),

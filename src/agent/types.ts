@@ -75,6 +75,8 @@ export type SessionOptions = {
   thinkingBudget?: number;
   /** --effort: the effort level (src/model/effort.ts); absent, the settings' effortLevel, else none sent. */
   effort?: EffortLevel;
+  /** --fallback-model: where a request goes after three overload errors in a row. */
+  fallbackModel?: string;
   /** Offer the model only these built-in tools (names in any case: Bash or bash); absent, all of them. */
   tools?: string[];
   /** A new session takes this id (a host that names its sessions: Claude Code's --session-id). */

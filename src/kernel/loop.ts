@@ -166,6 +166,7 @@ async function streamOnce(deps: KernelDeps, signal: AbortSignal, durable: Durabl
     maxTokens: deps.maxTokens,
     thinkingBudget: deps.thinkingBudget,
     ...(deps.effort ? { effort: deps.effort } : {}),
+    ...(deps.fallbackModel ? { fallbackModel: deps.fallbackModel } : {}),
     signal,
   });
   for await (const ev of stream) {

@@ -66,4 +66,6 @@ export type KernelDeps = {
   thinkingBudget?: number;
   /** The effort level for this turn's requests (the model client sends it where the model takes it). */
   effort?: EffortLevel;
+  /** --fallback-model: where a request goes after three overload errors in a row. */
+  fallbackModel?: string;
 };

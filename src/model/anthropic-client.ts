@@ -62,10 +62,11 @@ export function createAnthropicClient(opts: AnthropicClientOptions = {}): ModelC
   const baseURL = connection.baseURL;
 
   async function* stream(req: ModelRequest): AsyncGenerator<ModelEvent> {
-    const params = { ...requestParams(req), model: connection.wireModel(req.model) };
+    let params = { ...requestParams(req), model: connection.wireModel(req.model) };
     const ctx = { model: req.model, baseURL, hints: connection.hints, kind: connection.kind };
     let renew = false;
     let renewed = false;
+    let overloads = 0;
     for (let attempt = 0; ; attempt++) {
       const asm = new MessageAssembler();
       try {
@@ -89,7 +90,15 @@ export function createAnthropicClient(opts: AnthropicClientOptions = {}): ModelC
         if (retryAfterMs !== null && retryAfterMs > retry.maxRetryAfterMs)
           throw new ModelError("retryable", `${error.message} The server asks to retry ${describeWait(retryAfterMs)}, longer than KHAELOR waits (${Math.round(retry.maxRetryAfterMs / 1000)} s): try again then.`, error.status);
         const delayMs = retryDelayMs(attempt + 1, retry, retryAfterMs);
-        yield { type: "retry", attempt: attempt + 1, maxRetries: retry.maxRetries, delayMs, status: error.status, message: error.message, partialDiscarded: asm.yieldedDelta };
+        overloads = error.status === 529 ? overloads + 1 : 0;
+        let message = error.message;
+        // As Claude Code: three overload errors in a row, and the next attempt goes to the fallback.
+        if (req.fallbackModel && ctx.model !== req.fallbackModel && overloads >= FALLBACK_AFTER_OVERLOADS) {
+          ctx.model = req.fallbackModel;
+          params = { ...requestParams({ ...req, model: req.fallbackModel }), model: connection.wireModel(req.fallbackModel) };
+          message = `${message} ${req.model} was overloaded ${FALLBACK_AFTER_OVERLOADS} times in a row: the next attempt uses ${req.fallbackModel} (--fallback-model).`;
+        }
+        yield { type: "retry", attempt: attempt + 1, maxRetries: retry.maxRetries, delayMs, status: error.status, message, partialDiscarded: asm.yieldedDelta };
         if (!(await sleep(delayMs, req.signal))) throw new ModelError("aborted", "Interrupted by the user.", null, []);
       }
     }
@@ -116,6 +125,8 @@ function firstParty(opts: AnthropicClientOptions): Connection {
 const ANTHROPIC_DEFAULTS = { kind: "anthropic", renewable: false, wireModel: (m: string) => m, hints: ANTHROPIC_HINTS } as const;
 
 const MIN_THINKING_BUDGET = 1024;
+/** Claude Code's count of consecutive 529s before --fallback-model takes over. */
+const FALLBACK_AFTER_OVERLOADS = 3;
 
 function requestParams(req: ModelRequest): MessageCreateParamsStreaming {
   const { system, messages } = applyCacheControl(req.system, req.messages);

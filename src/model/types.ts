@@ -90,6 +90,8 @@ export type ModelRequest = {
   thinkingBudget?: number;
   /** The effort level (./effort.ts): sent as the API's effort parameter where the model takes it. */
   effort?: EffortLevel;
+  /** After three overload errors in a row, the next attempts go to this model (--fallback-model). */
+  fallbackModel?: string;
   signal?: AbortSignal;
 };
 

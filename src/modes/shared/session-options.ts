@@ -16,6 +16,7 @@ export function sessionOptions(o: RunOptions): SessionOptions {
     ...(o.tools !== null ? { tools: o.tools } : {}),
     ...(o.thinkingBudget !== null ? { thinkingBudget: o.thinkingBudget } : {}),
     ...(o.effort !== null ? { effort: o.effort } : {}),
+    ...(o.fallbackModel !== null ? { fallbackModel: o.fallbackModel } : {}),
     allowedTools: o.allowedTools,
     disallowedTools: o.disallowedTools,
     verifyNudge: o.verifyNudge,
