@@ -77,6 +77,8 @@ export type SessionOptions = {
   effort?: EffortLevel;
   /** --fallback-model: where a request goes after three overload errors in a row. */
   fallbackModel?: string;
+  /** --json-schema: the StructuredOutput tool with this schema; its matching input ends the turn. */
+  jsonSchema?: Record<string, unknown>;
   /** Offer the model only these built-in tools (names in any case: Bash or bash); absent, all of them. */
   tools?: string[];
   /** A new session takes this id (a host that names its sessions: Claude Code's --session-id). */
@@ -137,6 +139,8 @@ export interface AgentSession {
   /** The effort level in force (undefined: none sent) and a new one from the next request on. */
   effort(): EffortLevel | undefined;
   setEffort(level: EffortLevel | undefined): void;
+  /** --json-schema: the object the model gave in the last turn, valid against the schema; undefined: none. */
+  structuredOutput?(): unknown;
   setPermissionMode(mode: PermissionMode): void;
   /** What the whole session has cost, earlier runs included. */
   costSoFar(): number;

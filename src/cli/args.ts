@@ -3,6 +3,7 @@
 import type { PermissionMode } from "../events/types.ts";
 import { ruleToolNamed } from "../permissions/rules/rule-syntax.ts";
 import type { OutputFormat, RunOptions } from "../modes/shared/run-options.ts";
+import Ajv from "ajv";
 import { EFFORT_LEVELS, isEffortLevel } from "../model/effort.ts";
 
 export class UsageError extends Error {}
@@ -38,7 +39,6 @@ Options:
   --max-thinking-tokens <n>     Let the model think (extended thinking) with this budget
   --effort <level>              low | medium | high | xhigh | max: how hard the model works (the API's
                                 effort parameter, where the model takes it; setting: effortLevel)
-  --add-dir <dirs...>           More directories the tools may use, as the project
   --json-schema <schema>        Print mode: the answer is an object valid against this JSON Schema
                                 (json output: the result's structured_output)
   --fallback-model <name>       After three overload errors in a row, send the request to this model
@@ -145,7 +145,6 @@ function defaults(): RunOptions {
     tools: null,
     thinkingBudget: null,
     effort: null,
-    addDirs: [],
     jsonSchema: null,
     fallbackModel: null,
     unhonoured: [],
@@ -281,8 +280,6 @@ const FLAG_TABLE: Array<[names: string[], apply: Flag]> = [
     if (!isEffortLevel(v)) throw new UsageError(`--effort must be one of ${EFFORT_LEVELS.join(", ")}, got "${v}"`);
     o.effort = v;
   }],
-  // Claude Code takes several after one flag (--add-dir ../a ../b) and the flag again.
-  [["--add-dir"], (o, w, flag) => void o.addDirs.push(...w.values(flag, (x) => !x.startsWith("-") && (x.includes("/") || x === "." || x === ".." || x.startsWith("~"))))],
   [["--json-schema"], (o, w, flag) => void (o.jsonSchema = jsonSchemaArg(w.value(flag)))],
   [["--fallback-model"], (o, w, flag) => void (o.fallbackModel = w.value(flag))],
   [["--model"], (o, w, flag) => void (o.model = w.value(flag))],
@@ -327,6 +324,7 @@ const FLAGS = new Map(FLAG_TABLE.flatMap(([names, apply]) => names.map((n) => [n
  * leaves the caller believing the flag took effect.
  */
 export const REFUSED_FLAGS: Record<string, string> = {
+  "--add-dir": "the tools work in the project only; start khaelor in a directory above both (or use --cwd) to reach more",
   "--settings": "extra settings from a file or JSON are not read; put them in ~/.config/khaelor/settings.json or .khaelor/settings.json",
   "--setting-sources": "every settings file is read (user, project, local; KHAELOR's and Claude Code's); choosing among them is not available",
   "--thinking-display": "thinking is shown as the model streams it; its display cannot be chosen",
@@ -369,6 +367,11 @@ function jsonSchemaArg(raw: string): Record<string, unknown> {
     throw new UsageError(`--json-schema must be a JSON Schema as JSON text: ${(e as Error).message}`);
   }
   if (!parsed || typeof parsed !== "object" || Array.isArray(parsed)) throw new UsageError("--json-schema must be a JSON Schema object, such as {\"type\":\"object\",\"properties\":{...}}");
+  try {
+    new Ajv({ strict: false }).compile(parsed);
+  } catch (e) {
+    throw new UsageError(`--json-schema is not a schema KHAELOR can check against: ${(e as Error).message}`);
+  }
   return parsed as Record<string, unknown>;
 }
 

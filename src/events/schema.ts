@@ -86,7 +86,7 @@ export const userMessageSchema = z.object({
   type: z.literal("user_message"),
   content: z.union([z.string(), z.array(userBlock)]),
   steering: z.boolean().optional(),
-  synthetic: z.enum(["verify", "doom_loop", "process_exit", "stop_hook"]).optional(),
+  synthetic: z.enum(["verify", "doom_loop", "process_exit", "stop_hook", "structured_output"]).optional(),
 });
 
 export const assistantMessageSchema = z.object({

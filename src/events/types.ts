@@ -33,7 +33,7 @@ export type UserMessageEvent = Base & {
   /** A message sent while the agent was working, delivered at a loop boundary. */
   steering?: boolean;
   /** A message injected by a policy (verification nudge, doom-loop nudge), not typed by the user. */
-  synthetic?: "verify" | "doom_loop" | "process_exit" | "stop_hook";
+  synthetic?: "verify" | "doom_loop" | "process_exit" | "stop_hook" | "structured_output";
 };
 
 export type AssistantMessageEvent = Base & {

@@ -22,7 +22,7 @@ export interface PermissionGate {
 }
 
 /** A service consulted at loop boundaries; it may inject a message or stop the run. */
-export type PolicyVerdict = { kind: "continue" } | { kind: "nudge"; text: string; tag: "verify" | "doom_loop" | "stop_hook" } | { kind: "stop"; reason: TurnEndReason; message: string };
+export type PolicyVerdict = { kind: "continue" } | { kind: "nudge"; text: string; tag: "verify" | "doom_loop" | "stop_hook" | "structured_output" } | { kind: "stop"; reason: TurnEndReason; message: string };
 
 export interface LoopPolicy {
   /** After the tool calls of one assistant message ran. */

@@ -17,6 +17,7 @@ export function sessionOptions(o: RunOptions): SessionOptions {
     ...(o.thinkingBudget !== null ? { thinkingBudget: o.thinkingBudget } : {}),
     ...(o.effort !== null ? { effort: o.effort } : {}),
     ...(o.fallbackModel !== null ? { fallbackModel: o.fallbackModel } : {}),
+    ...(o.jsonSchema !== null ? { jsonSchema: o.jsonSchema } : {}),
     allowedTools: o.allowedTools,
     disallowedTools: o.disallowedTools,
     verifyNudge: o.verifyNudge,

@@ -20,6 +20,8 @@ export function syntheticNotice(kind: NonNullable<UserMessageEvent["synthetic"]>
       return dropReadHint(text);
     case "stop_hook":
       return `a Stop hook sent the agent back to work: ${text.replace(/^A Stop hook[^:]*:\s*/, "").split("\n")[0]}`;
+    case "structured_output":
+      return "reminded the agent to give its answer in the --json-schema format";
   }
 }
 
