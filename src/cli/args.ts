@@ -384,3 +384,6 @@ function looksLikeRule(s: string): boolean {
   const name = /^([A-Za-z]+)(\(.*\))?(,.*)?$/.exec(s)?.[1];
   return (name !== undefined && ruleToolNamed(name) !== undefined) || /^mcp__[A-Za-z0-9_*-]+(,.*)?$/.test(s);
 }
+
+/** Every flag the table takes, for the test that proves each has an effect (test/cli/every-flag.test.ts). */
+export const FLAG_NAMES: readonly string[] = FLAG_TABLE.flatMap(([names]) => names);
