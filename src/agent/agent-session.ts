@@ -15,7 +15,8 @@ import { openCommandTrust } from "../extensions/command-trust.ts";
 import { loadSessionExtensions } from "../extensions/session-extensions.ts";
 import { hookedGate, hookedRuntime, newHookTurn } from "../hooks/attach.ts";
 import { openSessionHooks } from "../hooks/session-hooks.ts";
-import type { Message, ModelClient, SystemBlock } from "../model/types.ts";
+import { effortFor } from "../model/effort.ts";
+import type { EffortLevel, Message, ModelClient, SystemBlock } from "../model/types.ts";
 import { settingsLocations, userConfigDir, type PermissionEngine } from "../permissions/index.ts";
 import { redactText } from "../session/redact.ts";
 import { pruneSpillDirs } from "../session/spill-retention.ts";
@@ -29,6 +30,8 @@ import { notifyingAsker, wireHooks } from "./hook-wiring.ts";
 import { restoreWorkspace, SessionOpenError } from "./open-log.ts";
 import { recordSession } from "./session-record.ts";
 import { openSettingsFacet } from "./settings-facet.ts";
+import { openStructuredOutput, type StructuredOutput } from "./structured-output.ts";
+import type { Tool } from "../tools/types.ts";
 import { prepareShutdown } from "./shutdown.ts";
 import { trustFacet } from "./trust-facet.ts";
 import { offeredTools, turnOffer } from "./offer.ts";
@@ -71,7 +74,8 @@ export async function openAgentSession(opts: SessionOptions): Promise<AgentSessi
   });
   notices.push(...hooks.notices);
   const hookTurn = newHookTurn();
-  const baseTools = createToolRuntime(offeredTools(opts.tools, notices), { searchGuard: (tool, dir) => engine.searchFilter(tool, dir), dynamic: () => mcp.manager.tools() });
+  const structured = structuredOutputOf(opts);
+  const baseTools = createToolRuntime(offeredTools(opts.tools, notices), { searchGuard: (tool, dir) => engine.searchFilter(tool, dir), dynamic: withStructuredTool(() => mcp.manager.tools(), structured) });
   const tools = hookedRuntime(baseTools, hooks.service, cwd, hookTurn);
   // Resume contract: tools may be added between versions, never silently removed. (MCP tools come
   // and go with their servers, which are not connected yet.)
@@ -87,7 +91,8 @@ export async function openAgentSession(opts: SessionOptions): Promise<AgentSessi
     bus.emit({ type: "setting_change", id: newId(), ts: Date.now(), ...change });
   }
   const sb = await attachSandbox(cwd, engine, workspace, notices);
-  const gate = hookedGate(createGate({ engine, workspace, emit: bus.emit, ask: notifyingAsker(hooks.service, opts.ask), ...(sb.gate ? { sandbox: sb.gate } : {}) }), hooks.service, cwd, bus.emit, hookTurn, baseTools);
+  const hooked = hookedGate(createGate({ engine, workspace, emit: bus.emit, ask: notifyingAsker(hooks.service, opts.ask), ...(sb.gate ? { sandbox: sb.gate } : {}) }), hooks.service, cwd, bus.emit, hookTurn, baseTools);
+  const gate = structured ? structured.gate(hooked) : hooked;
 
   const extensions = loadSessionExtensions(cwd, homedir(), userConfigDir(homedir()));
   notices.push(...extensions.problems);
@@ -115,10 +120,11 @@ export async function openAgentSession(opts: SessionOptions): Promise<AgentSessi
   const prompt = systemPrompt(opts, { cwd, engine, notices, toolNames: tools.names(), skillsPrompt: extensions.skillsPrompt });
   const system = prompt.blocks;
   const wiring = await wireHooks({ service: hooks.service, hookTurn, bus, context, cwd, model: state.model, resumed: replayed !== null, opts, notices });
+  if (structured) wiring.policies.push(structured.policy);
 
   const offer = turnOffer(
     { model: f.client, modelName: state.model, system: () => system, tools, workspace, context: wiring.context, gate, emit: bus.emit, policies: wiring.policies, takeNotices: () => workspace.processes.takeExitNotices(), costSoFar: state.costSinceOpen },
-    { engine, settings, opts, provider: f.provider },
+    { engine, settings, opts: { ...opts, ...effortAtOpen(opts, settings, f.model, notices) }, provider: f.provider },
   );
   const turns = createTurnRunner({
     cwd,
@@ -159,6 +165,9 @@ export async function openAgentSession(opts: SessionOptions): Promise<AgentSessi
     isEmpty: () => !state.spoke(),
     setModel: (name) => bus.emit({ type: "setting_change", id: newId(), ts: Date.now(), model: name }),
     setThinkingBudget: offer.setThinkingBudget,
+    effort: offer.effort,
+    setEffort: offer.setEffort,
+    structuredOutput: () => structured?.value(),
     setPermissionMode: (mode) => bus.emit({ type: "setting_change", id: newId(), ts: Date.now(), permissionMode: mode }),
     queueSteering: offer.queueSteering,
     takeQueuedSteering: offer.takeQueuedSteering,
@@ -264,4 +273,34 @@ function measureContext(o: {
 
 function usageTotal(u: { input_tokens: number; cache_read_input_tokens: number; cache_creation_input_tokens: number; output_tokens: number }): number {
   return u.input_tokens + u.cache_read_input_tokens + u.cache_creation_input_tokens + u.output_tokens;
+}
+
+/** --effort, else the settings' effortLevel; a model that takes no effort level is said once. */
+function effortAtOpen(opts: SessionOptions, settings: { effortLevel?: EffortLevel }, model: string, notices: string[]): { effort?: EffortLevel } {
+  const effort = opts.effort ?? settings.effortLevel;
+  if (!effort) return {};
+  if (effortFor(model, effort) === null) notices.push(`${model} takes no effort level: effort ${effort} is not sent to it (it applies if you switch to a model that takes one)`);
+  return { effort };
+}
+
+/** --json-schema's tool and policy; a schema that does not compile stops the session before it opens. */
+function structuredOutputOf(opts: SessionOptions): StructuredOutput | null {
+  if (!opts.jsonSchema) return null;
+  try {
+    return openStructuredOutput(opts.jsonSchema);
+  } catch (e) {
+    throw new SessionOpenError((e as Error).message, true);
+  }
+}
+
+/** The MCP servers' tools and StructuredOutput after them, one array per MCP list (the runtime rebuilds on a new array). */
+function withStructuredTool(mcpTools: () => Tool[], structured: StructuredOutput | null): () => Tool[] {
+  if (!structured) return mcpTools;
+  let from: Tool[] | null = null;
+  let all: Tool[] = [];
+  return () => {
+    const now = mcpTools();
+    if (now !== from) [from, all] = [now, [...now, structured.tool]];
+    return all;
+  };
 }

@@ -3,6 +3,8 @@
 import { homedir } from "node:os";
 import { join } from "node:path";
 import { z } from "zod";
+import { EFFORT_LEVELS, lowerEffort } from "../model/effort.ts";
+import type { EffortLevel } from "../model/types.ts";
 import { readSettingsObject, settingsLocations, userConfigDir } from "../permissions/index.ts";
 import { writeFileAtomic } from "../workspace/atomic-write.ts";
 import { LIMITS, readTextIfExists } from "../workspace/safe-read.ts";
@@ -32,10 +34,12 @@ const Settings = z.looseObject({
   /** false: no automatic update check (src/install/update-check.ts); a project's file cannot turn it back on. */
   autoUpdates: z.boolean().optional(),
   statusLine: StatusLine.optional(),
+  /** Claude Code's effortLevel (src/model/effort.ts); a project's file may only lower it. */
+  effortLevel: z.enum(EFFORT_LEVELS as [EffortLevel, ...EffortLevel[]]).optional(),
 });
 export type Settings = z.infer<typeof Settings>;
 
-const KEYS = new Set(["model", "apiKey", "apiKeyHelper", "webSearch", "webFetch", "notifications", "notifyAfterSeconds", "wrap", "editorMode", "theme", "autoUpdates", "statusLine"]);
+const KEYS = new Set(["model", "apiKey", "apiKeyHelper", "webSearch", "webFetch", "notifications", "notifyAfterSeconds", "wrap", "editorMode", "theme", "autoUpdates", "statusLine", "effortLevel"]);
 
 /** A model a file inside the project picks: it holds only where the project is trusted for it. */
 export type ProjectModel = { model: string; file: string; scope: "project" | "local" };
@@ -53,7 +57,7 @@ export function loadSettings(projectRoot: string): { settings: Settings; problem
   const problems: string[] = [];
   let projectModel: ProjectModel | undefined;
   let projectStatusLine: ProjectStatusLine | undefined;
-  for (const { file, scope } of settingsLocations(projectRoot, userConfigDir(homedir()))) {
+  for (const { file, scope, claude } of settingsLocations(projectRoot, userConfigDir(homedir()))) {
     // Unreadable files (missing, special, oversized) are reported by the permission loader, once.
     let text: string | null;
     try {
@@ -63,7 +67,10 @@ export function loadSettings(projectRoot: string): { settings: Settings; problem
     }
     if (text === null) continue;
     try {
-      const parsed = Settings.safeParse(JSON.parse(text));
+      const json: unknown = JSON.parse(text);
+      // Claude Code's files hold many keys of its own (and values KHAELOR has no use for): each of
+      // ours is taken where it fits, the rest of the file still counts.
+      const parsed = claude ? { success: true as const, data: fittingKeys(json) } : Settings.safeParse(json);
       if (!parsed.success) {
         problems.push(`${file}: ${parsed.error.issues.map((i) => `${i.path.join(".")}: ${i.message}`).join("; ")} (ignored)`);
         continue;
@@ -79,6 +86,8 @@ export function loadSettings(projectRoot: string): { settings: Settings; problem
         else if (k === "model") projectModel = { model: v as string, file, scope };
         else if (k === "statusLine") projectStatusLine = { statusLine: v as StatusLineConfig, file };
         else if ((k === "webSearch" || k === "webFetch" || k === "autoUpdates") && v === true) continue;
+        // Effort costs: a project's file may lower it below the user's (or the API's default, high), never raise it.
+        else if (k === "effortLevel") settings.effortLevel = lowerEffort(v as EffortLevel, settings.effortLevel ?? "high");
         else Object.assign(settings, { [k]: v });
       }
     } catch {
@@ -86,6 +95,14 @@ export function loadSettings(projectRoot: string): { settings: Settings; problem
     }
   }
   return { settings, problems, ...(projectModel ? { projectModel } : {}), ...(projectStatusLine ? { projectStatusLine } : {}) };
+}
+
+/** The keys of a Claude Code settings file that fit KHAELOR's schema; one that does not is left out. */
+function fittingKeys(json: unknown): Settings {
+  if (!json || typeof json !== "object" || Array.isArray(json)) return {};
+  const out: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(json)) if (KEYS.has(k) && Settings.safeParse({ [k]: v }).success) out[k] = v;
+  return out as Settings;
 }
 
 /**

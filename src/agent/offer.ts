@@ -7,6 +7,7 @@ import { TOOL_SEARCH_TOOL, toolSearchOffer } from "../mcp/tool-search.ts";
 import { costUsd, maxTokensFor } from "../model/models.ts";
 import type { OpenedProvider } from "../model/providers/open.ts";
 import { webToolSpecs, type WebToolSettings } from "../model/web-tools.ts";
+import type { EffortLevel } from "../model/types.ts";
 import type { PermissionEngine } from "../permissions/index.ts";
 import type { SessionOptions } from "./types.ts";
 
@@ -33,6 +34,9 @@ export type TurnOffer = {
   /** The tool names the next request offers (MCP ones behind tool search included). */
   offeredTools(): string[];
   setThinkingBudget(tokens: number | null): void;
+  /** The effort level from the next request on (undefined: none sent, the API's default). */
+  effort(): EffortLevel | undefined;
+  setEffort(level: EffortLevel | undefined): void;
   queueSteering(text: string): void;
   takeQueuedSteering(): string[];
 };
@@ -42,7 +46,7 @@ export type FixedKernelParts = Required<Pick<KernelDeps, "model" | "modelName" |
 
 export function turnOffer(
   fixed: FixedKernelParts,
-  o: { engine: Pick<PermissionEngine, "rules" | "mode">; settings: WebToolSettings; opts: Pick<SessionOptions, "tools" | "budgets" | "thinkingBudget">; provider?: Pick<OpenedProvider, "missingServerTools" | "costOf"> },
+  o: { engine: Pick<PermissionEngine, "rules" | "mode">; settings: WebToolSettings; opts: Pick<SessionOptions, "tools" | "budgets" | "thinkingBudget" | "effort" | "fallbackModel">; provider?: Pick<OpenedProvider, "missingServerTools" | "costOf"> },
 ): TurnOffer {
   const mcpOffer = toolSearchOffer(() => fixed.tools.specs());
   // A server tool the provider does not run is left out (the session said so at start).
@@ -50,6 +54,7 @@ export function turnOffer(
   const serverTools = () => [...webToolSpecs(o.engine.rules(), o.engine.mode, o.settings).filter((t) => offeredServerTool(o.opts.tools, t.name) && runs(t.name)), ...(mcpOffer().search ? [TOOL_SEARCH_TOOL] : [])];
   const steering: string[] = [];
   let thinkingBudget = o.opts.thinkingBudget;
+  let effort = o.opts.effort;
   return {
     kernel: () => ({
       ...fixed,
@@ -61,9 +66,13 @@ export function turnOffer(
       costOf: o.provider?.costOf ?? costUsd,
       maxTokens: maxTokensFor(fixed.modelName()),
       thinkingBudget,
+      ...(effort ? { effort } : {}),
+      ...(o.opts.fallbackModel ? { fallbackModel: o.opts.fallbackModel } : {}),
     }),
     offeredTools: () => [...mcpOffer().tools.map((t) => t.name), ...serverTools().map((t) => t.name)],
     setThinkingBudget: (tokens) => void (thinkingBudget = tokens ?? undefined),
+    effort: () => effort,
+    setEffort: (level) => void (effort = level),
     queueSteering: (text) => void steering.push(text),
     takeQueuedSteering: () => steering.splice(0),
   };

@@ -5,7 +5,7 @@
 import type { Sandbox } from "../sandbox/sandbox.ts";
 import type { AgentEvent, DurableEvent, PermissionMode, SessionHeader } from "../events/types.ts";
 import type { TurnResult } from "../kernel/loop.ts";
-import type { UserBlock } from "../model/types.ts";
+import type { EffortLevel, UserBlock } from "../model/types.ts";
 import type { GrantResult, GrantScope, RuleEntry, Suggestion } from "../permissions/index.ts";
 import type { McpView } from "../mcp/session-mcp.ts";
 import type { ToolCall, ToolFacts, ToolPreview } from "../tools/types.ts";
@@ -77,6 +77,12 @@ export type SessionOptions = {
   trustQuestion?: boolean;
   /** Extended thinking's budget in tokens (adaptive models choose their own); absent, no thinking. */
   thinkingBudget?: number;
+  /** --effort: the effort level (src/model/effort.ts); absent, the settings' effortLevel, else none sent. */
+  effort?: EffortLevel;
+  /** --fallback-model: where a request goes after three overload errors in a row. */
+  fallbackModel?: string;
+  /** --json-schema: the StructuredOutput tool with this schema; its matching input ends the turn. */
+  jsonSchema?: Record<string, unknown>;
   /** Offer the model only these built-in tools (names in any case: Bash or bash); absent, all of them. */
   tools?: string[];
   /** A new session takes this id (a host that names its sessions: Claude Code's --session-id). */
@@ -147,6 +153,11 @@ export interface AgentSession {
   permissionMode(): PermissionMode;
   /** Extended thinking's budget from the next turn on; null turns it off. */
   setThinkingBudget(tokens: number | null): void;
+  /** The effort level in force (undefined: none sent) and a new one from the next request on. */
+  effort(): EffortLevel | undefined;
+  setEffort(level: EffortLevel | undefined): void;
+  /** --json-schema: the object the model gave in the last turn, valid against the schema; undefined: none. */
+  structuredOutput?(): unknown;
   setPermissionMode(mode: PermissionMode): void;
   /** What the whole session has cost, earlier runs included. */
   costSoFar(): number;

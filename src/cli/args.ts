@@ -3,6 +3,8 @@
 import type { PermissionMode } from "../events/types.ts";
 import { ruleToolNamed } from "../permissions/rules/rule-syntax.ts";
 import type { OutputFormat, RunOptions } from "../modes/shared/run-options.ts";
+import Ajv from "ajv";
+import { EFFORT_LEVELS, isEffortLevel } from "../model/effort.ts";
 
 export class UsageError extends Error {}
 
@@ -36,6 +38,11 @@ Options:
   --append-system-prompt <text> Add to the end of the system prompt
   --session-id <uuid>           Give a new session this id
   --max-thinking-tokens <n>     Let the model think (extended thinking) with this budget
+  --effort <level>              low | medium | high | xhigh | max: how hard the model works (the API's
+                                effort parameter, where the model takes it; setting: effortLevel)
+  --json-schema <schema>        Print mode: the answer is an object valid against this JSON Schema
+                                (json output: the result's structured_output)
+  --fallback-model <name>       After three overload errors in a row, send the request to this model
   --tools <names>               Offer only these tools (comma separated; "" none, "default" all)
   --dangerously-skip-permissions  Same as --permission-mode bypassPermissions
   --allow-dangerously-skip-permissions  Let a host switch to bypassPermissions later
@@ -62,8 +69,9 @@ Options:
   -h, --help                    Print this help
 
 Print mode: stdout carries only the requested output; diagnostics go to stderr.
-Other flags Claude Code wrappers pass (--add-dir, --settings, --fallback-model, ...) are
-accepted and named on stderr as not supported yet.
+Other flags of Claude Code's that KHAELOR cannot honour (--settings, --betas, --debug, ...) are
+usage errors naming the flag; --agent, --plugin-dir and --resume-session-at are accepted and named
+on stderr as not supported yet.
 In print mode, calls the permission mode would ask about are denied and listed in the result's
 permission_denials; allow them with --allowedTools or --permission-mode.
 
@@ -101,8 +109,9 @@ export function parseArgs(argv: string[]): RunOptions {
     if (flag) flag(o, words, arg);
     else if (arg === "--") positional.push(...words.rest());
     else if (HONOURED_AS_IS.has(arg)) continue;
-    else if (Object.hasOwn(COMPAT_FLAGS, arg)) {
-      if (COMPAT_FLAGS[arg]) words.value(arg);
+    else if (Object.hasOwn(REFUSED_FLAGS, arg)) throw new UsageError(`${arg} is not supported by KHAELOR: ${REFUSED_FLAGS[arg]}`);
+    else if (Object.hasOwn(PENDING_FLAGS, arg)) {
+      if (PENDING_FLAGS[arg]) words.value(arg);
       if (!o.unhonoured.includes(arg)) o.unhonoured.push(arg);
     } else if (arg.startsWith("-") && arg !== "-") throw new UsageError(`unknown option ${arg} (see khaelor --help)`);
     else positional.push(arg);
@@ -136,6 +145,9 @@ function defaults(): RunOptions {
     appendSystemPrompt: null,
     tools: null,
     thinkingBudget: null,
+    effort: null,
+    jsonSchema: null,
+    fallbackModel: null,
     unhonoured: [],
     includePartialMessages: false,
     model: null,
@@ -264,14 +276,20 @@ const FLAG_TABLE: Array<[names: string[], apply: Flag]> = [
     o.tools = v === "default" ? null : v.split(/[,\s]+/).filter(Boolean);
   }],
   [["--include-partial-messages"], (o) => void (o.includePartialMessages = true)],
+  [["--effort"], (o, w, flag) => {
+    const v = w.value(flag);
+    if (!isEffortLevel(v)) throw new UsageError(`--effort must be one of ${EFFORT_LEVELS.join(", ")}, got "${v}"`);
+    o.effort = v;
+  }],
+  [["--json-schema"], (o, w, flag) => void (o.jsonSchema = jsonSchemaArg(w.value(flag)))],
+  [["--fallback-model"], (o, w, flag) => void (o.fallbackModel = w.value(flag))],
   [["--model"], (o, w, flag) => void (o.model = w.value(flag))],
   [["--max-turns"], (o, w, flag) => void (o.maxTurns = w.number(flag, true))],
   [["--max-budget-usd"], (o, w, flag) => void (o.maxBudgetUsd = w.number(flag, false))],
   [["--max-time"], (o, w, flag) => void (o.maxTimeS = w.number(flag, false))],
   [["--permission-mode"], (o, w, flag) => {
     const m = w.value(flag);
-    // Claude Code's auto mode (a classifier) is not ours, so it runs as default and says so.
-    if (m === "auto") return void o.unhonoured.push("--permission-mode auto");
+    if (m === "auto") throw new UsageError("--permission-mode auto is not supported by KHAELOR: Claude Code's auto mode decides with a classifier KHAELOR does not have; use default, acceptEdits or dontAsk");
     if (!MODES.includes(m as PermissionMode)) throw new UsageError(`--permission-mode must be one of ${MODES.join(", ")}, got "${m}"`);
     o.permissionMode = m as PermissionMode;
   }],
@@ -302,39 +320,61 @@ const FLAG_TABLE: Array<[names: string[], apply: Flag]> = [
 const FLAGS = new Map(FLAG_TABLE.flatMap(([names, apply]) => names.map((n) => [n, apply] as const)));
 
 /**
- * Flags Claude Code wrappers and the Claude Agent SDK (0.3) pass that KHAELOR accepts but does not
- * honour yet (true: the flag takes a value). Each one run is named on stderr once, so nobody is
- * left believing a setting took effect; anything else unknown stays a usage error.
+ * Flags of Claude Code (and the Claude Agent SDK, which passes them only for the options that ask
+ * for them) that KHAELOR cannot honour: a usage error (exit 2) with this sentence, never a run that
+ * leaves the caller believing the flag took effect.
  */
-const COMPAT_FLAGS: Record<string, boolean> = {
-  "--add-dir": true,
-  "--settings": true,
-  "--setting-sources": true,
-  "--fallback-model": true,
-  "--thinking-display": true,
-  "--effort": true,
-  "--betas": true,
-  "--agent": true,
-  "--json-schema": true,
-  "--task-budget": true,
-  "--debug": false,
-  "--debug-file": true,
-  "--debug-to-stderr": false,
-  "--permission-prompts": true,
-  "--channels": true,
-  "--include-hook-events": false,
-  "--session-mirror": false,
-  "--project-config-root": true,
-  "--plugin-dir": true,
-  "--plugin-dir-no-mcp": true,
-  "--resume-session-at": true,
-  "--resume-drops-turn": true,
-  "--no-session-persistence": false,
-  "--initialize-fields": true,
-  "--managed-settings": true,
-  "--managed-settings-in-initialize": false,
-  "--replay-user-messages": false,
+export const REFUSED_FLAGS: Record<string, string> = {
+  "--add-dir": "the tools work in the project only; start khaelor in a directory above both (or use --cwd) to reach more",
+  "--settings": "extra settings from a file or JSON are not read; put them in ~/.config/khaelor/settings.json or .khaelor/settings.json",
+  "--setting-sources": "every settings file is read (user, project, local; KHAELOR's and Claude Code's); choosing among them is not available",
+  "--thinking-display": "thinking is shown as the model streams it; its display cannot be chosen",
+  "--betas": "beta headers cannot be added",
+  "--task-budget": "a token budget for a task is not available; use --max-budget-usd or --max-turns",
+  "--debug": "there is no debug log; --verbose puts diagnostics on stderr",
+  "--debug-file": "there is no debug log; --verbose puts diagnostics on stderr",
+  "--debug-to-stderr": "there is no debug log; --verbose puts diagnostics on stderr",
+  "--permission-prompts": "use --permission-mode dontAsk to deny what would ask",
+  "--channels": "channels are not available",
+  "--include-hook-events": "hook runs are not streamed as events",
+  "--session-mirror": "sessions are not mirrored",
+  "--project-config-root": "the project's settings are read from the working directory (--cwd)",
+  "--plugin-dir-no-mcp": "plugins are not loaded yet",
+  "--resume-drops-turn": "a resumed session keeps every turn",
+  "--no-session-persistence": "every session is written to its log",
+  "--initialize-fields": "settings cannot come in the initialize request",
+  "--managed-settings": "managed settings are not read",
+  "--managed-settings-in-initialize": "managed settings are not read",
+  "--replay-user-messages": "user messages are not echoed back on stdout",
 };
+
+/**
+ * Flags accepted but not honoured yet, each owned by an open issue (true: the flag takes a value):
+ * named on stderr once per run. --agent (the subagents issue), --plugin-dir (the plugins part of
+ * issue 32), --resume-session-at (the rewind issue).
+ */
+export const PENDING_FLAGS: Record<string, boolean> = {
+  "--agent": true,
+  "--plugin-dir": true,
+  "--resume-session-at": true,
+};
+
+/** --json-schema's value: a JSON Schema object, or a usage error naming what is wrong. */
+function jsonSchemaArg(raw: string): Record<string, unknown> {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(raw);
+  } catch (e) {
+    throw new UsageError(`--json-schema must be a JSON Schema as JSON text: ${(e as Error).message}`);
+  }
+  if (!parsed || typeof parsed !== "object" || Array.isArray(parsed)) throw new UsageError("--json-schema must be a JSON Schema object, such as {\"type\":\"object\",\"properties\":{...}}");
+  try {
+    new Ajv({ strict: false }).compile(parsed);
+  } catch (e) {
+    throw new UsageError(`--json-schema is not a schema KHAELOR can check against: ${(e as Error).message}`);
+  }
+  return parsed as Record<string, unknown>;
+}
 
 /** Flags taken as they are: their meaning is already how KHAELOR works, so no notice. */
 const HONOURED_AS_IS = new Set(["--await-initialize"]);
@@ -345,3 +385,6 @@ function looksLikeRule(s: string): boolean {
   const name = /^([A-Za-z]+)(\(.*\))?(,.*)?$/.exec(s)?.[1];
   return (name !== undefined && ruleToolNamed(name) !== undefined) || /^mcp__[A-Za-z0-9_*-]+(,.*)?$/.test(s);
 }
+
+/** Every flag the table takes, for the test that proves each has an effect (test/cli/every-flag.test.ts). */
+export const FLAG_NAMES: readonly string[] = FLAG_TABLE.flatMap(([names]) => names);

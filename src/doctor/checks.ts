@@ -30,16 +30,16 @@ export function versionFinding(): Finding {
 /** The settings files, sessions and cache; each settings file that does not parse is a problem. */
 export function placesFindings(cwd: string, env: Env): Finding[] {
   const out: Finding[] = [];
-  for (const { file, scope } of settingsLocations(cwd, userConfigDir(homedir()))) {
+  for (const { file, scope, claude } of settingsLocations(cwd, userConfigDir(homedir()))) {
     if (!existsSync(file)) {
-      if (scope === "user") out.push({ name: "settings", value: `${file} (none yet)` });
+      if (scope === "user" && !claude) out.push({ name: "settings", value: `${file} (none yet)` });
       continue;
     }
-    const f: Finding = { name: "settings", value: `${file} (${scope})` };
+    const f: Finding = { name: "settings", value: `${file} (${scope}${claude ? ", Claude Code's, read under KHAELOR's" : ""})` };
     try {
       const j: unknown = JSON.parse(readFileSync(file, "utf8").replace(/^\uFEFF/, ""));
       if (!j || typeof j !== "object" || Array.isArray(j)) throw new Error("not a JSON object");
-      out.push(f);
+      out.push({ ...f, value: f.value + whatItHolds(j as Record<string, unknown>) });
     } catch (e) {
       out.push({ ...f, problem: `${file} is not valid JSON (${(e as Error).message}); KHAELOR skips it and denies what its rules might have denied`, fix: `fix ${file} by hand (or remove it)` });
     }
@@ -109,4 +109,13 @@ export function updatesFinding(cwd: string, env: Env): Finding {
   const state = readUpdateState(updateStateFile(env));
   const last = state ? `; last checked ${new Date(state.checkedAt).toISOString()}${state.latest ? `, latest ${state.latest}` : ""}` : "";
   return { name: "updates", value: `${off ? `automatic checks off (${off})` : "checked daily in the background"} from ${releaseUrl(env)}${last}; update with ${updateCommand(kind)}` };
+}
+
+/** The rules and hooks one settings file holds, so a user sees which file each came from. */
+function whatItHolds(j: Record<string, unknown>): string {
+  const perms = (j.permissions && typeof j.permissions === "object" ? j.permissions : {}) as Record<string, unknown>;
+  const rules = (["allow", "ask", "deny"] as const).flatMap((b) => (Array.isArray(perms[b]) ? (perms[b] as unknown[]).filter((r) => typeof r === "string").map((r) => `${b} ${r}`) : []));
+  const hooks = j.hooks && typeof j.hooks === "object" ? Object.entries(j.hooks as Record<string, unknown>).flatMap(([event, groups]) => (Array.isArray(groups) ? groups.map((g: { matcher?: unknown }) => (typeof g?.matcher === "string" && g.matcher ? `${event} (${g.matcher})` : event)) : [])) : [];
+  const parts = [...(rules.length ? [`rules: ${rules.join(", ")}`] : []), ...(hooks.length ? [`hooks: ${hooks.join(", ")}`] : [])];
+  return parts.length ? `; ${parts.join("; ")}` : "";
 }

@@ -86,7 +86,7 @@ export const userMessageSchema = z.object({
   type: z.literal("user_message"),
   content: z.union([z.string(), z.array(userBlock)]),
   steering: z.boolean().optional(),
-  synthetic: z.enum(["verify", "doom_loop", "process_exit", "stop_hook", "shell"]).optional(),
+  synthetic: z.enum(["verify", "doom_loop", "process_exit", "stop_hook", "shell", "structured_output"]).optional(),
   shell: z.object({ runId: z.string(), command: z.string(), exitCode: z.number().int().nullable(), stopped: z.boolean().optional(), durationMs: z.number() }).optional(),
 });
 

@@ -33,7 +33,7 @@ export type UserMessageEvent = Base & {
   /** A message sent while the agent was working, delivered at a loop boundary. */
   steering?: boolean;
   /** A message injected by a policy (verification nudge, doom-loop nudge), not typed by the user. */
-  synthetic?: "verify" | "doom_loop" | "process_exit" | "stop_hook" | "shell";
+  synthetic?: "verify" | "doom_loop" | "process_exit" | "stop_hook" | "shell" | "structured_output";
   /**
    * With synthetic "shell": a command the user ran with `!` in the composer, shown as its row
    * (its output is in `content`, as the model reads it: ./user-shell.ts). No model turn ran.

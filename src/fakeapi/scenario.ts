@@ -50,8 +50,8 @@ export type ScenarioBlock = z.infer<typeof ScenarioBlock>;
 export const Fault = z.discriminatedUnion("type", [
   /** 429 rate_limit_error with `retry-after` (seconds, or `retryAfterRaw` as sent) and/or `retry-after-ms`. */
   z.object({ type: z.literal("rate_limit"), retryAfterSeconds: z.number().optional(), retryAfterMs: z.number().optional(), retryAfterRaw: z.string().optional() }),
-  /** 529 overloaded_error. */
-  z.object({ type: z.literal("overloaded") }),
+  /** 529 overloaded_error, with `retry-after-ms` when given (a test that must not wait out backoff). */
+  z.object({ type: z.literal("overloaded"), retryAfterMs: z.number().optional() }),
   /** 5xx api_error (500 unless told). */
   z.object({ type: z.literal("server_error"), status: z.number().int().min(500).max(599).default(500) }),
   /** A 200 stream that sends `afterEvents` SSE events of the turn, then an `error` event, then ends. */

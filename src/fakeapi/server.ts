@@ -207,7 +207,7 @@ function httpFault(f: Fault): { status: number; type: string; message: string; h
       };
     }
     case "overloaded":
-      return { status: 529, type: "overloaded_error", message: "Overloaded", headers: {} };
+      return { status: 529, type: "overloaded_error", message: "Overloaded", headers: f.retryAfterMs !== undefined ? { "retry-after-ms": String(f.retryAfterMs) } : {} };
     case "server_error":
       return { status: f.status, type: "api_error", message: "Internal server error", headers: {} };
     case "prompt_too_long":

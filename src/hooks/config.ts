@@ -1,5 +1,5 @@
 // Hooks as Claude Code's settings write them: `hooks.<Event>[] = { matcher?, hooks: [{ type:
-// "command", command, timeout? }] }`, read from the user's settings and the project's
+// "command", command, timeout? }] }`, read from the user's settings (KHAELOR's and Claude Code's) and the project's
 // .khaelor/settings.json and .khaelor/settings.local.json. A broken entry is reported with its
 // file and skipped; the rest still load.
 import { z } from "zod";

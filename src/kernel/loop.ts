@@ -165,6 +165,8 @@ async function streamOnce(deps: KernelDeps, signal: AbortSignal, durable: Durabl
     ...(deps.serverTools ? { serverTools: deps.serverTools() } : {}),
     maxTokens: deps.maxTokens,
     thinkingBudget: deps.thinkingBudget,
+    ...(deps.effort ? { effort: deps.effort } : {}),
+    ...(deps.fallbackModel ? { fallbackModel: deps.fallbackModel } : {}),
     signal,
   });
   for await (const ev of stream) {

@@ -1,5 +1,5 @@
 // What the kernel needs from the world. Everything here is an interface; main.ts wires real ones.
-import type { Message, ModelClient, ServerToolSpec, SystemBlock, Usage } from "../model/types.ts";
+import type { EffortLevel, Message, ModelClient, ServerToolSpec, SystemBlock, Usage } from "../model/types.ts";
 import type { PreparedCall, ToolCall, ToolRuntime } from "../tools/types.ts";
 import type { Workspace } from "../workspace/types.ts";
 import type { EventSink, TurnEndReason } from "../events/types.ts";
@@ -22,7 +22,7 @@ export interface PermissionGate {
 }
 
 /** A service consulted at loop boundaries; it may inject a message or stop the run. */
-export type PolicyVerdict = { kind: "continue" } | { kind: "nudge"; text: string; tag: "verify" | "doom_loop" | "stop_hook" } | { kind: "stop"; reason: TurnEndReason; message: string };
+export type PolicyVerdict = { kind: "continue" } | { kind: "nudge"; text: string; tag: "verify" | "doom_loop" | "stop_hook" | "structured_output" } | { kind: "stop"; reason: TurnEndReason; message: string };
 
 export interface LoopPolicy {
   /** After the tool calls of one assistant message ran. */
@@ -64,4 +64,8 @@ export type KernelDeps = {
   costOf?: (model: string, usage: Usage) => number | null;
   maxTokens?: number;
   thinkingBudget?: number;
+  /** The effort level for this turn's requests (the model client sends it where the model takes it). */
+  effort?: EffortLevel;
+  /** --fallback-model: where a request goes after three overload errors in a row. */
+  fallbackModel?: string;
 };

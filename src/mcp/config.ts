@@ -7,7 +7,7 @@ import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import { existsSync } from "node:fs";
 import { homedir } from "node:os";
 import { join, resolve } from "node:path";
-import { settingsLocations, userConfigDir } from "../permissions/index.ts";
+import { ownLocation, settingsLocations, userConfigDir } from "../permissions/index.ts";
 import { FileReadError, LIMITS, readTextIfExists } from "../workspace/safe-read.ts";
 import { fingerprintOf, type TrustItem } from "../trust/project-trust.ts";
 
@@ -53,7 +53,7 @@ export type ConfigFile = { scope: ConfigScope; file: string };
 /** The files in the order they are read; a later definition of a name wins. */
 export function configFiles(projectRoot: string, home = homedir(), configHome?: string): ConfigFile[] {
   const settings = settingsLocations(resolve(projectRoot), userConfigDir(home, configHome));
-  const at = (scope: "user" | "project" | "local") => settings.find((s) => s.scope === scope)!.file;
+  const at = (scope: "user" | "project" | "local") => ownLocation(settings, scope).file;
   return [
     { scope: "user", file: at("user") },
     { scope: "project", file: join(resolve(projectRoot), ".mcp.json") },

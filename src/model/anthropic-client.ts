@@ -9,6 +9,7 @@ import type { MessageCreateParamsStreaming, RawMessageStreamEvent } from "@anthr
 import { applyCacheControl, type WireMessage } from "./cache-control.ts";
 import { classifyError } from "./classify-error.ts";
 import { MessageAssembler } from "./message-assembler.ts";
+import { effortFor } from "./effort.ts";
 import { maxTokensFor, modelInfo } from "./models.ts";
 import { ModelError, type CountRequest, type ModelClient, type ModelEvent, type ModelRequest } from "./types.ts";
 import { ANTHROPIC_HINTS, anthropicConnection } from "./providers/anthropic.ts";
@@ -61,10 +62,11 @@ export function createAnthropicClient(opts: AnthropicClientOptions = {}): ModelC
   const baseURL = connection.baseURL;
 
   async function* stream(req: ModelRequest): AsyncGenerator<ModelEvent> {
-    const params = { ...requestParams(req), model: connection.wireModel(req.model) };
+    let params = { ...requestParams(req), model: connection.wireModel(req.model) };
     const ctx = { model: req.model, baseURL, hints: connection.hints, kind: connection.kind };
     let renew = false;
     let renewed = false;
+    let overloads = 0;
     for (let attempt = 0; ; attempt++) {
       const asm = new MessageAssembler();
       try {
@@ -88,7 +90,15 @@ export function createAnthropicClient(opts: AnthropicClientOptions = {}): ModelC
         if (retryAfterMs !== null && retryAfterMs > retry.maxRetryAfterMs)
           throw new ModelError("retryable", `${error.message} The server asks to retry ${describeWait(retryAfterMs)}, longer than KHAELOR waits (${Math.round(retry.maxRetryAfterMs / 1000)} s): try again then.`, error.status);
         const delayMs = retryDelayMs(attempt + 1, retry, retryAfterMs);
-        yield { type: "retry", attempt: attempt + 1, maxRetries: retry.maxRetries, delayMs, status: error.status, message: error.message, partialDiscarded: asm.yieldedDelta };
+        overloads = error.status === 529 ? overloads + 1 : 0;
+        let message = error.message;
+        // As Claude Code: three overload errors in a row, and the next attempt goes to the fallback.
+        if (req.fallbackModel && ctx.model !== req.fallbackModel && overloads >= FALLBACK_AFTER_OVERLOADS) {
+          ctx.model = req.fallbackModel;
+          params = { ...requestParams({ ...req, model: req.fallbackModel }), model: connection.wireModel(req.fallbackModel) };
+          message = `${message} ${req.model} was overloaded ${FALLBACK_AFTER_OVERLOADS} times in a row: the next attempt uses ${req.fallbackModel} (--fallback-model).`;
+        }
+        yield { type: "retry", attempt: attempt + 1, maxRetries: retry.maxRetries, delayMs, status: error.status, message, partialDiscarded: asm.yieldedDelta };
         if (!(await sleep(delayMs, req.signal))) throw new ModelError("aborted", "Interrupted by the user.", null, []);
       }
     }
@@ -128,6 +138,8 @@ function firstParty(opts: AnthropicClientOptions): Connection {
 const ANTHROPIC_DEFAULTS = { kind: "anthropic", renewable: false, wireModel: (m: string) => m, hints: ANTHROPIC_HINTS } as const;
 
 const MIN_THINKING_BUDGET = 1024;
+/** Claude Code's count of consecutive 529s before --fallback-model takes over. */
+const FALLBACK_AFTER_OVERLOADS = 3;
 
 function requestParams(req: ModelRequest): MessageCreateParamsStreaming {
   const { system, messages } = applyCacheControl(req.system, req.messages);
@@ -142,6 +154,12 @@ function requestParams(req: ModelRequest): MessageCreateParamsStreaming {
   };
   const tools = [...req.tools, ...(req.serverTools ?? [])];
   if (tools.length > 0) params.tools = tools as MessageCreateParamsStreaming["tools"];
+  const effort = req.effort ? effortFor(req.model, req.effort) : null;
+  if (effort) {
+    params.output_config = { ...params.output_config, effort };
+    // As Claude Code: an effort level on a model that thinks adaptively turns its thinking on.
+    if (modelInfo(req.model)?.thinking === "adaptive") params.thinking = { type: "adaptive" };
+  }
   if (req.thinkingBudget !== undefined) {
     if (modelInfo(req.model)?.thinking === "adaptive") {
       // These models choose their own thinking length and reject a manual budget.

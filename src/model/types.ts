@@ -1,6 +1,9 @@
 // The model-facing data: plain mirrors of the Messages API wire shapes, so the kernel, the
 // session log and the fake server share one vocabulary without importing the SDK.
 
+/** How hard the model works on an answer (./effort.ts says what each model takes). */
+export type EffortLevel = "low" | "medium" | "high" | "xhigh" | "max";
+
 /** Where a sentence of the answer came from (a web search result, a fetched page): kept as received. */
 export type Citation = { type: string; [field: string]: unknown };
 export type TextBlock = { type: "text"; text: string; citations?: Citation[] };
@@ -85,6 +88,10 @@ export type ModelRequest = {
   maxTokens?: number;
   /** Extended thinking budget; omitted means thinking off. */
   thinkingBudget?: number;
+  /** The effort level (./effort.ts): sent as the API's effort parameter where the model takes it. */
+  effort?: EffortLevel;
+  /** After three overload errors in a row, the next attempts go to this model (--fallback-model). */
+  fallbackModel?: string;
   signal?: AbortSignal;
 };
 

@@ -12,8 +12,10 @@ import { RuleSet } from "./rules/rule-set.ts";
 import { parseRule, toolsCoveredBy } from "./rules/rule-syntax.ts";
 import { searchFilter, type SearchTool } from "./paths/search-filter.ts";
 import {
+  claudeConfigDir,
   excludeFromGit,
   loadSettingsFile,
+  ownLocation,
   settingsLocations,
   updateRuleInFile,
   userConfigDir,
@@ -41,6 +43,8 @@ export type PermissionEngineOptions = {
   home?: string;
   /** Replaces $XDG_CONFIG_HOME / ~/.config for the user settings file. */
   configHome?: string;
+  /** Claude Code's directory (default $CLAUDE_CONFIG_DIR, else ~/.claude of `home`). */
+  claudeDir?: string;
   /** --permission-mode; when absent, the settings' defaultMode (local, project, user), else "default". */
   mode?: PermissionMode;
   /** --allowedTools / --disallowedTools rules. */
@@ -111,7 +115,7 @@ class Engine implements PermissionEngine {
     const home = realPath(resolve(opts.home ?? homedir()));
     const root = realPath(resolve(opts.projectRoot));
     const configDir = userConfigDir(home, opts.configHome);
-    this.locations = settingsLocations(root, configDir);
+    this.locations = settingsLocations(root, configDir, opts.claudeDir ?? claudeConfigDir(home));
     this.ctx = { rules: new RuleSet({ root, home }), mode: "default", root, home, configDir };
     this.trust = opts.projectSettings ?? untrustedProjectSettings();
     this.addCli(opts.cliAllow ?? [], "allow", "--allowedTools");
@@ -316,7 +320,7 @@ class Engine implements PermissionEngine {
   }
 
   private location(scope: "user" | "project" | "local"): SettingsLocation {
-    return this.locations.find((l) => l.scope === scope) as SettingsLocation;
+    return ownLocation(this.locations, scope);
   }
 
   /** Load the three files; returns the most local defaultMode. */

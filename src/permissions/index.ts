@@ -86,4 +86,4 @@ export type {
 export type { SearchTool } from "./paths/search-filter.ts";
 export { PERMISSION_MODES } from "./types.ts";
 export { isMcpName, MCP_PREFIX } from "./rules/mcp-rules.ts";
-export { excludeFromGit, readSettingsObject, settingsLocations, userConfigDir, wideningSettings } from "./rules/settings-files.ts";
+export { claudeConfigDir, excludeFromGit, ownLocation, readSettingsObject, settingsLocations, userConfigDir, wideningSettings } from "./rules/settings-files.ts";

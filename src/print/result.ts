@@ -80,6 +80,8 @@ export function buildResult(opts: {
   errorMessage?: string;
   sessionId: string;
   durationMs: number;
+  /** --json-schema: the object the model gave, valid against the schema (Claude Code's structured_output). */
+  structuredOutput?: unknown;
 }) {
   const subtype = subtypeFor(opts.reason);
   const isError = subtype !== "success";
@@ -101,5 +103,6 @@ export function buildResult(opts: {
     cost_known: opts.tally.costKnown,
     usage: { ...opts.tally.usage },
     permission_denials: opts.tally.denials,
+    ...(opts.structuredOutput !== undefined ? { structured_output: opts.structuredOutput } : {}),
   };
 }

@@ -23,7 +23,7 @@ describe("parseArgs", () => {
     expect(parseArgs([])).toEqual({
       command: "run", mcpArgs: [], commandArgs: [], mcpConfig: [], strictMcpConfig: false, trustProject: false, print: false, prompt: null,
       outputFormat: "text", inputFormat: "text", permissionPromptTool: null, allowBypass: false, sessionId: null, systemPrompt: null,
-      appendSystemPrompt: null, tools: null, thinkingBudget: null, unhonoured: [], includePartialMessages: false, model: null,
+      appendSystemPrompt: null, tools: null, thinkingBudget: null, effort: null, jsonSchema: null, fallbackModel: null, unhonoured: [], includePartialMessages: false, model: null,
       maxTurns: null, maxBudgetUsd: null, maxTimeS: null, permissionMode: null, allowedTools: [], disallowedTools: [], cwd: null,
       verbose: false, continue: false, resume: null, forkSession: false, demo: false, verifyNudge: true, doomLoop: true, json: false,
     });
@@ -36,7 +36,8 @@ describe("parseArgs", () => {
       "--max-thinking-tokens", "2048", "--tools", "read,grep bash", "--model", "claude-x", "--max-turns", "3", "--max-budget-usd", "0.5",
       "--max-time", "1.5", "--permission-mode", "acceptEdits", "--allowedTools", "Read", "Bash(git:*)", "--disallowed-tools", "Write",
       "--cwd", "/tmp/x", "--mcp-config", "a.json", "b.json", '{"mcpServers":{}}', "--strict-mcp-config", "--trust-project", "--verbose",
-      "-c", "--fork-session", "--demo", "--no-verify-nudge", "--no-doom-loop", "--json", "--allow-dangerously-skip-permissions", "fix", "it",
+      "-c", "--fork-session", "--demo", "--no-verify-nudge", "--no-doom-loop", "--json", "--allow-dangerously-skip-permissions",
+      "--effort", "max", "--json-schema", '{"type":"object"}', "--fallback-model", "claude-y", "fix", "it",
     ]);
     expect(o).toMatchObject({
       print: true, outputFormat: "stream-json", includePartialMessages: true, permissionPromptTool: "stdio",
@@ -45,6 +46,7 @@ describe("parseArgs", () => {
       allowedTools: ["Read", "Bash(git:*)"], disallowedTools: ["Write"], cwd: "/tmp/x", mcpConfig: ["a.json", "b.json", '{"mcpServers":{}}'],
       strictMcpConfig: true, trustProject: true, verbose: true, continue: true, forkSession: true, demo: true, verifyNudge: false,
       doomLoop: false, json: true, allowBypass: true, prompt: "fix it", unhonoured: [],
+      effort: "max", jsonSchema: { type: "object" }, fallbackModel: "claude-y",
     });
     expect(parseArgs(["--print", "--allowed-tools", "grep", "--disallowedTools", "mcp__srv__x", "q"])).toMatchObject({ print: true, allowedTools: ["grep"], disallowedTools: ["mcp__srv__x"], prompt: "q" });
     expect(parseArgs(["--dangerously-skip-permissions"])).toMatchObject({ permissionMode: "bypassPermissions", allowBypass: true });
@@ -97,11 +99,20 @@ describe("parseArgs", () => {
     expect(parseArgs(["-v", "sessions"])).toMatchObject({ command: "version", prompt: "sessions" });
   });
 
-  test("Claude Code's flags we do not honour are accepted (with their values) and named once; --await-initialize silently", () => {
-    const o = parseArgs(["--add-dir", "../x", "--debug", "--add-dir", "y", "--permission-mode", "auto", "--await-initialize", "--setting-sources=user", "go"]);
-    expect(o.unhonoured).toEqual(["--add-dir", "--debug", "--permission-mode auto", "--setting-sources"]);
+  test("flags owned by open issues are accepted (with their values) and named once; --await-initialize silently", () => {
+    const o = parseArgs(["--agent", "reviewer", "--plugin-dir", "p", "--agent", "x", "--await-initialize", "--resume-session-at=abc", "go"]);
+    expect(o.unhonoured).toEqual(["--agent", "--plugin-dir", "--resume-session-at"]);
     expect(o.prompt).toBe("go");
-    expect(o.permissionMode).toBeNull();
+  });
+
+  test("Claude Code's flags KHAELOR cannot honour are usage errors naming the flag and what to do instead", () => {
+    expect(usage(["--add-dir", "../lib"])).toStartWith("--add-dir is not supported by KHAELOR: ");
+    expect(usage(["--debug", "go"])).toBe("--debug is not supported by KHAELOR: there is no debug log; --verbose puts diagnostics on stderr");
+    expect(usage(["--setting-sources=user"])).toStartWith("--setting-sources is not supported by KHAELOR: ");
+    expect(usage(["--permission-mode", "auto"])).toStartWith("--permission-mode auto is not supported by KHAELOR: ");
+    expect(usage(["--effort", "extreme"])).toBe('--effort must be one of low, medium, high, xhigh, max, got "extreme"');
+    expect(usage(["--json-schema", "{nope"])).toStartWith("--json-schema must be a JSON Schema as JSON text: ");
+    expect(usage(["--json-schema", "[1]"])).toStartWith("--json-schema must be a JSON Schema object");
   });
 
   test("bad values and bad combinations are usage errors naming the flag", () => {
@@ -119,7 +130,6 @@ describe("parseArgs", () => {
     expect(usage(["-c", "-r", "abc"])).toBe("use either --continue or --resume, not both");
     expect(usage(["--input-format", "stream-json"])).toBe("--input-format stream-json needs --output-format stream-json");
     expect(usage(["--input-format", "stream-json", "--output-format", "stream-json", "hi"])).toBe("with --input-format stream-json the messages come on stdin, not as an argument");
-    expect(usage(["--add-dir"])).toBe("--add-dir needs a value");
   });
 });
 

@@ -54,11 +54,11 @@ describe("a cloned repository's settings widen nothing until it is trusted (prin
     expect(server.checkFailures).toEqual([]);
     expect(existsSync(join(dir, "victim.txt"))).toBe(true);
     expect(parseNdjson(r.stdout)[0]).toMatchObject({ type: "system", subtype: "init", permissionMode: "default" });
-    if (file.startsWith(".khaelor") && JSON.stringify(json).includes("allow")) {
+    if (JSON.stringify(json).includes("allow")) {
       expect(r.stderr).toContain("as " + dir + " is not trusted");
       expect(r.stderr).toContain("pass --trust-project");
     }
-    if (JSON.stringify(json).includes("bypassPermissions") && file.startsWith(".khaelor")) expect(r.stderr).toContain("bypassPermissions is never taken from a file inside the project");
+    if (JSON.stringify(json).includes("bypassPermissions")) expect(r.stderr).toContain("bypassPermissions is never taken from a file inside the project");
     expect(r.code).toBe(0);
   });
 

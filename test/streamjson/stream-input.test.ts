@@ -190,18 +190,18 @@ describe("stream-json input", () => {
     expect((await s.end()).code).toBe(0);
   });
 
-  test("the Agent SDK's flags are accepted; those not honoured are named once; an unknown flag is still exit 2", async () => {
+  test("the Agent SDK's flags are honoured; one KHAELOR cannot honour (--setting-sources, --add-dir) is exit 2 naming it; an unknown flag is still exit 2", async () => {
     const server = await serve({ turns: [{ content: [{ type: "text", text: "ok" }] }] });
     const env = isolatedEnv(server.url);
-    const sdkArgs = [...FLAGS, "--max-thinking-tokens", "1000", "--setting-sources", "user,project", "--add-dir", "/tmp", "--permission-mode", "default", "--allow-dangerously-skip-permissions", "--append-system-prompt=-be brief", "--session-id", "0f8fad5b-d9cb-469f-a165-70867728950e", "--await-initialize", "--fallback-model", "claude-haiku-5-5", "--add-dir", "/var", "--tools", "Read,Grep,WebSearch,TodoWrite"];
+    const sdkArgs = [...FLAGS, "--max-thinking-tokens", "1000", "--permission-mode", "default", "--allow-dangerously-skip-permissions", "--append-system-prompt=-be brief", "--session-id", "0f8fad5b-d9cb-469f-a165-70867728950e", "--await-initialize", "--fallback-model", "claude-haiku-5-5", "--tools", "Read,Grep,WebSearch,TodoWrite"];
+    for (const refused of [["--setting-sources", "user,project"], ["--add-dir", "/tmp"]]) {
+      const no = await runCli([...sdkArgs, ...refused], { cwd: tempProject(), env, stdin: `${JSON.stringify(user("hi"))}\n` });
+      expect(no.code).toBe(2);
+      expect(no.stderr).toContain(`${refused[0]} is not supported by KHAELOR: `);
+    }
     const r = await runCli(sdkArgs, { cwd: tempProject(), env, stdin: `${JSON.stringify(user("hi"))}\n` });
     expect(r.code).toBe(0);
-    const notices = r.stderr.split("\n").filter((l) => l.includes("not supported yet"));
-    expect(notices).toEqual([
-      "khaelor: --setting-sources is accepted for compatibility but not supported yet; ignored",
-      "khaelor: --add-dir is accepted for compatibility but not supported yet; ignored",
-      "khaelor: --fallback-model is accepted for compatibility but not supported yet; ignored",
-    ]);
+    expect(r.stderr).not.toContain("not supported yet");
     expect(r.stdout).toContain('"session_id":"0f8fad5b-d9cb-469f-a165-70867728950e"');
     // --tools is honoured: only those tools are offered, and a name we lack is said.
     // init lists what the model is offered, in Claude Code's names: the API's web search included.

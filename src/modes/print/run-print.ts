@@ -113,7 +113,13 @@ export async function runPrint(opts: RunOptions): Promise<number> {
     await session.close();
     await demo?.close();
   }
-  printer.finish(buildResult({ tally, reason, text, errorMessage: message, sessionId: session.sessionId, durationMs: Date.now() - started }));
+  // --json-schema: the answer is the object the model gave through StructuredOutput, as Claude Code's result.
+  const structured = opts.jsonSchema ? session.structuredOutput?.() : undefined;
+  if (opts.jsonSchema && reason === "finished") {
+    if (structured === undefined) [reason, message] = ["error", "the model gave no answer matching --json-schema (it did not call StructuredOutput with a valid object, reminded once)"];
+    else text = JSON.stringify(structured);
+  }
+  printer.finish(buildResult({ tally, reason, text, errorMessage: message, sessionId: session.sessionId, durationMs: Date.now() - started, ...(structured !== undefined ? { structuredOutput: structured } : {}) }));
   if (signalExit !== null) return signalExit;
   return exitCodeFor(reason);
 }

@@ -1,6 +1,7 @@
 // The parsed command line, as plain data: `src/cli/args.ts` fills it, `src/main.ts` picks a mode
 // with it and hands it down; no mode imports the parser.
 import type { PermissionMode } from "../../events/types.ts";
+import type { EffortLevel } from "../../model/types.ts";
 
 export type OutputFormat = "text" | "json" | "stream-json";
 export type InputFormat = "text" | "stream-json";
@@ -36,6 +37,12 @@ export type RunOptions = {
   thinkingBudget: number | null;
   /** The built-in tools the model is offered (Claude Code's --tools); null: all of them. */
   tools: string[] | null;
+  /** --effort: the effort level (src/model/effort.ts); null: the settings' effortLevel, else none. */
+  effort: EffortLevel | null;
+  /** --json-schema: the answer is an object valid against this schema (the result's structured_output). */
+  jsonSchema: Record<string, unknown> | null;
+  /** --fallback-model: the model a request goes to after three overload errors in a row. */
+  fallbackModel: string | null;
   /** Flags accepted for compatibility with Claude Code wrappers that this version does not honour. */
   unhonoured: string[];
   includePartialMessages: boolean;

@@ -4,6 +4,7 @@
 // position, and the rest still loads. Writing keeps every other key of the file as it was.
 import { mkdirSync, statSync, appendFileSync } from "node:fs";
 import { writeFileAtomic } from "../../workspace/atomic-write.ts";
+import { homedir } from "node:os";
 import { dirname, join, relative, resolve } from "node:path";
 import { z } from "zod";
 import { FileReadError, LIMITS, readRegularText, readTextIfExists, stripBom } from "../../workspace/safe-read.ts";
@@ -11,14 +12,33 @@ import { parseRule, ruleToolOf } from "./rule-syntax.ts";
 import { PERMISSION_MODES, type Behavior, type PermissionMode, type Problem, type RuleEntry, type WideningSetting } from "../types.ts";
 
 export type FileScope = "user" | "project" | "local";
-export type SettingsLocation = { scope: FileScope; file: string };
+/** `claude`: one of Claude Code's own files, read as a layer below KHAELOR's file of the same scope. */
+export type SettingsLocation = { scope: FileScope; file: string; claude?: true };
 
-export function settingsLocations(projectRoot: string, configDir: string): SettingsLocation[] {
+/**
+ * Every settings file in the order they are read, a later one winning a key both set: per scope
+ * (user, project, local) Claude Code's file first, then KHAELOR's, so a switcher's setup works and
+ * KHAELOR's own file has the last word. `claudeDir` is Claude Code's ~/.claude (CLAUDE_CONFIG_DIR).
+ */
+export function settingsLocations(projectRoot: string, configDir: string, claudeDir: string = claudeConfigDir()): SettingsLocation[] {
   return [
+    { scope: "user", file: join(claudeDir, "settings.json"), claude: true },
     { scope: "user", file: join(configDir, "settings.json") },
+    { scope: "project", file: join(projectRoot, ".claude", "settings.json"), claude: true },
     { scope: "project", file: join(projectRoot, ".khaelor", "settings.json") },
+    { scope: "local", file: join(projectRoot, ".claude", "settings.local.json"), claude: true },
     { scope: "local", file: join(projectRoot, ".khaelor", "settings.local.json") },
   ];
+}
+
+/** KHAELOR's own file of a scope: where what KHAELOR saves goes (never into Claude Code's files). */
+export function ownLocation(locations: SettingsLocation[], scope: FileScope): SettingsLocation {
+  return locations.find((l) => l.scope === scope && !l.claude) as SettingsLocation;
+}
+
+/** Claude Code's configuration directory: $CLAUDE_CONFIG_DIR, as Claude Code reads it, else ~/.claude. */
+export function claudeConfigDir(home: string = homedir(), env: NodeJS.ProcessEnv = process.env): string {
+  return env.CLAUDE_CONFIG_DIR || join(home, ".claude");
 }
 
 /** ~/.config/khaelor, honouring XDG_CONFIG_HOME unless a config home is given (tests). */
@@ -107,9 +127,9 @@ export function loadSettingsFile(loc: SettingsLocation): LoadedSettings {
 }
 
 /** What the project's own two files would widen (allow rules, a mode that asks less), trusted or not. */
-export function wideningSettings(projectRoot: string, configDir: string): WideningSetting[] {
+export function wideningSettings(projectRoot: string, configDir: string, claudeDir?: string): WideningSetting[] {
   const out: WideningSetting[] = [];
-  for (const loc of settingsLocations(projectRoot, configDir)) {
+  for (const loc of settingsLocations(projectRoot, configDir, claudeDir)) {
     if (loc.scope === "user") continue;
     const loaded = loadSettingsFile(loc);
     const at = { file: loc.file, scope: loc.scope };

@@ -2,9 +2,9 @@
 // a write, the diff the tool planned, which is exactly what it writes once allowed (the panel never
 // reads the disk); for a command, the command; for a read outside the project, the path.
 import { homedir } from "node:os";
-import { join, relative } from "node:path";
+import { relative } from "node:path";
 import type { AskRequest } from "../../agent/types.ts";
-import { settingsLocations, userConfigDir } from "../../permissions/index.ts";
+import { ownLocation, settingsLocations, userConfigDir } from "../../permissions/index.ts";
 import type { PermissionPrompt } from "../views/permission-panel.ts";
 import { trimEndChars } from "../../text/trim-chars.ts";
 
@@ -52,8 +52,8 @@ function withoutRepeats(p: PermissionPrompt): PermissionPrompt {
  */
 export function alwaysFiles(projectRoot: string, home = homedir()): { local: string; user: string } {
   const locs = settingsLocations(projectRoot, userConfigDir(home));
-  const local = locs.find((l) => l.scope === "local")?.file ?? join(projectRoot, ".khaelor", "settings.local.json");
-  const user = locs.find((l) => l.scope === "user")?.file ?? join(userConfigDir(home), "settings.json");
+  const local = ownLocation(locs, "local").file;
+  const user = ownLocation(locs, "user").file;
   return { local: relative(projectRoot, local) || local, user: user.startsWith(home + "/") ? `~/${user.slice(home.length + 1)}` : user };
 }
 

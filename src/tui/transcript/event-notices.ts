@@ -23,6 +23,8 @@ export function syntheticNotice(kind: NonNullable<UserMessageEvent["synthetic"]>
     case "shell":
       // A `!` command has a row of its own (the transcript makes it); a notice only for a log without its record.
       return "a command the user ran";
+    case "structured_output":
+      return "reminded the agent to give its answer in the --json-schema format";
   }
 }
 
