@@ -2,7 +2,7 @@
 // a file. The session is named as --resume names it (an id, a unique prefix, a .jsonl path), or is
 // this project's latest when none is given (as --continue picks it).
 import { resolve } from "node:path";
-import { EXPORT_FORMATS, exportSession, type ExportFormat } from "../export/export-session.ts";
+import { EXPORT_FORMATS, exportSession, formatFor, type ExportFormat } from "../export/export-session.ts";
 import { writeExport } from "../export/write-export.ts";
 import { latestSession, resolveSession, SessionNotFoundError } from "../session/store.ts";
 import { NewerSessionError } from "../session/log.ts";
@@ -54,13 +54,6 @@ function parse(args: string[]): Parsed {
     else p.session = a;
   }
   return p;
-}
-
-/** md unless the output file's extension says otherwise. */
-export function formatFor(output: string | null): ExportFormat {
-  if (output && /\.html?$/i.test(output)) return "html";
-  if (output && /\.json$/i.test(output)) return "json";
-  return "md";
 }
 
 export function exportCommand(args: string[]): number {

@@ -15,6 +15,13 @@ import { basename } from "node:path";
 export const EXPORT_FORMATS = ["md", "html", "json"] as const;
 export type ExportFormat = (typeof EXPORT_FORMATS)[number];
 
+/** md unless the output file's extension says otherwise. */
+export function formatFor(output: string | null): ExportFormat {
+  if (output && /\.html?$/i.test(output)) return "html";
+  if (output && /\.json$/i.test(output)) return "json";
+  return "md";
+}
+
 type Env = Record<string, string | undefined>;
 
 export type Exported = { text: string; /** Lines of the log that could not be read (skipped). */ warnings: string[]; title: string; turns: number };

@@ -2,6 +2,10 @@
 // one per built-in named in ./slash-commands.ts, each a function of the app's state and actions like
 // the key handlers.
 import { KNOWN_MODELS, modelInfo, SUGGESTED_MODELS } from "../../model/models.ts";
+import { homedir } from "node:os";
+import { resolve } from "node:path";
+import { exportSession, formatFor } from "../../export/export-session.ts";
+import { writeExport } from "../../export/write-export.ts";
 import { listSessions } from "../../session/store.ts";
 import { renderDiff } from "../views/diff-view.ts";
 import { formatCost } from "../../model/format-cost.ts";
@@ -73,6 +77,7 @@ const HANDLERS: { readonly [K in BuiltinCommand]: Handler } = {
   transcript: ({ actions }) => (actions.openPager(), false),
   edit: ({ actions }) => (actions.editInEditor(), false),
   copy,
+  export: exportConversation,
   theme,
   compact: async ({ actions, t, s, arg }) => {
     await actions.runBusy("compact", async (signal) => {
@@ -147,6 +152,30 @@ async function copy({ actions, t, arg }: Call): Promise<boolean> {
   // A notice, not a flash: where the text went is worth keeping, and it is too long for the status line.
   if (r.ok) t.notice(`Copied ${which} (${answer.split("\n").length} lines of markdown) to ${r.where}.`);
   else t.notice(`Could not copy ${which}: ${r.error}.`, "warn");
+  return true;
+}
+
+/** /export [file]: the session's log as Markdown to the clipboard, or to a file in the format its extension names. */
+async function exportConversation({ actions, t, s, arg }: Call): Promise<boolean> {
+  const file = arg ? resolve(s.cwd, arg.replace(/^~(?=\/|$)/, homedir())) : null;
+  const format = formatFor(file);
+  let exported;
+  try {
+    exported = exportSession(s.logPath, format);
+  } catch (e) {
+    t.notice(`Could not export: ${e instanceof Error ? e.message : String(e)}`, "error");
+    return true;
+  }
+  const skipped = exported.warnings.length > 0 ? ` ${exported.warnings.length} unreadable line${exported.warnings.length === 1 ? " of the log was" : "s of the log were"} left out.` : "";
+  if (file === null) {
+    const r = await actions.copyToClipboard(exported.text);
+    if (r.ok) t.notice(`Copied the conversation (${exported.text.split("\n").length} lines of markdown) to ${r.where}.${skipped}`);
+    else t.notice(`Could not copy the conversation: ${r.error}. /export <file> writes it to a file instead.`, "warn");
+    return true;
+  }
+  const w = writeExport(file, exported.text);
+  if (w.ok) t.notice(`Exported the conversation to ${w.path} (${format}).${skipped}`);
+  else t.notice(`Could not export: ${w.error} /export without a file copies it to the clipboard.`, "warn");
   return true;
 }
 
