@@ -16,6 +16,7 @@ import type { AgentSession } from "../../agent/types.ts";
 import type { AppActions } from "./actions.ts";
 import { statusInfo } from "./live-zone.ts";
 import { showMcp } from "./mcp-panel.ts";
+import { elsewhereLine, sessionChooser } from "./session-picker.ts";
 import { isKnownCommand, looksLikeCommand, parseSlash, SLASH_COMMANDS, type BuiltinCommand, type SlashCommand } from "./slash-commands.ts";
 import { nthLatestAnswer } from "../transcript/answers.ts";
 import { sessionOf, type AppState } from "./state.ts";
@@ -216,15 +217,25 @@ async function resume({ actions, t, s, arg }: Call): Promise<boolean> {
     await actions.switchSession(arg);
     return false;
   }
-  const list = listSessions(s.cwd).filter((x) => x.id !== s.sessionId);
-  if (list.length === 0) {
-    t.notice("No other session in this project to resume.");
+  const chooser = sessionChooser(s.cwd, { leave: "cancels", describe: describeSession, exclude: s.sessionId });
+  if (chooser.empty) {
+    t.notice("No other session in this project to resume. (khaelor sessions --search <text> --all-projects searches every project.)");
     return true;
   }
+  if (chooser.skipped) t.notice(chooser.skipped, "warn");
   actions.choose(
-    "Resume which session? (Enter resumes, Esc cancels)",
-    list.slice(0, 50).map((x) => ({ label: x.title || "(untitled)", detail: describeSession(x), value: x.id })),
-    (id) => void actions.switchSession(id),
+    chooser.title,
+    chooser.items,
+    (value) => {
+      const p = chooser.pick(value);
+      if (p?.kind === "here") void actions.switchSession(p.id);
+      else if (p) {
+        t.notice(elsewhereLine(p));
+        actions.render();
+      }
+    },
+    undefined,
+    chooser.options,
   );
   return false;
 }
