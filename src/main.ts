@@ -30,6 +30,8 @@ async function main(): Promise<number> {
       return (await import("./cli/mcp-command.ts")).mcpCommand(opts.mcpArgs);
     case "sessions":
       return (await import("./modes/print/session-list.ts")).printSessionList(opts, null);
+    case "export":
+      return (await import("./cli/export-command.ts")).exportCommand(opts.commandArgs);
     case "update": {
       const update = await import("./install/self-update.ts");
       return update.updateMain(opts.commandArgs, update.defaultUpdateIo(VERSION, runningPlatform()));

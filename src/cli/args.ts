@@ -19,6 +19,8 @@ Usage:
   khaelor -p [options] [prompt]       print mode: run to completion, print the answer
   echo "task" | khaelor [options]     print mode with the task from stdin
   khaelor sessions [--json]           list this project's sessions
+  khaelor sessions --search <text> [--all-projects]  sessions whose messages say <text>, with the line
+  khaelor export [session] [--format md|html|json] [-o file]  a session to stdout or a file (khaelor export --help)
   khaelor mcp list|get|add|remove     manage MCP servers (khaelor mcp --help)
   khaelor update [--check]            update this binary to the latest release (--check: only say)
   khaelor doctor                      check the install, settings, provider and terminal; exit 1 with fixes
@@ -64,6 +66,8 @@ Options:
   --no-doom-loop                Do not stop the model when it repeats the same call
   --verbose                     Diagnostics (tool calls, retries) on stderr
   --json                        With 'sessions': machine-readable output
+  --search <text>               With 'sessions': only sessions whose messages contain <text> (any case)
+  --all-projects                With 'sessions --search': every project's sessions, not only this one's
   --demo                        Run the scripted demo (fake model over real HTTP, temp sample project)
   -v, --version                 Print the version
   -h, --help                    Print this help
@@ -100,7 +104,7 @@ Environment:
 export function parseArgs(argv: string[]): RunOptions {
   // `khaelor mcp list|add|remove|get`: its own flags (-s, -e, -H) belong to it.
   if (argv[0] === "mcp") return { ...defaults(), command: "mcp", mcpArgs: argv.slice(1) };
-  if (argv[0] === "update" || argv[0] === "doctor" || argv[0] === "sandbox") return { ...defaults(), command: argv[0], commandArgs: argv.slice(1) };
+  if (argv[0] === "update" || argv[0] === "doctor" || argv[0] === "sandbox" || argv[0] === "export") return { ...defaults(), command: argv[0], commandArgs: argv.slice(1) };
   const o = defaults();
   const positional: string[] = [];
   const words = new Words(argv);
@@ -119,6 +123,8 @@ export function parseArgs(argv: string[]): RunOptions {
   if (o.command === "run" && positional[0] === "sessions" && positional.length === 1) o.command = "sessions";
   else if (o.command === "run" && positional[0] === "acp" && positional.length === 1) o.command = "acp";
   else if (positional.length > 0) o.prompt = positional.join(" ");
+  if ((o.search !== null || o.allProjects) && o.command !== "sessions") throw new UsageError("--search and --all-projects go with 'khaelor sessions'");
+  if (o.allProjects && o.search === null) throw new UsageError("--all-projects goes with --search (khaelor sessions --search <text> --all-projects)");
   if (o.forkSession && !o.continue && o.resume === null) throw new UsageError("--fork-session needs --continue or --resume");
   if (o.continue && o.resume !== null) throw new UsageError("use either --continue or --resume, not both");
   if (o.inputFormat === "stream-json" && o.outputFormat !== "stream-json") throw new UsageError("--input-format stream-json needs --output-format stream-json");
@@ -166,6 +172,8 @@ function defaults(): RunOptions {
     verifyNudge: true,
     doomLoop: true,
     json: false,
+    search: null,
+    allProjects: false,
   };
 }
 
@@ -313,6 +321,8 @@ const FLAG_TABLE: Array<[names: string[], apply: Flag]> = [
   [["--no-verify-nudge"], (o) => void (o.verifyNudge = false)],
   [["--no-doom-loop"], (o) => void (o.doomLoop = false)],
   [["--json"], (o) => void (o.json = true)],
+  [["--search"], (o, w, flag) => void (o.search = w.value(flag))],
+  [["--all-projects"], (o) => void (o.allProjects = true)],
   [["-v", "--version"], (o) => void (o.command = "version")],
   [["-h", "--help"], (o) => void (o.command = "help")],
 ];

@@ -17,6 +17,15 @@ describe("parseArgs", () => {
   test("update and doctor take the words after them as their own", () => {
     expect(parseArgs(["update", "--check"])).toMatchObject({ command: "update", commandArgs: ["--check"] });
     expect(parseArgs(["doctor"])).toMatchObject({ command: "doctor", commandArgs: [] });
+    expect(parseArgs(["export", "abc", "--format", "html", "-o", "x.html"])).toMatchObject({ command: "export", commandArgs: ["abc", "--format", "html", "-o", "x.html"] });
+  });
+
+  test("sessions --search [--all-projects]; both only with sessions", () => {
+    expect(parseArgs(["sessions", "--search", "flaky test", "--all-projects", "--json"])).toMatchObject({ command: "sessions", search: "flaky test", allProjects: true, json: true });
+    expect(parseArgs(["sessions", "--search=x"])).toMatchObject({ command: "sessions", search: "x", allProjects: false });
+    expect(usage(["--search", "x"])).toContain("go with 'khaelor sessions'");
+    expect(usage(["sessions", "--all-projects"])).toContain("--all-projects goes with --search");
+    expect(usage(["sessions", "--search"])).toContain("--search needs a value");
   });
 
   test("no arguments: the interactive run with every default", () => {
@@ -26,6 +35,7 @@ describe("parseArgs", () => {
       appendSystemPrompt: null, tools: null, thinkingBudget: null, effort: null, jsonSchema: null, fallbackModel: null, unhonoured: [], includePartialMessages: false, model: null,
       maxTurns: null, maxBudgetUsd: null, maxTimeS: null, permissionMode: null, allowedTools: [], disallowedTools: [], cwd: null,
       verbose: false, continue: false, resume: null, forkSession: false, demo: false, verifyNudge: true, doomLoop: true, json: false,
+      search: null, allProjects: false,
     });
   });
 

@@ -125,9 +125,11 @@ export async function runInteractive(opts: RunOptions): Promise<number> {
   // --resume without an id: the user picks the session here, in the app.
   if (opts.resume === "") {
     const picked = await pickSession(app, cwd);
-    if (picked === null) {
+    if (typeof picked !== "string") {
       app.abandon();
       await leave(null, null);
+      // Another project's session was picked: how to resume it, once the terminal is back.
+      if (picked?.say) process.stderr.write(forTerminal(process.stderr, `khaelor: ${picked.say}\n`));
       return EXIT.ok;
     }
     opts = { ...opts, resume: picked };
@@ -250,20 +252,26 @@ function bannerOf(session: AgentSession, demo: Demo | null, demoModule: { DEMO_B
   return banner;
 }
 
-/** The sessions of this project in a chooser; null when there are none (said on the way out) or the user leaves it. */
-async function pickSession(app: App, cwd: string): Promise<string | null> {
-  const [{ listSessions }, { describeSession }] = await Promise.all([import("../../session/store.ts"), import("../../tui/app/commands.ts")]);
-  const list = listSessions(cwd);
-  if (list.length === 0) {
+/** The sessions of this project in a chooser (typing searches them, Ctrl-A all projects); null when there are none (said on the way out) or the user leaves it; what to say when another project's session was picked. */
+async function pickSession(app: App, cwd: string): Promise<string | { say: string } | null> {
+  const [{ sessionChooser, elsewhereLine }, { describeSession }] = await Promise.all([import("../../tui/app/session-picker.ts"), import("../../tui/app/commands.ts")]);
+  const chooser = sessionChooser(cwd, { leave: "leaves", describe: describeSession });
+  if (chooser.empty) {
     process.stderr.write(forTerminal(process.stderr, `khaelor: no sessions in ${cwd} to resume; run khaelor there to start one\n`));
     return null;
   }
-  return new Promise<string | null>((resolve) =>
+  if (chooser.skipped) app.transcript.notice(chooser.skipped, "warn");
+  return new Promise<string | { say: string } | null>((resolve) =>
     app.choose(
-      "Resume which session? (Enter resumes, Esc leaves)",
-      list.slice(0, 50).map((x) => ({ label: x.title || "(untitled)", detail: describeSession(x), value: x.id })),
-      resolve,
+      chooser.title,
+      chooser.items,
+      (value) => {
+        const p = chooser.pick(value);
+        // Another project's session opens there, not here: the way out says how.
+        resolve(p?.kind === "here" ? p.id : p ? { say: elsewhereLine(p) } : null);
+      },
       () => resolve(null),
+      chooser.options,
     ),
   );
 }

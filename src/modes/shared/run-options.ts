@@ -8,10 +8,10 @@ export type InputFormat = "text" | "stream-json";
 
 /** The command line as plain data: what main.ts hands to a mode. */
 export type RunOptions = {
-  command: "run" | "sessions" | "mcp" | "acp" | "update" | "doctor" | "sandbox" | "help" | "version";
+  command: "run" | "sessions" | "export" | "mcp" | "acp" | "update" | "doctor" | "sandbox" | "help" | "version";
   /** `khaelor mcp ...`: the words after "mcp", parsed by the mcp command itself. */
   mcpArgs: string[];
-  /** `khaelor update ...` and `khaelor doctor ...`: the words after the command, parsed by it (src/install, src/doctor). */
+  /** `khaelor update ...`, `khaelor doctor ...` and `khaelor export ...`: the words after the command, parsed by it (src/install, src/doctor). */
   commandArgs: string[];
   /** --mcp-config values (paths or JSON), in order. */
   mcpConfig: string[];
@@ -63,4 +63,8 @@ export type RunOptions = {
   verifyNudge: boolean;
   doomLoop: boolean;
   json: boolean;
+  /** `khaelor sessions --search <text>`: only sessions whose messages contain it. */
+  search: string | null;
+  /** With --search: every project's sessions. */
+  allProjects: boolean;
 };

@@ -10,6 +10,12 @@ import type { ImageData } from "../../model/images.ts";
 
 export type ChooserItem = { label: string; detail?: string; value: string };
 
+/** What a chooser's list is at a time: its title, its items, and (optionally) its own search. */
+export type ChooserView = { title: string; items: ChooserItem[]; /** The items for a typed query, instead of matching labels and details. */ search?: (query: string) => ChooserItem[] };
+
+/** A chooser whose filter is its own (a search), and a key that switches it to another view. */
+export type ChooserOptions = { search?: ChooserView["search"]; toggle?: { key: string; next: () => ChooserView } };
+
 export interface AppActions {
   now(): number;
   /** Enter: a command, a message queued for the running turn, or a new turn (with its images, if any). */
@@ -32,7 +38,7 @@ export interface AppActions {
   openPager(source?: PagerSource, opts?: { title?: string; ofPrompt?: boolean }): void;
   closePager(): void;
   /** A chooser (sessions, models, rules) in the picker slot. */
-  choose(title: string, items: ChooserItem[], onPick: (value: string) => void, onCancel?: () => void): void;
+  choose(title: string, items: ChooserItem[], onPick: (value: string) => void, onCancel?: () => void, opts?: ChooserOptions): void;
   /** Runs a command's async work with Esc able to abort it and the spinner showing. */
   runBusy(kind: "compact" | "command", work: (signal: AbortSignal) => Promise<void>): Promise<void>;
   /** /clear (null) and /resume: close this session and continue in another. */

@@ -36,7 +36,7 @@ import type { PagerSource } from "../views/pager.ts";
 import { formatCost } from "../../model/format-cost.ts";
 import { span, wrapSpans, cleanText } from "../views/text.ts";
 import { currentTheme, ui, type ThemeChoice } from "../views/theme.ts";
-import type { AppActions, ChooserItem, ThemeResult } from "./actions.ts";
+import type { AppActions, ChooserItem, ChooserOptions, ThemeResult } from "./actions.ts";
 import type { AppDeps } from "./app-deps.ts";
 import { ranAsCommand } from "./commands.ts";
 import { watchMcp } from "./mcp-panel.ts";
@@ -494,8 +494,8 @@ export class App implements AppActions {
     this.lending.resumed();
   }
 
-  choose(title: string, items: ChooserItem[], onPick: (v: string) => void, onCancel?: () => void): void {
-    this.state.picker = { kind: "choose", title, items: items.slice(), all: items, selected: 0, onPick, onCancel, query: "" };
+  choose(title: string, items: ChooserItem[], onPick: (v: string) => void, onCancel?: () => void, opts: ChooserOptions = {}): void {
+    this.state.picker = { kind: "choose", title, items: items.slice(), all: items, selected: 0, onPick, onCancel, query: "", ...opts };
     this.renderNow();
   }
 

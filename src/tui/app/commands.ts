@@ -2,6 +2,10 @@
 // one per built-in named in ./slash-commands.ts, each a function of the app's state and actions like
 // the key handlers.
 import { KNOWN_MODELS, modelInfo, SUGGESTED_MODELS } from "../../model/models.ts";
+import { homedir } from "node:os";
+import { resolve } from "node:path";
+import { exportSession, formatFor } from "../../export/export-session.ts";
+import { writeExport } from "../../export/write-export.ts";
 import { listSessions } from "../../session/store.ts";
 import { renderDiff } from "../views/diff-view.ts";
 import { formatCost } from "../../model/format-cost.ts";
@@ -14,6 +18,7 @@ import { statusInfo } from "./live-zone.ts";
 import { contextReport } from "./context-report.ts";
 import { showMcp } from "./mcp-panel.ts";
 import { describeSandbox } from "./sandbox-panel.ts";
+import { elsewhereLine, sessionChooser } from "./session-picker.ts";
 import { isKnownCommand, looksLikeCommand, parseSlash, SLASH_COMMANDS, type BuiltinCommand, type SlashCommand } from "./slash-commands.ts";
 import { nthLatestAnswer } from "../transcript/answers.ts";
 import { sessionOf, type AppState } from "./state.ts";
@@ -85,6 +90,7 @@ const HANDLERS: { readonly [K in BuiltinCommand]: Handler } = {
   transcript: ({ actions }) => (actions.openPager(), false),
   edit: ({ actions }) => (actions.editInEditor(), false),
   copy,
+  export: exportConversation,
   theme,
   compact: async ({ actions, t, s, arg }) => {
     await actions.runBusy("compact", async (signal) => {
@@ -179,6 +185,30 @@ async function copy({ actions, t, arg }: Call): Promise<boolean> {
   return true;
 }
 
+/** /export [file]: the session's log as Markdown to the clipboard, or to a file in the format its extension names. */
+async function exportConversation({ actions, t, s, arg }: Call): Promise<boolean> {
+  const file = arg ? resolve(s.cwd, arg.replace(/^~(?=\/|$)/, homedir())) : null;
+  const format = formatFor(file);
+  let exported;
+  try {
+    exported = exportSession(s.logPath, format);
+  } catch (e) {
+    t.notice(`Could not export: ${e instanceof Error ? e.message : String(e)}`, "error");
+    return true;
+  }
+  const skipped = exported.warnings.length > 0 ? ` ${exported.warnings.length} unreadable line${exported.warnings.length === 1 ? " of the log was" : "s of the log were"} left out.` : "";
+  if (file === null) {
+    const r = await actions.copyToClipboard(exported.text);
+    if (r.ok) t.notice(`Copied the conversation (${exported.text.split("\n").length} lines of markdown) to ${r.where}.${skipped}`);
+    else t.notice(`Could not copy the conversation: ${r.error}. /export <file> writes it to a file instead.`, "warn");
+    return true;
+  }
+  const w = writeExport(file, exported.text);
+  if (w.ok) t.notice(`Exported the conversation to ${w.path} (${format}).${skipped}`);
+  else t.notice(`Could not export: ${w.error} /export without a file copies it to the clipboard.`, "warn");
+  return true;
+}
+
 async function theme({ actions, t, arg }: Call): Promise<boolean> {
   const order = ["auto", "light", "dark"] as const;
   const choice = arg === "" ? order[(order.indexOf(actions.themeChoice()) + 1) % order.length]! : (order as readonly string[]).includes(arg) ? (arg as (typeof order)[number]) : null;
@@ -216,15 +246,25 @@ async function resume({ actions, t, s, arg }: Call): Promise<boolean> {
     await actions.switchSession(arg);
     return false;
   }
-  const list = listSessions(s.cwd).filter((x) => x.id !== s.sessionId);
-  if (list.length === 0) {
-    t.notice("No other session in this project to resume.");
+  const chooser = sessionChooser(s.cwd, { leave: "cancels", describe: describeSession, exclude: s.sessionId });
+  if (chooser.empty) {
+    t.notice("No other session in this project to resume. (khaelor sessions --search <text> --all-projects searches every project.)");
     return true;
   }
+  if (chooser.skipped) t.notice(chooser.skipped, "warn");
   actions.choose(
-    "Resume which session? (Enter resumes, Esc cancels)",
-    list.slice(0, 50).map((x) => ({ label: x.title || "(untitled)", detail: describeSession(x), value: x.id })),
-    (id) => void actions.switchSession(id),
+    chooser.title,
+    chooser.items,
+    (value) => {
+      const p = chooser.pick(value);
+      if (p?.kind === "here") void actions.switchSession(p.id);
+      else if (p) {
+        t.notice(elsewhereLine(p));
+        actions.render();
+      }
+    },
+    undefined,
+    chooser.options,
   );
   return false;
 }

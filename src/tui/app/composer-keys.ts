@@ -36,7 +36,14 @@ function chooserInput(state: AppState, actions: AppActions, ev: InputEvent, p: E
     return;
   }
   const k = (ev.ctrl ? "C-" : "") + ev.name;
-  if (k === "up" || k === "C-p") movePicker(p, -1);
+  if (p.toggle && k === p.toggle.key) {
+    // Another view of the same chooser (/resume: this project or all): the filter typed stays.
+    const next = p.toggle.next();
+    p.title = next.title;
+    p.all = next.items;
+    p.search = next.search;
+    filterChooser(state, p, p.query ?? "");
+  } else if (k === "up" || k === "C-p") movePicker(p, -1);
   else if (k === "down" || k === "C-n") movePicker(p, 1);
   else if (k === "backspace") filterChooser(state, p, (p.query ?? "").slice(0, -1));
   else if ((k === "escape" || k === "C-c") && p.query) {
@@ -55,7 +62,7 @@ function chooserInput(state: AppState, actions: AppActions, ev: InputEvent, p: E
 function filterChooser(state: AppState, p: Extract<Picker, { kind: "choose" }>, query: string): void {
   const q = query.toLowerCase();
   p.query = query;
-  p.items = q ? p.all.filter((i) => `${i.label} ${i.detail ?? ""}`.toLowerCase().includes(q)) : p.all.slice();
+  p.items = !q ? p.all.slice() : p.search ? p.search(query) : p.all.filter((i) => `${i.label} ${i.detail ?? ""}`.toLowerCase().includes(q));
   p.selected = 0;
 }
 

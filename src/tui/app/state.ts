@@ -9,6 +9,7 @@ import type { TranscriptPager } from "../views/pager.ts";
 import type { Row } from "../render/style.ts";
 import type { PermissionPanelState } from "../views/permission-panel.ts";
 import type { PickerState } from "../views/picker.ts";
+import type { ChooserOptions } from "./actions.ts";
 import type { Composer } from "./composer.ts";
 import type { FileFinder } from "./file-finder.ts";
 import type { HistoryCommit } from "./history-commit.ts";
@@ -17,7 +18,7 @@ import type { PromptHistory } from "./history.ts";
 export type Picker =
   | ({ kind: "slash" } & PickerState<string>)
   | ({ kind: "file"; start: number } & PickerState<string>)
-  | ({ kind: "choose"; onPick: (value: string) => void; onCancel?: () => void; all: Array<{ label: string; detail?: string; value: string }> } & PickerState<string>);
+  | ({ kind: "choose"; onPick: (value: string) => void; onCancel?: () => void; all: Array<{ label: string; detail?: string; value: string }> } & ChooserOptions & PickerState<string>);
 
 /** Ctrl-R's search (./history-search.ts). */
 export type HistorySearch = {

@@ -71,3 +71,27 @@ test("a command that only shows something lays out at once; one that hands over 
   }
   expect(counts).toEqual({ hooks: 1, help: 1, "model claude-opus-5-5": 1, "copy nope": 1, exit: 0, clear: 0, transcript: 0, model: 0, diff: 1, bogus: 1 });
 });
+
+test("/export copies the conversation as Markdown; /export <file> writes it (its format from the extension); a path that cannot be written says so", async () => {
+  const { mkdirSync, readFileSync, writeFileSync } = await import("node:fs");
+  const { join } = await import("node:path");
+  const { scratch } = await import("../../support/scratch.ts");
+  const { dataHome, writeSession } = await import("../../export/support.ts");
+  const { assistant, text, user } = await import("../../session/make-events.ts");
+  const cwd = scratch("khaelor-proj-");
+  const { path } = writeSession(cwd, dataHome().env, [user("hello there"), assistant([text("General Kenobi.")])]);
+  const { state, actions } = setup();
+  Object.assign(state.session!, { logPath: path, cwd });
+  await runSlashCommand(state, actions, "export", "");
+  expect(actions.copied[0]).toContain("## You\n\nhello there\n\n## Assistant\n\nGeneral Kenobi.");
+  expect(notices(state).at(-1)).toMatch(/^Copied the conversation \(\d+ lines of markdown\) to a test clipboard\.$/);
+  await runSlashCommand(state, actions, "export", "chat.html");
+  expect(readFileSync(join(cwd, "chat.html"), "utf8")).toContain("General Kenobi.");
+  expect(notices(state).at(-1)).toBe(`Exported the conversation to ${join(cwd, "chat.html")} (html).`);
+  writeFileSync(join(cwd, "file"), "keep");
+  mkdirSync(join(cwd, "d"));
+  await runSlashCommand(state, actions, "export", "file/chat.md");
+  expect(notices(state).at(-1)).toContain("part of its directory path is a file, not a directory");
+  expect(notices(state).at(-1)).toContain("/export without a file copies it to the clipboard");
+  expect(readFileSync(join(cwd, "file"), "utf8")).toBe("keep");
+});
