@@ -31,6 +31,7 @@ import { openSettingsFacet } from "./settings-facet.ts";
 import { prepareShutdown } from "./shutdown.ts";
 import { trustFacet } from "./trust-facet.ts";
 import { offeredTools, turnOffer } from "./offer.ts";
+import { createRewind } from "./rewind.ts";
 import { createTurnRunner, type WriteFailures } from "./turn.ts";
 import type { AgentSession, SessionOptions } from "./types.ts";
 
@@ -134,6 +135,10 @@ export async function openAgentSession(opts: SessionOptions): Promise<AgentSessi
     interactive: opts.ask !== undefined,
   });
 
+  const rewind = createRewind({ bus, view: context.view, git, busy: turns.running });
+  // --resume-session-at: checked when the log was opened; the conversation continues from there.
+  if (opts.resumeAt) rewind.continueAt(opts.resumeAt);
+
   const close = prepareShutdown({ sessionId, workspace, mcp: mcp.manager, hooks: hooks.service, writer, git, spillDir, ending: turns.ending, spoke: state.spoke });
   return {
     sessionId,
@@ -155,6 +160,7 @@ export async function openAgentSession(opts: SessionOptions): Promise<AgentSessi
     queueSteering: offer.queueSteering,
     takeQueuedSteering: offer.takeQueuedSteering,
     runTurn: (input, signal) => turns.run(input, signal),
+    rewind: { points: rewind.points, to: rewind.to },
     snapshots: {
       off: () => git.unavailable,
       async undo() {

@@ -52,6 +52,7 @@ Options:
   -c, --continue                Continue the latest session of this project
   -r, --resume [id]             Resume a session by id or unique prefix (no id: list / picker)
   --fork-session                With --continue/--resume: continue in a new session, old one untouched
+  --resume-session-at <uuid>    With --continue/--resume: continue from that message (a stream-json uuid); later ones are dropped from the conversation, kept in the log
   --no-verify-nudge             Do not remind the model to run checks after editing
   --no-doom-loop                Do not stop the model when it repeats the same call
   --verbose                     Diagnostics (tool calls, retries) on stderr
@@ -111,6 +112,7 @@ export function parseArgs(argv: string[]): RunOptions {
   else if (positional.length > 0) o.prompt = positional.join(" ");
   if (o.forkSession && !o.continue && o.resume === null) throw new UsageError("--fork-session needs --continue or --resume");
   if (o.continue && o.resume !== null) throw new UsageError("use either --continue or --resume, not both");
+  if (o.resumeSessionAt !== null && !o.continue && o.resume === null) throw new UsageError("--resume-session-at needs --continue or --resume");
   if (o.inputFormat === "stream-json" && o.outputFormat !== "stream-json") throw new UsageError("--input-format stream-json needs --output-format stream-json");
   if (o.inputFormat === "stream-json" && o.prompt !== null) throw new UsageError("with --input-format stream-json the messages come on stdin, not as an argument");
   return o;
@@ -149,6 +151,7 @@ function defaults(): RunOptions {
     continue: false,
     resume: null,
     forkSession: false,
+    resumeSessionAt: null,
     demo: false,
     verifyNudge: true,
     doomLoop: true,
@@ -290,6 +293,7 @@ const FLAG_TABLE: Array<[names: string[], apply: Flag]> = [
     o.resume = next !== undefined && /^[\w][\w.-]*$/.test(next) ? w.take() : "";
   }],
   [["--fork-session"], (o) => void (o.forkSession = true)],
+  [["--resume-session-at"], (o, w, flag) => void (o.resumeSessionAt = w.value(flag))],
   [["--demo"], (o) => void (o.demo = true)],
   [["--no-verify-nudge"], (o) => void (o.verifyNudge = false)],
   [["--no-doom-loop"], (o) => void (o.doomLoop = false)],
@@ -326,7 +330,6 @@ const COMPAT_FLAGS: Record<string, boolean> = {
   "--project-config-root": true,
   "--plugin-dir": true,
   "--plugin-dir-no-mcp": true,
-  "--resume-session-at": true,
   "--resume-drops-turn": true,
   "--no-session-persistence": false,
   "--initialize-fields": true,
