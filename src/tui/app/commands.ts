@@ -12,6 +12,7 @@ import type { AgentSession } from "../../agent/types.ts";
 import type { AppActions } from "./actions.ts";
 import { statusInfo } from "./live-zone.ts";
 import { showMcp } from "./mcp-panel.ts";
+import { openRewind } from "./rewind-chooser.ts";
 import { isKnownCommand, looksLikeCommand, parseSlash, SLASH_COMMANDS, type BuiltinCommand, type SlashCommand } from "./slash-commands.ts";
 import { nthLatestAnswer } from "../transcript/answers.ts";
 import { sessionOf, type AppState } from "./state.ts";
@@ -107,6 +108,7 @@ const HANDLERS: { readonly [K in BuiltinCommand]: Handler } = {
   mcp: ({ state, actions }) => (showMcp(state, actions), false),
   permissions,
   diff,
+  rewind: ({ state, actions }) => (openRewind(state, actions), false),
   undo: async ({ actions, t, s }) => {
     await actions.runBusy("command", async () => {
       let r: Awaited<ReturnType<typeof s.snapshots.undo>>;

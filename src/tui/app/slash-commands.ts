@@ -18,6 +18,7 @@ export const SLASH_COMMANDS = [
   { name: "mcp", help: "MCP servers: status, tools, reconnect" },
   { name: "diff", help: "what changed in the work tree since the session started" },
   { name: "undo", help: "put back what the last agent turn changed" },
+  { name: "rewind", help: "go back to before an earlier message: code, conversation or both (Esc Esc)" },
   { name: "copy", args: "[N]", help: "the last answer (or the Nth latest) as markdown to the clipboard" },
   { name: "theme", args: "[auto|dark|light]", help: "colours for a dark or light background (alone: the next one); saved to your settings" },
   { name: "edit", help: "write the prompt in $VISUAL or $EDITOR (Ctrl-G)" },
