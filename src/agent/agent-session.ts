@@ -35,6 +35,7 @@ import type { Tool } from "../tools/types.ts";
 import { prepareShutdown } from "./shutdown.ts";
 import { trustFacet } from "./trust-facet.ts";
 import { offeredTools, turnOffer } from "./offer.ts";
+import { createRewind } from "./rewind.ts";
 import { createTurnRunner, type WriteFailures } from "./turn.ts";
 import type { AgentSession, SessionOptions } from "./types.ts";
 import { runUserShell } from "./user-shell.ts";
@@ -148,6 +149,10 @@ export async function openAgentSession(opts: SessionOptions): Promise<AgentSessi
     interactive: opts.ask !== undefined,
   });
 
+  const rewind = createRewind({ bus, view: context.view, git, busy: turns.running });
+  // --resume-session-at: checked when the log was opened; the conversation continues from there.
+  if (opts.resumeAt) rewind.continueAt(opts.resumeAt);
+
   const closeSession = prepareShutdown({ sessionId, workspace, mcp: mcp.manager, hooks: hooks.service, writer, git, spillDir, ending: turns.ending, spoke: state.spoke });
   return {
     sessionId,
@@ -175,6 +180,7 @@ export async function openAgentSession(opts: SessionOptions): Promise<AgentSessi
     runShell: (command, signal) => runUserShell({ cwd, engine, emit: bus.emit }, command, signal),
     contextUsage: measureContext({ client: f.client, model: state.model, prompt, offer, context: { messages: () => wiring.context.messages(), contextWindow: () => context.contextWindow() }, bus, replayed: replayed?.events ?? [] }),
     commandPrompt: async (name, arg) => (name === "init" ? initPrompt(cwd) : reviewPrompt(cwd, arg)),
+    rewind: { points: rewind.points, to: rewind.to },
     snapshots: {
       off: () => git.unavailable,
       async undo() {

@@ -5,6 +5,7 @@ import { existsSync, statSync } from "node:fs";
 import { LIMITS, readRegularFile } from "../workspace/safe-read.ts";
 import type { DurableEvent } from "../events/types.ts";
 import type { SessionWriteError } from "../session/log.ts";
+import type { Replayed } from "../session/replay.ts";
 import {
   forkSession,
   latestSession,
@@ -37,10 +38,17 @@ export function openLog(o: SessionOptions, dir: string, notices: string[], onWri
     if (!path) throw new SessionOpenError(`no session to continue in ${dir}: start one with khaelor -p "..."`);
     if (o.fork) {
       const fork = forkSession(path);
+      checkResumeAt(o.resumeAt, fork.replayed);
       notices.push(...fork.warnings);
       return { writer: null, replayed: fork.replayed, forkedFrom: fork.forkedFrom, seedEvents: fork.events, lostProcesses: [] };
     }
     const s = openSession(path, { onError: (e) => onWriteError(e) });
+    try {
+      checkResumeAt(o.resumeAt, s.replayed);
+    } catch (e) {
+      s.writer.close();
+      throw e;
+    }
     notices.push(...s.warnings);
     if (s.crashed) notices.push("the previous run of this session stopped unexpectedly; unfinished tool calls were marked as interrupted");
     return { writer: s.writer, replayed: s.replayed, forkedFrom: undefined, seedEvents: undefined, lostProcesses: s.lostProcesses };
@@ -49,6 +57,17 @@ export function openLog(o: SessionOptions, dir: string, notices: string[], onWri
       throw new SessionOpenError(e.message);
     throw e;
   }
+}
+
+/** --resume-session-at names a message the conversation holds (as it stands: not one rewound away). */
+function checkResumeAt(id: string | undefined, replayed: Replayed): void {
+  if (id === undefined || replayed.view.history().some((e) => e.id === id && e.type !== "compaction")) return;
+  const known = replayed.events.some((e) => e.id === id);
+  throw new SessionOpenError(
+    known
+      ? `--resume-session-at ${id}: that message was rewound away from this session's conversation; pass the uuid of a message still in it (nothing was changed)`
+      : `--resume-session-at ${id}: no message of session ${replayed.header?.sessionId ?? "?"} has that uuid (nothing was changed)`,
+  );
 }
 
 /**

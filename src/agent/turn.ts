@@ -55,6 +55,8 @@ export type TurnRunner = {
   run(input: string | UserBlock[], signal: AbortSignal): Promise<AgentTurnResult>;
   /** The last turn's end snapshot, still on git's queue: close() waits for it. */
   ending(): Promise<unknown>;
+  /** A turn is running (a rewind waits for its end). */
+  running(): boolean;
 };
 
 export function createTurnRunner(d: TurnDeps): TurnRunner {
@@ -63,55 +65,69 @@ export function createTurnRunner(d: TurnDeps): TurnRunner {
     const message = writeFailureMessage(e, d.interactive);
     return { reason: "error", message, notSaved: message, keepInput, steps: 0, lastText: "" };
   };
-  return {
+  let running = 0;
+  const runner: TurnRunner = {
     ending: () => ending,
+    running: () => running > 0,
     async run(input, signal) {
-      // Events held back by a failed write go first; if they still cannot be written, this message waits too.
-      if (d.writes.failure) {
-        if (!d.writer.retry()) return unsaved(d.writer.failure ?? d.writes.failure, true);
-        d.writes.failure = null;
-      }
-      const turn = new AbortController();
-      const follow = () => turn.abort(signal.reason);
-      signal.addEventListener("abort", follow, { once: true });
-      d.writes.stop = follow;
-      const release = () => {
-        d.writes.stop = null;
-        signal.removeEventListener("abort", follow);
-      };
+      running++;
       try {
-        // The first request waits for the MCP servers, at most until their startup deadline.
-        await Promise.all([d.git.beginTurn(), d.mcpReady()]);
-      } catch (e) {
-        release();
-        // No undo point, no turn: on a full disk the log would be the next thing to fail.
-        const message = `${explainFsError(e, d.shadowDir, "the /undo snapshot in", "Free some space and send your message again.")}`;
-        return { reason: "error", message, notSaved: message, keepInput: true, steps: 0, lastText: "" };
-      }
-      d.wiring.setTurnSignal(turn.signal);
-      resetHookTurn(d.hookTurn);
-      const prepared = await preparePrompt(d, input, turn.signal);
-      if ("stopped" in prepared) {
-        release();
-        await d.git.endTurn().catch(() => {});
-        return prepared.stopped;
-      }
-      try {
-        const r = await runTurn(d.kernel(), prepared.content, turn.signal);
-        if (!d.writes.failure) return r;
-        return { ...unsaved(d.writes.failure, d.record.discarding()), steps: r.steps, lastText: r.lastText };
+        return await runOne(input, signal);
       } finally {
-        prepared.end();
-        d.record.endTurn();
-        release();
-        // Not awaited: the answer's end shows without waiting for git (17-76 ms measured at the end
-        // of a turn over a slow link, seconds in a big repository).
-        ending = d.git.endTurn().catch((e: unknown) => {
-          d.bus.emit({ type: "error", id: newEventId(), ts: Date.now(), kind: "snapshot", message: `/undo will not cover this turn: ${explainFsError(e, d.shadowDir, "its snapshot in")}` });
-        });
+        running--;
       }
     },
   };
+  return runner;
+
+  async function runOne(input: string | UserBlock[], signal: AbortSignal): Promise<AgentTurnResult> {
+    // Events held back by a failed write go first; if they still cannot be written, this message waits too.
+    if (d.writes.failure) {
+      if (!d.writer.retry()) return unsaved(d.writer.failure ?? d.writes.failure, true);
+      d.writes.failure = null;
+    }
+    const turn = new AbortController();
+    const follow = () => turn.abort(signal.reason);
+    signal.addEventListener("abort", follow, { once: true });
+    d.writes.stop = follow;
+    const release = () => {
+      d.writes.stop = null;
+      signal.removeEventListener("abort", follow);
+    };
+    // The message's id names the turn's snapshot: a rewind to it finds the work tree as it was.
+    const messageId = newEventId();
+    try {
+      // The first request waits for the MCP servers, at most until their startup deadline.
+      await Promise.all([d.git.beginTurn(messageId), d.mcpReady()]);
+    } catch (e) {
+      release();
+      // No undo point, no turn: on a full disk the log would be the next thing to fail.
+      const message = `${explainFsError(e, d.shadowDir, "the /undo snapshot in", "Free some space and send your message again.")}`;
+      return { reason: "error", message, notSaved: message, keepInput: true, steps: 0, lastText: "" };
+    }
+    d.wiring.setTurnSignal(turn.signal);
+    resetHookTurn(d.hookTurn);
+    const prepared = await preparePrompt(d, input, turn.signal);
+    if ("stopped" in prepared) {
+      release();
+      await d.git.endTurn().catch(() => {});
+      return prepared.stopped;
+    }
+    try {
+      const r = await runTurn(d.kernel(), prepared.content, turn.signal, messageId);
+      if (!d.writes.failure) return r;
+      return { ...unsaved(d.writes.failure, d.record.discarding()), steps: r.steps, lastText: r.lastText };
+    } finally {
+      prepared.end();
+      d.record.endTurn();
+      release();
+      // Not awaited: the answer's end shows without waiting for git (17-76 ms measured at the end
+      // of a turn over a slow link, seconds in a big repository).
+      ending = d.git.endTurn().catch((e: unknown) => {
+        d.bus.emit({ type: "error", id: newEventId(), ts: Date.now(), kind: "snapshot", message: `/undo will not cover this turn: ${explainFsError(e, d.shadowDir, "its snapshot in")}` });
+      });
+    }
+  }
 }
 
 type Prepared = { content: string | UserBlock[]; end(): void } | { stopped: AgentTurnResult };

@@ -57,6 +57,8 @@ export type SessionOptions = {
   resume?: { latest: true } | { id: string };
   /** With resume: continue in a new session, the old one untouched. */
   fork?: boolean;
+  /** With resume: continue from this message (an event id, as stream-json prints it): later ones leave the conversation (a rewind event). */
+  resumeAt?: string;
   /** Wins over the resumed session's model and the settings'. */
   model?: string;
   /** This run's mode; never taken silently from a resumed session. */
@@ -105,6 +107,19 @@ export type SessionOptions = {
   startSource?: "clear";
   /** SessionStart waits for start(): the app's /clear and /resume open the next session first, then end the old one. */
   deferStart?: boolean;
+};
+
+/** A user message the conversation can go back to. */
+export type RewindPoint = { id: string; ts: number; text: string; images: number };
+
+/** What a rewind did: the message (to edit and send again), and what of the code came back. */
+export type RewindOutcome = {
+  text: string;
+  conversation: boolean;
+  /** The files put back and those left (the user changed them after the agent); null when not asked or nothing changed. */
+  code: UndoResult | null;
+  /** What could not be restored, in plain words. */
+  notes: string[];
 };
 
 /** Claude Code's SessionEnd reasons: /clear, the user leaving at the prompt, anything else. */
@@ -174,6 +189,16 @@ export interface AgentSession {
     undo(): Promise<UndoResult | null>;
     /** What changed in the work tree since the session started. */
     diff(): Promise<{ patch: string; files: FileChange[] }>;
+  };
+  /** Going back to an earlier user message: the conversation, the code, or both. */
+  readonly rewind: {
+    /** The user's messages in the conversation as it stands, newest first. */
+    points(): RewindPoint[];
+    /**
+     * Back to just before message `id`: the model's view (conversation), the work tree (code), or
+     * both. Throws when the message is not in the conversation, or a turn is running; nothing changes then.
+     */
+    to(id: string, choice: { conversation: boolean; code: boolean }): Promise<RewindOutcome>;
   };
   /** The permission rules in force, from every scope, and removing one (from its file too). */
   readonly rules: {

@@ -62,6 +62,7 @@ Options:
   -c, --continue                Continue the latest session of this project
   -r, --resume [id]             Resume a session by id or unique prefix (no id: list / picker)
   --fork-session                With --continue/--resume: continue in a new session, old one untouched
+  --resume-session-at <uuid>    With --continue/--resume: continue from that message (a stream-json uuid); later ones are dropped from the conversation, kept in the log
   --no-verify-nudge             Do not remind the model to run checks after editing
   --no-doom-loop                Do not stop the model when it repeats the same call
   --verbose                     Diagnostics (tool calls, retries) on stderr
@@ -74,7 +75,7 @@ Options:
 
 Print mode: stdout carries only the requested output; diagnostics go to stderr.
 Other flags of Claude Code's that KHAELOR cannot honour (--settings, --betas, --debug, ...) are
-usage errors naming the flag; --agent, --plugin-dir and --resume-session-at are accepted and named
+usage errors naming the flag; --agent and --plugin-dir are accepted and named
 on stderr as not supported yet.
 In print mode, calls the permission mode would ask about are denied and listed in the result's
 permission_denials; allow them with --allowedTools or --permission-mode.
@@ -127,6 +128,7 @@ export function parseArgs(argv: string[]): RunOptions {
   if (o.allProjects && o.search === null) throw new UsageError("--all-projects goes with --search (khaelor sessions --search <text> --all-projects)");
   if (o.forkSession && !o.continue && o.resume === null) throw new UsageError("--fork-session needs --continue or --resume");
   if (o.continue && o.resume !== null) throw new UsageError("use either --continue or --resume, not both");
+  if (o.resumeSessionAt !== null && !o.continue && o.resume === null) throw new UsageError("--resume-session-at needs --continue or --resume");
   if (o.inputFormat === "stream-json" && o.outputFormat !== "stream-json") throw new UsageError("--input-format stream-json needs --output-format stream-json");
   if (o.inputFormat === "stream-json" && o.prompt !== null) throw new UsageError("with --input-format stream-json the messages come on stdin, not as an argument");
   return o;
@@ -168,6 +170,7 @@ function defaults(): RunOptions {
     continue: false,
     resume: null,
     forkSession: false,
+    resumeSessionAt: null,
     demo: false,
     verifyNudge: true,
     doomLoop: true,
@@ -317,6 +320,7 @@ const FLAG_TABLE: Array<[names: string[], apply: Flag]> = [
     o.resume = next !== undefined && /^[\w][\w.-]*$/.test(next) ? w.take() : "";
   }],
   [["--fork-session"], (o) => void (o.forkSession = true)],
+  [["--resume-session-at"], (o, w, flag) => void (o.resumeSessionAt = w.value(flag))],
   [["--demo"], (o) => void (o.demo = true)],
   [["--no-verify-nudge"], (o) => void (o.verifyNudge = false)],
   [["--no-doom-loop"], (o) => void (o.doomLoop = false)],
@@ -361,12 +365,11 @@ export const REFUSED_FLAGS: Record<string, string> = {
 /**
  * Flags accepted but not honoured yet, each owned by an open issue (true: the flag takes a value):
  * named on stderr once per run. --agent (the subagents issue), --plugin-dir (the plugins part of
- * issue 32), --resume-session-at (the rewind issue).
+ * issue 32).
  */
 export const PENDING_FLAGS: Record<string, boolean> = {
   "--agent": true,
   "--plugin-dir": true,
-  "--resume-session-at": true,
 };
 
 /** --json-schema's value: a JSON Schema object, or a usage error naming what is wrong. */

@@ -76,7 +76,7 @@ export function createConversationContext(opts: ConversationContextOptions): Ses
         anchor = { tokens: total, chars: view.chars() };
         overhead = Math.max(0, total - estimateTokens(view.chars()));
       }
-    } else if (e.type === "compaction") anchor = null;
+    } else if (e.type === "compaction" || e.type === "rewind") anchor = null;
   };
   for (const e of opts.events ?? []) apply(e);
 

@@ -175,6 +175,17 @@ export const turnEndSchema = z.object({
   reason: z.enum(["finished", "max_turns", "max_budget", "wall_time", "cancelled", "doom_loop", "strikes", "hook_stopped", "error"]),
 });
 
+export const rewindSchema = z.object({
+  ...base,
+  type: z.literal("rewind"),
+  to: z.string().min(1),
+  keep: z.enum(["before", "through"]),
+  conversation: z.boolean(),
+  code: z
+    .object({ snapshot: z.string(), restored: z.array(z.string()), removed: z.array(z.string()), skipped: z.array(z.object({ path: z.string(), reason: z.string() })) })
+    .optional(),
+});
+
 export const durableEventSchema = z.discriminatedUnion("type", [
   sessionHeaderSchema,
   userMessageSchema,
@@ -187,6 +198,7 @@ export const durableEventSchema = z.discriminatedUnion("type", [
   errorSchema,
   undoSchema,
   turnEndSchema,
+  rewindSchema,
 ]);
 
 // Compile-time check: each schema's output has exactly the keys and the types of its TS event.

@@ -128,6 +128,22 @@ export type UndoEvent = Base & {
   skipped: Array<{ path: string; reason: string }>;
 };
 
+/**
+ * The user went back to an earlier message (the app's rewind, --resume-session-at). The log keeps
+ * the abandoned branch; the model's view is projected without it (src/session/view.ts).
+ */
+export type RewindEvent = Base & {
+  type: "rewind";
+  /** The event the conversation goes back to: a user message's id, or any message's (--resume-session-at). */
+  to: string;
+  /** "before": the view ends just before `to` (the message comes back to be edited); "through": it ends with `to`. */
+  keep: "before" | "through";
+  /** The model's view went back; false for a rewind of the code only (the model is told the files went back). */
+  conversation: boolean;
+  /** What of the work tree went back, as /undo says it; absent when the code was not asked for. */
+  code?: { snapshot: string; restored: string[]; removed: string[]; skipped: Array<{ path: string; reason: string }> };
+};
+
 export type TurnEndEvent = Base & {
   type: "turn_end";
   /** How the user's turn ended. */
@@ -157,7 +173,8 @@ export type DurableEvent =
   | SettingChangeEvent
   | ErrorEvent
   | UndoEvent
-  | TurnEndEvent;
+  | TurnEndEvent
+  | RewindEvent;
 
 /** Never written one by one: UI and stream-json only. */
 export type EphemeralEvent =

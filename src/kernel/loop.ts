@@ -31,7 +31,8 @@ const DEFAULT_STRIKES = 3;
 
 const SIGNAL_REASONS = new Set<unknown>(["sigint", "sigterm", "sighup"]);
 
-export async function runTurn(deps: KernelDeps, input: string | UserBlock[], signal: AbortSignal): Promise<TurnResult> {
+/** `messageId`: the id the user's message takes (the session names its turn's snapshot by it before the turn runs). */
+export async function runTurn(deps: KernelDeps, input: string | UserBlock[], signal: AbortSignal, messageId?: string): Promise<TurnResult> {
   const started = Date.now();
   const policies = deps.policies ?? [];
   const budgets = deps.budgets ?? {};
@@ -81,7 +82,8 @@ export async function runTurn(deps: KernelDeps, input: string | UserBlock[], sig
 
   // What happened while the user was away comes first, so the answer is to the user's message.
   deliverNotices();
-  userMessage(input);
+  if (messageId) deps.emit({ type: "user_message", content: input, id: messageId, ts: Date.now() });
+  else userMessage(input);
   for (const p of policies) p.onUserTurn?.();
 
   let result: TurnResult;

@@ -116,7 +116,9 @@ export function jsonPrinter(stdout: Out, stderr: Out): Printer {
 /** `--output-format stream-json`: Claude Code's NDJSON schema, init first, result last. */
 export function streamJsonPrinter(stdout: Out, includePartial: boolean): Printer {
   let sessionId = "";
-  const line = (o: object) => stdout.write(`${JSON.stringify({ ...o, session_id: sessionId, uuid: randomUUID() })}\n`);
+  // A message's line carries its event's id as its uuid: the id the log keeps, which hosts pass
+  // back (--resume-session-at). Lines that are no message of the log get a fresh one.
+  const line = (o: object, id?: string) => stdout.write(`${JSON.stringify({ ...o, session_id: sessionId, uuid: id ?? randomUUID() })}\n`);
   const startedBlocks = new Set<number>();
   return {
     init(info) {
@@ -137,18 +139,18 @@ export function streamJsonPrinter(stdout: Out, includePartial: boolean): Printer
             message: { ...e.message, content: e.message.content.map((b) => (b.type === "tool_use" ? { ...b, name: claudeToolName(b.name) } : toWire(b))), type: "message", role: "assistant", stop_sequence: null },
             parent_tool_use_id: null,
             ...(e.interrupted ? { interrupted: true } : {}),
-          });
+          }, e.id);
           break;
         case "tool_result":
           line({
             type: "user",
             message: { role: "user", content: [{ type: "tool_result", tool_use_id: e.toolUseId, content: e.content, is_error: e.isError }] },
             parent_tool_use_id: null,
-          });
+          }, e.id);
           break;
         case "user_message":
           if (e.steering || e.synthetic)
-            line({ type: "user", message: { role: "user", content: typeof e.content === "string" ? [{ type: "text", text: e.content }] : e.content }, parent_tool_use_id: null });
+            line({ type: "user", message: { role: "user", content: typeof e.content === "string" ? [{ type: "text", text: e.content }] : e.content }, parent_tool_use_id: null }, e.id);
           break;
         case "api_retry":
           line({ type: "system", subtype: "api_retry", attempt: e.attempt, retry_delay_ms: e.delayMs, error_status: e.status, error: e.message });

@@ -7,11 +7,15 @@
 //   "interrupted before it finished" error result, so the next request is accepted.
 // - A compaction replaces the events before its firstKeptEventId with its summary; the cut is
 //   moved earlier if needed so that no tool_use/tool_result pair is split.
+// - A rewind drops from the projection everything from its target to itself (compactions made in
+//   that stretch too: what they summarised before the target comes back verbatim); the events stay
+//   in the log, and the view is rebuilt from the ones still in effect.
 import type {
   AssistantMessageEvent,
   CompactionEvent,
   DurableEvent,
   InterruptionEvent,
+  RewindEvent,
   ToolResultEvent,
   UndoEvent,
   UserMessageEvent,
@@ -20,10 +24,11 @@ import { answeredCall } from "../model/server-blocks.ts";
 import type { AssistantBlock, Message, ToolResultBlock, ToolResultContent, UserBlock } from "../model/types.ts";
 
 /** The events that shape what the model sees. */
-export type ViewEvent = UserMessageEvent | AssistantMessageEvent | ToolResultEvent | InterruptionEvent | UndoEvent;
+export type ViewEvent = UserMessageEvent | AssistantMessageEvent | ToolResultEvent | InterruptionEvent | UndoEvent | RewindEvent;
 
+/** A rewind of the code only is a notice to the model; one of the conversation reshapes the view instead. */
 const isViewEvent = (e: DurableEvent): e is ViewEvent =>
-  e.type === "user_message" || e.type === "assistant_message" || e.type === "tool_result" || e.type === "interruption" || e.type === "undo";
+  e.type === "user_message" || e.type === "assistant_message" || e.type === "tool_result" || e.type === "interruption" || e.type === "undo" || (e.type === "rewind" && !e.conversation);
 
 export const INTERRUPTED_RESULT =
   "Interrupted before it finished: KHAELOR stopped while this tool call was in progress, so its result is unknown. Check the current state (files, processes) before relying on it.";
@@ -165,7 +170,12 @@ const nonEmpty = (c: ToolResultContent): ToolResultContent => {
   return blocks.length > 0 ? blocks : "(no output)";
 };
 
-function noticeOf(e: InterruptionEvent | UndoEvent): string {
+function noticeOf(e: InterruptionEvent | UndoEvent | RewindEvent): string {
+  if (e.type === "rewind") {
+    const restored = e.code && e.code.restored.length > 0 ? ` Restored: ${e.code.restored.join(", ")}.` : "";
+    const skipped = e.code && e.code.skipped.length > 0 ? ` Not restored: ${e.code.skipped.map((s) => `${s.path} (${s.reason})`).join(", ")}.` : "";
+    return `[The user put the files back to how they were before an earlier message of this conversation; the conversation itself goes on.${restored}${skipped}]`;
+  }
   if (e.type === "undo") {
     const restored = e.restored.length > 0 ? ` Restored: ${e.restored.join(", ")}.` : "";
     const skipped = e.skipped.length > 0 ? ` Not restored: ${e.skipped.map((s) => `${s.path} (${s.reason})`).join(", ")}.` : "";
@@ -189,8 +199,12 @@ export interface ConversationView {
   chars(): number;
   /** tool_use ids (in order) that have no result yet: in flight, or lost to a crash. */
   unansweredToolUses(): string[];
-  /** How many compactions have been applied. */
+  /** How many compactions are in effect. */
   compactions(): number;
+  /** The events the projection stands on, oldest first: before any compaction too, without what rewinds dropped. */
+  history(): readonly DurableEvent[];
+  /** Every event the view took, rewound ones and the rewinds included, in log order. */
+  applied(): readonly DurableEvent[];
 }
 
 export function createConversationView(): ConversationView {
@@ -201,6 +215,9 @@ export function createConversationView(): ConversationView {
   // Replaying the same event twice (a sink that also applies what compact() applied) is harmless.
   const seen = new Set<string>();
   let compactions = 0;
+  /** The inputs of the projection (view events and compactions), and everything ever applied. */
+  let effective: Array<ViewEvent | CompactionEvent> = [];
+  const applied: DurableEvent[] = [];
 
   const push = (e: ViewEvent) => {
     switch (e.type) {
@@ -212,6 +229,7 @@ export function createConversationView(): ConversationView {
         return builder.toolResult(e);
       case "interruption":
       case "undo":
+      case "rewind":
         return builder.userText(noticeOf(e));
     }
   };
@@ -233,14 +251,38 @@ export function createConversationView(): ConversationView {
     rebuild();
   };
 
+  const take = (e: ViewEvent | CompactionEvent) => {
+    if (e.type === "compaction") compact(e);
+    else {
+      items.push(e);
+      push(e);
+    }
+  };
+
+  /** Back to the events before (or through) `to`; a target not in effect changes nothing. */
+  const rewind = (r: RewindEvent) => {
+    const at = effective.findIndex((e) => e.id === r.to);
+    if (at < 0) return;
+    effective = effective.slice(0, r.keep === "through" ? at + 1 : at);
+    items = [];
+    summary = "";
+    pruned.clear();
+    compactions = 0;
+    builder = new MessageBuilder(pruned);
+    for (const e of effective) take(e);
+  };
+
   return {
     apply(e) {
       if (seen.has(e.id)) return;
       seen.add(e.id);
-      if (e.type === "compaction") compact(e);
-      else if (isViewEvent(e)) {
-        items.push(e);
-        push(e);
+      if (e.type === "rewind" && e.conversation) {
+        applied.push(e);
+        rewind(e);
+      } else if (e.type === "compaction" || isViewEvent(e)) {
+        applied.push(e);
+        effective.push(e);
+        take(e);
       }
     },
     messages: () => builder.snapshot(),
@@ -250,6 +292,8 @@ export function createConversationView(): ConversationView {
     chars: () => builder.chars + (summary ? summary.length + SUMMARY_PREAMBLE.length : 0),
     unansweredToolUses: () => [...builder.pending.keys()],
     compactions: () => compactions,
+    history: () => effective,
+    applied: () => applied,
   };
 }
 

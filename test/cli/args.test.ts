@@ -34,7 +34,7 @@ describe("parseArgs", () => {
       outputFormat: "text", inputFormat: "text", permissionPromptTool: null, allowBypass: false, sessionId: null, systemPrompt: null,
       appendSystemPrompt: null, tools: null, thinkingBudget: null, effort: null, jsonSchema: null, fallbackModel: null, unhonoured: [], includePartialMessages: false, model: null,
       maxTurns: null, maxBudgetUsd: null, maxTimeS: null, permissionMode: null, allowedTools: [], disallowedTools: [], cwd: null,
-      verbose: false, continue: false, resume: null, forkSession: false, demo: false, verifyNudge: true, doomLoop: true, json: false,
+      verbose: false, continue: false, resume: null, forkSession: false, resumeSessionAt: null, demo: false, verifyNudge: true, doomLoop: true, json: false,
       search: null, allProjects: false,
     });
   });

@@ -2,7 +2,7 @@
 import { mkdirSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import type { AssistantMessageEvent, CompactionEvent, DurableEvent, ToolResultEvent, UserMessageEvent } from "../../src/events/types.ts";
+import type { AssistantMessageEvent, CompactionEvent, DurableEvent, RewindEvent, ToolResultEvent, UserMessageEvent } from "../../src/events/types.ts";
 import type { AssistantBlock, Usage } from "../../src/model/types.ts";
 
 let n = 0;
@@ -66,3 +66,5 @@ export function tempHome() {
   mkdirSync(cwd, { recursive: true });
   return { dir, env, cwd, cleanup: () => rmSync(dir, { recursive: true, force: true }) };
 }
+
+export const rewind = (to: string, extra: Partial<RewindEvent> = {}): RewindEvent => ({ ...base(), type: "rewind", to, keep: "before", conversation: true, ...extra });

@@ -59,6 +59,8 @@ export type RunOptions = {
   /** null: not resuming; "": resume without an id (picker / list); otherwise an id or prefix. */
   resume: string | null;
   forkSession: boolean;
+  /** --resume-session-at: the message (its stream-json uuid) a resumed session continues from. */
+  resumeSessionAt: string | null;
   demo: boolean;
   verifyNudge: boolean;
   doomLoop: boolean;

@@ -8,6 +8,7 @@ export function sessionOptions(o: RunOptions): SessionOptions {
   return {
     ...(o.cwd !== null ? { cwd: o.cwd } : {}),
     ...(resume ? { resume, fork: o.forkSession } : {}),
+    ...(resume && o.resumeSessionAt !== null ? { resumeAt: o.resumeSessionAt } : {}),
     ...(o.model !== null ? { model: o.model } : {}),
     ...(o.permissionMode !== null ? { permissionMode: o.permissionMode } : {}),
     ...(o.sessionId !== null ? { sessionId: o.sessionId } : {}),

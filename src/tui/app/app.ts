@@ -118,6 +118,7 @@ export class App implements AppActions {
       pager: null,
       hint: null,
       ctrlCAt: 0,
+      escAt: 0,
       lastTypedAt: Number.NEGATIVE_INFINITY,
       guardTimer: null,
       frameNo: 0,

@@ -19,6 +19,7 @@ import { contextReport } from "./context-report.ts";
 import { showMcp } from "./mcp-panel.ts";
 import { describeSandbox } from "./sandbox-panel.ts";
 import { elsewhereLine, sessionChooser } from "./session-picker.ts";
+import { openRewind } from "./rewind-chooser.ts";
 import { isKnownCommand, looksLikeCommand, parseSlash, SLASH_COMMANDS, type BuiltinCommand, type SlashCommand } from "./slash-commands.ts";
 import { nthLatestAnswer } from "../transcript/answers.ts";
 import { sessionOf, type AppState } from "./state.ts";
@@ -131,6 +132,7 @@ const HANDLERS: { readonly [K in BuiltinCommand]: Handler } = {
   diff,
   init: (c) => promptCommand("init", c),
   review: (c) => promptCommand("review", c),
+  rewind: ({ state, actions }) => (openRewind(state, actions), false),
   undo: async ({ actions, t, s }) => {
     await actions.runBusy("command", async () => {
       let r: Awaited<ReturnType<typeof s.snapshots.undo>>;

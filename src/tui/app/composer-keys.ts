@@ -10,6 +10,7 @@ import { mentionAt } from "./file-finder.ts";
 import { vimInput } from "./vim-keys.ts";
 import { historySearchInput, openHistorySearch } from "./history-search.ts";
 import { shellModeInput } from "./shell-mode.ts";
+import { DOUBLE_ESC_MS, openRewind } from "./rewind-chooser.ts";
 import { manyImagesProblem } from "../../model/images.ts";
 import { completeSlash, isKnownCommand, looksLikeCommand, type SlashCommand } from "./slash-commands.ts";
 import { sessionOf, type AppState, type Picker } from "./state.ts";
@@ -155,13 +156,20 @@ const COMMAND_KEYS = keyTable<(state: AppState, actions: AppActions) => void>({
   "S-tab": cycleMode,
   escape: (state, actions) => {
     if (!state.busy) {
-      state.shellMode = false;
-      return;
+      if (state.shellMode) {
+        state.shellMode = false;
+        return;
+      }
+      return doubleEsc(state, actions);
     }
     takeBackQueued(state, actions);
     actions.interrupt();
   },
   "C-r": (state) => openHistorySearch(state),
+  // Esc Esc in one read (a fast double press): the terminal's Alt+Esc.
+  "M-escape": (state, actions) => {
+    if (!state.busy && state.ready && state.composer.isEmpty()) openRewind(state, actions);
+  },
   "C-t": (_, actions) => actions.openPager(),
   "C-l": (_, actions) => actions.redraw(),
   "C-g": (_, actions) => actions.editInEditor(),
@@ -270,6 +278,19 @@ function ctrlC(state: AppState, actions: AppActions): void {
   }
   state.ctrlCAt = now;
   actions.flash("press Ctrl-C again to exit");
+}
+
+/** Idle, Esc twice on an empty prompt opens the rewind chooser (Claude Code's Esc Esc). */
+function doubleEsc(state: AppState, actions: AppActions): void {
+  if (!state.ready || !state.composer.isEmpty()) return;
+  const now = actions.now();
+  if (state.escAt && now - state.escAt < DOUBLE_ESC_MS) {
+    state.escAt = 0;
+    openRewind(state, actions);
+    return;
+  }
+  state.escAt = now;
+  if (sessionOf(state).rewind.points().length > 0) actions.flash("Esc again to rewind to an earlier message", DOUBLE_ESC_MS);
 }
 
 function cycleMode(state: AppState, actions: AppActions): void {

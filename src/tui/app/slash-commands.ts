@@ -23,6 +23,7 @@ export const SLASH_COMMANDS = [
   { name: "init", help: "study the project and write AGENTS.md (or update the CLAUDE.md or AGENTS.md there)" },
   { name: "review", args: "[ref]", help: "ask the model to review the uncommitted changes, or `git diff <ref>` (main...HEAD)" },
   { name: "export", args: "[file]", help: "the conversation as Markdown to the clipboard, or to a file (.html: one page, .json: the events)" },
+  { name: "rewind", help: "go back to before an earlier message: code, conversation or both (Esc Esc)" },
   { name: "copy", args: "[N]", help: "the last answer (or the Nth latest) as markdown to the clipboard" },
   { name: "theme", args: "[auto|dark|light]", help: "colours for a dark or light background (alone: the next one); saved to your settings" },
   { name: "edit", help: "write the prompt in $VISUAL or $EDITOR (Ctrl-G)" },

@@ -77,6 +77,8 @@ export type AppState = {
   hint: { text: string; until: number } | null;
   /** When Ctrl-C armed the exit (0: not armed). */
   ctrlCAt: number;
+  /** When Esc was pressed on an empty, idle prompt (a second press soon after opens the rewind chooser; 0: none). */
+  escAt: number;
   /** When the composer last took a key (to tell a typing burst from an answer to a prompt). */
   lastTypedAt: number;
   /** Arms the open permission prompt's keys (see permission-keys.ts). */

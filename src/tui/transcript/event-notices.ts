@@ -1,6 +1,6 @@
 // The words of the notices the transcript shows for events that are not messages: a policy's
 // message to the model, an undo, a compaction. Each says what happened in the user's terms.
-import type { CompactionEvent, UndoEvent, UserMessageEvent } from "../../events/types.ts";
+import type { CompactionEvent, RewindEvent, UndoEvent, UserMessageEvent } from "../../events/types.ts";
 
 /**
  * A message a policy wrote to the model, as the user should hear of it: what happened, in a short
@@ -41,6 +41,22 @@ export function undoNotice(e: Pick<UndoEvent, "restored" | "removed" | "skipped"
   } else if (e.restored.length) parts.push(`put back ${names(e.restored)}`);
   if (e.skipped.length) parts.push(`left ${e.skipped.map((s) => `${s.path} (${s.reason})`).join(", ")}`);
   return `Undid the last turn: ${parts.length ? parts.join("; ") : "no file needed changing"}`;
+}
+
+/** A rewind as the transcript tells it; the conflicts (files the user changed after the agent) by name. */
+export function rewindNotice(e: Pick<RewindEvent, "keep" | "conversation" | "code">): string {
+  const what = e.conversation && e.code ? "the conversation and the code" : e.conversation ? "the conversation (the files stay as they are)" : "the code (the conversation goes on)";
+  const where = e.keep === "through" ? "Continued from an earlier message" : "Rewound to before an earlier message";
+  const parts: string[] = [];
+  if (e.code) {
+    const removed = new Set(e.code.removed);
+    const restored = e.code.restored.filter((p) => !removed.has(p));
+    if (e.code.removed.length) parts.push(`removed ${names(e.code.removed)}`);
+    if (restored.length) parts.push(`restored ${names(restored)}`);
+    if (e.code.skipped.length) parts.push(`left ${e.code.skipped.map((s) => `${s.path} (${s.reason})`).join(", ")}`);
+    if (parts.length === 0) parts.push("no file needed changing");
+  }
+  return `${where}: ${what}${parts.length ? `. Files: ${parts.join("; ")}` : ""}. The abandoned messages stay in the session's log.`;
 }
 
 function names(paths: string[]): string {

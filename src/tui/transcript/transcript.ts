@@ -9,7 +9,7 @@ import type { AssistantBlock, ServerBlock, ToolResultContent } from "../../model
 import { CUT_NOTICE, type Entry, type NoticeLevel, type RetryView } from "./entry.ts";
 import { appendTail } from "./output-tail.ts";
 import { shownResult, shownText } from "./tool-output.ts";
-import { compactionNotice, syntheticNotice, undoNotice } from "./event-notices.ts";
+import { compactionNotice, rewindNotice, syntheticNotice, undoNotice } from "./event-notices.ts";
 
 /** The words the permission prompt used for each place a rule can be saved. */
 const SCOPE_WORDS: Record<string, string> = { local: "this project, not committed", project: "this project", session: "this session only", user: "every project" };
@@ -144,6 +144,9 @@ export class Transcript {
         break;
       case "undo":
         this.push({ kind: "notice", text: undoNotice(e), level: "info" });
+        break;
+      case "rewind":
+        this.push({ kind: "notice", text: rewindNotice(e), level: e.code?.skipped.length ? "warn" : "info" });
         break;
       case "setting_change":
         if (e.model) this.push({ kind: "notice", text: `Model: ${e.model}`, level: "info" });

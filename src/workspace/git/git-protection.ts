@@ -7,6 +7,7 @@ import { homedir } from "node:os";
 import { basename, dirname, isAbsolute, join, relative, resolve, sep } from "node:path";
 import { recordBaseline, type GitBaseline } from "./baseline.ts";
 import { findUserRepository, ShadowRepo } from "./shadow-repo.ts";
+import { planRewind } from "./rewind-plan.ts";
 import type { TreeChange } from "./tree-changes.ts";
 import { ensurePrivateDir, PRIVATE_FILE_MODE } from "../../platform/private-files.ts";
 
@@ -47,14 +48,20 @@ export interface GitProtection {
   readonly sessionStart: string;
   /** Record the work tree now; returns the tree id. */
   snapshot(): Promise<string>;
-  /** Call before an agent turn runs; returns the snapshot. */
-  beginTurn(): Promise<string>;
+  /** Call before an agent turn runs; returns the snapshot. `message`: the id of the user message that starts it (for rewind). */
+  beginTurn(message?: string): Promise<string>;
   /** Call when the agent turn ends (TurnEndEvent.snapshot). */
   endTurn(): Promise<string>;
   /** What changed since `from` (default: the session start) up to now. */
   diff(from?: string): Promise<{ patch: string; files: FileChange[] }>;
   /** Undo the last agent turn not yet undone; null when there is none. */
   undo(): Promise<UndoResult | null>;
+  /**
+   * Rewind: the work tree back to before the first turn started by one of `messages` (the target
+   * message and every one logged after it), every later turn with it; what the user changed after
+   * the agent stays and is reported. Null when no turn since changed anything.
+   */
+  rewind(messages: readonly string[]): Promise<UndoResult | null>;
   /** How many turns /undo can still go back. */
   undoableTurns(): number;
   /**
@@ -66,7 +73,7 @@ export interface GitProtection {
   forget(): void;
 }
 
-type Turn = { before: string; after: string | null };
+type Turn = { before: string; after: string | null; message?: string };
 type State = { sessionStart: string; turns: Turn[] };
 
 /**
@@ -148,10 +155,10 @@ class Protection implements GitProtection {
     return this.serial(() => this.shadow.snapshot());
   }
 
-  beginTurn(): Promise<string> {
+  beginTurn(message?: string): Promise<string> {
     return this.serial(async () => {
       const before = await this.shadow.snapshot();
-      this.state.turns.push({ before, after: null });
+      this.state.turns.push({ before, after: null, ...(message ? { message } : {}) });
       this.save();
       return before;
     });
@@ -233,35 +240,55 @@ class Protection implements GitProtection {
         if (change.before) toCheckout.push(change.path);
         else toRemove.push(change.path);
       }
-      const restored: string[] = [];
-      for (const path of toRemove) {
-        try {
-          rmSync(join(this.workTree, path), { force: true });
-          removeEmptyParents(this.workTree, dirname(path));
-          restored.push(path);
-        } catch (e) {
-          skipped.push({ path, reason: `could not remove: ${(e as Error).message}` });
-        }
-      }
-      try {
-        await this.shadow.checkout(turn.before, toCheckout);
-        restored.push(...toCheckout);
-      } catch {
-        // one bad path fails the batch: retry one by one to say which
-        for (const path of toCheckout) {
-          try {
-            await this.shadow.checkout(turn.before, [path]);
-            restored.push(path);
-          } catch (e) {
-            skipped.push({ path, reason: `could not restore: ${(e as Error).message}` });
-          }
-        }
-      }
+      const result = await this.restore(turn.before, toCheckout, toRemove, skipped);
       this.state.turns.pop();
       this.save();
-      const removed = new Set(toRemove);
-      return { snapshot: turn.before, restored: restored.sort(), removed: restored.filter((p) => removed.has(p)), skipped };
+      return result;
     });
+  }
+
+  rewind(messages: readonly string[]): Promise<UndoResult | null> {
+    return this.serial(async () => {
+      const wanted = new Set(messages);
+      const from = this.state.turns.findIndex((t) => t.message !== undefined && wanted.has(t.message));
+      if (from < 0) return null;
+      const turns = this.state.turns.slice(from);
+      const plan = await planRewind((a, b, paths) => this.shadow.changes(a, b, paths), turns, await this.shadow.snapshot());
+      const result = await this.restore(turns[0]!.before, plan.toCheckout, plan.toRemove, plan.skipped);
+      this.state.turns.splice(from);
+      this.save();
+      return result;
+    });
+  }
+
+  /** Removes `toRemove`, writes `toCheckout` back from `tree`; what failed joins `skipped`. */
+  private async restore(tree: string, toCheckout: string[], toRemove: string[], skipped: UndoResult["skipped"]): Promise<UndoResult> {
+    const restored: string[] = [];
+    for (const path of toRemove) {
+      try {
+        rmSync(join(this.workTree, path), { force: true });
+        removeEmptyParents(this.workTree, dirname(path));
+        restored.push(path);
+      } catch (e) {
+        skipped.push({ path, reason: `could not remove: ${(e as Error).message}` });
+      }
+    }
+    try {
+      await this.shadow.checkout(tree, toCheckout);
+      restored.push(...toCheckout);
+    } catch {
+      // one bad path fails the batch: retry one by one to say which
+      for (const path of toCheckout) {
+        try {
+          await this.shadow.checkout(tree, [path]);
+          restored.push(path);
+        } catch (e) {
+          skipped.push({ path, reason: `could not restore: ${(e as Error).message}` });
+        }
+      }
+    }
+    const removed = new Set(toRemove);
+    return { snapshot: tree, restored: restored.sort(), removed: restored.filter((p) => removed.has(p)), skipped };
   }
 }
 
@@ -278,6 +305,7 @@ class NoProtection implements GitProtection {
   endTurn = async () => "";
   diff = async () => ({ patch: "", files: [] });
   undo = async () => null;
+  rewind = async () => null;
   undoableTurns = () => 0;
   adopt = async () => {};
   forget = () => {};

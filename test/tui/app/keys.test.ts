@@ -87,6 +87,28 @@ describe("composer keys", () => {
     expect(actions.interrupts).toBe(1);
   });
 
+  test("idle, Esc twice on an empty prompt opens the rewind chooser; slower, or with text, it does not", () => {
+    const { state, actions, press, clock } = setup();
+    state.session!.rewind.points = () => [{ id: "m2", ts: clock.t, text: "second\nmore", images: 0 }, { id: "m1", ts: clock.t, text: "first", images: 1 }];
+    press(key("escape"));
+    expect(actions.flashes.at(-1)).toBe("Esc again to rewind to an earlier message");
+    clock.t += 2000;
+    press(key("escape"));
+    expect(actions.choosers).toHaveLength(0);
+    clock.t += 300;
+    press(key("escape"));
+    expect(actions.choosers[0]?.title).toContain("Rewind to before which message?");
+    expect(actions.choosers[0]?.items.map((i) => i.label)).toEqual(["second …", "first [1 image]"]);
+    // Esc Esc in one read (Alt+Esc) opens it too; not with text in the prompt.
+    press(key("escape", { alt: true }));
+    expect(actions.choosers).toHaveLength(2);
+    state.composer.insert("draft");
+    press(key("escape", { alt: true }));
+    press(key("escape"));
+    press(key("escape"));
+    expect(actions.choosers).toHaveLength(2);
+  });
+
   test("Shift-Tab cycles default → acceptEdits → plan, and into bypassPermissions only when the session started in it", () => {
     const { state, press } = setup();
     const modes: string[] = [];

@@ -28,6 +28,7 @@ export function fakeSession(queuedSteering: string[] = []): AgentSession {
     rules: { list: () => [], remove: () => ({ ok: false, error: "no rules in this test" }) },
     trust: { pending: () => [], answer: async () => {}, heldSettings: () => [], trustSettings: () => {} },
     snapshots: { off: () => "snapshots are off in this test", undo: async () => null, diff: async () => ({ patch: "", files: [] }) },
+    rewind: { points: () => [], to: async () => { throw new Error("no rewind in this test"); } },
   };
   return s as AgentSession;
 }
@@ -118,6 +119,7 @@ export function makeState(over: Partial<AppState> = {}): AppState {
     pager: null,
     hint: null,
     ctrlCAt: 0,
+    escAt: 0,
     lastTypedAt: Number.NEGATIVE_INFINITY,
     guardTimer: null,
     frameNo: 0,
