@@ -25,6 +25,7 @@ import { createWorkspace } from "../workspace/local.ts";
 import { openFoundation } from "./foundation.ts";
 import { createGate } from "./gate.ts";
 import { notifyingAsker, wireHooks } from "./hook-wiring.ts";
+import { openPlanWorkflow } from "./plan-mode.ts";
 import { restoreWorkspace, SessionOpenError } from "./open-log.ts";
 import { recordSession } from "./session-record.ts";
 import { openSettingsFacet } from "./settings-facet.ts";
@@ -67,7 +68,8 @@ export async function openAgentSession(opts: SessionOptions): Promise<AgentSessi
   });
   notices.push(...hooks.notices);
   const hookTurn = newHookTurn();
-  const baseTools = createToolRuntime(offeredTools(opts.tools, notices), { searchGuard: (tool, dir) => engine.searchFilter(tool, dir), dynamic: () => mcp.manager.tools() });
+  const plan = openPlanWorkflow({ bus, sessionId, planFile: f.planFile, mode: () => engine.mode, replayed: replayed?.events ?? [] });
+  const baseTools = createToolRuntime([...offeredTools(opts.tools, notices), plan.tool], { searchGuard: (tool, dir) => engine.searchFilter(tool, dir), dynamic: () => mcp.manager.tools() });
   const tools = hookedRuntime(baseTools, hooks.service, cwd, hookTurn);
   // Resume contract: tools may be added between versions, never silently removed. (MCP tools come
   // and go with their servers, which are not connected yet.)
@@ -82,7 +84,7 @@ export async function openAgentSession(opts: SessionOptions): Promise<AgentSessi
     const change = { ...(state.model() !== replayed.model ? { model: state.model() } : {}), ...(engine.mode !== replayed.permissionMode ? { permissionMode: engine.mode } : {}) };
     bus.emit({ type: "setting_change", id: newId(), ts: Date.now(), ...change });
   }
-  const gate = hookedGate(createGate({ engine, workspace, emit: bus.emit, ask: notifyingAsker(hooks.service, opts.ask) }), hooks.service, cwd, bus.emit, hookTurn, baseTools);
+  const gate = hookedGate(createGate({ engine, workspace, emit: bus.emit, ask: plan.asker(notifyingAsker(hooks.service, opts.ask)) }), hooks.service, cwd, bus.emit, hookTurn, baseTools);
 
   const extensions = loadSessionExtensions(cwd, homedir(), userConfigDir(homedir()));
   notices.push(...extensions.problems);
@@ -109,7 +111,7 @@ export async function openAgentSession(opts: SessionOptions): Promise<AgentSessi
   const wiring = await wireHooks({ service: hooks.service, hookTurn, bus, context, cwd, model: state.model, resumed: replayed !== null, opts, notices });
 
   const offer = turnOffer(
-    { model: f.client, modelName: state.model, system: () => system, tools, workspace, context: wiring.context, gate, emit: bus.emit, policies: wiring.policies, takeNotices: () => workspace.processes.takeExitNotices(), costSoFar: state.costSinceOpen },
+    { model: f.client, modelName: state.model, system: () => system, tools, workspace, context: wiring.context, gate, emit: bus.emit, policies: [plan.policy, ...wiring.policies], takeNotices: () => workspace.processes.takeExitNotices(), costSoFar: state.costSinceOpen },
     { engine, settings, opts, provider: f.provider },
   );
   const turns = createTurnRunner({
@@ -131,6 +133,7 @@ export async function openAgentSession(opts: SessionOptions): Promise<AgentSessi
     hookTurn,
     wiring,
     kernel: offer.kernel,
+    reminder: plan.reminder,
     interactive: opts.ask !== undefined,
   });
 
@@ -144,6 +147,7 @@ export async function openAgentSession(opts: SessionOptions): Promise<AgentSessi
     replayed,
     notices,
     logPath: writer.path,
+    planFile: plan.planFile,
     subscribe: (listener) => bus.subscribe(listener),
     model: state.model,
     permissionMode: (): PermissionMode => engine.mode,
@@ -154,7 +158,11 @@ export async function openAgentSession(opts: SessionOptions): Promise<AgentSessi
     setPermissionMode: (mode) => bus.emit({ type: "setting_change", id: newId(), ts: Date.now(), permissionMode: mode }),
     queueSteering: offer.queueSteering,
     takeQueuedSteering: offer.takeQueuedSteering,
-    runTurn: (input, signal) => turns.run(input, signal),
+    async runTurn(input, signal) {
+      const r = await turns.run(input, signal);
+      const handoff = plan.takeHandoff();
+      return handoff ? { ...r, planHandoff: handoff } : r;
+    },
     snapshots: {
       off: () => git.unavailable,
       async undo() {
