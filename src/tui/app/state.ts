@@ -8,6 +8,7 @@ import type { Transcript } from "../transcript/transcript.ts";
 import type { TranscriptPager } from "../views/pager.ts";
 import type { PermissionPanelState } from "../views/permission-panel.ts";
 import type { PickerState } from "../views/picker.ts";
+import type { PlanPanelState } from "../views/plan-panel.ts";
 import type { Composer } from "./composer.ts";
 import type { FileFinder } from "./file-finder.ts";
 import type { HistoryCommit } from "./history-commit.ts";
@@ -26,6 +27,8 @@ export type PermissionAsk = {
   shownAt: number;
   /** Keys still go to the composer: the prompt has just appeared, or a typing burst is going on. */
   guarded: boolean;
+  /** The question is a plan to approve (exit_plan_mode): the plan panel instead of the permission panel. */
+  plan?: PlanPanelState;
 };
 
 /** A turn, /compact or a command's async work: Esc aborts it, the spinner shows it. */
