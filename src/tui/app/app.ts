@@ -45,7 +45,7 @@ import { showResumedTail } from "./resumed-tail.ts";
 import { Composer } from "./composer.ts";
 import { HistoryCommit } from "./history-commit.ts";
 import type { FocusChange, InputEvent } from "./app-input.ts";
-import { askInPanel } from "./ask-permission.ts";
+import { askInPanel, homeShort } from "./ask-permission.ts";
 import { isKnownCommand } from "./slash-commands.ts";
 import { Transcript } from "../transcript/transcript.ts";
 import { composerInput } from "./composer-keys.ts";
@@ -376,7 +376,7 @@ export class App implements AppActions {
     const before = this.session.sessionId;
     await this.swapSession(null, (old) => ({ model: old.model(), permissionMode: "acceptEdits" }));
     if (this.state.session?.sessionId === before || this.exiting) return;
-    this.state.transcript.notice(`Implementing the approved plan (${h.planFile}) in a new session with a clean context.`, "info");
+    this.state.transcript.notice(`Implementing the approved plan (${homeShort(h.planFile)}) in a new session with a clean context.`, "info");
     this.runTurn(h.prompt);
   }
 
