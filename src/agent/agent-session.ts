@@ -27,6 +27,7 @@ import { openFoundation } from "./foundation.ts";
 import { createGate } from "./gate.ts";
 import { attachSandbox } from "./sandbox-wiring.ts";
 import { notifyingAsker, wireHooks } from "./hook-wiring.ts";
+import { openPlanWorkflow } from "./plan-mode.ts";
 import { restoreWorkspace, SessionOpenError } from "./open-log.ts";
 import { recordSession } from "./session-record.ts";
 import { openSettingsFacet } from "./settings-facet.ts";
@@ -76,7 +77,8 @@ export async function openAgentSession(opts: SessionOptions): Promise<AgentSessi
   notices.push(...hooks.notices);
   const hookTurn = newHookTurn();
   const structured = structuredOutputOf(opts);
-  const baseTools = createToolRuntime(offeredTools(opts.tools, notices), { searchGuard: (tool, dir) => engine.searchFilter(tool, dir), dynamic: withStructuredTool(() => mcp.manager.tools(), structured) });
+  const plan = openPlanWorkflow({ bus, sessionId, planFile: f.planFile, mode: () => engine.mode, replayed: replayed?.events ?? [] });
+  const baseTools = createToolRuntime([...offeredTools(opts.tools, notices), plan.tool], { searchGuard: (tool, dir) => engine.searchFilter(tool, dir), dynamic: withStructuredTool(() => mcp.manager.tools(), structured) });
   const tools = hookedRuntime(baseTools, hooks.service, cwd, hookTurn);
   // Resume contract: tools may be added between versions, never silently removed. (MCP tools come
   // and go with their servers, which are not connected yet.)
@@ -92,7 +94,7 @@ export async function openAgentSession(opts: SessionOptions): Promise<AgentSessi
     bus.emit({ type: "setting_change", id: newId(), ts: Date.now(), ...change });
   }
   const sb = await attachSandbox(cwd, engine, workspace, notices);
-  const hooked = hookedGate(createGate({ engine, workspace, emit: bus.emit, ask: notifyingAsker(hooks.service, opts.ask), ...(sb.gate ? { sandbox: sb.gate } : {}) }), hooks.service, cwd, bus.emit, hookTurn, baseTools);
+  const hooked = hookedGate(createGate({ engine, workspace, emit: bus.emit, ask: plan.asker(notifyingAsker(hooks.service, opts.ask)), ...(sb.gate ? { sandbox: sb.gate } : {}) }), hooks.service, cwd, bus.emit, hookTurn, baseTools);
   const gate = structured ? structured.gate(hooked) : hooked;
 
   const extensions = loadSessionExtensions(cwd, homedir(), userConfigDir(homedir()));
@@ -124,7 +126,7 @@ export async function openAgentSession(opts: SessionOptions): Promise<AgentSessi
   if (structured) wiring.policies.push(structured.policy);
 
   const offer = turnOffer(
-    { model: f.client, modelName: state.model, system: () => system, tools, workspace, context: wiring.context, gate, emit: bus.emit, policies: wiring.policies, takeNotices: () => workspace.processes.takeExitNotices(), costSoFar: state.costSinceOpen },
+    { model: f.client, modelName: state.model, system: () => system, tools, workspace, context: wiring.context, gate, emit: bus.emit, policies: [plan.policy, ...wiring.policies], takeNotices: () => workspace.processes.takeExitNotices(), costSoFar: state.costSinceOpen },
     { engine, settings, opts: { ...opts, ...effortAtOpen(opts, settings, f.model, notices) }, provider: f.provider },
   );
   const turns = createTurnRunner({
@@ -146,6 +148,7 @@ export async function openAgentSession(opts: SessionOptions): Promise<AgentSessi
     hookTurn,
     wiring,
     kernel: offer.kernel,
+    reminder: plan.reminder,
     interactive: opts.ask !== undefined,
   });
 
@@ -163,6 +166,7 @@ export async function openAgentSession(opts: SessionOptions): Promise<AgentSessi
     replayed,
     notices,
     logPath: writer.path,
+    planFile: plan.planFile,
     subscribe: (listener) => bus.subscribe(listener),
     model: state.model,
     permissionMode: (): PermissionMode => engine.mode,
@@ -176,7 +180,11 @@ export async function openAgentSession(opts: SessionOptions): Promise<AgentSessi
     setPermissionMode: (mode) => bus.emit({ type: "setting_change", id: newId(), ts: Date.now(), permissionMode: mode }),
     queueSteering: offer.queueSteering,
     takeQueuedSteering: offer.takeQueuedSteering,
-    runTurn: (input, signal) => turns.run(input, signal),
+    async runTurn(input, signal) {
+      const r = await turns.run(input, signal);
+      const handoff = plan.takeHandoff();
+      return handoff ? { ...r, planHandoff: handoff } : r;
+    },
     runShell: (command, signal) => runUserShell({ cwd, engine, emit: bus.emit }, command, signal),
     contextUsage: measureContext({ client: f.client, model: state.model, prompt, offer, context: { messages: () => wiring.context.messages(), contextWindow: () => context.contextWindow() }, bus, replayed: replayed?.events ?? [] }),
     commandPrompt: async (name, arg) => (name === "init" ? initPrompt(cwd) : reviewPrompt(cwd, arg)),

@@ -17,7 +17,7 @@ import type { ModelClient } from "../model/types.ts";
 import { createPermissionEngine, splitRuleList, userConfigDir, wideningSettings, type PermissionEngine, type Problem } from "../permissions/index.ts";
 import { homedir } from "node:os";
 import { SessionWriteError, type SessionWriter } from "../session/log.ts";
-import { projectSessionsDir } from "../session/paths.ts";
+import { planPath, projectSessionsDir } from "../session/paths.ts";
 import { createSession } from "../session/store.ts";
 import { openSettingsTrust, type SettingsTrust } from "../trust/settings-trust.ts";
 import { VERSION } from "../version.ts";
@@ -50,6 +50,8 @@ export type Foundation = {
   git: GitProtection;
   writer: SessionWriter;
   shadowDir: string;
+  /** The session's plan file: the one file plan mode writes. */
+  planFile: string;
   notices: string[];
 };
 
@@ -96,6 +98,7 @@ export async function openFoundation(opts: SessionOptions, onWriteError: (e: Ses
   notices.push(...provider.notices(model));
   const sessionId = opened.writer?.sessionId ?? opts.sessionId ?? newSessionId();
   const shadowDir = join(projectSessionsDir(cwd), "shadow");
+  const planFile = planPath(cwd, sessionId);
   // MCP servers start now, in parallel with everything below; only the first request waits for
   // them, and no longer than the startup timeout.
   const logDir = opened.writer ? dirname(opened.writer.path) : projectSessionsDir(cwd);
@@ -117,7 +120,7 @@ export async function openFoundation(opts: SessionOptions, onWriteError: (e: Ses
   // The mode comes from this run's flags or settings, never silently from the resumed session:
   // a session once run with bypassPermissions must not stay in it.
   const [engine, git, orphanNotices] = await Promise.all([
-    createPermissionEngine({ projectRoot: cwd, mode: opts.permissionMode, cliAllow: opts.allowedTools ?? [], cliDeny: opts.disallowedTools ?? [], projectSettings: settingsTrust }),
+    createPermissionEngine({ projectRoot: cwd, mode: opts.permissionMode, cliAllow: opts.allowedTools ?? [], cliDeny: opts.disallowedTools ?? [], projectSettings: settingsTrust, planFile }),
     createGitProtection({ projectRoot: cwd, dataDir: shadowDir, sessionId, resume: opened.writer !== null }),
     // On resume, then, whatever else still carries the mark: an interrupted bash command a kill -9
     // left running, a daemon it started (no KHAELOR holds this session, so none is managed).
@@ -153,7 +156,7 @@ export async function openFoundation(opts: SessionOptions, onWriteError: (e: Ses
     await mcp.manager.close();
     throw e;
   }
-  return { cwd, settings, projectModel, projectStatusLine, settingsTrust, trustProject, trustQuestion, client, provider, opened, model, sessionId, mcp, engine, git, writer, shadowDir, notices };
+  return { cwd, settings, projectModel, projectStatusLine, settingsTrust, trustProject, trustQuestion, client, provider, opened, model, sessionId, mcp, engine, git, writer, shadowDir, planFile, notices };
 }
 
 /** The resumed session's writer, or a new session's log, created now that the mode is known. */

@@ -3,9 +3,11 @@
 // the API's tool search instead of into every request whole.
 import type { KernelDeps } from "../kernel/types.ts";
 import { builtinTools } from "../tools/builtin.ts";
+import { EXIT_PLAN_TOOL } from "../tools/exit-plan-mode.ts";
 import { TOOL_SEARCH_TOOL, toolSearchOffer } from "../mcp/tool-search.ts";
 import { costUsd, maxTokensFor } from "../model/models.ts";
 import type { OpenedProvider } from "../model/providers/open.ts";
+import type { ToolSpec } from "../model/types.ts";
 import { webToolSpecs, type WebToolSettings } from "../model/web-tools.ts";
 import type { EffortLevel } from "../model/types.ts";
 import type { PermissionEngine } from "../permissions/index.ts";
@@ -22,6 +24,26 @@ function offeredTools(names: string[] | undefined, notices: string[]) {
   const unknown = names.filter((n) => !all.some((t) => t.name === n.toLowerCase()) && !SERVER_TOOL_NAMES[n.toLowerCase()]);
   if (unknown.length > 0) notices.push(`--tools: KHAELOR has no tool ${unknown.join(", ")}; offering ${all.filter((t) => wanted.has(t.name)).map((t) => t.name).join(", ") || "no tools"}`);
   return all.filter((t) => wanted.has(t.name));
+}
+
+/**
+ * exit_plan_mode is offered in plan mode only (a call to it outside is answered with why). The same
+ * array comes back while nothing changed, so what is built from it is not built again per request.
+ */
+function planModeSpecs(all: () => ToolSpec[], planning: () => boolean): () => ToolSpec[] {
+  let seen: ToolSpec[] | null = null;
+  let seenPlanning = false;
+  let out: ToolSpec[] = [];
+  return () => {
+    const now = all();
+    const p = planning();
+    if (now !== seen || p !== seenPlanning) {
+      seen = now;
+      seenPlanning = p;
+      out = p ? now : now.filter((t) => t.name !== EXIT_PLAN_TOOL);
+    }
+    return out;
+  };
 }
 
 function offeredServerTool(names: string[] | undefined, apiName: string): boolean {
@@ -48,7 +70,7 @@ export function turnOffer(
   fixed: FixedKernelParts,
   o: { engine: Pick<PermissionEngine, "rules" | "mode">; settings: WebToolSettings; opts: Pick<SessionOptions, "tools" | "budgets" | "thinkingBudget" | "effort" | "fallbackModel">; provider?: Pick<OpenedProvider, "missingServerTools" | "costOf"> },
 ): TurnOffer {
-  const mcpOffer = toolSearchOffer(() => fixed.tools.specs());
+  const mcpOffer = toolSearchOffer(planModeSpecs(() => fixed.tools.specs(), () => o.engine.mode === "plan"));
   // A server tool the provider does not run is left out (the session said so at start).
   const runs = (name: string) => !o.provider?.missingServerTools.has(name);
   const serverTools = () => [...webToolSpecs(o.engine.rules(), o.engine.mode, o.settings).filter((t) => offeredServerTool(o.opts.tools, t.name) && runs(t.name)), ...(mcpOffer().search ? [TOOL_SEARCH_TOOL] : [])];

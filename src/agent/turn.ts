@@ -47,6 +47,8 @@ export type TurnDeps = {
   wiring: HookWiring;
   /** What the kernel needs for this turn, built fresh (model, budgets, thinking). */
   kernel(): KernelDeps;
+  /** Instructions the next prompt carries for the model (plan mode's), or null. */
+  reminder?: () => string | null;
   /** The app's words for a full disk differ from print mode's. */
   interactive: boolean;
 };
@@ -181,6 +183,8 @@ async function preparePrompt(d: TurnDeps, input: string | UserBlock[], signal: A
   }
   const start = d.wiring.takeStartContext();
   if (start.length > 0) content = withContext(content, "SessionStart", start);
+  const reminder = d.reminder?.() ?? null;
+  if (reminder !== null) content = [...(typeof content === "string" ? [{ type: "text" as const, text: content }] : content), { type: "text", text: reminder }];
   return { content, end };
 }
 

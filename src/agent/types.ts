@@ -30,10 +30,31 @@ export type AgentTurnResult = TurnResult & {
   notSaved?: string;
   /** The user's message itself was not saved: a mode gives it back to be sent again. */
   keepInput?: boolean;
+  /** A plan was approved to be implemented in a new session with a clean context: the mode opens it with this. */
+  planHandoff?: PlanHandoff;
+};
+
+/** An approved plan on its way to a new session: the planning session's conversation stays behind. */
+export type PlanHandoff = {
+  plan: string;
+  planFile: string;
+  /** The planning session, kept and resumable. */
+  fromSession: string;
+  /** The new session's first prompt: the user's request and the plan. */
+  prompt: string;
 };
 
 /** The user's answer to one ask. `always` saves the suggested rule at that scope. */
-export type AskAnswer = { allow: true; always?: { scope: GrantScope } } | { allow: false; message?: string };
+export type AskAnswer =
+  | {
+      allow: true;
+      always?: { scope: GrantScope };
+      /** An approved plan (exit_plan_mode): the mode to continue in (absent: default). */
+      mode?: PermissionMode;
+      /** An approved plan: implemented in a new session with a clean context instead of this one. */
+      clearContext?: boolean;
+    }
+  | { allow: false; message?: string };
 
 export type AskRequest = {
   call: ToolCall;
@@ -140,6 +161,8 @@ export interface AgentSession {
   /** To read before the first prompt: settings problems, crash recovery, lost processes, snapshots off. */
   readonly notices: readonly string[];
   readonly logPath: string;
+  /** Where plan mode writes this session's plan (in the user's data directory). */
+  readonly planFile: string;
 
   /** Every event, live (the log has it first). Returns the unsubscribe. */
   subscribe(listener: (e: AgentEvent) => void): () => void;

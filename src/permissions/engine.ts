@@ -55,6 +55,8 @@ export type PermissionEngineOptions = {
    * none do: a project's files may only restrict, as in a project nobody trusted.
    */
   projectSettings?: ProjectSettingsTrust;
+  /** The session's plan file: the one file plan mode writes, and read or written unasked in every mode. */
+  planFile?: string;
 };
 
 export type GrantResult = { ok: true; rule: string; file?: string } | { ok: false; error: string };
@@ -116,7 +118,7 @@ class Engine implements PermissionEngine {
     const root = realPath(resolve(opts.projectRoot));
     const configDir = userConfigDir(home, opts.configHome);
     this.locations = settingsLocations(root, configDir, opts.claudeDir ?? claudeConfigDir(home));
-    this.ctx = { rules: new RuleSet({ root, home }), mode: "default", root, home, configDir };
+    this.ctx = { rules: new RuleSet({ root, home }), mode: "default", root, home, configDir, ...(opts.planFile ? { planFile: realPath(resolve(opts.planFile)) } : {}) };
     this.trust = opts.projectSettings ?? untrustedProjectSettings();
     this.addCli(opts.cliAllow ?? [], "allow", "--allowedTools");
     this.addCli(opts.cliDeny ?? [], "deny", "--disallowedTools");
@@ -199,6 +201,9 @@ class Engine implements PermissionEngine {
       }
       case "process":
         return this.decideProcess(input, cwd);
+      case "exit_plan_mode":
+        // The user approves a plan, whatever the mode and the rules: its tool runs only in plan mode.
+        return { behavior: "ask", reason: "the plan is ready for your review", source: "mode:plan" };
       default:
         if (isMcpName(req.tool)) return this.decideMcp(req.tool, req.readOnly === true);
         return this.decideOtherTool(req.tool);

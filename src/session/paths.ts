@@ -42,6 +42,14 @@ export function sessionPath(cwd: string, sessionId: string, env: Env = process.e
   return join(projectSessionsDir(cwd, env), `${sessionId}.jsonl`);
 }
 
+/**
+ * A session's plan file (plan mode writes the plan there; the user reads it and edits it by hand):
+ * in the data directory, per project and per session, never inside the project.
+ */
+export function planPath(cwd: string, sessionId: string, env: Env = process.env): string {
+  return join(dataRoot(env), "plans", projectSlug(cwd), `${sessionId}.md`);
+}
+
 /** Beside each log: its writer lock and its cached summary (both derived, both safe to delete). */
 export const lockPathOf = (logPath: string): string => logPath.replace(/\.jsonl$/, "") + ".lock";
 export const metaPathOf = (logPath: string): string => logPath.replace(/\.jsonl$/, "") + ".meta.json";

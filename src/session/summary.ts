@@ -23,7 +23,8 @@ const TITLE_MAX = 80;
 
 /** A session's title: the first thing the user asked, on one line. */
 export function titleFrom(content: UserMessageEvent["content"]): string {
-  const text = typeof content === "string" ? content : content.map((b) => (b.type === "text" ? b.text : "")).join(" ");
+  // Context added for the model after the user's words (plan mode's instructions, a hook's) is not a title.
+  const text = typeof content === "string" ? content : content.map((b) => (b.type === "text" && !b.text.startsWith("<system-reminder>") ? b.text : "")).join(" ");
   const oneLine = text.trim().replace(/\s+/g, " ");
   return oneLine.length > TITLE_MAX ? `${oneLine.slice(0, TITLE_MAX - 1)}…` : oneLine;
 }

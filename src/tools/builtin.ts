@@ -1,6 +1,7 @@
 // The seven built-in tools, in the order the model sees them.
 import { bashTool } from "./bash.ts";
 import { editTool } from "./edit.ts";
+import { EXIT_PLAN_TOOL } from "./exit-plan-mode.ts";
 import { callFacts, claudeNameOf } from "./facts.ts";
 import { globTool } from "./glob.ts";
 import { grepTool } from "./grep.ts";
@@ -33,7 +34,8 @@ export function shellEquivalents(names: readonly string[]): string[] {
   return have.flatMap((t) => (t.insteadOf ? [`${t.name}, not ${t.insteadOf}`] : []));
 }
 
-/** Claude Code's name for a tool the model called: Read for read, an MCP tool's as it is. */
+/** Claude Code's name for a tool the model called: Read for read, ExitPlanMode for exit_plan_mode, an MCP tool's as it is. */
 export function claudeToolName(name: string): string {
+  if (name === EXIT_PLAN_TOOL) return "ExitPlanMode";
   return claudeNameOf(BY_NAME.get(name), name);
 }

@@ -64,10 +64,12 @@ export type ToolPreview = {
   change?: { path: string; before: string | null; after: string };
   /** A line beside it: "new file", the command it runs, or why the call will fail once allowed. */
   detail?: { label: string; text: string };
+  /** A plan presented for approval (exit_plan_mode): its markdown and the plan file it is kept in. */
+  plan?: { text: string; file: string };
 };
 
 /** How an editor draws a call: ACP's tool kinds. */
-export type ToolKind = "read" | "edit" | "delete" | "move" | "search" | "execute" | "think" | "fetch" | "other";
+export type ToolKind = "read" | "edit" | "delete" | "move" | "search" | "execute" | "think" | "fetch" | "switch_mode" | "other";
 
 /** What one call reaches, as its tool says: the files or folders (absolute), the command it runs. */
 export type CallReach = {

@@ -230,4 +230,41 @@ describe("the Claude Agent SDK drives khaelor", () => {
     expect(init.mcp_servers).toEqual([{ name: "calc", status: "connected", source: "sdk" }]);
     expect(messages.find((m) => m.type === "result")).toMatchObject({ subtype: "success", result: "It is 5." });
   });
+
+  test("plan mode: ExitPlanMode reaches canUseTool with the plan in its input; approving with setMode acceptEdits leaves plan mode, so the edit runs unasked", async () => {
+    const dir = tempProject();
+    const plan = "# Plan\n\n1. Write done.txt\n";
+    const server = await serve({
+      turns: [
+        { content: [{ type: "text", text: "Here is the plan." }, { type: "tool_use", name: "exit_plan_mode", input: { plan } }] },
+        { content: [{ type: "tool_use", name: "write", input: { file_path: "done.txt", content: "done\n" } }], expect: { lastHasToolResult: { isError: false, contentMatches: "approved the plan" } } },
+        { content: [{ type: "text", text: "Implemented." }], expect: { lastHasToolResult: { isError: false } } },
+      ],
+    });
+    const asked: Array<{ tool: string; input: Record<string, unknown> }> = [];
+    const messages: SDKMessage[] = [];
+    const q = query({
+      prompt: "plan, then write done.txt",
+      options: {
+        pathToClaudeCodeExecutable: wrapper(),
+        cwd: dir,
+        env: isolatedEnv(server.url),
+        permissionMode: "plan",
+        canUseTool: async (tool, input) => {
+          asked.push({ tool, input });
+          return { behavior: "allow", updatedInput: input, updatedPermissions: [{ type: "setMode", mode: "acceptEdits", destination: "session" }] };
+        },
+      },
+    });
+    for await (const m of q) messages.push(m);
+    expect(server.checkFailures).toEqual([]);
+    // Asked once, for the plan: the write after it ran in acceptEdits mode without a question.
+    expect(asked).toEqual([{ tool: "ExitPlanMode", input: { plan } }]);
+    expect(readFileSync(join(dir, "done.txt"), "utf8")).toBe("done\n");
+    const result = messages.find((m) => m.type === "result");
+    expect(result?.subtype).toBe("success");
+    // The request in plan mode offered the exit and named the plan file.
+    expect(JSON.stringify(server.requests[0]!.body)).toContain("exit_plan_mode");
+    expect(JSON.stringify(server.requests[0]!.body)).toContain("Plan mode is on");
+  });
 });

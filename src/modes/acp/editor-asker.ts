@@ -4,7 +4,7 @@
 // and "reject".
 import * as acp from "@agentclientprotocol/sdk";
 import type { AgentContext } from "@agentclientprotocol/sdk";
-import type { Asker } from "../../agent/types.ts";
+import type { AskAnswer, Asker, AskRequest } from "../../agent/types.ts";
 import { invisiblesNote, plannedDiff, toolKind, toolLocations } from "./tool-view.ts";
 
 export type EditorAskerDeps = {
@@ -18,6 +18,7 @@ export function editorAsker({ peer: connected, sessionId: currentSession }: Edit
     const sessionId = currentSession();
     if (!peer) return { allow: false };
     const input = (req.call.input ?? {}) as Record<string, unknown>;
+    if (req.preview?.plan) return askPlan(peer, sessionId, req, req.preview.plan, signal);
     // The change the tool planned: exactly what run() writes once it is allowed.
     const diff = plannedDiff(req.preview);
     // The editor may draw a bidi control or a zero-width space as nothing: say they are there.
@@ -55,4 +56,44 @@ export function editorAsker({ peer: connected, sessionId: currentSession }: Edit
       return { allow: false };
     }
   };
+}
+
+/**
+ * An approved plan's choices, as the app offers them but for a new session: an editor owns its
+ * sessions, so "clear the context" is not offered here (a client that wants it starts a session
+ * with the plan). Each approval switches the session's mode, which the editor hears as
+ * current_mode_update.
+ */
+const PLAN_OPTIONS: Array<acp.PermissionOption & { answer: AskAnswer }> = [
+  { optionId: "plan_accept_edits", name: "Yes, and accept edits", kind: "allow_always", answer: { allow: true, mode: "acceptEdits" } },
+  { optionId: "plan_review_edits", name: "Yes, and review each edit", kind: "allow_once", answer: { allow: true, mode: "default" } },
+  { optionId: "plan_keep_planning", name: "No, keep planning", kind: "reject_once", answer: { allow: false, message: "Keep planning: the user did not approve the plan yet." } },
+];
+
+/** The plan as a permission request whose content is the plan itself (markdown), with the plan file as its location. */
+async function askPlan(peer: AgentContext, sessionId: string, req: AskRequest, plan: { text: string; file: string }, signal: AbortSignal): Promise<AskAnswer> {
+  try {
+    const res = await peer.request(
+      "session/request_permission",
+      {
+        sessionId,
+        toolCall: {
+          toolCallId: req.call.id,
+          title: "Ready to leave plan mode: approve the plan?",
+          kind: "switch_mode",
+          status: "pending",
+          rawInput: { ...((req.call.input ?? {}) as Record<string, unknown>), plan: plan.text },
+          locations: [{ path: plan.file }],
+          content: [{ type: "content", content: { type: "text", text: plan.text } }],
+        },
+        options: PLAN_OPTIONS.map(({ answer: _, ...o }) => o),
+      },
+      { cancellationSignal: signal },
+    );
+    if (res.outcome.outcome !== "selected") return { allow: false };
+    const id = res.outcome.optionId;
+    return PLAN_OPTIONS.find((o) => o.optionId === id)?.answer ?? { allow: false };
+  } catch {
+    return { allow: false };
+  }
 }

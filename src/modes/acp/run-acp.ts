@@ -41,6 +41,8 @@ export async function runAcp(opts: RunOptions): Promise<number> {
       for (const u of updates.translate(e)) notify(s.sessionId, u);
       // The model changed (the editor's picker, or resuming with another): the picker shows it.
       if (e.type === "setting_change" && e.model) notify(s.sessionId, { sessionUpdate: "config_option_update", configOptions: configOptions(s) });
+      // The mode changed (an approved plan leaves plan mode): the editor's mode selector follows.
+      if (e.type === "setting_change" && e.permissionMode) notify(s.sessionId, { sessionUpdate: "current_mode_update", currentModeId: e.permissionMode });
     });
     sessions.set(s.sessionId, { session: s, turn: null, running: null });
     // After the response, so the client knows the session the commands belong to.

@@ -3,7 +3,7 @@
 import type { Asker } from "../../agent/types.ts";
 import { claudeToolInput, claudeToolName } from "../../hooks/tool-names.ts";
 import type { ControlChannel } from "./control.ts";
-import { grantScopeOf, suggestionsFor } from "./permission-updates.ts";
+import { grantScopeOf, modeOf, suggestionsFor } from "./permission-updates.ts";
 
 export type HostAskerDeps = {
   control: ControlChannel;
@@ -17,7 +17,9 @@ export type HostAskerDeps = {
 export function hostAsker({ control, cwd, once, interrupt }: HostAskerDeps): Asker {
   return async (req, signal) => {
     // Claude Code's names and input (Bash, an absolute file_path), as init and the hooks give them.
-    const input = claudeToolInput(req.call.input, cwd);
+    // A plan presented from its file reaches the host in `plan`, as Claude Code's ExitPlanMode input has it.
+    const plan = req.preview?.plan;
+    const input = plan ? { ...(claudeToolInput(req.call.input, cwd) as Record<string, unknown>), plan: plan.text } : claudeToolInput(req.call.input, cwd);
     const a = await control.request(
       {
         subtype: "can_use_tool",
@@ -41,7 +43,9 @@ export function hostAsker({ control, cwd, once, interrupt }: HostAskerDeps): Ask
         return { allow: false, message: "The host allowed this call only with a changed input, which KHAELOR cannot run yet; it was not run." };
       }
       const scope = grantScopeOf(r.updatedPermissions);
-      return { allow: true, ...(scope && req.suggestion ? { always: { scope } } : {}) };
+      // An approved plan continues in the mode the host names (setMode), else in default.
+      const mode = modeOf(r.updatedPermissions);
+      return { allow: true, ...(scope && req.suggestion ? { always: { scope } } : {}), ...(mode ? { mode } : {}) };
     }
     if (r.interrupt === true) interrupt();
     return { allow: false, message: typeof r.message === "string" && r.message ? r.message : undefined };

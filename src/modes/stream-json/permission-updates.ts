@@ -1,5 +1,6 @@
 // Claude Code's PermissionUpdate objects (what can_use_tool offers as permission_suggestions and a
 // host answers with as updatedPermissions), translated to and from our rules and grant scopes.
+import type { PermissionMode } from "../../events/types.ts";
 import type { GrantScope, Suggestion } from "../../permissions/index.ts";
 
 export type PermissionUpdate = {
@@ -36,6 +37,22 @@ export function grantScopeOf(updates: unknown): GrantScope | null {
     if (destination === "session") return "session";
     if (destination === "userSettings") return "user";
     if (destination === "localSettings" || destination === "projectSettings") return "local";
+  }
+  return null;
+}
+
+const MODES = new Set<string>(["default", "acceptEdits", "plan", "bypassPermissions", "dontAsk"]);
+
+/**
+ * The mode a host's answer switches to (Claude Code's `setMode` update), if it names one: an
+ * approved plan (ExitPlanMode) continues in it.
+ */
+export function modeOf(updates: unknown): PermissionMode | null {
+  if (!Array.isArray(updates)) return null;
+  for (const u of updates) {
+    if (typeof u !== "object" || u === null) continue;
+    const { type, mode } = u as Record<string, unknown>;
+    if (type === "setMode" && typeof mode === "string" && MODES.has(mode)) return mode as PermissionMode;
   }
   return null;
 }

@@ -13,6 +13,8 @@ export type JudgeContext = {
   home: string;
   /** KHAELOR's user settings directory, protected from tool writes. */
   configDir: string;
+  /** The session's plan file (real path): the one file plan mode writes. */
+  planFile?: string;
 };
 
 export type PathAccess = "read" | "write";
@@ -33,8 +35,11 @@ export function decidePath(
   const probes = opts.directory ? [abs, abs === "/" ? "/\u0001" : `${abs}/\u0001`] : [abs];
   const deny = ctx.rules.matchPath("deny", ruleTools, probes);
   if (deny) return { behavior: "deny", reason: `${what} ${abs} is denied by ${deny.rule} (${deny.scope} settings)`, source: ruleSource(deny) };
+  // The session's own plan file, in KHAELOR's data directory: plan mode writes it, every mode reads it.
+  if (ctx.planFile !== undefined && abs === ctx.planFile) return { behavior: "allow", reason: "the session's plan file", source: "plan-file" };
   if (access === "write" && ctx.mode === "plan") {
-    return { behavior: "deny", reason: `plan mode changes no files; ${abs} was not written. Present the plan instead`, source: "mode:plan" };
+    const instead = ctx.planFile ? `write the plan to ${ctx.planFile} and present it with exit_plan_mode` : "Present the plan instead";
+    return { behavior: "deny", reason: `plan mode changes no files; ${abs} was not written. ${instead}`, source: "mode:plan" };
   }
   const ask = ctx.rules.matchPath("ask", ruleTools, probes);
   if (ask && ctx.mode !== "bypassPermissions") {

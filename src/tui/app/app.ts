@@ -23,8 +23,8 @@
 //
 // Startup: the app exists before the session does (deps.session null), so the composer takes keys
 // at once; what is sent meanwhile is shown as queued and runs when sessionOpened() hands it over.
-import type { AgentSession, AskAnswer, AskRequest } from "../../agent/types.ts";
-import type { AgentEvent } from "../../events/types.ts";
+import type { AgentSession, AskAnswer, AskRequest, PlanHandoff } from "../../agent/types.ts";
+import type { AgentEvent, PermissionMode } from "../../events/types.ts";
 import type { UserBlock } from "../../model/types.ts";
 import type { ImageData } from "../../model/images.ts";
 import { imageBlock, pastedImages, pasteClipboardImage } from "./image-paste.ts";
@@ -45,7 +45,7 @@ import { showResumedTail } from "./resumed-tail.ts";
 import { Composer } from "./composer.ts";
 import { HistoryCommit } from "./history-commit.ts";
 import type { FocusChange, InputEvent } from "./app-input.ts";
-import { askInPanel } from "./ask-permission.ts";
+import { askInPanel, homeShort } from "./ask-permission.ts";
 import { isKnownCommand } from "./slash-commands.ts";
 import { shellCommandOf } from "./shell-mode.ts";
 import { Transcript } from "../transcript/transcript.ts";
@@ -282,14 +282,19 @@ export class App implements AppActions {
     this.state.busy = { abort, kind: "turn", startedAt };
     // Images before the text, as the API's guide advises; the text's chips number them in order.
     const input: string | UserBlock[] = images?.length ? [...images.map(imageBlock), { type: "text", text }] : text;
+    let handoff: PlanHandoff | undefined;
     this.turnDone = this.session
       .runTurn(input, abort.signal)
-      .then((r) => this.unsavedTurn(text, r))
+      .then((r) => {
+        this.unsavedTurn(text, r);
+        handoff = r.planHandoff;
+      })
       .catch((e: unknown) => this.state.transcript.notice(`Error: ${e instanceof Error ? e.message : String(e)}`, "error"))
       .finally(() => {
         if (this.state.busy?.abort === abort) this.state.busy = null;
         if (this.now() - startedAt >= this.notifyAfterMs) this.notifyAway("the turn is over");
         this.workEnded();
+        if (handoff && !this.exiting) void this.implementPlan(handoff);
       });
     this.renderNow();
   }
@@ -379,22 +384,37 @@ export class App implements AppActions {
   }
 
   async switchSession(resume: string | null): Promise<void> {
-    const st = this.state;
-    if (st.busy) {
+    if (this.state.busy) {
       this.flash("the agent is working: press Esc to interrupt it first");
       return;
     }
+    // /clear starts over in the conversation, not in the settings: the model and mode chosen stay.
+    await this.swapSession(resume, (old) => (resume ? undefined : { model: old.model(), permissionMode: old.permissionMode() }));
+  }
+
+  private async swapSession(resume: string | null, keep: (old: AgentSession) => { model: string; permissionMode: PermissionMode } | undefined): Promise<void> {
     // Busy for the whole switch (SessionEnd and SessionStart hooks may take a minute each): a
     // prompt typed meanwhile must not run unseen in a session on its way out.
     await this.runBusy("command", () =>
-      replaceSession(st, this.screen, this.session, resume, {
-        // /clear starts over in the conversation, not in the settings: the model and mode chosen stay.
-        reopen: (old) => this.deps.reopen(resume, resume ? undefined : { model: old.model(), permissionMode: old.permissionMode() }),
+      replaceSession(this.state, this.screen, this.session, resume, {
+        reopen: (old) => this.deps.reopen(resume, keep(old)),
         detach: () => this.unsubscribe(),
         attach: (next) => this.attach(next),
       }),
     );
     this.renderNow();
+  }
+
+  /**
+   * "Approve, clear the context and implement": a new session (the planning one kept, resumable),
+   * accepting edits, whose first prompt is the user's request and the approved plan.
+   */
+  private async implementPlan(h: PlanHandoff): Promise<void> {
+    const before = this.session.sessionId;
+    await this.swapSession(null, (old) => ({ model: old.model(), permissionMode: "acceptEdits" }));
+    if (this.state.session?.sessionId === before || this.exiting) return;
+    this.state.transcript.notice(`Implementing the approved plan (${homeShort(h.planFile)}) in a new session with a clean context.`, "info");
+    this.runTurn(h.prompt);
   }
 
   /** `signal`: the signal that ends the session, recorded as the reason a running turn stopped. */

@@ -1,6 +1,7 @@
 // The permission panel as the session's Asker: the question waits in the state until a key answers
 // it or the turn is cancelled; nothing moves on screen meanwhile (no spinner: live-zone.ts), and keys
 // typed just before it showed cannot answer it (the guard in permission-keys.ts).
+import { homedir } from "node:os";
 import type { AskAnswer, AskRequest } from "../../agent/types.ts";
 import type { AppActions } from "./actions.ts";
 import { armAskGuard } from "./permission-keys.ts";
@@ -30,10 +31,24 @@ export function askInPanel(app: AppActions & { readonly state: AppState; renderN
     };
     const onAbort = () => finish({ allow: false });
     signal.addEventListener("abort", onAbort, { once: true });
-    st.ask = { panel: { prompt, message: null, armed: false }, resolve: finish, toolUseId: req.call.id, suggestion: !!req.suggestion, shownAt: app.now(), guarded: true };
+    const plan = req.preview?.plan;
+    st.ask = {
+      panel: { prompt, message: null, armed: false },
+      resolve: finish,
+      toolUseId: req.call.id,
+      suggestion: !!req.suggestion,
+      shownAt: app.now(),
+      guarded: true,
+      ...(plan ? { plan: { plan: plan.text, file: homeShort(plan.file), selected: 0, feedback: null } } : {}),
+    };
     if (st.pager) app.closePager();
     armAskGuard(st, app, st.ask);
     app.renderNow();
-    extra.notifyAway("waiting for your permission");
+    extra.notifyAway(plan ? "a plan is ready for your review" : "waiting for your permission");
   });
+}
+
+/** A path with ~ for the home directory, as the user types it. */
+export function homeShort(path: string, home = homedir()): string {
+  return path.startsWith(home + "/") ? `~/${path.slice(home.length + 1)}` : path;
 }

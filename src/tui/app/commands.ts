@@ -23,6 +23,7 @@ import { openRewind } from "./rewind-chooser.ts";
 import { isKnownCommand, looksLikeCommand, parseSlash, SLASH_COMMANDS, type BuiltinCommand, type SlashCommand } from "./slash-commands.ts";
 import { nthLatestAnswer } from "../transcript/answers.ts";
 import { sessionOf, type AppState } from "./state.ts";
+import { homeShort } from "./ask-permission.ts";
 
 const KEYS_HELP = [
   "Enter send · Shift+Enter / Alt+Enter / Ctrl-J newline · Up/Down history · Tab completes",
@@ -88,6 +89,13 @@ const HANDLERS: { readonly [K in BuiltinCommand]: Handler } = {
   },
   exit: async ({ actions }) => (await actions.exit(0), false),
   clear: async ({ actions }) => (await actions.switchSession(null), false),
+  plan: ({ actions, t, s, arg }) => {
+    if (s.permissionMode() !== "plan") s.setPermissionMode("plan");
+    t.notice(`Plan mode: the agent reads and plans, changing nothing but its plan file ${homeShort(s.planFile)}, and presents the plan for your approval. Shift+Tab leaves plan mode.`, "info");
+    if (!arg.trim()) return true;
+    actions.submit(arg.trim());
+    return false;
+  },
   transcript: ({ actions }) => (actions.openPager(), false),
   edit: ({ actions }) => (actions.editInEditor(), false),
   copy,

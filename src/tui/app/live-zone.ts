@@ -8,6 +8,7 @@ import type { Row } from "../render/style.ts";
 import { renderComposer, type ComposerView, type ComposerViewInput } from "../views/composer-view.ts";
 import { answerFooter, needsGap, renderEntry } from "../views/entry-view.ts";
 import { renderPermissionPanel } from "../views/permission-panel.ts";
+import { renderPlanPanel } from "../views/plan-panel.ts";
 import { renderPicker } from "../views/picker.ts";
 import { renderRetryLine } from "../views/retry-line.ts";
 import { renderStatusLine, type StatusInfo } from "../views/status-line.ts";
@@ -78,7 +79,8 @@ export function liveZone(state: AppState, view: { height: number; now: number })
   if (state.ask) {
     bottom.push({ spans: [] });
     const room = Math.max(3, maxLive - 2);
-    bottom.push(...renderPermissionPanel(state.ask.panel, width, room));
+    const a = state.ask;
+    bottom.push(...(a.plan ? renderPlanPanel(a.plan, { width, maxRows: room, armed: a.panel.armed !== false, links: state.links, typedAhead: a.panel.typedAhead === true }) : renderPermissionPanel(a.panel, width, room)));
   } else {
     bottom.push({ spans: [] });
     if (state.picker) bottom.push(...renderPicker(state.picker, width, Math.min(8, Math.max(1, maxLive - 4))));

@@ -5,6 +5,7 @@ import { PERMISSION_KEYS, renderPermissionFull, type PermissionPrompt } from "..
 import type { AppActions } from "./actions.ts";
 import type { InputEvent } from "./app-input.ts";
 import { takeBackQueued } from "./composer-keys.ts";
+import { planInput } from "./plan-keys.ts";
 import type { AppState, PermissionAsk } from "./state.ts";
 
 /**
@@ -17,6 +18,7 @@ const ASK_GUARD_MS = 400;
 const BURST_GAP_MS = 350;
 
 export function permissionInput(state: AppState, actions: AppActions, ev: InputEvent, ask: PermissionAsk): void {
+  if (ask.plan) return planInput(state, actions, ev, ask, ask.plan);
   const panel = ask.panel;
   if (panel.message !== null) {
     if (ev.type === "text" || ev.type === "paste") panel.message += ev.text.replace(/[\r\n]+/g, " ");
@@ -53,7 +55,7 @@ export function permissionInput(state: AppState, actions: AppActions, ev: InputE
  * characters at once (fast typing, an unbracketed paste), which is never a one-key answer.
  */
 export function typedAhead(state: AppState, actions: AppActions, ask: PermissionAsk, ev: InputEvent): boolean {
-  if (ask.panel.message !== null || ev.type === "wheel") return false;
+  if (ask.panel.message !== null || (ask.plan && ask.plan.feedback !== null) || ev.type === "wheel") return false;
   // Ctrl-T only shows the prompt in full: it answers nothing, so it is never held back.
   if (ev.type === "key" && ev.ctrl && ev.name === "t") return false;
   if (ask.guarded && !guardOver(state, actions, ask)) {

@@ -29,6 +29,7 @@ export const SLASH_COMMANDS = [
   { name: "edit", help: "write the prompt in $VISUAL or $EDITOR (Ctrl-G)" },
   { name: "transcript", help: "the whole session in a pager (Ctrl-T)" },
   { name: "exit", help: "leave (Ctrl-D on an empty prompt)" },
+  { name: "plan", args: "[task]", help: "plan first: the agent writes a plan for you to approve, changing nothing else" },
 ] as const satisfies readonly SlashCommand[];
 
 /** A built-in command's name. */

@@ -10,6 +10,7 @@ import type { Row } from "../render/style.ts";
 import type { PermissionPanelState } from "../views/permission-panel.ts";
 import type { PickerState } from "../views/picker.ts";
 import type { ChooserOptions } from "./actions.ts";
+import type { PlanPanelState } from "../views/plan-panel.ts";
 import type { Composer } from "./composer.ts";
 import type { FileFinder } from "./file-finder.ts";
 import type { HistoryCommit } from "./history-commit.ts";
@@ -39,6 +40,8 @@ export type PermissionAsk = {
   shownAt: number;
   /** Keys still go to the composer: the prompt has just appeared, or a typing burst is going on. */
   guarded: boolean;
+  /** The question is a plan to approve (exit_plan_mode): the plan panel instead of the permission panel. */
+  plan?: PlanPanelState;
 };
 
 /** A turn, /compact or a command's async work: Esc aborts it, the spinner shows it. */

@@ -421,8 +421,9 @@ function toolEntry(id: string, name: string, summary: string, input: unknown): D
  */
 function userText(content: string | Array<{ type: string; text?: string }>): string {
   if (typeof content === "string") return content;
+  // Context added for the model (plan mode's instructions, a hook's) is not what the user typed.
   const text = content
-    .filter((b) => b.type === "text")
+    .filter((b) => b.type === "text" && !(b.text ?? "").startsWith("<system-reminder>"))
     .map((b) => b.text ?? "")
     .join("\n");
   const images = content.filter((b) => b.type === "image").length;
