@@ -8,9 +8,9 @@ import { homedir } from "node:os";
 import { dirname, join } from "node:path";
 import { buildSystemPrompt, gitStatusSummary, instructionSection, loadProjectInstructions } from "../context/system-prompt.ts";
 import { createConversationContext, RESERVE_TOKENS } from "../context/conversation.ts";
-import { createEventBus } from "../events/bus.ts";
+import { createEventBus, type EventBus } from "../events/bus.ts";
 import { newEventId as newId } from "../events/id.ts";
-import type { DurableEvent, PermissionMode } from "../events/types.ts";
+import type { AgentEvent, DurableEvent, PermissionMode } from "../events/types.ts";
 import { openCommandTrust } from "../extensions/command-trust.ts";
 import { loadSessionExtensions } from "../extensions/session-extensions.ts";
 import { hookedGate, hookedRuntime, newHookTurn } from "../hooks/attach.ts";
@@ -23,14 +23,15 @@ import { pruneSpillDirs } from "../session/spill-retention.ts";
 import { fitToBudget } from "../tools/output-budget.ts";
 import { createToolRuntime } from "../tools/runtime.ts";
 import { createWorkspace } from "../workspace/local.ts";
-import { openFoundation } from "./foundation.ts";
+import type { GitProtection } from "../workspace/git/index.ts";
+import { openFoundation, type Foundation } from "./foundation.ts";
 import { createGate } from "./gate.ts";
 import { attachSandbox } from "./sandbox-wiring.ts";
 import { notifyingAsker, wireHooks } from "./hook-wiring.ts";
 import { openPlanWorkflow } from "./plan-mode.ts";
 import { restoreWorkspace, SessionOpenError } from "./open-log.ts";
 import { recordSession } from "./session-record.ts";
-import { openSettingsFacet } from "./settings-facet.ts";
+import { openSettingsFacet, type SettingsFacet } from "./settings-facet.ts";
 import { openStructuredOutput, type StructuredOutput } from "./structured-output.ts";
 import type { Tool } from "../tools/types.ts";
 import { prepareShutdown } from "./shutdown.ts";
@@ -61,19 +62,7 @@ export async function openAgentSession(opts: SessionOptions): Promise<AgentSessi
   workspace.onFileChanged = (abs, before) => git.adopt(abs, before);
   if (replayed) restoreWorkspace(workspace, replayed.events);
   const bus = createEventBus();
-  const hooks = openSessionHooks({
-    cwd,
-    files: settingsLocations(cwd, userConfigDir(homedir())),
-    sessionId,
-    transcriptPath: writer.path,
-    permissionMode: () => engine.mode,
-    emit: (e) => bus.emit(e),
-    interactive: f.trustQuestion,
-    // --trust-project covers every command the project's files define, hooks as MCP servers.
-    trustProject: f.trustProject,
-    ...(opts.hostHooks ? { host: opts.hostHooks } : {}),
-    fit: (text, label) => fitToBudget(text, workspace.spill, label).text,
-  });
+  const hooks = sessionHooks(f, opts, bus, workspace);
   notices.push(...hooks.notices);
   const hookTurn = newHookTurn();
   const structured = structuredOutputOf(opts);
@@ -101,24 +90,7 @@ export async function openAgentSession(opts: SessionOptions): Promise<AgentSessi
   notices.push(...extensions.problems);
   const commandTrust = openCommandTrust({ cwd, items: extensions.trustItems, trustProject: f.trustProject, interactive: f.trustQuestion });
   notices.push(...commandTrust.notices);
-  const modeAtOpen = engine.mode;
-  const settingsFacet = openSettingsFacet({
-    cwd,
-    engine,
-    trust: f.settingsTrust,
-    projectModel: f.projectModel,
-    projectStatusLine: f.projectStatusLine,
-    userStatusLine: f.settings.statusLine ? { ...f.settings.statusLine, file: join(userConfigDir(homedir()), "settings.json") } : null,
-    trustQuestion: f.trustQuestion,
-    // Trusted in the app's question: the project's mode and model, unless this run's flags chose.
-    onTrusted: ({ mode, model: trusted }) => {
-      const change = {
-        ...(opts.permissionMode === undefined && engine.mode === modeAtOpen && mode && mode !== engine.mode ? { permissionMode: mode } : {}),
-        ...(opts.model === undefined && !replayed && trusted && trusted !== state.model() ? { model: trusted } : {}),
-      };
-      if (Object.keys(change).length > 0) bus.emit({ type: "setting_change", id: newId(), ts: Date.now(), ...change });
-    },
-  });
+  const settingsFacet = sessionSettingsFacet(f, opts, bus, state.model);
   notices.push(...settingsFacet.notices);
   const prompt = systemPrompt(opts, { cwd, engine, notices, toolNames: tools.names(), skillsPrompt: extensions.skillsPrompt });
   const system = prompt.blocks;
@@ -189,16 +161,7 @@ export async function openAgentSession(opts: SessionOptions): Promise<AgentSessi
     contextUsage: measureContext({ client: f.client, model: state.model, prompt, offer, context: { messages: () => wiring.context.messages(), contextWindow: () => context.contextWindow() }, bus, replayed: replayed?.events ?? [] }),
     commandPrompt: async (name, arg) => (name === "init" ? initPrompt(cwd) : reviewPrompt(cwd, arg)),
     rewind: { points: rewind.points, to: rewind.to },
-    snapshots: {
-      off: () => git.unavailable,
-      async undo() {
-        if (git.unavailable) throw new Error(`/undo is off: ${git.unavailable}`);
-        const r = await git.undo();
-        if (r) bus.emit({ type: "undo", id: newId(), ts: Date.now(), snapshot: r.snapshot, restored: r.restored, removed: r.removed, skipped: r.skipped });
-        return r;
-      },
-      diff: () => git.diff(),
-    },
+    snapshots: snapshotsFacet(git, bus.emit),
     compact: (instructions, signal) => wiring.context.compact("manual", signal, instructions),
     rules: { list: () => engine.rules(), remove: (entry) => engine.removeRule(entry) },
     slashCommands: () => extensions.entries(),
@@ -208,13 +171,67 @@ export async function openAgentSession(opts: SessionOptions): Promise<AgentSessi
     statusLine: settingsFacet.statusLine,
     sandbox: sb.sandbox,
     start: () => wiring.start(),
-    close: async (...args: Parameters<typeof closeSession>) => {
+    close: async (reason) => {
       try {
-        return await closeSession(...args);
+        return await closeSession(reason);
       } finally {
         await sb.sandbox.close();
       }
     },
+  };
+}
+
+/** The session's hooks: every settings file's, and the host's (stream-json's SDK callbacks). */
+function sessionHooks(f: Foundation, opts: SessionOptions, bus: EventBus, workspace: Pick<ReturnType<typeof createWorkspace>, "spill">): ReturnType<typeof openSessionHooks> {
+  return openSessionHooks({
+    cwd: f.cwd,
+    files: settingsLocations(f.cwd, userConfigDir(homedir())),
+    sessionId: f.sessionId,
+    transcriptPath: f.writer.path,
+    permissionMode: () => f.engine.mode,
+    emit: (e) => bus.emit(e),
+    interactive: f.trustQuestion,
+    // --trust-project covers every command the project's files define, hooks as MCP servers.
+    trustProject: f.trustProject,
+    ...(opts.hostHooks ? { host: opts.hostHooks } : {}),
+    fit: (text, label) => fitToBudget(text, workspace.spill, label).text,
+  });
+}
+
+/** The project's held settings; once trusted in the app's question, its mode and model take effect unless this run's flags chose. */
+function sessionSettingsFacet(f: Foundation, opts: SessionOptions, bus: EventBus, model: () => string): SettingsFacet {
+  const { engine } = f;
+  const modeAtOpen = engine.mode;
+  const resumed = f.opened.replayed !== null;
+  return openSettingsFacet({
+    cwd: f.cwd,
+    engine,
+    trust: f.settingsTrust,
+    projectModel: f.projectModel,
+    projectStatusLine: f.projectStatusLine,
+    userStatusLine: f.settings.statusLine ? { ...f.settings.statusLine, file: join(userConfigDir(homedir()), "settings.json") } : null,
+    trustQuestion: f.trustQuestion,
+    onTrusted: ({ mode, model: trusted }) => {
+      const change = {
+        ...(opts.permissionMode === undefined && engine.mode === modeAtOpen && mode && mode !== engine.mode ? { permissionMode: mode } : {}),
+        ...(opts.model === undefined && !resumed && trusted && trusted !== model() ? { model: trusted } : {}),
+      };
+      if (Object.keys(change).length > 0) bus.emit({ type: "setting_change", id: newId(), ts: Date.now(), ...change });
+    },
+  });
+}
+
+/** /undo and /diff over the work tree's snapshots; an undo is recorded in the log. */
+function snapshotsFacet(git: GitProtection, emit: (e: AgentEvent) => void): AgentSession["snapshots"] {
+  return {
+    off: () => git.unavailable,
+    async undo() {
+      if (git.unavailable) throw new Error(`/undo is off: ${git.unavailable}`);
+      const r = await git.undo();
+      if (r) emit({ type: "undo", id: newId(), ts: Date.now(), snapshot: r.snapshot, restored: r.restored, removed: r.removed, skipped: r.skipped });
+      return r;
+    },
+    diff: () => git.diff(),
   };
 }
 
