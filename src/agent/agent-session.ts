@@ -31,12 +31,15 @@ import { openSettingsFacet } from "./settings-facet.ts";
 import { prepareShutdown } from "./shutdown.ts";
 import { trustFacet } from "./trust-facet.ts";
 import { offeredTools, turnOffer } from "./offer.ts";
+import { asAgent } from "./subagents/main-agent.ts";
+import { sessionSubagents } from "./subagents/index.ts";
 import { createTurnRunner, type WriteFailures } from "./turn.ts";
 import type { AgentSession, SessionOptions } from "./types.ts";
 
 export { SessionOpenError };
 
-export async function openAgentSession(opts: SessionOptions): Promise<AgentSession> {
+export async function openAgentSession(given: SessionOptions): Promise<AgentSession> {
+  const opts = asAgent(given);
   // The log is the truth: a write that fails (a full disk) stops the turn in flight at once.
   const writes: WriteFailures = { failure: null, stop: null };
   const f = await openFoundation(opts, (e) => {
@@ -67,7 +70,8 @@ export async function openAgentSession(opts: SessionOptions): Promise<AgentSessi
   });
   notices.push(...hooks.notices);
   const hookTurn = newHookTurn();
-  const baseTools = createToolRuntime(offeredTools(opts.tools, notices), { searchGuard: (tool, dir) => engine.searchFilter(tool, dir), dynamic: () => mcp.manager.tools() });
+  const subagents = sessionSubagents({ f, opts, emit: (e) => bus.emit(e), hooks: hooks.service, costSinceOpen: () => state.costSinceOpen(), model: () => state.model() });
+  const baseTools = createToolRuntime(subagents.offered, { searchGuard: (tool, dir) => engine.searchFilter(tool, dir), dynamic: () => mcp.manager.tools() });
   const tools = hookedRuntime(baseTools, hooks.service, cwd, hookTurn);
   // Resume contract: tools may be added between versions, never silently removed. (MCP tools come
   // and go with their servers, which are not connected yet.)
@@ -109,7 +113,7 @@ export async function openAgentSession(opts: SessionOptions): Promise<AgentSessi
   const wiring = await wireHooks({ service: hooks.service, hookTurn, bus, context, cwd, model: state.model, resumed: replayed !== null, opts, notices });
 
   const offer = turnOffer(
-    { model: f.client, modelName: state.model, system: () => system, tools, workspace, context: wiring.context, gate, emit: bus.emit, policies: wiring.policies, takeNotices: () => workspace.processes.takeExitNotices(), costSoFar: state.costSinceOpen },
+    { model: f.client, modelName: state.model, system: () => system, tools, workspace, context: wiring.context, gate, emit: bus.emit, policies: wiring.policies, takeNotices: () => workspace.processes.takeExitNotices(), takeAgentNotices: () => subagents.children.takeNotices(), costSoFar: subagents.spent },
     { engine, settings, opts, provider: f.provider },
   );
   const turns = createTurnRunner({
@@ -134,7 +138,7 @@ export async function openAgentSession(opts: SessionOptions): Promise<AgentSessi
     interactive: opts.ask !== undefined,
   });
 
-  const close = prepareShutdown({ sessionId, workspace, mcp: mcp.manager, hooks: hooks.service, writer, git, spillDir, ending: turns.ending, spoke: state.spoke });
+  const close = prepareShutdown({ children: subagents.children, sessionId, workspace, mcp: mcp.manager, hooks: hooks.service, writer, git, spillDir, ending: turns.ending, spoke: state.spoke });
   return {
     sessionId,
     cwd,
@@ -154,7 +158,14 @@ export async function openAgentSession(opts: SessionOptions): Promise<AgentSessi
     setPermissionMode: (mode) => bus.emit({ type: "setting_change", id: newId(), ts: Date.now(), permissionMode: mode }),
     queueSteering: offer.queueSteering,
     takeQueuedSteering: offer.takeQueuedSteering,
-    runTurn: (input, signal) => turns.run(input, signal),
+    runTurn: (input, signal) => {
+      // Esc stops the parent and every child, those in the background too.
+      const cancel = () => subagents.children.cancelAll(signal.reason);
+      signal.addEventListener("abort", cancel, { once: true });
+      return turns.run(input, signal).finally(() => signal.removeEventListener("abort", cancel));
+    },
+    agents: subagents.infos,
+    subagents: subagents.children,
     snapshots: {
       off: () => git.unavailable,
       async undo() {

@@ -15,6 +15,9 @@ import type { SlashEntry } from "../extensions/session-extensions.ts";
 import type { HookEntry } from "../hooks/config.ts";
 import type { TrustItem } from "../trust/project-trust.ts";
 import type { CommandTerminal, TextFiles } from "../workspace/types.ts";
+import type { AgentDefinition } from "../extensions/agents.ts";
+
+export type { AgentDefinition };
 
 export type { TurnResult };
 /** What a mode shows of MCP servers and of project trust, without reaching below src/agent. */
@@ -95,7 +98,14 @@ export type SessionOptions = {
   startSource?: "clear";
   /** SessionStart waits for start(): the app's /clear and /resume open the next session first, then end the old one. */
   deferStart?: boolean;
+  /** The host's subagent definitions (--agents, the Agent SDK's `agents`): above the files' of the same name. */
+  agents?: AgentDefinition[];
+  /** --agent NAME: the main session runs as that agent (its prompt, tools and model). */
+  agent?: string;
 };
+
+/** An agent type the agent tool offers, and where it comes from (/agents lists them). */
+export type AgentInfo = Pick<AgentDefinition, "name" | "description" | "source" | "file" | "model" | "tools">;
 
 /** Claude Code's SessionEnd reasons: /clear, the user leaving at the prompt, anything else. */
 export type SessionEndReason = "clear" | "prompt_input_exit" | "other";
@@ -174,6 +184,17 @@ export interface AgentSession {
   readonly mcp: McpView;
   /** The processes the agent started (dev servers, watchers), running or not. */
   processes(): ProcessInfo[];
+  /** The agent types the agent tool offers (built-in, the user's, the project's, the host's). */
+  agents(): AgentInfo[];
+  /** The subagents running now (background ones outlive the turn that started them). */
+  readonly subagents: {
+    running(): number;
+    /** Resolves when none runs. */
+    idle(): Promise<void>;
+    /** A background agent's result is waiting for the parent: a mode wakes an idle parent (wake()). */
+    onNotice(listener: () => void): () => void;
+    cancelAll(reason?: unknown): void;
+  };
   /** Runs the SessionStart hooks of a session opened with deferStart (else nothing): once the old session has ended. */
   start(): Promise<void>;
   /** Stops the agent's processes and closes the log (removed when nothing was said); `reason` for SessionEnd hooks. */

@@ -1,10 +1,24 @@
 // Command-line parsing. Hand-written (no dependency) and strict: an unknown flag or a bad value is
 // a usage error naming the flag, never silently ignored.
+import { parseAgentsJson, type AgentDefinition } from "../extensions/agents.ts";
 import type { PermissionMode } from "../events/types.ts";
 import { ruleToolNamed } from "../permissions/rules/rule-syntax.ts";
 import type { OutputFormat, RunOptions } from "../modes/shared/run-options.ts";
 
 export class UsageError extends Error {}
+
+/** --agents '{"name": {"description": …, "prompt": …}}': a definition that does not parse is a usage error naming its field. */
+function agentsFlag(raw: string): AgentDefinition[] {
+  let value: unknown;
+  try {
+    value = JSON.parse(raw);
+  } catch (e) {
+    throw new UsageError(`--agents: not valid JSON (${e instanceof Error ? e.message : String(e)})`);
+  }
+  const r = parseAgentsJson(value, "--agents");
+  if (r.problems.length > 0) throw new UsageError(r.problems.join("\n"));
+  return r.agents;
+}
 
 const DEFAULT_THINKING_BUDGET = 16_000;
 const MODES: PermissionMode[] = ["default", "acceptEdits", "plan", "bypassPermissions", "dontAsk"];
@@ -133,6 +147,8 @@ function defaults(): RunOptions {
     sessionId: null,
     systemPrompt: null,
     appendSystemPrompt: null,
+    agents: [],
+    agent: null,
     tools: null,
     thinkingBudget: null,
     unhonoured: [],
@@ -246,6 +262,8 @@ const FLAG_TABLE: Array<[names: string[], apply: Flag]> = [
   }],
   [["--system-prompt"], (o, w, flag) => void (o.systemPrompt = w.value(flag))],
   [["--append-system-prompt"], (o, w, flag) => void (o.appendSystemPrompt = w.value(flag))],
+  [["--agents"], (o, w, flag) => void o.agents.push(...agentsFlag(w.value(flag)))],
+  [["--agent"], (o, w, flag) => void (o.agent = w.value(flag))],
   [["--max-thinking-tokens"], (o, w, flag) => {
     const raw = w.value(flag);
     const n = Number(raw);
@@ -313,7 +331,6 @@ const COMPAT_FLAGS: Record<string, boolean> = {
   "--thinking-display": true,
   "--effort": true,
   "--betas": true,
-  "--agent": true,
   "--json-schema": true,
   "--task-budget": true,
   "--debug": false,

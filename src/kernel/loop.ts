@@ -71,7 +71,9 @@ export async function runTurn(deps: KernelDeps, input: string | UserBlock[], sig
   const deliverNotices = (): number => {
     const notices = deps.takeNotices?.() ?? [];
     for (const n of notices) userMessage(n, { synthetic: "process_exit" });
-    return notices.length;
+    const agents = deps.takeAgentNotices?.() ?? [];
+    for (const n of agents) userMessage(n, { synthetic: "agent" });
+    return notices.length + agents.length;
   };
   const deliverQueued = (): boolean => {
     const steering = deps.takeSteering?.() ?? [];

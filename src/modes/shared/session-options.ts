@@ -14,6 +14,8 @@ export function sessionOptions(o: RunOptions): SessionOptions {
     ...(o.systemPrompt !== null ? { systemPrompt: o.systemPrompt } : {}),
     ...(o.appendSystemPrompt !== null ? { appendSystemPrompt: o.appendSystemPrompt } : {}),
     ...(o.tools !== null ? { tools: o.tools } : {}),
+    ...(o.agents.length > 0 ? { agents: o.agents } : {}),
+    ...(o.agent !== null ? { agent: o.agent } : {}),
     ...(o.thinkingBudget !== null ? { thinkingBudget: o.thinkingBudget } : {}),
     allowedTools: o.allowedTools,
     disallowedTools: o.disallowedTools,

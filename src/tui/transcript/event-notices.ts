@@ -20,6 +20,9 @@ export function syntheticNotice(kind: NonNullable<UserMessageEvent["synthetic"]>
       return dropReadHint(text);
     case "stop_hook":
       return `a Stop hook sent the agent back to work: ${text.replace(/^A Stop hook[^:]*:\s*/, "").split("\n")[0]}`;
+    case "agent":
+      // "Background agent <id> (<type>) finished: …": its first line is the notice.
+      return text.split("\n")[0] ?? "a background agent finished";
   }
 }
 
