@@ -188,22 +188,35 @@ async function streamOnce(deps: KernelDeps, signal: AbortSignal, durable: Durabl
 
 type Outcome = { isError: boolean; malformed: boolean };
 
-/** Runs every call of one assistant message in order; every tool_use gets exactly one result. */
+/**
+ * Runs the calls of one assistant message; every tool_use gets exactly one result, emitted in the
+ * calls' order. Calls of a tool that says so (`concurrent`: the agent tool) start at once and run
+ * side by side; the others run one after another, as the model wrote them.
+ */
 async function executeAll(deps: KernelDeps, calls: ToolUseBlock[], signal: AbortSignal, truncatedId?: string): Promise<Outcome[]> {
-  const outcomes: Outcome[] = [];
-  for (const block of calls) {
+  let chain: Promise<unknown> = Promise.resolve();
+  const runs = calls.map((block) => {
     const call: ToolCall = { id: block.id, name: block.name, input: block.input };
-    const r = signal.aborted
-      ? { ...unrun(deps, call, "Cancelled by the user before this tool ran.", "error"), interrupted: true as const }
-      : call.id === truncatedId
-        ? unrun(
-            deps,
-            call,
-            `Your response reached the output limit (max_tokens) while writing this ${call.name} call, so its input is incomplete and it was not run. Make the call again with less input: for a large file, write the first part, then add the rest with edit.`,
-            "invalid_input",
-            { notes: "the answer hit the output-token limit while writing this call, so it was not run; the agent was told to retry with less input", body: 0 },
-          )
-        : await execute(deps, call, signal);
+    const one = async (): Promise<ToolOutcome> =>
+      signal.aborted
+        ? { ...unrun(deps, call, "Cancelled by the user before this tool ran.", "error"), interrupted: true as const }
+        : call.id === truncatedId
+          ? unrun(
+              deps,
+              call,
+              `Your response reached the output limit (max_tokens) while writing this ${call.name} call, so its input is incomplete and it was not run. Make the call again with less input: for a large file, write the first part, then add the rest with edit.`,
+              "invalid_input",
+              { notes: "the answer hit the output-token limit while writing this call, so it was not run; the agent was told to retry with less input", body: 0 },
+            )
+          : await execute(deps, call, signal);
+    if (call.id !== truncatedId && deps.tools.describe(call)?.concurrent) return { call, outcome: one() };
+    const outcome = chain.then(one);
+    chain = outcome.catch(() => {});
+    return { call, outcome };
+  });
+  const outcomes: Outcome[] = [];
+  for (const { call, outcome } of runs) {
+    const r = await outcome;
     deps.emit({
       type: "tool_result",
       id: newEventId(),

@@ -49,6 +49,7 @@ export function agentTool(p: AgentToolParts): Tool<Input> {
     name: "agent",
     claudeName: "Agent",
     kind: "think",
+    concurrent: true,
     description: describe(p.catalog.list()),
     inputSchema: Input,
     // Its own calls are asked about one by one, through the parent's gate.
