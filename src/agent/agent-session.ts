@@ -138,6 +138,12 @@ export async function openAgentSession(given: SessionOptions): Promise<AgentSess
     interactive: opts.ask !== undefined,
   });
 
+  // Esc stops the parent and every child, those in the background too.
+  const runCancelling = (input: Parameters<typeof turns.run>[0], signal: AbortSignal) => {
+    const cancel = () => subagents.children.cancelAll(signal.reason);
+    signal.addEventListener("abort", cancel, { once: true });
+    return turns.run(input, signal).finally(() => signal.removeEventListener("abort", cancel));
+  };
   const close = prepareShutdown({ children: subagents.children, sessionId, workspace, mcp: mcp.manager, hooks: hooks.service, writer, git, spillDir, ending: turns.ending, spoke: state.spoke });
   return {
     sessionId,
@@ -158,12 +164,8 @@ export async function openAgentSession(given: SessionOptions): Promise<AgentSess
     setPermissionMode: (mode) => bus.emit({ type: "setting_change", id: newId(), ts: Date.now(), permissionMode: mode }),
     queueSteering: offer.queueSteering,
     takeQueuedSteering: offer.takeQueuedSteering,
-    runTurn: (input, signal) => {
-      // Esc stops the parent and every child, those in the background too.
-      const cancel = () => subagents.children.cancelAll(signal.reason);
-      signal.addEventListener("abort", cancel, { once: true });
-      return turns.run(input, signal).finally(() => signal.removeEventListener("abort", cancel));
-    },
+    runTurn: (input, signal) => runCancelling(input, signal),
+    wake: async (signal) => (subagents.children.pending() > 0 ? runCancelling(null, signal) : null),
     agents: subagents.infos,
     subagents: subagents.children,
     snapshots: {

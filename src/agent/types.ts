@@ -194,7 +194,14 @@ export interface AgentSession {
     /** A background agent's result is waiting for the parent: a mode wakes an idle parent (wake()). */
     onNotice(listener: () => void): () => void;
     cancelAll(reason?: unknown): void;
+    /** Background results waiting for the parent. */
+    pending(): number;
   };
+  /**
+   * A turn with no user message, for the background results waiting (as Claude Code wakes an idle
+   * parent when a background agent ends); null when none waits. A mode calls it only while idle.
+   */
+  wake(signal: AbortSignal): Promise<AgentTurnResult | null>;
   /** Runs the SessionStart hooks of a session opened with deferStart (else nothing): once the old session has ended. */
   start(): Promise<void>;
   /** Stops the agent's processes and closes the log (removed when nothing was said); `reason` for SessionEnd hooks. */

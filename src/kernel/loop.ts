@@ -31,7 +31,8 @@ const DEFAULT_STRIKES = 3;
 
 const SIGNAL_REASONS = new Set<unknown>(["sigint", "sigterm", "sighup"]);
 
-export async function runTurn(deps: KernelDeps, input: string | UserBlock[], signal: AbortSignal): Promise<TurnResult> {
+/** `input` null: a turn woken by notices alone (a background subagent's result), no user message. */
+export async function runTurn(deps: KernelDeps, input: string | UserBlock[] | null, signal: AbortSignal): Promise<TurnResult> {
   const started = Date.now();
   const policies = deps.policies ?? [];
   const budgets = deps.budgets ?? {};
@@ -83,7 +84,7 @@ export async function runTurn(deps: KernelDeps, input: string | UserBlock[], sig
 
   // What happened while the user was away comes first, so the answer is to the user's message.
   deliverNotices();
-  userMessage(input);
+  if (input !== null) userMessage(input);
   for (const p of policies) p.onUserTurn?.();
 
   let result: TurnResult;

@@ -51,3 +51,51 @@ test("two agent calls in one message run at the same time; each result reaches t
     }
   });
 });
+
+test("run_in_background answers at once; the child's ask names it; its result wakes the idle parent as a notice", async () => {
+  await inIsolatedHome(async () => {
+    const dir = gitProject();
+    const api = await serve({
+      turns: [
+        { content: [{ type: "tool_use", id: "toolu_bg", name: "agent", input: { description: "bg task", prompt: "CHILD-BG: say hi", run_in_background: true } }] },
+        { content: [{ type: "text", text: "started it" }], expect: { lastHasToolResult: { isError: false, contentMatches: "in the background \\(agentId: " } } },
+        { content: [{ type: "text", text: "it said hi" }], expect: { lastTextMatches: "^Background agent \\S+ \\(general-purpose: bg task\\) finished:\\nBG-HI" } },
+      ],
+      routes: [
+        {
+          firstMessage: "^CHILD-BG:",
+          turns: [{ content: [{ type: "tool_use", name: "bash", input: { command: "touch bg.txt" } }] }, { content: [{ type: "text", text: "BG-HI" }] }],
+        },
+      ],
+    });
+    // The child's question is held until the parent's turn is over: the order is the test's, not the clock's.
+    let release!: () => void;
+    const held = new Promise<void>((r) => (release = r));
+    const asked: string[] = [];
+    const session = await openOn(api, dir, {
+      ask: async (req) => {
+        asked.push(req.summary);
+        await held;
+        return { allow: true };
+      },
+    });
+    const woken: number[] = [];
+    session.subagents.onNotice(() => woken.push(session.subagents.pending()));
+    try {
+      const r = await session.runTurn("start it", signal());
+      expect(r).toMatchObject({ reason: "finished", lastText: "started it" });
+      expect(session.subagents.running()).toBe(1);
+      expect(await session.wake(signal())).toBeNull();
+      release();
+      await session.subagents.idle();
+      expect(woken).toEqual([1]);
+      expect(asked).toEqual([expect.stringContaining("general-purpose agent (bg task): ")]);
+      const w = await session.wake(signal());
+      expect(api.checkFailures).toEqual([]);
+      expect(w).toMatchObject({ reason: "finished", lastText: "it said hi" });
+      expect(session.subagents.pending()).toBe(0);
+    } finally {
+      await session.close();
+    }
+  });
+});

@@ -50,3 +50,18 @@ test("--agent with an unknown name says which agents there are", async () => {
   expect(r.code).toBe(2);
   expect(r.stderr).toContain("--agent nobody: no such agent; the agents are general-purpose, Explore, Plan");
 });
+
+test("print mode waits for a background agent and lets the model answer its result before the result line", async () => {
+  const server = await serve({
+    turns: [
+      { content: [{ type: "tool_use", name: "agent", input: { description: "bg", prompt: "CHILD-BG: work", run_in_background: true } }] },
+      { content: [{ type: "text", text: "waiting for it" }] },
+      { content: [{ type: "text", text: "final: BG-DONE reported" }], expect: { lastTextMatches: "^Background agent .* finished:\\nBG-DONE" } },
+    ],
+    routes: [{ firstMessage: "^CHILD-BG:", turns: [{ content: [{ type: "text", text: "BG-DONE" }] }] }],
+  });
+  const r = await runCli(["-p", "go", "--output-format", "json"], { cwd: tempProject(), env: isolatedEnv(server.url) });
+  expect(server.checkFailures).toEqual([]);
+  expect(JSON.parse(r.stdout)).toMatchObject({ type: "result", subtype: "success", result: "final: BG-DONE reported" });
+  expect(r.code).toBe(0);
+});

@@ -13,7 +13,7 @@ import type { Tool, ToolResult } from "../../tools/types.ts";
 import type { AgentCatalog } from "./catalog.ts";
 import { READ_ONLY_AGENTS } from "./catalog.ts";
 import type { ChildOutcome } from "./child.ts";
-import type { Children } from "./spawn.ts";
+import type { Children, Settled } from "./spawn.ts";
 import { makeWorktree, settleWorktree, type Worktree } from "./worktree.ts";
 
 const EFFORTS = ["low", "medium", "high", "max"] as const;
@@ -84,9 +84,21 @@ async function runAgent(p: AgentToolParts, input: Input, toolUseId: string, sign
   const onlyReads = def.source === "built-in" && READ_ONLY_AGENTS.has(def.name);
   const budget = effort ? EFFORT_BUDGET[effort] : undefined;
   const background = input.run_in_background === true;
+  // Once the child ends: its worktree kept or removed, and a background one's result told.
+  const settle = async (o: ChildOutcome): Promise<Settled & { result: ToolResult }> => {
+    const kept = tree ? await settleWorktree(p.cwd, tree) : null;
+    const result = resultOf(def.name, agentId, model, o, kept);
+    const text = typeof result.content === "string" ? result.content : "";
+    return {
+      result,
+      ...(kept ? { worktree: { path: kept.path, branch: kept.branch } } : {}),
+      ...(background ? { notice: `Background agent ${agentId} (${def.name}: ${input.description}) ${result.isError ? "did not finish" : "finished"}:\n${text}` } : {}),
+    };
+  };
+  const agentId = newSessionId();
   const spawned = p.children.start(
     {
-      agentId: newSessionId(),
+      agentId,
       toolUseId,
       agentType: def.name,
       description: input.description,
@@ -104,18 +116,11 @@ async function runAgent(p: AgentToolParts, input: Input, toolUseId: string, sign
       ...(tree ? { worktree: tree.path } : {}),
     },
     signal,
+    settle,
   );
-  const finish = async (o: ChildOutcome): Promise<ToolResult> => {
-    const kept = tree ? await settleWorktree(p.cwd, tree) : null;
-    return resultOf(def.name, spawned.agentId, model, o, kept);
-  };
-  if (!background) return finish(await spawned.outcome);
-  void spawned.outcome.then(finish).then((r) => {
-    const text = typeof r.content === "string" ? r.content : "";
-    p.children.notify(`Background agent ${spawned.agentId} (${def.name}: ${input.description}) ${r.isError ? "did not finish" : "finished"}:\n${text}`);
-  });
+  if (!background) return (await spawned.outcome).result;
   return {
-    content: `Started the ${def.name} agent in the background (agentId: ${spawned.agentId}). You will be told its result when it finishes; do not wait for it or poll.`,
+    content: `Started the ${def.name} agent in the background (agentId: ${agentId}). You will be told its result when it finishes; do not wait for it or poll.`,
     display: { notes: "running in the background" },
   };
 }

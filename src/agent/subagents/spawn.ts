@@ -7,11 +7,16 @@ import { newEventId } from "../../events/id.ts";
 import type { AgentEffort, EventSink } from "../../events/types.ts";
 import { childLogPath, runChild, zeroUsage, type ChildOutcome, type ChildRequest, type ParentParts } from "./child.ts";
 
-export type Spawned = { agentId: string; outcome: Promise<ChildOutcome> };
+export type Settled = { worktree?: { path: string; branch: string }; notice?: string };
+export type Spawned<S extends Settled> = { agentId: string; outcome: Promise<ChildOutcome & S> };
 
 export type Children = {
   /** Starts a child; `signal` (the parent's call) cancels it too, unless it runs in the background. */
-  start(r: ChildRequest & { effort?: AgentEffort; background: boolean; worktree?: string }, signal: AbortSignal): Spawned;
+  /**
+   * `settle` runs once the child has ended, before its agent_end and before it stops counting as
+   * running (a worktree kept or removed; a background result told to the parent).
+   */
+  start<S extends Settled>(r: ChildRequest & { effort?: AgentEffort; background: boolean; worktree?: string }, signal: AbortSignal, settle: (o: ChildOutcome) => Promise<S>): Spawned<S>;
   /** Cost of the children still running (the ended ones are in the parent's log). */
   runningCost(): number;
   running(): number;
@@ -19,6 +24,8 @@ export type Children = {
   cancelAll(reason?: unknown): void;
   /** Background children's results not yet told to the parent. */
   takeNotices(): string[];
+  /** How many such results wait. */
+  pending(): number;
   /** A background child's result for the parent: waits for its next step, and wakes it when idle. */
   notify(text: string): void;
   /** Called when a background child's result is waiting (the mode may wake an idle parent). */
@@ -27,28 +34,32 @@ export type Children = {
   idle(): Promise<void>;
 };
 
-type Running = { controller: AbortController; cost: number; outcome: Promise<ChildOutcome> };
+type Running = { controller: AbortController; cost: number };
 
 export function createChildren(parent: ParentParts, emit: EventSink): Children {
   const running = new Map<string, Running>();
   const notices: string[] = [];
   const listeners = new Set<() => void>();
   let waiters: Array<() => void> = [];
-  const settle = () => {
+  const notify = (text: string) => {
+    notices.push(text);
+    for (const l of listeners) l();
+  };
+  const wakeWaiters = () => {
     if (running.size > 0) return;
     const w = waiters;
     waiters = [];
     for (const f of w) f();
   };
   return {
-    start(r, signal) {
+    start(r, signal, settle) {
       const controller = new AbortController();
       if (!r.background) {
         const follow = () => controller.abort(signal.reason);
         if (signal.aborted) follow();
         else signal.addEventListener("abort", follow, { once: true });
       }
-      const entry: Running = { controller, cost: 0, outcome: Promise.resolve(null as unknown as ChildOutcome) };
+      const entry: Running = { controller, cost: 0 };
       running.set(r.agentId, entry);
       const logPath = childLogPath(parent, r.agentId);
       emit({
@@ -63,8 +74,9 @@ export function createChildren(parent: ParentParts, emit: EventSink): Children {
         logPath,
         ...(r.worktree ? { worktree: r.worktree } : {}),
       });
-      entry.outcome = runChild(parent, r, controller.signal, (c) => void (entry.cost += c))
+      const outcome = runChild(parent, r, controller.signal, (c) => void (entry.cost += c))
         .catch((e: unknown): ChildOutcome => ({ status: "failed", text: e instanceof Error ? e.message : String(e), costUsd: entry.cost, usage: zeroUsage(), durationMs: 0, steps: 0, logPath }))
+        .then(async (o) => ({ ...o, ...(await settle(o)) }))
         .then((o) => {
           // Durable, then gone from the running: the parent's cost counts it exactly once.
           emit({
@@ -80,12 +92,14 @@ export function createChildren(parent: ParentParts, emit: EventSink): Children {
             durationMs: o.durationMs,
             log: relative(parent.logDir, o.logPath),
             ...(r.background ? { background: true } : {}),
+            ...(o.worktree ? { worktree: o.worktree } : {}),
           });
           running.delete(r.agentId);
-          settle();
+          if (o.notice) notify(o.notice);
+          wakeWaiters();
           return o;
         });
-      return { agentId: r.agentId, outcome: entry.outcome };
+      return { agentId: r.agentId, outcome };
     },
     runningCost: () => [...running.values()].reduce((a, r) => a + r.cost, 0),
     running: () => running.size,
@@ -93,14 +107,12 @@ export function createChildren(parent: ParentParts, emit: EventSink): Children {
       for (const r of running.values()) r.controller.abort(reason);
     },
     takeNotices: () => notices.splice(0),
+    pending: () => notices.length,
     onNotice(listener) {
       listeners.add(listener);
       return () => listeners.delete(listener);
     },
     idle: () => (running.size === 0 ? Promise.resolve() : new Promise<void>((res) => waiters.push(res))),
-    notify(text) {
-      notices.push(text);
-      for (const l of listeners) l();
-    },
+    notify,
   };
 }

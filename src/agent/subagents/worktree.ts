@@ -1,9 +1,11 @@
 // isolation "worktree": the child works in a temporary git worktree of the project on a branch of
-// its own, made from HEAD. Kept, with its branch named, when the child changed something (the
-// parent merges it or not); removed with its branch when not. A project that is not a git
+// its own, made from HEAD, in .claude/worktrees/ (where Claude Code keeps its own; no tool may
+// write in .khaelor/). Kept, with its branch named, when the child changed something (the parent
+// merges it or not); removed with its branch when not. A project that is not a git
 // repository, has no commit, or has staged changes (the worktree would not hold them) gets no
 // worktree and the call an error saying why.
 import { join, relative } from "node:path";
+import { excludeFromGit } from "../../permissions/index.ts";
 import { git, gitMaybe } from "../../workspace/git/run-git.ts";
 
 export type Worktree = { path: string; branch: string; root: string };
@@ -14,11 +16,13 @@ export async function makeWorktree(cwd: string, tag: string): Promise<Worktree |
   if ((await gitMaybe(["rev-parse", "--verify", "-q", "HEAD"], { cwd })) === null) return { error: "the repository has no commit yet, so there is nothing to make a worktree from" };
   const staged = await gitMaybe(["diff", "--cached", "--name-only"], { cwd });
   if (staged) return { error: `the index has staged changes (${staged.split("\n").slice(0, 3).join(", ")}${staged.split("\n").length > 3 ? ", …" : ""}), which a worktree made from HEAD would not have; commit or unstage them first` };
-  const common = await gitMaybe(["rev-parse", "--path-format=absolute", "--git-common-dir"], { cwd });
-  if (!common) return { error: "git did not say where the repository's data is" };
   const short = tag.replace(/[^A-Za-z0-9]/g, "").slice(-8) || Date.now().toString(36);
   const branch = `khaelor/agent-${short}`;
-  const path = join(common, "khaelor-worktrees", `agent-${short}`);
+  // Inside the project, so the session's permission rules
+  // cover the child's files as they cover the project's; kept out of git's status.
+  const base = join(root, ".claude", "worktrees");
+  const path = join(base, `agent-${short}`);
+  excludeFromGit(base);
   try {
     await git(["worktree", "add", "-q", "-b", branch, path, "HEAD"], { cwd: root });
   } catch (e) {
