@@ -137,7 +137,7 @@ describe("stream-json input", () => {
     expect(sent).toContain("mcp__t__echo");
     expect(init.tools).toEqual(["Read", "Write", "Edit", "Grep", "Glob", "Bash", "Process", "Agent", ...sent.filter((n) => n.startsWith("mcp__")), "WebSearch", "WebFetch"]);
     expect((init.tools as string[]).length).toBe(sent.length);
-    expect(init).toMatchObject({ permissionMode: "default", apiKeySource: "ANTHROPIC_API_KEY", slash_commands: ["compact"], skills: [], agents: [], plugins: [], output_style: "default", claude_code_version: expect.any(String) });
+    expect(init).toMatchObject({ permissionMode: "default", apiKeySource: "ANTHROPIC_API_KEY", slash_commands: ["compact"], skills: [], agents: ["general-purpose", "Explore", "Plan"], plugins: [], output_style: "default", claude_code_version: expect.any(String) });
     expect(server.checkFailures).toEqual([]);
   });
 
