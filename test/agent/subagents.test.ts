@@ -3,7 +3,7 @@
 // call's result, its cost joins the parent's, and its events reach the parent's bus. The real
 // session service, a real git project, the fake API answering the child by its first message.
 import { expect, test } from "bun:test";
-import { existsSync, mkdirSync, readdirSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import type { AgentEvent } from "../../src/events/types.ts";
 import { readSessionLog } from "../../src/session/log.ts";
@@ -138,6 +138,56 @@ test("a read-only agent cannot run a command that writes, even where the parent'
       expect(api.requests.filter((q) => q.route === 0).length).toBe(2);
       expect(existsSync(join(dir, "made-by-plan.txt"))).toBe(false);
       expect(readdirSync(dir)).not.toContain("made-by-plan.txt");
+    } finally {
+      await session.close();
+    }
+  });
+});
+
+test("SubagentStart and SubagentStop hooks: matched by the agent type, told its id and transcript; Start's context reaches the child, Stop's block sends it back once", async () => {
+  await inIsolatedHome(async ({ config }) => {
+    const dir = gitProject();
+    const out = join(dir, "..", `hooks-${Date.now()}.jsonl`);
+    mkdirSync(join(config, "khaelor"), { recursive: true });
+    // Start prints context; Stop blocks the first time (no stop_hook_active), then lets it end.
+    const log = `cat >> ${out}; echo >> ${out}`;
+    const stop = `input=$(cat); printf '%s\\n' "$input" >> ${out}; case "$input" in *'"stop_hook_active":false'*) echo '{"decision":"block","reason":"CHECK AGAIN"}';; esac`;
+    writeFileSync(
+      join(config, "khaelor", "settings.json"),
+      JSON.stringify({
+        hooks: {
+          SubagentStart: [{ matcher: "Explore", hooks: [{ type: "command", command: `${log}; echo START-CONTEXT` }] }],
+          SubagentStop: [{ matcher: "Explore", hooks: [{ type: "command", command: stop }] }],
+        },
+      }),
+    );
+    const api = await serve({
+      turns: [
+        { content: [{ type: "tool_use", id: "toolu_h", name: "agent", input: { description: "d", prompt: "CHILD-H: go", subagent_type: "Explore" } }] },
+        { content: [{ type: "text", text: "ok" }], expect: { lastHasToolResult: { isError: false, contentMatches: "^SECOND" } } },
+      ],
+      routes: [
+        {
+          firstMessage: "^CHILD-H:",
+          turns: [
+            { content: [{ type: "text", text: "FIRST" }], expect: { lastTextMatches: "START-CONTEXT" } },
+            { content: [{ type: "text", text: "SECOND" }], expect: { lastTextMatches: "SubagentStop hook asked you to keep working: CHECK AGAIN" } },
+          ],
+        },
+      ],
+    });
+    const session = await openOn(api, dir);
+    try {
+      await session.runTurn("go", signal());
+      expect(api.checkFailures).toEqual([]);
+      const inputs = readFileSync(out, "utf8").split("\n").filter((l) => l.trim()).map((l) => JSON.parse(l) as Record<string, unknown>);
+      expect(inputs.map((i) => i.hook_event_name)).toEqual(["SubagentStart", "SubagentStop", "SubagentStop"]);
+      const agentId = String(inputs[0]!.agent_id);
+      expect(inputs[0]).toMatchObject({ agent_type: "Explore", session_id: session.sessionId });
+      expect(inputs[1]!.agent_id).toBe(agentId);
+      expect(inputs[1]).toMatchObject({ agent_type: "Explore", stop_hook_active: false, last_assistant_message: "FIRST" });
+      expect(String(inputs[1]!.agent_transcript_path)).toEndWith(`${session.sessionId}.agents/${agentId}.jsonl`);
+      expect(inputs[2]).toMatchObject({ stop_hook_active: true, last_assistant_message: "SECOND" });
     } finally {
       await session.close();
     }

@@ -8,7 +8,7 @@ import { join } from "node:path";
 import { createConversationContext } from "../../context/conversation.ts";
 import { createEventBus } from "../../events/bus.ts";
 import type { AgentEvent, AgentStatus, AgentUsage, EventSink } from "../../events/types.ts";
-import { hookedGate, hookedRuntime, newHookTurn } from "../../hooks/attach.ts";
+import { hookedGate, hookedRuntime, newHookTurn, stopHookPolicy } from "../../hooks/attach.ts";
 import type { HookService } from "../../hooks/hooks.ts";
 import { runTurn } from "../../kernel/loop.ts";
 import type { LoopPolicy } from "../../kernel/types.ts";
@@ -114,11 +114,19 @@ export async function runChild(p: ParentParts, r: ChildRequest, signal: AbortSig
   // A child's question names it: the user must know who asks.
   const ask: Asker | undefined = p.ask && ((req, s) => p.ask!({ ...req, summary: `${r.agentType} agent (${r.description}): ${req.summary}` }, s));
   const gate = hookedGate(createGate({ engine: p.engine, workspace, emit: bus.emit, ...(ask ? { ask } : {}), onlyReads: r.onlyReads }), p.hooks, r.cwd, bus.emit, hookTurn, base);
-  const policies: LoopPolicy[] = p.doomLoop ? [doomLoopPolicy()] : [];
+  // A doom loop stops the child, not the session; SubagentStop may send it back to work.
+  let lastText = "";
+  bus.subscribe((e) => {
+    if (e.type === "assistant_message") lastText = e.message.content.map((b) => (b.type === "text" ? b.text : "")).join("");
+  });
+  const policies: LoopPolicy[] = [stopHookPolicy(p.hooks, () => signal, () => lastText, { id: r.agentId, type: r.agentType, transcriptPath: logPath }), ...(p.doomLoop ? [doomLoopPolicy()] : [])];
   const maxBudgetUsd = p.maxBudgetUsd;
   let status: AgentStatus = "failed";
   let text = "";
   try {
+    // SubagentStart (matched by the agent type): its context goes to the child with its prompt.
+    const start = p.hooks.has("SubagentStart") ? await p.hooks.run("SubagentStart", r.agentType, { agent_id: r.agentId, agent_type: r.agentType }, signal) : { context: [] };
+    const prompt = start.context.length > 0 ? `${r.prompt}\n\n<system-reminder>\nSubagentStart hook additional context:\n${start.context.join("\n")}\n</system-reminder>` : r.prompt;
     const result = await runTurn(
       {
         model: p.client,
@@ -137,7 +145,7 @@ export async function runChild(p: ParentParts, r: ChildRequest, signal: AbortSig
         maxTokens: maxTokensFor(r.model),
         ...(r.thinkingBudget !== undefined ? { thinkingBudget: r.thinkingBudget } : {}),
       },
-      r.prompt,
+      prompt,
       signal,
     );
     status = result.reason === "finished" ? "completed" : result.reason === "cancelled" ? "cancelled" : "failed";
