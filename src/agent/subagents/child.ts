@@ -46,6 +46,8 @@ export type ParentParts = {
   /** What the parent's run has spent so far, running children included (for --max-budget-usd). */
   spent(): number;
   maxBudgetUsd?: number;
+  /** The parent's --max-turns: a child gets no more steps than that either. */
+  maxTurns?: number;
 };
 
 export type ChildRequest = {
@@ -121,6 +123,8 @@ export async function runChild(p: ParentParts, r: ChildRequest, signal: AbortSig
   });
   const policies: LoopPolicy[] = [stopHookPolicy(p.hooks, () => signal, () => lastText, { id: r.agentId, type: r.agentType, transcriptPath: logPath }), ...(p.doomLoop ? [doomLoopPolicy()] : [])];
   const maxBudgetUsd = p.maxBudgetUsd;
+  const limits = [r.maxTurns, p.maxTurns].filter((n): n is number => n !== undefined);
+  const maxTurns = limits.length > 0 ? Math.min(...limits) : undefined;
   let status: AgentStatus = "failed";
   let text = "";
   try {
@@ -138,7 +142,7 @@ export async function runChild(p: ParentParts, r: ChildRequest, signal: AbortSig
         gate,
         emit: bus.emit,
         policies,
-        budgets: { ...(r.maxTurns !== undefined ? { maxTurns: r.maxTurns } : {}), ...(maxBudgetUsd !== undefined ? { maxBudgetUsd } : {}) },
+        budgets: { ...(maxTurns !== undefined ? { maxTurns } : {}), ...(maxBudgetUsd !== undefined ? { maxBudgetUsd } : {}) },
         takeNotices: () => workspace.processes.takeExitNotices(),
         costSoFar: p.spent,
         costOf: p.costOf,

@@ -52,6 +52,7 @@ export function sessionSubagents(o: {
     doomLoop: opts.doomLoop ?? true,
     spent,
     ...(opts.budgets?.maxBudgetUsd !== undefined ? { maxBudgetUsd: opts.budgets.maxBudgetUsd } : {}),
+    ...(opts.budgets?.maxTurns !== undefined ? { maxTurns: opts.budgets.maxTurns } : {}),
   };
   const builtins = offeredTools(opts.tools, f.notices);
   const s = openSubagents({ cwd: f.cwd, definitions: opts.agents ?? [], parent, engine: f.engine, parentModel: o.model, parentTools: builtins.map((t) => t.name) });
