@@ -15,6 +15,7 @@ export const SLASH_COMMANDS = [
   { name: "cost", help: "tokens and cost of this session" },
   { name: "permissions", help: "rules in force and where they come from" },
   { name: "hooks", help: "the hooks configured, from which file, and whether they run here" },
+  { name: "agents", help: "the agent types the model can delegate to, and where each comes from" },
   { name: "mcp", help: "MCP servers: status, tools, reconnect" },
   { name: "diff", help: "what changed in the work tree since the session started" },
   { name: "undo", help: "put back what the last agent turn changed" },

@@ -28,6 +28,10 @@ export function fakeSession(queuedSteering: string[] = []): AgentSession {
     rules: { list: () => [], remove: () => ({ ok: false, error: "no rules in this test" }) },
     trust: { pending: () => [], answer: async () => {}, heldSettings: () => [], trustSettings: () => {} },
     snapshots: { off: () => "snapshots are off in this test", undo: async () => null, diff: async () => ({ patch: "", files: [] }) },
+    agents: () => [
+      { name: "Explore", description: "fast, read-only", source: "built-in", model: "haiku", tools: ["Read", "Grep"] },
+      { name: "reviewer", description: "Reviews code", source: "project", file: "/p/.claude/agents/reviewer.md" },
+    ],
   };
   return s as AgentSession;
 }
