@@ -262,7 +262,7 @@ describe("stream-json input", () => {
             { matcher: "Bash", hookCallbackIds: ["strict"], onFailure: "block" },
             { matcher: "Write", hookCallbackIds: ["lenient"] },
           ],
-          SubagentStop: [{ hookCallbackIds: ["never"] }],
+          TeammateIdle: [{ hookCallbackIds: ["never"] }],
         },
       }),
     );
@@ -289,7 +289,7 @@ describe("stream-json input", () => {
     expect(((await s.next(responseTo("r2"))).response as { error: string }).error).toContain('no SDK MCP server named "nope"');
     const { code, stderr } = await s.end();
     expect(code).toBe(0);
-    expect(stderr).toContain("hook callbacks for SubagentStop never run");
+    expect(stderr).toContain("hook callbacks for TeammateIdle never run");
     expect(await Bun.file(`${dir}/one.txt`).exists()).toBe(false);
     expect(await Bun.file(`${dir}/two.txt`).text()).toBe("2\n");
     // The budget set by the control request reached the API (a model with a budget, not adaptive thinking).

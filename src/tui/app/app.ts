@@ -173,9 +173,12 @@ export class App implements AppActions {
       if (isKnownCommand(c.name)) st.transcript.notice(`/${c.name} in ${c.file} is not used: the built-in /${c.name} wins (rename the file to use it)`, "warn");
     const offEvents = session.subscribe((e) => this.onEvent(e));
     const offMcp = watchMcp(st, this, session);
+    // A background agent's result wakes the parent when nothing else runs (else at the turn's end).
+    const offAgents = session.subagents?.onNotice(() => this.wakeIfIdle()) ?? (() => {});
     this.unsubscribe = () => {
       offEvents();
       offMcp();
+      offAgents();
     };
     // A project whose files define commands (MCP servers, hooks) asks once before any of them run.
     askStartTrust(st, this);
@@ -271,14 +274,19 @@ export class App implements AppActions {
     this.runTurn(text, images);
   }
 
-  private runTurn(text: string, images?: ImageData[]): void {
+  /** A turn for background agents' results alone, when the app is idle and some wait. */
+  private wakeIfIdle(): void {
+    if (this.state.busy || !this.state.session || !(this.session.subagents?.pending() > 0)) return;
+    this.runTurn("", undefined, true);
+  }
+
+  private runTurn(text: string, images?: ImageData[], wake = false): void {
     const abort = new AbortController();
     const startedAt = this.now();
     this.state.busy = { abort, kind: "turn", startedAt };
     // Images before the text, as the API's guide advises; the text's chips number them in order.
     const input: string | UserBlock[] = images?.length ? [...images.map(imageBlock), { type: "text", text }] : text;
-    this.turnDone = this.session
-      .runTurn(input, abort.signal)
+    this.turnDone = (wake ? this.session.wake(abort.signal).then((r) => r ?? {}) : this.session.runTurn(input, abort.signal))
       .then((r) => this.unsavedTurn(text, r))
       .catch((e: unknown) => this.state.transcript.notice(`Error: ${e instanceof Error ? e.message : String(e)}`, "error"))
       .finally(() => {
@@ -325,6 +333,8 @@ export class App implements AppActions {
     if (!st.busy) st.transcript.clearRetry();
     if (!st.busy && st.hint?.text === INTERRUPTING) st.hint = null;
     this.renderNow();
+    // Results that came while it worked, and were not taken by its last step.
+    if (!st.busy) queueMicrotask(() => this.wakeIfIdle());
   }
 
   interrupt(): void {
