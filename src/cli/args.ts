@@ -1,5 +1,6 @@
 // Command-line parsing. Hand-written (no dependency) and strict: an unknown flag or a bad value is
 // a usage error naming the flag, never silently ignored.
+import { parseAgentsJson, type AgentDefinition } from "../extensions/agents.ts";
 import type { PermissionMode } from "../events/types.ts";
 import { ruleToolNamed } from "../permissions/rules/rule-syntax.ts";
 import type { OutputFormat, RunOptions } from "../modes/shared/run-options.ts";
@@ -7,6 +8,19 @@ import Ajv from "ajv";
 import { EFFORT_LEVELS, isEffortLevel } from "../model/effort.ts";
 
 export class UsageError extends Error {}
+
+/** --agents '{"name": {"description": …, "prompt": …}}': a definition that does not parse is a usage error naming its field. */
+function agentsFlag(raw: string): AgentDefinition[] {
+  let value: unknown;
+  try {
+    value = JSON.parse(raw);
+  } catch (e) {
+    throw new UsageError(`--agents: not valid JSON (${e instanceof Error ? e.message : String(e)})`);
+  }
+  const r = parseAgentsJson(value, "--agents");
+  if (r.problems.length > 0) throw new UsageError(r.problems.join("\n"));
+  return r.agents;
+}
 
 const DEFAULT_THINKING_BUDGET = 16_000;
 const MODES: PermissionMode[] = ["default", "acceptEdits", "plan", "bypassPermissions", "dontAsk"];
@@ -75,7 +89,7 @@ Options:
 
 Print mode: stdout carries only the requested output; diagnostics go to stderr.
 Other flags of Claude Code's that KHAELOR cannot honour (--settings, --betas, --debug, ...) are
-usage errors naming the flag; --agent and --plugin-dir are accepted and named
+usage errors naming the flag; --plugin-dir is accepted and named
 on stderr as not supported yet.
 In print mode, calls the permission mode would ask about are denied and listed in the result's
 permission_denials; allow them with --allowedTools or --permission-mode.
@@ -151,6 +165,8 @@ function defaults(): RunOptions {
     sessionId: null,
     systemPrompt: null,
     appendSystemPrompt: null,
+    agents: [],
+    agent: null,
     tools: null,
     thinkingBudget: null,
     effort: null,
@@ -270,6 +286,8 @@ const FLAG_TABLE: Array<[names: string[], apply: Flag]> = [
   }],
   [["--system-prompt"], (o, w, flag) => void (o.systemPrompt = w.value(flag))],
   [["--append-system-prompt"], (o, w, flag) => void (o.appendSystemPrompt = w.value(flag))],
+  [["--agents"], (o, w, flag) => void o.agents.push(...agentsFlag(w.value(flag)))],
+  [["--agent"], (o, w, flag) => void (o.agent = w.value(flag))],
   [["--max-thinking-tokens"], (o, w, flag) => {
     const raw = w.value(flag);
     const n = Number(raw);
@@ -364,11 +382,9 @@ export const REFUSED_FLAGS: Record<string, string> = {
 
 /**
  * Flags accepted but not honoured yet, each owned by an open issue (true: the flag takes a value):
- * named on stderr once per run. --agent (the subagents issue), --plugin-dir (the plugins part of
- * issue 32).
+ * named on stderr once per run. --plugin-dir (the plugins part of issue 32).
  */
 export const PENDING_FLAGS: Record<string, boolean> = {
-  "--agent": true,
   "--plugin-dir": true,
 };
 
