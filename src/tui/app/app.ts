@@ -46,7 +46,7 @@ import { Composer } from "./composer.ts";
 import { HistoryCommit } from "./history-commit.ts";
 import type { FocusChange, InputEvent } from "./app-input.ts";
 import { askInPanel, homeShort } from "./ask-permission.ts";
-import { isKnownCommand } from "./slash-commands.ts";
+import { builtinWins } from "./slash-commands.ts";
 import { shellCommandOf } from "./shell-mode.ts";
 import { Transcript } from "../transcript/transcript.ts";
 import { composerInput } from "./composer-keys.ts";
@@ -171,8 +171,9 @@ export class App implements AppActions {
     // From here on events are live: the work tree is as they leave it.
     // Crash recovery, lost processes, settings problems, snapshots off: read before the first prompt.
     for (const n of session.notices) st.transcript.notice(n, "warn");
-    for (const c of session.slashCommands?.() ?? [])
-      if (isKnownCommand(c.name)) st.transcript.notice(`/${c.name} in ${c.file} is not used: the built-in /${c.name} wins (rename the file to use it)`, "warn");
+    const custom = session.slashCommands?.() ?? [];
+    for (const c of custom)
+      if (builtinWins(c.name, custom)) st.transcript.notice(`/${c.name} in ${c.file} is not used: the built-in /${c.name} wins (rename the file to use it)`, "warn");
     const offEvents = session.subscribe((e) => this.onEvent(e));
     const offMcp = watchMcp(st, this, session);
     // A background agent's result wakes the parent when nothing else runs (else at the turn's end).

@@ -20,7 +20,7 @@ import { showMcp } from "./mcp-panel.ts";
 import { describeSandbox } from "./sandbox-panel.ts";
 import { elsewhereLine, sessionChooser } from "./session-picker.ts";
 import { openRewind } from "./rewind-chooser.ts";
-import { isKnownCommand, looksLikeCommand, parseSlash, SLASH_COMMANDS, type BuiltinCommand, type SlashCommand } from "./slash-commands.ts";
+import { builtinWins, isKnownCommand, looksLikeCommand, parseSlash, SLASH_COMMANDS, type BuiltinCommand, type SlashCommand } from "./slash-commands.ts";
 import { nthLatestAnswer } from "../transcript/answers.ts";
 import { sessionOf, type AppState } from "./state.ts";
 import { homeShort } from "./ask-permission.ts";
@@ -50,7 +50,8 @@ function ago(ms: number): string {
 export function ranAsCommand(state: AppState, actions: AppActions & { requestRender(): void }, text: string): boolean {
   const name = looksLikeCommand(text);
   if (name === null) return false;
-  if (!isKnownCommand(name) && (state.session?.slashCommands?.() ?? []).some((c) => c.name === name)) return false;
+  const custom = state.session?.slashCommands?.() ?? [];
+  if (!builtinWins(name, custom) && custom.some((c) => c.name === name)) return false;
   const cmd = parseSlash(text.trim());
   if (cmd && isKnownCommand(name)) void runSlashCommand(state, actions, cmd.name, cmd.arg);
   else {
@@ -375,7 +376,8 @@ function patchPath(p: string): string {
 
 /** /help's part for the project's and user's own commands and skills. */
 function customHelp(s: AgentSession): string[] {
-  const entries = (s.slashCommands?.() ?? []).filter((c) => !isKnownCommand(c.name));
+  const all = s.slashCommands?.() ?? [];
+  const entries = all.filter((c) => !builtinWins(c.name, all));
   if (entries.length === 0) return [];
   return ["Custom commands and skills:", ...entries.map((c) => `  /${c.name}${c.argumentHint ? ` ${c.argumentHint}` : ""} — ${c.description} (${c.kind === "skill" ? "skill" : c.scope}: ${c.file})`)];
 }

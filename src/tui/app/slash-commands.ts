@@ -41,8 +41,10 @@ export function completeSlash(text: string, custom: readonly SlashCommand[] = []
   const m = /^\/(\S*)$/.exec(text);
   if (!m) return [];
   const q = (m[1] ?? "").toLowerCase();
-  // A custom command named like a built-in is not offered: the built-in wins (a notice said so).
-  const all: SlashCommand[] = [...SLASH_COMMANDS, ...custom.filter((c) => !isKnownCommand(c.name))];
+  // A custom command named like a built-in is not offered: the built-in wins (a notice said so),
+  // except over the built-ins that are only a prompt (/init, /review): the user's own file replaces those.
+  const replaced = new Set(custom.filter((c) => REPLACEABLE.has(c.name)).map((c) => c.name));
+  const all: SlashCommand[] = [...SLASH_COMMANDS.filter((c) => !replaced.has(c.name)), ...custom.filter((c) => !isKnownCommand(c.name) || replaced.has(c.name))];
   const prefix = all.filter((c) => c.name.toLowerCase().startsWith(q));
   const inner = all.filter((c) => !c.name.toLowerCase().startsWith(q) && c.name.toLowerCase().includes(q));
   return [...prefix, ...inner];
@@ -69,4 +71,15 @@ export function looksLikeCommand(text: string, exists: (path: string) => boolean
 
 export function isKnownCommand(name: string): name is BuiltinCommand {
   return SLASH_COMMANDS.some((c) => c.name === name);
+}
+
+/**
+ * Built-ins that only send the model a prompt of ours: a project's or user's command file of the
+ * same name (a team's own .claude/commands/review.md) is what they want instead, so it wins.
+ */
+const REPLACEABLE: ReadonlySet<string> = new Set(["init", "review"]);
+
+/** A built-in the session's own command or skill of that name stands in for (absent: the built-in runs). */
+export function builtinWins(name: string, custom: ReadonlyArray<{ name: string }>): boolean {
+  return isKnownCommand(name) && !(REPLACEABLE.has(name) && custom.some((c) => c.name === name));
 }
