@@ -86,7 +86,8 @@ export async function openAgentSession(opts: SessionOptions): Promise<AgentSessi
   const hooked = hookedGate(createGate({ engine, workspace, emit: bus.emit, ask: plan.asker(notifyingAsker(hooks.service, opts.ask)), ...(sb.gate ? { sandbox: sb.gate } : {}) }), hooks.service, cwd, bus.emit, hookTurn, baseTools);
   const gate = structured ? structured.gate(hooked) : hooked;
 
-  const extensions = loadSessionExtensions(cwd, homedir(), userConfigDir(homedir()));
+  // TODO(subagents): a plugin's agents/ joins wherever agent definitions are looked up, once that exists.
+  const extensions = loadSessionExtensions(cwd, homedir(), userConfigDir(homedir()), f.plugins.plugins);
   notices.push(...extensions.problems);
   const commandTrust = openCommandTrust({ cwd, items: extensions.trustItems, trustProject: f.trustProject, interactive: f.trustQuestion });
   notices.push(...commandTrust.notices);
@@ -166,7 +167,7 @@ export async function openAgentSession(opts: SessionOptions): Promise<AgentSessi
     rules: { list: () => engine.rules(), remove: (entry) => engine.removeRule(entry) },
     slashCommands: () => extensions.entries(),
     hooks: () => hooks.listing(),
-    trust: trustFacet(mcp.view, hooks, commandTrust, settingsFacet),
+    trust: trustFacet(mcp.view, hooks, commandTrust, settingsFacet, f.plugins),
     processes: () => workspace.processes.list(),
     statusLine: settingsFacet.statusLine,
     sandbox: sb.sandbox,
@@ -185,7 +186,7 @@ export async function openAgentSession(opts: SessionOptions): Promise<AgentSessi
 function sessionHooks(f: Foundation, opts: SessionOptions, bus: EventBus, workspace: Pick<ReturnType<typeof createWorkspace>, "spill">): ReturnType<typeof openSessionHooks> {
   return openSessionHooks({
     cwd: f.cwd,
-    files: settingsLocations(f.cwd, userConfigDir(homedir())),
+    files: [...settingsLocations(f.cwd, userConfigDir(homedir())), ...f.plugins.plugins.map((p) => ({ scope: "user" as const, file: p.hooksFile, plugin: { name: p.name, root: p.root, active: p.active } }))],
     sessionId: f.sessionId,
     transcriptPath: f.writer.path,
     permissionMode: () => f.engine.mode,

@@ -106,6 +106,8 @@ export type SessionOptions = {
   fallbackModel?: string;
   /** --json-schema: the StructuredOutput tool with this schema; its matching input ends the turn. */
   jsonSchema?: Record<string, unknown>;
+  /** --plugin-dir: plugin folders loaded for this session, the user's own (src/plugins). */
+  pluginDirs?: string[];
   /** Offer the model only these built-in tools (names in any case: Bash or bash); absent, all of them. */
   tools?: string[];
   /** A new session takes this id (a host that names its sessions: Claude Code's --session-id). */
