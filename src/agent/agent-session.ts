@@ -38,6 +38,8 @@ import { prepareShutdown } from "./shutdown.ts";
 import { trustFacet } from "./trust-facet.ts";
 import { offeredTools, turnOffer } from "./offer.ts";
 import { createRewind } from "./rewind.ts";
+import { asAgent } from "./subagents/main-agent.ts";
+import { sessionSubagents } from "./subagents/index.ts";
 import { createTurnRunner, type WriteFailures } from "./turn.ts";
 import type { AgentSession, SessionOptions } from "./types.ts";
 import { runUserShell } from "./user-shell.ts";
@@ -46,7 +48,8 @@ import { contextUsage, type ContextUsage } from "./context-usage.ts";
 
 export { SessionOpenError };
 
-export async function openAgentSession(opts: SessionOptions): Promise<AgentSession> {
+export async function openAgentSession(given: SessionOptions): Promise<AgentSession> {
+  const opts = asAgent(given);
   // The log is the truth: a write that fails (a full disk) stops the turn in flight at once.
   const writes: WriteFailures = { failure: null, stop: null };
   const f = await openFoundation(opts, (e) => {
@@ -67,7 +70,8 @@ export async function openAgentSession(opts: SessionOptions): Promise<AgentSessi
   const hookTurn = newHookTurn();
   const structured = structuredOutputOf(opts);
   const plan = openPlanWorkflow({ bus, sessionId, planFile: f.planFile, mode: () => engine.mode, replayed: replayed?.events ?? [] });
-  const baseTools = createToolRuntime([...offeredTools(opts.tools, notices), plan.tool], { searchGuard: (tool, dir) => engine.searchFilter(tool, dir), dynamic: withStructuredTool(() => mcp.manager.tools(), structured) });
+  const subagents = sessionSubagents({ f, opts, emit: (e) => bus.emit(e), hooks: hooks.service, costSinceOpen: () => state.costSinceOpen(), model: () => state.model() });
+  const baseTools = createToolRuntime([...subagents.offered, plan.tool], { searchGuard: (tool, dir) => engine.searchFilter(tool, dir), dynamic: withStructuredTool(() => mcp.manager.tools(), structured) });
   const tools = hookedRuntime(baseTools, hooks.service, cwd, hookTurn);
   // Resume contract: tools may be added between versions, never silently removed. (MCP tools come
   // and go with their servers, which are not connected yet.)
@@ -86,7 +90,6 @@ export async function openAgentSession(opts: SessionOptions): Promise<AgentSessi
   const hooked = hookedGate(createGate({ engine, workspace, emit: bus.emit, ask: plan.asker(notifyingAsker(hooks.service, opts.ask)), ...(sb.gate ? { sandbox: sb.gate } : {}) }), hooks.service, cwd, bus.emit, hookTurn, baseTools);
   const gate = structured ? structured.gate(hooked) : hooked;
 
-  // TODO(subagents): a plugin's agents/ joins wherever agent definitions are looked up, once that exists.
   const extensions = loadSessionExtensions(cwd, homedir(), userConfigDir(homedir()), f.plugins.plugins);
   notices.push(...extensions.problems);
   const commandTrust = openCommandTrust({ cwd, items: extensions.trustItems, trustProject: f.trustProject, interactive: f.trustQuestion });
@@ -99,7 +102,7 @@ export async function openAgentSession(opts: SessionOptions): Promise<AgentSessi
   if (structured) wiring.policies.push(structured.policy);
 
   const offer = turnOffer(
-    { model: f.client, modelName: state.model, system: () => system, tools, workspace, context: wiring.context, gate, emit: bus.emit, policies: [plan.policy, ...wiring.policies], takeNotices: () => workspace.processes.takeExitNotices(), costSoFar: state.costSinceOpen },
+    { model: f.client, modelName: state.model, system: () => system, tools, workspace, context: wiring.context, gate, emit: bus.emit, policies: [plan.policy, ...wiring.policies], takeNotices: () => workspace.processes.takeExitNotices(), takeAgentNotices: () => subagents.children.takeNotices(), costSoFar: subagents.spent },
     { engine, settings, opts: { ...opts, ...effortAtOpen(opts, settings, f.model, notices) }, provider: f.provider },
   );
   const turns = createTurnRunner({
@@ -129,7 +132,15 @@ export async function openAgentSession(opts: SessionOptions): Promise<AgentSessi
   // --resume-session-at: checked when the log was opened; the conversation continues from there.
   if (opts.resumeAt) rewind.continueAt(opts.resumeAt);
 
-  const closeSession = prepareShutdown({ sessionId, workspace, mcp: mcp.manager, hooks: hooks.service, writer, git, spillDir, ending: turns.ending, spoke: state.spoke });
+  // Esc stops the parent and every child, those in the background too; a plan approved into a new session is handed back.
+  const runCancelling = async (input: Parameters<typeof turns.run>[0], signal: AbortSignal) => {
+    const cancel = () => subagents.children.cancelAll(signal.reason);
+    signal.addEventListener("abort", cancel, { once: true });
+    const r = await turns.run(input, signal).finally(() => signal.removeEventListener("abort", cancel));
+    const handoff = plan.takeHandoff();
+    return handoff ? { ...r, planHandoff: handoff } : r;
+  };
+  const closeSession = prepareShutdown({ children: subagents.children, sessionId, workspace, mcp: mcp.manager, hooks: hooks.service, writer, git, spillDir, ending: turns.ending, spoke: state.spoke });
   return {
     sessionId,
     cwd,
@@ -153,11 +164,10 @@ export async function openAgentSession(opts: SessionOptions): Promise<AgentSessi
     setPermissionMode: (mode) => bus.emit({ type: "setting_change", id: newId(), ts: Date.now(), permissionMode: mode }),
     queueSteering: offer.queueSteering,
     takeQueuedSteering: offer.takeQueuedSteering,
-    async runTurn(input, signal) {
-      const r = await turns.run(input, signal);
-      const handoff = plan.takeHandoff();
-      return handoff ? { ...r, planHandoff: handoff } : r;
-    },
+    runTurn: (input, signal) => runCancelling(input, signal),
+    wake: async (signal) => (subagents.children.pending() > 0 ? runCancelling(null, signal) : null),
+    agents: subagents.infos,
+    subagents: subagents.children,
     runShell: (command, signal) => runUserShell({ cwd, engine, emit: bus.emit }, command, signal),
     contextUsage: measureContext({ client: f.client, model: state.model, prompt, offer, context: { messages: () => wiring.context.messages(), contextWindow: () => context.contextWindow() }, bus, replayed: replayed?.events ?? [] }),
     commandPrompt: async (name, arg) => (name === "init" ? initPrompt(cwd) : reviewPrompt(cwd, arg)),

@@ -17,6 +17,8 @@ export type GateOptions = {
   ask?: Asker;
   /** The session's sandbox, where it changes what a command asks (./sandbox-gate.ts). */
   sandbox?: SandboxGate;
+  /** A read-only subagent's gate: what plan mode would not run is denied. */
+  onlyReads?: boolean;
 };
 
 export function createGate(opts: GateOptions): PermissionGate & {
@@ -24,7 +26,7 @@ export function createGate(opts: GateOptions): PermissionGate & {
   authorize(prepared: PreparedCall, signal: AbortSignal, forceAsk?: string): Promise<GateDecision>;
 } {
   // readOnly: what the tool says of itself; only MCP tools' (readOnlyHint) change a decision.
-  const decide = (call: ToolCall, readOnly?: boolean): Decision => opts.engine.decide({ tool: call.name, input: call.input, cwd: opts.workspace.cwd, ...(readOnly !== undefined ? { readOnly } : {}) });
+  const decide = (call: ToolCall, readOnly?: boolean): Decision => opts.engine.decide({ tool: call.name, input: call.input, cwd: opts.workspace.cwd, ...(readOnly !== undefined ? { readOnly } : {}), ...(opts.onlyReads ? { onlyReads: true } : {}) });
   const record = (call: ToolCall, decision: "allow" | "deny", source: string, extra: { message?: string; savedRule?: { rule: string; scope: GrantScope } } = {}) =>
     opts.emit({ type: "permission_decision", id: newEventId(), ts: Date.now(), toolUseId: call.id, toolName: call.name, decision, source, ...extra });
 

@@ -64,7 +64,7 @@ export type TurnOffer = {
 };
 
 /** The parts of KernelDeps that stay from turn to turn; the rest is worked out here. */
-export type FixedKernelParts = Required<Pick<KernelDeps, "model" | "modelName" | "system" | "tools" | "workspace" | "context" | "gate" | "emit" | "policies" | "takeNotices" | "costSoFar">>;
+export type FixedKernelParts = Required<Pick<KernelDeps, "model" | "modelName" | "system" | "tools" | "workspace" | "context" | "gate" | "emit" | "policies" | "takeNotices" | "takeAgentNotices" | "costSoFar">>;
 
 export function turnOffer(
   fixed: FixedKernelParts,

@@ -54,7 +54,8 @@ export function recordSession(o: RecordOptions): SessionRecord {
       return;
     }
     o.context.apply(e);
-    if ((e.type === "assistant_message" || e.type === "compaction") && e.costUsd) cost += e.costUsd;
+    // A subagent's cost joins the parent's when it ends (agent_end): what it spent runs up the budget.
+    if ((e.type === "assistant_message" || e.type === "compaction" || e.type === "agent_end") && e.costUsd) cost += e.costUsd;
     if (e.type === "setting_change") {
       if (e.model) model = e.model;
       if (e.permissionMode) o.engine.setMode(e.permissionMode);

@@ -15,6 +15,8 @@ import type { LocalWorkspace } from "../workspace/types.ts";
 import type { SessionEndReason } from "./types.ts";
 
 export type ShutdownParts = {
+  /** The session's subagents: cancelled and waited for, so each one's end is in the log. */
+  children: { cancelAll(reason?: unknown): void; idle(): Promise<void> };
   sessionId: string;
   workspace: LocalWorkspace;
   mcp: McpManager;
@@ -41,6 +43,8 @@ export function prepareShutdown(p: ShutdownParts): (reason?: SessionEndReason) =
   return async (reason = "other") => {
     if (closed) return;
     closed = true;
+    p.children.cancelAll("close");
+    await p.children.idle();
     await p.ending();
     if (p.hooks.has("SessionEnd")) await p.hooks.run("SessionEnd", reason, { reason }, new AbortController().signal);
     await Promise.all([p.workspace.processes.stopAll(), p.mcp.close()]);

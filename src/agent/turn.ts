@@ -54,7 +54,8 @@ export type TurnDeps = {
 };
 
 export type TurnRunner = {
-  run(input: string | UserBlock[], signal: AbortSignal): Promise<AgentTurnResult>;
+  /** null: a turn for the notices waiting alone (AgentSession.wake). */
+  run(input: string | UserBlock[] | null, signal: AbortSignal): Promise<AgentTurnResult>;
   /** The last turn's end snapshot, still on git's queue: close() waits for it. */
   ending(): Promise<unknown>;
   /** A turn is running (a rewind waits for its end). */
@@ -82,7 +83,7 @@ export function createTurnRunner(d: TurnDeps): TurnRunner {
   };
   return runner;
 
-  async function runOne(input: string | UserBlock[], signal: AbortSignal): Promise<AgentTurnResult> {
+  async function runOne(input: string | UserBlock[] | null, signal: AbortSignal): Promise<AgentTurnResult> {
     // Events held back by a failed write go first; if they still cannot be written, this message waits too.
     if (d.writes.failure) {
       if (!d.writer.retry()) return unsaved(d.writer.failure ?? d.writes.failure, true);
@@ -109,7 +110,7 @@ export function createTurnRunner(d: TurnDeps): TurnRunner {
     }
     d.wiring.setTurnSignal(turn.signal);
     resetHookTurn(d.hookTurn);
-    const prepared = await preparePrompt(d, input, turn.signal);
+    const prepared: Prepared = input === null ? { content: null, end: () => {} } : await preparePrompt(d, input, turn.signal);
     if ("stopped" in prepared) {
       release();
       await d.git.endTurn().catch(() => {});
@@ -132,7 +133,7 @@ export function createTurnRunner(d: TurnDeps): TurnRunner {
   }
 }
 
-type Prepared = { content: string | UserBlock[]; end(): void } | { stopped: AgentTurnResult };
+type Prepared = { content: string | UserBlock[] | null; end(): void } | { stopped: AgentTurnResult };
 
 /**
  * A custom command or skill becomes its prompt; its model and allowed-tools last this turn only

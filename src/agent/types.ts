@@ -19,6 +19,9 @@ import type { CommandTerminal, TextFiles } from "../workspace/types.ts";
 import type { UserShellResult } from "./user-shell.ts";
 import type { CommandPrompt } from "./command-prompts.ts";
 import type { ContextUsage } from "./context-usage.ts";
+import type { AgentDefinition } from "../extensions/agents.ts";
+
+export type { AgentDefinition };
 
 export type { TurnResult };
 /** What a mode shows of MCP servers and of project trust, without reaching below src/agent. */
@@ -130,6 +133,10 @@ export type SessionOptions = {
   startSource?: "clear";
   /** SessionStart waits for start(): the app's /clear and /resume open the next session first, then end the old one. */
   deferStart?: boolean;
+  /** The host's subagent definitions (--agents, the Agent SDK's `agents`): above the files' of the same name. */
+  agents?: AgentDefinition[];
+  /** --agent NAME: the main session runs as that agent (its prompt, tools and model). */
+  agent?: string;
 };
 
 /** A user message the conversation can go back to. */
@@ -144,6 +151,9 @@ export type RewindOutcome = {
   /** What could not be restored, in plain words. */
   notes: string[];
 };
+
+/** An agent type the agent tool offers, and where it comes from (/agents lists them). */
+export type AgentInfo = Pick<AgentDefinition, "name" | "description" | "source" | "file" | "model" | "tools">;
 
 /** Claude Code's SessionEnd reasons: /clear, the user leaving at the prompt, anything else. */
 export type SessionEndReason = "clear" | "prompt_input_exit" | "other";
@@ -256,6 +266,24 @@ export interface AgentSession {
   processes(): ProcessInfo[];
   /** The statusLine command the app runs (the user's, or a trusted project's); null: none. */
   statusLine(): { command: string; padding?: number; file: string } | null;
+  /** The agent types the agent tool offers (built-in, the user's, the project's, the host's). */
+  agents(): AgentInfo[];
+  /** The subagents running now (background ones outlive the turn that started them). */
+  readonly subagents: {
+    running(): number;
+    /** Resolves when none runs. */
+    idle(): Promise<void>;
+    /** A background agent's result is waiting for the parent: a mode wakes an idle parent (wake()). */
+    onNotice(listener: () => void): () => void;
+    cancelAll(reason?: unknown): void;
+    /** Background results waiting for the parent. */
+    pending(): number;
+  };
+  /**
+   * A turn with no user message, for the background results waiting (as Claude Code wakes an idle
+   * parent when a background agent ends); null when none waits. A mode calls it only while idle.
+   */
+  wake(signal: AbortSignal): Promise<AgentTurnResult | null>;
   /** Runs the SessionStart hooks of a session opened with deferStart (else nothing): once the old session has ended. */
   start(): Promise<void>;
   /** Stops the agent's processes and closes the log (removed when nothing was said); `reason` for SessionEnd hooks. */

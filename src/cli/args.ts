@@ -1,5 +1,6 @@
 // Command-line parsing. Hand-written (no dependency) and strict: an unknown flag or a bad value is
 // a usage error naming the flag, never silently ignored.
+import { parseAgentsJson, type AgentDefinition } from "../extensions/agents.ts";
 import type { PermissionMode } from "../events/types.ts";
 import { ruleToolNamed } from "../permissions/rules/rule-syntax.ts";
 import type { OutputFormat, RunOptions } from "../modes/shared/run-options.ts";
@@ -7,6 +8,19 @@ import Ajv from "ajv";
 import { EFFORT_LEVELS, isEffortLevel } from "../model/effort.ts";
 
 export class UsageError extends Error {}
+
+/** --agents '{"name": {"description": …, "prompt": …}}': a definition that does not parse is a usage error naming its field. */
+function agentsFlag(raw: string): AgentDefinition[] {
+  let value: unknown;
+  try {
+    value = JSON.parse(raw);
+  } catch (e) {
+    throw new UsageError(`--agents: not valid JSON (${e instanceof Error ? e.message : String(e)})`);
+  }
+  const r = parseAgentsJson(value, "--agents");
+  if (r.problems.length > 0) throw new UsageError(r.problems.join("\n"));
+  return r.agents;
+}
 
 const DEFAULT_THINKING_BUDGET = 16_000;
 const MODES: PermissionMode[] = ["default", "acceptEdits", "plan", "bypassPermissions", "dontAsk"];
@@ -78,8 +92,7 @@ Options:
 
 Print mode: stdout carries only the requested output; diagnostics go to stderr.
 Other flags of Claude Code's that KHAELOR cannot honour (--settings, --betas, --debug, ...) are
-usage errors naming the flag; --agent is accepted and named on stderr as not
-supported yet.
+usage errors naming the flag.
 In print mode, calls the permission mode would ask about are denied and listed in the result's
 permission_denials; allow them with --allowedTools or --permission-mode.
 
@@ -154,6 +167,8 @@ function defaults(): RunOptions {
     sessionId: null,
     systemPrompt: null,
     appendSystemPrompt: null,
+    agents: [],
+    agent: null,
     tools: null,
     thinkingBudget: null,
     effort: null,
@@ -274,6 +289,8 @@ const FLAG_TABLE: Array<[names: string[], apply: Flag]> = [
   }],
   [["--system-prompt"], (o, w, flag) => void (o.systemPrompt = w.value(flag))],
   [["--append-system-prompt"], (o, w, flag) => void (o.appendSystemPrompt = w.value(flag))],
+  [["--agents"], (o, w, flag) => void o.agents.push(...agentsFlag(w.value(flag)))],
+  [["--agent"], (o, w, flag) => void (o.agent = w.value(flag))],
   [["--max-thinking-tokens"], (o, w, flag) => {
     const raw = w.value(flag);
     const n = Number(raw);
@@ -369,11 +386,9 @@ export const REFUSED_FLAGS: Record<string, string> = {
 
 /**
  * Flags accepted but not honoured yet, each owned by an open issue (true: the flag takes a value):
- * named on stderr once per run. --agent (the subagents issue).
+ * named on stderr once per run. None now; the table stays for the next one.
  */
-export const PENDING_FLAGS: Record<string, boolean> = {
-  "--agent": true,
-};
+export const PENDING_FLAGS: Record<string, boolean> = {};
 
 /** --json-schema's value: a JSON Schema object, or a usage error naming what is wrong. */
 function jsonSchemaArg(raw: string): Record<string, unknown> {

@@ -17,6 +17,10 @@ const MIGRATIONS: ReadonlyArray<(e: RawEvent) => RawEvent> = [
   // log (src/events/image-refs.ts) instead of inline base64. A v2 event has none: nothing changes.
   // The bump is for older KHAELORs, which would skip such a line as invalid and lose the message.
   (e) => e,
+  // 3 → 4: a subagent's end (agent_end) and the parent's notice of a background one (user_message
+  // synthetic "agent"). A v3 log has neither: nothing changes. The bump is for older KHAELORs, which
+  // would skip agent_end as invalid and lose the cost it carries.
+  (e) => e,
 ];
 
 export const FORMAT_VERSION: number = MIGRATIONS.length + 1;

@@ -86,7 +86,7 @@ export const userMessageSchema = z.object({
   type: z.literal("user_message"),
   content: z.union([z.string(), z.array(userBlock)]),
   steering: z.boolean().optional(),
-  synthetic: z.enum(["verify", "doom_loop", "process_exit", "stop_hook", "shell", "structured_output"]).optional(),
+  synthetic: z.enum(["verify", "doom_loop", "process_exit", "stop_hook", "shell", "structured_output", "agent"]).optional(),
   shell: z.object({ runId: z.string(), command: z.string(), exitCode: z.number().int().nullable(), stopped: z.boolean().optional(), durationMs: z.number() }).optional(),
 });
 
@@ -186,6 +186,23 @@ export const rewindSchema = z.object({
     .optional(),
 });
 
+const agentUsage = z.object({ input_tokens: z.number(), output_tokens: z.number(), cache_read_input_tokens: z.number(), cache_creation_input_tokens: z.number() });
+
+export const agentEndSchema = z.object({
+  ...base,
+  type: z.literal("agent_end"),
+  agentId: z.string().min(1),
+  toolUseId: z.string(),
+  agentType: z.string(),
+  status: z.enum(["completed", "failed", "cancelled"]),
+  costUsd: z.number().nullable(),
+  usage: agentUsage,
+  durationMs: z.number(),
+  log: z.string(),
+  background: z.boolean().optional(),
+  worktree: z.object({ path: z.string(), branch: z.string() }).optional(),
+});
+
 export const durableEventSchema = z.discriminatedUnion("type", [
   sessionHeaderSchema,
   userMessageSchema,
@@ -199,6 +216,7 @@ export const durableEventSchema = z.discriminatedUnion("type", [
   undoSchema,
   turnEndSchema,
   rewindSchema,
+  agentEndSchema,
 ]);
 
 // Compile-time check: each schema's output has exactly the keys and the types of its TS event.

@@ -33,7 +33,7 @@ export type UserMessageEvent = Base & {
   /** A message sent while the agent was working, delivered at a loop boundary. */
   steering?: boolean;
   /** A message injected by a policy (verification nudge, doom-loop nudge), not typed by the user. */
-  synthetic?: "verify" | "doom_loop" | "process_exit" | "stop_hook" | "shell" | "structured_output";
+  synthetic?: "verify" | "doom_loop" | "process_exit" | "stop_hook" | "shell" | "structured_output" | "agent";
   /**
    * With synthetic "shell": a command the user ran with `!` in the composer, shown as its row
    * (its output is in `content`, as the model reads it: ./user-shell.ts). No model turn ran.
@@ -150,6 +150,32 @@ export type TurnEndEvent = Base & {
   reason: TurnEndReason;
 };
 
+/**
+ * A subagent (a child session the `agent` tool opened) ended: in the parent's log, so the child's
+ * own log is reachable by id and its cost counts in the parent's. See notes/agents-events.md.
+ */
+export type AgentEndEvent = Base & {
+  type: "agent_end";
+  agentId: string;
+  /** The parent's agent call. */
+  toolUseId: string;
+  agentType: string;
+  status: AgentStatus;
+  /** What the child spent (null: its model has no known price); counted in the parent's cost. */
+  costUsd: number | null;
+  usage: AgentUsage;
+  durationMs: number;
+  /** The child's own log, relative to the parent's log's directory. */
+  log: string;
+  background?: boolean;
+  /** A worktree child that changed something: where its work is kept, on which branch. */
+  worktree?: { path: string; branch: string };
+};
+
+export type AgentStatus = "completed" | "failed" | "cancelled";
+/** Tokens a child used so far, summed over its requests. */
+export type AgentUsage = { input_tokens: number; output_tokens: number; cache_read_input_tokens: number; cache_creation_input_tokens: number };
+
 export type TurnEndReason =
   | "finished"
   | "max_turns"
@@ -174,7 +200,8 @@ export type DurableEvent =
   | ErrorEvent
   | UndoEvent
   | TurnEndEvent
-  | RewindEvent;
+  | RewindEvent
+  | AgentEndEvent;
 
 /** Never written one by one: UI and stream-json only. */
 export type EphemeralEvent =
@@ -197,7 +224,37 @@ export type EphemeralEvent =
   | { type: "hook_end"; runId: string; event: string; label: string; durationMs: number; ok: boolean; message?: string; output?: string }
   /** A `!` command the user typed runs (its output as it comes); a user_message with `shell` ends it. */
   | { type: "shell_start"; runId: string; command: string }
-  | { type: "shell_progress"; runId: string; chunk: string };
+  | { type: "shell_progress"; runId: string; chunk: string }
+
+  | AgentLiveEvent;
+
+/**
+ * A subagent as it runs, on the parent's bus (never in the parent's log: the child's own log has
+ * its events, and agent_end closes it in the parent's). Every one names the child (agentId) and
+ * the parent's agent call (toolUseId). See notes/agents-events.md.
+ */
+export type AgentLiveEvent =
+  | {
+      type: "agent_start";
+      agentId: string;
+      toolUseId: string;
+      agentType: string;
+      /** The call's short description (3-5 words, the model's). */
+      description: string;
+      model: string;
+      effort?: AgentEffort;
+      background: boolean;
+      /** The child's own log (absolute). */
+      logPath: string;
+      /** The temporary worktree it runs in, for isolation "worktree". */
+      worktree?: string;
+    }
+  /** Every event of the child, as its own bus carries it (deltas included), for a transcript of it. */
+  | { type: "agent_event"; agentId: string; toolUseId: string; event: AgentEvent }
+  /** What changed in the child's row: the tool it runs now (null: none), tokens and cost so far. */
+  | { type: "agent_progress"; agentId: string; toolUseId: string; tool: { name: string; summary: string } | null; usage: AgentUsage; costUsd: number; steps: number };
+
+export type AgentEffort = "low" | "medium" | "high" | "max";
 
 export type AgentEvent = DurableEvent | EphemeralEvent;
 

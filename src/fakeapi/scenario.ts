@@ -125,9 +125,17 @@ export const Turn = z.object({
 export type Turn = z.infer<typeof Turn>;
 export type TurnInput = z.input<typeof Turn>;
 
+/**
+ * A conversation of its own inside the scenario (a subagent's): a request whose first user message
+ * matches `firstMessage` (a regex over its text) is answered from these turns, in their own order.
+ */
+export const Route = z.object({ firstMessage: z.string(), turns: z.array(Turn) });
+
 export const Scenario = z.object({
   name: z.string().default("scenario"),
   turns: z.array(Turn),
+  /** Checked in order before `turns`; a request no route matches takes the next of `turns`. */
+  routes: z.array(Route).default([]),
   /** Pacing for every turn (a turn's own pacing overrides field by field). */
   pacing: Pacing.partial().optional(),
   /** When every turn has been served: answer a short final text, or fail the request. */

@@ -17,6 +17,8 @@ export type RecordedRequest = {
   /** Lower-case names; credentials redacted. */
   headers: Record<string, string>;
   body: unknown;
+  /** Which of the scenario's routes answered it (absent: its own turns). */
+  route?: number;
   /** The scenario turn this request was answered with (or asked for, when it failed); null once the scenario ran out. */
   turn: number | null;
   outcome: "served" | "fault" | "invalid" | "check_failed" | "done" | "count_tokens" | "rejected";
@@ -56,8 +58,16 @@ export async function startFakeApi(opts: FakeApiOptions): Promise<FakeApi> {
   const requests: RecordedRequest[] = [];
   const checkFailures: string[] = [];
   const cache = new PromptCache();
-  let cursor = 0;
-  let faultCursor = 0;
+  // One track per conversation: the scenario's own turns, and each route's.
+  type Track = { turns: Turn[]; cursor: number; faultCursor: number; route: number | null };
+  const main: Track = { turns: scenario.turns, cursor: 0, faultCursor: 0, route: null };
+  const tracks: Track[] = scenario.routes.map((r, i) => ({ turns: r.turns, cursor: 0, faultCursor: 0, route: i }));
+  const routes = scenario.routes.map((r) => new RegExp(r.firstMessage));
+  const trackOf = (b: Record<string, unknown>): Track => {
+    const first = firstUserText(b);
+    const i = routes.findIndex((re) => re.test(first));
+    return i >= 0 ? tracks[i]! : main;
+  };
   let seq = 0;
   let requestCounter = 0;
   /**
@@ -119,10 +129,11 @@ export async function startFakeApi(opts: FakeApiOptions): Promise<FakeApi> {
         return Response.json({ input_tokens: u.input_tokens + u.cache_read_input_tokens + u.cache_creation_input_tokens });
       }
 
+      const track = trackOf(b);
       const replay = abandoned !== null && abandoned.body === text ? abandoned.turnIndex : null;
       abandoned = null;
-      const turnIndex = replay ?? (cursor < scenario.turns.length ? cursor : null);
-      const turn: Turn = turnIndex !== null ? scenario.turns[turnIndex]! : afterScenario(scenario);
+      const turnIndex = replay ?? (track.cursor < track.turns.length ? track.cursor : null);
+      const turn: Turn = turnIndex !== null ? track.turns[turnIndex]! : afterScenario(scenario);
 
       if (turn.expect) {
         const problem = checkRequest(b, turn.expect);
@@ -136,12 +147,12 @@ export async function startFakeApi(opts: FakeApiOptions): Promise<FakeApi> {
 
       const pacing: Pacing = { ...DEFAULT_PACING, ...scenario.pacing, ...turn.pacing };
       // After the scenario, its closing fault (if any) answers every request.
-      const fault = replay !== null ? undefined : turnIndex === null ? turn.faults[0] : turn.faults[faultCursor];
-      const message = buildMessage(turn, turnIndex, model, requestId, b, cache, fault === undefined, serverTag);
+      const fault = replay !== null ? undefined : turnIndex === null ? turn.faults[0] : turn.faults[track.faultCursor];
+      const message = buildMessage(turn, turnIndex, model, requestId, b, cache, fault === undefined, track.route !== null ? `${serverTag}r${track.route}` : serverTag);
       const stream = b.stream === true;
 
       if (fault) {
-        if (turnIndex !== null) faultCursor++;
+        if (turnIndex !== null) track.faultCursor++;
         const outcome = turnIndex === null ? "done" : "fault";
         const http = httpFault(fault);
         if (http) {
@@ -164,9 +175,9 @@ export async function startFakeApi(opts: FakeApiOptions): Promise<FakeApi> {
         return sseResponse(events, pacing, tail, requestId);
       }
 
-      faultCursor = 0;
-      if (turnIndex !== null && replay === null) cursor++;
-      record({ ...base, body, turn: turnIndex, outcome: turnIndex === null ? "done" : "served", status: 200 }, at);
+      track.faultCursor = 0;
+      if (turnIndex !== null && replay === null) track.cursor++;
+      record({ ...base, body, turn: turnIndex, ...(track.route !== null ? { route: track.route } : {}), outcome: turnIndex === null ? "done" : "served", status: 200 }, at);
       if (!stream) return Response.json(messageBody(message), { headers: { "request-id": requestId } });
       const onAbandon = turnIndex === null ? undefined : () => (abandoned = { turnIndex, body: text });
       return sseResponse(streamEvents(message, pacing), pacing, { onAbandon, onEnd: opts.onStreamEnd }, requestId);
@@ -177,11 +188,20 @@ export async function startFakeApi(opts: FakeApiOptions): Promise<FakeApi> {
     url: `http://${server.hostname}:${server.port}`,
     requests,
     checkFailures,
-    turnsServed: () => cursor,
+    turnsServed: () => main.cursor,
     close: async () => {
       await server.stop(true);
     },
   };
+}
+
+/** The text of a request's first user message (text blocks joined), what a route matches. */
+function firstUserText(b: Record<string, unknown>): string {
+  const messages = Array.isArray(b.messages) ? (b.messages as Array<{ role?: string; content?: unknown }>) : [];
+  const first = messages.find((m) => m.role === "user");
+  if (!first) return "";
+  if (typeof first.content === "string") return first.content;
+  return Array.isArray(first.content) ? first.content.map((c: { type?: string; text?: string }) => (c.type === "text" ? (c.text ?? "") : "")).join("\n") : "";
 }
 
 /** The turn served, again and again, once every scripted turn has been. */

@@ -160,21 +160,27 @@ function appendText(content: ToolOutcome["content"], text: string): ToolOutcome[
 /** Stop: a hook's block sends the model back once per block, with stop_hook_active after the first; bounded per user turn. */
 export const MAX_STOP_BLOCKS = 3;
 
-export function stopHookPolicy(hooks: HookService, signal: () => AbortSignal, lastText: () => string): LoopPolicy {
+/**
+ * `agent`: a subagent's stop, SubagentStop (matched by its type, told its id and transcript), whose
+ * block sends the child back to work as Stop's sends the parent.
+ */
+export function stopHookPolicy(hooks: HookService, signal: () => AbortSignal, lastText: () => string, agent?: { id: string; type: string; transcriptPath: string }): LoopPolicy {
   let blocks = 0;
+  const event = agent ? "SubagentStop" : "Stop";
+  const fields = agent ? { agent_id: agent.id, agent_type: agent.type, agent_transcript_path: agent.transcriptPath } : {};
   return {
     onUserTurn() {
       blocks = 0;
     },
     async onStop(): Promise<PolicyVerdict> {
-      if (!hooks.has("Stop")) return { kind: "continue" };
-      const o = await hooks.run("Stop", undefined, { stop_hook_active: blocks > 0, last_assistant_message: lastText() }, signal());
+      if (!hooks.has(event)) return { kind: "continue" };
+      const o = await hooks.run(event, agent?.type, { ...fields, stop_hook_active: blocks > 0, last_assistant_message: lastText() }, signal());
       // continue:false wins over a block (as in Claude Code): the turn ends, with the reason for the user.
-      if (o.stop) return { kind: "stop", reason: "hook_stopped", message: `a Stop hook stopped the turn: ${o.stop}` };
+      if (o.stop) return { kind: "stop", reason: "hook_stopped", message: `a ${event} hook stopped the turn: ${o.stop}` };
       // Past the bound, the hook is not obeyed.
       if (!o.block || blocks >= MAX_STOP_BLOCKS) return { kind: "continue" };
       blocks++;
-      return { kind: "nudge", tag: "stop_hook", text: `A Stop hook asked you to keep working: ${o.block}` };
+      return { kind: "nudge", tag: "stop_hook", text: `A ${event} hook asked you to keep working: ${o.block}` };
     },
   };
 }

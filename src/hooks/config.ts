@@ -8,7 +8,7 @@ import { LIMITS, readRegularText } from "../workspace/safe-read.ts";
 import type { TrustItem } from "../trust/project-trust.ts";
 import { fingerprintOf } from "../trust/project-trust.ts";
 
-export const HOOK_EVENTS = ["PreToolUse", "PostToolUse", "PostToolUseFailure", "UserPromptSubmit", "Stop", "SessionStart", "SessionEnd", "PreCompact", "Notification"] as const;
+export const HOOK_EVENTS = ["PreToolUse", "PostToolUse", "PostToolUseFailure", "UserPromptSubmit", "Stop", "SessionStart", "SessionEnd", "PreCompact", "Notification", "SubagentStart", "SubagentStop"] as const;
 export type HookEvent = (typeof HOOK_EVENTS)[number];
 
 /** Claude Code's default, in seconds. */

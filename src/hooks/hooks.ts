@@ -45,7 +45,7 @@ export type HookServiceOptions = {
 export type BudgetText = (text: string, label: string) => string;
 
 /** Events whose plain stdout (exit 0) is added to the model's context, as in Claude Code. */
-const STDOUT_IS_CONTEXT = new Set<HookEvent>(["UserPromptSubmit", "SessionStart"]);
+const STDOUT_IS_CONTEXT = new Set<HookEvent>(["UserPromptSubmit", "SessionStart", "SubagentStart"]);
 
 let runCounter = 0;
 

@@ -31,8 +31,11 @@ const DEFAULT_STRIKES = 3;
 
 const SIGNAL_REASONS = new Set<unknown>(["sigint", "sigterm", "sighup"]);
 
-/** `messageId`: the id the user's message takes (the session names its turn's snapshot by it before the turn runs). */
-export async function runTurn(deps: KernelDeps, input: string | UserBlock[], signal: AbortSignal, messageId?: string): Promise<TurnResult> {
+/**
+ * `input` null: a turn woken by notices alone (a background subagent's result), no user message.
+ * `messageId`: the id the user's message takes (the session names its turn's snapshot by it before the turn runs).
+ */
+export async function runTurn(deps: KernelDeps, input: string | UserBlock[] | null, signal: AbortSignal, messageId?: string): Promise<TurnResult> {
   const started = Date.now();
   const policies = deps.policies ?? [];
   const budgets = deps.budgets ?? {};
@@ -72,7 +75,9 @@ export async function runTurn(deps: KernelDeps, input: string | UserBlock[], sig
   const deliverNotices = (): number => {
     const notices = deps.takeNotices?.() ?? [];
     for (const n of notices) userMessage(n, { synthetic: "process_exit" });
-    return notices.length;
+    const agents = deps.takeAgentNotices?.() ?? [];
+    for (const n of agents) userMessage(n, { synthetic: "agent" });
+    return notices.length + agents.length;
   };
   const deliverQueued = (): boolean => {
     const steering = deps.takeSteering?.() ?? [];
@@ -82,8 +87,10 @@ export async function runTurn(deps: KernelDeps, input: string | UserBlock[], sig
 
   // What happened while the user was away comes first, so the answer is to the user's message.
   deliverNotices();
-  if (messageId) deps.emit({ type: "user_message", content: input, id: messageId, ts: Date.now() });
-  else userMessage(input);
+  if (input !== null) {
+    if (messageId) deps.emit({ type: "user_message", content: input, id: messageId, ts: Date.now() });
+    else userMessage(input);
+  }
   for (const p of policies) p.onUserTurn?.();
 
   let result: TurnResult;
@@ -190,22 +197,35 @@ async function streamOnce(deps: KernelDeps, signal: AbortSignal, durable: Durabl
 
 type Outcome = { isError: boolean; malformed: boolean };
 
-/** Runs every call of one assistant message in order; every tool_use gets exactly one result. */
+/**
+ * Runs the calls of one assistant message; every tool_use gets exactly one result, emitted in the
+ * calls' order. Calls of a tool that says so (`concurrent`: the agent tool) start at once and run
+ * side by side; the others run one after another, as the model wrote them.
+ */
 async function executeAll(deps: KernelDeps, calls: ToolUseBlock[], signal: AbortSignal, truncatedId?: string): Promise<Outcome[]> {
-  const outcomes: Outcome[] = [];
-  for (const block of calls) {
+  let chain: Promise<unknown> = Promise.resolve();
+  const runs = calls.map((block) => {
     const call: ToolCall = { id: block.id, name: block.name, input: block.input };
-    const r = signal.aborted
-      ? { ...unrun(deps, call, "Cancelled by the user before this tool ran.", "error"), interrupted: true as const }
-      : call.id === truncatedId
-        ? unrun(
-            deps,
-            call,
-            `Your response reached the output limit (max_tokens) while writing this ${call.name} call, so its input is incomplete and it was not run. Make the call again with less input: for a large file, write the first part, then add the rest with edit.`,
-            "invalid_input",
-            { notes: "the answer hit the output-token limit while writing this call, so it was not run; the agent was told to retry with less input", body: 0 },
-          )
-        : await execute(deps, call, signal);
+    const one = async (): Promise<ToolOutcome> =>
+      signal.aborted
+        ? { ...unrun(deps, call, "Cancelled by the user before this tool ran.", "error"), interrupted: true as const }
+        : call.id === truncatedId
+          ? unrun(
+              deps,
+              call,
+              `Your response reached the output limit (max_tokens) while writing this ${call.name} call, so its input is incomplete and it was not run. Make the call again with less input: for a large file, write the first part, then add the rest with edit.`,
+              "invalid_input",
+              { notes: "the answer hit the output-token limit while writing this call, so it was not run; the agent was told to retry with less input", body: 0 },
+            )
+          : await execute(deps, call, signal);
+    if (call.id !== truncatedId && deps.tools.describe(call)?.concurrent) return { call, outcome: one() };
+    const outcome = chain.then(one);
+    chain = outcome.catch(() => {});
+    return { call, outcome };
+  });
+  const outcomes: Outcome[] = [];
+  for (const { call, outcome } of runs) {
+    const r = await outcome;
     deps.emit({
       type: "tool_result",
       id: newEventId(),

@@ -58,6 +58,8 @@ export type KernelDeps = {
   takeSteering?: () => string[];
   /** Notices for the model (e.g. "process dev exited with code 1"); drained at each loop boundary. */
   takeNotices?: () => string[];
+  /** Results of subagents that ran in the background; drained at each loop boundary. */
+  takeAgentNotices?: () => string[];
   /** Cost so far in this session, for --max-budget-usd. */
   costSoFar?: () => number;
   /** Price of one call; null when the model has no known price. */

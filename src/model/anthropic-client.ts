@@ -14,6 +14,7 @@ import { maxTokensFor, modelInfo } from "./models.ts";
 import { ModelError, type CountRequest, type ModelClient, type ModelEvent, type ModelRequest } from "./types.ts";
 import { ANTHROPIC_HINTS, anthropicConnection } from "./providers/anthropic.ts";
 import type { Connection, SdkClient } from "./providers/types.ts";
+import { ABORTED, IDLE, StreamGuard } from "./stream-guard.ts";
 
 export type RetryOptions = {
   maxRetries?: number;
@@ -182,9 +183,6 @@ function unwrapUnknown(m: WireMessage): WireMessage | { role: "assistant"; conte
   return { role: "assistant", content: m.content.map((b) => (b.type === "unknown_block" ? { ...b.block, ...(b.cache_control ? { cache_control: b.cache_control } : {}) } : b)) };
 }
 
-const ABORTED = Symbol("aborted");
-const IDLE = Symbol("idle");
-
 /** One attempt. Throws on any failure; the caller decides whether to retry. */
 async function* streamOnce(
   sdk: SdkClient,
@@ -237,59 +235,6 @@ function createQuietly(sdk: SdkClient, params: MessageCreateParamsStreaming, sig
     return sdk.messages.create(params, { signal });
   } finally {
     console.warn = warn;
-  }
-}
-
-/**
- * One stream's waits: each settles with its promise, or rejects as soon as `signal` aborts (the
- * SDK may take its time to notice), or after `idleMs` without it settling. One listener and one
- * timer for the whole stream, not per wait: a wait per SSE event (thousands per answer) each with
- * its own promise, timer and abort listener was most of this module's CPU while text streamed.
- */
-class StreamGuard {
-  private readonly stop: Promise<never>;
-  private trip: (why: typeof ABORTED | typeof IDLE) => void = () => {};
-  private timer: ReturnType<typeof setTimeout> | null = null;
-  private waiting = false;
-  private since = 0;
-  private readonly onAbort = () => this.trip(ABORTED);
-
-  constructor(
-    private readonly signal: AbortSignal,
-    private readonly idleMs: number,
-  ) {
-    this.stop = new Promise<never>((_, reject) => (this.trip = reject));
-    this.stop.catch(() => {});
-    if (signal.aborted) this.trip(ABORTED);
-    else signal.addEventListener("abort", this.onAbort, { once: true });
-  }
-
-  async promptly<T>(p: Promise<T>): Promise<T> {
-    this.since = performance.now();
-    this.waiting = true;
-    if (!this.timer) this.arm(this.idleMs);
-    try {
-      return await Promise.race([p, this.stop]);
-    } finally {
-      this.waiting = false;
-    }
-  }
-
-  close(): void {
-    if (this.timer) clearTimeout(this.timer);
-    this.timer = null;
-    this.signal.removeEventListener("abort", this.onAbort);
-  }
-
-  /** The timer runs on from wait to wait; when it fires it trips only if the current wait has lasted idleMs. */
-  private arm(ms: number): void {
-    this.timer = setTimeout(() => {
-      this.timer = null;
-      if (!this.waiting) return;
-      const left = this.since + this.idleMs - performance.now();
-      if (left <= 0) this.trip(IDLE);
-      else this.arm(left);
-    }, ms);
   }
 }
 

@@ -135,6 +135,8 @@ class Engine implements PermissionEngine {
   }
 
   decide(req: DecisionRequest): Decision {
+    const reads = req.onlyReads && this.ctx.mode !== "plan" ? this.planDenial(req) : null;
+    if (reads) return reads;
     let d: Decision;
     try {
       d = this.decideUnsafe(req);
@@ -150,6 +152,22 @@ class Engine implements PermissionEngine {
     // would ask is denied, and the reason says what it would have asked about.
     if (this.ctx.mode === "dontAsk" && d.behavior === "ask") return { behavior: "deny", reason: `dontAsk mode denies what would ask (${d.reason})`, source: "mode:dontAsk" };
     return d;
+  }
+
+  /** What plan mode's "nothing that writes" denies of this call (a read-only agent's limit), else null. */
+  private planDenial(req: DecisionRequest): Decision | null {
+    const mode = this.ctx.mode;
+    this.ctx.mode = "plan";
+    let d: Decision;
+    try {
+      d = this.decideUnsafe(req);
+    } catch (e) {
+      d = { behavior: "deny", reason: `the permission check failed (${(e as Error).message})`, source: "mode:plan" };
+    } finally {
+      this.ctx.mode = mode;
+    }
+    if (d.behavior !== "deny" || !(d.source.startsWith("mode:plan") || d.source === "parse-error")) return null;
+    return { behavior: "deny", reason: `this agent only reads: ${d.reason.replace(/\. Present the plan instead$/, "")}`, source: "agent:read-only" };
   }
 
   searchFilter(tool: SearchTool, dir: string): SearchFilter {
@@ -204,6 +222,14 @@ class Engine implements PermissionEngine {
       case "exit_plan_mode":
         // The user approves a plan, whatever the mode and the rules: its tool runs only in plan mode.
         return { behavior: "ask", reason: "the plan is ready for your review", source: "mode:plan" };
+      case "agent": {
+        // A subagent's own calls ask this engine again, one by one: opening it needs no question,
+        // only a deny rule (Agent, Agent(Explore)) stops it.
+        const type = str("subagent_type") ?? "general-purpose";
+        const deny = this.ctx.rules.matchAgent("deny", type);
+        if (deny) return { behavior: "deny", reason: `the ${type} agent is denied by ${deny.rule} (${deny.scope} settings)`, source: `${deny.scope}:${deny.rule}` };
+        return { behavior: "allow", reason: "a subagent's calls are asked about one by one", source: "subagent" };
+      }
       default:
         if (isMcpName(req.tool)) return this.decideMcp(req.tool, req.readOnly === true);
         return this.decideOtherTool(req.tool);

@@ -15,7 +15,7 @@ export type GrantScope = "session" | "local" | "user";
 
 /** Claude Code's tool names, which rules are written with. */
 /** `Mcp` rules are written mcp__server, mcp__server__tool or mcp__server__* (the whole rule is the specifier). */
-export type RuleTool = "Read" | "Edit" | "Bash" | "Grep" | "Glob" | "Process" | "WebFetch" | "WebSearch" | "Mcp";
+export type RuleTool = "Read" | "Edit" | "Bash" | "Grep" | "Glob" | "Process" | "WebFetch" | "WebSearch" | "Mcp" | "Agent";
 
 export type ParsedRule = {
   tool: RuleTool;
@@ -85,6 +85,8 @@ export type DecisionRequest = {
   cwd: string;
   /** The tool says it changes nothing (an MCP server's readOnlyHint); plan mode runs such tools. */
   readOnly?: boolean;
+  /** Asked for a read-only subagent (Explore, Plan): what plan mode would not run is denied too. */
+  onlyReads?: boolean;
 };
 
 /** Why a search over a directory leaves one path out of its results. */

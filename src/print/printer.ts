@@ -126,46 +126,58 @@ export function streamJsonPrinter(stdout: Out, includePartial: boolean): Printer
       line({ type: "system", subtype: "init", ...info });
     },
     onEvent(e) {
-      switch (e.type) {
-        case "assistant_message":
-          if (includePartial && !e.interrupted) {
-            line({ type: "stream_event", event: { type: "message_delta", delta: { stop_reason: e.message.stop_reason, stop_sequence: null }, usage: e.message.usage }, parent_tool_use_id: null });
-            line({ type: "stream_event", event: { type: "message_stop" }, parent_tool_use_id: null });
-          }
-          line({
-            type: "assistant",
-            // Server tool blocks as the API sent them, as Claude Code prints them.
-            // Tool calls by Claude Code's names (Bash, Read), as init lists them and hosts match them.
-            message: { ...e.message, content: e.message.content.map((b) => (b.type === "tool_use" ? { ...b, name: claudeToolName(b.name) } : toWire(b))), type: "message", role: "assistant", stop_sequence: null },
-            parent_tool_use_id: null,
-            ...(e.interrupted ? { interrupted: true } : {}),
-          }, e.id);
-          break;
-        case "tool_result":
-          line({
-            type: "user",
-            message: { role: "user", content: [{ type: "tool_result", tool_use_id: e.toolUseId, content: e.content, is_error: e.isError }] },
-            parent_tool_use_id: null,
-          }, e.id);
-          break;
-        case "user_message":
-          if (e.steering || e.synthetic)
-            line({ type: "user", message: { role: "user", content: typeof e.content === "string" ? [{ type: "text", text: e.content }] : e.content }, parent_tool_use_id: null }, e.id);
-          break;
-        case "api_retry":
-          line({ type: "system", subtype: "api_retry", attempt: e.attempt, retry_delay_ms: e.delayMs, error_status: e.status, error: e.message });
-          break;
-        case "compaction":
-          line({ type: "system", subtype: "compact_boundary", compact_metadata: { trigger: e.trigger === "manual" ? "manual" : "auto", pre_tokens: e.tokensBefore, post_tokens: e.tokensAfter } });
-          break;
-        default:
-          if (includePartial) partial(e);
+      // A subagent's messages, under the parent's agent call (Claude Code's parent_tool_use_id);
+      // its deltas stay its own (they would interleave with the parent's blocks).
+      if (e.type === "agent_event") {
+        const c = e.event;
+        if (c.type === "assistant_message" || c.type === "tool_result" || c.type === "user_message") message(c, e.toolUseId);
+        return;
       }
+      message(e, null);
     },
     finish(result) {
       stdout.write(`${JSON.stringify({ ...result, uuid: randomUUID() })}\n`);
     },
   };
+
+  function message(e: AgentEvent, parent: string | null) {
+    switch (e.type) {
+      case "assistant_message":
+        if (includePartial && !e.interrupted && parent === null) {
+          line({ type: "stream_event", event: { type: "message_delta", delta: { stop_reason: e.message.stop_reason, stop_sequence: null }, usage: e.message.usage }, parent_tool_use_id: null });
+          line({ type: "stream_event", event: { type: "message_stop" }, parent_tool_use_id: null });
+        }
+        line({
+          type: "assistant",
+          // Server tool blocks as the API sent them, as Claude Code prints them.
+          // Tool calls by Claude Code's names (Bash, Read), as init lists them and hosts match them.
+          message: { ...e.message, content: e.message.content.map((b) => (b.type === "tool_use" ? { ...b, name: claudeToolName(b.name) } : toWire(b))), type: "message", role: "assistant", stop_sequence: null },
+          parent_tool_use_id: parent,
+          ...(e.interrupted ? { interrupted: true } : {}),
+        }, e.id);
+        break;
+      case "tool_result":
+        line({
+          type: "user",
+          message: { role: "user", content: [{ type: "tool_result", tool_use_id: e.toolUseId, content: e.content, is_error: e.isError }] },
+          parent_tool_use_id: parent,
+        }, e.id);
+        break;
+      case "user_message":
+        // A child's prompt is shown too: the host sees what the subagent was asked.
+        if (e.steering || e.synthetic || parent !== null)
+          line({ type: "user", message: { role: "user", content: typeof e.content === "string" ? [{ type: "text", text: e.content }] : e.content }, parent_tool_use_id: parent }, e.id);
+        break;
+      case "api_retry":
+        line({ type: "system", subtype: "api_retry", attempt: e.attempt, retry_delay_ms: e.delayMs, error_status: e.status, error: e.message });
+        break;
+      case "compaction":
+        line({ type: "system", subtype: "compact_boundary", compact_metadata: { trigger: e.trigger === "manual" ? "manual" : "auto", pre_tokens: e.tokensBefore, post_tokens: e.tokensAfter } });
+        break;
+      default:
+        if (includePartial && parent === null) partial(e);
+    }
+  }
 
   function partial(e: AgentEvent) {
     const event = (ev: object) => line({ type: "stream_event", event: ev, parent_tool_use_id: null });

@@ -39,6 +39,10 @@ export function createTally(): RunTally & { observe(e: AgentEvent): void } {
         case "compaction":
           if (e.usage) addCall(e.usage, e.costUsd ?? null);
           break;
+        case "agent_end":
+          // A subagent's tokens and cost are the run's too (Claude Code's total_cost_usd holds them).
+          addCall(e.usage, e.costUsd);
+          break;
         case "assistant_message": {
           if (requestStarted !== null) tally.apiMs += Date.now() - requestStarted;
           requestStarted = Date.now();

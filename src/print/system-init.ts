@@ -47,7 +47,7 @@ export function systemInit(s: AgentSession): SystemInit {
     permissionMode: s.permissionMode(),
     slash_commands: commands.map((c) => c.name),
     skills: commands.filter((c) => c.kind === "skill").map((c) => c.name),
-    agents: [],
+    agents: s.agents().map((a) => a.name),
     plugins: [],
     // A key from the settings file or a bearer token is "none" in Claude Code's words too: not the environment's key.
     apiKeySource: process.env.ANTHROPIC_API_KEY ? "ANTHROPIC_API_KEY" : "none",

@@ -28,6 +28,8 @@ export type CreateSessionOptions = {
   /** Events to copy in after the header (a fork's history). */
   seed?: DurableEvent[];
   sessionId?: string;
+  /** Where the log goes instead of the project's sessions directory (a subagent's, beside its parent's). */
+  path?: string;
   env?: Env;
   onError?: WriterOptions["onError"];
 };
@@ -49,7 +51,7 @@ function fsyncDir(dir: string) {
 /** Starts a new session log (header written and synced, seed events copied) and holds its writer lock. */
 export function createSession(opts: CreateSessionOptions): SessionWriter {
   const sessionId = opts.sessionId ?? newSessionId();
-  const path = sessionPath(opts.cwd, sessionId, opts.env);
+  const path = opts.path ?? sessionPath(opts.cwd, sessionId, opts.env);
   ensurePrivateDir(dirname(path), dataRoot(opts.env));
   const lock = acquireSessionLock(path);
   let fd: number;

@@ -54,6 +54,7 @@ export function createSummaryBuilder(fallbackId: string): SummaryBuilder {
           break;
         case "assistant_message":
         case "compaction":
+        case "agent_end":
           s.costUsd += e.costUsd ?? 0;
           break;
         case "setting_change":

@@ -141,7 +141,7 @@ export function createToolRuntime(fixed: Tool[], opts: ToolRuntimeOptions = {}):
       if (!tool) return null;
       const p = parse(tool, call.input);
       const summary = p.success ? safeSummary(tool, p.data) : `${tool.name} (invalid input)`;
-      return { readOnly: tool.readOnly, destructive: tool.destructive, summary, valid: p.success };
+      return { readOnly: tool.readOnly, destructive: tool.destructive, summary, valid: p.success, ...(tool.concurrent ? { concurrent: true } : {}) };
     },
   };
 }

@@ -109,6 +109,8 @@ export interface Tool<I = any> {
   destructive: boolean;
   /** Claude Code's name for it; absent: its own name (an MCP tool's mcp__server__tool). */
   claudeName?: string;
+  /** Its calls in one assistant message run side by side (the agent tool's children); absent: one after another. */
+  concurrent?: boolean;
   /** How an editor draws its calls; absent: "other". */
   kind?: ToolKind;
   /** The shell commands it stands in for ("cat/head/tail"): the system prompt asks for it instead. */
@@ -178,7 +180,7 @@ export interface ToolRuntime {
    * Kind and one-line summary of a call that will not be run (cancelled, cut off by max_tokens),
    * and whether its input is valid. Null for an unknown tool.
    */
-  describe(call: ToolCall): { readOnly: boolean; destructive: boolean; summary: string; valid: boolean } | null;
+  describe(call: ToolCall): { readOnly: boolean; destructive: boolean; summary: string; valid: boolean; concurrent?: boolean } | null;
 }
 
 export type { TextBlock, ImageBlock };

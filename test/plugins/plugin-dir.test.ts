@@ -1,6 +1,6 @@
 // --plugin-dir: a plugin folder in Claude Code's layout loads for the session. The real CLI against
-// the fake Messages API: the request log shows the model the plugin's command, skill and MCP tool,
-// and the plugin's hook wrote its file with ${CLAUDE_PLUGIN_ROOT} expanded.
+// the fake Messages API: the request log shows the model the plugin's command, skill, MCP tool and
+// agent, and the plugin's hook wrote its file with ${CLAUDE_PLUGIN_ROOT} expanded.
 import { describe, expect, test } from "bun:test";
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
@@ -29,6 +29,8 @@ describe("--plugin-dir", () => {
     expect(JSON.stringify(first!.messages[0]!.content)).toContain("Say hello to bob from PLUGIN-MARK");
     expect(first!.system.map((b) => b.text).join("\n")).toContain("- demo:greet: Greets people warmly");
     expect(first!.tools!.map((t) => t.name)).toContain("mcp__plugin_demo_tools__echo");
+    // Its agents/ joins the agent types the agent tool offers, named plugin:agent.
+    expect(first!.tools!.find((t) => t.name === "agent")!.description).toContain("- demo:reviewer: Reviews code for the plugin");
     expect(readFileSync(join(dir, "hook-ran.txt"), "utf8").trim()).toBe(plugin);
   });
 

@@ -25,6 +25,7 @@ export function git(cwd: string, ...args: string[]): string {
 export function writePlugin(dir: string, name: string, mark = "PLUGIN-MARK", manifest: object | null = { name, version: "1.0.0", description: `the ${name} plugin` }): string {
   if (manifest) put(dir, ".claude-plugin/plugin.json", JSON.stringify(manifest));
   put(dir, "commands/hello.md", `---\ndescription: Say hello\n---\nSay hello to $ARGUMENTS from ${mark}\n`);
+  put(dir, "agents/reviewer.md", "---\nname: reviewer\ndescription: Reviews code for the plugin\n---\nReview the code.\n");
   put(dir, "skills/greet/SKILL.md", "---\nname: greet\ndescription: Greets people warmly\n---\nGreet them.\n");
   put(dir, "hooks/hooks.json", JSON.stringify({ hooks: { UserPromptSubmit: [{ hooks: [{ type: "command", command: "sh ${CLAUDE_PLUGIN_ROOT}/hooks/write.sh" }] }] } }));
   put(dir, "hooks/write.sh", 'echo "$CLAUDE_PLUGIN_ROOT" > "$CLAUDE_PROJECT_DIR/hook-ran.txt"\n');
@@ -46,5 +47,5 @@ export function marketplaceRepo(root: string, name = "team", mark = "PLUGIN-MARK
   return { work, bare };
 }
 
-type Body = { system: Array<{ text: string }>; messages: Array<{ role: string; content: unknown }>; tools?: Array<{ name: string }> };
+type Body = { system: Array<{ text: string }>; messages: Array<{ role: string; content: unknown }>; tools?: Array<{ name: string; description?: string }> };
 export const served = (server: { requests: Array<{ outcome: string; body: unknown }> }) => server.requests.filter((q) => q.outcome === "served").map((q) => q.body as Body);

@@ -25,7 +25,8 @@ describe("format versions", () => {
       expect(r.header?.sessionId).toBe("f1x70000-0000-4000-8000-000000000001");
       expect(r.title).toBe("Verbose flag");
       expect(r.turns).toBe(2);
-      expect(r.costUsd).toBeCloseTo(0.0061 + 0.0042 + 0.0031 + 0.0029 + 0.0027, 10);
+      // From v4 a background subagent's end (agent_end) adds what it spent.
+      expect(r.costUsd).toBeCloseTo(0.0061 + 0.0042 + 0.0031 + 0.0029 + 0.0027 + (v >= 4 ? 0.0012 : 0), 10);
       expect(r.model).toBe("claude-opus-5-5");
       expect(r.permissionMode).toBe("acceptEdits");
       expect(r.grants).toEqual([{ rule: "Edit(./src/**)", decision: "allow" }]);
@@ -46,7 +47,7 @@ describe("format versions", () => {
     const types = new Set(readSessionLog(join(dir, `v${FORMAT_VERSION}.jsonl`)).events.map((e) => e.type));
     const all: Array<DurableEvent["type"]> = [
       "session_header", "user_message", "assistant_message", "tool_result", "permission_decision", "compaction",
-      "interruption", "setting_change", "error", "undo", "turn_end",
+      "interruption", "setting_change", "error", "undo", "turn_end", "agent_end",
     ];
     expect([...types].sort()).toEqual([...all].sort());
   });

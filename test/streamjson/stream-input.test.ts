@@ -135,9 +135,9 @@ describe("stream-json input", () => {
     // What the model gets, in Claude Code's names: the built-ins, the API's web tools, the server's tool.
     const sent = (server.requests.find((q) => q.outcome === "served")!.body as { tools: Array<{ name: string }> }).tools.map((t) => t.name);
     expect(sent).toContain("mcp__t__echo");
-    expect(init.tools).toEqual(["Read", "Write", "Edit", "Grep", "Glob", "Bash", "Process", ...sent.filter((n) => n.startsWith("mcp__")), "WebSearch", "WebFetch"]);
+    expect(init.tools).toEqual(["Read", "Write", "Edit", "Grep", "Glob", "Bash", "Process", "Agent", ...sent.filter((n) => n.startsWith("mcp__")), "WebSearch", "WebFetch"]);
     expect((init.tools as string[]).length).toBe(sent.length);
-    expect(init).toMatchObject({ permissionMode: "default", apiKeySource: "ANTHROPIC_API_KEY", slash_commands: ["compact"], skills: [], agents: [], plugins: [], output_style: "default", claude_code_version: expect.any(String) });
+    expect(init).toMatchObject({ permissionMode: "default", apiKeySource: "ANTHROPIC_API_KEY", slash_commands: ["compact"], skills: [], agents: ["general-purpose", "Explore", "Plan"], plugins: [], output_style: "default", claude_code_version: expect.any(String) });
     expect(server.checkFailures).toEqual([]);
   });
 
@@ -262,7 +262,7 @@ describe("stream-json input", () => {
             { matcher: "Bash", hookCallbackIds: ["strict"], onFailure: "block" },
             { matcher: "Write", hookCallbackIds: ["lenient"] },
           ],
-          SubagentStop: [{ hookCallbackIds: ["never"] }],
+          TeammateIdle: [{ hookCallbackIds: ["never"] }],
         },
       }),
     );
@@ -289,7 +289,7 @@ describe("stream-json input", () => {
     expect(((await s.next(responseTo("r2"))).response as { error: string }).error).toContain('no SDK MCP server named "nope"');
     const { code, stderr } = await s.end();
     expect(code).toBe(0);
-    expect(stderr).toContain("hook callbacks for SubagentStop never run");
+    expect(stderr).toContain("hook callbacks for TeammateIdle never run");
     expect(await Bun.file(`${dir}/one.txt`).exists()).toBe(false);
     expect(await Bun.file(`${dir}/two.txt`).text()).toBe("2\n");
     // The budget set by the control request reached the API (a model with a budget, not adaptive thinking).

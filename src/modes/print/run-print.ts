@@ -102,6 +102,16 @@ export async function runPrint(opts: RunOptions): Promise<number> {
     const r = await runPrompt(session, prompt, controller.signal);
     ({ reason, message, text } = r);
     if (r.notSaved) stderr.write(`khaelor: ${r.notSaved}\n`);
+    // Agents the model ran in the background report back: the run waits for them, and the model
+    // answers their results, before the result line.
+    while (reason === "finished" && !controller.signal.aborted && (session.subagents.running() > 0 || session.subagents.pending() > 0)) {
+      await Promise.race([session.subagents.idle(), new Promise((res) => controller.signal.addEventListener("abort", res, { once: true }))]);
+      const w = controller.signal.aborted ? null : await session.wake(controller.signal);
+      if (!w) break;
+      reason = w.reason;
+      message = w.message;
+      text = w.lastText || text;
+    }
   } catch (e) {
     // Whatever went wrong, the reader still gets its result line and one sentence, not a stack.
     reason = "error";

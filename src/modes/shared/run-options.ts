@@ -1,5 +1,6 @@
 // The parsed command line, as plain data: `src/cli/args.ts` fills it, `src/main.ts` picks a mode
 // with it and hands it down; no mode imports the parser.
+import type { AgentDefinition } from "../../agent/types.ts";
 import type { PermissionMode } from "../../events/types.ts";
 import type { EffortLevel } from "../../model/types.ts";
 
@@ -33,6 +34,10 @@ export type RunOptions = {
   systemPrompt: string | null;
   /** Added after the system prompt (Claude Code's --append-system-prompt). */
   appendSystemPrompt: string | null;
+  /** Subagent definitions from --agents (JSON), above the agent files' of the same name. */
+  agents: AgentDefinition[];
+  /** --agent NAME: the main session runs as that agent. */
+  agent: string | null;
   /** Extended thinking's token budget (--max-thinking-tokens, --thinking); null: no thinking. */
   thinkingBudget: number | null;
   /** The built-in tools the model is offered (Claude Code's --tools); null: all of them. */

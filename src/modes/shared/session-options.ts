@@ -15,6 +15,8 @@ export function sessionOptions(o: RunOptions): SessionOptions {
     ...(o.systemPrompt !== null ? { systemPrompt: o.systemPrompt } : {}),
     ...(o.appendSystemPrompt !== null ? { appendSystemPrompt: o.appendSystemPrompt } : {}),
     ...(o.tools !== null ? { tools: o.tools } : {}),
+    ...(o.agents.length > 0 ? { agents: o.agents } : {}),
+    ...(o.agent !== null ? { agent: o.agent } : {}),
     ...(o.thinkingBudget !== null ? { thinkingBudget: o.thinkingBudget } : {}),
     ...(o.effort !== null ? { effort: o.effort } : {}),
     ...(o.fallbackModel !== null ? { fallbackModel: o.fallbackModel } : {}),

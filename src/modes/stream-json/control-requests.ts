@@ -4,6 +4,8 @@
 import { homedir } from "node:os";
 import type { AgentSession } from "../../agent/types.ts";
 import type { PermissionMode } from "../../events/types.ts";
+import { loadAgentCatalog } from "../../agent/subagents/catalog.ts";
+import { parseAgentsJson } from "../../extensions/agents.ts";
 import { hostCommands } from "../../extensions/host-commands.ts";
 import { loadSessionExtensions } from "../../extensions/session-extensions.ts";
 import { DEFAULT_MODEL, SUGGESTED_MODELS } from "../../model/models.ts";
@@ -125,7 +127,14 @@ function initialize(req: Request, reply: Reply, { launch, session, control, cwd,
   if (sdkNames.length > 0 && early) launch.sdkServers = sdkMcpServers(sdkNames, control);
   if (!early && (given("hooks") || sdkNames.length > 0)) once("init-late-hooks", "initialize came after the session started: its hooks and SDK MCP servers are not used");
   notSupported("mcpServers", "MCP servers");
-  notSupported("agents", "subagent definitions");
+  if (given("agents")) {
+    if (!early) once("init-late-agents", "initialize came after the session started: its agents are not used");
+    else {
+      const defs = parseAgentsJson(req.agents, "initialize.agents");
+      launch.agents = defs.agents;
+      for (const p of defs.problems) once(p, p);
+    }
+  }
   // The SDK sends systemPrompt [""] when its caller set none: that keeps ours.
   const custom = Array.isArray(req.systemPrompt) ? req.systemPrompt.filter((x) => typeof x === "string").join("\n\n") : typeof req.systemPrompt === "string" ? req.systemPrompt : "";
   if (custom.trim()) launch.systemPrompt = custom;
@@ -137,7 +146,8 @@ function initialize(req: Request, reply: Reply, { launch, session, control, cwd,
   reply.answer({
     // What a prompt "/name args" runs: ours, then the project's and the user's commands and skills.
     commands: hostCommands(open ? open.slashCommands() : loadSessionExtensions(cwd, homedir(), userConfigDir(homedir())).entries()).map((c) => ({ name: c.name, description: c.description, argumentHint: c.argumentHint ?? "" })),
-    agents: [],
+    // Claude Code's AgentInfo: the types a prompt (or the model) can name.
+    agents: (open ? open.agents() : loadAgentCatalog(cwd, [...launch.agents]).list()).map((a) => ({ name: a.name, description: a.description, ...(a.model ? { model: a.model } : {}) })),
     output_style: "default",
     available_output_styles: ["default"],
     models: SUGGESTED_MODELS.map((m) => ({ value: m, displayName: m, description: m === DEFAULT_MODEL ? "default" : "" })),

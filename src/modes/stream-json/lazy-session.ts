@@ -2,7 +2,7 @@
 // request that acts on the session), so that initialize's settings (system prompt, hooks, the
 // SDK's MCP servers) and set_model before it are what it opens with.
 import { openAgentSession } from "../../agent/agent-session.ts";
-import type { AgentSession, Asker } from "../../agent/types.ts";
+import type { AgentDefinition, AgentSession, Asker } from "../../agent/types.ts";
 import type { HookEntry } from "../../hooks/config.ts";
 import type { RunOptions } from "../shared/run-options.ts";
 import { sessionOptions } from "../shared/session-options.ts";
@@ -16,6 +16,8 @@ export type Launch = {
   hostHooks: HookEntry[];
   sdkServers: SdkMcpServers | null;
   thinkingBudget: number | undefined;
+  /** initialize's `agents` (the Agent SDK's subagent definitions), beside --agents. */
+  agents: AgentDefinition[];
 };
 
 export type LazySession = {
@@ -28,15 +30,15 @@ export type LazySession = {
 };
 
 export function launchOf(opts: RunOptions): Launch {
-  return { model: opts.model, systemPrompt: opts.systemPrompt, appendSystemPrompt: opts.appendSystemPrompt, hostHooks: [], sdkServers: null, thinkingBudget: undefined };
+  return { model: opts.model, systemPrompt: opts.systemPrompt, appendSystemPrompt: opts.appendSystemPrompt, hostHooks: [], sdkServers: null, thinkingBudget: undefined, agents: [] };
 }
 
 export function lazySession(opts: RunOptions, launch: Launch, ask: Asker | null, onOpen: (s: AgentSession) => Promise<void>): LazySession {
   let session: AgentSession | null = null;
   let opening: Promise<AgentSession> | null = null;
   const open = async () => {
-    const { model, systemPrompt, appendSystemPrompt, hostHooks, sdkServers, thinkingBudget } = launch;
-    const base = sessionOptions({ ...opts, model, systemPrompt, appendSystemPrompt });
+    const { model, systemPrompt, appendSystemPrompt, hostHooks, sdkServers, thinkingBudget, agents } = launch;
+    const base = sessionOptions({ ...opts, model, systemPrompt, appendSystemPrompt, agents: [...opts.agents, ...agents] });
     const mcp = sdkServers ? { ...base.mcp, hostServers: sdkServers.servers } : base.mcp;
     const s = await openAgentSession({
       ...base,

@@ -24,7 +24,8 @@ import { launchOf, lazySession } from "./lazy-session.ts";
 import { readHostInput } from "./read-input.ts";
 import { turnQueue } from "./turn-queue.ts";
 
-type Queued = { content: string | UserBlock[] };
+/** A host's message, or (null) a wake-up for background agents' results. */
+type Queued = { content: string | UserBlock[] | null };
 
 export async function runStreamJson(opts: RunOptions): Promise<number> {
   const stderr = (s: string) => void process.stderr.write(`khaelor: ${s}\n`);
@@ -70,6 +71,8 @@ export async function runStreamJson(opts: RunOptions): Promise<number> {
       tally.observe(e);
       printer.onEvent(e);
     });
+    // A background agent's result wakes the parent: a turn of its own, after whatever is queued.
+    s.subagents.onNotice(() => queue.push({ content: null }));
   });
 
   const queue = turnQueue<Queued>();
@@ -109,9 +112,22 @@ export async function runStreamJson(opts: RunOptions): Promise<number> {
     queue.end();
   });
 
+  // At the end of input, agents still running in the background report first (as in print mode).
+  const nextOrBackground = async (): Promise<Queued | null> => {
+    const q = await queue.next();
+    if (q) return q;
+    const open = session.current();
+    if (signalExit !== null || !open || open.subagents.running() === 0) return null;
+    await open.subagents.idle();
+    return { content: null };
+  };
+  const wakeFor = async (s: AgentSession, signal: AbortSignal) => {
+    const r = await s.wake(signal);
+    return r && { reason: r.reason, text: r.lastText, message: r.message };
+  };
   let lastReason: TurnEndReason = "finished";
   try {
-    for (let q = await queue.next(); q; q = await queue.next()) {
+    for (let q = await nextOrBackground(); q; q = await nextOrBackground()) {
       let s: AgentSession;
       try {
         s = await session.get();
@@ -124,8 +140,9 @@ export async function runStreamJson(opts: RunOptions): Promise<number> {
       const started = Date.now();
       const turn = new AbortController();
       current = turn;
-      const r = await runPrompt(s, q.content, turn.signal);
+      const r = q.content === null ? await wakeFor(s, turn.signal) : await runPrompt(s, q.content, turn.signal);
       current = null;
+      if (!r) continue;
       lastReason = r.reason;
       printer.finish(buildResult({ tally, reason: r.reason, text: r.text, errorMessage: r.message, sessionId: s.sessionId, durationMs: Date.now() - started }));
     }

@@ -30,7 +30,7 @@ export class RuleSet {
     const compiled: CompiledRule = { ...entry, parsed };
     if (parsed.specifier !== undefined) {
       if (parsed.tool === "Bash" || parsed.tool === "Process") compiled.matchCommand = compileCommandPattern(parsed.specifier);
-      else if (parsed.tool !== "WebFetch" && parsed.tool !== "WebSearch" && parsed.tool !== "Mcp") compiled.matchPath = compilePathPattern(parsed.specifier, this.anchors);
+      else if (parsed.tool !== "WebFetch" && parsed.tool !== "WebSearch" && parsed.tool !== "Mcp" && parsed.tool !== "Agent") compiled.matchPath = compilePathPattern(parsed.specifier, this.anchors);
     }
     this.rules.push(compiled);
     return true;
@@ -75,6 +75,11 @@ export class RuleSet {
   /** An mcp__ rule covering this MCP tool (see mcpRuleCovers). */
   matchMcp(behavior: Behavior, toolName: string): CompiledRule | undefined {
     return this.rules.find((r) => r.behavior === behavior && r.parsed.tool === "Mcp" && mcpRuleCovers(r.parsed.text, toolName));
+  }
+
+  /** An Agent rule for this agent type: bare (every type) or naming it, `Agent(Explore)`. */
+  matchAgent(behavior: Behavior, agentType: string): CompiledRule | undefined {
+    return this.rules.find((r) => r.behavior === behavior && r.parsed.tool === "Agent" && (r.parsed.specifier === undefined || r.parsed.specifier === agentType));
   }
 
   /** A bare or specific rule for a tool that has no arguments to match (WebFetch, unknown tools). */

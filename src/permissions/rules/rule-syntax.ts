@@ -15,6 +15,9 @@ const TOOLS: Record<string, RuleTool> = {
   WebFetch: "WebFetch",
   // The API's own web search; no specifier to match (see src/model/web-tools.ts).
   WebSearch: "WebSearch",
+  // Subagents: `Agent` for every type, `Agent(Explore)` for one; Task is Claude Code's older name.
+  Agent: "Agent",
+  Task: "Agent",
 };
 
 /** The tool a rule that does not parse names, if its start says (`Bash(rm:*` → Bash); null when unsure. */

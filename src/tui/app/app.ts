@@ -23,7 +23,7 @@
 //
 // Startup: the app exists before the session does (deps.session null), so the composer takes keys
 // at once; what is sent meanwhile is shown as queued and runs when sessionOpened() hands it over.
-import type { AgentSession, AskAnswer, AskRequest, PlanHandoff } from "../../agent/types.ts";
+import type { AgentTurnResult, AgentSession, AskAnswer, AskRequest, PlanHandoff } from "../../agent/types.ts";
 import type { AgentEvent, PermissionMode } from "../../events/types.ts";
 import type { UserBlock } from "../../model/types.ts";
 import type { ImageData } from "../../model/images.ts";
@@ -175,9 +175,12 @@ export class App implements AppActions {
       if (isKnownCommand(c.name)) st.transcript.notice(`/${c.name} in ${c.file} is not used: the built-in /${c.name} wins (rename the file to use it)`, "warn");
     const offEvents = session.subscribe((e) => this.onEvent(e));
     const offMcp = watchMcp(st, this, session);
+    // A background agent's result wakes the parent when nothing else runs (else at the turn's end).
+    const offAgents = session.subagents?.onNotice(() => this.wakeIfIdle()) ?? (() => {});
     this.unsubscribe = () => {
       offEvents();
       offMcp();
+      offAgents();
     };
     // A project whose files define commands (MCP servers, hooks) asks once before any of them run.
     askStartTrust(st, this);
@@ -276,15 +279,21 @@ export class App implements AppActions {
     this.runTurn(text, images);
   }
 
-  private runTurn(text: string, images?: ImageData[]): void {
+  /** A turn for background agents' results alone, when the app is idle and some wait. */
+  private wakeIfIdle(): void {
+    if (this.state.busy || !this.state.session || !(this.session.subagents?.pending() > 0)) return;
+    this.runTurn("", undefined, true);
+  }
+
+  private runTurn(text: string, images?: ImageData[], wake = false): void {
     const abort = new AbortController();
     const startedAt = this.now();
     this.state.busy = { abort, kind: "turn", startedAt };
     // Images before the text, as the API's guide advises; the text's chips number them in order.
     const input: string | UserBlock[] = images?.length ? [...images.map(imageBlock), { type: "text", text }] : text;
     let handoff: PlanHandoff | undefined;
-    this.turnDone = this.session
-      .runTurn(input, abort.signal)
+    const turn: Promise<Partial<AgentTurnResult>> = wake ? this.session.wake(abort.signal).then((r) => r ?? {}) : this.session.runTurn(input, abort.signal);
+    this.turnDone = turn
       .then((r) => {
         this.unsavedTurn(text, r);
         handoff = r.planHandoff;
@@ -367,6 +376,8 @@ export class App implements AppActions {
     if (!st.busy) st.transcript.clearRetry();
     if (!st.busy && st.hint?.text === INTERRUPTING) st.hint = null;
     this.renderNow();
+    // Results that came while it worked, and were not taken by its last step.
+    if (!st.busy) queueMicrotask(() => this.wakeIfIdle());
   }
 
   interrupt(): void {

@@ -87,6 +87,7 @@ const HANDLERS: { readonly [K in BuiltinCommand]: Handler } = {
     });
     return true;
   },
+  agents: ({ t, s }) => (t.notice(agentsListing(s)), true),
   exit: async ({ actions }) => (await actions.exit(0), false),
   clear: async ({ actions }) => (await actions.switchSession(null), false),
   plan: ({ actions, t, s, arg }) => {
@@ -377,6 +378,15 @@ function customHelp(s: AgentSession): string[] {
   const entries = (s.slashCommands?.() ?? []).filter((c) => !isKnownCommand(c.name));
   if (entries.length === 0) return [];
   return ["Custom commands and skills:", ...entries.map((c) => `  /${c.name}${c.argumentHint ? ` ${c.argumentHint}` : ""} — ${c.description} (${c.kind === "skill" ? "skill" : c.scope}: ${c.file})`)];
+}
+
+/** /agents: each agent type the agent tool offers, its model and tools, and where it comes from. */
+function agentsListing(s: AgentSession): string {
+  const where = (a: ReturnType<AgentSession["agents"]>[number]) => (a.file ? `${a.source}: ${a.file}` : a.source === "session" ? "--agents or the host" : a.source);
+  return [
+    "Agents (the model delegates to them with the agent tool; add your own in .claude/agents/ or ~/.claude/agents/):",
+    ...s.agents().map((a) => `  ${a.name} — ${a.description}${a.model ? ` [model ${a.model}]` : ""}${a.tools ? ` [tools ${a.tools.join(", ")}]` : ""} (${where(a)})`),
+  ].join("\n");
 }
 
 /** /hooks: each hook by event, its matcher and command, the file it is in, and whether it runs. */

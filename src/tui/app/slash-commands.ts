@@ -17,6 +17,7 @@ export const SLASH_COMMANDS = [
   { name: "permissions", help: "rules in force and where they come from" },
   { name: "hooks", help: "the hooks configured, from which file, and whether they run here" },
   { name: "sandbox", help: "the OS sandbox for commands: what it allows; /sandbox on|off toggles it for this session" },
+  { name: "agents", help: "the agent types the model can delegate to, and where each comes from" },
   { name: "mcp", help: "MCP servers: status, tools, reconnect" },
   { name: "diff", help: "what changed in the work tree since the session started" },
   { name: "undo", help: "put back what the last agent turn changed" },

@@ -25,6 +25,9 @@ export function syntheticNotice(kind: NonNullable<UserMessageEvent["synthetic"]>
       return "a command the user ran";
     case "structured_output":
       return "reminded the agent to give its answer in the --json-schema format";
+    case "agent":
+      // "Background agent <id> (<type>) finished: …": its first line is the notice.
+      return text.split("\n")[0] ?? "a background agent finished";
   }
 }
 

@@ -14,6 +14,14 @@ test("/help lists every command and the keys", async () => {
   expect(text).toContain("Shift+Tab permission mode");
 });
 
+test("/agents lists each agent type with its model, tools and where it comes from", async () => {
+  const { state, actions } = setup();
+  await runSlashCommand(state, actions, "agents", "");
+  const text = notices(state).join("\n");
+  expect(text).toContain("  Explore — fast, read-only [model haiku] [tools Read, Grep] (built-in)");
+  expect(text).toContain("  reviewer — Reviews code (project: /p/.claude/agents/reviewer.md)");
+});
+
 test("/model with a name switches; an unknown name is tried as is, with a warning", async () => {
   const { state, actions } = setup();
   await runSlashCommand(state, actions, "model", "claude-opus-5-5");

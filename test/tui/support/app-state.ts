@@ -29,6 +29,10 @@ export function fakeSession(queuedSteering: string[] = []): AgentSession {
     trust: { pending: () => [], answer: async () => {}, heldSettings: () => [], trustSettings: () => {} },
     snapshots: { off: () => "snapshots are off in this test", undo: async () => null, diff: async () => ({ patch: "", files: [] }) },
     rewind: { points: () => [], to: async () => { throw new Error("no rewind in this test"); } },
+    agents: () => [
+      { name: "Explore", description: "fast, read-only", source: "built-in", model: "haiku", tools: ["Read", "Grep"] },
+      { name: "reviewer", description: "Reviews code", source: "project", file: "/p/.claude/agents/reviewer.md" },
+    ],
   };
   return s as AgentSession;
 }

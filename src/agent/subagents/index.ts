@@ -1,0 +1,83 @@
+// A session's subagents, wired: the catalog of agent types, the children that run, and the agent
+// tool the model calls. openAgentSession opens this once; a child is opened from ParentParts.
+import { dirname } from "node:path";
+import type { EventSink } from "../../events/types.ts";
+import type { AgentDefinition } from "../../extensions/agents.ts";
+import type { HookService } from "../../hooks/hooks.ts";
+import type { Foundation } from "../foundation.ts";
+import { notifyingAsker } from "../hook-wiring.ts";
+import { offeredTools } from "../offer.ts";
+import type { AgentInfo, SessionOptions } from "../types.ts";
+import type { PermissionEngine } from "../../permissions/index.ts";
+import type { Tool } from "../../tools/types.ts";
+import { agentTool } from "./agent-tool.ts";
+import { loadAgentCatalog, type AgentCatalog, type PluginAgents } from "./catalog.ts";
+import type { ParentParts } from "./child.ts";
+import { createChildren, type Children } from "./spawn.ts";
+
+export type { AgentCatalog, Children, ParentParts };
+export { childTools, modelFor } from "./agent-tool.ts";
+
+export type Subagents = { catalog: AgentCatalog; children: Children; tool: Tool };
+
+/**
+ * The subagents of the session openAgentSession opens: its parts a child shares, the catalog (its
+ * problems go to the notices) and the tools the parent offers, the agent tool among them unless a
+ * host's --tools list leaves it out. `spent`: this run's cost, running children included.
+ */
+export function sessionSubagents(o: {
+  f: Pick<Foundation, "sessionId" | "writer" | "client" | "provider" | "engine" | "git" | "cwd" | "notices" | "plugins">;
+  opts: SessionOptions;
+  emit: EventSink;
+  hooks: HookService;
+  costSinceOpen(): number;
+  model(): string;
+}): Subagents & { offered: Tool[]; spent(): number; infos(): AgentInfo[] } {
+  const { f, opts } = o;
+  let children: Children | null = null;
+  const spent = () => o.costSinceOpen() + (children?.runningCost() ?? 0);
+  const ask = notifyingAsker(o.hooks, opts.ask);
+  const parent: ParentParts = {
+    sessionId: f.sessionId,
+    logDir: dirname(f.writer.path),
+    client: f.client,
+    costOf: f.provider.costOf,
+    engine: f.engine,
+    hooks: o.hooks,
+    ...(ask ? { ask } : {}),
+    emit: o.emit,
+    ...(opts.files ? { files: opts.files } : {}),
+    ...(opts.terminal ? { terminal: opts.terminal } : {}),
+    onFileChanged: (abs, before) => f.git.adopt(abs, before),
+    doomLoop: opts.doomLoop ?? true,
+    spent,
+    ...(opts.budgets?.maxBudgetUsd !== undefined ? { maxBudgetUsd: opts.budgets.maxBudgetUsd } : {}),
+    ...(opts.budgets?.maxTurns !== undefined ? { maxTurns: opts.budgets.maxTurns } : {}),
+  };
+  const builtins = offeredTools(opts.tools, f.notices);
+  const plugins = f.plugins.plugins.map((p) => ({ name: p.name, agentsDir: p.agentsDir, active: p.active }));
+  const s = openSubagents({ cwd: f.cwd, definitions: opts.agents ?? [], plugins, parent, engine: f.engine, parentModel: o.model, parentTools: builtins.map((t) => t.name) });
+  children = s.children;
+  f.notices.push(...s.catalog.problems);
+  // Depth 1: a child's tools never include this one. A host's --tools list offers it only by name.
+  const offered = opts.tools === undefined || opts.tools.some((t) => /^(agent|task)$/i.test(t)) ? [...builtins, s.tool] : builtins;
+  const infos = () => s.catalog.list().map((d): AgentInfo => ({ name: d.name, description: d.description, source: d.source, ...(d.file ? { file: d.file } : {}), ...(d.model ? { model: d.model } : {}), ...(d.tools ? { tools: d.tools } : {}) }));
+  return { ...s, offered, spent, infos };
+}
+
+export function openSubagents(o: {
+  cwd: string;
+  /** The host's definitions (--agents, initialize.agents). */
+  definitions: AgentDefinition[];
+  /** Plugins' agents/ folders. */
+  plugins?: PluginAgents[];
+  parent: ParentParts;
+  engine: Pick<PermissionEngine, "rules">;
+  parentModel(): string;
+  parentTools: readonly string[];
+}): Subagents {
+  const catalog = loadAgentCatalog(o.cwd, o.definitions, o.plugins);
+  const children = createChildren(o.parent, o.parent.emit);
+  const tool = agentTool({ catalog, children, engine: o.engine, parentModel: o.parentModel, parentTools: o.parentTools, cwd: o.cwd });
+  return { catalog, children, tool };
+}
