@@ -36,6 +36,7 @@ import { openStructuredOutput, type StructuredOutput } from "./structured-output
 import type { Tool } from "../tools/types.ts";
 import { prepareShutdown } from "./shutdown.ts";
 import { trustFacet } from "./trust-facet.ts";
+import { listPlugins, togglePlugin } from "../plugins/plugin-list.ts";
 import { offeredTools, turnOffer } from "./offer.ts";
 import { createRewind } from "./rewind.ts";
 import { asAgent } from "./subagents/main-agent.ts";
@@ -177,6 +178,7 @@ export async function openAgentSession(given: SessionOptions): Promise<AgentSess
     rules: { list: () => engine.rules(), remove: (entry) => engine.removeRule(entry) },
     slashCommands: () => extensions.entries(),
     hooks: () => hooks.listing(),
+    plugins: { list: () => listPlugins(cwd, userConfigDir(homedir()), f.plugins.plugins), setEnabled: (id, on) => togglePlugin(id, on, cwd, userConfigDir(homedir())) },
     trust: trustFacet(mcp.view, hooks, commandTrust, settingsFacet, f.plugins),
     processes: () => workspace.processes.list(),
     statusLine: settingsFacet.statusLine,

@@ -20,7 +20,9 @@ import type { UserShellResult } from "./user-shell.ts";
 import type { CommandPrompt } from "./command-prompts.ts";
 import type { ContextUsage } from "./context-usage.ts";
 import type { AgentDefinition } from "../extensions/agents.ts";
+import type { PluginInfo } from "../plugins/plugin-list.ts";
 
+export type { PluginInfo };
 export type { AgentDefinition };
 
 export type { TurnResult };
@@ -244,6 +246,8 @@ export interface AgentSession {
   slashCommands(): SlashEntry[];
   /** Every hook configured, from which file, and whether it runs here (a project's hooks need trust). */
   hooks(): { entry: HookEntry; runs: boolean }[];
+  /** /plugin: this session's plugins, the installed ones and what the marketplaces offer; an installed one turned on or off in the user's settings (the next session), returning the file. */
+  plugins: { list(): PluginInfo[]; setEnabled(id: string, on: boolean): string };
   /**
    * What the project's own files would run or widen that the user was never asked about: its MCP
    * servers, hooks, commands' allowed-tools and settings (allow rules, a mode, a model). Only a
