@@ -30,6 +30,8 @@ async function main(): Promise<number> {
       return (await import("./cli/mcp-command.ts")).mcpCommand(opts.mcpArgs);
     case "sessions":
       return (await import("./modes/print/session-list.ts")).printSessionList(opts, null);
+    case "plugin":
+      return (await import("./cli/plugin-command.ts")).pluginCommand(opts.commandArgs, opts.cwd ?? process.cwd());
     case "export":
       return (await import("./cli/export-command.ts")).exportCommand(opts.commandArgs);
     case "update": {

@@ -36,6 +36,7 @@ import { openStructuredOutput, type StructuredOutput } from "./structured-output
 import type { Tool } from "../tools/types.ts";
 import { prepareShutdown } from "./shutdown.ts";
 import { trustFacet } from "./trust-facet.ts";
+import { listPlugins, togglePlugin } from "../plugins/plugin-list.ts";
 import { offeredTools, turnOffer } from "./offer.ts";
 import { createRewind } from "./rewind.ts";
 import { asAgent } from "./subagents/main-agent.ts";
@@ -90,7 +91,7 @@ export async function openAgentSession(given: SessionOptions): Promise<AgentSess
   const hooked = hookedGate(createGate({ engine, workspace, emit: bus.emit, ask: plan.asker(notifyingAsker(hooks.service, opts.ask)), ...(sb.gate ? { sandbox: sb.gate } : {}) }), hooks.service, cwd, bus.emit, hookTurn, baseTools);
   const gate = structured ? structured.gate(hooked) : hooked;
 
-  const extensions = loadSessionExtensions(cwd, homedir(), userConfigDir(homedir()));
+  const extensions = loadSessionExtensions(cwd, homedir(), userConfigDir(homedir()), f.plugins.plugins);
   notices.push(...extensions.problems);
   const commandTrust = openCommandTrust({ cwd, items: extensions.trustItems, trustProject: f.trustProject, interactive: f.trustQuestion });
   notices.push(...commandTrust.notices);
@@ -177,7 +178,8 @@ export async function openAgentSession(given: SessionOptions): Promise<AgentSess
     rules: { list: () => engine.rules(), remove: (entry) => engine.removeRule(entry) },
     slashCommands: () => extensions.entries(),
     hooks: () => hooks.listing(),
-    trust: trustFacet(mcp.view, hooks, commandTrust, settingsFacet),
+    plugins: { list: () => listPlugins(cwd, userConfigDir(homedir()), f.plugins.plugins), setEnabled: (id, on) => togglePlugin(id, on, cwd, userConfigDir(homedir())) },
+    trust: trustFacet(mcp.view, hooks, commandTrust, settingsFacet, f.plugins),
     processes: () => workspace.processes.list(),
     statusLine: settingsFacet.statusLine,
     sandbox: sb.sandbox,
@@ -196,7 +198,7 @@ export async function openAgentSession(given: SessionOptions): Promise<AgentSess
 function sessionHooks(f: Foundation, opts: SessionOptions, bus: EventBus, workspace: Pick<ReturnType<typeof createWorkspace>, "spill">): ReturnType<typeof openSessionHooks> {
   return openSessionHooks({
     cwd: f.cwd,
-    files: settingsLocations(f.cwd, userConfigDir(homedir())),
+    files: [...settingsLocations(f.cwd, userConfigDir(homedir())), ...f.plugins.plugins.map((p) => ({ scope: "user" as const, file: p.hooksFile, plugin: { name: p.name, root: p.root, active: p.active } }))],
     sessionId: f.sessionId,
     transcriptPath: f.writer.path,
     permissionMode: () => f.engine.mode,

@@ -9,6 +9,7 @@ import { newSessionId } from "../events/id.ts";
 import type { PermissionMode } from "../events/types.ts";
 import { leftoverServers } from "../mcp/manager.ts";
 import { openSessionMcp } from "../mcp/session-mcp.ts";
+import { openSessionPlugins, type SessionPlugins } from "../plugins/session-plugins.ts";
 import { DEFAULT_MODEL } from "../model/models.ts";
 import { envModel } from "../model/providers/model-ids.ts";
 import { openProvider, type OpenedProvider } from "../model/providers/open.ts";
@@ -46,6 +47,8 @@ export type Foundation = {
   model: string;
   sessionId: string;
   mcp: ReturnType<typeof openSessionMcp>;
+  /** --plugin-dir's and the settings' enabled plugins (a project's behind the trust question). */
+  plugins: SessionPlugins;
   engine: PermissionEngine;
   git: GitProtection;
   writer: SessionWriter;
@@ -104,7 +107,10 @@ export async function openFoundation(opts: SessionOptions, onWriteError: (e: Ses
   const logDir = opened.writer ? dirname(opened.writer.path) : projectSessionsDir(cwd);
   const mcpPidFile = join(logDir, `${sessionId}.mcp-pids.json`);
   const leftover = opened.writer ? leftoverServers(mcpPidFile) : [];
+  const plugins = openSessionPlugins({ cwd, configDir: userConfigDir(homedir()), pluginDirs: opts.pluginDirs ?? [], trustProject, interactive: trustQuestion });
+  notices.push(...plugins.notices);
   const mcp = openSessionMcp({
+    plugins: plugins.plugins.map((p) => ({ name: p.name, root: p.root, file: p.mcpFile, active: p.active })),
     projectRoot: cwd,
     cliConfigs: opts.mcp?.configs ?? [],
     strict: opts.mcp?.strict ?? false,
@@ -156,7 +162,7 @@ export async function openFoundation(opts: SessionOptions, onWriteError: (e: Ses
     await mcp.manager.close();
     throw e;
   }
-  return { cwd, settings, projectModel, projectStatusLine, settingsTrust, trustProject, trustQuestion, client, provider, opened, model, sessionId, mcp, engine, git, writer, shadowDir, planFile, notices };
+  return { cwd, settings, projectModel, projectStatusLine, settingsTrust, trustProject, trustQuestion, client, provider, opened, model, sessionId, mcp, plugins, engine, git, writer, shadowDir, planFile, notices };
 }
 
 /** The resumed session's writer, or a new session's log, created now that the mode is known. */

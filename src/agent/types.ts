@@ -20,7 +20,9 @@ import type { UserShellResult } from "./user-shell.ts";
 import type { CommandPrompt } from "./command-prompts.ts";
 import type { ContextUsage } from "./context-usage.ts";
 import type { AgentDefinition } from "../extensions/agents.ts";
+import type { PluginInfo } from "../plugins/plugin-list.ts";
 
+export type { PluginInfo };
 export type { AgentDefinition };
 
 export type { TurnResult };
@@ -109,6 +111,8 @@ export type SessionOptions = {
   fallbackModel?: string;
   /** --json-schema: the StructuredOutput tool with this schema; its matching input ends the turn. */
   jsonSchema?: Record<string, unknown>;
+  /** --plugin-dir: plugin folders loaded for this session, the user's own (src/plugins). */
+  pluginDirs?: string[];
   /** Offer the model only these built-in tools (names in any case: Bash or bash); absent, all of them. */
   tools?: string[];
   /** A new session takes this id (a host that names its sessions: Claude Code's --session-id). */
@@ -242,6 +246,8 @@ export interface AgentSession {
   slashCommands(): SlashEntry[];
   /** Every hook configured, from which file, and whether it runs here (a project's hooks need trust). */
   hooks(): { entry: HookEntry; runs: boolean }[];
+  /** /plugin: this session's plugins, the installed ones and what the marketplaces offer; an installed one turned on or off in the user's settings (the next session), returning the file. */
+  plugins: { list(): PluginInfo[]; setEnabled(id: string, on: boolean): string };
   /**
    * What the project's own files would run or widen that the user was never asked about: its MCP
    * servers, hooks, commands' allowed-tools and settings (allow rules, a mode, a model). Only a

@@ -36,6 +36,8 @@ Usage:
   khaelor sessions --search <text> [--all-projects]  sessions whose messages say <text>, with the line
   khaelor export [session] [--format md|html|json] [-o file]  a session to stdout or a file (khaelor export --help)
   khaelor mcp list|get|add|remove     manage MCP servers (khaelor mcp --help)
+  khaelor plugin install|list|enable|disable|uninstall|marketplace  Claude Code plugins and their
+                                      marketplaces (khaelor plugin --help)
   khaelor update [--check]            update this binary to the latest release (--check: only say)
   khaelor doctor                      check the install, settings, provider and terminal; exit 1 with fixes
   khaelor sandbox [--] CMD            run one command in the sandbox as the agent would (try sandbox settings)
@@ -72,7 +74,8 @@ Options:
   --cwd <dir>                   Work in this directory instead of the current one
   --mcp-config <file|json...>   MCP servers from these files or JSON strings (repeatable)
   --strict-mcp-config           Use only the --mcp-config servers, none from settings or .mcp.json
-  --trust-project               Trust this project's files this once: its MCP servers, hooks, commands' allowed-tools
+  --trust-project               Trust this project's files this once: its MCP servers, hooks, commands' allowed-tools, plugins
+  --plugin-dir <dir>            Load the plugin in this folder for this session (repeatable; Claude Code's layout)
   -c, --continue                Continue the latest session of this project
   -r, --resume [id]             Resume a session by id or unique prefix (no id: list / picker)
   --fork-session                With --continue/--resume: continue in a new session, old one untouched
@@ -89,8 +92,7 @@ Options:
 
 Print mode: stdout carries only the requested output; diagnostics go to stderr.
 Other flags of Claude Code's that KHAELOR cannot honour (--settings, --betas, --debug, ...) are
-usage errors naming the flag; --plugin-dir is accepted and named
-on stderr as not supported yet.
+usage errors naming the flag.
 In print mode, calls the permission mode would ask about are denied and listed in the result's
 permission_denials; allow them with --allowedTools or --permission-mode.
 
@@ -119,7 +121,7 @@ Environment:
 export function parseArgs(argv: string[]): RunOptions {
   // `khaelor mcp list|add|remove|get`: its own flags (-s, -e, -H) belong to it.
   if (argv[0] === "mcp") return { ...defaults(), command: "mcp", mcpArgs: argv.slice(1) };
-  if (argv[0] === "update" || argv[0] === "doctor" || argv[0] === "sandbox" || argv[0] === "export") return { ...defaults(), command: argv[0], commandArgs: argv.slice(1) };
+  if (argv[0] === "update" || argv[0] === "doctor" || argv[0] === "sandbox" || argv[0] === "export" || argv[0] === "plugin") return { ...defaults(), command: argv[0], commandArgs: argv.slice(1) };
   const o = defaults();
   const positional: string[] = [];
   const words = new Words(argv);
@@ -172,6 +174,7 @@ function defaults(): RunOptions {
     effort: null,
     jsonSchema: null,
     fallbackModel: null,
+    pluginDirs: [],
     unhonoured: [],
     includePartialMessages: false,
     model: null,
@@ -312,6 +315,7 @@ const FLAG_TABLE: Array<[names: string[], apply: Flag]> = [
   }],
   [["--json-schema"], (o, w, flag) => void (o.jsonSchema = jsonSchemaArg(w.value(flag)))],
   [["--fallback-model"], (o, w, flag) => void (o.fallbackModel = w.value(flag))],
+  [["--plugin-dir"], (o, w, flag) => void o.pluginDirs.push(w.value(flag))],
   [["--model"], (o, w, flag) => void (o.model = w.value(flag))],
   [["--max-turns"], (o, w, flag) => void (o.maxTurns = w.number(flag, true))],
   [["--max-budget-usd"], (o, w, flag) => void (o.maxBudgetUsd = w.number(flag, false))],
@@ -371,7 +375,7 @@ export const REFUSED_FLAGS: Record<string, string> = {
   "--include-hook-events": "hook runs are not streamed as events",
   "--session-mirror": "sessions are not mirrored",
   "--project-config-root": "the project's settings are read from the working directory (--cwd)",
-  "--plugin-dir-no-mcp": "plugins are not loaded yet",
+  "--plugin-dir-no-mcp": "a plugin's MCP servers cannot be left out on their own; pass --plugin-dir, or --strict-mcp-config to run only --mcp-config's servers",
   "--resume-drops-turn": "a resumed session keeps every turn",
   "--no-session-persistence": "every session is written to its log",
   "--initialize-fields": "settings cannot come in the initialize request",
@@ -382,11 +386,9 @@ export const REFUSED_FLAGS: Record<string, string> = {
 
 /**
  * Flags accepted but not honoured yet, each owned by an open issue (true: the flag takes a value):
- * named on stderr once per run. --plugin-dir (the plugins part of issue 32).
+ * named on stderr once per run. None now; the table stays for the next one.
  */
-export const PENDING_FLAGS: Record<string, boolean> = {
-  "--plugin-dir": true,
-};
+export const PENDING_FLAGS: Record<string, boolean> = {};
 
 /** --json-schema's value: a JSON Schema object, or a usage error naming what is wrong. */
 function jsonSchemaArg(raw: string): Record<string, unknown> {

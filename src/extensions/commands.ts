@@ -16,9 +16,13 @@ export type CustomCommand = {
   body: string;
   file: string;
   scope: "project" | "user";
+  /** A plugin's command: named /plugin:command, reachable as /command where no other has that name. */
+  plugin?: PluginSource;
 };
 
-export type CommandDirs = { dir: string; scope: "project" | "user" }[];
+/** A plugin's folder of commands or skills, and whether the plugin is on now (a project's waits for trust). */
+export type PluginSource = { name: string; active: () => boolean };
+export type CommandDirs = { dir: string; scope: "project" | "user"; plugin?: PluginSource }[];
 
 export function commandDirs(cwd: string, home: string, configDir: string): CommandDirs {
   // The user's own first: a repository's command of the same name never replaces the one the user
@@ -36,9 +40,10 @@ const MAX_DEPTH = 4;
 export function loadCommands(dirs: CommandDirs): { commands: CustomCommand[]; problems: string[] } {
   const byName = new Map<string, CustomCommand>();
   const problems: string[] = [];
-  for (const { dir, scope } of dirs) {
+  for (const { dir, scope, plugin } of dirs) {
     for (const file of markdownFiles(dir, 0)) {
-      const name = relative(dir, file).replace(/\.md$/i, "").split(/[\\/]/).join(":");
+      const own = relative(dir, file).replace(/\.md$/i, "").split(/[\\/]/).join(":");
+      const name = plugin ? `${plugin.name}:${own}` : own;
       let text: string;
       try {
         text = readRegularText(file, LIMITS.smallConfig);
@@ -55,6 +60,7 @@ export function loadCommands(dirs: CommandDirs): { commands: CustomCommand[]; pr
         body: fm.body,
         file,
         scope,
+        ...(plugin ? { plugin } : {}),
       };
       const hint = field(fm, "argument-hint");
       if (hint) cmd.argumentHint = hint;

@@ -13,7 +13,7 @@ export function hostCommands(custom: SlashEntry[]): HostCommand[] {
   const rest = custom
     .filter((e) => !taken.has(e.name))
     .map((e): HostCommand => {
-      const from = e.scope === "project" ? "project" : "user";
+      const from = e.plugin ? `plugin ${e.plugin}` : e.scope === "project" ? "project" : "user";
       const description = `${e.description} (${from} ${e.kind})`;
       // A skill takes what to use it for; a command says what it takes in its argument-hint.
       const hint = e.argumentHint ?? (e.kind === "skill" ? "optional: what to use the skill for" : undefined);

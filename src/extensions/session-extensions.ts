@@ -1,11 +1,14 @@
 // The custom commands and skills one session offers, and what `/name args` becomes for the model.
-import { loadCommands, commandDirs, type CustomCommand } from "./commands.ts";
+import { loadCommands, commandDirs, type CustomCommand, type PluginSource } from "./commands.ts";
 import { expandBody, parseSlash, type Expander } from "./expand.ts";
 import { loadSkills, skillDirs, skillsSection, type Skill } from "./skills.ts";
 import { fingerprintOf, type TrustItem } from "../trust/project-trust.ts";
 
 /** What the composer completes and /help lists. */
-export type SlashEntry = { name: string; description: string; argumentHint?: string; kind: "command" | "skill"; file: string; scope: "project" | "user" };
+export type SlashEntry = { name: string; description: string; argumentHint?: string; kind: "command" | "skill"; file: string; scope: "project" | "user"; /** The plugin it comes from. */ plugin?: string };
+
+/** A plugin's commands/ and skills/ (src/plugins), with whether the plugin is on now. */
+export type PluginExtensions = PluginSource & { commandsDir: string; skillsDir: string };
 
 /**
  * A `/name args` found: what the command asks for this turn only, and its prompt, made once the
@@ -32,9 +35,11 @@ export type SessionExtensions = {
   find(input: string): FoundCommand | null;
 };
 
-export function loadSessionExtensions(cwd: string, home: string, configDir: string): SessionExtensions {
-  const c = loadCommands(commandDirs(cwd, home, configDir));
-  const s = loadSkills(skillDirs(cwd, home, configDir));
+export function loadSessionExtensions(cwd: string, home: string, configDir: string, plugins: PluginExtensions[] = []): SessionExtensions {
+  // A plugin's are the user's own (a project's plugin is on only once trusted), after the user's and the project's.
+  const source = (p: PluginExtensions): PluginSource => ({ name: p.name, active: p.active });
+  const c = loadCommands([...commandDirs(cwd, home, configDir), ...plugins.map((p) => ({ dir: p.commandsDir, scope: "user" as const, plugin: source(p) }))]);
+  const s = loadSkills([...skillDirs(cwd, home, configDir), ...plugins.map((p) => ({ dir: p.skillsDir, scope: "user" as const, plugin: source(p) }))]);
   const problems = [...c.problems, ...s.problems];
   const commands = new Map<string, CustomCommand>(c.commands.map((x) => [x.name, x]));
   const skills = new Map<string, Skill>();
@@ -43,25 +48,28 @@ export function loadSessionExtensions(cwd: string, home: string, configDir: stri
     if (clash) problems.push(`/${skill.name} is both a command (${clash.file}, used) and a skill (${skill.file}); the skill is still offered to the model`);
     else skills.set(skill.name, skill);
   }
-  const entryOf = (x: CustomCommand): SlashEntry => ({ name: x.name, description: x.description, ...(x.argumentHint ? { argumentHint: x.argumentHint } : {}), kind: "command", file: x.file, scope: x.scope });
+  const on = (x: { plugin?: PluginSource }) => !x.plugin || x.plugin.active();
+  const entryOf = (x: CustomCommand): SlashEntry => ({ name: x.name, description: x.description, ...(x.argumentHint ? { argumentHint: x.argumentHint } : {}), kind: "command", file: x.file, scope: x.scope, ...(x.plugin ? { plugin: x.plugin.name } : {}) });
   // A project command's grants and its model hold only in a trusted project.
   const trust = new Map([...commands.values()].filter((x) => x.scope === "project" && (x.allowedTools.length > 0 || x.model)).map((x) => [x.name, commandTrustItem(x)]));
-  const skillEntry = (k: Skill): SlashEntry => ({ name: k.name, description: k.description, kind: "skill", file: k.file, scope: k.scope });
+  const skillEntry = (k: Skill): SlashEntry => ({ name: k.name, description: k.description, kind: "skill", file: k.file, scope: k.scope, ...(k.plugin ? { plugin: k.plugin.name } : {}) });
+  // The system prompt is written once: a plugin trusted later offers its skills by name (/plugin:skill) this session, in the list from the next.
+  const offered = s.skills.filter(on);
+  const lookup = byName(commands, skills, on);
   return {
     problems,
-    skills: s.skills,
-    skillsPrompt: skillsSection(s.skills),
+    skills: offered,
+    skillsPrompt: skillsSection(offered),
     trustItems: [...trust.values()],
-    entries: () => [...[...commands.values()].map(entryOf), ...[...skills.values()].map(skillEntry)].sort((a, b) => a.name.localeCompare(b.name)),
+    entries: () => [...[...commands.values()].filter(on).map(entryOf), ...[...skills.values()].filter(on).map(skillEntry)].sort((a, b) => a.name.localeCompare(b.name)),
     find(input) {
       const slash = parseSlash(input);
       if (!slash) return null;
-      const cmd = commands.get(slash.name);
+      const { cmd, skill } = lookup(slash.name);
       if (cmd) {
         const item = trust.get(cmd.name);
         return { ...(cmd.model ? { model: cmd.model } : {}), allowedTools: cmd.allowedTools, ...(item ? { trust: item } : {}), entry: entryOf(cmd), expand: (x) => expandBody(cmd.body, slash.args, x) };
       }
-      const skill = skills.get(slash.name);
       if (skill) {
         // Asked for by name, the skill's instructions are the task: the model reads SKILL.md now.
         const prompt = `Use the skill "${skill.name}": read ${skill.file} with the read tool and follow it${slash.args ? ` for this: ${slash.args}` : "."}`;
@@ -69,6 +77,21 @@ export function loadSessionExtensions(cwd: string, home: string, configDir: stri
       }
       return null;
     },
+  };
+}
+
+/**
+ * A command or skill by its name, or by a plugin's bare name (/review for /my-plugin:review) when
+ * only one plugin on now has it and nothing else is called that.
+ */
+function byName(commands: Map<string, CustomCommand>, skills: Map<string, Skill>, on: (x: { plugin?: PluginSource }) => boolean) {
+  return (name: string): { cmd?: CustomCommand; skill?: Skill } => {
+    const cmd = commands.get(name);
+    const skill = skills.get(name);
+    if (cmd || skill) return cmd && on(cmd) ? { cmd } : skill && on(skill) ? { skill } : {};
+    const bare = (x: { name: string; plugin?: PluginSource }) => !!x.plugin && x.name === `${x.plugin.name}:${name}` && on(x);
+    const found = [...[...commands.values()].filter(bare).map((c) => ({ cmd: c })), ...[...skills.values()].filter(bare).map((k) => ({ skill: k }))];
+    return found.length === 1 ? found[0]! : {};
   };
 }
 

@@ -6,10 +6,13 @@ import { readdirSync } from "node:fs";
 import { join } from "node:path";
 import { LIMITS, readTextIfExists } from "../workspace/safe-read.ts";
 import { field, parseFrontmatter } from "./frontmatter.ts";
+import type { PluginSource } from "./commands.ts";
 
-export type Skill = { name: string; description: string; file: string; dir: string; scope: "project" | "user" };
+/** A plugin's skill is named plugin:skill (its own name after the colon), as in Claude Code. */
+export type Skill = { name: string; description: string; file: string; dir: string; scope: "project" | "user"; plugin?: PluginSource };
+export type SkillDirs = { dir: string; scope: "project" | "user"; plugin?: PluginSource }[];
 
-export function skillDirs(cwd: string, home: string, configDir: string): { dir: string; scope: "project" | "user" }[] {
+export function skillDirs(cwd: string, home: string, configDir: string): SkillDirs {
   // The user's own first, as in Claude Code (personal before project).
   return [
     { dir: join(configDir, "skills"), scope: "user" },
@@ -23,10 +26,10 @@ export function skillDirs(cwd: string, home: string, configDir: string): { dir: 
 
 const NAME = /^[a-z0-9][a-z0-9-]{0,63}$/;
 
-export function loadSkills(dirs: { dir: string; scope: "project" | "user" }[]): { skills: Skill[]; problems: string[] } {
+export function loadSkills(dirs: SkillDirs): { skills: Skill[]; problems: string[] } {
   const byName = new Map<string, Skill>();
   const problems: string[] = [];
-  for (const { dir, scope } of dirs) {
+  for (const { dir, scope, plugin } of dirs) {
     let entries: string[];
     try {
       entries = readdirSync(dir).sort();
@@ -50,22 +53,23 @@ export function loadSkills(dirs: { dir: string; scope: "project" | "user" }[]): 
         problems.push(`${file}: ${fm.problem}; the skill is not offered`);
         continue;
       }
-      const name = field(fm, "name") ?? entry;
+      const own = field(fm, "name") ?? entry;
       const description = field(fm, "description");
       if (!description) {
         problems.push(`${file}: no description in its frontmatter, so the model could not know when to use it; not offered`);
         continue;
       }
-      if (!NAME.test(name)) {
-        problems.push(`${file}: the name ${JSON.stringify(name)} must be lowercase letters, digits and hyphens; not offered`);
+      if (!NAME.test(own)) {
+        problems.push(`${file}: the name ${JSON.stringify(own)} must be lowercase letters, digits and hyphens; not offered`);
         continue;
       }
+      const name = plugin ? `${plugin.name}:${own}` : own;
       const earlier = byName.get(name);
       if (earlier) {
         problems.push(`two skills are named ${name}: ${earlier.file} is used, ${file} is not`);
         continue;
       }
-      byName.set(name, { name, description, file, dir: join(dir, entry), scope });
+      byName.set(name, { name, description, file, dir: join(dir, entry), scope, ...(plugin ? { plugin } : {}) });
     }
   }
   return { skills: [...byName.values()], problems };

@@ -2,6 +2,7 @@
 // "command", command, timeout? }] }`, read from the user's settings (KHAELOR's and Claude Code's) and the project's
 // .khaelor/settings.json and .khaelor/settings.local.json. A broken entry is reported with its
 // file and skipped; the rest still load.
+import { existsSync } from "node:fs";
 import { z } from "zod";
 import { LIMITS, readRegularText } from "../workspace/safe-read.ts";
 import type { TrustItem } from "../trust/project-trust.ts";
@@ -32,7 +33,13 @@ export type HookEntry = {
   callback?: HookCallback;
   /** A hook that fails (an error, a wrong answer, a timeout) lets the action go on, or with "block" blocks it. */
   onFailure?: "continue" | "block";
+  /** A plugin's hook: its folder (CLAUDE_PLUGIN_ROOT in its environment), and whether the plugin is on now (a project's waits for trust). */
+  plugin?: PluginHooks;
 };
+
+/** A plugin's hooks/hooks.json: `${CLAUDE_PLUGIN_ROOT}` in its commands is its folder. */
+export type PluginHooks = { name: string; root: string; active: () => boolean };
+export type HookFile = { scope: HookScope; file: string; plugin?: PluginHooks };
 
 const CommandHook = z.object({ type: z.literal("command"), command: z.string().min(1), timeout: z.number().positive().optional() });
 const MatcherGroup = z.object({ matcher: z.string().optional(), hooks: z.array(z.unknown()) });
@@ -41,17 +48,19 @@ const HooksShape = z.record(z.string(), z.unknown());
 export type LoadedHooks = { entries: HookEntry[]; problems: string[] };
 
 /** Reads the `hooks` key of each settings file, in the order given (user, project, local). */
-export function loadHooks(files: { scope: HookScope; file: string }[]): LoadedHooks {
+export function loadHooks(files: HookFile[]): LoadedHooks {
   const entries: HookEntry[] = [];
   const problems: string[] = [];
-  for (const { scope, file } of files) {
+  for (const { scope, file, plugin } of files) {
     let raw: unknown;
     try {
       // The checked read the settings loader uses: a FIFO there must not block start-up here, and a
       // byte-order mark is dropped as it is there.
       raw = JSON.parse(readRegularText(file, LIMITS.settings));
-    } catch {
-      // A missing file has no hooks; one that cannot be read or is not JSON is reported by the settings loader.
+    } catch (e) {
+      // A missing file has no hooks; a settings file that cannot be read or is not JSON is reported
+      // by the settings loader, a plugin's hooks.json here.
+      if (plugin && existsSync(file)) problems.push(`${file}: ${e instanceof SyntaxError ? `not valid JSON (${e.message})` : (e as Error).message}; the plugin ${plugin.name}'s hooks are not loaded`);
       continue;
     }
     const hooks = (raw as { hooks?: unknown } | null)?.hooks;
@@ -91,7 +100,8 @@ export function loadHooks(files: { scope: HookScope; file: string }[]): LoadedHo
             problems.push(`${file}: hooks.${event}[${gi}].hooks[${hi}] must be { "type": "command", "command": "...", "timeout"?: seconds } (ignored)`);
             return;
           }
-          entries.push({ event: event as HookEvent, matcher, command: cmd.data.command, timeoutS: cmd.data.timeout ?? DEFAULT_TIMEOUT_S, file, scope });
+          const command = plugin ? cmd.data.command.replaceAll("${CLAUDE_PLUGIN_ROOT}", plugin.root) : cmd.data.command;
+          entries.push({ event: event as HookEvent, matcher, command, timeoutS: cmd.data.timeout ?? DEFAULT_TIMEOUT_S, file, scope, ...(plugin ? { plugin } : {}) });
         });
       });
     }

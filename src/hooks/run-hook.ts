@@ -63,7 +63,7 @@ export function runHook(entry: HookEntry, input: unknown, ctx: RunContext): Prom
     let drain: ReturnType<typeof setTimeout> | undefined;
     const child = spawn("/bin/sh", ["-c", entry.command], {
       cwd: ctx.projectDir,
-      env: { ...(ctx.env ?? process.env), CLAUDE_PROJECT_DIR: ctx.projectDir, KHAELOR_PROJECT_DIR: ctx.projectDir },
+      env: { ...(ctx.env ?? process.env), ...(entry.plugin ? { CLAUDE_PLUGIN_ROOT: entry.plugin.root } : {}), CLAUDE_PROJECT_DIR: ctx.projectDir, KHAELOR_PROJECT_DIR: ctx.projectDir },
       stdio: ["pipe", "pipe", "pipe"],
       detached: true,
     });

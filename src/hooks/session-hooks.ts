@@ -3,12 +3,13 @@
 // user was never asked about does not run; the notice says which and how to trust them.
 import type { AgentEvent } from "../events/types.ts";
 import { recordTrust, skippedMessage, trustState, type TrustItem } from "../trust/project-trust.ts";
-import { hookTrustItem, loadHooks, type HookEntry, type HookScope } from "./config.ts";
+import { hookTrustItem, loadHooks, type HookEntry, type HookFile } from "./config.ts";
 import { createHookService, type BudgetText, type HookService } from "./hooks.ts";
 
 export type SessionHooksOptions = {
   cwd: string;
-  files: { scope: HookScope; file: string }[];
+  /** The settings files, then the plugins' hooks.json (a plugin's hook runs while its plugin is on). */
+  files: HookFile[];
   sessionId: string;
   transcriptPath: string;
   permissionMode: () => string;
@@ -31,6 +32,8 @@ export type SessionHooks = {
   unasked: TrustItem[];
   /** The user answered the trust question: trusted hooks join from the next event on. */
   answer(items: TrustItem[], answer: "trust" | "decline"): void;
+  /** Plugins were trusted: their hooks join from the next event on. */
+  refresh(): void;
   /** Everything configured, from which file, and whether it runs (for /hooks). */
   listing(): { entry: HookEntry; runs: boolean }[];
 };
@@ -38,12 +41,14 @@ export type SessionHooks = {
 export function openSessionHooks(opts: SessionHooksOptions): SessionHooks {
   const { entries, problems } = loadHooks(opts.files);
   const notices = [...problems];
-  const fromProject = entries.filter((h) => h.scope !== "user");
+  const fromProject = entries.filter((h) => h.scope !== "user" && !h.plugin);
   const items = new Map(fromProject.map((h) => [h, hookTrustItem(h)]));
   const state = trustState(opts.cwd, [...items.values()]);
   const trusted = new Set(opts.trustProject ? [...items.values()].map((i) => i.fingerprint) : state.trusted.map((i) => i.fingerprint));
   const host = opts.host ?? [];
-  const running = () => [...entries.filter((h) => h.scope === "user" || trusted.has(items.get(h)!.fingerprint)), ...host];
+  // A plugin's hooks are asked about with the plugin (src/plugins), not one by one.
+  const runs = (h: HookEntry) => (h.plugin ? h.plugin.active() : h.scope === "user" || trusted.has(items.get(h)!.fingerprint));
+  const running = () => [...entries.filter(runs), ...host];
   const active: HookEntry[] = running();
   const unasked = opts.trustProject ? [] : state.unasked;
   if (unasked.length > 0 && !opts.interactive) notices.push(skippedMessage(opts.cwd, unasked));
@@ -59,6 +64,8 @@ export function openSessionHooks(opts: SessionHooksOptions): SessionHooks {
       if (answer === "trust") for (const i of answered) trusted.add(i.fingerprint);
       active.splice(0, active.length, ...running());
     },
-    listing: () => [...entries.map((entry) => ({ entry, runs: entry.scope === "user" || trusted.has(items.get(entry)!.fingerprint) })), ...host.map((entry) => ({ entry, runs: true }))],
+    /** Plugins trusted since: their hooks join too. */
+    refresh: () => void active.splice(0, active.length, ...running()),
+    listing: () => [...entries.map((entry) => ({ entry, runs: runs(entry) })), ...host.map((entry) => ({ entry, runs: true }))],
   };
 }

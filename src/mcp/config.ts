@@ -20,7 +20,7 @@ export type FileSpec = StdioSpec | RemoteSpec;
 export type ServerSpec = FileSpec | HostSpec;
 
 /** Where a definition came from. "project" and "local" live in the project's files and need trust. */
-export type ConfigScope = "user" | "project" | "local" | "cli" | "sdk";
+export type ConfigScope = "user" | "project" | "local" | "cli" | "sdk" | "plugin";
 
 export type ServerConfig = {
   name: string;
@@ -46,7 +46,11 @@ export type ConfigSources = {
   strict?: boolean;
   home?: string;
   configHome?: string;
+  /** Plugins' .mcp.json files: their servers are named plugin_<plugin>_<server>, ${CLAUDE_PLUGIN_ROOT} their folder. */
+  plugins?: PluginMcp[];
 };
+
+export type PluginMcp = { name: string; root: string; file: string };
 
 export type ConfigFile = { scope: ConfigScope; file: string };
 
@@ -74,6 +78,11 @@ export function loadMcpConfig(src: ConfigSources): McpConfig {
   if (!src.strict) {
     for (const f of configFiles(src.projectRoot, src.home, src.configHome)) {
       const r = readConfigFile(f);
+      problems.push(...r.problems);
+      take(r.servers);
+    }
+    for (const p of src.plugins ?? []) {
+      const r = readPluginMcp(p);
       problems.push(...r.problems);
       take(r.servers);
     }
@@ -105,13 +114,53 @@ export function readConfigFile(f: ConfigFile): { servers: ServerConfig[]; proble
   return parseConfigText(text, f);
 }
 
-export function parseConfigText(text: string, f: ConfigFile): { servers: ServerConfig[]; problems: string[] } {
-  let json: unknown;
+/**
+ * A plugin's .mcp.json: `{ mcpServers: {...} }` or the map itself, as Claude Code's plugins write
+ * both. `${CLAUDE_PLUGIN_ROOT}` anywhere in it is the plugin's folder, and a stdio server gets it in
+ * its environment too. The plugin's own trust decided whether it loads at all (src/plugins).
+ */
+export function readPluginMcp(p: PluginMcp): { servers: ServerConfig[]; problems: string[] } {
+  const f: ConfigFile = { scope: "plugin", file: p.file };
+  let text: string | null;
   try {
-    json = JSON.parse(text);
+    text = readTextIfExists(p.file, LIMITS.settings);
   } catch (e) {
-    return { servers: [], problems: [`${f.file}: not valid JSON (${(e as Error).message}); its MCP servers are not loaded`] };
+    return { servers: [], problems: [`${p.file}: cannot read (${e instanceof FileReadError ? e.reason : (e as Error).message}); its MCP servers are not loaded`] };
   }
+  if (text === null) return { servers: [], problems: [] };
+  const json = parseJson(text, f);
+  if ("problem" in json) return { servers: [], problems: [json.problem] };
+  const root = (v: unknown): unknown =>
+    typeof v === "string" ? v.replaceAll("${CLAUDE_PLUGIN_ROOT}", p.root) : Array.isArray(v) ? v.map(root) : v && typeof v === "object" ? Object.fromEntries(Object.entries(v).map(([k, x]) => [k, root(x)])) : v;
+  const obj = json.value as Record<string, unknown> | null;
+  const map = obj && typeof obj === "object" && !Array.isArray(obj) && obj.mcpServers === undefined ? obj : obj?.mcpServers;
+  if (!map || typeof map !== "object" || Array.isArray(map) || nestedDeeperThan(map, MAX_ENTRY_DEPTH + 1)) return parsedConfig({ mcpServers: map }, f);
+  const named = Object.fromEntries(Object.entries(map).map(([name, def]) => [`plugin_${p.name}_${name}`.replace(/[^A-Za-z0-9_.-]/g, "_"), withRootEnv(root(def), p.root)]));
+  return parsedConfig({ mcpServers: named }, f);
+}
+
+function withRootEnv(def: unknown, rootDir: string): unknown {
+  if (!def || typeof def !== "object" || Array.isArray(def) || (def as Record<string, unknown>).url !== undefined) return def;
+  const d = def as Record<string, unknown>;
+  const env = d.env && typeof d.env === "object" && !Array.isArray(d.env) ? d.env : {};
+  return { ...d, env: { CLAUDE_PLUGIN_ROOT: rootDir, ...env } };
+}
+
+function parseJson(text: string, f: ConfigFile): { value: unknown } | { problem: string } {
+  try {
+    return { value: JSON.parse(text) };
+  } catch (e) {
+    return { problem: `${f.file}: not valid JSON (${(e as Error).message}); its MCP servers are not loaded` };
+  }
+}
+
+export function parseConfigText(text: string, f: ConfigFile): { servers: ServerConfig[]; problems: string[] } {
+  const parsed = parseJson(text, f);
+  if ("problem" in parsed) return { servers: [], problems: [parsed.problem] };
+  return parsedConfig(parsed.value, f);
+}
+
+function parsedConfig(json: unknown, f: ConfigFile): { servers: ServerConfig[]; problems: string[] } {
   if (!json || typeof json !== "object" || Array.isArray(json)) return { servers: [], problems: [`${f.file}: expected a JSON object with "mcpServers"`] };
   const list = (json as Record<string, unknown>).mcpServers;
   if (list === undefined) return { servers: [], problems: [] };

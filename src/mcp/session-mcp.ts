@@ -2,7 +2,7 @@
 // from every config source, the project-trust decision for the ones a project's files define, the
 // manager that runs them, and the notices the user should read.
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
-import { loadMcpConfig, trustItemOf, type ServerConfig } from "./config.ts";
+import { loadMcpConfig, trustItemOf, type PluginMcp, type ServerConfig } from "./config.ts";
 import { createMcpManager, DEFAULT_STARTUP_TIMEOUT_MS, DEFAULT_TOOL_TIMEOUT_MS, type McpManager, type ServerView } from "./manager.ts";
 import { recordTrust, skippedMessage, trustState, type TrustItem } from "../trust/project-trust.ts";
 
@@ -21,6 +21,8 @@ export type SessionMcpOptions = {
   trustFile?: string;
   /** Servers the host program runs in its own process (the Agent SDK's sdkMcpServers); a config server of the same name gives way. */
   hostServers?: Array<{ name: string; transport: () => Transport }>;
+  /** The session's plugins' .mcp.json; a plugin not on yet (a project's, waiting for trust) starts its servers once it is (startPlugin). */
+  plugins?: Array<PluginMcp & { active: () => boolean }>;
 };
 
 /** What a mode sees of the session's MCP servers (src/agent's AgentSession.mcp). */
@@ -40,6 +42,8 @@ export interface McpView {
   trustItems(): TrustItem[];
   /** Remember the answer about these servers (default: the pending ones); trusted ones start. */
   answerTrust(answer: "trust" | "decline", names?: string[]): Promise<void>;
+  /** A plugin was trusted: its servers start. */
+  startPlugin(plugin: string): Promise<void>;
 }
 
 export type SessionMcp = { manager: McpManager; notices: string[]; view: McpView };
@@ -56,7 +60,8 @@ function msFromEnv(env: Record<string, string | undefined>, name: string, fallba
 
 export function openSessionMcp(o: SessionMcpOptions): SessionMcp {
   const notices: string[] = [];
-  const loaded = loadMcpConfig({ projectRoot: o.projectRoot, cliConfigs: o.cliConfigs, strict: o.strict });
+  const loaded = loadMcpConfig({ projectRoot: o.projectRoot, cliConfigs: o.cliConfigs, strict: o.strict, ...(o.plugins ? { plugins: o.plugins } : {}) });
+  const pluginOf = (server: ServerConfig) => (server.scope === "plugin" ? o.plugins?.find((p) => p.file === server.file) : undefined);
   notices.push(...loaded.problems.map((p) => `MCP: ${p}`));
   const hosted = (o.hostServers ?? []).map(
     (h): ServerConfig => ({ name: h.name, scope: "sdk", file: "the host program (initialize's sdkMcpServers)", raw: { type: "sdk", name: h.name }, spec: { type: "sdk", transport: h.transport }, disabled: false, needsTrust: false }),
@@ -68,6 +73,7 @@ export function openSessionMcp(o: SessionMcpOptions): SessionMcp {
   const state = trustState(o.projectRoot, [...items.values()], o.trustFile);
   const allowed = new Set(o.trustProject ? [...items.keys()] : state.trusted.map((i) => i.name));
   const untrusted = new Set([...items.keys()].filter((n) => !allowed.has(n)));
+  for (const s of config.servers) if (pluginOf(s) && !pluginOf(s)!.active()) untrusted.add(s.name);
   const pendingTrust = o.interactive && !o.trustProject ? state.unasked : [];
   if (!o.interactive && untrusted.size > 0) notices.push(skippedMessage(o.projectRoot, [...items.values()].filter((i) => untrusted.has(i.name))));
 
@@ -98,6 +104,11 @@ export function openSessionMcp(o: SessionMcpOptions): SessionMcp {
       if (answer !== "trust") return;
       for (const i of asked) manager.allow(i.name);
       await Promise.all(asked.map((i) => manager.reconnect(i.name)));
+    },
+    async startPlugin(plugin) {
+      const names = config.servers.filter((s) => pluginOf(s)?.name === plugin).map((s) => s.name);
+      for (const n of names) manager.allow(n);
+      await Promise.all(names.map((n) => manager.reconnect(n)));
     },
   };
   return { manager, notices, view };

@@ -32,7 +32,7 @@ describe("parseArgs", () => {
     expect(parseArgs([])).toEqual({
       command: "run", mcpArgs: [], commandArgs: [], mcpConfig: [], strictMcpConfig: false, trustProject: false, print: false, prompt: null,
       outputFormat: "text", inputFormat: "text", permissionPromptTool: null, allowBypass: false, sessionId: null, systemPrompt: null,
-      appendSystemPrompt: null, agents: [], agent: null, tools: null, thinkingBudget: null, effort: null, jsonSchema: null, fallbackModel: null, unhonoured: [], includePartialMessages: false, model: null,
+      appendSystemPrompt: null, agents: [], agent: null, tools: null, thinkingBudget: null, effort: null, jsonSchema: null, fallbackModel: null, pluginDirs: [], unhonoured: [], includePartialMessages: false, model: null,
       maxTurns: null, maxBudgetUsd: null, maxTimeS: null, permissionMode: null, allowedTools: [], disallowedTools: [], cwd: null,
       verbose: false, continue: false, resume: null, forkSession: false, resumeSessionAt: null, demo: false, verifyNudge: true, doomLoop: true, json: false,
       search: null, allProjects: false,
@@ -109,10 +109,10 @@ describe("parseArgs", () => {
     expect(parseArgs(["-v", "sessions"])).toMatchObject({ command: "version", prompt: "sessions" });
   });
 
-  test("flags owned by open issues are accepted (with their values) and named once; --await-initialize silently", () => {
+  test("--plugin-dir takes a folder each time it is given; --await-initialize is taken silently", () => {
     const o = parseArgs(["--plugin-dir", "p", "--plugin-dir", "q", "--await-initialize", "go"]);
-    expect(o.unhonoured).toEqual(["--plugin-dir"]);
-    expect(o.prompt).toBe("go");
+    expect(o).toMatchObject({ pluginDirs: ["p", "q"], unhonoured: [], prompt: "go" });
+    expect(usage(["--plugin-dir"])).toBe("--plugin-dir needs a value");
   });
 
   test("Claude Code's flags KHAELOR cannot honour are usage errors naming the flag and what to do instead", () => {

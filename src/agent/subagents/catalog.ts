@@ -45,11 +45,22 @@ export type AgentCatalog = {
   problems: string[];
 };
 
+/** A plugin's agents/ (src/plugins): its agents are named plugin:agent, offered while the plugin is on. */
+export type PluginAgents = { name: string; agentsDir: string; active: () => boolean };
+
 /** `session`: the host's definitions (--agents, initialize.agents), the highest priority. */
-export function loadAgentCatalog(cwd: string, session: AgentDefinition[] = []): AgentCatalog {
+export function loadAgentCatalog(cwd: string, session: AgentDefinition[] = [], plugins: PluginAgents[] = []): AgentCatalog {
   const files = loadAgentFiles(agentDirs(cwd, homedir(), userConfigDir(homedir())));
+  const problems = [...files.problems];
+  const fromPlugins = new Map<AgentDefinition, PluginAgents>();
+  for (const p of plugins) {
+    const loaded = loadAgentFiles([{ dir: p.agentsDir, scope: "user" }]);
+    problems.push(...loaded.problems);
+    for (const d of loaded.agents) fromPlugins.set({ ...d, name: `${p.name}:${d.name}` }, p);
+  }
   const byName = new Map<string, AgentDefinition>();
-  // Lowest priority first; a later one of the same name replaces it.
-  for (const d of [...BUILTIN_AGENTS, ...[...files.agents].reverse(), ...session]) byName.set(d.name, d);
-  return { list: () => [...byName.values()], get: (name) => byName.get(name), problems: files.problems };
+  // Lowest priority first; a later one of the same name replaces it. A plugin's names carry its own, so none replaces another's.
+  for (const d of [...BUILTIN_AGENTS, ...fromPlugins.keys(), ...[...files.agents].reverse(), ...session]) byName.set(d.name, d);
+  const on = (d: AgentDefinition | undefined) => d !== undefined && (fromPlugins.get(d)?.active() ?? true);
+  return { list: () => [...byName.values()].filter(on), get: (name) => (on(byName.get(name)) ? byName.get(name) : undefined), problems };
 }

@@ -11,7 +11,7 @@ import type { AgentInfo, SessionOptions } from "../types.ts";
 import type { PermissionEngine } from "../../permissions/index.ts";
 import type { Tool } from "../../tools/types.ts";
 import { agentTool } from "./agent-tool.ts";
-import { loadAgentCatalog, type AgentCatalog } from "./catalog.ts";
+import { loadAgentCatalog, type AgentCatalog, type PluginAgents } from "./catalog.ts";
 import type { ParentParts } from "./child.ts";
 import { createChildren, type Children } from "./spawn.ts";
 
@@ -26,7 +26,7 @@ export type Subagents = { catalog: AgentCatalog; children: Children; tool: Tool 
  * host's --tools list leaves it out. `spent`: this run's cost, running children included.
  */
 export function sessionSubagents(o: {
-  f: Pick<Foundation, "sessionId" | "writer" | "client" | "provider" | "engine" | "git" | "cwd" | "notices">;
+  f: Pick<Foundation, "sessionId" | "writer" | "client" | "provider" | "engine" | "git" | "cwd" | "notices" | "plugins">;
   opts: SessionOptions;
   emit: EventSink;
   hooks: HookService;
@@ -55,7 +55,8 @@ export function sessionSubagents(o: {
     ...(opts.budgets?.maxTurns !== undefined ? { maxTurns: opts.budgets.maxTurns } : {}),
   };
   const builtins = offeredTools(opts.tools, f.notices);
-  const s = openSubagents({ cwd: f.cwd, definitions: opts.agents ?? [], parent, engine: f.engine, parentModel: o.model, parentTools: builtins.map((t) => t.name) });
+  const plugins = f.plugins.plugins.map((p) => ({ name: p.name, agentsDir: p.agentsDir, active: p.active }));
+  const s = openSubagents({ cwd: f.cwd, definitions: opts.agents ?? [], plugins, parent, engine: f.engine, parentModel: o.model, parentTools: builtins.map((t) => t.name) });
   children = s.children;
   f.notices.push(...s.catalog.problems);
   // Depth 1: a child's tools never include this one. A host's --tools list offers it only by name.
@@ -68,12 +69,14 @@ export function openSubagents(o: {
   cwd: string;
   /** The host's definitions (--agents, initialize.agents). */
   definitions: AgentDefinition[];
+  /** Plugins' agents/ folders. */
+  plugins?: PluginAgents[];
   parent: ParentParts;
   engine: Pick<PermissionEngine, "rules">;
   parentModel(): string;
   parentTools: readonly string[];
 }): Subagents {
-  const catalog = loadAgentCatalog(o.cwd, o.definitions);
+  const catalog = loadAgentCatalog(o.cwd, o.definitions, o.plugins);
   const children = createChildren(o.parent, o.parent.emit);
   const tool = agentTool({ catalog, children, engine: o.engine, parentModel: o.parentModel, parentTools: o.parentTools, cwd: o.cwd });
   return { catalog, children, tool };

@@ -9,7 +9,7 @@ export type InputFormat = "text" | "stream-json";
 
 /** The command line as plain data: what main.ts hands to a mode. */
 export type RunOptions = {
-  command: "run" | "sessions" | "export" | "mcp" | "acp" | "update" | "doctor" | "sandbox" | "help" | "version";
+  command: "run" | "sessions" | "export" | "mcp" | "acp" | "update" | "doctor" | "sandbox" | "plugin" | "help" | "version";
   /** `khaelor mcp ...`: the words after "mcp", parsed by the mcp command itself. */
   mcpArgs: string[];
   /** `khaelor update ...`, `khaelor doctor ...` and `khaelor export ...`: the words after the command, parsed by it (src/install, src/doctor). */
@@ -48,6 +48,8 @@ export type RunOptions = {
   jsonSchema: Record<string, unknown> | null;
   /** --fallback-model: the model a request goes to after three overload errors in a row. */
   fallbackModel: string | null;
+  /** --plugin-dir (repeatable): plugin folders loaded for this session. */
+  pluginDirs: string[];
   /** Flags accepted for compatibility with Claude Code wrappers that this version does not honour. */
   unhonoured: string[];
   includePartialMessages: boolean;

@@ -21,6 +21,7 @@ export function sessionOptions(o: RunOptions): SessionOptions {
     ...(o.effort !== null ? { effort: o.effort } : {}),
     ...(o.fallbackModel !== null ? { fallbackModel: o.fallbackModel } : {}),
     ...(o.jsonSchema !== null ? { jsonSchema: o.jsonSchema } : {}),
+    ...(o.pluginDirs.length > 0 ? { pluginDirs: o.pluginDirs } : {}),
     allowedTools: o.allowedTools,
     disallowedTools: o.disallowedTools,
     verifyNudge: o.verifyNudge,

@@ -17,6 +17,7 @@ import type { AppActions } from "./actions.ts";
 import { statusInfo } from "./live-zone.ts";
 import { contextReport } from "./context-report.ts";
 import { showMcp } from "./mcp-panel.ts";
+import { showPlugins } from "./plugin-panel.ts";
 import { describeSandbox } from "./sandbox-panel.ts";
 import { elsewhereLine, sessionChooser } from "./session-picker.ts";
 import { openRewind } from "./rewind-chooser.ts";
@@ -138,6 +139,7 @@ const HANDLERS: { readonly [K in BuiltinCommand]: Handler } = {
   },
   resume,
   mcp: ({ state, actions }) => (showMcp(state, actions), false),
+  plugin: ({ state, actions }) => (showPlugins(state, actions), false),
   permissions,
   diff,
   init: (c) => promptCommand("init", c),

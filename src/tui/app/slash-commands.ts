@@ -19,6 +19,7 @@ export const SLASH_COMMANDS = [
   { name: "sandbox", help: "the OS sandbox for commands: what it allows; /sandbox on|off toggles it for this session" },
   { name: "agents", help: "the agent types the model can delegate to, and where each comes from" },
   { name: "mcp", help: "MCP servers: status, tools, reconnect" },
+  { name: "plugin", help: "plugins: loaded, installed and offered by your marketplaces; turn one on or off" },
   { name: "diff", help: "what changed in the work tree since the session started" },
   { name: "undo", help: "put back what the last agent turn changed" },
   { name: "init", help: "study the project and write AGENTS.md (or update the CLAUDE.md or AGENTS.md there)" },

@@ -10,7 +10,7 @@ export function askStartTrust(state: AppState, actions: Pick<AppActions, "choose
   const s = sessionOf(state);
   const items = s.trust.pending();
   const kinds = new Set(items.map((i) => i.kind));
-  const what = [kinds.has("MCP server") ? "MCP servers" : "", kinds.has("hook") ? "hooks" : "", kinds.has("command") ? "commands' allowed-tools" : "", kinds.has("setting") ? "settings" : ""].filter(Boolean).join(" and ");
+  const what = [kinds.has("plugin") ? "plugins" : "", kinds.has("MCP server") ? "MCP servers" : "", kinds.has("hook") ? "hooks" : "", kinds.has("command") ? "commands' allowed-tools" : "", kinds.has("setting") ? "settings" : ""].filter(Boolean).join(" and ");
   askTrust(
     {
       cwd: s.cwd,
