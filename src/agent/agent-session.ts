@@ -120,6 +120,7 @@ export async function openAgentSession(opts: SessionOptions): Promise<AgentSessi
     hookTurn,
     wiring,
     kernel: offer.kernel,
+    effort: { get: offer.effort, set: offer.setEffort },
     reminder: plan.reminder,
     interactive: opts.ask !== undefined,
   });

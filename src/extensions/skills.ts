@@ -5,9 +5,9 @@
 import { readdirSync } from "node:fs";
 import { join } from "node:path";
 import { LIMITS, readTextIfExists } from "../workspace/safe-read.ts";
-import { field, parseFrontmatter } from "./frontmatter.ts";
+import { effortField, field, parseFrontmatter } from "./frontmatter.ts";
 
-export type Skill = { name: string; description: string; file: string; dir: string; scope: "project" | "user" };
+export type Skill = { name: string; description: string; file: string; dir: string; scope: "project" | "user"; /** `effort`: the level when it is asked for by name. */ effort?: string };
 
 export function skillDirs(cwd: string, home: string, configDir: string): { dir: string; scope: "project" | "user" }[] {
   // The user's own first, as in Claude Code (personal before project).
@@ -65,7 +65,8 @@ export function loadSkills(dirs: { dir: string; scope: "project" | "user" }[]): 
         problems.push(`two skills are named ${name}: ${earlier.file} is used, ${file} is not`);
         continue;
       }
-      byName.set(name, { name, description, file, dir: join(dir, entry), scope });
+      const effort = effortField(fm, file, problems);
+      byName.set(name, { name, description, file, dir: join(dir, entry), scope, ...(effort ? { effort } : {}) });
     }
   }
   return { skills: [...byName.values()], problems };

@@ -12,6 +12,7 @@ export const SLASH_COMMANDS = [
   { name: "resume", args: "[id]", help: "switch to another session of this project" },
   { name: "sessions", help: "list this project's sessions" },
   { name: "model", args: "[name]", help: "show or switch the model" },
+  { name: "effort", args: "[low|medium|high|xhigh|max|auto]", help: "how hard the model thinks and works, from the next request on" },
   { name: "cost", help: "tokens and cost of this session" },
   { name: "context", help: "the context window by category: system prompt, tools, MCP servers, skills, instructions, messages, free" },
   { name: "permissions", help: "rules in force and where they come from" },
