@@ -99,6 +99,7 @@ const HANDLERS: { readonly [K in BuiltinCommand]: Handler } = {
   },
   transcript: ({ actions }) => (actions.openPager(), false),
   edit: ({ actions }) => (actions.editInEditor(), false),
+  keybindings: ({ actions }) => (actions.editKeybindings(), false),
   copy,
   export: exportConversation,
   theme,

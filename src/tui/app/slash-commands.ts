@@ -27,6 +27,7 @@ export const SLASH_COMMANDS = [
   { name: "rewind", help: "go back to before an earlier message: code, conversation or both (Esc Esc)" },
   { name: "copy", args: "[N]", help: "the last answer (or the Nth latest) as markdown to the clipboard" },
   { name: "theme", args: "[auto|dark|light]", help: "colours for a dark or light background (alone: the next one); saved to your settings" },
+  { name: "keybindings", help: "your keybindings file (Claude Code's format) in $VISUAL or $EDITOR; applied when saved" },
   { name: "edit", help: "write the prompt in $VISUAL or $EDITOR (Ctrl-G)" },
   { name: "transcript", help: "the whole session in a pager (Ctrl-T)" },
   { name: "exit", help: "leave (Ctrl-D on an empty prompt)" },
