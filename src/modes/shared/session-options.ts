@@ -17,6 +17,7 @@ export function sessionOptions(o: RunOptions): SessionOptions {
     ...(o.tools !== null ? { tools: o.tools } : {}),
     ...(o.thinkingBudget !== null ? { thinkingBudget: o.thinkingBudget } : {}),
     ...(o.effort !== null ? { effort: o.effort } : {}),
+    ...(o.addDirs.length > 0 ? { addDirs: o.addDirs } : {}),
     ...(o.fallbackModel !== null ? { fallbackModel: o.fallbackModel } : {}),
     ...(o.jsonSchema !== null ? { jsonSchema: o.jsonSchema } : {}),
     allowedTools: o.allowedTools,
