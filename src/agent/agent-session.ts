@@ -125,6 +125,7 @@ export async function openAgentSession(given: SessionOptions): Promise<AgentSess
     hookTurn,
     wiring,
     kernel: offer.kernel,
+    effort: { get: offer.effort, set: offer.setEffort },
     reminder: plan.reminder,
     interactive: opts.ask !== undefined,
   });

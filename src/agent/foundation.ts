@@ -126,7 +126,7 @@ export async function openFoundation(opts: SessionOptions, onWriteError: (e: Ses
   // The mode comes from this run's flags or settings, never silently from the resumed session:
   // a session once run with bypassPermissions must not stay in it.
   const [engine, git, orphanNotices] = await Promise.all([
-    createPermissionEngine({ projectRoot: cwd, mode: opts.permissionMode, cliAllow: opts.allowedTools ?? [], cliDeny: opts.disallowedTools ?? [], projectSettings: settingsTrust, planFile }),
+    createPermissionEngine({ projectRoot: cwd, mode: opts.permissionMode, cliAllow: opts.allowedTools ?? [], cliDeny: opts.disallowedTools ?? [], projectSettings: settingsTrust, planFile, ...(opts.addDirs ? { addDirs: opts.addDirs } : {}) }),
     createGitProtection({ projectRoot: cwd, dataDir: shadowDir, sessionId, resume: opened.writer !== null }),
     // On resume, then, whatever else still carries the mark: an interrupted bash command a kill -9
     // left running, a daemon it started (no KHAELOR holds this session, so none is managed).

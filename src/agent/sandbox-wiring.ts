@@ -13,7 +13,7 @@ import { sandboxGate, type SandboxGate } from "./sandbox-gate.ts";
  * The session's sandbox on its workspace and in its gate. An editor's terminal (ACP) cannot be
  * confined: its commands ask as without a sandbox, and the notice says so.
  */
-export async function attachSandbox(cwd: string, engine: Pick<PermissionEngine, "rules">, workspace: LocalWorkspace, notices: string[]): Promise<{ sandbox: Sandbox; gate: SandboxGate | null }> {
+export async function attachSandbox(cwd: string, engine: Pick<PermissionEngine, "rules" | "directories">, workspace: LocalWorkspace, notices: string[]): Promise<{ sandbox: Sandbox; gate: SandboxGate | null }> {
   const editorTerminal = workspace.terminal !== undefined;
   const sb = await openSessionSandbox(cwd, engine, { editorTerminal });
   notices.push(...sb.notices);
@@ -22,7 +22,7 @@ export async function attachSandbox(cwd: string, engine: Pick<PermissionEngine, 
   return { sandbox: sb.sandbox, gate: sandboxGate(sb.sandbox) };
 }
 
-export async function openSessionSandbox(cwd: string, engine: Pick<PermissionEngine, "rules">, opts: { editorTerminal: boolean }): Promise<{ sandbox: Sandbox; notices: string[] }> {
+export async function openSessionSandbox(cwd: string, engine: Pick<PermissionEngine, "rules" | "directories">, opts: { editorTerminal: boolean }): Promise<{ sandbox: Sandbox; notices: string[] }> {
   const files: SandboxFile[] = [];
   const notices: string[] = [];
   for (const loc of settingsLocations(cwd, userConfigDir(homedir()))) {
@@ -35,7 +35,8 @@ export async function openSessionSandbox(cwd: string, engine: Pick<PermissionEng
   const { settings, problems } = mergeSandboxSettings(files);
   notices.push(...problems);
   const readDenyRules = () => engine.rules().filter((r) => r.behavior === "deny").flatMap((r) => /^Read\((.+)\)$/.exec(r.rule)?.[1] ?? []);
-  const sandbox = await openSandbox({ root: cwd, settings, readDenyRules });
+  // The directories added to the project (--add-dir, additionalDirectories that hold) are written as the project is.
+  const sandbox = await openSandbox({ root: cwd, settings: { ...settings, allowWrite: [...settings.allowWrite, ...engine.directories()] }, readDenyRules });
   const line = sandboxNotice(sandbox, opts.editorTerminal);
   if (line) notices.push(line);
   return { sandbox, notices };

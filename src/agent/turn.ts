@@ -12,7 +12,9 @@ import { resetHookTurn, type HookTurn } from "../hooks/attach.ts";
 import type { HookService } from "../hooks/hooks.ts";
 import { runTurn } from "../kernel/loop.ts";
 import type { KernelDeps, PermissionGate } from "../kernel/types.ts";
-import type { UserBlock } from "../model/types.ts";
+import { isEffortLevel, lowerEffort } from "../model/effort.ts";
+import type { EffortLevel, UserBlock } from "../model/types.ts";
+import type { FoundCommand } from "../extensions/session-extensions.ts";
 import type { PermissionEngine } from "../permissions/index.ts";
 import type { SessionWriteError, SessionWriter } from "../session/log.ts";
 import type { ToolRuntime } from "../tools/types.ts";
@@ -45,6 +47,8 @@ export type TurnDeps = {
   hooks: HookService;
   hookTurn: HookTurn;
   wiring: HookWiring;
+  /** The session's effort level (a command's `effort` replaces it for its turn). */
+  effort: { get(): EffortLevel | undefined; set(level: EffortLevel | undefined): void };
   /** What the kernel needs for this turn, built fresh (model, budgets, thinking). */
   kernel(): KernelDeps;
   /** Instructions the next prompt carries for the model (plan mode's), or null. */
@@ -152,9 +156,13 @@ async function preparePrompt(d: TurnDeps, input: string | UserBlock[], signal: A
   const modelBefore = d.record.model();
   const model = trusted ? expanded.model : undefined;
   if (model) d.record.overrideModel(model);
+  const effortBefore = d.effort.get();
+  const effort = commandEffort(expanded, trusted, effortBefore);
+  if (effort) d.effort.set(effort);
   const end = () => {
     for (const rule of grants) d.engine.removeRule({ rule, behavior: "allow", scope: "session" });
     if (model) d.record.overrideModel(modelBefore);
+    if (effort) d.effort.set(effortBefore);
   };
   const stopped = (r: AgentTurnResult): Prepared => {
     end();
@@ -187,6 +195,18 @@ async function preparePrompt(d: TurnDeps, input: string | UserBlock[], signal: A
   const reminder = d.reminder?.() ?? null;
   if (reminder !== null) content = [...(typeof content === "string" ? [{ type: "text" as const, text: content }] : content), { type: "text", text: reminder }];
   return { content, end };
+}
+
+/**
+ * A command's or skill's `effort` for its turn. Effort is billed: a project's command raises it only
+ * where its trust item holds (trusted), a project's skill (which has none) may only lower it, as a
+ * project's effortLevel setting may (the API's default is high).
+ */
+function commandEffort(found: FoundCommand | null, trusted: boolean, before: EffortLevel | undefined): EffortLevel | undefined {
+  const wanted = found?.effort;
+  if (!found || !isEffortLevel(wanted)) return undefined;
+  const mayRaise = !found.project || (trusted && found.entry.kind === "command");
+  return mayRaise ? wanted : lowerEffort(wanted, before ?? "high");
 }
 
 /** The user's message with a hook's context after it, as a block the model reads as context. */

@@ -107,6 +107,8 @@ export type SessionOptions = {
   thinkingBudget?: number;
   /** --effort: the effort level (src/model/effort.ts); absent, the settings' effortLevel, else none sent. */
   effort?: EffortLevel;
+  /** --add-dir: more directories the tools may use as the project (absolute). */
+  addDirs?: string[];
   /** --fallback-model: where a request goes after three overload errors in a row. */
   fallbackModel?: string;
   /** --json-schema: the StructuredOutput tool with this schema; its matching input ends the turn. */

@@ -1,6 +1,8 @@
 // Command-line parsing. Hand-written (no dependency) and strict: an unknown flag or a bad value is
 // a usage error naming the flag, never silently ignored.
 import { parseAgentsJson, type AgentDefinition } from "../extensions/agents.ts";
+import { statSync } from "node:fs";
+import { resolve } from "node:path";
 import type { PermissionMode } from "../events/types.ts";
 import { ruleToolNamed } from "../permissions/rules/rule-syntax.ts";
 import type { OutputFormat, RunOptions } from "../modes/shared/run-options.ts";
@@ -58,6 +60,8 @@ Options:
   --max-thinking-tokens <n>     Let the model think (extended thinking) with this budget
   --effort <level>              low | medium | high | xhigh | max: how hard the model works (the API's
                                 effort parameter, where the model takes it; setting: effortLevel)
+  --add-dir <dir>               Another directory the tools may use as the project (repeatable;
+                                setting: permissions.additionalDirectories)
   --json-schema <schema>        Print mode: the answer is an object valid against this JSON Schema
                                 (json output: the result's structured_output)
   --fallback-model <name>       After three overload errors in a row, send the request to this model
@@ -172,6 +176,7 @@ function defaults(): RunOptions {
     tools: null,
     thinkingBudget: null,
     effort: null,
+    addDirs: [],
     jsonSchema: null,
     fallbackModel: null,
     pluginDirs: [],
@@ -313,6 +318,7 @@ const FLAG_TABLE: Array<[names: string[], apply: Flag]> = [
     if (!isEffortLevel(v)) throw new UsageError(`--effort must be one of ${EFFORT_LEVELS.join(", ")}, got "${v}"`);
     o.effort = v;
   }],
+  [["--add-dir"], (o, w, flag) => void o.addDirs.push(addDirArg(flag, w.value(flag)))],
   [["--json-schema"], (o, w, flag) => void (o.jsonSchema = jsonSchemaArg(w.value(flag)))],
   [["--fallback-model"], (o, w, flag) => void (o.fallbackModel = w.value(flag))],
   [["--plugin-dir"], (o, w, flag) => void o.pluginDirs.push(w.value(flag))],
@@ -361,7 +367,6 @@ const FLAGS = new Map(FLAG_TABLE.flatMap(([names, apply]) => names.map((n) => [n
  * leaves the caller believing the flag took effect.
  */
 export const REFUSED_FLAGS: Record<string, string> = {
-  "--add-dir": "the tools work in the project only; start khaelor in a directory above both (or use --cwd) to reach more",
   "--settings": "extra settings from a file or JSON are not read; put them in ~/.config/khaelor/settings.json or .khaelor/settings.json",
   "--setting-sources": "every settings file is read (user, project, local; KHAELOR's and Claude Code's); choosing among them is not available",
   "--thinking-display": "thinking is shown as the model streams it; its display cannot be chosen",
@@ -419,3 +424,16 @@ function looksLikeRule(s: string): boolean {
 
 /** Every flag the table takes, for the test that proves each has an effect (test/cli/every-flag.test.ts). */
 export const FLAG_NAMES: readonly string[] = FLAG_TABLE.flatMap(([names]) => names);
+
+/** --add-dir: an existing directory, absolute (from where khaelor was started, as Claude Code reads it). */
+function addDirArg(flag: string, value: string): string {
+  const dir = resolve(value);
+  let ok = false;
+  try {
+    ok = statSync(dir).isDirectory();
+  } catch {
+    ok = false;
+  }
+  if (!ok) throw new UsageError(`${flag} ${value}: no such directory`);
+  return dir;
+}

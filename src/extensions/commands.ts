@@ -5,13 +5,15 @@
 import { readdirSync, statSync } from "node:fs";
 import { join, relative } from "node:path";
 import { LIMITS, readRegularText } from "../workspace/safe-read.ts";
-import { field, listField, parseFrontmatter } from "./frontmatter.ts";
+import { effortField, field, listField, parseFrontmatter } from "./frontmatter.ts";
 
 export type CustomCommand = {
   name: string;
   description: string;
   argumentHint?: string;
   model?: string;
+  /** `effort`: the effort level for this command's turn (src/model/effort.ts). */
+  effort?: string;
   allowedTools: string[];
   body: string;
   file: string;
@@ -66,6 +68,8 @@ export function loadCommands(dirs: CommandDirs): { commands: CustomCommand[]; pr
       if (hint) cmd.argumentHint = hint;
       const model = field(fm, "model");
       if (model) cmd.model = model;
+      const effort = effortField(fm, file, problems);
+      if (effort) cmd.effort = effort;
       const earlier = byName.get(name);
       if (earlier) {
         problems.push(`/${name} is defined twice: ${earlier.file} is used, ${file} is not`);

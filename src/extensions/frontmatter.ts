@@ -71,3 +71,18 @@ export function listField(fm: Frontmatter, key: string): string[] {
   if (cur.trim()) out.push(cur.trim());
   return out;
 }
+
+/**
+ * Claude Code's effort levels, as a command's or skill's `effort` names them (src/model/effort.ts
+ * has the same list with what each model takes; this folder does not import the model's).
+ */
+const EFFORT_LEVELS = ["low", "medium", "high", "xhigh", "max"] as const;
+
+/** `effort: high`: the level, or a problem naming the file when it is not one. */
+export function effortField(fm: Frontmatter, file: string, problems: string[]): string | undefined {
+  const v = field(fm, "effort");
+  if (v === undefined) return undefined;
+  if ((EFFORT_LEVELS as readonly string[]).includes(v)) return v;
+  problems.push(`${file}: effort ${v} is not one of ${EFFORT_LEVELS.join(", ")}; the command runs at the session's effort`);
+  return undefined;
+}

@@ -16,6 +16,10 @@ export type PluginExtensions = PluginSource & { commandsDir: string; skillsDir: 
  */
 export type FoundCommand = {
   model?: string;
+  /** Its effort level for this turn; a project's raises the session's only where its trust item holds. */
+  effort?: string;
+  /** From the project's files (a project skill's effort may only lower the session's: it has no trust item). */
+  project: boolean;
   allowedTools: string[];
   /** A project command's allowed-tools are granted only once the project is trusted (src/trust). */
   trust?: TrustItem;
@@ -51,7 +55,7 @@ export function loadSessionExtensions(cwd: string, home: string, configDir: stri
   const on = (x: { plugin?: PluginSource }) => !x.plugin || x.plugin.active();
   const entryOf = (x: CustomCommand): SlashEntry => ({ name: x.name, description: x.description, ...(x.argumentHint ? { argumentHint: x.argumentHint } : {}), kind: "command", file: x.file, scope: x.scope, ...(x.plugin ? { plugin: x.plugin.name } : {}) });
   // A project command's grants and its model hold only in a trusted project.
-  const trust = new Map([...commands.values()].filter((x) => x.scope === "project" && (x.allowedTools.length > 0 || x.model)).map((x) => [x.name, commandTrustItem(x)]));
+  const trust = new Map([...commands.values()].filter((x) => x.scope === "project" && (x.allowedTools.length > 0 || x.model || x.effort)).map((x) => [x.name, commandTrustItem(x)]));
   const skillEntry = (k: Skill): SlashEntry => ({ name: k.name, description: k.description, kind: "skill", file: k.file, scope: k.scope, ...(k.plugin ? { plugin: k.plugin.name } : {}) });
   // The system prompt is written once: a plugin trusted later offers its skills by name (/plugin:skill) this session, in the list from the next.
   const offered = s.skills.filter(on);
@@ -68,12 +72,12 @@ export function loadSessionExtensions(cwd: string, home: string, configDir: stri
       const { cmd, skill } = lookup(slash.name);
       if (cmd) {
         const item = trust.get(cmd.name);
-        return { ...(cmd.model ? { model: cmd.model } : {}), allowedTools: cmd.allowedTools, ...(item ? { trust: item } : {}), entry: entryOf(cmd), expand: (x) => expandBody(cmd.body, slash.args, x) };
+        return { ...(cmd.model ? { model: cmd.model } : {}), ...(cmd.effort ? { effort: cmd.effort } : {}), project: cmd.scope === "project", allowedTools: cmd.allowedTools, ...(item ? { trust: item } : {}), entry: entryOf(cmd), expand: (x) => expandBody(cmd.body, slash.args, x) };
       }
       if (skill) {
         // Asked for by name, the skill's instructions are the task: the model reads SKILL.md now.
         const prompt = `Use the skill "${skill.name}": read ${skill.file} with the read tool and follow it${slash.args ? ` for this: ${slash.args}` : "."}`;
-        return { allowedTools: [], entry: skillEntry(skill), expand: async () => prompt };
+        return { ...(skill.effort ? { effort: skill.effort } : {}), project: skill.scope === "project", allowedTools: [], entry: skillEntry(skill), expand: async () => prompt };
       }
       return null;
     },
@@ -108,10 +112,11 @@ function commandTrustItem(x: CustomCommand): TrustItem {
     command: [
       x.allowedTools.length > 0 ? `allowed-tools: ${x.allowedTools.join(", ")}${lines.length > 0 ? `; runs ${lines.map((l) => `\`${l}\``).join(", ")}` : ""}` : "",
       x.model ? `uses the model ${x.model} (billed to your key)` : "",
+      x.effort ? `runs at effort ${x.effort} (billed to your key)` : "",
     ]
       .filter(Boolean)
       .join("; "),
     // The model joins the fingerprint only where there is one: grants trusted before keep their answer.
-    fingerprint: fingerprintOf({ command: x.name, allowedTools: x.allowedTools, body: x.body, ...(x.model ? { model: x.model } : {}) }),
+    fingerprint: fingerprintOf({ command: x.name, allowedTools: x.allowedTools, body: x.body, ...(x.model ? { model: x.model } : {}), ...(x.effort ? { effort: x.effort } : {}) }),
   };
 }

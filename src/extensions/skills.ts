@@ -5,11 +5,11 @@
 import { readdirSync } from "node:fs";
 import { join } from "node:path";
 import { LIMITS, readTextIfExists } from "../workspace/safe-read.ts";
-import { field, parseFrontmatter } from "./frontmatter.ts";
+import { effortField, field, parseFrontmatter } from "./frontmatter.ts";
 import type { PluginSource } from "./commands.ts";
 
-/** A plugin's skill is named plugin:skill (its own name after the colon), as in Claude Code. */
-export type Skill = { name: string; description: string; file: string; dir: string; scope: "project" | "user"; plugin?: PluginSource };
+/** A plugin's skill is named plugin:skill (its own name after the colon), as in Claude Code. `effort`: the level when it is asked for by name. */
+export type Skill = { name: string; description: string; file: string; dir: string; scope: "project" | "user"; plugin?: PluginSource; effort?: string };
 export type SkillDirs = { dir: string; scope: "project" | "user"; plugin?: PluginSource }[];
 
 export function skillDirs(cwd: string, home: string, configDir: string): SkillDirs {
@@ -69,7 +69,8 @@ export function loadSkills(dirs: SkillDirs): { skills: Skill[]; problems: string
         problems.push(`two skills are named ${name}: ${earlier.file} is used, ${file} is not`);
         continue;
       }
-      byName.set(name, { name, description, file, dir: join(dir, entry), scope, ...(plugin ? { plugin } : {}) });
+      const effort = effortField(fm, file, problems);
+      byName.set(name, { name, description, file, dir: join(dir, entry), scope, ...(plugin ? { plugin } : {}), ...(effort ? { effort } : {}) });
     }
   }
   return { skills: [...byName.values()], problems };

@@ -12,7 +12,7 @@ import { unwrapCommand, type Unwrapped } from "./shell/command-wrappers.ts";
 import { gitOverrides, varKind } from "./shell/command-environment.ts";
 import { literalPrefix } from "./rules/command-pattern.ts";
 import { writtenPaths } from "./shell/command-writes.ts";
-import { decidePath, type JudgeContext } from "./paths/decide-path.ts";
+import { decidePath, inWorkspace, type JudgeContext } from "./paths/decide-path.ts";
 import { hardlineReason } from "./shell/hardline.ts";
 import { codeFloorReason } from "./shell/code-floor.ts";
 import { coversInlineCode, findInlineCode, inlineProgram, type InlineCode } from "./shell/inline-code.ts";
@@ -393,7 +393,7 @@ function fileCommandStaysInProject(ctx: JudgeContext, part: CommandPart, argv: S
   } else paths = args.filter((w) => w.dynamic || !w.text.startsWith("-"));
   const inside = (abs: string) => {
     const real = realPath(abs);
-    return isInside(real, ctx.root) && !sensitiveReason(real, ctx.home) && !protectedWriteReason(real, { root: ctx.root, configDir: ctx.configDir }) && decidePath(ctx, "write", real, ["Edit"]).behavior === "allow";
+    return inWorkspace(ctx, real) && !sensitiveReason(real, ctx.home) && !protectedWriteReason(real, { root: ctx.root, configDir: ctx.configDir }) && decidePath(ctx, "write", real, ["Edit"]).behavior === "allow";
   };
   return paths.every((w) => {
     if (w.dynamic) return false;

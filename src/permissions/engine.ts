@@ -57,6 +57,8 @@ export type PermissionEngineOptions = {
   projectSettings?: ProjectSettingsTrust;
   /** The session's plan file: the one file plan mode writes, and read or written unasked in every mode. */
   planFile?: string;
+  /** --add-dir: more directories the tools may use as the project (absolute). */
+  addDirs?: string[];
 };
 
 export type GrantResult = { ok: true; rule: string; file?: string } | { ok: false; error: string };
@@ -86,12 +88,14 @@ export interface PermissionEngine {
   held(): WideningSetting[];
   /** The settings files' defaultMode in force (the most local one that holds). */
   settingsMode(): PermissionMode | undefined;
+  /** The directories added to the project (--add-dir, additionalDirectories that hold), real paths. */
+  directories(): string[];
 }
 
 /** Nothing the project's files say widens; what KHAELOR writes for the user is remembered in memory. */
 export function untrustedProjectSettings(): ProjectSettingsTrust {
   const written = new Set<string>();
-  const key = (s: WideningSetting) => (s.key === "allow" ? `allow:${s.rule}` : `mode:${s.mode}`);
+  const key = (s: WideningSetting) => (s.key === "allow" ? `allow:${s.rule}` : s.key === "additionalDirectories" ? `dir:${s.dir}` : `mode:${s.mode}`);
   return { widens: (s) => written.has(key(s)), written: (s) => void written.add(key(s)) };
 }
 
@@ -106,6 +110,7 @@ class Engine implements PermissionEngine {
   private fileProblems: Problem[] = [];
   private cliProblems: Problem[] = [];
   private memoryRules: RuleEntry[] = [];
+  private cliDirs: string[] = [];
   private trust: ProjectSettingsTrust;
   private heldSettings: WideningSetting[] = [];
   private fileMode: PermissionMode | undefined;
@@ -120,6 +125,7 @@ class Engine implements PermissionEngine {
     this.locations = settingsLocations(root, configDir, opts.claudeDir ?? claudeConfigDir(home));
     this.ctx = { rules: new RuleSet({ root, home }), mode: "default", root, home, configDir, ...(opts.planFile ? { planFile: realPath(resolve(opts.planFile)) } : {}) };
     this.trust = opts.projectSettings ?? untrustedProjectSettings();
+    this.cliDirs = (opts.addDirs ?? []).map((d) => realPath(resolve(d)));
     this.addCli(opts.cliAllow ?? [], "allow", "--allowedTools");
     this.addCli(opts.cliDeny ?? [], "deny", "--disallowedTools");
     const defaultMode = this.loadFiles();
@@ -346,6 +352,10 @@ class Engine implements PermissionEngine {
     return [...this.heldSettings];
   }
 
+  directories(): string[] {
+    return [...(this.ctx.extraDirs ?? [])];
+  }
+
   settingsMode(): PermissionMode | undefined {
     return this.fileMode;
   }
@@ -361,6 +371,7 @@ class Engine implements PermissionEngine {
     this.fileProblems = [];
     this.heldSettings = [];
     let mode: PermissionMode | undefined;
+    const dirs = [...this.cliDirs];
     for (const loc of this.locations) {
       const loaded = loadSettingsFile(loc);
       this.fileProblems.push(...loaded.problems);
@@ -372,6 +383,12 @@ class Engine implements PermissionEngine {
         if (widening && !this.trust.widens(widening)) this.heldSettings.push(widening);
         else this.ctx.rules.add(r);
       }
+      // A directory a project's file adds widens what the tools reach: held like an allow rule.
+      for (const dir of loaded.additionalDirectories ?? []) {
+        const widening: WideningSetting | null = inProject ? { ...inProject, key: "additionalDirectories", dir } : null;
+        if (widening && !this.trust.widens(widening)) this.heldSettings.push(widening);
+        else dirs.push(realPath(dir));
+      }
       const m = loaded.defaultMode;
       if (m === undefined) continue;
       const widening: WideningSetting | null = inProject && m !== "default" && m !== "plan" ? { ...inProject, key: "defaultMode", mode: m } : null;
@@ -379,6 +396,7 @@ class Engine implements PermissionEngine {
       else mode = m;
     }
     for (const r of this.memoryRules) this.ctx.rules.add(r);
+    this.ctx.extraDirs = [...new Set(dirs)];
     this.fileMode = mode;
     return mode;
   }

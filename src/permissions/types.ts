@@ -39,7 +39,7 @@ export type RuleEntry = {
  * less. A cloned repository must not grant itself these, so each holds only where the project's
  * trust says so (src/trust decides; the engine only asks).
  */
-export type WideningSetting = { file: string; scope: "project" | "local" } & ({ key: "allow"; rule: string } | { key: "defaultMode"; mode: PermissionMode });
+export type WideningSetting = { file: string; scope: "project" | "local" } & ({ key: "allow"; rule: string } | { key: "defaultMode"; mode: PermissionMode } | { key: "additionalDirectories"; dir: string });
 
 /** Which of a project's widening settings hold, and the record of those KHAELOR writes for the user. */
 export type ProjectSettingsTrust = {

@@ -21,18 +21,25 @@ export function editorCommand(env: Env = process.env): { command: string; from: 
   return { command: "vi", from: "the default editor" };
 }
 
-/** Edits `text` in the editor; the edited text, or why there is none (the caller keeps the old text). */
-export function editText(text: string, env: Env = process.env): EditResult {
+/** The editor on `file` itself (/keybindings): null when it ran and exited 0, else why not. */
+export function editFile(file: string, env: Env = process.env): string | null {
   const { command, from } = editorCommand(env);
   const program = command.split(/\s+/)[0] ?? command;
-  if (Bun.which(program, { PATH: env.PATH ?? "" }) === null) return { ok: false, error: `${from} (${command}): command not found` };
+  if (Bun.which(program, { PATH: env.PATH ?? "" }) === null) return `${from} (${command}): command not found`;
+  const r = spawnSync("sh", ["-c", `${command} "$1"`, "sh", file], { stdio: "inherit", env });
+  if (r.error) return `${from} (${command}) could not start: ${r.error.message}`;
+  if (r.status !== 0) return `${from} (${command}) ${r.signal ? `was ended by ${r.signal}` : `exited with status ${r.status}`}`;
+  return null;
+}
+
+/** Edits `text` in the editor; the edited text, or why there is none (the caller keeps the old text). */
+export function editText(text: string, env: Env = process.env): EditResult {
   const dir = mkdtempSync(join(tmpdir(), "khaelor-edit-"));
   const file = join(dir, "prompt.md");
   try {
     writeFileSync(file, text, { mode: 0o600 });
-    const r = spawnSync("sh", ["-c", `${command} "$1"`, "sh", file], { stdio: "inherit", env });
-    if (r.error) return { ok: false, error: `${from} (${command}) could not start: ${r.error.message}` };
-    if (r.status !== 0) return { ok: false, error: `${from} (${command}) ${r.signal ? `was ended by ${r.signal}` : `exited with status ${r.status}`}` };
+    const error = editFile(file, env);
+    if (error !== null) return { ok: false, error };
     // Editors end the file with a newline the user did not type.
     return { ok: true, text: readFileSync(file, "utf8").replace(/\r?\n$/, "") };
   } catch (e) {

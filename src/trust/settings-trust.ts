@@ -12,6 +12,8 @@ import { fingerprintOf, firstSettingsCheck, recordTrust, trustedFingerprints, tr
 export type ProjectSetting = { file: string } & (
   | { key: "allow"; rule: string }
   | { key: "defaultMode"; mode: string }
+  /** permissions.additionalDirectories: the tools use it as the project (reads unasked). */
+  | { key: "additionalDirectories"; dir: string }
   | { key: "model"; model: string }
   /** statusLine.command: it runs on every status update, so it is a command the project would run. */
   | { key: "statusLine"; command: string }
@@ -55,12 +57,12 @@ function settingFingerprint(s: ProjectSetting): string {
 }
 
 function settingValue(s: ProjectSetting): string {
-  return s.key === "allow" ? s.rule : s.key === "defaultMode" ? s.mode : s.key === "model" ? s.model : s.command;
+  return s.key === "allow" ? s.rule : s.key === "defaultMode" ? s.mode : s.key === "model" ? s.model : s.key === "additionalDirectories" ? s.dir : s.command;
 }
 
 /** What the trust question and print mode's notice show for one setting. */
 export function settingTrustItem(s: ProjectSetting): TrustItem {
-  const name = s.key === "allow" ? `permissions.allow ${s.rule}` : s.key === "defaultMode" ? `permissions.defaultMode ${s.mode}` : s.key === "model" ? `model ${s.model}` : `statusLine ${s.command}`;
+  const name = s.key === "allow" ? `permissions.allow ${s.rule}` : s.key === "defaultMode" ? `permissions.defaultMode ${s.mode}` : s.key === "model" ? `model ${s.model}` : s.key === "additionalDirectories" ? `permissions.additionalDirectories ${s.dir}` : `statusLine ${s.command}`;
   return { kind: "setting", name, file: s.file, command: describeSetting(s), fingerprint: settingFingerprint(s) };
 }
 
@@ -68,6 +70,7 @@ export function settingTrustItem(s: ProjectSetting): TrustItem {
 export function describeSetting(s: ProjectSetting): string {
   if (s.key === "model") return `uses the model ${s.model} (billed to your key)`;
   if (s.key === "statusLine") return `⚠ runs ${s.command} to draw the status line (a command of the project's choosing, on every update)`;
+  if (s.key === "additionalDirectories") return `⚠ reads ${s.dir} without asking, as if it were part of this project (outside this project)`;
   if (s.key === "defaultMode") return MODE_WORDS[s.mode] ?? `starts in ${s.mode} mode`;
   const words = describeAllowRule(s.rule);
   return /any shell command|any background process|outside this project/.test(words) ? `⚠ ${words}` : words;

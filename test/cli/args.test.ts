@@ -32,7 +32,7 @@ describe("parseArgs", () => {
     expect(parseArgs([])).toEqual({
       command: "run", mcpArgs: [], commandArgs: [], mcpConfig: [], strictMcpConfig: false, trustProject: false, print: false, prompt: null,
       outputFormat: "text", inputFormat: "text", permissionPromptTool: null, allowBypass: false, sessionId: null, systemPrompt: null,
-      appendSystemPrompt: null, agents: [], agent: null, tools: null, thinkingBudget: null, effort: null, jsonSchema: null, fallbackModel: null, pluginDirs: [], unhonoured: [], includePartialMessages: false, model: null,
+      appendSystemPrompt: null, agents: [], agent: null, tools: null, thinkingBudget: null, effort: null, addDirs: [], jsonSchema: null, fallbackModel: null, pluginDirs: [], unhonoured: [], includePartialMessages: false, model: null,
       maxTurns: null, maxBudgetUsd: null, maxTimeS: null, permissionMode: null, allowedTools: [], disallowedTools: [], cwd: null,
       verbose: false, continue: false, resume: null, forkSession: false, resumeSessionAt: null, demo: false, verifyNudge: true, doomLoop: true, json: false,
       search: null, allProjects: false,
@@ -115,8 +115,13 @@ describe("parseArgs", () => {
     expect(usage(["--plugin-dir"])).toBe("--plugin-dir needs a value");
   });
 
+  test("--add-dir takes existing directories, repeated, as absolute paths; a missing one is a usage error", () => {
+    expect(parseArgs(["--add-dir", "/", "--add-dir", "/tmp", "go"]).addDirs).toEqual(["/", "/tmp"]);
+    expect(usage(["--add-dir", "/nonexistent/khaelor"])).toBe("--add-dir /nonexistent/khaelor: no such directory");
+  });
+
   test("Claude Code's flags KHAELOR cannot honour are usage errors naming the flag and what to do instead", () => {
-    expect(usage(["--add-dir", "../lib"])).toStartWith("--add-dir is not supported by KHAELOR: ");
+    expect(usage(["--betas", "x"])).toStartWith("--betas is not supported by KHAELOR: ");
     expect(usage(["--debug", "go"])).toBe("--debug is not supported by KHAELOR: there is no debug log; --verbose puts diagnostics on stderr");
     expect(usage(["--setting-sources=user"])).toStartWith("--setting-sources is not supported by KHAELOR: ");
     expect(usage(["--permission-mode", "auto"])).toStartWith("--permission-mode auto is not supported by KHAELOR: ");

@@ -27,6 +27,7 @@ const FLAGS: Record<string, [args: string[], provenIn: string | null]> = {
   "--tools": [["--tools", "read"], "test/mcp/tool-list.test.ts"],
   "--include-partial-messages": [["--include-partial-messages"], "test/print/print-mode.test.ts"],
   "--effort": [["--effort", "low"], "test/model/effort.test.ts"],
+  "--add-dir": [["--add-dir", "/"], "test/permissions/add-dir.test.ts"],
   "--json-schema": [["--json-schema", "{}"], "test/print/json-schema.test.ts"],
   "--fallback-model": [["--fallback-model", "m"], "test/model/fallback-model.test.ts"],
   "--plugin-dir": [["--plugin-dir", "p"], "test/plugins/plugin-dir.test.ts"],

@@ -18,7 +18,7 @@ import { resolveTheme, setTheme, type ThemeChoice } from "../../tui/views/theme.
 import type { App } from "../../tui/app/app.ts";
 import type { AppDeps } from "../../tui/app/app-deps.ts";
 import { VERSION } from "../../version.ts";
-import { editText } from "../../platform/editor.ts";
+import { editFile, editText } from "../../platform/editor.ts";
 import { imagePasteCommand, pasteImage } from "../../platform/clipboard.ts";
 import { EXIT } from "../shared/exit-codes.ts";
 import type { RunOptions } from "../shared/run-options.ts";
@@ -55,11 +55,12 @@ export async function runInteractive(opts: RunOptions): Promise<number> {
 
   // The app (composer first) before the session: keys typed from here on edit the prompt while the
   // session opens (permissions, snapshots, the log); what is sent meanwhile runs once it is open.
-  const [{ App: AppClass }, { toAppInput }, { FileFinder }, { historyPath, PromptHistory }, demoModule] = await Promise.all([
+  const [{ App: AppClass }, { toAppInput }, { FileFinder }, { historyPath, PromptHistory }, { keybindingsSource }, demoModule] = await Promise.all([
     import("../../tui/app/app.ts"),
     import("../../tui/app/app-input.ts"),
     import("../../tui/app/file-finder.ts"),
     import("../../tui/app/history.ts"),
+    import("../../tui/app/keybinding-files.ts"),
     opts.demo ? import("../../demo/start-demo.ts") : null,
   ]);
   const demo = demoModule ? await demoModule.startDemo() : null;
@@ -88,6 +89,7 @@ export async function runInteractive(opts: RunOptions): Promise<number> {
     history: new PromptHistory(historyPath(cwd)),
     finder: new FileFinder(cwd),
     links: supportsLinks(process.env),
+    keybindings: keybindingsSource(),
     reopen: async (resume, keep) =>
       (await import("../../agent/agent-session.ts")).openAgentSession({ ...sessionOptions({ ...opts, resume, continue: false, forkSession: false, prompt: null, ...(keep ?? {}) }), ...io, deferStart: true, ...(keep ? { startSource: "clear" as const } : {}) }),
     onPager(open) {
@@ -203,10 +205,11 @@ async function openScreen(): Promise<{ term: TerminalSession; screen: ReturnType
 }
 
 /** What the app asks of the terminal and the machine: suspend, the editor, notifications, the theme, the clipboard. */
-function terminalDeps(term: TerminalSession, theme: Theme, notifications: () => NotificationMode): Pick<AppDeps, "suspend" | "editText" | "answersIn" | "notify" | "themeChoice" | "changeTheme" | "copy" | "clipboardImage"> {
+function terminalDeps(term: TerminalSession, theme: Theme, notifications: () => NotificationMode): Pick<AppDeps, "suspend" | "editText" | "editFile" | "answersIn" | "notify" | "themeChoice" | "changeTheme" | "copy" | "clipboardImage"> {
   return {
     suspend: () => term.suspend(),
     editText: (text) => term.handOver(() => editText(text)),
+    editFile: (file) => term.handOver(() => editFile(file)),
     answersIn: () => term.answersIn(),
     notify: (what) => {
       const seq = notificationSequence("KHAELOR", what, notifications(), process.env, term.caps.inTmux);

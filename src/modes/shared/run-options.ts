@@ -44,6 +44,8 @@ export type RunOptions = {
   tools: string[] | null;
   /** --effort: the effort level (src/model/effort.ts); null: the settings' effortLevel, else none. */
   effort: EffortLevel | null;
+  /** --add-dir: more directories the tools may use as the project (absolute). */
+  addDirs: string[];
   /** --json-schema: the answer is an object valid against this schema (the result's structured_output). */
   jsonSchema: Record<string, unknown> | null;
   /** --fallback-model: the model a request goes to after three overload errors in a row. */

@@ -19,6 +19,7 @@ export function sessionOptions(o: RunOptions): SessionOptions {
     ...(o.agent !== null ? { agent: o.agent } : {}),
     ...(o.thinkingBudget !== null ? { thinkingBudget: o.thinkingBudget } : {}),
     ...(o.effort !== null ? { effort: o.effort } : {}),
+    ...(o.addDirs.length > 0 ? { addDirs: o.addDirs } : {}),
     ...(o.fallbackModel !== null ? { fallbackModel: o.fallbackModel } : {}),
     ...(o.jsonSchema !== null ? { jsonSchema: o.jsonSchema } : {}),
     ...(o.pluginDirs.length > 0 ? { pluginDirs: o.pluginDirs } : {}),

@@ -15,7 +15,14 @@ export type JudgeContext = {
   configDir: string;
   /** The session's plan file (real path): the one file plan mode writes. */
   planFile?: string;
+  /** --add-dir and additionalDirectories (real paths): used as the project is, reads unasked, edits as the mode says. */
+  extraDirs?: readonly string[];
 };
+
+/** Inside the project or one of the directories added to it. */
+export function inWorkspace(ctx: Pick<JudgeContext, "root" | "extraDirs">, abs: string): boolean {
+  return isInside(abs, ctx.root) || (ctx.extraDirs ?? []).some((d) => isInside(abs, d));
+}
 
 export type PathAccess = "read" | "write";
 
@@ -60,7 +67,7 @@ export function decidePath(
   }
   // a rule on a directory's contents (`Read(//usr/share/**)`) covers searching the directory
   const allow = ctx.rules.matchPath("allow", allowTools, probes);
-  if (!isInside(abs, ctx.root)) {
+  if (!inWorkspace(ctx, abs)) {
     if (allow) return { behavior: "allow", reason: `allowed by ${allow.rule}`, source: ruleSource(allow) };
     const dir = opts.directory ? abs : dirname(abs);
     return {
@@ -74,6 +81,7 @@ export function decidePath(
   if (access === "read") return { behavior: "allow", reason: "reading inside the project", source: `mode:${ctx.mode}` };
   if (ctx.mode === "acceptEdits") return { behavior: "allow", reason: "acceptEdits mode allows edits inside the project", source: "mode:acceptEdits" };
   const dir = dirname(abs);
+  if (!isInside(abs, ctx.root)) return { behavior: "ask", reason: `writing ${abs} (a directory added to the project)`, source: "mode:default", suggestion: single(`Edit(${ruleUnder(ctx, dir)})`, `always allow edits in ${dir}/`) };
   const rule = dir === ctx.root ? `Edit(${ruleLocation(ctx, abs)})` : `Edit(${ruleUnder(ctx, dir)})`;
   return {
     behavior: "ask",

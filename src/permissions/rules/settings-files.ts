@@ -36,6 +36,12 @@ export function ownLocation(locations: SettingsLocation[], scope: FileScope): Se
   return locations.find((l) => l.scope === scope && !l.claude) as SettingsLocation;
 }
 
+/** A directory a settings file names: ~ is home, a relative one is from the project (the folder holding .claude or .khaelor). */
+function expandDir(d: string, loc: SettingsLocation): string {
+  if (d === "~" || d.startsWith("~/")) return join(homedir(), d.slice(2));
+  return resolve(loc.scope === "user" ? homedir() : dirname(dirname(loc.file)), d);
+}
+
 /** Claude Code's configuration directory: $CLAUDE_CONFIG_DIR, as Claude Code reads it, else ~/.claude. */
 export function claudeConfigDir(home: string = homedir(), env: NodeJS.ProcessEnv = process.env): string {
   return env.CLAUDE_CONFIG_DIR || join(home, ".claude");
@@ -46,7 +52,8 @@ export function userConfigDir(home: string, configHome?: string): string {
   return join(configHome ?? (process.env.XDG_CONFIG_HOME || join(home, ".config")), "khaelor");
 }
 
-export type LoadedSettings = { rules: RuleEntry[]; defaultMode?: PermissionMode; problems: Problem[] };
+/** `additionalDirectories`: Claude Code's more directories the tools may use as the project, absolute (~ and relative ones resolved). */
+export type LoadedSettings = { rules: RuleEntry[]; defaultMode?: PermissionMode; additionalDirectories?: string[]; problems: Problem[] };
 
 const BEHAVIORS: Behavior[] = ["deny", "ask", "allow"];
 /** A file whose rules cannot be read may have denied anything. */
@@ -59,6 +66,7 @@ const SettingsShape = z.looseObject({
       deny: z.array(z.unknown()).optional(),
       ask: z.array(z.unknown()).optional(),
       defaultMode: z.enum(PERMISSION_MODES).optional(),
+      additionalDirectories: z.array(z.string()).optional(),
     })
     .optional(),
 });
@@ -115,6 +123,8 @@ export function loadSettingsFile(loc: SettingsLocation): LoadedSettings {
       else out.rules.push({ rule: raw, behavior, scope: loc.scope, file: loc.file });
     });
   }
+  const dirs = perms.additionalDirectories;
+  if (Array.isArray(dirs)) out.additionalDirectories = dirs.filter((d): d is string => typeof d === "string" && d !== "").map((d) => expandDir(d, loc));
   const mode = perms.defaultMode;
   if (typeof mode === "string" && (PERMISSION_MODES as readonly string[]).includes(mode)) {
     if (loc.scope !== "user" && mode === "bypassPermissions") {
@@ -136,6 +146,7 @@ export function wideningSettings(projectRoot: string, configDir: string, claudeD
     for (const r of loaded.rules) if (r.behavior === "allow") out.push({ ...at, key: "allow", rule: r.rule });
     const m = loaded.defaultMode;
     if (m !== undefined && m !== "default" && m !== "plan") out.push({ ...at, key: "defaultMode", mode: m });
+    for (const dir of loaded.additionalDirectories ?? []) out.push({ ...at, key: "additionalDirectories", dir });
   }
   return out;
 }

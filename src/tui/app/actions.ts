@@ -29,6 +29,8 @@ export interface AppActions {
   pasteClipboardImage(): void;
   /** A built-in command's prompt (/init, /review) as a turn of its own: not a command, not in the prompt history. */
   runPrompt(text: string): void;
+  /** A built-in slash command run as if typed (a key bound to it: chat:modelPicker), not kept in the prompt history. */
+  runCommand(name: string, arg?: string): void;
   /** Aborts the running turn or command (Esc). */
   interrupt(): void;
   exit(code: number): Promise<void>;
@@ -49,6 +51,8 @@ export interface AppActions {
   redraw(): void;
   /** Ctrl-G and /edit: the composer's text in the user's editor, and back. */
   editInEditor(): void;
+  /** /keybindings: the keybindings file in the user's editor; read again once it exits. */
+  editKeybindings(): void;
   /** /copy: `text` to the user's clipboard; where it went, or why it could not. */
   copyToClipboard(text: string): Promise<CopyResult>;
   /** /theme: colours for `choice` from now on, saved to the user's settings. */

@@ -8,6 +8,7 @@ import type { CopyResult } from "../term/clipboard.ts";
 import type { ThemeChoice } from "../views/theme.ts";
 import type { ThemeResult } from "./actions.ts";
 import type { FileFinder } from "./file-finder.ts";
+import type { KeybindingsSource } from "./keybinding-files.ts";
 import type { PromptHistory } from "./history.ts";
 
 export type AppDeps = {
@@ -28,6 +29,10 @@ export type AppDeps = {
   suspend?(): void;
   /** Ctrl-G: `text` in the user's editor, the terminal lent to it until it exits (absent: no editor here). */
   editText?(text: string): EditResult;
+  /** /keybindings: the user's editor on a file; null when it exited well, else why not (absent: no editor here). */
+  editFile?(file: string): string | null;
+  /** The keybindings files (./keybinding-files.ts; absent: KHAELOR's own keys only). */
+  keybindings?: KeybindingsSource;
   /** Resolves once the terminal has answered what was asked of it (bounded): before lending it out. */
   answersIn?(): Promise<void>;
   /** /copy: the clipboard as this terminal reaches it (absent: there is none). */

@@ -29,6 +29,7 @@ import type { UserBlock } from "../../model/types.ts";
 import type { ImageData } from "../../model/images.ts";
 import { imageBlock, pastedImages, pasteClipboardImage } from "./image-paste.ts";
 import { TerminalLending } from "./terminal-lending.ts";
+import { AppKeybindings } from "./keybinding-files.ts";
 import { modelInfo } from "../../model/models.ts";
 import type { LayoutWhen, Screen } from "../screen/screen.ts";
 import type { CopyResult } from "../term/clipboard.ts";
@@ -38,7 +39,7 @@ import { span, wrapSpans, cleanText } from "../views/text.ts";
 import { currentTheme, ui, type ThemeChoice } from "../views/theme.ts";
 import type { AppActions, ChooserItem, ChooserOptions, ThemeResult } from "./actions.ts";
 import type { AppDeps } from "./app-deps.ts";
-import { ranAsCommand } from "./commands.ts";
+import { ranAsCommand, runSlashCommand } from "./commands.ts";
 import { watchMcp } from "./mcp-panel.ts";
 import { askStartTrust } from "./start-trust.ts";
 import { showResumedTail } from "./resumed-tail.ts";
@@ -94,6 +95,8 @@ export class App implements AppActions {
   private pagerDirty = false;
   /** The terminal's window has focus: assumed until it reports otherwise (focus reporting is on). */
   private focused = true;
+  /** The user's keybindings files, read and watched (absent: KHAELOR's own keys only). */
+  private readonly keybindings: AppKeybindings | null;
   /** Ctrl-V without a clipboard tool says so once, then does nothing. */
   private saidNoClipboard = false;
 
@@ -135,8 +138,10 @@ export class App implements AppActions {
       renderNow: () => this.renderNow(),
       ...(deps.suspend ? { suspend: deps.suspend } : {}),
       ...(deps.editText ? { editText: deps.editText } : {}),
+      ...(deps.editFile ? { editFile: deps.editFile } : {}),
       ...(deps.answersIn ? { answersIn: deps.answersIn } : {}),
     });
+    this.keybindings = deps.keybindings ? new AppKeybindings(this.state, deps.keybindings, () => this.requestRender()) : null;
   }
 
   /** The session's transcript as the UI knows it. */
@@ -171,6 +176,7 @@ export class App implements AppActions {
     // From here on events are live: the work tree is as they leave it.
     // Crash recovery, lost processes, settings problems, snapshots off: read before the first prompt.
     for (const n of session.notices) st.transcript.notice(n, "warn");
+    this.keybindings?.attached();
     const custom = session.slashCommands?.() ?? [];
     for (const c of custom)
       if (builtinWins(c.name, custom)) st.transcript.notice(`/${c.name} in ${c.file} is not used: the built-in /${c.name} wins (rename the file to use it)`, "warn");
@@ -307,6 +313,10 @@ export class App implements AppActions {
         if (handoff && !this.exiting) void this.implementPlan(handoff);
       });
     this.renderNow();
+  }
+
+  runCommand(name: string, arg = ""): void {
+    if (this.state.ready) void runSlashCommand(this.state, this, name, arg);
   }
 
   runPrompt(text: string): void {
@@ -491,6 +501,11 @@ export class App implements AppActions {
     this.lending.editInEditor();
   }
 
+  editKeybindings(): void {
+    if (!this.keybindings) this.flash("keybindings are not read here");
+    else this.keybindings.edit((file, done) => this.lending.editFileInEditor(file, done));
+  }
+
   pastedImages(text: string): { ok: true; images: ImageData[] } | { ok: false; reason: string } | null {
     return pastedImages(text, this.state.session?.cwd ?? process.cwd());
   }
@@ -617,6 +632,7 @@ export class App implements AppActions {
   private stopTimers(): void {
     const st = this.state;
     this.layoutDue = false;
+    this.keybindings?.close();
     if (st.guardTimer) clearTimeout(st.guardTimer);
     st.guardTimer = null;
   }

@@ -16,6 +16,7 @@ import type { AgentSession } from "../../agent/types.ts";
 import type { AppActions } from "./actions.ts";
 import { statusInfo } from "./live-zone.ts";
 import { contextReport } from "./context-report.ts";
+import { effortCommand } from "./effort-command.ts";
 import { showMcp } from "./mcp-panel.ts";
 import { showPlugins } from "./plugin-panel.ts";
 import { describeSandbox } from "./sandbox-panel.ts";
@@ -101,6 +102,7 @@ const HANDLERS: { readonly [K in BuiltinCommand]: Handler } = {
   },
   transcript: ({ actions }) => (actions.openPager(), false),
   edit: ({ actions }) => (actions.editInEditor(), false),
+  keybindings: ({ actions }) => (actions.editKeybindings(), false),
   copy,
   export: exportConversation,
   theme,
@@ -124,6 +126,7 @@ const HANDLERS: { readonly [K in BuiltinCommand]: Handler } = {
     return true;
   },
   model,
+  effort: ({ t, s, arg }) => (effortCommand(t, s, arg), true),
   context: async ({ actions, t, s }) => {
     await actions.runBusy("command", async (signal) => t.notice(contextReport(await s.contextUsage(signal))));
     return false;

@@ -8,7 +8,9 @@ import type { AppActions } from "./actions.ts";
 import type { InputEvent, Key } from "./app-input.ts";
 import { mentionAt } from "./file-finder.ts";
 import { vimInput } from "./vim-keys.ts";
-import { historySearchInput, openHistorySearch } from "./history-search.ts";
+import { historySearchBinding, historySearchInput, openHistorySearch } from "./history-search.ts";
+import type { AutocompleteAction, ChatAction } from "./keybindings.ts";
+import { runBound } from "./keymap.ts";
 import { shellModeInput } from "./shell-mode.ts";
 import { DOUBLE_ESC_MS, openRewind } from "./rewind-chooser.ts";
 import { manyImagesProblem } from "../../model/images.ts";
@@ -75,12 +77,14 @@ export function composerInput(state: AppState, actions: AppActions, ev: InputEve
     return;
   }
   if (ev.type === "text" || ev.type === "paste") state.ctrlCAt = 0;
+  if (state.historySearch && ev.type !== "wheel" && historySearchBinding(state, actions, ev)) return;
   if (ev.type !== "wheel" && historySearchInput(state, ev)) return;
   if (ev.type !== "wheel" && shellModeInput(state, ev)) {
     afterEdit(state, actions);
     return;
   }
   if (vimInput(state, actions, ev)) return;
+  if (userBinding(state, actions, ev)) return;
   if (ev.type === "paste" || (ev.type === "text" && mayBeDroppedPath(ev.text))) {
     // A dragged file arrives as its path (bracketed, or as a burst where the terminal does not bracket).
     const r = actions.pastedImages(ev.text);
@@ -141,30 +145,10 @@ const EDIT_KEYS = keyTable<(c: Composer) => void>({
 /** Keys that act rather than edit (send, walk the history, interrupt, open things); Tab alone does nothing. */
 const COMMAND_KEYS = keyTable<(state: AppState, actions: AppActions) => void>({
   enter: submitComposer,
-  ...keys(["up", "C-p"], (state) => {
-    const c = state.composer;
-    if (c.up()) return;
-    const prev = state.history.prev(c.text);
-    if (prev !== null) c.setText(prev);
-  }),
-  ...keys(["down", "C-n"], (state) => {
-    const c = state.composer;
-    if (c.down()) return;
-    const next = state.history.next();
-    if (next !== null) c.setText(next);
-  }),
+  ...keys(["up", "C-p"], historyPrevious),
+  ...keys(["down", "C-n"], historyNext),
   "S-tab": cycleMode,
-  escape: (state, actions) => {
-    if (!state.busy) {
-      if (state.shellMode) {
-        state.shellMode = false;
-        return;
-      }
-      return doubleEsc(state, actions);
-    }
-    takeBackQueued(state, actions);
-    actions.interrupt();
-  },
+  escape: escapeKey,
   "C-r": (state) => openHistorySearch(state),
   // Esc Esc in one read (a fast double press): the terminal's Alt+Esc.
   "M-escape": (state, actions) => {
@@ -175,13 +159,88 @@ const COMMAND_KEYS = keyTable<(state: AppState, actions: AppActions) => void>({
   "C-g": (_, actions) => actions.editInEditor(),
   "C-v": (_, actions) => actions.pasteClipboardImage(),
   "C-c": ctrlC,
-  "C-d": (state, actions) => {
-    const c = state.composer;
-    if (c.isEmpty()) void actions.exit(0);
-    else c.deleteForward();
-    afterEdit(state, actions);
-  },
+  "C-d": ctrlD,
 });
+
+/**
+ * Claude Code's Chat and Global actions a keybindings file may put on any key (./keybindings.ts),
+ * each the handler KHAELOR's own key for it runs.
+ */
+const CHAT_ACTIONS: { readonly [A in ChatAction]: (state: AppState, actions: AppActions) => void } = {
+  "app:interrupt": ctrlC,
+  "app:exit": ctrlD,
+  "app:toggleTranscript": (_, actions) => actions.openPager(),
+  "history:search": (state) => openHistorySearch(state),
+  "history:previous": historyPrevious,
+  "history:next": historyNext,
+  "chat:cancel": escapeKey,
+  "chat:clearInput": (state, actions) => edited(state, actions, (c) => c.clear()),
+  "chat:cycleMode": cycleMode,
+  "chat:modelPicker": (_, actions) => actions.runCommand("model"),
+  "chat:submit": submitComposer,
+  "chat:newline": (state, actions) => edited(state, actions, (c) => c.newline()),
+  "chat:undo": (state, actions) => edited(state, actions, (c) => c.undo()),
+  "chat:externalEditor": (_, actions) => actions.editInEditor(),
+  "chat:imagePaste": (_, actions) => actions.pasteClipboardImage(),
+};
+
+const AUTOCOMPLETE_ACTIONS: { readonly [A in AutocompleteAction]: (state: AppState, actions: AppActions, p: Picker) => void } = {
+  "autocomplete:accept": (state, actions, p) => {
+    const item = p.items[p.selected];
+    if (item) acceptPick(state, actions, p, item.value, false);
+    else state.picker = null;
+  },
+  "autocomplete:dismiss": (state) => void (state.picker = null),
+  "autocomplete:previous": (_, __, p) => movePicker(p, -1),
+  "autocomplete:next": (_, __, p) => movePicker(p, 1),
+};
+
+/** The user's keybindings first: true when the key was theirs (run, unbound, or a chord's first key). */
+function userBinding(state: AppState, actions: AppActions, ev: InputEvent): boolean {
+  const picker = state.picker && state.picker.kind !== "choose" ? state.picker : null;
+  return runBound(state.keys, picker ? ["Autocomplete", "Chat", "Global"] : ["Chat", "Global"], ev, actions, (action) => {
+    if (picker && action in AUTOCOMPLETE_ACTIONS) AUTOCOMPLETE_ACTIONS[action as AutocompleteAction](state, actions, picker);
+    else if (action in CHAT_ACTIONS) CHAT_ACTIONS[action as ChatAction](state, actions);
+  });
+}
+
+function edited(state: AppState, actions: AppActions, edit: (c: Composer) => void): void {
+  edit(state.composer);
+  afterEdit(state, actions);
+}
+
+function historyPrevious(state: AppState): void {
+  const c = state.composer;
+  if (c.up()) return;
+  const prev = state.history.prev(c.text);
+  if (prev !== null) c.setText(prev);
+}
+
+function historyNext(state: AppState): void {
+  const c = state.composer;
+  if (c.down()) return;
+  const next = state.history.next();
+  if (next !== null) c.setText(next);
+}
+
+function escapeKey(state: AppState, actions: AppActions): void {
+  if (!state.busy) {
+    if (state.shellMode) {
+      state.shellMode = false;
+      return;
+    }
+    return doubleEsc(state, actions);
+  }
+  takeBackQueued(state, actions);
+  actions.interrupt();
+}
+
+function ctrlD(state: AppState, actions: AppActions): void {
+  const c = state.composer;
+  if (c.isEmpty()) void actions.exit(0);
+  else c.deleteForward();
+  afterEdit(state, actions);
+}
 
 /** The same handler under several keys. */
 function keys<F>(names: string[], f: F): Record<string, F> {

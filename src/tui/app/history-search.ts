@@ -7,7 +7,9 @@ import type { Row } from "../render/style.ts";
 import { clipSpans, cleanText, span } from "../views/text.ts";
 import { ui } from "../views/theme.ts";
 import type { AppState, HistorySearch } from "./state.ts";
-import type { Key } from "./app-input.ts";
+import type { InputEvent, Key } from "./app-input.ts";
+import type { HistorySearchAction } from "./keybindings.ts";
+import { runBound } from "./keymap.ts";
 
 /** Smart case: a query with a capital letter matches case; an all-lowercase one ignores it. */
 export function matches(text: string, query: string): boolean {
@@ -80,6 +82,22 @@ export function historySearchInput(state: AppState, ev: { type: "text"; text: st
   }
   close(state, s.at < 0);
   return false;
+}
+
+/** Claude Code's HistorySearch actions a keybindings file may put on any key, each the handler of KHAELOR's own key for it. */
+const SEARCH_ACTIONS: { readonly [A in HistorySearchAction]: (state: AppState, s: HistorySearch) => void } = {
+  "historySearch:next": (state, s) => void historySearchInput(state, { type: "key", name: "r", ctrl: true, alt: false, shift: false }),
+  "historySearch:accept": (state, s) => close(state, s.at < 0),
+  "historySearch:cancel": (state) => close(state, true),
+};
+
+/** The user's keybindings while the search is open; true when the key was theirs. */
+export function historySearchBinding(state: AppState, actions: { flash(text: string): void }, ev: InputEvent): boolean {
+  const s = state.historySearch;
+  if (!s) return false;
+  return runBound(state.keys, ["HistorySearch"], ev, actions, (action) => {
+    if (action in SEARCH_ACTIONS) SEARCH_ACTIONS[action as HistorySearchAction](state, s);
+  });
 }
 
 /** The row above the composer while searching: the query, where the match is from, the keys. */

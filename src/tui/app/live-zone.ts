@@ -204,6 +204,7 @@ export function statusInfo(state: AppState, now: number): StatusInfo {
     gitBranch: state.gitBranch,
     activity: state.hint && state.hint.until > now ? state.hint.text : null,
     vimMode: state.vim?.mode ?? null,
+    effort: s.effort?.() ?? null,
   };
 }
 

@@ -6,6 +6,23 @@ import type { Screen } from "../screen/screen.ts";
 import type { AppActions } from "./actions.ts";
 import type { InputEvent } from "./app-input.ts";
 import type { AppState } from "./state.ts";
+import type { TranscriptAction } from "./keybindings.ts";
+import { runBound } from "./keymap.ts";
+
+/** Claude Code's Transcript actions a keybindings file may put on any key, each what KHAELOR's own key for it does. */
+const PAGER_ACTIONS: { readonly [A in TranscriptAction]: (pager: TranscriptPager, actions: AppActions) => void } = {
+  "transcript:exit": (_, actions) => actions.closePager(),
+  "scroll:lineUp": (p) => p.scrollBy(-1),
+  "scroll:lineDown": (p) => p.scrollBy(1),
+  "scroll:pageUp": (p) => p.pageUp(),
+  "scroll:pageDown": (p) => p.pageDown(),
+  "scroll:fullPageUp": (p) => p.pageUp(),
+  "scroll:fullPageDown": (p) => p.pageDown(),
+  "scroll:halfPageUp": (p) => p.scrollBy(-Math.max(1, Math.floor(p.height / 2))),
+  "scroll:halfPageDown": (p) => p.scrollBy(Math.max(1, Math.floor(p.height / 2))),
+  "scroll:top": (p) => p.home(),
+  "scroll:bottom": (p) => p.end(),
+};
 
 /** The pager on the alternate screen (drawn by the caller): the transcript, from its latest entry, or a permission prompt, from its top. */
 export function openPagerView(st: AppState, screen: Screen, source: PagerSource | undefined, opts: { title?: string; ofPrompt?: boolean }): NonNullable<AppState["pager"]> {
@@ -55,6 +72,7 @@ export function pagerInput(state: AppState, actions: AppActions, ev: InputEvent)
     return;
   }
   if (ev.type === "paste") return;
+  if (runBound(state.keys, ["Transcript"], ev, actions, (action) => PAGER_ACTIONS[action as TranscriptAction]?.(pager, actions))) return;
   const name = ev.type === "text" ? ev.text : ev.ctrl ? `C-${ev.name}` : ev.name;
   pager.message = null;
   switch (name) {

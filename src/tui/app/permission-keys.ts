@@ -6,6 +6,7 @@ import type { AppActions } from "./actions.ts";
 import type { InputEvent } from "./app-input.ts";
 import { takeBackQueued } from "./composer-keys.ts";
 import { planInput } from "./plan-keys.ts";
+import { runBound } from "./keymap.ts";
 import type { AppState, PermissionAsk } from "./state.ts";
 
 /**
@@ -28,6 +29,8 @@ export function permissionInput(state: AppState, actions: AppActions, ev: InputE
     else if (ev.type === "key" && ev.ctrl && ev.name === "c") panel.message = null;
     return;
   }
+  // The user's keybindings (Claude Code's Confirmation context): confirm:yes allows once, confirm:no denies.
+  if (runBound(state.keys, ["Confirmation"], ev, actions, (action) => ask.resolve({ allow: action === "confirm:yes" }))) return;
   if (ev.type === "key" && (ev.name === "escape" || (ev.ctrl && ev.name === "c"))) {
     // As in the composer: Esc (or Ctrl-C) stops the turn, not just this one call. Work is running,
     // so Ctrl-C does not arm the exit (see ctrlC in composer-keys.ts).

@@ -2,6 +2,7 @@
 // zone read and change. App (./app.ts) owns one, with the timers and the session's lifecycle;
 // handlers reach effects (submitting, the pager, the clock, exiting) only through AppActions
 // (./actions.ts), so each is a function of (state, actions, event).
+import type { KeyState } from "./keymap.ts";
 import type { AgentSession, AskAnswer } from "../../agent/types.ts";
 import type { FullView } from "../screen/screen.ts";
 import type { Transcript } from "../transcript/transcript.ts";
@@ -100,6 +101,8 @@ export type AppState = {
   shellMode?: boolean;
   /** Ctrl-R: a reverse search through the prompt history is open (./history-search.ts). */
   historySearch?: HistorySearch | null;
+  /** The user's keybindings files (./keybindings.ts) and a chord's first keys; absent: KHAELOR's keys only. */
+  keys?: KeyState | null;
   /** Shift-Tab may cycle into dontAsk (the session started in it: --permission-mode or the settings' defaultMode). */
   allowDontAskCycle: boolean;
 };

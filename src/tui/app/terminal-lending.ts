@@ -19,6 +19,8 @@ export type LendingHost = {
   suspend?(): void;
   /** The user's editor on `text` (absent: no editor here). */
   editText?(text: string): EditResult;
+  /** The user's editor on a file (absent: no editor here); null when it exited well, else why not. */
+  editFile?(file: string): string | null;
   /** Resolves once the terminal has answered what was asked of it (bounded). */
   answersIn?(): Promise<void>;
 };
@@ -50,6 +52,26 @@ export class TerminalLending {
     const edit = this.host.editText;
     if (!edit) this.host.flash("no editor can be opened here");
     else if (!this.lent) void this.lend({ closePicker: true }).then((lent) => lent && this.edited(edit));
+  }
+
+  /** /keybindings: `file` in the user's editor, then `done` with null or why the editor failed. */
+  editFileInEditor(file: string, done: (error: string | null) => void): void {
+    const edit = this.host.editFile;
+    if (!edit) this.host.flash("no editor can be opened here");
+    else if (!this.lent)
+      void this.lend({ closePicker: true }).then((lent) => {
+        if (!lent) return;
+        let error: string | null;
+        try {
+          error = edit(file);
+        } catch (e) {
+          error = e instanceof Error ? e.message : String(e);
+        }
+        this.takeBack();
+        this.host.screen.invalidate();
+        done(error);
+        this.host.renderNow();
+      });
   }
 
   /** After `fg`: the shell may have written below us; draw the live zone afresh. */

@@ -25,6 +25,8 @@ export type StatusInfo = {
   gitBranch: string | null;
   /** Shown first while the agent works ("working", "compacting", "retrying in 3s"). */
   activity?: string | null;
+  /** The effort level set (/effort, --effort, effortLevel); null when none is. */
+  effort?: string | null;
   /** "editorMode": "vim": the composer's mode. */
   vimMode?: "normal" | "insert" | null;
 };
@@ -54,6 +56,7 @@ function segments(s: StatusInfo): Segment[] {
   out.push({ priority: 100, spans: [span(`⏵ ${MODE_LABEL[s.mode]}`, ui.mode[s.mode])] });
   if (s.vimMode) out.push({ priority: 99, spans: [span(s.vimMode === "normal" ? "-- NORMAL --" : "-- INSERT --", s.vimMode === "normal" ? ui.accent : ui.dim)] });
   out.push({ priority: 70, spans: [span(s.model, ui.dim)] });
+  if (s.effort) out.push({ priority: 72, spans: [span(`effort ${s.effort}`, ui.dim)] });
   if (s.contextTokens !== null && s.contextWindow) {
     const exact = (s.contextTokens / s.contextWindow) * 100;
     const pct = Math.min(100, Math.round(exact));

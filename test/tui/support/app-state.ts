@@ -57,6 +57,8 @@ export type Recorded = {
   clipboardPastes: number;
   /** Built-in commands' prompts run as turns (runPrompt). */
   prompts: string[];
+  /** Built-in commands run by a key (runCommand). */
+  commands: string[];
 };
 
 export function fakeActions(clock: { t: number }): AppActions & Recorded {
@@ -77,11 +79,13 @@ export function fakeActions(clock: { t: number }): AppActions & Recorded {
     submittedImages: [],
     clipboardPastes: 0,
     prompts: [],
+    commands: [],
     now: () => clock.t,
     submit(t, images) { this.submitted.push(t); this.submittedImages.push((images ?? []).map((i) => i.name)); },
     pastedImages: () => null,
     pasteClipboardImage() { this.clipboardPastes++; },
     runPrompt(t) { this.prompts.push(t); },
+    runCommand(name) { this.commands.push(name); },
     interrupt() { this.interrupts++; },
     async exit(code) { this.exits.push(code); },
     flash(t) { this.flashes.push(t); },
@@ -96,6 +100,7 @@ export function fakeActions(clock: { t: number }): AppActions & Recorded {
     render() { this.renders++; },
     redraw() { this.redraws++; },
     editInEditor() { this.edits++; },
+    editKeybindings() {},
     async copyToClipboard(t) { this.copied.push(t); return { ok: true, where: "a test clipboard" }; },
     async changeTheme(choice) { return { theme: choice === "light" ? "light" : "dark", choice, file: null }; },
     themeChoice() { return "auto"; },
