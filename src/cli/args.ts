@@ -79,6 +79,9 @@ Options:
   --mcp-config <file|json...>   MCP servers from these files or JSON strings (repeatable)
   --strict-mcp-config           Use only the --mcp-config servers, none from settings or .mcp.json
   --trust-project               Trust this project's files this once: its MCP servers, hooks, commands' allowed-tools, plugins
+  --agents <json>               Agent types for this session: {"name": {"description", "prompt", "tools"?, "model"?}}
+                                (besides .claude/agents/*.md, ~/.claude/agents and KHAELOR's agents folders)
+  --agent <name>                Run the main session as that agent (its prompt, tools and model)
   --plugin-dir <dir>            Load the plugin in this folder for this session (repeatable; Claude Code's layout)
   -c, --continue                Continue the latest session of this project
   -r, --resume [id]             Resume a session by id or unique prefix (no id: list / picker)
