@@ -1,23 +1,29 @@
 // Wrapping of styled text into rows. The one rule that matters for copying: the text of a
 // paragraph's rows, concatenated, is exactly the paragraph's text.
 //
-// Where continuation rows are soft (the terminal joins them to the row before, for copy and for its
-// own reflow), every row but the last is filled to the edge, breaking between characters: a
-// terminal copies every cell before a soft wrap, so a word-wrap gap would paste as a run of spaces
-// in the middle of a sentence (test/tui/render/copy-gap.test.ts shows why no escape sequence avoids
-// that). Where continuations are separate lines anyway (table cells, the hanging-indent pager),
-// rows break at spaces: the space stays at the end of the row it broke, and a word longer than a
-// row (a URL, a path) is cut between characters with nothing inserted.
+// Two ways, as the "wrap" setting says. "edge": continuation rows are soft (the terminal joins them
+// to the row before, for copy and for its own reflow), so every row but the last is filled to the
+// edge, breaking between characters: a terminal copies every cell before a soft wrap, so a
+// word-wrap gap would paste as a run of spaces in the middle of a sentence
+// (test/tui/render/copy-gap.test.ts shows why no escape sequence avoids that). "words" (the
+// default): rows break at spaces and the next row is a hard one, under the containers' hanging
+// indent; the space stays at the end of the row it broke. A word wider than the room a row gives it
+// (a URL, a path, a run of CJK with no spaces) is still cut between characters with nothing
+// inserted, filling rows to the edge as soft ones, so a copy of it is whole; code lines do the same.
+// Table cells have no soft rows: there every continuation is a line of the cell.
 import type { Span, Style } from "../render/style.ts";
 
 /** Where wrapped rows go: the document's RowSink, or a table cell's line collector. */
 export type RowTarget = {
+  /** Columns for the next hard row's text, after the containers' first prefixes. */
   nextAvail(): number;
+  /** Columns for a later hard row's text (a break between words), after the hanging indent. */
   restAvail(): number;
+  /** Columns of a soft row (a code line or a long word going on at the edge). */
   softAvail(): number;
   hard(spans: Span[]): void;
   soft(spans: Span[]): void;
-  /** Continuation rows are soft, joined by the terminal: rows are filled to the edge, not word-wrapped. */
+  /** "edge": prose too is filled to the edge in soft rows rather than broken between words. */
   readonly softContinuations: boolean;
 };
 import { breakSpans, spansWidth } from "../render/spans.ts";
@@ -93,7 +99,7 @@ export function wrapPieces(pieces: readonly Span[], sink: RowTarget): void {
         if (rowW + w <= limit) put(s, w);
         else carry.push(s);
       }
-      breakRow("soft");
+      breakRow("hard");
       for (const s of carry) putSplitting(s);
     }
     spaces = [];
