@@ -25,7 +25,7 @@ const Settings = z.looseObject({
   notifications: z.enum(["auto", "bell", "osc", "off"]).optional(),
   /** How long a turn runs before its end is worth a notification (default 5). */
   notifyAfterSeconds: z.number().min(0).max(86_400).optional(),
-  /** How answers wrap in the app: at the terminal's edge (copy-exact) or between words (see README). */
+  /** How prose wraps in the app: between words (the default) or at the terminal's edge (copy-exact; see README). */
   wrap: z.enum(["edge", "words"]).optional(),
   /** "vim": the composer has vim's normal and insert modes (src/tui/app/vim-keys.ts). */
   editorMode: z.enum(["normal", "vim"]).optional(),

@@ -235,7 +235,7 @@ async function applySettings(app: App, session: AgentSession, theme: Theme): Pro
   const { settings } = (await import("../../agent/config.ts")).loadSettings(session.cwd);
   if (settings.notifyAfterSeconds !== undefined) app.notifyAfterMs = settings.notifyAfterSeconds * 1000;
   if (settings.theme && settings.theme !== "auto") theme.apply(settings.theme);
-  app.state.committer.wordWrap = settings.wrap === "words";
+  app.state.committer.wordWrap = settings.wrap !== "edge";
   if (settings.editorMode === "vim") app.state.vim = { mode: "insert", pending: "" };
   void noticeNewerRelease(app, settings.autoUpdates);
   return settings.notifications ?? "auto";

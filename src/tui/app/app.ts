@@ -35,7 +35,8 @@ import type { LayoutWhen, Screen } from "../screen/screen.ts";
 import type { CopyResult } from "../term/clipboard.ts";
 import type { PagerSource } from "../views/pager.ts";
 import { formatCost } from "../../model/format-cost.ts";
-import { span, wrapSpans, cleanText } from "../views/text.ts";
+import { proseRows, span, wrapSpans, cleanText } from "../views/text.ts";
+import type { Row } from "../render/style.ts";
 import { currentTheme, ui, type ThemeChoice } from "../views/theme.ts";
 import type { AppActions, ChooserItem, ChooserOptions, ThemeResult } from "./actions.ts";
 import type { AppDeps } from "./app-deps.ts";
@@ -210,7 +211,7 @@ export class App implements AppActions {
    */
   sessionOpened(session: AgentSession, opts: { banner: string[]; firstPrompt: string | null; gitBranch: string | null }): void {
     const st = this.state;
-    if (opts.banner.length) this.screen.commit(opts.banner.flatMap((b) => wrapSpans([span(cleanText(b), ui.dim)], st.width)));
+    if (opts.banner.length) this.screen.commit(opts.banner.flatMap((b) => bannerRows(cleanText(b), st.width, st.committer.wordWrap)));
     st.gitBranch = opts.gitBranch;
     st.allowBypassCycle = session.permissionMode() === "bypassPermissions";
     st.allowDontAskCycle = session.permissionMode() === "dontAsk";
@@ -640,4 +641,9 @@ export class App implements AppActions {
 
 function relativeTo(root: string, path: string): string {
   return path.startsWith(root + "/") ? path.slice(root.length + 1) : path;
+}
+
+/** A banner line: between words, or as it always was with "wrap": "edge" (cut at the edge). */
+function bannerRows(line: string, width: number, words: boolean): Row[] {
+  return words ? proseRows([span(line, ui.dim)], width, [], [], true) : wrapSpans([span(line, ui.dim)], width);
 }

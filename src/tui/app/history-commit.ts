@@ -29,8 +29,8 @@ export class HistoryCommit {
   headGapDone = false;
   /** The markdown stream of each answer being streamed (or not yet fully written), by entry key. */
   readonly streams = new Map<number, AnswerStream>();
-  /** "wrap": "words" in settings: prose breaks between words, continuations are hard rows (see README). */
-  wordWrap = false;
+  /** "wrap": "words", the default: prose breaks between words, continuations are hard rows; "edge" sets false (see README). */
+  wordWrap = true;
 
   constructor(
     private width: number,
@@ -74,7 +74,7 @@ export class HistoryCommit {
         for (let i = this.headRows; i < settled.length; i++) out.push(settled[i]!);
         this.headRows = settled.length;
         if (!done) break;
-        out.push(...answerFooter(e, width));
+        out.push(...answerFooter(e, width, this.wordWrap));
         this.streams.delete(e.key);
       } else {
         out.push(...renderEntry(e, { width, links: this.links, full: false, wordWrap: this.wordWrap }));

@@ -12,7 +12,7 @@ import { renderPlanPanel } from "../views/plan-panel.ts";
 import { renderPicker } from "../views/picker.ts";
 import { renderRetryLine } from "../views/retry-line.ts";
 import { renderStatusLine, type StatusInfo } from "../views/status-line.ts";
-import { clipSpans, span, wrapSpans, cleanText } from "../views/text.ts";
+import { clipSpans, span, wordWrapSpans, wrapSpans, cleanText } from "../views/text.ts";
 import { ui } from "../views/theme.ts";
 import { renderToolCall, SPINNER } from "../views/tool-row.ts";
 import { sessionOf, type AppState } from "./state.ts";
@@ -49,12 +49,13 @@ export function liveZone(state: AppState, view: { height: number; now: number })
         for (let r = from; r < settled.length; r++) top.push(settled[r]!);
         top.push(...s.md.tailRows());
       }
-      if (e.done) top.push(...answerFooter(e, width));
+      if (e.done) top.push(...answerFooter(e, width, state.committer.wordWrap));
     } else if (e.kind === "thinking" && !e.done) {
       animated = true;
       top.push({ spans: clipSpans([span(`${SPINNER[state.frameNo % SPINNER.length]} Thinking…`, ui.thinking)], width, true) });
       const lines = e.text.trimEnd().split("\n").slice(-3);
-      for (const l of lines) top.push(...wrapSpans([span(cleanText(l), ui.thinking)], width, [span("  ")], [span("  ")]).slice(-3));
+      const wrap = state.committer.wordWrap ? wordWrapSpans : wrapSpans;
+      for (const l of lines) top.push(...wrap([span(cleanText(l), ui.thinking)], width, [span("  ")], [span("  ")]).slice(-3));
     } else if (e.kind === "tool") {
       if (e.view.status === "running") animated = true;
       top.push(...renderToolCall(e.view, { width, frame: state.frameNo, now, awaitingAnswer: state.ask?.toolUseId === e.view.id }));

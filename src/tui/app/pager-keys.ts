@@ -46,7 +46,7 @@ export function transcriptSource(state: AppState): PagerSource {
       const entries = t().entries;
       const e = entries[i];
       if (!e) return [];
-      const rows = renderEntry(e, { width, links: false, full: true });
+      const rows = renderEntry(e, { width, links: false, full: true, wordWrap: state.committer.wordWrap });
       return needsGap(entries[i - 1], e) ? [{ spans: [] }, ...rows] : rows;
     },
   };

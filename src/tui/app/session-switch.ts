@@ -5,7 +5,7 @@ import type { AgentSession } from "../../agent/types.ts";
 import { listSessions } from "../../session/store.ts";
 import type { Row, Style } from "../render/style.ts";
 import type { Screen } from "../screen/screen.ts";
-import { cleanText, span, wrapSpans } from "../views/text.ts";
+import { cleanText, proseRows, span } from "../views/text.ts";
 import { ui } from "../views/theme.ts";
 import type { AppState } from "./state.ts";
 import { runningProcessLines } from "./stopped-processes.ts";
@@ -35,8 +35,8 @@ export async function replaceSession(st: AppState, screen: Screen, old: AgentSes
   await old.close(resume ? "other" : "clear");
   await next.start();
   st.queued = [];
-  // Wrapped as soft rows, so a long line is never cut and copies as one line.
-  const rows = (lines: string[], style: Style): Row[] => lines.flatMap((line) => wrapSpans([span(cleanText(line), style)], st.width).map((r, i) => (i > 0 ? { ...r, soft: true } : r)));
+  // Between words as the "wrap" setting says; a long line (a path) fills to the edge in soft rows, so it copies as one line.
+  const rows = (lines: string[], style: Style): Row[] => lines.flatMap((line) => proseRows([span(cleanText(line), style)], st.width, [], [], st.committer.wordWrap));
   screen.commit([{ spans: [] }, ...rows(stopped, ui.warn), ...rows(sessionSwitchLines(old.cwd, { oldId: old.sessionId, oldKept, newId: next.sessionId, resumed: resume !== null }), ui.accent)]);
   swap.attach(next);
 }

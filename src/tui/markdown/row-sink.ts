@@ -5,7 +5,9 @@
 // previous one is emitted `soft` and WITHOUT any prefix, so the renderer can write it as a
 // continuation of the same terminal line and a copy yields the paragraph as one line with nothing
 // inserted. Hard rows (new paragraphs, list items, code lines, table rows) carry their prefixes.
-// With `hangingIndent` (for views where copy does not matter) continuations are indented instead.
+// With `hangingIndent` ("wrap": "words") prose breaks between words onto hard rows that carry the
+// containers' later prefixes (the hanging indent); soft rows are left to what fills to the edge,
+// code lines and words wider than a row.
 import type { Row, Span, Style } from "../render/style.ts";
 import { clipSpans, spansWidth } from "../render/spans.ts";
 
@@ -46,9 +48,9 @@ export class RowSink {
     return Math.max(1, this.width - w);
   }
 
-  /** Columns available on a continuation (soft) row. */
+  /** Columns available on a continuation (soft) row: the whole width, it has no prefix. */
   softAvail(): number {
-    return this.hangingIndent ? this.restAvail() : this.width;
+    return this.width;
   }
 
   private takePrefix(): Span[] {
@@ -65,10 +67,6 @@ export class RowSink {
   }
 
   soft(spans: Span[]): void {
-    if (this.hangingIndent) {
-      this.hard(spans);
-      return;
-    }
     this.rows.push({ spans: this.fit(spans), soft: true });
   }
 

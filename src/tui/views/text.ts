@@ -4,6 +4,7 @@
 // from the model, tools or the user, so tabs become 4 spaces, newlines one space and controls
 // visible stand-ins (src/text/control-chars.ts); widths are the cell grid's own (../render/width.ts).
 import { breakSpans, clipSpans, fitHead, spansWidth, trimEndSpans } from "../render/spans.ts";
+import { wrapPieces } from "../markdown/wrap.ts";
 import { displayWidth } from "../render/width.ts";
 import { neutralizeControls } from "../../text/control-chars.ts";
 import type { Row, Span, Style } from "../render/style.ts";
@@ -90,6 +91,33 @@ export function wordWrapSpans(spans: readonly Span[], width: number, prefix: Spa
  */
 export function softWrapSpans(spans: readonly Span[], width: number, prefix: Span[]): Row[] {
   return wrapSpans(spans, width, prefix, []).map((r, i) => (i === 0 ? r : { ...r, soft: true }));
+}
+
+/**
+ * The app's own prose in the transcript (a notice, /help, the user's prompt), one line of it, as
+ * the "wrap" setting says. `words` (the default): rows break between words the way answers do
+ * (../markdown/wrap.ts), later rows hard under `contPrefix`, and a word wider than the room a row
+ * gives it fills to the edge in soft rows, so a copy of it is whole. Otherwise ("edge") as
+ * softWrapSpans: every row filled to the edge, continuations soft.
+ */
+export function proseRows(spans: readonly Span[], width: number, prefix: Span[], contPrefix: Span[], words: boolean): Row[] {
+  if (!words) return softWrapSpans(spans, width, prefix);
+  const avail = Math.max(1, width);
+  const prefixW = spansWidth(prefix);
+  const contW = spansWidth(contPrefix);
+  const rows: Row[] = [];
+  const fit = (row: Span[]) => (spansWidth(row) <= avail ? row : clipSpans(row, avail));
+  wrapPieces(spans, {
+    nextAvail: () => Math.max(1, avail - prefixW),
+    restAvail: () => Math.max(1, avail - contW),
+    softAvail: () => avail,
+    hard: (row) => void rows.push({ spans: fit([...(rows.length === 0 ? prefix : contPrefix), ...row]) }),
+    soft: (row) => void rows.push({ spans: fit(row), soft: true }),
+    softContinuations: false,
+  });
+  // A row that breaks between words keeps its space in wrapPieces (its rows join to the text);
+  // where a hard row follows it is not worth a cell.
+  return rows.map((r, i) => (rows[i + 1]?.soft ? r : { ...r, spans: trimEndSpans(r.spans) }));
 }
 
 /** Word-wrap plain text (which may hold newlines) into rows; used for prose in panels and notices. */

@@ -293,7 +293,11 @@ describe("line feeds", () => {
     const screens: string[] = [];
     for (const model of ["xterm", "tmux"] as const) {
       const fake = await api({ pacing: { textChunk: 5, delayMs: 1 }, turns: [text(answer)] });
-      const s = fixtures.pty([], { cwd: tempProject(), env: isolatedEnv(fake.url), cols: 80, rows: 24, model });
+      // Soft wraps are what differ between the two models: "wrap": "edge" makes every paragraph row one.
+      const env = isolatedEnv(fake.url);
+      mkdirSync(join(env.XDG_CONFIG_HOME!, "khaelor"), { recursive: true });
+      writeFileSync(join(env.XDG_CONFIG_HOME!, "khaelor", "settings.json"), JSON.stringify({ wrap: "edge" }));
+      const s = fixtures.pty([], { cwd: tempProject(), env, cols: 80, rows: 24, model });
       await s.waitFor(idle, "the composer");
       s.type("go");
       s.send(KEY.enter);

@@ -28,7 +28,8 @@ describe("a project's settings in the app", () => {
     });
     const s = fixtures.pty([], { cwd: dir, env: isolatedEnv(api.url), cols: 120, rows: 40 });
     await s.waitForText("and take it? (remembered for this project)");
-    const question = s.all();
+    // A notice's continuation rows hang under its text: joined back to read its sentences.
+    const question = s.all().replace(/ *\n +/g, " ");
     expect(question).toContain("This project's files set a setting that would let more happen without asking you:");
     expect(question).toContain("setting permissions.allow Bash");
     expect(question).toContain("runs any shell command without asking");

@@ -49,11 +49,11 @@ const EXPECTED = [
   CJK,
 ];
 
-async function streamed(cols: number, seed: number) {
+async function streamed(cols: number, seed: number, hangingIndent = false) {
   const t = createTestTerminal({ cols, rows: 12 });
   let out = "";
   const screen = createScreen({ output: { write: (d) => { out += d; return true; } }, caps: { colorDepth: "truecolor", syncOutput: true }, cols, rows: 12, schedule: false });
-  const md = createMarkdownStream({ width: cols, links: true });
+  const md = createMarkdownStream({ width: cols, links: true, hangingIndent });
   const flush = async () => {
     screen.frame();
     await t.write(out);
@@ -103,15 +103,35 @@ test("after the terminal reflows the history to a new width, the copy is still e
   t.dispose();
 });
 
-test("the user's own prompt and notices copy back as the lines they were", async () => {
+test('"wrap": "words": prose copies with line breaks where it wrapped, the URL and a path wider than the row whole, before and after the terminal reflows', async () => {
+  const url = (lines: string[]) => lines.some((l) => l.includes(URL));
+  const path = (lines: string[]) => lines.some((l) => l.includes("test/tui/markdown/copy-terminal.test.ts"));
+  for (const [cols, seed] of [[33, 2], [41, 3]] as const) {
+    const { t, screen, flush } = await streamed(cols, seed, true);
+    expect(url(t.logicalLines())).toBe(true);
+    expect(t.logicalLines()).not.toContain(PARA);
+    for (const c of [29, 64, cols]) {
+      t.resize(c, 12);
+      screen.resize(c, 12);
+      await flush();
+      expect(url(t.logicalLines())).toBe(true);
+      expect(path(t.logicalLines())).toBe(true);
+    }
+    expect(path(t.logicalLines())).toBe(true);
+    screen.dispose();
+    t.dispose();
+  }
+});
+
+test("\"wrap\": \"edge\": the user's own prompt and notices copy back as the lines they were", async () => {
   const cols = 23;
   const t = createTestTerminal({ cols, rows: 12 });
   let out = "";
   const screen = createScreen({ output: { write: (d) => { out += d; return true; } }, caps: { colorDepth: "truecolor", syncOutput: true }, cols, rows: 12, schedule: false });
   const prompt = "please fix the failing test in src/slugify.js\nand keep the API";
   screen.commit([
-    ...renderUserText(prompt, cols, Infinity, null),
-    ...renderEntry({ kind: "notice", key: 1, level: "warn", text: "could not read /home/someone/project/.khaelor/settings.json" } satisfies Entry, { width: cols, links: true, full: false }),
+    ...renderUserText(prompt, cols, Infinity, null, false),
+    ...renderEntry({ kind: "notice", key: 1, level: "warn", text: "could not read /home/someone/project/.khaelor/settings.json" } satisfies Entry, { width: cols, links: true, full: false, wordWrap: false }),
   ]);
   screen.setLive([{ spans: [{ text: "» " }] }], { row: 0, col: 2 });
   screen.frame();
