@@ -77,7 +77,10 @@ type Handler = (c: Call) => boolean | Promise<boolean>;
 /** Each built-in's handler, by the names ./slash-commands.ts lists with their help. */
 const HANDLERS: { readonly [K in BuiltinCommand]: Handler } = {
   help: ({ t, s }) => {
-    t.notice(["Commands:", ...SLASH_COMMANDS.map((c: SlashCommand) => `  /${c.name}${c.args ? ` ${c.args}` : ""} — ${c.help}`), ...customHelp(s), "Keys:", ...KEYS_HELP.map((k) => `  ${k}`)].join("\n"));
+    const custom = s.slashCommands?.() ?? [];
+    // A built-in the user's own file replaces (/review, /init) is listed once, as theirs.
+    const builtins = SLASH_COMMANDS.filter((c) => !custom.some((x) => x.name === c.name) || builtinWins(c.name, custom));
+    t.notice(["Commands:", ...builtins.map((c: SlashCommand) => `  /${c.name}${c.args ? ` ${c.args}` : ""} — ${c.help}`), ...customHelp(s), "Keys:", ...KEYS_HELP.map((k) => `  ${k}`)].join("\n"));
     return true;
   },
   hooks: ({ t, s }) => (t.notice(hooksListing(s)), true),
