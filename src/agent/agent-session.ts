@@ -126,7 +126,8 @@ export async function openAgentSession(opts: SessionOptions): Promise<AgentSessi
 
   const rewind = createRewind({ bus, view: context.view, git, busy: turns.running });
   // --resume-session-at: checked when the log was opened; the conversation continues from there.
-  if (opts.resumeAt) rewind.continueAt(opts.resumeAt);
+  // A fork was cut there already (open-log.ts): nothing after the message was copied.
+  if (opts.resumeAt && !opts.fork) rewind.continueAt(opts.resumeAt);
 
   const closeSession = prepareShutdown({ sessionId, workspace, mcp: mcp.manager, hooks: hooks.service, writer, git, spillDir, ending: turns.ending, spoke: state.spoke });
   return {

@@ -78,8 +78,10 @@ export type SessionOptions = {
   resume?: { latest: true } | { id: string };
   /** With resume: continue in a new session, the old one untouched. */
   fork?: boolean;
-  /** With resume: continue from this message (an event id, as stream-json prints it): later ones leave the conversation (a rewind event). */
+  /** With resume: continue from this message (an event id, as stream-json prints it): later ones leave the conversation (a rewind event); with fork, they are not copied. */
   resumeAt?: string;
+  /** With resume and fork (the app's "fork from here"): the new session holds the conversation before this user message, which comes back to be edited; the files stay as they are. */
+  forkBefore?: string;
   /** Wins over the resumed session's model and the settings'. */
   model?: string;
   /** This run's mode; never taken silently from a resumed session. */

@@ -184,6 +184,7 @@ export const rewindSchema = z.object({
   code: z
     .object({ snapshot: z.string(), restored: z.array(z.string()), removed: z.array(z.string()), skipped: z.array(z.object({ path: z.string(), reason: z.string() })) })
     .optional(),
+  filesKept: z.boolean().optional(),
 });
 
 export const durableEventSchema = z.discriminatedUnion("type", [
