@@ -153,8 +153,10 @@ export async function openAgentSession(opts: SessionOptions): Promise<AgentSessi
     setPermissionMode: (mode) => bus.emit({ type: "setting_change", id: newId(), ts: Date.now(), permissionMode: mode }),
     queueSteering: offer.queueSteering,
     takeQueuedSteering: offer.takeQueuedSteering,
-    async runTurn(input, signal) {
-      const r = await turns.run(input, signal);
+    async runTurn(input, signal, o) {
+      // An id the session holds already would make the view take the message for a replay of that event.
+      const id = o?.messageId;
+      const r = await turns.run(input, signal, id !== undefined && !context.view.applied().some((e) => e.id === id) ? id : undefined);
       const handoff = plan.takeHandoff();
       return handoff ? { ...r, planHandoff: handoff } : r;
     },

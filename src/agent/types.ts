@@ -168,8 +168,12 @@ export interface AgentSession {
 
   /** Every event, live (the log has it first). Returns the unsubscribe. */
   subscribe(listener: (e: AgentEvent) => void): () => void;
-  /** One user turn, run until the model ends it or something stops it (budgets, abort, errors). */
-  runTurn(input: string | UserBlock[], signal: AbortSignal): Promise<AgentTurnResult>;
+  /**
+   * One user turn, run until the model ends it or something stops it (budgets, abort, errors).
+   * `messageId`: the id the user's message takes in the log (a stream-json host's own uuid); one
+   * the session already holds is not reused (the message gets a fresh one).
+   */
+  runTurn(input: string | UserBlock[], signal: AbortSignal, opts?: { messageId?: string }): Promise<AgentTurnResult>;
   /**
    * `!command`: the user's own command, run in their shell in the project (no rule asks; the
    * hardline floor refuses). Its output streams as shell_progress events, then is logged as a user

@@ -32,7 +32,7 @@ describe("parseArgs", () => {
     expect(parseArgs([])).toEqual({
       command: "run", mcpArgs: [], commandArgs: [], mcpConfig: [], strictMcpConfig: false, trustProject: false, print: false, prompt: null,
       outputFormat: "text", inputFormat: "text", permissionPromptTool: null, allowBypass: false, sessionId: null, systemPrompt: null,
-      appendSystemPrompt: null, tools: null, thinkingBudget: null, effort: null, jsonSchema: null, fallbackModel: null, unhonoured: [], includePartialMessages: false, model: null,
+      appendSystemPrompt: null, tools: null, thinkingBudget: null, effort: null, jsonSchema: null, fallbackModel: null, unhonoured: [], includePartialMessages: false, replayUserMessages: false, model: null,
       maxTurns: null, maxBudgetUsd: null, maxTimeS: null, permissionMode: null, allowedTools: [], disallowedTools: [], cwd: null,
       verbose: false, continue: false, resume: null, forkSession: false, resumeSessionAt: null, demo: false, verifyNudge: true, doomLoop: true, json: false,
       search: null, allProjects: false,
@@ -110,8 +110,8 @@ describe("parseArgs", () => {
   });
 
   test("flags owned by open issues are accepted (with their values) and named once; --await-initialize silently", () => {
-    const o = parseArgs(["--agent", "reviewer", "--plugin-dir", "p", "--agent", "x", "--await-initialize", "--resume-session-at=abc", "go"]);
-    expect(o.unhonoured).toEqual(["--agent", "--plugin-dir", "--resume-session-at"]);
+    const o = parseArgs(["--agent", "reviewer", "--plugin-dir", "p", "--agent", "x", "--await-initialize", "go"]);
+    expect(o.unhonoured).toEqual(["--agent", "--plugin-dir"]);
     expect(o.prompt).toBe("go");
   });
 

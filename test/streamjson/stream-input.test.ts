@@ -347,3 +347,18 @@ describe("stream-json input", () => {
     expect(JSON.parse(resumed.stdout)).toMatchObject({ result: "back again", session_id: sessionId });
   });
 });
+
+test("a host uuid that is not a UUID, or one the session already holds: the message gets an id of its own, and the first is reported", async () => {
+  const server = await serve({ turns: [{ content: [{ type: "text", text: "one" }] }, { content: [{ type: "text", text: "two" }] }, { content: [{ type: "text", text: "three" }] }] });
+  const u = (text: string, uuid: string) => JSON.stringify({ type: "user", message: { role: "user", content: text }, parent_tool_use_id: null, session_id: "", uuid });
+  const same = crypto.randomUUID();
+  const r = await runCli([...FLAGS, "--replay-user-messages"], { cwd: tempProject(), env: isolatedEnv(server.url), stdin: `${[u("first", same), u("again", same), u("third", "not-a-uuid")].join("\n")}\n` });
+  expect(r.code).toBe(0);
+  expect(r.stderr).toContain("is not a UUID");
+  const echoed = r.stdout.trim().split("\n").map((l) => JSON.parse(l) as { isReplay?: boolean; uuid: string }).filter((l) => l.isReplay);
+  expect(echoed).toHaveLength(3);
+  expect(echoed[0]!.uuid).toBe(same);
+  expect(new Set(echoed.map((e) => e.uuid)).size).toBe(3);
+  // Every message reached the model: none was taken for a replay of an event the session held.
+  expect(JSON.stringify(server.requests.at(-1)!.body)).toContain("again");
+});

@@ -24,7 +24,7 @@ import { launchOf, lazySession } from "./lazy-session.ts";
 import { readHostInput } from "./read-input.ts";
 import { turnQueue } from "./turn-queue.ts";
 
-type Queued = { content: string | UserBlock[] };
+type Queued = { content: string | UserBlock[]; uuid: string | undefined };
 
 export async function runStreamJson(opts: RunOptions): Promise<number> {
   const stderr = (s: string) => void process.stderr.write(`khaelor: ${s}\n`);
@@ -32,7 +32,7 @@ export async function runStreamJson(opts: RunOptions): Promise<number> {
   const writeLine = (o: object) => {
     if (!hostGone) process.stdout.write(`${JSON.stringify(o)}\n`);
   };
-  const printer = streamJsonPrinter({ write: (s) => void (hostGone || process.stdout.write(s)) }, opts.includePartialMessages);
+  const printer = streamJsonPrinter({ write: (s) => void (hostGone || process.stdout.write(s)) }, opts.includePartialMessages, opts.replayUserMessages);
   const control = createControlChannel(writeLine);
   const saidOnce = new Set<string>();
   const once = (key: string, text: string) => {
@@ -92,7 +92,7 @@ export async function runStreamJson(opts: RunOptions): Promise<number> {
   });
 
   const reading = readHostInput(process.stdin as AsyncIterable<Uint8Array>, {
-    user: (content) => queue.push({ content }),
+    user: (content, uuid) => queue.push({ content, uuid }),
     control: (line) => void handleControl(line, { opts, launch, session, control, cwd, once, interrupt, writeLine }),
     response: (line, lineNo) => {
       if (!control.settle(line)) invalid(lineNo, `control_response for ${line.response.request_id}, which is not an open request`);
@@ -124,7 +124,7 @@ export async function runStreamJson(opts: RunOptions): Promise<number> {
       const started = Date.now();
       const turn = new AbortController();
       current = turn;
-      const r = await runPrompt(s, q.content, turn.signal);
+      const r = await runPrompt(s, q.content, turn.signal, q.uuid);
       current = null;
       lastReason = r.reason;
       printer.finish(buildResult({ tally, reason: r.reason, text: r.text, errorMessage: r.message, sessionId: s.sessionId, durationMs: Date.now() - started }));
