@@ -132,13 +132,14 @@ export async function openAgentSession(given: SessionOptions): Promise<AgentSess
 
   const rewind = createRewind({ bus, view: context.view, git, busy: turns.running });
   // --resume-session-at: checked when the log was opened; the conversation continues from there.
-  if (opts.resumeAt) rewind.continueAt(opts.resumeAt);
+  // A fork was cut there already (open-log.ts): nothing after the message was copied.
+  if (opts.resumeAt && !opts.fork) rewind.continueAt(opts.resumeAt);
 
   // Esc stops the parent and every child, those in the background too; a plan approved into a new session is handed back.
-  const runCancelling = async (input: Parameters<typeof turns.run>[0], signal: AbortSignal) => {
+  const runCancelling = async (input: Parameters<typeof turns.run>[0], signal: AbortSignal, messageId?: string) => {
     const cancel = () => subagents.children.cancelAll(signal.reason);
     signal.addEventListener("abort", cancel, { once: true });
-    const r = await turns.run(input, signal).finally(() => signal.removeEventListener("abort", cancel));
+    const r = await turns.run(input, signal, messageId).finally(() => signal.removeEventListener("abort", cancel));
     const handoff = plan.takeHandoff();
     return handoff ? { ...r, planHandoff: handoff } : r;
   };
@@ -166,7 +167,11 @@ export async function openAgentSession(given: SessionOptions): Promise<AgentSess
     setPermissionMode: (mode) => bus.emit({ type: "setting_change", id: newId(), ts: Date.now(), permissionMode: mode }),
     queueSteering: offer.queueSteering,
     takeQueuedSteering: offer.takeQueuedSteering,
-    runTurn: (input, signal) => runCancelling(input, signal),
+    runTurn(input, signal, o) {
+      // An id the session holds already would make the view take the message for a replay of that event.
+      const id = o?.messageId;
+      return runCancelling(input, signal, id !== undefined && !context.view.applied().some((e) => e.id === id) ? id : undefined);
+    },
     wake: async (signal) => (subagents.children.pending() > 0 ? runCancelling(null, signal) : null),
     agents: subagents.infos,
     subagents: subagents.children,

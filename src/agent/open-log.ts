@@ -5,7 +5,9 @@ import { existsSync, statSync } from "node:fs";
 import { LIMITS, readRegularFile } from "../workspace/safe-read.ts";
 import type { DurableEvent } from "../events/types.ts";
 import type { SessionWriteError } from "../session/log.ts";
-import type { Replayed } from "../session/replay.ts";
+import { branchUpTo } from "../session/branch.ts";
+import { replaySession, type Replayed } from "../session/replay.ts";
+import { newEventId } from "../events/id.ts";
 import {
   forkSession,
   latestSession,
@@ -40,7 +42,9 @@ export function openLog(o: SessionOptions, dir: string, notices: string[], onWri
       const fork = forkSession(path);
       checkResumeAt(o.resumeAt, fork.replayed);
       notices.push(...fork.warnings);
-      return { writer: null, replayed: fork.replayed, forkedFrom: fork.forkedFrom, seedEvents: fork.events, lostProcesses: [] };
+      const seed = forkSeed(o, fork.events, fork.replayed);
+      const replayed = seed === fork.events ? fork.replayed : replaySession(fork.replayed.header ? [fork.replayed.header, ...seed] : seed);
+      return { writer: null, replayed, forkedFrom: fork.forkedFrom, seedEvents: seed, lostProcesses: [] };
     }
     const s = openSession(path, { onError: (e) => onWriteError(e) });
     try {
@@ -59,9 +63,26 @@ export function openLog(o: SessionOptions, dir: string, notices: string[], onWri
   }
 }
 
+/**
+ * What a fork starts from: the source's current branch, through --resume-session-at's message
+ * (nothing after it is copied), or, for the app's "fork from here", through the picked user
+ * message followed by a rewind to before it that leaves the files as they are (so the message
+ * comes back to be edited, and the model is told the files may differ).
+ */
+function forkSeed(o: SessionOptions, branch: DurableEvent[], replayed: Replayed): DurableEvent[] {
+  if (o.resumeAt !== undefined) return branchUpTo(branch, o.resumeAt, "through") ?? branch;
+  if (o.forkBefore === undefined) return branch;
+  const id = o.forkBefore;
+  const target = replayed.view.history().find((e) => e.id === id);
+  if (!target || target.type !== "user_message" || target.steering || target.synthetic)
+    throw new SessionOpenError(`cannot fork from message ${id}: it is not a message of session ${replayed.header?.sessionId ?? "?"} as its conversation stands (nothing was changed)`);
+  const now = Date.now();
+  return [...(branchUpTo(branch, id, "through") ?? branch), { type: "rewind", id: newEventId(now), ts: now, to: id, keep: "before", conversation: true, filesKept: true }];
+}
+
 /** --resume-session-at names a message the conversation holds (as it stands: not one rewound away). */
 function checkResumeAt(id: string | undefined, replayed: Replayed): void {
-  if (id === undefined || replayed.view.history().some((e) => e.id === id && e.type !== "compaction")) return;
+  if (id === undefined || replayed.view.history().some((e) => e.id === id && e.type !== "compaction" && e.type !== "rewind")) return;
   const known = replayed.events.some((e) => e.id === id);
   throw new SessionOpenError(
     known

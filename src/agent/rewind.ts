@@ -60,13 +60,15 @@ export function createRewind(d: RewindDeps) {
       }
       if (choice.conversation && history.slice(at).some((e) => e.type === "compaction"))
         notes.push("the conversation was compacted after that message: the summary is dropped and the earlier messages are sent verbatim again (the next request compacts anew if they no longer fit)");
-      if (choice.conversation || code) emit({ to: id, keep: "before", conversation: choice.conversation, ...(code ? { code } : {}) });
+      // Conversation only: the files may hold what the dropped messages did; the model is told so.
+      const filesKept = choice.conversation && !choice.code;
+      if (choice.conversation || code) emit({ to: id, keep: "before", conversation: choice.conversation, ...(code ? { code } : {}), ...(filesKept ? { filesKept } : {}) });
       return { text: textOf(target.content), conversation: choice.conversation, code, notes };
     },
 
     /** --resume-session-at: the conversation continues from `id`, any message still in it. */
     continueAt(id: string): void {
-      if (!d.view.history().some((e) => e.id === id && e.type !== "compaction")) throw notInConversation(id);
+      if (!d.view.history().some((e) => e.id === id && e.type !== "compaction" && e.type !== "rewind")) throw notInConversation(id);
       emit({ to: id, keep: "through", conversation: true });
     },
   };

@@ -58,8 +58,8 @@ export type TurnDeps = {
 };
 
 export type TurnRunner = {
-  /** null: a turn for the notices waiting alone (AgentSession.wake). */
-  run(input: string | UserBlock[] | null, signal: AbortSignal): Promise<AgentTurnResult>;
+  /** null: a turn for the notices waiting alone (AgentSession.wake). `messageId`: the user message's id (default: a new one). */
+  run(input: string | UserBlock[] | null, signal: AbortSignal, messageId?: string): Promise<AgentTurnResult>;
   /** The last turn's end snapshot, still on git's queue: close() waits for it. */
   ending(): Promise<unknown>;
   /** A turn is running (a rewind waits for its end). */
@@ -76,10 +76,10 @@ export function createTurnRunner(d: TurnDeps): TurnRunner {
   const runner: TurnRunner = {
     ending: () => ending,
     running: () => running > 0,
-    async run(input, signal) {
+    async run(input, signal, messageId) {
       running++;
       try {
-        return await runOne(input, signal);
+        return await runOne(input, signal, messageId ?? newEventId());
       } finally {
         running--;
       }
@@ -87,7 +87,7 @@ export function createTurnRunner(d: TurnDeps): TurnRunner {
   };
   return runner;
 
-  async function runOne(input: string | UserBlock[] | null, signal: AbortSignal): Promise<AgentTurnResult> {
+  async function runOne(input: string | UserBlock[] | null, signal: AbortSignal, messageId: string): Promise<AgentTurnResult> {
     // Events held back by a failed write go first; if they still cannot be written, this message waits too.
     if (d.writes.failure) {
       if (!d.writer.retry()) return unsaved(d.writer.failure ?? d.writes.failure, true);
@@ -102,7 +102,6 @@ export function createTurnRunner(d: TurnDeps): TurnRunner {
       signal.removeEventListener("abort", follow);
     };
     // The message's id names the turn's snapshot: a rewind to it finds the work tree as it was.
-    const messageId = newEventId();
     try {
       // The first request waits for the MCP servers, at most until their startup deadline.
       await Promise.all([d.git.beginTurn(messageId), d.mcpReady()]);

@@ -83,8 +83,10 @@ export type SessionOptions = {
   resume?: { latest: true } | { id: string };
   /** With resume: continue in a new session, the old one untouched. */
   fork?: boolean;
-  /** With resume: continue from this message (an event id, as stream-json prints it): later ones leave the conversation (a rewind event). */
+  /** With resume: continue from this message (an event id, as stream-json prints it): later ones leave the conversation (a rewind event); with fork, they are not copied. */
   resumeAt?: string;
+  /** With resume and fork (the app's "fork from here"): the new session holds the conversation before this user message, which comes back to be edited; the files stay as they are. */
+  forkBefore?: string;
   /** Wins over the resumed session's model and the settings'. */
   model?: string;
   /** This run's mode; never taken silently from a resumed session. */
@@ -182,8 +184,12 @@ export interface AgentSession {
 
   /** Every event, live (the log has it first). Returns the unsubscribe. */
   subscribe(listener: (e: AgentEvent) => void): () => void;
-  /** One user turn, run until the model ends it or something stops it (budgets, abort, errors). */
-  runTurn(input: string | UserBlock[], signal: AbortSignal): Promise<AgentTurnResult>;
+  /**
+   * One user turn, run until the model ends it or something stops it (budgets, abort, errors).
+   * `messageId`: the id the user's message takes in the log (a stream-json host's own uuid); one
+   * the session already holds is not reused (the message gets a fresh one).
+   */
+  runTurn(input: string | UserBlock[], signal: AbortSignal, opts?: { messageId?: string }): Promise<AgentTurnResult>;
   /**
    * `!command`: the user's own command, run in their shell in the project (no rule asks; the
    * hardline floor refuses). Its output streams as shell_progress events, then is logged as a user

@@ -50,6 +50,7 @@ Options:
   -p, --print                   Non-interactive: run the prompt (or stdin) and exit
   --output-format <fmt>         text (default) | json (one result object) | stream-json (NDJSON events)
   --include-partial-messages    stream-json: add stream_event deltas as they arrive
+  --replay-user-messages        stream-json both ways: echo each user message back with its uuid (isReplay)
   --input-format <fmt>          text (default) | stream-json (user messages and control requests as
                                 NDJSON on stdin, as the Claude Agent SDK sends them; needs
                                 --output-format stream-json)
@@ -153,6 +154,8 @@ export function parseArgs(argv: string[]): RunOptions {
   if (o.continue && o.resume !== null) throw new UsageError("use either --continue or --resume, not both");
   if (o.resumeSessionAt !== null && !o.continue && o.resume === null) throw new UsageError("--resume-session-at needs --continue or --resume");
   if (o.inputFormat === "stream-json" && o.outputFormat !== "stream-json") throw new UsageError("--input-format stream-json needs --output-format stream-json");
+  if (o.replayUserMessages && (o.inputFormat !== "stream-json" || o.outputFormat !== "stream-json"))
+    throw new UsageError("--replay-user-messages needs --input-format stream-json and --output-format stream-json");
   if (o.inputFormat === "stream-json" && o.prompt !== null) throw new UsageError("with --input-format stream-json the messages come on stdin, not as an argument");
   return o;
 }
@@ -185,6 +188,7 @@ function defaults(): RunOptions {
     pluginDirs: [],
     unhonoured: [],
     includePartialMessages: false,
+    replayUserMessages: false,
     model: null,
     maxTurns: null,
     maxBudgetUsd: null,
@@ -316,6 +320,7 @@ const FLAG_TABLE: Array<[names: string[], apply: Flag]> = [
     o.tools = v === "default" ? null : v.split(/[,\s]+/).filter(Boolean);
   }],
   [["--include-partial-messages"], (o) => void (o.includePartialMessages = true)],
+  [["--replay-user-messages"], (o) => void (o.replayUserMessages = true)],
   [["--effort"], (o, w, flag) => {
     const v = w.value(flag);
     if (!isEffortLevel(v)) throw new UsageError(`--effort must be one of ${EFFORT_LEVELS.join(", ")}, got "${v}"`);
@@ -389,7 +394,6 @@ export const REFUSED_FLAGS: Record<string, string> = {
   "--initialize-fields": "settings cannot come in the initialize request",
   "--managed-settings": "managed settings are not read",
   "--managed-settings-in-initialize": "managed settings are not read",
-  "--replay-user-messages": "user messages are not echoed back on stdout",
 };
 
 /**

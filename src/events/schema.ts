@@ -184,6 +184,7 @@ export const rewindSchema = z.object({
   code: z
     .object({ snapshot: z.string(), restored: z.array(z.string()), removed: z.array(z.string()), skipped: z.array(z.object({ path: z.string(), reason: z.string() })) })
     .optional(),
+  filesKept: z.boolean().optional(),
 });
 
 const agentUsage = z.object({ input_tokens: z.number(), output_tokens: z.number(), cache_read_input_tokens: z.number(), cache_creation_input_tokens: z.number() });

@@ -142,6 +142,8 @@ export type RewindEvent = Base & {
   conversation: boolean;
   /** What of the work tree went back, as /undo says it; absent when the code was not asked for. */
   code?: { snapshot: string; restored: string[]; removed: string[]; skipped: Array<{ path: string; reason: string }> };
+  /** The conversation went back and the files were left as they are (conversation only, a fork from here): the model is told they may differ. */
+  filesKept?: boolean;
 };
 
 export type TurnEndEvent = Base & {

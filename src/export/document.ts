@@ -130,6 +130,9 @@ export function buildDocument(events: readonly DurableEvent[], logPath: string, 
       case "compaction":
         turn(b, "event", e.ts).parts.push({ kind: "note", text: `(the conversation was compacted here: ${e.tokensBefore} → ${e.tokensAfter} tokens)` });
         break;
+      case "rewind":
+        if (e.conversation) turn(b, "event", e.ts).parts.push({ kind: "note", text: "(the conversation went back to an earlier message here; what it left is not part of this export)" });
+        break;
       case "setting_change":
         if (e.title !== undefined) doc.title = redact(e.title);
         break;

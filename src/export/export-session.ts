@@ -3,6 +3,7 @@
 // Markdown, one HTML page, or JSON (the events themselves, images as their files beside the log).
 import { isInlineImage, mapImageBlocks } from "../events/image-refs.ts";
 import type { DurableEvent } from "../events/types.ts";
+import { currentBranch } from "../session/branch.ts";
 import { readSessionLog } from "../session/log.ts";
 import { sessionIdOf } from "../session/paths.ts";
 import { createTextRedactor } from "../session/redact.ts";
@@ -52,8 +53,10 @@ export function exportSession(logPath: string, format: ExportFormat, env: Env = 
   const log = readSessionLog(logPath);
   const redact = createTextRedactor(env);
   const warnings = log.warnings.map((w) => w.message);
-  const doc = buildDocument(log.events, logPath, redact, sessionIdOf(logPath));
+  // The conversation as it stands: what a rewind left behind stays in the log, not in what is shared.
+  const events = currentBranch(log.events);
+  const doc = buildDocument(events, logPath, redact, sessionIdOf(logPath));
   const turns = doc.turns.filter((t) => t.role === "user").length;
-  if (format === "json") return { text: eventsJson(log.events, logPath, redact), warnings, title: doc.title, turns };
+  if (format === "json") return { text: eventsJson(events, logPath, redact), warnings, title: doc.title, turns };
   return { text: format === "html" ? toHtml(doc) : toMarkdown(doc), warnings, title: doc.title, turns };
 }

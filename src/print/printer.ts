@@ -114,7 +114,7 @@ export function jsonPrinter(stdout: Out, stderr: Out): Printer {
 }
 
 /** `--output-format stream-json`: Claude Code's NDJSON schema, init first, result last. */
-export function streamJsonPrinter(stdout: Out, includePartial: boolean): Printer {
+export function streamJsonPrinter(stdout: Out, includePartial: boolean, replayUserMessages = false): Printer {
   let sessionId = "";
   // A message's line carries its event's id as its uuid: the id the log keeps, which hosts pass
   // back (--resume-session-at). Lines that are no message of the log get a fresh one.
@@ -167,6 +167,9 @@ export function streamJsonPrinter(stdout: Out, includePartial: boolean): Printer
         // A child's prompt is shown too: the host sees what the subagent was asked.
         if (e.steering || e.synthetic || parent !== null)
           line({ type: "user", message: { role: "user", content: typeof e.content === "string" ? [{ type: "text", text: e.content }] : e.content }, parent_tool_use_id: parent }, e.id);
+        // --replay-user-messages: the host's own message back, as Claude Code echoes it, with the
+        // id the log keeps (the host's uuid when it sent one); the reminders added for the model stay out.
+        else if (replayUserMessages) line({ type: "user", message: { role: "user", content: typedContent(e.content) }, parent_tool_use_id: null, isReplay: true }, e.id);
         break;
       case "api_retry":
         line({ type: "system", subtype: "api_retry", attempt: e.attempt, retry_delay_ms: e.delayMs, error_status: e.status, error: e.message });
@@ -235,6 +238,9 @@ function firstLine(content: unknown): string {
 }
 
 /** "The API is overloaded (529 overloaded_error: Overloaded). Retry 1 of 8 in 2.5s." */
+const typedContent = (c: Extract<AgentEvent, { type: "user_message" }>["content"]) =>
+  typeof c === "string" ? c : c.filter((b) => !(b.type === "text" && b.text.startsWith("<system-reminder>")));
+
 export function retryLine(e: Extract<AgentEvent, { type: "api_retry" }>): string {
   const wait = e.delayMs < 1000 ? `${Math.round(e.delayMs)} ms` : e.delayMs < 10_000 ? `${(e.delayMs / 1000).toFixed(1)}s` : `${Math.round(e.delayMs / 1000)}s`;
   return `${e.message} Retry ${e.attempt}${e.maxRetries ? ` of ${e.maxRetries}` : ""} in ${wait}.`;

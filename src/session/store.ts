@@ -9,6 +9,7 @@ import type { DurableEvent, PermissionMode, SessionHeader } from "../events/type
 import { VERSION } from "../version.ts";
 import { acquireSessionLock } from "./lock.ts";
 import { createWriter, NewerSessionError, readSessionLog, streamSessionLog, type SessionLog, type SessionWriter, type WriterOptions } from "./log.ts";
+import { currentBranch } from "./branch.ts";
 import { replaySession, type Replayed } from "./replay.ts";
 import { INTERRUPTED_RESULT } from "./view.ts";
 import { dataRoot, metaPathOf, projectSessionsDir, sessionIdOf, sessionPath, sessionsRoot } from "./paths.ts";
@@ -402,8 +403,9 @@ function findInOtherProjects(cwd: string, prefix: string, env?: Env): SessionSum
 }
 
 /**
- * --fork-session: the history of a session, to seed a new one (createSession({ forkedFrom, seed })).
- * The old log is only read: never locked, never written.
+ * --fork-session: the history of a session, to seed a new one (createSession({ forkedFrom, seed })):
+ * its current branch, without what its rewinds left behind. The old log is only read: never
+ * locked, never written.
  */
 export function forkSession(sourcePath: string): { forkedFrom: string; events: DurableEvent[]; replayed: Replayed; warnings: string[] } {
   const log = readSessionLog(sourcePath);
@@ -411,7 +413,7 @@ export function forkSession(sourcePath: string): { forkedFrom: string; events: D
   const replayed = replaySession(log.events);
   return {
     forkedFrom: replayed.header?.sessionId ?? sessionIdOf(sourcePath),
-    events: log.events.filter((e) => e.type !== "session_header"),
+    events: currentBranch(log.events).filter((e) => e.type !== "session_header"),
     replayed,
     warnings: log.warnings.map((w) => w.message),
   };

@@ -9,7 +9,8 @@
 //   moved earlier if needed so that no tool_use/tool_result pair is split.
 // - A rewind drops from the projection everything from its target to itself (compactions made in
 //   that stretch too: what they summarised before the target comes back verbatim); the events stay
-//   in the log, and the view is rebuilt from the ones still in effect.
+//   in the log, and the view is rebuilt from the ones still in effect (session/branch.ts, the one
+//   projection every replay uses). A rewind that left the files as they are tells the model so.
 import type {
   AssistantMessageEvent,
   CompactionEvent,
@@ -21,6 +22,7 @@ import type {
   UserMessageEvent,
 } from "../events/types.ts";
 import { answeredCall } from "../model/server-blocks.ts";
+import { afterRewind, cutsConversation } from "./branch.ts";
 import type { AssistantBlock, Message, ToolResultBlock, ToolResultContent, UserBlock } from "../model/types.ts";
 
 /** The events that shape what the model sees. */
@@ -29,6 +31,18 @@ export type ViewEvent = UserMessageEvent | AssistantMessageEvent | ToolResultEve
 /** A rewind of the code only is a notice to the model; one of the conversation reshapes the view instead. */
 const isViewEvent = (e: DurableEvent): e is ViewEvent =>
   e.type === "user_message" || e.type === "assistant_message" || e.type === "tool_result" || e.type === "interruption" || e.type === "undo" || (e.type === "rewind" && !e.conversation);
+
+/** What a rewind tells the model, if anything: the files are not where the conversation left them. */
+function rewindNote(e: RewindEvent): string | null {
+  const skipped = e.code && e.code.skipped.length > 0 ? ` Not restored: ${e.code.skipped.map((s) => `${s.path} (${s.reason})`).join(", ")}.` : "";
+  if (!e.conversation) {
+    const restored = e.code && e.code.restored.length > 0 ? ` Restored: ${e.code.restored.join(", ")}.` : "";
+    return `[The user put the files back to how they were before an earlier message of this conversation; the conversation itself goes on.${restored}${skipped}]`;
+  }
+  if (e.filesKept)
+    return "[The user took the conversation back to this point but left the files as they are now: they may hold changes made after this point (by you or by the user) that this conversation no longer shows. Read a file again before relying on what you remember of it.]";
+  return skipped ? `[The user took the conversation and the files back to this point, except files the user had changed since:${skipped}]` : null;
+}
 
 export const INTERRUPTED_RESULT =
   "Interrupted before it finished: KHAELOR stopped while this tool call was in progress, so its result is unknown. Check the current state (files, processes) before relying on it.";
@@ -170,12 +184,7 @@ const nonEmpty = (c: ToolResultContent): ToolResultContent => {
   return blocks.length > 0 ? blocks : "(no output)";
 };
 
-function noticeOf(e: InterruptionEvent | UndoEvent | RewindEvent): string {
-  if (e.type === "rewind") {
-    const restored = e.code && e.code.restored.length > 0 ? ` Restored: ${e.code.restored.join(", ")}.` : "";
-    const skipped = e.code && e.code.skipped.length > 0 ? ` Not restored: ${e.code.skipped.map((s) => `${s.path} (${s.reason})`).join(", ")}.` : "";
-    return `[The user put the files back to how they were before an earlier message of this conversation; the conversation itself goes on.${restored}${skipped}]`;
-  }
+function noticeOf(e: InterruptionEvent | UndoEvent): string {
   if (e.type === "undo") {
     const restored = e.restored.length > 0 ? ` Restored: ${e.restored.join(", ")}.` : "";
     const skipped = e.skipped.length > 0 ? ` Not restored: ${e.skipped.map((s) => `${s.path} (${s.reason})`).join(", ")}.` : "";
@@ -201,7 +210,7 @@ export interface ConversationView {
   unansweredToolUses(): string[];
   /** How many compactions are in effect. */
   compactions(): number;
-  /** The events the projection stands on, oldest first: before any compaction too, without what rewinds dropped. */
+  /** The events the projection stands on, oldest first: before any compaction too, without what rewinds dropped (each rewind of the conversation stands where it cut). */
   history(): readonly DurableEvent[];
   /** Every event the view took, rewound ones and the rewinds included, in log order. */
   applied(): readonly DurableEvent[];
@@ -229,8 +238,11 @@ export function createConversationView(): ConversationView {
         return builder.toolResult(e);
       case "interruption":
       case "undo":
-      case "rewind":
         return builder.userText(noticeOf(e));
+      case "rewind": {
+        const note = rewindNote(e);
+        return note ? builder.userText(note) : undefined;
+      }
     }
   };
 
@@ -259,11 +271,9 @@ export function createConversationView(): ConversationView {
     }
   };
 
-  /** Back to the events before (or through) `to`; a target not in effect changes nothing. */
+  /** Back to the events before (or through) `to`, the rewind last (it may have a note for the model). */
   const rewind = (r: RewindEvent) => {
-    const at = effective.findIndex((e) => e.id === r.to);
-    if (at < 0) return;
-    effective = effective.slice(0, r.keep === "through" ? at + 1 : at);
+    effective = afterRewind(effective, r);
     items = [];
     summary = "";
     pruned.clear();
@@ -276,7 +286,7 @@ export function createConversationView(): ConversationView {
     apply(e) {
       if (seen.has(e.id)) return;
       seen.add(e.id);
-      if (e.type === "rewind" && e.conversation) {
+      if (cutsConversation(e)) {
         applied.push(e);
         rewind(e);
       } else if (e.type === "compaction" || isViewEvent(e)) {

@@ -85,6 +85,8 @@ test("conversation only leaves the files; code only leaves the conversation and 
       expect(read(dir, "notes.txt")).toBe("one\ntwo\n");
       await session.runTurn("next", signal());
       expect(JSON.stringify(bodies(api)[4])).not.toContain("append to them");
+      // The model is told the files may hold what the dropped messages did, in the request after the rewind only.
+      expect(JSON.stringify(bodies(api)[4]!.at(-1))).toContain("left the files as they are now");
 
       const out = await session.rewind.to(first!.id, { conversation: false, code: true });
       expect(out.code?.restored).toEqual(["notes.txt", "seed.txt"]);

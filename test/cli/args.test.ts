@@ -32,7 +32,7 @@ describe("parseArgs", () => {
     expect(parseArgs([])).toEqual({
       command: "run", mcpArgs: [], commandArgs: [], mcpConfig: [], strictMcpConfig: false, trustProject: false, print: false, prompt: null,
       outputFormat: "text", inputFormat: "text", permissionPromptTool: null, allowBypass: false, sessionId: null, systemPrompt: null,
-      appendSystemPrompt: null, agents: [], agent: null, tools: null, thinkingBudget: null, effort: null, addDirs: [], jsonSchema: null, fallbackModel: null, pluginDirs: [], unhonoured: [], includePartialMessages: false, model: null,
+      appendSystemPrompt: null, agents: [], agent: null, tools: null, thinkingBudget: null, effort: null, addDirs: [], jsonSchema: null, fallbackModel: null, pluginDirs: [], unhonoured: [], includePartialMessages: false, replayUserMessages: false, model: null,
       maxTurns: null, maxBudgetUsd: null, maxTimeS: null, permissionMode: null, allowedTools: [], disallowedTools: [], cwd: null,
       verbose: false, continue: false, resume: null, forkSession: false, resumeSessionAt: null, demo: false, verifyNudge: true, doomLoop: true, json: false,
       search: null, allProjects: false,

@@ -26,6 +26,7 @@ const FLAGS: Record<string, [args: string[], provenIn: string | null]> = {
   "--thinking": [["--thinking", "enabled"], null],
   "--tools": [["--tools", "read"], "test/mcp/tool-list.test.ts"],
   "--include-partial-messages": [["--include-partial-messages"], "test/print/print-mode.test.ts"],
+  "--replay-user-messages": [["--replay-user-messages", "--input-format", "stream-json", "--output-format", "stream-json"], "test/streamjson/stream-input.test.ts"],
   "--effort": [["--effort", "low"], "test/model/effort.test.ts"],
   "--add-dir": [["--add-dir", "/"], "test/permissions/add-dir.test.ts"],
   "--json-schema": [["--json-schema", "{}"], "test/print/json-schema.test.ts"],

@@ -5,7 +5,7 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { exportSession } from "../../src/export/export-session.ts";
 import { fenceFor } from "../../src/export/markdown.ts";
-import { assistant, text, toolResult, toolUse, user } from "../session/make-events.ts";
+import { assistant, rewind, text, toolResult, toolUse, turnEnd, user } from "../session/make-events.ts";
 import { scratch } from "../support/scratch.ts";
 import { runCli } from "../support/cli.ts";
 import { dataHome, writeSession } from "./support.ts";
@@ -168,5 +168,26 @@ describe("khaelor export (the CLI)", () => {
     expect(none.stderr).toContain('has an id starting with "zzzz"');
     const help = await runCli(["export", "--help"], { cwd: p.cwd, env: p.env });
     expect(help.stdout).toContain("this project's most recent session");
+  });
+
+  test("a rewound session: every format shows its current branch, not what a rewind left behind (the log keeps it)", async () => {
+    const cwd = scratch("khaelor-proj-");
+    const { env } = dataHome();
+    const abandoned = user("ABANDONED-QUESTION");
+    const events = [user("first question"), assistant([text("first answer")]), turnEnd(), abandoned, assistant([text("ABANDONED-ANSWER")]), turnEnd(), rewind(abandoned.id, { filesKept: true }), user("edited question"), assistant([text("edited answer")])];
+    const { path, id } = writeSession(cwd, env, events);
+    for (const format of ["md", "html", "json"] as const) {
+      const out = exportSession(path, format, {}).text;
+      expect(out).toContain("edited answer");
+      expect(out).toContain("first answer");
+      expect(out).not.toContain("ABANDONED");
+      expect(out.match(/edited question/g)?.length ?? 0).toBeGreaterThan(0);
+    }
+    expect(exportSession(path, "md", {}).text).toContain("went back to an earlier message here");
+    expect(readFileSync(path, "utf8")).toContain("ABANDONED-ANSWER");
+    // khaelor export, as the user runs it.
+    const run = await runCli(["export", id, "--format", "md", "-o", join(cwd, "out.md")], { cwd, env });
+    expect(run.code).toBe(0);
+    expect(readFileSync(join(cwd, "out.md"), "utf8")).not.toContain("ABANDONED");
   });
 });

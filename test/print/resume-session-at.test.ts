@@ -93,3 +93,36 @@ describe("--resume <id> --resume-session-at <uuid>", () => {
     expect(r.stderr).toContain("--resume-session-at needs --continue or --resume");
   });
 });
+
+describe("--resume <id> --fork-session --resume-session-at <uuid>", () => {
+  test("a new session holding exactly the history through that message: the request has nothing after it, the fork's log neither, and the original log is untouched", async () => {
+    const dir = tempProject();
+    const api = await serve({ turns: [say("Noted: plum."), say("Noted: pear."), say("It is plum.")] });
+    const env = isolatedEnv(api.url);
+    const first = parseNdjson((await runCli(["-p", "the word is plum", ...STREAM], { cwd: dir, env })).stdout);
+    const id = String(first[0]!.session_id);
+    expect((await runCli(["--resume", id, "-p", "no, the word is pear", ...STREAM], { cwd: dir, env })).code).toBe(0);
+    const original = (JSON.parse((await runCli(["sessions", "--json"], { cwd: dir, env })).stdout) as Array<{ id: string; path: string }>)[0]!;
+    const before = readFileSync(original.path);
+    const plum = String(first.find((l) => l.type === "assistant")!.uuid);
+
+    const run = await runCli(["--resume", id, "--fork-session", "--resume-session-at", plum, "-p", "what is the word?", ...STREAM], { cwd: dir, env });
+    expect(run.code).toBe(0);
+    const forkId = String(parseNdjson(run.stdout)[0]!.session_id);
+    expect(forkId).not.toBe(id);
+    const body = served(api)[2]!;
+    expect(body.messages.map((m) => m.role)).toEqual(["user", "assistant", "user"]);
+    expect(JSON.stringify(body.messages[0])).toContain("the word is plum");
+    expect(JSON.stringify(body.messages[1])).toContain("Noted: plum.");
+    expect(JSON.stringify(body.messages)).not.toContain("pear");
+    expect(JSON.stringify(body.messages[2])).toContain("what is the word?");
+
+    expect(readFileSync(original.path).equals(before)).toBe(true);
+    const listed = JSON.parse((await runCli(["sessions", "--json"], { cwd: dir, env })).stdout) as Array<{ id: string; path: string }>;
+    expect(listed.map((s) => s.id).sort()).toEqual([id, forkId].sort());
+    // The fork holds the conversation up to the message, not the branch it left behind.
+    const forkLog = readSessionLog(listed.find((s) => s.id === forkId)!.path).events;
+    expect(JSON.stringify(forkLog)).not.toContain("pear");
+    expect(forkLog.find((e) => e.type === "session_header")).toMatchObject({ forkedFrom: id });
+  });
+});

@@ -58,9 +58,13 @@ describe("rewind in the model's view", () => {
   test("rewinds in a row: the second goes back within what the first left; the abandoned branch stays out", () => {
     const u2b = user("second, edited");
     const a2b = assistant([text("edited answer")]);
-    const v = viewOf([...first, u2, a2, turnEnd(), rewind(u2.id), u2b, a2b, turnEnd(), rewind(u2b.id), user("third try")]);
-    expect(v.messages()).toEqual(viewOf([...first, user("third try")]).messages().map((m) => m));
-    expect(v.history().map((e) => e.id)).toEqual(first.filter((e) => e.type !== "turn_end").map((e) => e.id).concat(v.history().at(-1)!.id));
+    const once = rewind(u2.id);
+    const second = rewind(u2b.id);
+    const third = user("third try");
+    const v = viewOf([...first, u2, a2, turnEnd(), once, u2b, a2b, turnEnd(), second, third]);
+    expect(v.messages()).toEqual(viewOf([...first, third]).messages().map((m) => m));
+    // Each rewind stands where it cut (it may have a note for the model): the first before the second's target.
+    expect(v.history().map((e) => e.id)).toEqual(first.filter((e) => e.type !== "turn_end").map((e) => e.id).concat(once.id, second.id, third.id));
   });
 
   test("a target the view does not hold (rewound away already) changes nothing", () => {
@@ -92,4 +96,37 @@ test("a rewind survives the log: written, read back, the same event", async () =
   w.close();
   delete process.env.KHAELOR_HOME;
   expect(readSessionLog(w.path).events.at(-1)).toEqual(r);
+});
+
+describe("a rewind that left the files as they are", () => {
+  const u1 = user("make notes.txt");
+  const a1 = assistant([text("Made.")]);
+  const u2 = user("now append a line");
+  const first = [u1, a1, turnEnd()];
+
+  test("conversation only: the next request carries a short note that the files may differ, before the new message", () => {
+    const v = viewOf([...first, u2, assistant([text("Appended.")]), turnEnd(), rewind(u2.id, { filesKept: true }), user("append two instead")]);
+    const last = JSON.stringify(v.messages().at(-1));
+    expect(last).toContain("left the files as they are now");
+    expect(last.indexOf("left the files")).toBeLessThan(last.indexOf("append two instead"));
+    expect(JSON.stringify(v.messages())).not.toContain("Appended.");
+    expect(messageProblems(v.messages())).toEqual([]);
+  });
+
+  test("code and conversation: no note, unless a file the user changed was left", () => {
+    const both = rewind(u2.id, { code: { snapshot: "abc", restored: ["notes.txt"], removed: [], skipped: [] } });
+    expect(JSON.stringify(viewOf([...first, u2, turnEnd(), both]).messages())).toEqual(JSON.stringify(viewOf(first).messages()));
+    const left = rewind(u2.id, { code: { snapshot: "abc", restored: [], removed: [], skipped: [{ path: "own.txt", reason: "you changed it after the agent did" }] } });
+    expect(JSON.stringify(viewOf([...first, u2, turnEnd(), left]).messages().at(-1))).toContain("own.txt (you changed it after the agent did)");
+  });
+
+  test("the note survives a later compaction's rebuild and goes with a later rewind to before it", () => {
+    const u3 = user("third");
+    const back = rewind(u2.id, { filesKept: true });
+    const noted = [...first, u2, turnEnd(), back, u3, assistant([text("3")]), turnEnd()];
+    const compacted = viewOf([...noted, compaction("S", back.id)]).messages();
+    expect(JSON.stringify(compacted)).toContain("verbatim.\\n\\nS");
+    expect(JSON.stringify(compacted)).toContain("left the files as they are now");
+    expect(JSON.stringify(viewOf([...noted, rewind(u1.id)]).messages())).not.toContain("left the files");
+  });
 });

@@ -6,6 +6,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createSdkMcpServer, query, tool, type HookInput, type SDKMessage, type SDKUserMessage } from "@anthropic-ai/claude-agent-sdk";
 import { z } from "zod";
+import { sessionPath } from "../../src/session/paths.ts";
 import { fakeApiFixture } from "../support/fake-api.ts";
 import { isolatedEnv, MAIN, tempProject } from "../support/cli.ts";
 
@@ -266,5 +267,42 @@ describe("the Claude Agent SDK drives khaelor", () => {
     // The request in plan mode offered the exit and named the plan file.
     expect(JSON.stringify(server.requests[0]!.body)).toContain("exit_plan_mode");
     expect(JSON.stringify(server.requests[0]!.body)).toContain("Plan mode is on");
+  });
+
+  test("the host's own uuid on a user message is that message's id in the log: echoed with --replay-user-messages, and resumeSessionAt can name it", async () => {
+    const dir = tempProject();
+    const server = await serve({ turns: [{ content: [{ type: "text", text: "Noted: plum." }] }, { content: [{ type: "text", text: "Noted: pear." }] }, { content: [{ type: "text", text: "It was plum." }] }] });
+    const env = isolatedEnv(server.url);
+    const plumId = crypto.randomUUID();
+    const pearId = crypto.randomUUID();
+    let firstResult!: () => void;
+    const firstDone = new Promise<void>((r) => (firstResult = r));
+    async function* prompts(): AsyncGenerator<SDKUserMessage> {
+      yield { ...user("the word is plum"), uuid: plumId } as SDKUserMessage;
+      await firstDone;
+      yield { ...user("no, the word is pear"), uuid: pearId } as SDKUserMessage;
+    }
+    const messages: SDKMessage[] = [];
+    for await (const m of query({ prompt: prompts(), options: { pathToClaudeCodeExecutable: wrapper(), cwd: dir, env, extraArgs: { "replay-user-messages": null } } })) {
+      messages.push(m);
+      if (m.type === "result") firstResult();
+    }
+    // Each user message comes back once, as Claude Code echoes it: with the host's uuid and isReplay.
+    const echoes = messages.filter((m) => m.type === "user" && (m as { isReplay?: boolean }).isReplay) as Array<{ uuid: string; message: { content: unknown } }>;
+    expect(echoes.map((e) => e.uuid)).toEqual([plumId, pearId]);
+    expect(JSON.stringify(echoes[0]!.message.content)).toContain("the word is plum");
+    const sessionId = (messages[0] as { session_id: string }).session_id;
+    const log = readFileSync(sessionPath(dir, sessionId, env), "utf8")
+      .trim()
+      .split("\n")
+      .map((l) => JSON.parse(l) as { type: string; id: string });
+    expect(log.filter((e) => e.type === "user_message").map((e) => e.id)).toEqual([plumId, pearId]);
+
+    // The host names its own first prompt: the conversation goes on from it, the pear turn dropped.
+    for await (const m of query({ prompt: "what was the word?", options: { pathToClaudeCodeExecutable: wrapper(), cwd: dir, env, resume: sessionId, resumeSessionAt: plumId } })) messages.push(m);
+    const last = JSON.stringify((server.requests.filter((r) => r.outcome === "served").at(-1)!.body as { messages: unknown[] }).messages);
+    expect(last).toContain("the word is plum");
+    expect(last).toContain("what was the word?");
+    expect(last).not.toContain("pear");
   });
 });

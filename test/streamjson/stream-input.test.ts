@@ -190,11 +190,11 @@ describe("stream-json input", () => {
     expect((await s.end()).code).toBe(0);
   });
 
-  test("the Agent SDK's flags are honoured; one KHAELOR cannot honour (--setting-sources, --add-dir) is exit 2 naming it; an unknown flag is still exit 2", async () => {
+  test("the Agent SDK's flags are honoured; one KHAELOR cannot honour (--setting-sources, --betas) is exit 2 naming it; an unknown flag is still exit 2", async () => {
     const server = await serve({ turns: [{ content: [{ type: "text", text: "ok" }] }] });
     const env = isolatedEnv(server.url);
     const sdkArgs = [...FLAGS, "--max-thinking-tokens", "1000", "--permission-mode", "default", "--allow-dangerously-skip-permissions", "--append-system-prompt=-be brief", "--session-id", "0f8fad5b-d9cb-469f-a165-70867728950e", "--await-initialize", "--fallback-model", "claude-haiku-5-5", "--tools", "Read,Grep,WebSearch,TodoWrite"];
-    for (const refused of [["--setting-sources", "user,project"], ["--add-dir", "/tmp"]]) {
+    for (const refused of [["--setting-sources", "user,project"], ["--betas", "context-1m-2025-08-07"]]) {
       const no = await runCli([...sdkArgs, ...refused], { cwd: tempProject(), env, stdin: `${JSON.stringify(user("hi"))}\n` });
       expect(no.code).toBe(2);
       expect(no.stderr).toContain(`${refused[0]} is not supported by KHAELOR: `);
@@ -346,4 +346,19 @@ describe("stream-json input", () => {
     expect(resumed.code).toBe(0);
     expect(JSON.parse(resumed.stdout)).toMatchObject({ result: "back again", session_id: sessionId });
   });
+});
+
+test("a host uuid that is not a UUID, or one the session already holds: the message gets an id of its own, and the first is reported", async () => {
+  const server = await serve({ turns: [{ content: [{ type: "text", text: "one" }] }, { content: [{ type: "text", text: "two" }] }, { content: [{ type: "text", text: "three" }] }] });
+  const u = (text: string, uuid: string) => JSON.stringify({ type: "user", message: { role: "user", content: text }, parent_tool_use_id: null, session_id: "", uuid });
+  const same = crypto.randomUUID();
+  const r = await runCli([...FLAGS, "--replay-user-messages"], { cwd: tempProject(), env: isolatedEnv(server.url), stdin: `${[u("first", same), u("again", same), u("third", "not-a-uuid")].join("\n")}\n` });
+  expect(r.code).toBe(0);
+  expect(r.stderr).toContain("is not a UUID");
+  const echoed = r.stdout.trim().split("\n").map((l) => JSON.parse(l) as { isReplay?: boolean; uuid: string }).filter((l) => l.isReplay);
+  expect(echoed).toHaveLength(3);
+  expect(echoed[0]!.uuid).toBe(same);
+  expect(new Set(echoed.map((e) => e.uuid)).size).toBe(3);
+  // Every message reached the model: none was taken for a replay of an event the session held.
+  expect(JSON.stringify(server.requests.at(-1)!.body)).toContain("again");
 });

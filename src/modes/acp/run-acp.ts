@@ -13,6 +13,7 @@ import { openAcpSession, type Editor, type OpenedSession } from "./open-session.
 import { runAcpPrompt, type Live } from "./prompt-turn.ts";
 import { availableCommands, configOptions, MODES, modeState as modes } from "./session-info.ts";
 import { replayUpdates } from "./updates.ts";
+import { currentBranch } from "../../session/branch.ts";
 import { serveStdio } from "./stdio-stream.ts";
 
 export async function runAcp(opts: RunOptions): Promise<number> {
@@ -101,7 +102,8 @@ export async function runAcp(opts: RunOptions): Promise<number> {
       peer = client;
       const o = await openExisting(params.sessionId, params.cwd, params.mcpServers);
       // The conversation so far comes before the response, as the protocol asks.
-      for (const u of replayUpdates(o.s.replayed?.events ?? [], o.s.cwd)) notify(o.s.sessionId, u);
+      // The current branch only: what a rewind left behind is not the conversation the editor continues.
+      for (const u of replayUpdates(currentBranch(o.s.replayed?.events ?? []), o.s.cwd)) notify(o.s.sessionId, u);
       attach(o);
       return { modes: modes(o.s), configOptions: configOptions(o.s) };
     })

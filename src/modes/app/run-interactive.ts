@@ -90,8 +90,14 @@ export async function runInteractive(opts: RunOptions): Promise<number> {
     finder: new FileFinder(cwd),
     links: supportsLinks(process.env),
     keybindings: keybindingsSource(),
-    reopen: async (resume, keep) =>
-      (await import("../../agent/agent-session.ts")).openAgentSession({ ...sessionOptions({ ...opts, resume, continue: false, forkSession: false, prompt: null, ...(keep ?? {}) }), ...io, deferStart: true, ...(keep ? { startSource: "clear" as const } : {}) }),
+    reopen: async (resume, keep, fork) =>
+      (await import("../../agent/agent-session.ts")).openAgentSession({
+        ...sessionOptions({ ...opts, resume, continue: false, forkSession: fork !== undefined, resumeSessionAt: null, prompt: null, ...(keep ?? {}) }),
+        ...(fork ? { forkBefore: fork.before } : {}),
+        ...io,
+        deferStart: true,
+        ...(keep && !fork ? { startSource: "clear" as const } : {}),
+      }),
     onPager(open) {
       term.altScreen = open;
       if (open === mouse) return;

@@ -55,6 +55,8 @@ export type RunOptions = {
   /** Flags accepted for compatibility with Claude Code wrappers that this version does not honour. */
   unhonoured: string[];
   includePartialMessages: boolean;
+  /** --replay-user-messages: stream-json echoes each user message back, with its uuid. */
+  replayUserMessages: boolean;
   model: string | null;
   maxTurns: number | null;
   maxBudgetUsd: number | null;

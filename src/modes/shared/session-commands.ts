@@ -39,10 +39,10 @@ export function sessionCommandOf(content: string | UserBlock[]): { name: string;
 }
 
 /** Runs a prompt: the session command it names, or else a turn. */
-export async function runPrompt(session: AgentSession, content: string | UserBlock[], signal: AbortSignal): Promise<PromptOutcome> {
+export async function runPrompt(session: AgentSession, content: string | UserBlock[], signal: AbortSignal, messageId?: string): Promise<PromptOutcome> {
   const command = sessionCommandOf(content);
   if (command) return { ...(await COMMANDS[command.name]!(session, command.args, signal)), command: command.name };
-  const r = await session.runTurn(content, signal);
+  const r = await session.runTurn(content, signal, messageId !== undefined ? { messageId } : undefined);
   return { reason: r.reason, ...(r.message !== undefined ? { message: r.message } : {}), text: r.lastText, command: null, ...(r.notSaved ? { notSaved: r.notSaved } : {}) };
 }
 

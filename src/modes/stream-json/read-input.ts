@@ -7,7 +7,8 @@ import { textOf, userContent } from "./content.ts";
 import { parseInputLine, type ControlRequestLine, type ControlResponseLine } from "./wire.ts";
 
 export type InputHandlers = {
-  user(content: string | UserBlock[]): void;
+  /** `uuid`: the host's own id for the message (the SDK's), to be its id in the log. */
+  user(content: string | UserBlock[], uuid: string | undefined): void;
   control(line: ControlRequestLine): void;
   response(line: ControlResponseLine, lineNo: number): void;
   /** A line that could not be taken (or only in part), by its number. */
@@ -17,6 +18,8 @@ export type InputHandlers = {
   /** True once reading should stop (a stop signal). */
   stopped(): boolean;
 };
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 export async function readHostInput(input: AsyncIterable<Uint8Array>, on: InputHandlers): Promise<void> {
   let lineNo = 0;
@@ -37,7 +40,10 @@ export async function readHostInput(input: AsyncIterable<Uint8Array>, on: InputH
       case "user": {
         const { content, skipped } = userContent(parsed.line.message.content);
         if (skipped.length > 0) on.invalid(lineNo, `content blocks of type ${skipped.join(", ")} are not supported; sent without them`);
-        if (textOf(content).trim() || Array.isArray(content)) on.user(content);
+        const uuid = parsed.line.uuid;
+        const named = uuid !== undefined && UUID.test(uuid);
+        if (uuid !== undefined && !named) on.invalid(lineNo, `uuid ${JSON.stringify(uuid.slice(0, 80))} is not a UUID; the message gets an id of its own`);
+        if (textOf(content).trim() || Array.isArray(content)) on.user(content, named ? uuid.toLowerCase() : undefined);
         break;
       }
       case "control_request":

@@ -24,8 +24,8 @@ import { launchOf, lazySession } from "./lazy-session.ts";
 import { readHostInput } from "./read-input.ts";
 import { turnQueue } from "./turn-queue.ts";
 
-/** A host's message, or (null) a wake-up for background agents' results. */
-type Queued = { content: string | UserBlock[] | null };
+/** A host's message (with the host's own uuid for it), or (null) a wake-up for background agents' results. */
+type Queued = { content: string | UserBlock[] | null; uuid: string | undefined };
 
 export async function runStreamJson(opts: RunOptions): Promise<number> {
   const stderr = (s: string) => void process.stderr.write(`khaelor: ${s}\n`);
@@ -33,7 +33,7 @@ export async function runStreamJson(opts: RunOptions): Promise<number> {
   const writeLine = (o: object) => {
     if (!hostGone) process.stdout.write(`${JSON.stringify(o)}\n`);
   };
-  const printer = streamJsonPrinter({ write: (s) => void (hostGone || process.stdout.write(s)) }, opts.includePartialMessages);
+  const printer = streamJsonPrinter({ write: (s) => void (hostGone || process.stdout.write(s)) }, opts.includePartialMessages, opts.replayUserMessages);
   const control = createControlChannel(writeLine);
   const saidOnce = new Set<string>();
   const once = (key: string, text: string) => {
@@ -72,7 +72,7 @@ export async function runStreamJson(opts: RunOptions): Promise<number> {
       printer.onEvent(e);
     });
     // A background agent's result wakes the parent: a turn of its own, after whatever is queued.
-    s.subagents.onNotice(() => queue.push({ content: null }));
+    s.subagents.onNotice(() => queue.push({ content: null, uuid: undefined }));
   });
 
   const queue = turnQueue<Queued>();
@@ -95,7 +95,7 @@ export async function runStreamJson(opts: RunOptions): Promise<number> {
   });
 
   const reading = readHostInput(process.stdin as AsyncIterable<Uint8Array>, {
-    user: (content) => queue.push({ content }),
+    user: (content, uuid) => queue.push({ content, uuid }),
     control: (line) => void handleControl(line, { opts, launch, session, control, cwd, once, interrupt, writeLine }),
     response: (line, lineNo) => {
       if (!control.settle(line)) invalid(lineNo, `control_response for ${line.response.request_id}, which is not an open request`);
@@ -119,7 +119,7 @@ export async function runStreamJson(opts: RunOptions): Promise<number> {
     const open = session.current();
     if (signalExit !== null || !open || open.subagents.running() === 0) return null;
     await open.subagents.idle();
-    return { content: null };
+    return { content: null, uuid: undefined };
   };
   const wakeFor = async (s: AgentSession, signal: AbortSignal) => {
     const r = await s.wake(signal);
@@ -140,7 +140,7 @@ export async function runStreamJson(opts: RunOptions): Promise<number> {
       const started = Date.now();
       const turn = new AbortController();
       current = turn;
-      const r = q.content === null ? await wakeFor(s, turn.signal) : await runPrompt(s, q.content, turn.signal);
+      const r = q.content === null ? await wakeFor(s, turn.signal) : await runPrompt(s, q.content, turn.signal, q.uuid);
       current = null;
       if (!r) continue;
       lastReason = r.reason;

@@ -45,6 +45,8 @@ export interface AppActions {
   runBusy(kind: "compact" | "command", work: (signal: AbortSignal) => Promise<void>): Promise<void>;
   /** /clear (null) and /resume: close this session and continue in another. */
   switchSession(resume: string | null): Promise<void>;
+  /** Rewind's "fork from here": a new session holding the conversation before user message `id` (this one kept as it is); true once in it. */
+  forkFrom(id: string): Promise<boolean>;
   /** Lays out now (the state changed outside a key, e.g. a timer or a load finished). */
   render(): void;
   /** Ctrl-L: the whole live zone is drawn again. */

@@ -20,9 +20,9 @@ export type AppDeps = {
   /** The terminal shows OSC 8 hyperlinks. */
   links: boolean;
   gitBranch?: string | null;
-  /** Opens another session (null: a new one) for /clear and /resume; `keep`: this run's model and mode go on. */
+  /** Opens another session (null: a new one) for /clear and /resume; `keep`: this run's model and mode go on; `fork`: a new session from `resume`'s conversation before that message. */
   /** `keep` (after /clear): the settings chosen stay, and SessionStart hooks hear source "clear". */
-  reopen(resume: string | null, keep?: { model: string; permissionMode: PermissionMode }): Promise<AgentSession>;
+  reopen(resume: string | null, keep?: { model: string; permissionMode: PermissionMode }, fork?: { before: string }): Promise<AgentSession>;
   /** The pager opened or closed: the alternate screen, and mouse reporting for the wheel while it shows. */
   onPager(open: boolean): void;
   /** Ctrl-Z: give the terminal back to the shell until `fg` (absent: Ctrl-Z does nothing). */

@@ -415,12 +415,28 @@ export class App implements AppActions {
     await this.swapSession(resume, (old) => (resume ? undefined : { model: old.model(), permissionMode: old.permissionMode() }));
   }
 
-  private async swapSession(resume: string | null, keep: (old: AgentSession) => { model: string; permissionMode: PermissionMode } | undefined): Promise<void> {
+  async forkFrom(id: string): Promise<boolean> {
+    if (this.state.busy) {
+      this.flash("the agent is working: press Esc to interrupt it first");
+      return false;
+    }
+    const from = this.session.sessionId;
+    // The fork goes on with this run's model and mode; its log starts with the conversation before the message.
+    await this.swapSession(from, (old) => ({ model: old.model(), permissionMode: old.permissionMode() }), { before: id });
+    return this.state.session?.sessionId !== from;
+  }
+
+  private async swapSession(
+    resume: string | null,
+    keep: (old: AgentSession) => { model: string; permissionMode: PermissionMode } | undefined,
+    fork?: { before: string },
+  ): Promise<void> {
     // Busy for the whole switch (SessionEnd and SessionStart hooks may take a minute each): a
     // prompt typed meanwhile must not run unseen in a session on its way out.
     await this.runBusy("command", () =>
       replaceSession(this.state, this.screen, this.session, resume, {
-        reopen: (old) => this.deps.reopen(resume, keep(old)),
+        forked: fork !== undefined,
+        reopen: (old) => this.deps.reopen(resume, keep(old), fork),
         detach: () => this.unsubscribe(),
         attach: (next) => this.attach(next),
       }),

@@ -1,12 +1,14 @@
 // On --resume: the last few turns go to the scrollback; the earlier entries are in the pager only.
+// Both show the log's current branch: what a rewind left behind stays in the log, not on screen.
 import type { DurableEvent } from "../../events/types.ts";
+import { currentBranch } from "../../session/branch.ts";
 import type { Screen } from "../screen/screen.ts";
 import { span } from "../views/text.ts";
 import { ui } from "../views/theme.ts";
 import type { AppState } from "./state.ts";
 
 export function showResumedTail(st: AppState, screen: Screen, events: readonly DurableEvent[], keep: number): void {
-  st.transcript.applyAll(events);
+  st.transcript.applyAll(currentBranch(events));
   const entries = st.transcript.entries;
   let seen = 0;
   let from = entries.length;

@@ -1,6 +1,6 @@
 // Rewind from the app (Esc Esc on an empty prompt, or /rewind): the conversation's user messages,
-// newest first, in a chooser; then what to restore. The picked message comes back into the prompt
-// to be edited and sent again. The session does the work (AgentSession.rewind) and logs it as an
+// newest first, in a chooser; then what to restore, or a fork from there (a new session, this one
+// kept as it is). The picked message comes back into the prompt to be edited and sent again. The session does the work (AgentSession.rewind) and logs it as an
 // event, which the transcript shows with the files put back and those left as the user has them.
 import type { RewindPoint } from "../../agent/types.ts";
 import type { AppActions } from "./actions.ts";
@@ -61,12 +61,32 @@ function chooseWhat(state: AppState, actions: AppActions, point: RewindPoint): v
       { label: "Restore code and conversation", detail: codeNote, value: "both" },
       { label: "Restore conversation", detail: "the files stay as they are", value: "conversation" },
       { label: "Restore code", detail: "the conversation goes on", value: "code" },
+      { label: "Fork from here", detail: "a new session with the conversation before it; this one stays as it is", value: "fork" },
       { label: "Cancel", detail: "nothing changes", value: "cancel" },
     ],
     (v) => {
       if (v === "both" || v === "conversation" || v === "code") void rewindTo(state, actions, point, v);
+      else if (v === "fork") void forkFrom(state, actions, point);
     },
   );
+}
+
+/** A new session from before the message (the files as they are); the message comes back into the prompt there. */
+async function forkFrom(state: AppState, actions: AppActions, point: RewindPoint): Promise<void> {
+  if (!(await actions.forkFrom(point.id))) return;
+  putBack(state, point.text);
+  actions.render();
+}
+
+/** The message back into the prompt, to be edited and sent again (what was typed meanwhile stays after it). */
+function putBack(state: AppState, text: string): void {
+  const c = state.composer;
+  const typed = c.text;
+  c.setText(text);
+  if (typed.trim()) {
+    c.newline();
+    c.insert(typed);
+  }
 }
 
 async function rewindTo(state: AppState, actions: AppActions, point: RewindPoint, what: keyof typeof CHOICES): Promise<void> {
@@ -75,16 +95,7 @@ async function rewindTo(state: AppState, actions: AppActions, point: RewindPoint
     try {
       const out = await sessionOf(state).rewind.to(point.id, CHOICES[what]);
       for (const note of out.notes) t.notice(`Rewind: ${note}.`, "warn");
-      // The message comes back to be edited and sent again (what was typed meanwhile stays after it).
-      if (out.conversation) {
-        const c = state.composer;
-        const typed = c.text;
-        c.setText(out.text);
-        if (typed.trim()) {
-          c.newline();
-          c.insert(typed);
-        }
-      }
+      if (out.conversation) putBack(state, out.text);
     } catch (e) {
       t.notice(`Rewind failed, nothing changed: ${e instanceof Error ? e.message : String(e)}`, "warn");
     }

@@ -11,6 +11,8 @@ import type { AppState } from "./state.ts";
 import { runningProcessLines } from "./stopped-processes.ts";
 
 export type SessionSwap = {
+  /** The next session is a fork of `resume` (rewind's "fork from here"), not `resume` itself. */
+  forked?: boolean;
   /** Opens the next session (/clear: keeping the old one's model and mode). */
   reopen(old: AgentSession): Promise<AgentSession>;
   /** The old session's events stop reaching the app. */
@@ -37,7 +39,7 @@ export async function replaceSession(st: AppState, screen: Screen, old: AgentSes
   st.queued = [];
   // Between words as the "wrap" setting says; a long line (a path) fills to the edge in soft rows, so it copies as one line.
   const rows = (lines: string[], style: Style): Row[] => lines.flatMap((line) => proseRows([span(cleanText(line), style)], st.width, [], [], st.committer.wordWrap));
-  screen.commit([{ spans: [] }, ...rows(stopped, ui.warn), ...rows(sessionSwitchLines(old.cwd, { oldId: old.sessionId, oldKept, newId: next.sessionId, resumed: resume !== null }), ui.accent)]);
+  screen.commit([{ spans: [] }, ...rows(stopped, ui.warn), ...rows(sessionSwitchLines(old.cwd, { oldId: old.sessionId, oldKept, newId: next.sessionId, resumed: resume !== null && !swap.forked, forked: swap.forked === true }), ui.accent)]);
   swap.attach(next);
 }
 
@@ -49,6 +51,8 @@ export type SessionSwitch = {
   oldKept: boolean;
   newId: string;
   resumed: boolean;
+  /** The new session is a fork of the old one from an earlier message. */
+  forked?: boolean;
 };
 
 export function sessionSwitchLines(cwd: string, s: SessionSwitch): string[] {
@@ -63,6 +67,7 @@ export function sessionSwitchLines(cwd: string, s: SessionSwitch): string[] {
     return title ? `${shortId(id)} (${title})` : shortId(id);
   };
   if (s.resumed) return [`Resumed session ${named(s.newId)}`];
+  if (s.forked) return [`Forked: new session ${shortId(s.newId)}, from before that message. The original, ${named(s.oldId)}, stays as it was, resumable with:`, `khaelor --resume ${shortId(s.oldId)}`];
   if (!s.oldKept) return [`New session ${shortId(s.newId)}. Nothing was said in the previous one, so it was not kept.`];
   return [`New session ${shortId(s.newId)}. The previous one, ${named(s.oldId)}, stays resumable with:`, `khaelor --resume ${shortId(s.oldId)}`];
 }

@@ -97,6 +97,7 @@ export function fakeActions(clock: { t: number }): AppActions & Recorded {
       await work(new AbortController().signal);
     },
     async switchSession(resume) { this.switches.push(resume); },
+    async forkFrom(id) { this.switches.push(`fork:${id}`); return true; },
     render() { this.renders++; },
     redraw() { this.redraws++; },
     editInEditor() { this.edits++; },
