@@ -49,7 +49,7 @@ import { HistoryCommit } from "./history-commit.ts";
 import type { FocusChange, InputEvent } from "./app-input.ts";
 import { askInPanel, homeShort } from "./ask-permission.ts";
 import { builtinWins } from "./slash-commands.ts";
-import { shellCommandOf } from "./shell-mode.ts";
+import { runShellCommand, shellCommandOf } from "./shell-mode.ts";
 import { Transcript } from "../transcript/transcript.ts";
 import { composerInput } from "./composer-keys.ts";
 import { permissionInput, typedAhead } from "./permission-keys.ts";
@@ -271,7 +271,7 @@ export class App implements AppActions {
     }
     st.history.add(text);
     const shell = shellCommandOf(text);
-    if (shell !== null) return this.runShell(shell, images);
+    if (shell !== null) return runShellCommand(this.state, this, shell, images);
     for (const m of text.matchAll(/(?:^|\s)@(?:"([^"]+)"|(\S+))/g)) if (m[1] ?? m[2]) st.finder.touch((m[1] ?? m[2])!);
     if (!images && ranAsCommand(st, this, text)) return;
     if (st.busy) {
@@ -326,30 +326,6 @@ export class App implements AppActions {
       return;
     }
     this.runTurn(text);
-  }
-
-  /** `!command`: the user's own command in their shell, its output shown and kept for the model's next message. */
-  private runShell(command: string, images?: ImageData[]): void {
-    const st = this.state;
-    if (command === "") return;
-    if (images?.length) {
-      st.transcript.notice("A shell command does not take images: remove the image chips to run it.", "warn");
-      this.renderNow();
-      return;
-    }
-    if (st.busy) {
-      // It would land in the middle of the agent's turn: it waits in the prompt instead.
-      if (st.composer.isEmpty()) {
-        st.composer.setText(command);
-        st.shellMode = true;
-      }
-      this.flash("the agent is working: run the command once it is done (or Esc to interrupt)");
-      return;
-    }
-    void this.runBusy("command", async (signal) => {
-      const r = await this.session.runShell(command, signal);
-      if (!r.ran) st.transcript.notice(`Not run: ${r.reason}`, "warn");
-    });
   }
 
   /** Only while the user is in another window: a notification for what they are looking at is noise. */
