@@ -99,6 +99,7 @@ export async function openAgentSession(given: SessionOptions): Promise<AgentSess
   notices.push(...settingsFacet.notices);
   const prompt = systemPrompt(opts, { cwd, engine, notices, toolNames: tools.names(), skillsPrompt: extensions.skillsPrompt });
   const system = prompt.blocks;
+  subagents.forkFrom({ system: () => system, view: () => context.view });
   const wiring = await wireHooks({ service: hooks.service, hookTurn, bus, context, cwd, model: state.model, resumed: replayed !== null, opts, notices });
   if (structured) wiring.policies.push(structured.policy);
 

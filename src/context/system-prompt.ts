@@ -64,10 +64,13 @@ export function buildSystemPrompt(opts: SystemPromptOptions): SystemBlock[] {
   ];
 }
 
+/** Where and when the model works: the main prompt's, and each subagent's (as Claude Code gives one). */
+export function environmentSection(cwd: string, date: Date): string {
+  return `# Environment\n- Working directory: ${cwd}\n- Today's date: ${isoDate(date)}\n- Platform: ${process.platform}`;
+}
+
 function dynamicText(opts: SystemPromptOptions): string {
-  const parts = [
-    `# Environment\n- Working directory: ${opts.cwd}\n- Today's date: ${isoDate(opts.date)}\n- Platform: ${process.platform}`,
-  ];
+  const parts = [environmentSection(opts.cwd, opts.date)];
   if (opts.gitStatus) parts.push(`# Git status at session start (it may have changed since)\n${opts.gitStatus}`);
   else parts.push("# Git\nThe working directory is not inside a git repository.");
   for (const i of opts.instructions) parts.push(instructionSection(i));

@@ -129,7 +129,14 @@ export type TurnInput = z.input<typeof Turn>;
  * A conversation of its own inside the scenario (a subagent's): a request whose first user message
  * matches `firstMessage` (a regex over its text) is answered from these turns, in their own order.
  */
-export const Route = z.object({ firstMessage: z.string(), turns: z.array(Turn) });
+export const Route = z
+  .object({
+    firstMessage: z.string().optional(),
+    /** Or: any user message's text matches (a fork's first user message is its parent's). */
+    anyUserMessage: z.string().optional(),
+    turns: z.array(Turn),
+  })
+  .refine((r) => r.firstMessage !== undefined || r.anyUserMessage !== undefined, { message: "a route needs firstMessage or anyUserMessage" });
 
 export const Scenario = z.object({
   name: z.string().default("scenario"),

@@ -62,10 +62,11 @@ export async function startFakeApi(opts: FakeApiOptions): Promise<FakeApi> {
   type Track = { turns: Turn[]; cursor: number; faultCursor: number; route: number | null };
   const main: Track = { turns: scenario.turns, cursor: 0, faultCursor: 0, route: null };
   const tracks: Track[] = scenario.routes.map((r, i) => ({ turns: r.turns, cursor: 0, faultCursor: 0, route: i }));
-  const routes = scenario.routes.map((r) => new RegExp(r.firstMessage));
+  const routes = scenario.routes.map((r) => ({ first: r.firstMessage !== undefined ? new RegExp(r.firstMessage) : null, any: r.anyUserMessage !== undefined ? new RegExp(r.anyUserMessage) : null }));
   const trackOf = (b: Record<string, unknown>): Track => {
     const first = firstUserText(b);
-    const i = routes.findIndex((re) => re.test(first));
+    const all = userTexts(b);
+    const i = routes.findIndex((r) => (r.first ? r.first.test(first) : false) || (r.any ? all.some((t) => r.any!.test(t)) : false));
     return i >= 0 ? tracks[i]! : main;
   };
   let seq = 0;
@@ -197,11 +198,15 @@ export async function startFakeApi(opts: FakeApiOptions): Promise<FakeApi> {
 
 /** The text of a request's first user message (text blocks joined), what a route matches. */
 function firstUserText(b: Record<string, unknown>): string {
+  return userTexts(b)[0] ?? "";
+}
+
+/** The text of each user message (its text blocks; tool results left out), in order. */
+function userTexts(b: Record<string, unknown>): string[] {
   const messages = Array.isArray(b.messages) ? (b.messages as Array<{ role?: string; content?: unknown }>) : [];
-  const first = messages.find((m) => m.role === "user");
-  if (!first) return "";
-  if (typeof first.content === "string") return first.content;
-  return Array.isArray(first.content) ? first.content.map((c: { type?: string; text?: string }) => (c.type === "text" ? (c.text ?? "") : "")).join("\n") : "";
+  return messages
+    .filter((m) => m.role === "user")
+    .map((m) => (typeof m.content === "string" ? m.content : Array.isArray(m.content) ? (m.content as Array<{ type?: string; text?: string }>).filter((c) => c.type === "text").map((c) => c.text ?? "").join("\n") : ""));
 }
 
 /** The turn served, again and again, once every scripted turn has been. */

@@ -236,6 +236,9 @@ class Engine implements PermissionEngine {
         if (deny) return { behavior: "deny", reason: `the ${type} agent is denied by ${deny.rule} (${deny.scope} settings)`, source: `${deny.scope}:${deny.rule}` };
         return { behavior: "allow", reason: "a subagent's calls are asked about one by one", source: "subagent" };
       }
+      case "send_message":
+        // Goes on with an agent this session started (allowed then): its calls ask again, one by one.
+        return { behavior: "allow", reason: "a subagent's calls are asked about one by one", source: "subagent" };
       default:
         if (isMcpName(req.tool)) return this.decideMcp(req.tool, req.readOnly === true);
         return this.decideOtherTool(req.tool);

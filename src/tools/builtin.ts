@@ -34,8 +34,10 @@ export function shellEquivalents(names: readonly string[]): string[] {
   return have.flatMap((t) => (t.insteadOf ? [`${t.name}, not ${t.insteadOf}`] : []));
 }
 
-/** Claude Code's name for a tool the model called: Read for read, ExitPlanMode for exit_plan_mode, an MCP tool's as it is. */
+/** Claude Code's name for a tool the model called: Read for read, ExitPlanMode for exit_plan_mode, SendMessage for send_message, an MCP tool's as it is. */
 export function claudeToolName(name: string): string {
   if (name === EXIT_PLAN_TOOL) return "ExitPlanMode";
+  // The subagents' continuation tool (src/agent/subagents/send-message.ts): Claude Code's name.
+  if (name === "send_message") return "SendMessage";
   return claudeNameOf(BY_NAME.get(name), name);
 }

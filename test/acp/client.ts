@@ -30,6 +30,7 @@ export function startAgent(cwd: string, env: Record<string, string>, h: Handlers
     },
   });
   const updates: SessionNotification[] = [];
+  const waiters = new Set<() => void>();
   const terms = new Map<string, Terminal>();
   const term = (method: string, id: string) => {
     h.terminals?.push(`${method} ${id}`);
@@ -38,7 +39,10 @@ export function startAgent(cwd: string, env: Record<string, string>, h: Handlers
   const asked: RequestPermissionRequest[] = [];
   const app = acp
     .client({ name: "test-editor" })
-    .onNotification("session/update", ({ params }) => void updates.push(params))
+    .onNotification("session/update", ({ params }) => {
+      updates.push(params);
+      for (const w of [...waiters]) w();
+    })
     .onRequest("session/request_permission", async ({ params }) => {
       asked.push(params);
       return h.permission ? h.permission(params) : { outcome: { outcome: "cancelled" } };
@@ -94,6 +98,23 @@ export function startAgent(cwd: string, env: Record<string, string>, h: Handlers
     updates,
     asked,
     stderr,
+    /** Resolves once an update satisfies `pred` (checked as each arrives); fails after `ms` with what came. */
+    waitForUpdate(pred: (u: SessionUpdate) => boolean, what: string, ms = 20_000): Promise<void> {
+      return new Promise((resolve, reject) => {
+        const check = () => {
+          if (!updates.some((u) => pred(u.update))) return;
+          waiters.delete(check);
+          clearTimeout(timer);
+          resolve();
+        };
+        const timer = setTimeout(() => {
+          waiters.delete(check);
+          reject(new Error(`no update for ${what}; got ${JSON.stringify(updates.map((u) => u.update)).slice(-2000)}`));
+        }, ms);
+        waiters.add(check);
+        check();
+      });
+    },
     /** Runs `op` on the connection, then closes the client's end of the pipe, as an editor that quits does. */
     async run<T>(op: (ctx: acp.ClientContext) => Promise<T>): Promise<T> {
       try {

@@ -24,7 +24,7 @@ describe("print mode", () => {
     expect(server.checkFailures).toEqual([]);
     const lines = parseNdjson(r.stdout);
     expect(lines[0]).toMatchObject({ type: "system", subtype: "init", model: expect.any(String), cwd: expect.any(String), permissionMode: "bypassPermissions" });
-    expect(lines[0]!.tools).toEqual(["Read", "Write", "Edit", "Grep", "Glob", "Bash", "Process", "Agent", "WebSearch", "WebFetch"]);
+    expect(lines[0]!.tools).toEqual(["Read", "Write", "Edit", "Grep", "Glob", "Bash", "Process", "Agent", "SendMessage", "WebSearch", "WebFetch"]);
     const result = lines.at(-1)!;
     expect(result).toMatchObject({ type: "result", subtype: "success", is_error: false, result: "All done: out.txt written.", num_turns: 5 });
     for (const k of ["session_id", "total_cost_usd", "usage", "duration_ms", "permission_denials"]) expect(result).toHaveProperty(k);

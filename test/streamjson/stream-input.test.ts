@@ -135,7 +135,7 @@ describe("stream-json input", () => {
     // What the model gets, in Claude Code's names: the built-ins, the API's web tools, the server's tool.
     const sent = (server.requests.find((q) => q.outcome === "served")!.body as { tools: Array<{ name: string }> }).tools.map((t) => t.name);
     expect(sent).toContain("mcp__t__echo");
-    expect(init.tools).toEqual(["Read", "Write", "Edit", "Grep", "Glob", "Bash", "Process", "Agent", ...sent.filter((n) => n.startsWith("mcp__")), "WebSearch", "WebFetch"]);
+    expect(init.tools).toEqual(["Read", "Write", "Edit", "Grep", "Glob", "Bash", "Process", "Agent", "SendMessage", ...sent.filter((n) => n.startsWith("mcp__")), "WebSearch", "WebFetch"]);
     expect((init.tools as string[]).length).toBe(sent.length);
     expect(init).toMatchObject({ permissionMode: "default", apiKeySource: "ANTHROPIC_API_KEY", slash_commands: ["compact"], skills: [], agents: ["general-purpose", "Explore", "Plan"], plugins: [], output_style: "default", claude_code_version: expect.any(String) });
     expect(server.checkFailures).toEqual([]);

@@ -4,8 +4,11 @@
 // background it answers at once, and the result reaches the parent as a notice later.
 import { z } from "zod";
 import type { AgentDefinition } from "../../extensions/agents.ts";
-import { newSessionId } from "../../events/id.ts";
-import type { AgentEffort } from "../../events/types.ts";
+import { environmentSection } from "../../context/system-prompt.ts";
+import { newEventId, newSessionId } from "../../events/id.ts";
+import type { AgentEffort, DurableEvent } from "../../events/types.ts";
+import type { SystemBlock } from "../../model/types.ts";
+import type { ConversationView } from "../../session/view.ts";
 import { FAMILIES } from "../../model/models.ts";
 import type { PermissionEngine } from "../../permissions/index.ts";
 import { builtinTools } from "../../tools/builtin.ts";
@@ -42,7 +45,15 @@ export type AgentToolParts = {
   parentTools: readonly string[];
   /** The parent's project directory (a worktree is made from it). */
   cwd: string;
+  /** What a fork inherits: the parent's system prompt and conversation (absent: no fork here). */
+  fork?: () => ForkSource | undefined;
 };
+
+export type ForkSource = { system(): SystemBlock[]; view(): ConversationView };
+
+function forkDefinition(): AgentDefinition {
+  return { name: FORK, description: "a copy of this conversation", prompt: "", source: "built-in", disallowedTools: [] };
+}
 
 export function agentTool(p: AgentToolParts): Tool<Input> {
   return {
@@ -66,14 +77,41 @@ function describe(defs: AgentDefinition[]): string {
     "Launch a subagent: its own context and tools; it answers with one final message, which only you see. For searches needing many reads and independent work; several calls in one message run at once. It knows nothing of this conversation: give a self-contained prompt. run_in_background: you are told when it ends. isolation worktree: it works in a git worktree, kept if changed.",
     "Types (subagent_type, default general-purpose):",
     ...lines,
+    `- ${FORK}: a copy of you with this whole conversation, your tools and model; for a side task that needs what you know.`,
   ].join("\n");
+}
+
+/** subagent_type "fork": a child that is the parent, from here on: its conversation, system prompt, tools and model. */
+export const FORK = "fork";
+
+/**
+ * A fork's history: the parent's conversation as its view holds it (a compaction's summary, then
+ * what it kept), every call of the parent's last message answered (this one says it is the fork,
+ * the others that the parent runs them), so the prompt follows a valid conversation.
+ */
+function forkHistory(src: ForkSource, toolUseId: string): DurableEvent[] {
+  const view = src.view();
+  const events: DurableEvent[] = [];
+  const kept = view.retained();
+  const stamp = () => ({ id: newEventId(), ts: Date.now() });
+  if (view.summary()) events.push({ type: "compaction", ...stamp(), summary: view.summary(), firstKeptEventId: kept[0]?.id ?? "", tokensBefore: 0, tokensAfter: 0, trigger: "auto" });
+  events.push(...kept);
+  const names = new Map<string, string>();
+  for (const e of kept) if (e.type === "assistant_message") for (const b of e.message.content) if (b.type === "tool_use") names.set(b.id, b.name);
+  for (const id of view.unansweredToolUses()) {
+    const content = id === toolUseId ? "You are the fork this call started: the parent's conversation is yours up to here. Do the task in the next message yourself (open no agents) and end with your report." : "The parent runs this call; its result is not part of the fork.";
+    events.push({ type: "tool_result", ...stamp(), toolUseId: id, name: names.get(id) ?? "unknown", content, isError: false, kind: "ok", summary: "forked", durationMs: 0 });
+  }
+  return events;
 }
 
 async function runAgent(p: AgentToolParts, input: Input, toolUseId: string, signal: AbortSignal): Promise<ToolResult> {
   const type = input.subagent_type ?? "general-purpose";
-  const def = p.catalog.get(type);
-  if (!def) return { content: `Unknown agent type "${type}". Available agent types: ${p.catalog.list().map((d) => d.name).join(", ")}.`, isError: true };
-  const model = modelFor(input.model ?? def.model, p.parentModel());
+  const fork = type === FORK ? p.fork?.() : undefined;
+  if (type === FORK && !fork) return { content: "A fork cannot start here: this session has no conversation to fork.", isError: true };
+  const def = fork ? forkDefinition() : p.catalog.get(type);
+  if (!def) return { content: `Unknown agent type "${type}". Available agent types: ${[...p.catalog.list().map((d) => d.name), FORK].join(", ")}.`, isError: true };
+  const model = fork ? p.parentModel() : modelFor(input.model ?? def.model, p.parentModel());
   const effort = input.effort ?? def.effort;
   let tree: Worktree | null = null;
   if (input.isolation === "worktree") {
@@ -102,8 +140,9 @@ async function runAgent(p: AgentToolParts, input: Input, toolUseId: string, sign
       toolUseId,
       agentType: def.name,
       description: input.description,
-      system: def.prompt || `You are the ${def.name} agent. ${def.description}`,
+      system: fork ? fork.system() : [{ type: "text", text: def.prompt || `You are the ${def.name} agent. ${def.description}` }, { type: "text", text: environmentSection(tree?.path ?? p.cwd, new Date()) }],
       prompt: input.prompt,
+      ...(fork ? { history: forkHistory(fork, toolUseId) } : {}),
       model,
       ...(budget !== undefined ? { thinkingBudget: budget } : {}),
       ...(effort ? { effort } : {}),
@@ -125,7 +164,7 @@ async function runAgent(p: AgentToolParts, input: Input, toolUseId: string, sign
   };
 }
 
-function resultOf(type: string, agentId: string, model: string, o: ChildOutcome, kept: { branch: string; path: string; note: string } | null): ToolResult {
+export function resultOf(type: string, agentId: string, model: string, o: ChildOutcome, kept: { branch: string; path: string; note: string } | null): ToolResult {
   const cost = o.costUsd === null ? "cost unknown" : `$${o.costUsd.toFixed(4)}`;
   const tail = [
     `agentId: ${agentId} (${type}, ${model}; ${o.steps} step${o.steps === 1 ? "" : "s"}, ${o.usage.input_tokens + o.usage.output_tokens} tokens, ${cost}, ${Math.round(o.durationMs)} ms)`,

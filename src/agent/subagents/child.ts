@@ -7,17 +7,18 @@
 import { join } from "node:path";
 import { createConversationContext } from "../../context/conversation.ts";
 import { createEventBus } from "../../events/bus.ts";
-import type { AgentEvent, AgentStatus, AgentUsage, EventSink } from "../../events/types.ts";
+import type { AgentEvent, AgentStatus, AgentUsage, DurableEvent, EventSink } from "../../events/types.ts";
 import { hookedGate, hookedRuntime, newHookTurn, stopHookPolicy } from "../../hooks/attach.ts";
 import type { HookService } from "../../hooks/hooks.ts";
 import { runTurn } from "../../kernel/loop.ts";
 import type { LoopPolicy } from "../../kernel/types.ts";
 import { maxTokensFor } from "../../model/models.ts";
-import type { ModelClient, Usage } from "../../model/types.ts";
+import type { ModelClient, SystemBlock, Usage } from "../../model/types.ts";
 import type { PermissionEngine } from "../../permissions/index.ts";
 import { doomLoopPolicy } from "../../policy/doom-loop.ts";
 import { redactText } from "../../session/redact.ts";
-import { createSession } from "../../session/store.ts";
+import { createSession, openSession } from "../../session/store.ts";
+import type { ConversationView } from "../../session/view.ts";
 import { createToolRuntime } from "../../tools/runtime.ts";
 import type { Tool } from "../../tools/types.ts";
 import { createWorkspace } from "../../workspace/local.ts";
@@ -55,8 +56,14 @@ export type ChildRequest = {
   toolUseId: string;
   agentType: string;
   description: string;
-  system: string;
+  system: SystemBlock[];
   prompt: string;
+  /** A fork's history: the parent's conversation, written to the child's log before its prompt. */
+  history?: DurableEvent[];
+  /** SendMessage to an agent that ended: its own log goes on, its conversation with it. */
+  resume?: boolean;
+  /** Messages sent to it while it runs (SendMessage): read at its next step. */
+  takeMessages?: () => string[];
   model: string;
   thinkingBudget?: number;
   tools: Tool[];
@@ -85,13 +92,21 @@ export async function runChild(p: ParentParts, r: ChildRequest, signal: AbortSig
   let steps = 0;
   let tool: { name: string; summary: string } | null = null;
   const dir = join(p.logDir, `${p.sessionId}.agents`);
-  const writer = createSession({ path: logPath, sessionId: r.agentId, cwd: r.cwd, model: r.model, permissionMode: p.engine.mode });
+  let view: ConversationView | undefined;
+  let writer;
+  if (r.resume) {
+    const opened = openSession(logPath);
+    writer = opened.writer;
+    view = opened.replayed.view;
+  } else writer = createSession({ path: logPath, sessionId: r.agentId, cwd: r.cwd, model: r.model, permissionMode: p.engine.mode });
   const bus = createEventBus();
   // The child's processes carry the parent's mark: the parent's close and orphan sweep find them.
   const workspace = createWorkspace({ root: r.cwd, spillDir: join(dir, `${r.agentId}.spill`), sessionId: p.sessionId, redact: redactText, ...(r.sharedTree ? { files: p.files, terminal: p.terminal } : {}) });
   if (r.sharedTree && p.onFileChanged) workspace.onFileChanged = p.onFileChanged;
   const record = recordSession({ bus, writer, context: { apply: (e) => context.apply(e) }, engine: { setMode: () => {} }, model: r.model, cost: 0, spoke: true });
-  const context = createConversationContext({ model: () => r.model, client: p.client, costOf: p.costOf, emit: bus.emit });
+  const context = createConversationContext({ model: () => r.model, client: p.client, costOf: p.costOf, emit: bus.emit, ...(view ? { view } : {}) });
+  // A fork's inherited conversation: in its log and its view, but not shown again as the child's.
+  for (const e of r.history ?? []) bus.emit(e);
   const progress = () => p.emit({ type: "agent_progress", agentId: r.agentId, toolUseId: r.toolUseId, tool, usage: { ...usage }, costUsd: cost ?? 0, steps });
   bus.subscribe((e: AgentEvent) => {
     p.emit({ type: "agent_event", agentId: r.agentId, toolUseId: r.toolUseId, event: e });
@@ -135,7 +150,7 @@ export async function runChild(p: ParentParts, r: ChildRequest, signal: AbortSig
       {
         model: p.client,
         modelName: () => r.model,
-        system: () => [{ type: "text", text: r.system }],
+        system: () => r.system,
         tools,
         workspace,
         context,
@@ -144,6 +159,7 @@ export async function runChild(p: ParentParts, r: ChildRequest, signal: AbortSig
         policies,
         budgets: { ...(maxTurns !== undefined ? { maxTurns } : {}), ...(maxBudgetUsd !== undefined ? { maxBudgetUsd } : {}) },
         takeNotices: () => workspace.processes.takeExitNotices(),
+        ...(r.takeMessages ? { takeSteering: r.takeMessages } : {}),
         costSoFar: p.spent,
         costOf: p.costOf,
         maxTokens: maxTokensFor(r.model),

@@ -10,7 +10,8 @@ import { offeredTools } from "../offer.ts";
 import type { AgentInfo, SessionOptions } from "../types.ts";
 import type { PermissionEngine } from "../../permissions/index.ts";
 import type { Tool } from "../../tools/types.ts";
-import { agentTool } from "./agent-tool.ts";
+import { agentTool, type ForkSource } from "./agent-tool.ts";
+import { sendMessageTool } from "./send-message.ts";
 import { loadAgentCatalog, type AgentCatalog, type PluginAgents } from "./catalog.ts";
 import type { ParentParts } from "./child.ts";
 import { createChildren, type Children } from "./spawn.ts";
@@ -18,7 +19,14 @@ import { createChildren, type Children } from "./spawn.ts";
 export type { AgentCatalog, Children, ParentParts };
 export { childTools, modelFor } from "./agent-tool.ts";
 
-export type Subagents = { catalog: AgentCatalog; children: Children; tool: Tool };
+export type Subagents = {
+  catalog: AgentCatalog;
+  children: Children;
+  /** The agent tool and SendMessage (offered together). */
+  tools: Tool[];
+  /** What a fork inherits, once the session has its system prompt and conversation. */
+  forkFrom(source: ForkSource): void;
+};
 
 /**
  * The subagents of the session openAgentSession opens: its parts a child shares, the catalog (its
@@ -60,7 +68,7 @@ export function sessionSubagents(o: {
   children = s.children;
   f.notices.push(...s.catalog.problems);
   // Depth 1: a child's tools never include this one. A host's --tools list offers it only by name.
-  const offered = opts.tools === undefined || opts.tools.some((t) => /^(agent|task)$/i.test(t)) ? [...builtins, s.tool] : builtins;
+  const offered = opts.tools === undefined || opts.tools.some((t) => /^(agent|task)$/i.test(t)) ? [...builtins, ...s.tools] : builtins;
   const infos = () => s.catalog.list().map((d): AgentInfo => ({ name: d.name, description: d.description, source: d.source, ...(d.file ? { file: d.file } : {}), ...(d.model ? { model: d.model } : {}), ...(d.tools ? { tools: d.tools } : {}) }));
   return { ...s, offered, spent, infos };
 }
@@ -78,6 +86,7 @@ export function openSubagents(o: {
 }): Subagents {
   const catalog = loadAgentCatalog(o.cwd, o.definitions, o.plugins);
   const children = createChildren(o.parent, o.parent.emit);
-  const tool = agentTool({ catalog, children, engine: o.engine, parentModel: o.parentModel, parentTools: o.parentTools, cwd: o.cwd });
-  return { catalog, children, tool };
+  let fork: ForkSource | undefined;
+  const parts = { catalog, children, engine: o.engine, parentModel: o.parentModel, parentTools: o.parentTools, cwd: o.cwd, fork: () => fork };
+  return { catalog, children, tools: [agentTool(parts), sendMessageTool(parts)], forkFrom: (source) => void (fork = source) };
 }

@@ -16,7 +16,7 @@ export type Children = {
    * `settle` runs once the child has ended, before its agent_end and before it stops counting as
    * running (a worktree kept or removed; a background result told to the parent).
    */
-  start<S extends Settled>(r: ChildRequest & { effort?: AgentEffort; background: boolean; worktree?: string }, signal: AbortSignal, settle: (o: ChildOutcome) => Promise<S>): Spawned<S>;
+  start<S extends Settled>(r: Request, signal: AbortSignal, settle: (o: ChildOutcome) => Promise<S>): Spawned<S>;
   /** Cost of the children still running (the ended ones are in the parent's log). */
   runningCost(): number;
   running(): number;
@@ -32,12 +32,23 @@ export type Children = {
   onNotice(listener: () => void): () => void;
   /** Resolves when no child runs. */
   idle(): Promise<void>;
+  /**
+   * An agent of this session by its id or its first call's, for SendMessage: a running one with its message queue, an
+   * ended one with the request it was started with (to go on from its log); null if unknown.
+   */
+  find(agentId: string): { running: true; send(message: string): void } | { running: false; request: ChildRequest & { effort?: AgentEffort; background: boolean; worktree?: string } } | null;
+  /** Ids of this session's agents, for an unknown one's error. */
+  ids(): string[];
 };
 
-type Running = { controller: AbortController; cost: number };
+type Request = ChildRequest & { effort?: AgentEffort; background: boolean; worktree?: string };
+type Running = { controller: AbortController; cost: number; inbox: string[] };
 
 export function createChildren(parent: ParentParts, emit: EventSink): Children {
   const running = new Map<string, Running>();
+  const ended = new Map<string, Request>();
+  /** The agent each agent call started, by the call's id. */
+  const startedBy = new Map<string, string>();
   const notices: string[] = [];
   const listeners = new Set<() => void>();
   let waiters: Array<() => void> = [];
@@ -59,8 +70,10 @@ export function createChildren(parent: ParentParts, emit: EventSink): Children {
         if (signal.aborted) follow();
         else signal.addEventListener("abort", follow, { once: true });
       }
-      const entry: Running = { controller, cost: 0 };
+      const entry: Running = { controller, cost: 0, inbox: [] };
       running.set(r.agentId, entry);
+      ended.delete(r.agentId);
+      if (!startedBy.has(r.toolUseId)) startedBy.set(r.toolUseId, r.agentId);
       const logPath = childLogPath(parent, r.agentId);
       emit({
         type: "agent_start",
@@ -74,7 +87,7 @@ export function createChildren(parent: ParentParts, emit: EventSink): Children {
         logPath,
         ...(r.worktree ? { worktree: r.worktree } : {}),
       });
-      const outcome = runChild(parent, r, controller.signal, (c) => void (entry.cost += c))
+      const outcome = runChild(parent, { ...r, takeMessages: () => entry.inbox.splice(0) }, controller.signal, (c) => void (entry.cost += c))
         .catch((e: unknown): ChildOutcome => ({ status: "failed", text: e instanceof Error ? e.message : String(e), costUsd: entry.cost, usage: zeroUsage(), durationMs: 0, steps: 0, logPath }))
         .then(async (o) => ({ ...o, ...(await settle(o)) }))
         .then((o) => {
@@ -95,6 +108,9 @@ export function createChildren(parent: ParentParts, emit: EventSink): Children {
             ...(o.worktree ? { worktree: o.worktree } : {}),
           });
           running.delete(r.agentId);
+          // What SendMessage goes on from: its log has the conversation, not its first prompt.
+          const { history: _h, takeMessages: _t, ...rest } = r;
+          ended.set(r.agentId, rest);
           if (o.notice) notify(o.notice);
           wakeWaiters();
           return o;
@@ -113,6 +129,15 @@ export function createChildren(parent: ParentParts, emit: EventSink): Children {
       return () => listeners.delete(listener);
     },
     idle: () => (running.size === 0 ? Promise.resolve() : new Promise<void>((res) => waiters.push(res))),
+    find(to) {
+      // By its id, or by the call that started it (the id a scripted or careful model has at hand).
+      const id = running.has(to) || ended.has(to) ? to : (startedBy.get(to) ?? to);
+      const r = running.get(id);
+      if (r) return { running: true, send: (m) => void r.inbox.push(m) };
+      const e = ended.get(id);
+      return e ? { running: false, request: e } : null;
+    },
+    ids: () => [...running.keys(), ...ended.keys()],
     notify,
   };
 }

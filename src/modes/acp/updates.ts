@@ -7,6 +7,7 @@ import { answeredCall, describeServerCall, describeServerResult, serverError } f
 import type { AssistantBlock, ServerToolUseBlock, ToolResultContent, UserBlock } from "../../model/types.ts";
 import { builtinFacts } from "../../tools/builtin.ts";
 import type { ToolFacts } from "../../tools/types.ts";
+import { createAgentUpdates } from "./agent-updates.ts";
 import { plannedDiff, toolKind, toolLocations } from "./tool-view.ts";
 
 type Input = Record<string, unknown>;
@@ -44,8 +45,14 @@ export function createLiveUpdates(opts: { root: string; costSoFar: () => number 
   // bash results say where it is now.
   let cwd = opts.root;
   const calls = new Map<string, { input: Input; facts?: ToolFacts; diff?: ToolCallContent | null; terminalId?: string }>();
+  const agents = createAgentUpdates();
   const translate = (e: AgentEvent): SessionUpdate[] => {
     switch (e.type) {
+      case "agent_start":
+      case "agent_progress":
+      case "agent_event":
+      case "agent_end":
+        return agents.translate(e);
       case "text_delta":
         return [{ sessionUpdate: "agent_message_chunk", content: { type: "text", text: e.text } }];
       case "thinking_delta":
@@ -97,7 +104,9 @@ export function createLiveUpdates(opts: { root: string; costSoFar: () => number 
         const content: ToolCallContent[] = [...(c?.terminalId ? [{ type: "terminal" as const, terminalId: c.terminalId }] : []), textContent(resultText(e.content))];
         // What the edit did: the change it planned, which run() applies exactly or refuses.
         if (!e.isError && c?.diff) content.push(c.diff);
-        return [{ sessionUpdate: "tool_call_update", toolCallId: e.toolUseId, title: e.summary, kind: toolKind(c?.facts, e.name), status: e.isError ? "failed" : "completed", content, rawOutput: e.content }];
+        // A background agent's call is answered at once; it is done when its child is.
+        const status = e.isError ? "failed" : agents.running(e.toolUseId) ? "in_progress" : "completed";
+        return [{ sessionUpdate: "tool_call_update", toolCallId: e.toolUseId, title: e.summary, kind: toolKind(c?.facts, e.name), status, content, rawOutput: e.content }];
       }
       case "setting_change":
         return e.permissionMode ? [modeUpdate(e.permissionMode)] : [];

@@ -251,8 +251,17 @@ export class App implements AppActions {
       if (i >= 0) st.queued.splice(i, 1);
     }
     if (e.type === "tool_result" && e.display?.path) st.finder.touch(relativeTo(this.session.cwd, e.display.path));
-    if (st.pager) this.pagerDirty = true;
     this.deps.onSessionEvent?.(e);
+    // A child's own events feed its conversation only: its row changes on agent_progress, so
+    // four children streaming cost no layout per delta. Only a pager showing that child redraws.
+    if (e.type === "agent_event") {
+      if (st.pager?.agentId === e.agentId) {
+        this.pagerDirty = true;
+        this.requestRender({ gapMs: STREAM_GAP_MS });
+      }
+      return;
+    }
+    if (st.pager) this.pagerDirty = true;
     if (e.type === "text_delta" || e.type === "thinking_delta" || e.type === "tool_input_delta") this.requestRender({ gapMs: STREAM_GAP_MS });
     else this.requestRender();
   }

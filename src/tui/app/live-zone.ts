@@ -15,6 +15,7 @@ import { renderStatusLine, type StatusInfo } from "../views/status-line.ts";
 import { clipSpans, span, wordWrapSpans, wrapSpans, cleanText } from "../views/text.ts";
 import { ui } from "../views/theme.ts";
 import { renderToolCall, SPINNER } from "../views/tool-row.ts";
+import { renderAgentRow } from "../views/agent-row.ts";
 import { sessionOf, type AppState } from "./state.ts";
 import { searchRow } from "./history-search.ts";
 
@@ -60,6 +61,13 @@ export function liveZone(state: AppState, view: { height: number; now: number })
       if (e.view.status === "running") animated = true;
       top.push(...renderToolCall(e.view, { width, frame: state.frameNo, now, awaitingAnswer: state.ask?.toolUseId === e.view.id }));
     } else top.push(...renderEntry(e, { width, links: state.links, full: false, wordWrap: state.committer.wordWrap }));
+  }
+  const background = state.transcript.runningBackground();
+  if (background.length > 0) {
+    animated = true;
+    top.push({ spans: [] });
+    top.push({ spans: clipSpans([span(`background agents (${background.length})`, ui.dim)], width, true) });
+    for (const a of background) top.push(renderAgentRow(a, { width, glyph: SPINNER[state.frameNo % SPINNER.length] ?? "·", named: true }));
   }
   const retry = state.transcript.retry;
   if (state.busy && !state.ask && retry) {

@@ -6,6 +6,7 @@ import type { Screen } from "../screen/screen.ts";
 import type { AppActions } from "./actions.ts";
 import type { InputEvent } from "./app-input.ts";
 import type { AppState } from "./state.ts";
+import type { Transcript } from "../transcript/transcript.ts";
 import type { TranscriptAction } from "./keybindings.ts";
 import { runBound } from "./keymap.ts";
 
@@ -28,14 +29,46 @@ const PAGER_ACTIONS: { readonly [A in TranscriptAction]: (pager: TranscriptPager
 export function openPagerView(st: AppState, screen: Screen, source: PagerSource | undefined, opts: { title?: string; ofPrompt?: boolean }): NonNullable<AppState["pager"]> {
   const ofPrompt = opts.ofPrompt === true;
   const view = screen.openFullView();
-  const pager = new TranscriptPager(source ?? transcriptSource(st), screen.cols, screen.rows, opts.title ?? (ofPrompt ? "permission prompt" : "transcript"));
+  const agents = st.transcript.children.size;
+  const title = opts.title ?? (ofPrompt ? "permission prompt" : agents > 0 ? `transcript · a: subagents (${agents})` : "transcript");
+  const pager = new TranscriptPager(source ?? transcriptSource(st), screen.cols, screen.rows, title);
   if (ofPrompt) pager.home();
   else pager.end();
   return { view, pager, ofPrompt };
 }
 
 export function transcriptSource(state: AppState): PagerSource {
-  const t = () => state.transcript;
+  return sourceOf(() => state.transcript, state.committer.wordWrap);
+}
+
+/**
+ * `a` in the transcript pager: the next subagent's whole conversation (in the order they started),
+ * after the last one the session's own transcript again.
+ */
+function nextAgent(state: AppState): void {
+  const open = state.pager!;
+  const t = state.transcript;
+  const views = t.agents().filter((v) => t.children.has(v.agentId));
+  if (views.length === 0) {
+    open.pager.message = "no subagent ran in this session";
+    return;
+  }
+  const at = open.agentId ? views.findIndex((v) => v.agentId === open.agentId) : -1;
+  const next = views[at + 1];
+  const { width, height } = open.pager;
+  if (!next) {
+    delete open.agentId;
+    open.pager = new TranscriptPager(transcriptSource(state), width, height, `transcript · a: subagents (${views.length})`);
+  } else {
+    open.agentId = next.agentId;
+    const child = t.children.get(next.agentId)!;
+    const title = `subagent ${at + 2}/${views.length}: ${next.type} · ${next.description} · ${next.status} · a: next`;
+    open.pager = new TranscriptPager(sourceOf(() => child, state.committer.wordWrap), width, height, title);
+  }
+  open.pager.end();
+}
+
+function sourceOf(t: () => Transcript, wordWrap: boolean): PagerSource {
   return {
     count: () => t().entries.length,
     text: (i) => {
@@ -46,7 +79,7 @@ export function transcriptSource(state: AppState): PagerSource {
       const entries = t().entries;
       const e = entries[i];
       if (!e) return [];
-      const rows = renderEntry(e, { width, links: false, full: true, wordWrap: state.committer.wordWrap });
+      const rows = renderEntry(e, { width, links: false, full: true, wordWrap });
       return needsGap(entries[i - 1], e) ? [{ spans: [] }, ...rows] : rows;
     },
   };
@@ -109,6 +142,9 @@ export function pagerInput(state: AppState, actions: AppActions, ev: InputEvent)
     case "end":
     case "G":
       pager.end();
+      break;
+    case "a":
+      if (!state.pager!.ofPrompt) nextAgent(state);
       break;
     case "/":
       pager.startSearch();

@@ -49,7 +49,13 @@ export type PermissionAsk = {
 export type Busy = { abort: AbortController; kind: "turn" | "compact" | "command"; startedAt: number };
 
 /** ofPrompt: the pager shows the open permission prompt in full (and closes when it is answered). */
-export type OpenPager = { view: FullView; pager: TranscriptPager; ofPrompt: boolean };
+export type OpenPager = {
+  view: FullView;
+  pager: TranscriptPager;
+  ofPrompt: boolean;
+  /** The subagent whose conversation it shows (absent: the session's own transcript). */
+  agentId?: string;
+};
 
 /** The composer's vim mode (src/tui/app/vim-keys.ts). */
 export type VimState = { mode: "normal" | "insert"; /** An operator waiting for its motion: d or c. */ pending: "" | "d" | "c" };

@@ -56,6 +56,35 @@ export type ToolCallView = {
   output?: string;
   /** Why it failed or was denied, shown in red. */
   error?: string;
+  /** The subagents this call runs (the agent tool): a row each under it. */
+  agents?: AgentView[];
+};
+
+/**
+ * A subagent as its row shows it: updated from agent_start, agent_progress and agent_end only
+ * (never per streamed delta), its whole conversation kept apart for the pager.
+ */
+export type AgentView = {
+  agentId: string;
+  toolUseId: string;
+  type: string;
+  description: string;
+  /** Null when only its end is known (a resumed session's log). */
+  model: string | null;
+  effort: string | null;
+  background: boolean;
+  /** Its own log (the pager's source once the app restarts). */
+  logPath: string | null;
+  /** The tool it runs now: Claude Code's name and the call's summary. */
+  tool: { name: string; summary: string } | null;
+  tokens: number;
+  costUsd: number | null;
+  steps: number;
+  startedAt: number | null;
+  status: "running" | "completed" | "failed" | "cancelled";
+  durationMs: number | null;
+  /** The worktree it changed, kept on this branch. */
+  branch: string | null;
 };
 
 export type RetryView = {

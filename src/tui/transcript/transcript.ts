@@ -6,7 +6,8 @@ import type { AgentEvent, DurableEvent, UserShellRecord } from "../../events/typ
 import { shellOutputOf } from "../../events/user-shell.ts";
 import { answeredCall, describeServerCall, describeServerResult, isServerBlock, searchHits, serverError } from "../../model/server-blocks.ts";
 import type { AssistantBlock, ServerBlock, ToolResultContent } from "../../model/types.ts";
-import { CUT_NOTICE, type Entry, type NoticeLevel, type RetryView } from "./entry.ts";
+import { agentSummary, endedView, progressed, startedView } from "./agents.ts";
+import { CUT_NOTICE, type AgentView, type Entry, type NoticeLevel, type RetryView } from "./entry.ts";
 import { appendTail } from "./output-tail.ts";
 import { shownResult, shownText } from "./tool-output.ts";
 import { compactionNotice, rewindNotice, syntheticNotice, undoNotice } from "./event-notices.ts";
@@ -25,6 +26,9 @@ export class Transcript {
   private sinceStart: Entry[] = [];
   private tools = new Map<string, Extract<Entry, { kind: "tool" }>>();
   private denied = new Map<string, string>();
+  private agentViews = new Map<string, AgentView>();
+  /** Each subagent's own conversation, folded from its agent_event (deltas included), for the pager. */
+  readonly children = new Map<string, Transcript>();
   readonly usage: UsageTotals = { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, lastContext: null };
   /**
    * The request being retried, while the client waits: shown as one live line, never as an entry
@@ -151,6 +155,12 @@ export class Transcript {
       case "setting_change":
         if (e.model) this.push({ kind: "notice", text: `Model: ${e.model}`, level: "info" });
         break;
+      case "agent_start":
+      case "agent_progress":
+      case "agent_event":
+      case "agent_end":
+        this.applyAgent(e, now);
+        break;
       case "turn_end":
         this.retry = null;
         this.markInterruptedIfOpen(e.reason !== "finished");
@@ -159,6 +169,45 @@ export class Transcript {
       default:
         break;
     }
+  }
+
+  private applyAgent(e: Extract<AgentEvent, { type: "agent_start" | "agent_progress" | "agent_event" | "agent_end" }>, now: number): void {
+    if (e.type === "agent_event") {
+      this.children.get(e.agentId)?.apply(e.event, now);
+      return;
+    }
+    if (e.type === "agent_progress") {
+      const v = this.agentViews.get(e.agentId);
+      if (v) progressed(v, e);
+      return;
+    }
+    if (e.type === "agent_start") {
+      const v = startedView(e, now);
+      this.agentViews.set(e.agentId, v);
+      this.children.set(e.agentId, new Transcript());
+      const t = this.tools.get(e.toolUseId);
+      if (t) (t.view.agents ??= []).push(v);
+      return;
+    }
+    const known = this.agentViews.get(e.agentId);
+    const v = endedView(known, e);
+    this.agentViews.set(e.agentId, v);
+    const t = this.tools.get(e.toolUseId);
+    // Its call's row is still open (a foreground call): the summary goes there. A background
+    // agent's call answered long ago: its summary is a line of its own.
+    if (t && (t.view.status === "running" || t.view.status === "pending") && !v.background) {
+      if (!known) (t.view.agents ??= []).push(v);
+    } else this.push({ kind: "notice", text: `${agentSummary(v)}${v.description ? ` (${v.description})` : ""}`, level: v.status === "completed" ? "info" : "warn" });
+  }
+
+  /** Every subagent seen, in the order they started. */
+  agents(): AgentView[] {
+    return [...this.agentViews.values()];
+  }
+
+  /** Background agents still running: their calls are history, so the live zone shows them. */
+  runningBackground(): AgentView[] {
+    return this.agents().filter((v) => v.background && v.status === "running");
   }
 
   private blockDone(e: Extract<AgentEvent, { type: "block_done" }>, now: number): void {

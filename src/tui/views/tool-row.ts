@@ -2,6 +2,7 @@
 // done, the duration), then what matters about it: the live tail of a running command's output,
 // the diff of an edit or write, or the reason it failed. A finished row is committed to history.
 import type { Row, Span } from "../render/style.ts";
+import { renderAgentRow } from "./agent-row.ts";
 import { renderDiff } from "./diff-view.ts";
 import { cleanText, clipSpans, span, wrapSpans, wrapText } from "./text.ts";
 import { ui } from "./theme.ts";
@@ -61,6 +62,8 @@ export function renderToolCall(t: ToolCallView, opts: ToolRowOptions): Row[] {
   const tailW = tail.reduce((w, s) => w + s.text.length, 0);
   const rows: Row[] = [{ spans: [...clipSpans(head, Math.max(1, width - tailW), true), ...tail] }];
   const indent = "  ";
+  // A background agent outlives its call's row (which is history at once): the live zone shows it.
+  for (const a of t.agents ?? []) if (!a.background) rows.push(renderAgentRow(a, { width, glyph: SPINNER[opts.frame % SPINNER.length] ?? "·" }));
   if (t.status === "running" && t.outputTail.length > 0) {
     for (const line of visibleTail(t.outputTail).slice(-TAIL_LINES)) {
       rows.push({ spans: clipSpans([span(`${indent}│ `, ui.border), span(cleanText(line), ui.dim)], width, true) });
