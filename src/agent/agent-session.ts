@@ -82,11 +82,7 @@ export async function openAgentSession(given: SessionOptions): Promise<AgentSess
   // (A new session nobody spoke in is not worth a place in the session list: `spoke` says.)
   const state = recordSession({ bus, writer, context: { apply: (e) => context.apply(e) }, engine, model: f.model, cost: replayed?.costUsd ?? 0, spoke: f.opened.writer !== null || (f.opened.seedEvents?.length ?? 0) > 0 });
   const context = createConversationContext({ model: state.model, client: f.client, costOf: f.provider.costOf, emit: bus.emit, events: replayed?.events ?? [] });
-  // A resumed session started with other flags records the change, so replay sees it too.
-  if (replayed && (state.model() !== replayed.model || engine.mode !== replayed.permissionMode)) {
-    const change = { ...(state.model() !== replayed.model ? { model: state.model() } : {}), ...(engine.mode !== replayed.permissionMode ? { permissionMode: engine.mode } : {}) };
-    bus.emit({ type: "setting_change", id: newId(), ts: Date.now(), ...change });
-  }
+  if (replayed) recordFlagChanges(replayed, { model: state.model(), mode: engine.mode }, bus.emit);
   const sb = await attachSandbox(cwd, engine, workspace, notices);
   const hooked = hookedGate(createGate({ engine, workspace, emit: bus.emit, ask: plan.asker(notifyingAsker(hooks.service, opts.ask)), ...(sb.gate ? { sandbox: sb.gate } : {}) }), hooks.service, cwd, bus.emit, hookTurn, baseTools);
   const gate = structured ? structured.gate(hooked) : hooked;
@@ -199,6 +195,13 @@ export async function openAgentSession(given: SessionOptions): Promise<AgentSess
       }
     },
   };
+}
+
+/** A resumed session started with other flags records the change, so replay sees it too. */
+function recordFlagChanges(replayed: { model: string; permissionMode: PermissionMode }, now: { model: string; mode: PermissionMode }, emit: (e: AgentEvent) => void): void {
+  if (now.model === replayed.model && now.mode === replayed.permissionMode) return;
+  const change = { ...(now.model !== replayed.model ? { model: now.model } : {}), ...(now.mode !== replayed.permissionMode ? { permissionMode: now.mode } : {}) };
+  emit({ type: "setting_change", id: newId(), ts: Date.now(), ...change });
 }
 
 /** The session's hooks: every settings file's, and the host's (stream-json's SDK callbacks). */
