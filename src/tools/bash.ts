@@ -93,7 +93,7 @@ export const bashTool: Tool<Input> = {
 
     const started = Date.now();
     const run = ws.terminal ? await inTerminal(ws.terminal, script, ctx, timeoutMs) : await here(script, ws, ctx, timeoutMs, input.dangerouslyDisableSandbox === true, input.command);
-    const { code, signal, ended, leftovers, escaped } = run;
+    const { code, signal, ended, escaped } = run;
 
     const newCwd = readCwdFile(cwdFile);
     const cwdChanged = newCwd !== null && newCwd !== ws.cwd;
@@ -118,6 +118,8 @@ export const bashTool: Tool<Input> = {
       note(`exit code ${code}`);
     }
     for (const b of run.confined?.finish(r.text) ?? []) note(b);
+    // Under bubblewrap what the command left dies with its pid namespace: the sandbox saw it.
+    const leftovers = run.leftovers || run.confined?.leftBehind() === true;
     const stopped = "background processes the command left running were stopped";
     if (leftovers && !ended) note(`${stopped}; start long-running programs with the process tool`, stopped);
     if (escaped?.length) {
@@ -153,7 +155,7 @@ async function here(script: string, ws: LocalWorkspace, ctx: ToolContext, timeou
   const callMark = `khaelor-${process.pid}-${seq}-${Date.now().toString(36)}`;
   const confined = outside ? null : (ws.confine?.wrap(["bash", "-c", `exec 2>&1\n${script}`], { cwd: ws.cwd, pty: false, line }) ?? null);
   const env = commandEnv({ ...ws.processes.mark, [CALL_MARK]: callMark, ...confined?.env });
-  const g = spawnShellGroup(script, { cwd: ws.cwd, env, stdin: "ignore", ...(confined ? { wrap: () => confined.argv } : {}) });
+  const g = spawnShellGroup(script, { cwd: ws.cwd, env, stdin: "ignore", ...(confined ? { wrap: () => confined.argv, fds: confined.fds } : {}) });
   const untrack = ws.processes.track(g.pid);
   const out = new OutputCollector(ws.spill, "bash");
   const decoder = new StringDecoder("utf8");

@@ -78,7 +78,8 @@ describe.skipIf(!avail.ok)("escapes fail inside the sandbox", () => {
 
   test("curl to a loopback canary on a port not allowed reaches nothing, through the proxy or around it", async () => {
     const url = `http://127.0.0.1:${canary.port}/`;
-    const r = await h.call("bash", { command: `curl -s --max-time 5 ${url}; echo "proxy:$?"; curl -s --noproxy '*' --max-time 5 ${url}; echo "direct:$?"` });
+    // Through the proxy explicitly (loopback names skip it by NO_PROXY: they are the session's own), and around it.
+    const r = await h.call("bash", { command: `curl -s --noproxy '' -x "$HTTP_PROXY" --max-time 5 ${url}; echo "proxy:$?"; curl -s --max-time 5 ${url}; echo "direct:$?"; curl -s --noproxy '*' --max-time 5 ${url}; echo "direct2:$?"` });
     expect(r.text).not.toContain("CANARY-NET");
     expect(canaryHits).toBe(0);
     if (socat) expect(r.text).toContain("blocked by the sandbox: network to 127.0.0.1");
@@ -126,8 +127,35 @@ describe.skipIf(!avail.ok)("what is allowed still works inside the sandbox", () 
   });
 
   test.skipIf(!socat)("an allowed domain is reached through the proxy", async () => {
-    const r = await h.call("bash", { command: `curl -s --max-time 5 http://localhost:${allowedServer.port}/` });
+    // The host's localhost, through the proxy: plain `localhost` is the session's own loopback.
+    const r = await h.call("bash", { command: `curl -s --noproxy '' -x "$HTTP_PROXY" --max-time 5 http://localhost:${allowedServer.port}/` });
     expect(r.text).toContain("ALLOWED-NET");
+  });
+
+  test("a dev server started with the process tool is reached from later bash commands (one network per session)", async () => {
+    const port = 20_000 + (process.pid % 20_000);
+    const server = `${process.execPath} -e 'Bun.serve({ hostname: "127.0.0.1", port: ${port}, fetch: () => new Response("DEV-SERVER-OK\\n") }); console.log("listening")'`;
+    const s = await h.call("process", { action: "start", name: "web", command: server });
+    expect(s.isError).toBe(false);
+    const ready = await h.call("process", { action: "read", id: "web", wait_for: "listening", timeout: 20_000 });
+    expect(ready.text).toContain("listening");
+    const first = await h.call("bash", { command: `curl -s --max-time 5 http://localhost:${port}/` });
+    const second = await h.call("bash", { command: `curl -s --max-time 5 http://127.0.0.1:${port}/` });
+    expect(first.text).toContain("DEV-SERVER-OK");
+    expect(second.text).toContain("DEV-SERVER-OK");
+    // The session's loopback is not the host's: the host does not see the server.
+    const fromHost = await fetch(`http://127.0.0.1:${port}/`).then((r) => r.text(), () => "unreachable");
+    expect(fromHost).not.toContain("DEV-SERVER-OK");
+    await h.call("process", { action: "stop", id: "web" });
+  });
+
+  test("a background job the command left running is stopped with it, and the result says so", async () => {
+    const token = `9${process.pid}.5`;
+    const r = await h.call("bash", { command: `sleep ${token} & echo started` });
+    expect(r.text).toContain("background processes the command left running were stopped");
+    expect(await leftovers(token)).toEqual([]);
+    const quiet = await h.call("bash", { command: "echo nothing left" });
+    expect(quiet.text).not.toContain("were stopped");
   });
 
   test("a dev server started with the process tool survives later commands and stops with the session", async () => {
@@ -142,5 +170,22 @@ describe.skipIf(!avail.ok)("what is allowed still works inside the sandbox", () 
     expect(list.text).toMatch(/dev\s+pid \d+\s+running/);
     await h.ws.processes.stopAll(500);
     expect(await leftovers(token)).toEqual([]);
+  });
+});
+
+describe.skipIf(!avail.ok || !socat)("without nsenter: a network per command", () => {
+  test("the command's own relay reaches an allowed domain, the host's loopback stays out, and the relay is not taken for a leftover", async () => {
+    const own = await openSandbox({ root: h.dir, home, settings: { ...DEFAULT_SANDBOX, enabled: true, allowedDomains: ["localhost"] }, probe: () => ({ ...(avail as Extract<typeof avail, { ok: true }>), nsenter: false }) });
+    try {
+      expect(own.state()).toMatchObject({ kind: "on", warnings: [expect.stringContaining("nsenter (util-linux) is not on PATH")] });
+      h.ws.confine = own;
+      const r = await h.call("bash", { command: `curl -s --max-time 5 http://localhost:${allowedServer.port}/; curl -s --noproxy '*' --max-time 5 http://127.0.0.1:${canary.port}/; echo "direct:$?"` });
+      expect(r.text).toContain("ALLOWED-NET");
+      expect(r.text).not.toContain("CANARY-NET");
+      expect(r.text).not.toContain("were stopped");
+    } finally {
+      h.ws.confine = sb;
+      await own.close();
+    }
   });
 });
