@@ -34,12 +34,14 @@ export type Sandbox = CommandConfinement & {
   confines(command: string): boolean;
   /** The user allowed this for the session: `write:/abs/path` or `domain:example.com`. */
   grant(what: { write: string } | { domain: string }): void;
-  /** What the last command's sandbox blocked, for the one-key offer. */
-  lastBlocked(): { write?: string; domain?: string } | null;
+  /** What the last command's sandbox blocked, for the one-key offer: `line` is that command, `shown` the path or host as the user reads it. */
+  lastBlocked(): Offer | null;
   /** The plan for the next command (for /sandbox and `khaelor sandbox`). */
   plan(): FsPlan;
   close(): Promise<void>;
 };
+
+export type Offer = { write?: string; domain?: string; line: string; shown: string };
 
 export type SandboxOptions = {
   root: string;
@@ -64,7 +66,7 @@ export async function openSandbox(o: SandboxOptions): Promise<Sandbox> {
   let net: SessionNet | null = null;
   let netError: string | null = null;
   let seq = 0;
-  let last: { write?: string; domain?: string } | null = null;
+  let last: Offer | null = null;
   const placeholders = new Set<string>();
   let active = 0;
 
@@ -150,7 +152,8 @@ export async function openSandbox(o: SandboxOptions): Promise<Sandbox> {
           if (--active === 0) removePlaceholders(placeholders);
         }
         const found = explainBlocked(output, { plan, home, root: o.root, cwd: opts.cwd, deniedHosts: proxy?.deniedSince(mark) ?? [], networkOpen: useProxy });
-        last = found.offer;
+        const b = found.offer;
+        last = b ? { ...b, line: opts.line, shown: b.write !== undefined ? (b.write.startsWith(`${home}/`) ? `~/${b.write.slice(home.length + 1)}` : b.write) : b.domain! } : null;
         return found.notes;
       },
     };
