@@ -117,7 +117,7 @@ export async function openSandbox(o: SandboxOptions): Promise<Sandbox> {
     const a = probe();
     const useProxy = proxy !== null && (s.enforcer === "seatbelt" || (a.ok && a.socat));
     const shared = s.enforcer === "bubblewrap" && net !== null;
-    const env = useProxy ? proxyEnv(s.enforcer === "seatbelt" ? proxy!.port : PROXY_PORT_INSIDE, shared) : {};
+    const env = { ...packageCaches(stateDir!), ...(useProxy ? proxyEnv(s.enforcer === "seatbelt" ? proxy!.port : PROXY_PORT_INSIDE, shared) : {}) };
     const script = command[0] === "bash" && command[1] === "-c" ? command[2]! : command.map(shellQuote).join(" ");
     let argv: string[];
     let fds: number[] = [];
@@ -197,6 +197,17 @@ export async function openSandbox(o: SandboxOptions): Promise<Sandbox> {
       removePlaceholders(placeholders);
     },
   };
+}
+
+/**
+ * Package managers' caches live in the home directory, which is read-only inside (npm fails with
+ * EROFS on ~/.npm): each session gets caches of its own in its private directory. Not the user's:
+ * a command could plant a package there that a later unconfined install would trust.
+ */
+function packageCaches(stateDir: string): Record<string, string> {
+  const dir = join(stateDir, "caches");
+  // npm's update check would reach registry.npmjs.org on every run: a blocked host the user is offered each time.
+  return { npm_config_update_notifier: "false", npm_config_cache: join(dir, "npm"), YARN_CACHE_FOLDER: join(dir, "yarn"), BUN_INSTALL_CACHE_DIR: join(dir, "bun"), PIP_CACHE_DIR: join(dir, "pip") };
 }
 
 /** Claude Code's excludedCommands: `docker` or `docker *` covers `docker ps`; matched on the command's start. */

@@ -126,6 +126,12 @@ describe.skipIf(!avail.ok)("what is allowed still works inside the sandbox", () 
     expect(readFileSync(join(h.dir, "b.txt"), "utf8")).toBe("b\n");
   });
 
+  test.skipIf(!Bun.which("npm"))("npm has a cache it can write (home is read-only inside: ~/.npm failed with EROFS)", async () => {
+    const r = await h.call("bash", { command: "npm cache verify >/dev/null && echo CACHE-OK" });
+    expect(r.text).toContain("CACHE-OK");
+    expect(existsSync(join(home, ".npm"))).toBe(false);
+  });
+
   test.skipIf(!socat)("an allowed domain is reached through the proxy", async () => {
     // The host's localhost, through the proxy: plain `localhost` is the session's own loopback.
     const r = await h.call("bash", { command: `curl -s --noproxy '' -x "$HTTP_PROXY" --max-time 5 http://localhost:${allowedServer.port}/` });
