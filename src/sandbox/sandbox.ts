@@ -51,6 +51,12 @@ export type SandboxOptions = {
   home?: string;
   /** Tests: where to look for the programs (default: PATH). */
   probe?: () => Availability;
+  /**
+   * How long bubblewrap's mount points over missing protected paths stay after the last command
+   * (default 1500 ms). Removing one right away costs ~10 ms or more (the kernel detaches the dying
+   * namespace's mount on it and waits for RCU), and the next command would make it again.
+   */
+  placeholderLingerMs?: number;
 };
 
 export async function openSandbox(o: SandboxOptions): Promise<Sandbox> {
@@ -71,7 +77,8 @@ export async function openSandbox(o: SandboxOptions): Promise<Sandbox> {
   let active = 0;
 
   const settingsNow = () => ({ ...o.settings, allowWrite: [...o.settings.allowWrite, ...extraWrite], allowedDomains: [...o.settings.allowedDomains, ...extraDomains] });
-  const planNow = () => planFilesystem({ root: o.root, home, settings: settingsNow(), readDenyRules: o.readDenyRules?.() ?? [] });
+  let removal: ReturnType<typeof setTimeout> | null = null;
+  const planNow = () => withPlaceholders(planFilesystem({ root: o.root, home, settings: settingsNow(), readDenyRules: o.readDenyRules?.() ?? [] }), placeholders);
   const probe = () => (availability ??= (o.probe ?? probeSandbox)());
   // Under bubblewrap the proxy always runs (it names the hosts it refused); Seatbelt opens the
   // network to it only when a domain is allowed.
@@ -124,6 +131,8 @@ export async function openSandbox(o: SandboxOptions): Promise<Sandbox> {
     const leftFile = s.enforcer === "bubblewrap" && !opts.pty ? join(stateDir!, `left-${++seq}`) : null;
     if (s.enforcer === "bubblewrap") {
       const own = shared ? null : { proxySocket: useProxy ? sockPath() : null };
+      if (removal) clearTimeout(removal);
+      removal = null;
       for (const b of plan.blockCreate) if (!exists(b)) placeholders.add(b);
       emptyDir ??= mkdtempSync(join(tmpdir(), "khaelor-empty-"));
       chmodSync(emptyDir, 0o555);
@@ -149,7 +158,14 @@ export async function openSandbox(o: SandboxOptions): Promise<Sandbox> {
             left = true;
             rmSync(leftFile, { force: true });
           }
-          if (--active === 0) removePlaceholders(placeholders);
+          if (--active === 0) {
+            // Later, once no command runs: the next one reuses them meanwhile.
+            removal = setTimeout(() => {
+              removal = null;
+              if (active === 0) removePlaceholders(placeholders);
+            }, o.placeholderLingerMs ?? 1500);
+            removal.unref?.();
+          }
         }
         const found = explainBlocked(output, { plan, home, root: o.root, cwd: opts.cwd, deniedHosts: proxy?.deniedSince(mark) ?? [], networkOpen: useProxy });
         const b = found.offer;
@@ -194,6 +210,8 @@ export async function openSandbox(o: SandboxOptions): Promise<Sandbox> {
       proxy = null;
       if (stateDir) rmSync(stateDir, { recursive: true, force: true });
       if (emptyDir) rmSync(emptyDir, { recursive: true, force: true });
+      if (removal) clearTimeout(removal);
+      removal = null;
       removePlaceholders(placeholders);
     },
   };
@@ -228,9 +246,29 @@ function exists(p: string): boolean {
   }
 }
 
+/**
+ * The plan as if our mount points were not there: a protected path under one of them stays blocked
+ * at it (it is empty and read-only inside), and KHAELOR itself can still create the real file
+ * beside it (an "allow always" saving .khaelor/settings.local.json while they linger).
+ */
+function withPlaceholders(plan: FsPlan, placeholders: ReadonlySet<string>): FsPlan {
+  if (placeholders.size === 0) return plan;
+  const ours = [...placeholders];
+  const under = (p: string) => ours.find((h) => p === h || p.startsWith(`${h}/`));
+  const blockCreate = new Set<string>();
+  for (const b of plan.blockCreate) blockCreate.add(under(b) ?? b);
+  const readOnly = plan.readOnly.filter((r) => {
+    const h = under(r);
+    if (h) blockCreate.add(h);
+    return !h;
+  });
+  return { ...plan, readOnly, blockCreate: [...blockCreate] };
+}
+
 /** bubblewrap leaves an empty file (or directory) where it mounted over a missing path: removed once no sandbox uses it. */
 function removePlaceholders(placeholders: Set<string>): void {
-  for (const p of placeholders) {
+  // Deepest first: a directory of ours empties before it is looked at.
+  for (const p of [...placeholders].sort((a, b) => b.length - a.length)) {
     try {
       const st = lstatSync(p);
       if (st.isFile() && st.size === 0) rmSync(p);

@@ -46,7 +46,7 @@ beforeAll(async () => {
   writeFileSync(join(h.dir, "a.txt"), "a\n");
   canary = Bun.serve({ hostname: "127.0.0.1", port: 0, fetch: () => (canaryHits++, new Response("CANARY-NET\n")) });
   allowedServer = Bun.serve({ hostname: "127.0.0.1", port: 0, fetch: () => new Response("ALLOWED-NET\n") });
-  sb = await openSandbox({ root: h.dir, home, settings: { ...DEFAULT_SANDBOX, enabled: true, allowedDomains: ["localhost"] } });
+  sb = await openSandbox({ root: h.dir, home, settings: { ...DEFAULT_SANDBOX, enabled: true, allowedDomains: ["localhost"] }, placeholderLingerMs: 0 });
   h.ws.confine = sb;
 });
 
@@ -102,8 +102,7 @@ describe.skipIf(!avail.ok)("escapes fail inside the sandbox", () => {
     expect(existsSync(join(h.dir, ".khaelor/settings.json"))).toBe(false);
     expect(existsSync(join(h.dir, ".claude/settings.local.json"))).toBe(false);
     // bubblewrap's mount points over missing paths are gone once no command runs.
-    expect(existsSync(join(h.dir, ".khaelor"))).toBe(false);
-    expect(existsSync(join(h.dir, ".claude"))).toBe(false);
+    expect(await gone([join(h.dir, ".khaelor"), join(h.dir, ".claude")])).toEqual([]);
     expect(r.text).toContain("blocked by the sandbox: write to .git/hooks/pre-commit (protected");
   });
 
@@ -112,6 +111,37 @@ describe.skipIf(!avail.ok)("escapes fail inside the sandbox", () => {
     // It waits until the daemon's environment is empty (exec done), so the mark cannot find it.
     await h.call("bash", { command: `env -i setsid sleep ${token} </dev/null >/dev/null 2>&1 & d=$!; while [ -n "$(tr -d '\\0' < /proc/$d/environ)" ]; do :; done; echo started` });
     expect(await leftovers(token)).toEqual([]);
+  });
+});
+
+/** Waits (bounded) until none of `paths` exists; returns those still there. */
+async function gone(paths: string[], withinMs = 3000): Promise<string[]> {
+  const deadline = Date.now() + withinMs;
+  while (paths.some(existsSync) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 10));
+  return paths.filter(existsSync);
+}
+
+describe.skipIf(!avail.ok)("bubblewrap's mount points over missing protected paths, kept between commands", () => {
+  test("later commands reuse them and stay blocked; KHAELOR can still write its own settings beside them; close removes them", async () => {
+    const w = makeHarness("khaelor-sandbox-linger-");
+    const lingering = await openSandbox({ root: w.dir, home, settings: { ...DEFAULT_SANDBOX, enabled: true }, placeholderLingerMs: 60_000 });
+    w.ws.confine = lingering;
+    try {
+      await w.call("bash", { command: "true" });
+      expect(existsSync(join(w.dir, ".khaelor"))).toBe(true);
+      // "Allow always" saving a rule while they linger.
+      writeFileSync(join(w.dir, ".khaelor", "settings.local.json"), '{"permissions":{}}\n');
+      const r = await w.call("bash", { command: "echo '{}' > .khaelor/settings.local.json; mkdir -p .claude && echo '{}' > .claude/settings.json; echo '{}' > .mcp.json; true" });
+      expect(readFileSync(join(w.dir, ".khaelor", "settings.local.json"), "utf8")).toBe('{"permissions":{}}\n');
+      expect(existsSync(join(w.dir, ".claude", "settings.json"))).toBe(false);
+      expect(r.text).toContain("blocked by the sandbox");
+    } finally {
+      await lingering.close();
+    }
+    expect(existsSync(join(w.dir, ".claude"))).toBe(false);
+    expect(existsSync(join(w.dir, ".mcp.json"))).toBe(false);
+    expect(readFileSync(join(w.dir, ".khaelor", "settings.local.json"), "utf8")).toBe('{"permissions":{}}\n');
+    await w.cleanup();
   });
 });
 
