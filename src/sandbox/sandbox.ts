@@ -2,13 +2,14 @@
 // and each command wrapped for bubblewrap (Linux) or sandbox-exec (macOS). A command whose sandbox
 // blocked something gets the words for the model ("blocked by the sandbox: write to ~/x"); what
 // the user allows for the session (a path, a domain) holds from the next command on.
-import { chmodSync, existsSync, mkdtempSync, rmSync, lstatSync, readdirSync } from "node:fs";
+import { chmodSync, existsSync, mkdtempSync, rmSync } from "node:fs";
 import { homedir, tmpdir } from "node:os";
 import { join } from "node:path";
 import { bwrapArgs, innerCommand, proxyEnv, PROXY_PORT_INSIDE } from "./bwrap.ts";
 import { planFilesystem, type FsPlan } from "./fs-plan.ts";
 import { startProxy, type RunningProxy } from "./proxy.ts";
 import { openSessionNet, type SessionNet } from "./netns.ts";
+import { placeholders } from "./placeholders.ts";
 import { seatbeltProfile } from "./seatbelt.ts";
 import { domainAllowed, type SandboxSettings } from "./settings.ts";
 import { explainBlocked } from "./blocked.ts";
@@ -73,12 +74,10 @@ export async function openSandbox(o: SandboxOptions): Promise<Sandbox> {
   let netError: string | null = null;
   let seq = 0;
   let last: Offer | null = null;
-  const placeholders = new Set<string>();
-  let active = 0;
+  const mounts = placeholders(o.placeholderLingerMs ?? 1500);
 
   const settingsNow = () => ({ ...o.settings, allowWrite: [...o.settings.allowWrite, ...extraWrite], allowedDomains: [...o.settings.allowedDomains, ...extraDomains] });
-  let removal: ReturnType<typeof setTimeout> | null = null;
-  const planNow = () => withPlaceholders(planFilesystem({ root: o.root, home, settings: settingsNow(), readDenyRules: o.readDenyRules?.() ?? [] }), placeholders);
+  const planNow = () => mounts.plan(planFilesystem({ root: o.root, home, settings: settingsNow(), readDenyRules: o.readDenyRules?.() ?? [] }));
   const probe = () => (availability ??= (o.probe ?? probeSandbox)());
   // Under bubblewrap the proxy always runs (it names the hosts it refused); Seatbelt opens the
   // network to it only when a domain is allowed.
@@ -131,9 +130,7 @@ export async function openSandbox(o: SandboxOptions): Promise<Sandbox> {
     const leftFile = s.enforcer === "bubblewrap" && !opts.pty ? join(stateDir!, `left-${++seq}`) : null;
     if (s.enforcer === "bubblewrap") {
       const own = shared ? null : { proxySocket: useProxy ? sockPath() : null };
-      if (removal) clearTimeout(removal);
-      removal = null;
-      for (const b of plan.blockCreate) if (!exists(b)) placeholders.add(b);
+      mounts.start(plan);
       emptyDir ??= mkdtempSync(join(tmpdir(), "khaelor-empty-"));
       chmodSync(emptyDir, 0o555);
       const entered = net?.enter() ?? { prefix: [], fds: [] };
@@ -143,7 +140,6 @@ export async function openSandbox(o: SandboxOptions): Promise<Sandbox> {
     } else {
       argv = ["/usr/bin/sandbox-exec", "-p", seatbeltProfile(plan, { proxyPort: useProxy ? proxy!.port : null }), "bash", "-c", script];
     }
-    active++;
     let finished = false;
     let left = false;
     return {
@@ -158,14 +154,7 @@ export async function openSandbox(o: SandboxOptions): Promise<Sandbox> {
             left = true;
             rmSync(leftFile, { force: true });
           }
-          if (--active === 0) {
-            // Later, once no command runs: the next one reuses them meanwhile.
-            removal = setTimeout(() => {
-              removal = null;
-              if (active === 0) removePlaceholders(placeholders);
-            }, o.placeholderLingerMs ?? 1500);
-            removal.unref?.();
-          }
+          if (s.enforcer === "bubblewrap") mounts.end();
         }
         const found = explainBlocked(output, { plan, home, root: o.root, cwd: opts.cwd, deniedHosts: proxy?.deniedSince(mark) ?? [], networkOpen: useProxy });
         const b = found.offer;
@@ -210,9 +199,7 @@ export async function openSandbox(o: SandboxOptions): Promise<Sandbox> {
       proxy = null;
       if (stateDir) rmSync(stateDir, { recursive: true, force: true });
       if (emptyDir) rmSync(emptyDir, { recursive: true, force: true });
-      if (removal) clearTimeout(removal);
-      removal = null;
-      removePlaceholders(placeholders);
+      mounts.removeAll();
     },
   };
 }
@@ -236,46 +223,3 @@ export function excludedMatch(pattern: string, command: string): boolean {
 }
 
 const shellQuote = (s: string) => (/^[\w@%+=:,./-]+$/.test(s) ? s : `'${s.replace(/'/g, `'\\''`)}'`);
-
-function exists(p: string): boolean {
-  try {
-    lstatSync(p);
-    return true;
-  } catch {
-    return false;
-  }
-}
-
-/**
- * The plan as if our mount points were not there: a protected path under one of them stays blocked
- * at it (it is empty and read-only inside), and KHAELOR itself can still create the real file
- * beside it (an "allow always" saving .khaelor/settings.local.json while they linger).
- */
-function withPlaceholders(plan: FsPlan, placeholders: ReadonlySet<string>): FsPlan {
-  if (placeholders.size === 0) return plan;
-  const ours = [...placeholders];
-  const under = (p: string) => ours.find((h) => p === h || p.startsWith(`${h}/`));
-  const blockCreate = new Set<string>();
-  for (const b of plan.blockCreate) blockCreate.add(under(b) ?? b);
-  const readOnly = plan.readOnly.filter((r) => {
-    const h = under(r);
-    if (h) blockCreate.add(h);
-    return !h;
-  });
-  return { ...plan, readOnly, blockCreate: [...blockCreate] };
-}
-
-/** bubblewrap leaves an empty file (or directory) where it mounted over a missing path: removed once no sandbox uses it. */
-function removePlaceholders(placeholders: Set<string>): void {
-  // Deepest first: a directory of ours empties before it is looked at.
-  for (const p of [...placeholders].sort((a, b) => b.length - a.length)) {
-    try {
-      const st = lstatSync(p);
-      if (st.isFile() && st.size === 0) rmSync(p);
-      else if (st.isDirectory() && readdirSync(p).length === 0) rmSync(p, { recursive: true });
-    } catch {
-      // already gone
-    }
-    placeholders.delete(p);
-  }
-}
