@@ -121,6 +121,34 @@ async function gone(paths: string[], withinMs = 3000): Promise<string[]> {
   return paths.filter(existsSync);
 }
 
+describe.skipIf(!avail.ok)("Read deny rules that are globs (**/.env, *.pem)", () => {
+  test("files in the project they match are hidden inside, found at each command's start; the rest reads", async () => {
+    const w = makeHarness("khaelor-sandbox-globs-");
+    mkdirSync(join(w.dir, "api", "config"), { recursive: true });
+    writeFileSync(join(w.dir, ".env"), "CANARY-ROOT-ENV\n");
+    writeFileSync(join(w.dir, "api", "config", ".env"), "CANARY-NESTED-ENV\n");
+    writeFileSync(join(w.dir, "api", "server.pem"), "CANARY-PEM\n");
+    writeFileSync(join(w.dir, "api", "readme.txt"), "plain readme\n");
+    const globs = await openSandbox({ root: w.dir, home, settings: { ...DEFAULT_SANDBOX, enabled: true }, readDenyRules: () => ["**/.env", "*.pem"], placeholderLingerMs: 0 });
+    w.ws.confine = globs;
+    try {
+      expect(globs.plan().unenforced).toEqual([]);
+      const r = await w.call("bash", { command: "cat .env api/config/.env api/server.pem api/readme.txt" });
+      expect(r.text).not.toContain("CANARY");
+      expect(r.text).toContain("plain readme");
+      // One made after the session started is hidden from the next command on.
+      mkdirSync(join(w.dir, "web"));
+      writeFileSync(join(w.dir, "web", ".env"), "CANARY-LATER-ENV\n");
+      const later = await w.call("bash", { command: "cat web/.env; echo read-done" });
+      expect(later.text).toContain("read-done");
+      expect(later.text).not.toContain("CANARY-LATER-ENV");
+    } finally {
+      await globs.close();
+      await w.cleanup();
+    }
+  });
+});
+
 describe.skipIf(!avail.ok)("bubblewrap's mount points over missing protected paths, kept between commands", () => {
   test("later commands reuse them and stay blocked; KHAELOR can still write its own settings beside them; close removes them", async () => {
     const w = makeHarness("khaelor-sandbox-linger-");
