@@ -4,7 +4,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { StringDecoder } from "node:string_decoder";
 import { commandEnv, groupAlive, signalGroup, spawnShellGroup } from "../workspace/process-group.ts";
-import { describeMarked, findMarked, stopMarked } from "../workspace/marked-processes.ts";
+import { describeMarked, findMarked, inOwnPidNamespace, stopMarked } from "../workspace/marked-processes.ts";
 import { OutputCollector } from "./output-budget.ts";
 import { readRegularText } from "../workspace/safe-read.ts";
 import { answering, displayPath, localWorkspace, ok, fail, withNotes } from "./results.ts";
@@ -185,7 +185,8 @@ async function here(script: string, ws: LocalWorkspace, ctx: ToolContext, timeou
   if (leftovers) signalGroup(g.pid, "SIGKILL");
   untrack();
   // Daemons outside the group still carry the call's mark: they are stopped too, and named.
-  const escaped = findMarked(`${CALL_MARK}=${callMark}`);
+  const marked = findMarked(`${CALL_MARK}=${callMark}`);
+  const escaped = marked && confined ? inOwnPidNamespace(marked) : marked;
   if (escaped?.length) await stopMarked(escaped, KILL_GRACE_MS);
   // Output still in the pipe arrives after exit; a process outside the group (a daemon that
   // called setsid) could hold the pipe open forever, so wait only briefly.
