@@ -33,14 +33,15 @@ export async function run(_opts: { json: boolean }) {
     const out = await bashTool.run!({ command: "true" }, ctx);
     if (out.isError) throw new Error(`true failed: ${JSON.stringify(out.content)}`);
   };
-  const closed = await openSandbox({ root, settings: { ...DEFAULT_SANDBOX, enabled: true } });
-  const proxied = await openSandbox({ root, settings: { ...DEFAULT_SANDBOX, enabled: true, allowedDomains: ["registry.npmjs.org"] } });
   const n = 30;
   const plain = await perRun(n, once(undefined));
+  // One sandbox at a time: two on one project would each remove the mount points the other
+  // planned around (two sessions in one project share that race).
+  const closed = await openSandbox({ root, settings: { ...DEFAULT_SANDBOX, enabled: true } });
   const confined = await perRun(n, once(closed));
-  const withProxy = await perRun(n, once(proxied));
-
   await closed.close();
+  const proxied = await openSandbox({ root, settings: { ...DEFAULT_SANDBOX, enabled: true, allowedDomains: ["registry.npmjs.org"] } });
+  const withProxy = await perRun(n, once(proxied));
   await proxied.close();
   rmSync(root, { recursive: true, force: true });
   return [

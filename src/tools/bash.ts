@@ -155,7 +155,7 @@ async function here(script: string, ws: LocalWorkspace, ctx: ToolContext, timeou
   const callMark = `khaelor-${process.pid}-${seq}-${Date.now().toString(36)}`;
   const confined = outside ? null : (ws.confine?.wrap(["bash", "-c", `exec 2>&1\n${script}`], { cwd: ws.cwd, pty: false, line }) ?? null);
   const env = commandEnv({ ...ws.processes.mark, [CALL_MARK]: callMark, ...confined?.env });
-  const g = spawnShellGroup(script, { cwd: ws.cwd, env, stdin: "ignore", ...(confined ? { wrap: () => confined.argv, fds: confined.fds } : {}) });
+  const g = spawnShellGroup(script, { cwd: ws.cwd, env, stdin: "ignore", ...(confined ? { wrap: () => confined.argv, fds: confined.fds, stderr: "pipe" as const } : {}) });
   const untrack = ws.processes.track(g.pid);
   const out = new OutputCollector(ws.spill, "bash");
   const decoder = new StringDecoder("utf8");
@@ -164,6 +164,12 @@ async function here(script: string, ws: LocalWorkspace, ctx: ToolContext, timeou
     const s = decoder.write(b);
     out.push(s, b);
     if (s) ctx.onProgress?.(s);
+  });
+  // A confined command's wrapper (nsenter, bwrap) says why it could not start on stderr: shown, not lost.
+  g.child.stderr?.on("data", (b: Buffer) => {
+    const s = b.toString("utf8");
+    out.push(s, b);
+    ctx.onProgress?.(s);
   });
 
   let ended: "timeout" | "cancelled" | null = null;

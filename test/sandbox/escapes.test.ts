@@ -213,6 +213,19 @@ describe.skipIf(!avail.ok)("what is allowed still works inside the sandbox", () 
     await h.call("process", { action: "stop", id: "web" });
   });
 
+  test("when the sandbox itself cannot start the command, the result says why (bwrap's own error)", async () => {
+    // A directory inside a hidden one exists out here but not inside: bwrap cannot chdir to it.
+    mkdirSync(join(home, ".ssh", "sub"), { recursive: true });
+    h.ws.cwd = join(home, ".ssh", "sub");
+    try {
+      const r = await h.call("bash", { command: "echo never" });
+      expect(r.isError).toBe(true);
+      expect(r.text).toMatch(/bwrap: .*\.ssh\/sub/);
+    } finally {
+      h.ws.cwd = h.dir;
+    }
+  });
+
   test("a background job the command left running is stopped with it, and the result says so", async () => {
     const token = `9${process.pid}.5`;
     const r = await h.call("bash", { command: `sleep ${token} & sleep ${token} & curl -s -m 1 http://a.example/ >/dev/null; echo started` });
