@@ -27,6 +27,8 @@ import type { GitProtection } from "../workspace/git/index.ts";
 import { openFoundation, type Foundation } from "./foundation.ts";
 import { createGate } from "./gate.ts";
 import { attachSandbox } from "./sandbox-wiring.ts";
+import { sandboxOffers } from "./sandbox-offer.ts";
+import type { Sandbox } from "../sandbox/sandbox.ts";
 import { notifyingAsker, wireHooks } from "./hook-wiring.ts";
 import { openPlanWorkflow } from "./plan-mode.ts";
 import { restoreWorkspace, SessionOpenError } from "./open-log.ts";
@@ -73,7 +75,10 @@ export async function openAgentSession(given: SessionOptions): Promise<AgentSess
   const plan = openPlanWorkflow({ bus, sessionId, planFile: f.planFile, mode: () => engine.mode, replayed: replayed?.events ?? [] });
   const subagents = sessionSubagents({ f, opts, emit: (e) => bus.emit(e), hooks: hooks.service, costSinceOpen: () => state.costSinceOpen(), model: () => state.model() });
   const baseTools = createToolRuntime([...subagents.offered, plan.tool], { searchGuard: (tool, dir) => engine.searchFilter(tool, dir), dynamic: withStructuredTool(() => mcp.manager.tools(), structured) });
-  const tools = hookedRuntime(baseTools, hooks.service, cwd, hookTurn);
+  // The sandbox is attached below; the offer asks it once a command has run.
+  let sandboxNow: Sandbox | null = null;
+  const offered = opts.ask && opts.sandboxOffers ? sandboxOffers(baseTools, () => sandboxNow, opts.ask) : baseTools;
+  const tools = hookedRuntime(offered, hooks.service, cwd, hookTurn);
   // Resume contract: tools may be added between versions, never silently removed. (MCP tools come
   // and go with their servers, which are not connected yet.)
   const missing = (replayed?.toolNamesUsed ?? []).filter((t) => !t.startsWith("mcp__") && !tools.names().includes(t));
@@ -84,6 +89,7 @@ export async function openAgentSession(given: SessionOptions): Promise<AgentSess
   const context = createConversationContext({ model: state.model, client: f.client, costOf: f.provider.costOf, emit: bus.emit, events: replayed?.events ?? [] });
   if (replayed) recordFlagChanges(replayed, { model: state.model(), mode: engine.mode }, bus.emit);
   const sb = await attachSandbox(cwd, engine, workspace, notices);
+  sandboxNow = sb.sandbox;
   const hooked = hookedGate(createGate({ engine, workspace, emit: bus.emit, ask: plan.asker(notifyingAsker(hooks.service, opts.ask)), ...(sb.gate ? { sandbox: sb.gate } : {}) }), hooks.service, cwd, bus.emit, hookTurn, baseTools);
   const gate = structured ? structured.gate(hooked) : hooked;
 

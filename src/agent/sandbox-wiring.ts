@@ -50,10 +50,10 @@ export function sandboxNotice(sandbox: Sandbox, editorTerminal: boolean): string
     return `sandbox unavailable: ${s.why}. ${s.install}. ${s.refuse ? "sandbox.failIfUnavailable is set: bash and process commands are refused" : "Commands run unconfined and ask as without the sandbox"}`;
   }
   const domains = sandbox.settings.allowedDomains.length;
-  const parts = [`sandbox on (${s.enforcer}): commands write only to the project and temp dirs, network ${domains ? `only to ${domains} allowed domain${domains === 1 ? "" : "s"}` : "closed"}${sandbox.settings.autoAllowBashIfSandboxed ? "; confined commands run without asking" : ""}`];
+  const parts = [`sandbox on (${s.enforcer}): commands write only to the project and temp dirs, network ${domains ? `only to ${domains} allowed domain${domains === 1 ? "" : "s"}` : "closed"}${s.sharedNetwork ? " (localhost is the session's own: servers its commands start, not the host's)" : ""}${sandbox.settings.autoAllowBashIfSandboxed ? "; confined commands run without asking" : ""}`];
   if (editorTerminal) parts.push("commands run in the editor's terminal are NOT confined and ask as usual");
   const unenforced = sandbox.plan().unenforced;
-  if (unenforced.length) parts.push(`Read deny rules the sandbox cannot enforce (globs; the rules still hold for KHAELOR's own tools): ${unenforced.join(", ")}`);
+  if (unenforced.length) parts.push(`Read deny rules the sandbox cannot enforce (globs outside the project, or a project too large to look through; the rules still hold for KHAELOR's own tools): ${unenforced.join(", ")}`);
   parts.push(...s.warnings);
   return parts.join("; ");
 }

@@ -58,6 +58,8 @@ export type AskAnswer =
       mode?: PermissionMode;
       /** An approved plan: implemented in a new session with a clean context instead of this one. */
       clearContext?: boolean;
+      /** A sandbox offer taken: allow what was blocked for the session, or run the command once outside. */
+      offer?: "grant" | "outside";
     }
   | { allow: false; message?: string };
 
@@ -70,6 +72,12 @@ export type AskRequest = {
   preview?: ToolPreview;
   /** Its tool's facts: Claude Code's name, ACP's kind, the paths it reaches. */
   facts?: ToolFacts;
+  /**
+   * Not a permission question: the command ran and the sandbox blocked it. Offered only to an
+   * Asker that said it knows the offer (SessionOptions.sandboxOffers); `outside`: running it
+   * outside is allowed here (sandbox.allowUnsandboxedCommands).
+   */
+  sandboxOffer?: { blocked: string; grant: string; outside: boolean };
 };
 
 /** Asks the user whether a call may run (the app's permission panel); resolves with the choice. */
@@ -99,6 +107,8 @@ export type SessionOptions = {
   budgets?: { maxTurns?: number; maxBudgetUsd?: number; wallTimeMs?: number };
   /** Who is asked when a rule says ask; absent, nobody is there and the call is denied. */
   ask?: Asker;
+  /** The Asker answers sandbox offers (the app): a command the sandbox blocked offers to allow it or run it outside. */
+  sandboxOffers?: boolean;
   /**
    * This mode asks the project-trust question itself (the app, through AgentSession.trust); in
    * every other mode what the project's files define and the user never trusted is ignored with

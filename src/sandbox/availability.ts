@@ -5,7 +5,8 @@ import { spawnSync } from "node:child_process";
 import { existsSync } from "node:fs";
 
 export type Availability =
-  | { ok: true; enforcer: "bubblewrap" | "seatbelt"; socat: boolean; warnings: string[] }
+  /** nsenter (util-linux): the session's one network namespace is joined with it; without it each command has its own. */
+  | { ok: true; enforcer: "bubblewrap" | "seatbelt"; socat: boolean; nsenter?: boolean; warnings: string[] }
   | { ok: false; why: string; install: string };
 
 const which = (name: string): string | null => Bun.which(name);
@@ -23,5 +24,6 @@ export function probeSandbox(): Availability {
     return { ok: false, why: `bubblewrap cannot make its namespaces here (${said})`, install: "turn on unprivileged user namespaces (sysctl kernel.unprivileged_userns_clone=1; on Ubuntu 24.04 also kernel.apparmor_restrict_unprivileged_userns=0, or an AppArmor profile for bwrap); in a container, run it with --privileged or outside" };
   }
   const socat = which("socat") !== null;
-  return { ok: true, enforcer: "bubblewrap", socat, warnings: [] };
+  const nsenter = which("nsenter") !== null;
+  return { ok: true, enforcer: "bubblewrap", socat, nsenter, warnings: [] };
 }

@@ -7,6 +7,7 @@ import { existsSync, lstatSync, readFileSync, realpathSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, isAbsolute, join, resolve, sep } from "node:path";
 import type { SandboxSettings } from "./settings.ts";
+import { matchReadGlobs, MAX_ENTRIES } from "./read-globs.ts";
 
 export type FsPlan = {
   /** Writable trees (they exist). */
@@ -17,7 +18,7 @@ export type FsPlan = {
   blockCreate: string[];
   /** Existing paths whose content is hidden: a directory shows empty, a file as /dev/null. */
   denyRead: string[];
-  /** Read deny rules the plan could not turn into a path (a glob), said in /sandbox. */
+  /** Read deny rules the plan could not turn into paths (a glob outside the project, a project too large to walk), said in /sandbox. */
   unenforced: string[];
 };
 
@@ -77,22 +78,30 @@ export function planFilesystem(p: PlanInput): FsPlan {
   const unenforced: string[] = [];
   const denyRead: string[] = [];
   for (const place of [...CREDENTIAL_PLACES.map((c) => join(p.home, c)), ...p.settings.denyRead.map(expand)]) if (lexists(place)) denyRead.push(real(place));
+  const globs: string[] = [];
   for (const spec of p.readDenyRules ?? []) {
     const path = ruleLiteralPath(spec, p.root, p.home);
-    if (path === null) unenforced.push(spec);
+    // A glob with no fixed place: the project's matches, found now (a home-wide one cannot be walked).
+    if (path === null) (/^(~|\/\/|\.\.\/)/.test(spec) ? unenforced : globs).push(spec);
     else if (lexists(path)) denyRead.push(real(path));
   }
+  const found = matchReadGlobs(p.root, globs);
+  for (const m of found.paths) denyRead.push(real(m));
+  unenforced.push(...found.partial.map((g) => `${g} (beyond the first ${MAX_ENTRIES} entries of the project)`));
   return { writable, readOnly: unique(readOnly), blockCreate: unique(blockCreate), denyRead: unique(denyRead), unenforced };
 }
 
 /**
  * The directory or file a Read rule names, up to its first glob: `./secrets/**` is ./secrets,
- * `~/.env` is ~/.env; a rule whose glob starts the path (`**\/.env`) names no one place.
+ * `~/.env` is ~/.env; a rule whose glob starts the path (`**\/.env`) or picks among what is below
+ * (`~/**\/.env`, `./config/*.key`) names no one place.
  */
 export function ruleLiteralPath(spec: string, root: string, home: string): string | null {
   const cut = spec.search(/[*?[{]/);
   const literal = (cut === -1 ? spec : spec.slice(0, cut)).replace(/\/+$/, "");
   if (cut !== -1 && !spec.slice(0, cut).endsWith("/")) return null;
+  // Only "everything below" names the directory: `~/**/.env` is not all of home.
+  if (cut !== -1 && !/^(\*\*|\*|\*\*\/\*)$/.test(spec.slice(cut))) return null;
   if (literal === "" || literal === ".") return null;
   if (literal.startsWith("//")) return literal.slice(1);
   if (literal === "~" || literal.startsWith("~/")) return join(home, literal.slice(1));

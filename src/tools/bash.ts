@@ -4,7 +4,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { StringDecoder } from "node:string_decoder";
 import { commandEnv, groupAlive, signalGroup, spawnShellGroup } from "../workspace/process-group.ts";
-import { describeMarked, findMarked, stopMarked } from "../workspace/marked-processes.ts";
+import { describeMarked, findMarked, inOwnPidNamespace, stopMarked } from "../workspace/marked-processes.ts";
 import { OutputCollector } from "./output-budget.ts";
 import { readRegularText } from "../workspace/safe-read.ts";
 import { answering, displayPath, localWorkspace, ok, fail, withNotes } from "./results.ts";
@@ -93,7 +93,7 @@ export const bashTool: Tool<Input> = {
 
     const started = Date.now();
     const run = ws.terminal ? await inTerminal(ws.terminal, script, ctx, timeoutMs) : await here(script, ws, ctx, timeoutMs, input.dangerouslyDisableSandbox === true, input.command);
-    const { code, signal, ended, leftovers, escaped } = run;
+    const { code, signal, ended, escaped } = run;
 
     const newCwd = readCwdFile(cwdFile);
     const cwdChanged = newCwd !== null && newCwd !== ws.cwd;
@@ -118,6 +118,8 @@ export const bashTool: Tool<Input> = {
       note(`exit code ${code}`);
     }
     for (const b of run.confined?.finish(r.text) ?? []) note(b);
+    // Under bubblewrap what the command left dies with its pid namespace: the sandbox saw it.
+    const leftovers = run.leftovers || run.confined?.leftBehind() === true;
     const stopped = "background processes the command left running were stopped";
     if (leftovers && !ended) note(`${stopped}; start long-running programs with the process tool`, stopped);
     if (escaped?.length) {
@@ -153,7 +155,7 @@ async function here(script: string, ws: LocalWorkspace, ctx: ToolContext, timeou
   const callMark = `khaelor-${process.pid}-${seq}-${Date.now().toString(36)}`;
   const confined = outside ? null : (ws.confine?.wrap(["bash", "-c", `exec 2>&1\n${script}`], { cwd: ws.cwd, pty: false, line }) ?? null);
   const env = commandEnv({ ...ws.processes.mark, [CALL_MARK]: callMark, ...confined?.env });
-  const g = spawnShellGroup(script, { cwd: ws.cwd, env, stdin: "ignore", ...(confined ? { wrap: () => confined.argv } : {}) });
+  const g = spawnShellGroup(script, { cwd: ws.cwd, env, stdin: "ignore", ...(confined ? { wrap: () => confined.argv, fds: confined.fds, stderr: "pipe" as const } : {}) });
   const untrack = ws.processes.track(g.pid);
   const out = new OutputCollector(ws.spill, "bash");
   const decoder = new StringDecoder("utf8");
@@ -162,6 +164,12 @@ async function here(script: string, ws: LocalWorkspace, ctx: ToolContext, timeou
     const s = decoder.write(b);
     out.push(s, b);
     if (s) ctx.onProgress?.(s);
+  });
+  // A confined command's wrapper (nsenter, bwrap) says why it could not start on stderr: shown, not lost.
+  g.child.stderr?.on("data", (b: Buffer) => {
+    const s = b.toString("utf8");
+    out.push(s, b);
+    ctx.onProgress?.(s);
   });
 
   let ended: "timeout" | "cancelled" | null = null;
@@ -183,7 +191,8 @@ async function here(script: string, ws: LocalWorkspace, ctx: ToolContext, timeou
   if (leftovers) signalGroup(g.pid, "SIGKILL");
   untrack();
   // Daemons outside the group still carry the call's mark: they are stopped too, and named.
-  const escaped = findMarked(`${CALL_MARK}=${callMark}`);
+  const marked = findMarked(`${CALL_MARK}=${callMark}`);
+  const escaped = marked && confined ? inOwnPidNamespace(marked) : marked;
   if (escaped?.length) await stopMarked(escaped, KILL_GRACE_MS);
   // Output still in the pipe arrives after exit; a process outside the group (a daemon that
   // called setsid) could hold the pipe open forever, so wait only briefly.

@@ -10,6 +10,10 @@ export type ConfinedCommand = {
   argv: string[];
   /** Added to the command's environment (the proxy's address). */
   env: Record<string, string>;
+  /** Open descriptors of ours the command gets as its fds 3, 4, … (the session's network namespace). */
+  fds: number[];
+  /** After finish: the command left processes running that the sandbox ended with it. */
+  leftBehind(): boolean;
   /** The command ended with this output: what the sandbox blocked, one line each for the model. */
   finish(output: string): string[];
 };

@@ -4,7 +4,7 @@
 // process tool's processes carry the session's mark (and a bash command its call's), and what
 // still carries one after the command, at exit, or when a crashed session is resumed, is ours to
 // stop. Linux reads /proc; elsewhere nothing is found and callers say they could not look.
-import { readdirSync, readFileSync } from "node:fs";
+import { readdirSync, readFileSync, readlinkSync } from "node:fs";
 import { signalGroup } from "./process-group.ts";
 
 export type MarkedProcess = { pid: number; command: string };
@@ -91,4 +91,25 @@ export function killMarkedSync(entry: string): void {
 export function describeMarked(p: MarkedProcess): string {
   const command = p.command.replace(/^bash -c exec 2>&1\s+trap .*? EXIT\s+/s, "").replace(/\s+/g, " ").trim();
   return `pid ${p.pid} (${command.length > 60 ? `${command.slice(0, 59)}…` : command || "?"})`;
+}
+
+/**
+ * The ones in this process's pid namespace. A confined command's processes live in a namespace of
+ * their own (bubblewrap --unshare-pid) that the kernel ends with the command: none of them got away,
+ * even while they are still being killed when we look.
+ */
+export function inOwnPidNamespace(procs: readonly MarkedProcess[]): MarkedProcess[] {
+  let own: string;
+  try {
+    own = readlinkSync("/proc/self/ns/pid");
+  } catch {
+    return [...procs];
+  }
+  return procs.filter((p) => {
+    try {
+      return readlinkSync(`/proc/${p.pid}/ns/pid`) === own;
+    } catch {
+      return false;
+    }
+  });
 }

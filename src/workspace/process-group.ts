@@ -42,14 +42,14 @@ export type GroupChild = {
 };
 
 /** Start `bash -c script` as a new group leader. stderr goes into stdout in the shell itself, so the order is the real order. */
-export function spawnShellGroup(script: string, opts: { cwd: string; env: Record<string, string>; stdin: "ignore" | "pipe"; wrap?: (argv: string[]) => string[] }): GroupChild {
+export function spawnShellGroup(script: string, opts: { cwd: string; env: Record<string, string>; stdin: "ignore" | "pipe"; wrap?: (argv: string[]) => string[]; fds?: number[]; /** A wrapper's own errors (the script's go to stdout). */ stderr?: "ignore" | "pipe" }): GroupChild {
   const plain = ["bash", "-c", `exec 2>&1\n${script}`];
   const [file, ...args] = opts.wrap ? opts.wrap(plain) : plain;
   const child = spawn(file!, args, {
     cwd: opts.cwd,
     env: opts.env,
     detached: true,
-    stdio: [opts.stdin, "pipe", "ignore"],
+    stdio: [opts.stdin, "pipe", opts.stderr ?? "ignore", ...(opts.fds ?? [])],
   });
   const exited = new Promise<{ code: number | null; signal: string | null }>((resolve) => {
     child.once("exit", (code, signal) => resolve({ code, signal }));

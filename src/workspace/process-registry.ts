@@ -197,7 +197,7 @@ export class ProcessRegistry {
     const onData = (chunk: Uint8Array) => proc.append(text.push(decoder.decode(chunk, { stream: true }), answer), chunk.length);
     const confined = opts.confine?.wrap(["bash", "-c", opts.command], { cwd: opts.cwd, pty: true, line: opts.command }) ?? null;
     const env = confined ? terminalEnv({ ...this.env, ...confined.env }) : terminalEnv(this.env);
-    const g = spawnPtyGroup(opts.command, { cwd: opts.cwd, env, onData, ...(confined ? { wrap: () => confined.argv } : {}) });
+    const g = spawnPtyGroup(opts.command, { cwd: opts.cwd, env, onData, ...(confined ? { wrap: () => confined.argv, fds: confined.fds } : {}) });
     proc = new ManagedProcess(id, opts.name ?? null, g.pid, opts.command, opts.cwd, (data) => g.write(data), g.exited);
     void g.exited.then(({ code, signal }) => {
       proc.append(text.push(decoder.decode()), 0);

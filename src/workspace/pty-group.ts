@@ -35,13 +35,15 @@ export function terminalEnv(extra: Record<string, string> = {}): Record<string, 
   return Object.assign(env, extra);
 }
 
-export function spawnPtyGroup(script: string, opts: { cwd: string; env: Record<string, string>; onData: (chunk: Uint8Array) => void; wrap?: (argv: string[]) => string[] }): PtyChild {
+export function spawnPtyGroup(script: string, opts: { cwd: string; env: Record<string, string>; onData: (chunk: Uint8Array) => void; wrap?: (argv: string[]) => string[]; fds?: number[] }): PtyChild {
   let eof!: () => void;
   const ended = new Promise<void>((r) => (eof = r));
   const plain = ["bash", "-c", script];
   const proc = Bun.spawn(opts.wrap ? opts.wrap(plain) : plain, {
     cwd: opts.cwd,
     env: opts.env,
+    // Descriptors a wrapper needs as fds 3, 4, … (the sandbox's session network); the terminal is 0-2.
+    ...(opts.fds?.length ? { stdio: ["inherit", "inherit", "inherit", ...opts.fds] as ["inherit", "inherit", "inherit", ...number[]] } : {}),
     terminal: {
       cols: PTY_COLS,
       rows: PTY_ROWS,

@@ -2,12 +2,14 @@
 // sandbox on, off and unavailable, and the macOS Seatbelt profile (sandbox-exec cannot run on
 // Linux, so the profile is checked as text here; it has not been run on a Mac in this suite).
 import { describe, expect, test } from "bun:test";
-import { mkdtempSync } from "node:fs";
+import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { sandboxGate } from "../../src/agent/sandbox-gate.ts";
 import { openSandbox } from "../../src/sandbox/sandbox.ts";
 import { seatbeltProfile } from "../../src/sandbox/seatbelt.ts";
+import { matchReadGlobs } from "../../src/sandbox/read-globs.ts";
+import { planFilesystem } from "../../src/sandbox/fs-plan.ts";
 import { DEFAULT_SANDBOX, domainAllowed, mergeSandboxSettings } from "../../src/sandbox/settings.ts";
 import type { Decision } from "../../src/permissions/index.ts";
 
@@ -94,5 +96,33 @@ describe("Seatbelt profile (macOS)", () => {
     expect(p.indexOf("(deny file-write*")).toBeGreaterThan(p.indexOf("(allow file-write*"));
     expect(seatbeltProfile({ writable: ['/a"b'], readOnly: [], blockCreate: [], denyRead: [], unenforced: [] }, { proxyPort: null })).toContain('(subpath "/a\\"b")');
     expect(seatbeltProfile({ writable: [], readOnly: [], blockCreate: [], denyRead: [], unenforced: [] }, { proxyPort: null })).not.toContain("network-outbound (remote tcp");
+  });
+});
+
+describe("Read deny globs in the plan", () => {
+  const project = () => {
+    const dir = mkdtempSync(join(tmpdir(), "khaelor-globs-"));
+    for (const d of ["a/b", "node_modules/x", ".git"]) mkdirSync(join(dir, d), { recursive: true });
+    for (const f of [".env", "a/b/.env", "a/key.pem", "a/b/notes.txt", "node_modules/x/.env", ".git/.env"]) writeFileSync(join(dir, f), "x");
+    return dir;
+  };
+
+  test("a name matches at any depth, a path from the root; .git and node_modules are not entered", () => {
+    const dir = project();
+    expect(matchReadGlobs(dir, ["**/.env", "*.pem"]).paths.map((p) => p.slice(dir.length + 1)).sort()).toEqual([".env", "a/b/.env", "a/key.pem"]);
+    expect(matchReadGlobs(dir, ["a/*.pem"]).paths.map((p) => p.slice(dir.length + 1))).toEqual(["a/key.pem"]);
+  });
+
+  test("a walk cut short says so, and the plan lists the rule as not (fully) enforced; a home-wide glob is not walked", () => {
+    const dir = project();
+    expect(matchReadGlobs(dir, ["**/.env"], 2).partial).toEqual(["**/.env"]);
+    mkdirSync(join(dir, "home"));
+    const plan = planFilesystem({ root: dir, home: join(dir, "home"), settings: { allowWrite: [], denyWrite: [], denyRead: [] }, readDenyRules: ["**/.env", "~/**/*.key"] });
+    expect(plan.denyRead).toContain(join(dir, "a/b/.env"));
+    expect(plan.unenforced).toEqual(["~/**/*.key"]);
+    // Not all of home (it was: node, toolchains and caches there would vanish inside).
+    expect(plan.denyRead).not.toContain(join(dir, "home"));
+    const below = planFilesystem({ root: dir, home: dir, settings: { allowWrite: [], denyWrite: [], denyRead: [] }, readDenyRules: ["./a/*.pem", "./a/b/**"] });
+    expect(below.denyRead).toEqual(expect.arrayContaining([join(dir, "a/key.pem"), join(dir, "a/b")]));
   });
 });

@@ -144,7 +144,7 @@ export async function runInteractive(opts: RunOptions): Promise<number> {
   }
 
   const ask: Asker = (req, signal) => app.askPermission(req, signal);
-  const io: SessionOptions = { ask, trustQuestion: true, ...(demo ? { api: { baseURL: demo.api.url, apiKey: demo.apiKey }, cwd: demo.dir } : {}) };
+  const io: SessionOptions = { ask, sandboxOffers: true, trustQuestion: true, ...(demo ? { api: { baseURL: demo.api.url, apiKey: demo.apiKey }, cwd: demo.dir } : {}) };
   const { openAgentSession, SessionOpenError } = await import("../../agent/agent-session.ts");
   let session: AgentSession;
   try {

@@ -18,6 +18,8 @@ export function askInPanel(app: AppActions & { readonly state: AppState; renderN
   const st = app.state;
   return new Promise<AskAnswer>((resolve) => {
     const prompt = buildPermissionPrompt(req, extra.cwd);
+    const offer = req.sandboxOffer;
+    if (offer) Object.assign(prompt, { alwaysRule: "", offer: { grant: offer.grant, outside: offer.outside } });
     const finish = (a: AskAnswer) => {
       if (st.ask?.resolve !== finish) return;
       st.ask = null;
@@ -39,12 +41,13 @@ export function askInPanel(app: AppActions & { readonly state: AppState; renderN
       suggestion: !!req.suggestion,
       shownAt: app.now(),
       guarded: true,
+      ...(offer ? { offer: { outside: offer.outside } } : {}),
       ...(plan ? { plan: { plan: plan.text, file: homeShort(plan.file), selected: 0, feedback: null } } : {}),
     };
     if (st.pager) app.closePager();
     armAskGuard(st, app, st.ask);
     app.renderNow();
-    extra.notifyAway(plan ? "a plan is ready for your review" : "waiting for your permission");
+    extra.notifyAway(plan ? "a plan is ready for your review" : offer ? "the sandbox blocked a command" : "waiting for your permission");
   });
 }
 

@@ -20,6 +20,7 @@ const BURST_GAP_MS = 350;
 
 export function permissionInput(state: AppState, actions: AppActions, ev: InputEvent, ask: PermissionAsk): void {
   if (ask.plan) return planInput(state, actions, ev, ask, ask.plan);
+  if (ask.offer) return offerInput(actions, ev, ask, ask.offer);
   const panel = ask.panel;
   if (panel.message !== null) {
     if (ev.type === "text" || ev.type === "paste") panel.message += ev.text.replace(/[\r\n]+/g, " ");
@@ -50,6 +51,19 @@ export function permissionInput(state: AppState, actions: AppActions, ev: InputE
   else if (choice === "deny") ask.resolve({ allow: false });
   else if (choice === "deny_message") panel.message = "";
   else if (choice && ask.suggestion) ask.resolve({ allow: true, always: { scope: choice.always } });
+}
+
+/**
+ * The sandbox's offer after a blocked command: g allows what it blocked for the session, o runs the
+ * command once outside (where allowed), n or Esc keeps the failure; nothing here stops the turn.
+ */
+function offerInput(actions: AppActions, ev: InputEvent, ask: PermissionAsk, offer: { outside: boolean }): void {
+  if (ev.type === "key" && ev.ctrl && ev.name === "t") return actions.openPager(promptSource(ask.panel.prompt), { ofPrompt: true });
+  if (ev.type === "key" && (ev.name === "escape" || (ev.ctrl && ev.name === "c"))) return ask.resolve({ allow: false });
+  const k = ev.type === "text" ? ev.text.toLowerCase() : "";
+  if (k === "g") ask.resolve({ allow: true, offer: "grant" });
+  else if (k === "o" && offer.outside) ask.resolve({ allow: true, offer: "outside" });
+  else if (k === "n") ask.resolve({ allow: false });
 }
 
 /**

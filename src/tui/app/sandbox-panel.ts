@@ -18,7 +18,7 @@ export function describeSandbox(sb: AgentSession["sandbox"]): string {
     `  hidden: ${p.denyRead.map(show).join(", ") || "nothing"}`,
     `  network: ${set.allowedDomains.length ? `${set.allowedDomains.join(", ")} through KHAELOR's proxy` : "closed"}${set.deniedDomains.length ? `; denied: ${set.deniedDomains.join(", ")}` : ""}`,
     ...(set.excludedCommands.length ? [`  run unconfined (excludedCommands): ${set.excludedCommands.join(", ")}`] : []),
-    ...(p.unenforced.length ? [`  not enforced inside (globs): ${p.unenforced.join(", ")}`] : []),
+    ...(p.unenforced.length ? [`  not enforced inside: ${p.unenforced.join(", ")}`] : []),
     ...s.warnings.map((w) => `  ! ${w}`),
     `  Outside the sandbox: ${set.allowUnsandboxedCommands ? "a command may ask to run outside (dangerouslyDisableSandbox)" : "never (allowUnsandboxedCommands is false)"}. /sandbox off turns it off for this session.`,
   ].join("\n");

@@ -43,6 +43,8 @@ export type PermissionAsk = {
   guarded: boolean;
   /** The question is a plan to approve (exit_plan_mode): the plan panel instead of the permission panel. */
   plan?: PlanPanelState;
+  /** Not a permission question: a command the sandbox blocked, offered to be allowed or run outside. */
+  offer?: { outside: boolean };
 };
 
 /** A turn, /compact or a command's async work: Esc aborts it, the spinner shows it. */

@@ -26,6 +26,8 @@ export type PermissionPrompt = {
   alwaysRule: string;
   /** The files "always" writes to, as shown to the user. */
   alwaysFiles: { local: string; user: string };
+  /** Not a permission question: the sandbox blocked the command; its keys allow that for the session or run it outside. */
+  offer?: { grant: string; outside: boolean };
 };
 
 export type PermissionPanelState = {
@@ -64,7 +66,7 @@ export function renderPermissionPanel(s: PermissionPanelState, width: number, ma
   const budget = Math.max(1, maxRows);
   const choices = s.message !== null ? messageRows(s, width) : keyRows(s, width);
   const always = s.message === null && p.alwaysRule ? { full: alwaysRows(p, width), short: alwaysShortRows(p, width) } : { full: [], short: [] };
-  const header: Row[] = [{ spans: clipSpans([span("── ", ui.warn), span("Permission needed", { ...ui.warn, bold: true }), span(` ${"─".repeat(Math.max(0, width))}`, ui.warn)], width) }];
+  const header: Row[] = [{ spans: clipSpans([span("── ", ui.warn), span(p.offer ? "Blocked by the sandbox" : "Permission needed", { ...ui.warn, bold: true }), span(` ${"─".repeat(Math.max(0, width))}`, ui.warn)], width) }];
   const summary: Row[] = [{ spans: clipSpans(revealSpans(p.summary, ui.bold), width, true) }];
   const hidden = invisiblesNote(p, width);
   const note = s.typedAhead ? wrapText("What you typed meanwhile went to your message, not to these keys.", width, ui.warn) : [];
@@ -184,6 +186,11 @@ function flow(items: Item[], width: number, lead: Span[] = [], gap = "   ", inde
 function keyRows(s: PermissionPanelState, width: number): Row[] {
   const armed = s.armed !== false;
   const narrow = width < NARROW;
+  const offer = s.prompt.offer;
+  if (offer) {
+    const items = [k("g", narrow ? "allow, run again" : `${offer.grant}, run again`, armed), ...(offer.outside ? [k("o", narrow ? "run outside" : "run it once outside the sandbox", armed)] : []), k("n", narrow ? "keep" : "keep the failure", armed)];
+    return flow(items, width, [], narrow ? "  " : "   ");
+  }
   return flow([k("y", narrow ? "allow" : "allow once", armed), k("n", "deny", armed), k("m", narrow ? "say why" : "deny with a message", armed)], width, [], narrow ? "  " : "   ");
 }
 
