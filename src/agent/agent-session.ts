@@ -79,10 +79,7 @@ export async function openAgentSession(given: SessionOptions): Promise<AgentSess
   let sandboxNow: Sandbox | null = null;
   const offered = opts.ask && opts.sandboxOffers ? sandboxOffers(baseTools, () => sandboxNow, opts.ask) : baseTools;
   const tools = hookedRuntime(offered, hooks.service, cwd, hookTurn);
-  // Resume contract: tools may be added between versions, never silently removed. (MCP tools come
-  // and go with their servers, which are not connected yet.)
-  const missing = (replayed?.toolNamesUsed ?? []).filter((t) => !t.startsWith("mcp__") && !tools.names().includes(t));
-  if (missing.length > 0) notices.push(`this session used tools this version does not have (${missing.join(", ")}); calls to them will fail`);
+  notices.push(...missingTools(replayed?.toolNamesUsed ?? [], tools.names()));
   // First on the bus, so nothing is shown that is not on disk; the model's view follows the log.
   // (A new session nobody spoke in is not worth a place in the session list: `spoke` says.)
   const state = recordSession({ bus, writer, context: { apply: (e) => context.apply(e) }, engine, model: f.model, cost: replayed?.costUsd ?? 0, spoke: f.opened.writer !== null || (f.opened.seedEvents?.length ?? 0) > 0 });
@@ -201,6 +198,15 @@ export async function openAgentSession(given: SessionOptions): Promise<AgentSess
       }
     },
   };
+}
+
+/**
+ * Resume contract: tools may be added between versions, never silently removed. (MCP tools come
+ * and go with their servers, which are not connected yet.)
+ */
+function missingTools(used: readonly string[], offered: readonly string[]): string[] {
+  const missing = used.filter((t) => !t.startsWith("mcp__") && !offered.includes(t));
+  return missing.length > 0 ? [`this session used tools this version does not have (${missing.join(", ")}); calls to them will fail`] : [];
 }
 
 /** A resumed session started with other flags records the change, so replay sees it too. */
