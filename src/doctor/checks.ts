@@ -9,7 +9,9 @@ import { createParser } from "../assets/tree-sitter.ts";
 import { updateCommand, installKind } from "../install/install-kind.ts";
 import { releaseUrl } from "../install/release-url.ts";
 import { readUpdateState, updateChecksOff, updateStateFile } from "../install/update-check.ts";
-import { settingsLocations, userConfigDir } from "../permissions/index.ts";
+import { readSettingsObject, settingsLocations, userConfigDir } from "../permissions/index.ts";
+import { probeSandbox } from "../sandbox/availability.ts";
+import { mergeSandboxSettings, type SandboxFile } from "../sandbox/settings.ts";
 import { isReleaseTarget, runningPlatform } from "../platform/target.ts";
 import { sessionsRoot } from "../session/paths.ts";
 import { capsFromEnv } from "../tui/term/caps.ts";
@@ -91,15 +93,26 @@ export function terminalFinding(env: Env, stdout: { isTTY?: boolean; columns?: n
   return f;
 }
 
-/** Information only: KHAELOR has no sandbox setting yet, so a missing sandbox is never a problem. */
-export function sandboxFinding(platform: string = process.platform): Finding {
-  const note = "information only: KHAELOR runs no sandbox yet";
-  if (platform === "linux") {
-    const bwrap = Bun.which("bwrap");
-    return { name: "sandbox", value: `${bwrap ? `bubblewrap available (${bwrap})` : "bubblewrap not installed"}; ${note}` };
+/**
+ * The OS sandbox: whether the settings turn it on (Claude Code's `sandbox.enabled`) and whether it
+ * can run here. On but unable to run is a problem with what to install; off, it is information.
+ */
+export function sandboxFinding(cwd: string): Finding {
+  const files: SandboxFile[] = [];
+  for (const loc of settingsLocations(cwd, userConfigDir(homedir()))) {
+    try {
+      files.push({ ...loc, json: readSettingsObject(loc.file) });
+    } catch {
+      // The settings finding reports a broken file.
+    }
   }
-  if (platform === "darwin") return { name: "sandbox", value: `${existsSync("/usr/bin/sandbox-exec") ? "sandbox-exec available" : "sandbox-exec not found"}; ${note}` };
-  return { name: "sandbox", value: `none known on ${platform}; ${note}` };
+  const { settings } = mergeSandboxSettings(files);
+  const a = probeSandbox();
+  const can = a.ok ? `${a.enforcer === "bubblewrap" ? "bubblewrap" : "Seatbelt (sandbox-exec)"} works here${a.enforcer === "bubblewrap" ? `${a.socat ? "" : ", socat missing (no network through the proxy)"}${a.nsenter ? "" : ", nsenter missing (each command gets its own network)"}` : ""}` : `cannot run here: ${a.why}`;
+  if (!settings.enabled) return { name: "sandbox", value: `off ("sandbox": {"enabled": true} in settings turns it on); ${can}` };
+  const f: Finding = { name: "sandbox", value: `on${settings.failIfUnavailable ? " (failIfUnavailable)" : ""}; ${can}` };
+  if (a.ok) return f;
+  return { ...f, problem: settings.failIfUnavailable ? "the sandbox is on but cannot run: every command is refused" : "the sandbox is on but cannot run: commands fall back to permission prompts", fix: a.install };
 }
 
 export function updatesFinding(cwd: string, env: Env): Finding {

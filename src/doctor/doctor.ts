@@ -5,7 +5,7 @@ import { forTerminal } from "../text/terminal-out.ts";
 import { grammarFinding, placesFindings, providerFinding, ripgrepFinding, sandboxFinding, terminalFinding, updatesFinding, versionFinding, type Finding } from "./checks.ts";
 
 export async function doctorFindings(cwd: string, env: Record<string, string | undefined>, stdout: { isTTY?: boolean; columns?: number; rows?: number }): Promise<Finding[]> {
-  return [versionFinding(), ...placesFindings(cwd, env), providerFinding(cwd, env), ripgrepFinding(), await grammarFinding(), terminalFinding(env, stdout), sandboxFinding(), updatesFinding(cwd, env)];
+  return [versionFinding(), ...placesFindings(cwd, env), providerFinding(cwd, env), ripgrepFinding(), await grammarFinding(), terminalFinding(env, stdout), sandboxFinding(cwd), updatesFinding(cwd, env)];
 }
 
 export function doctorReport(findings: Finding[]): string {

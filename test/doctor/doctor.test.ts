@@ -3,7 +3,8 @@
 // the real release binary, whose embedded ripgrep and grammar it unpacks and runs (and names the
 // download to fetch again when that ripgrep is damaged), then in a pty for the terminal's line.
 import { describe, expect, test } from "bun:test";
-import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { ripgrepPackage } from "../../scripts/ripgrep-package.ts";
 import { runningPlatform } from "../../src/platform/target.ts";
@@ -29,7 +30,7 @@ test("healthy: exit 0, where everything lives, the provider and that a key is se
   expect(line("ripgrep")).toMatch(/ripgrep \d+\.\d+/);
   expect(line("grammars")).toContain("Bash grammar loads and parses");
   expect(line("terminal")).toContain("no terminal");
-  expect(line("sandbox")).toContain("information only");
+  expect(line("sandbox")).toContain('off ("sandbox": {"enabled": true} in settings turns it on)');
   expect(line("updates")).toContain("run from source");
   expect(r.stdout).toEndWith("\nNo problems found.\n");
   expect(r.stdout).not.toContain(KEY);
@@ -89,4 +90,19 @@ describe("in a terminal", () => {
     expect(await s.exited).toBe(0);
     expect(s.all()).toContain("terminal  TERM=xterm-256color, 120x30, colour: 256");
   }, 60_000);
+});
+
+test("the sandbox on in the settings but unable to run here (no bwrap on PATH) is a problem, with what to install", async () => {
+  const bin = mkdtempSync(join(tmpdir(), "khaelor-nobwrap-"));
+  for (const tool of ["git", "sh", "bash"]) {
+    const at = Bun.which(tool);
+    if (at) symlinkSync(at, join(bin, tool));
+  }
+  const env = isolatedEnv(null, { PATH: bin });
+  mkdirSync(join(env.XDG_CONFIG_HOME!, "khaelor"), { recursive: true });
+  writeFileSync(join(env.XDG_CONFIG_HOME!, "khaelor", "settings.json"), JSON.stringify({ sandbox: { enabled: true } }));
+  const r = await runCli(["doctor"], { cwd: tempProject(), env });
+  expect(r.code).toBe(1);
+  expect(r.stdout).toContain("the sandbox is on but cannot run: commands fall back to permission prompts");
+  expect(r.stdout).toContain("sudo apt-get install bubblewrap socat");
 });
