@@ -223,6 +223,7 @@ function sessionSettingsFacet(f: Foundation, opts: SessionOptions, bus: EventBus
     trust: f.settingsTrust,
     projectModel: f.projectModel,
     projectStatusLine: f.projectStatusLine,
+    projectEnv: f.projectEnv,
     userStatusLine: f.settings.statusLine ? { ...f.settings.statusLine, file: join(userConfigDir(homedir()), "settings.json") } : null,
     trustQuestion: f.trustQuestion,
     onTrusted: ({ mode, model: trusted }) => {
