@@ -12,11 +12,13 @@ import type { PermissionEngine } from "../../permissions/index.ts";
 import type { Tool } from "../../tools/types.ts";
 import { agentTool } from "./agent-tool.ts";
 import { loadAgentCatalog, type AgentCatalog, type PluginAgents } from "./catalog.ts";
+import { pluginAgents } from "./session-catalog.ts";
 import type { ParentParts } from "./child.ts";
 import { createChildren, type Children } from "./spawn.ts";
 
 export type { AgentCatalog, Children, ParentParts };
 export { childTools, modelFor } from "./agent-tool.ts";
+export { agentCatalogBeforeOpen } from "./session-catalog.ts";
 
 export type Subagents = { catalog: AgentCatalog; children: Children; tool: Tool };
 
@@ -55,7 +57,7 @@ export function sessionSubagents(o: {
     ...(opts.budgets?.maxTurns !== undefined ? { maxTurns: opts.budgets.maxTurns } : {}),
   };
   const builtins = offeredTools(opts.tools, f.notices);
-  const plugins = f.plugins.plugins.map((p) => ({ name: p.name, agentsDir: p.agentsDir, active: p.active }));
+  const plugins = pluginAgents(f.plugins.plugins);
   const s = openSubagents({ cwd: f.cwd, definitions: opts.agents ?? [], plugins, parent, engine: f.engine, parentModel: o.model, parentTools: builtins.map((t) => t.name) });
   children = s.children;
   f.notices.push(...s.catalog.problems);
