@@ -5,7 +5,7 @@
 import { z } from "zod";
 import type { AgentDefinition } from "../../extensions/agents.ts";
 import { newSessionId } from "../../events/id.ts";
-import type { AgentEffort } from "../../events/types.ts";
+import type { EffortLevel } from "../../model/types.ts";
 import { FAMILIES } from "../../model/models.ts";
 import type { PermissionEngine } from "../../permissions/index.ts";
 import { builtinTools } from "../../tools/builtin.ts";
@@ -29,8 +29,6 @@ const Input = z.strictObject({
 });
 type Input = z.infer<typeof Input>;
 
-/** Extended thinking's budget for an effort level (the API's effort parameter is not offered yet). */
-const EFFORT_BUDGET: Record<AgentEffort, number | undefined> = { low: undefined, medium: 4_000, high: 16_000, max: 32_000 };
 
 export type AgentToolParts = {
   catalog: AgentCatalog;
@@ -38,6 +36,8 @@ export type AgentToolParts = {
   engine: Pick<PermissionEngine, "rules">;
   /** The parent's model now (a child without its own model inherits it). */
   parentModel(): string;
+  /** The parent's effort level now (a child without its own works at it). */
+  parentEffort?(): EffortLevel | undefined;
   /** The built-in tools the parent has (a child never gets more). */
   parentTools: readonly string[];
   /** The parent's project directory (a worktree is made from it). */
@@ -74,7 +74,8 @@ async function runAgent(p: AgentToolParts, input: Input, toolUseId: string, sign
   const def = p.catalog.get(type);
   if (!def) return { content: `Unknown agent type "${type}". Available agent types: ${p.catalog.list().map((d) => d.name).join(", ")}.`, isError: true };
   const model = modelFor(input.model ?? def.model, p.parentModel());
-  const effort = input.effort ?? def.effort;
+  // Sent as the parent's is (src/model/effort.ts): the API's effort parameter where the child's model takes it, else nothing.
+  const effort: EffortLevel | undefined = input.effort ?? def.effort ?? p.parentEffort?.();
   let tree: Worktree | null = null;
   if (input.isolation === "worktree") {
     const made = await makeWorktree(p.cwd, toolUseId);
@@ -82,7 +83,6 @@ async function runAgent(p: AgentToolParts, input: Input, toolUseId: string, sign
     tree = made;
   }
   const onlyReads = def.source === "built-in" && READ_ONLY_AGENTS.has(def.name);
-  const budget = effort ? EFFORT_BUDGET[effort] : undefined;
   const background = input.run_in_background === true;
   // Once the child ends: its worktree kept or removed, and a background one's result told.
   const settle = async (o: ChildOutcome): Promise<Settled & { result: ToolResult }> => {
@@ -105,7 +105,6 @@ async function runAgent(p: AgentToolParts, input: Input, toolUseId: string, sign
       system: def.prompt || `You are the ${def.name} agent. ${def.description}`,
       prompt: input.prompt,
       model,
-      ...(budget !== undefined ? { thinkingBudget: budget } : {}),
       ...(effort ? { effort } : {}),
       tools: childTools(def, p.parentTools, p.engine),
       onlyReads,

@@ -4,6 +4,7 @@ import { dirname } from "node:path";
 import type { EventSink } from "../../events/types.ts";
 import type { AgentDefinition } from "../../extensions/agents.ts";
 import type { HookService } from "../../hooks/hooks.ts";
+import type { EffortLevel } from "../../model/types.ts";
 import type { Foundation } from "../foundation.ts";
 import { notifyingAsker } from "../hook-wiring.ts";
 import { offeredTools } from "../offer.ts";
@@ -34,6 +35,8 @@ export function sessionSubagents(o: {
   hooks: HookService;
   costSinceOpen(): number;
   model(): string;
+  /** The session's effort level now: a child without its own works at it. */
+  effort?(): EffortLevel | undefined;
 }): Subagents & { offered: Tool[]; spent(): number; infos(): AgentInfo[] } {
   const { f, opts } = o;
   let children: Children | null = null;
@@ -58,7 +61,7 @@ export function sessionSubagents(o: {
   };
   const builtins = offeredTools(opts.tools, f.notices);
   const plugins = pluginAgents(f.plugins.plugins);
-  const s = openSubagents({ cwd: f.cwd, definitions: opts.agents ?? [], plugins, parent, engine: f.engine, parentModel: o.model, parentTools: builtins.map((t) => t.name) });
+  const s = openSubagents({ cwd: f.cwd, definitions: opts.agents ?? [], plugins, parent, engine: f.engine, parentModel: o.model, ...(o.effort ? { parentEffort: o.effort } : {}), parentTools: builtins.map((t) => t.name) });
   children = s.children;
   f.notices.push(...s.catalog.problems);
   // Depth 1: a child's tools never include this one. A host's --tools list offers it only by name.
@@ -76,10 +79,11 @@ export function openSubagents(o: {
   parent: ParentParts;
   engine: Pick<PermissionEngine, "rules">;
   parentModel(): string;
+  parentEffort?(): EffortLevel | undefined;
   parentTools: readonly string[];
 }): Subagents {
   const catalog = loadAgentCatalog(o.cwd, o.definitions, o.plugins);
   const children = createChildren(o.parent, o.parent.emit);
-  const tool = agentTool({ catalog, children, engine: o.engine, parentModel: o.parentModel, parentTools: o.parentTools, cwd: o.cwd });
+  const tool = agentTool({ catalog, children, engine: o.engine, parentModel: o.parentModel, ...(o.parentEffort ? { parentEffort: o.parentEffort } : {}), parentTools: o.parentTools, cwd: o.cwd });
   return { catalog, children, tool };
 }
