@@ -73,7 +73,7 @@ export async function openAgentSession(given: SessionOptions): Promise<AgentSess
   const hookTurn = newHookTurn();
   const structured = structuredOutputOf(opts);
   const plan = openPlanWorkflow({ bus, sessionId, planFile: f.planFile, mode: () => engine.mode, replayed: replayed?.events ?? [] });
-  const subagents = sessionSubagents({ f, opts, emit: (e) => bus.emit(e), hooks: hooks.service, costSinceOpen: () => state.costSinceOpen(), model: () => state.model() });
+  const subagents = sessionSubagents({ f, opts, emit: (e) => bus.emit(e), hooks: hooks.service, costSinceOpen: () => state.costSinceOpen(), model: () => state.model(), effort: () => offer.effort() });
   const baseTools = createToolRuntime([...subagents.offered, plan.tool], { searchGuard: (tool, dir) => engine.searchFilter(tool, dir), dynamic: withStructuredTool(() => mcp.manager.tools(), structured) });
   // The sandbox is attached below; the offer asks it once a command has run.
   let sandboxNow: Sandbox | null = null;
@@ -244,6 +244,7 @@ function sessionSettingsFacet(f: Foundation, opts: SessionOptions, bus: EventBus
     trust: f.settingsTrust,
     projectModel: f.projectModel,
     projectStatusLine: f.projectStatusLine,
+    projectEnv: f.projectEnv,
     userStatusLine: f.settings.statusLine ? { ...f.settings.statusLine, file: join(userConfigDir(homedir()), "settings.json") } : null,
     trustQuestion: f.trustQuestion,
     onTrusted: ({ mode, model: trusted }) => {

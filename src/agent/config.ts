@@ -7,6 +7,7 @@ import { EFFORT_LEVELS, lowerEffort } from "../model/effort.ts";
 import type { EffortLevel } from "../model/types.ts";
 import { readSettingsObject, settingsLocations, userConfigDir } from "../permissions/index.ts";
 import { writeFileAtomic } from "../workspace/atomic-write.ts";
+import { projectEnvVars, readEnvKey, type ProjectEnvVar } from "./settings-env.ts";
 import { LIMITS, readTextIfExists } from "../workspace/safe-read.ts";
 
 /** Claude Code's statusLine: a command whose first line of output joins the status line (src/modes/app/status-line-command.ts). */
@@ -52,9 +53,22 @@ export type ProjectStatusLine = { statusLine: StatusLineConfig; file: string };
  * else's account), its model is returned apart for the trust check, and it can only turn the
  * web tools and the update check off.
  */
-export function loadSettings(projectRoot: string): { settings: Settings; problems: string[]; projectModel?: ProjectModel; projectStatusLine?: ProjectStatusLine } {
+export type LoadedSettings = {
+  settings: Settings;
+  problems: string[];
+  projectModel?: ProjectModel;
+  projectStatusLine?: ProjectStatusLine;
+  /** The user's `env` (Claude Code's file, then KHAELOR's: a later file wins a variable both set). */
+  userEnv: Record<string, string>;
+  /** The project's `env`, held for the trust check (the variables it may never set already left out, as problems). */
+  projectEnv: ProjectEnvVar[];
+};
+
+export function loadSettings(projectRoot: string): LoadedSettings {
   const settings: Settings = {};
   const problems: string[] = [];
+  const userEnv: Record<string, string> = {};
+  const projectEnv = new Map<string, ProjectEnvVar>();
   let projectModel: ProjectModel | undefined;
   let projectStatusLine: ProjectStatusLine | undefined;
   for (const { file, scope, claude } of settingsLocations(projectRoot, userConfigDir(homedir()))) {
@@ -68,6 +82,9 @@ export function loadSettings(projectRoot: string): { settings: Settings; problem
     if (text === null) continue;
     try {
       const json: unknown = JSON.parse(text);
+      const env = readEnvKey(json, file, problems);
+      if (scope === "user") Object.assign(userEnv, env);
+      else for (const v of projectEnvVars(env, file, problems)) projectEnv.set(v.name, v);
       // Claude Code's files hold many keys of its own (and values KHAELOR has no use for): each of
       // ours is taken where it fits, the rest of the file still counts.
       const parsed = claude ? { success: true as const, data: fittingKeys(json) } : Settings.safeParse(json);
@@ -94,7 +111,7 @@ export function loadSettings(projectRoot: string): { settings: Settings; problem
       // Not JSON: the permission loader reports it (once) and fails closed.
     }
   }
-  return { settings, problems, ...(projectModel ? { projectModel } : {}), ...(projectStatusLine ? { projectStatusLine } : {}) };
+  return { settings, problems, userEnv, projectEnv: [...projectEnv.values()], ...(projectModel ? { projectModel } : {}), ...(projectStatusLine ? { projectStatusLine } : {}) };
 }
 
 /** The keys of a Claude Code settings file that fit KHAELOR's schema; one that does not is left out. */

@@ -20,12 +20,13 @@ import { homedir } from "node:os";
 import { SessionWriteError, type SessionWriter } from "../session/log.ts";
 import { planPath, projectSessionsDir } from "../session/paths.ts";
 import { createSession } from "../session/store.ts";
-import { openSettingsTrust, type SettingsTrust } from "../trust/settings-trust.ts";
+import { openSettingsTrust, type ProjectSetting, type SettingsTrust } from "../trust/settings-trust.ts";
 import { VERSION } from "../version.ts";
 import { explainFsError, isUserFsError } from "../workspace/fs-errors.ts";
 import { createGitProtection, type GitProtection } from "../workspace/git/index.ts";
 import { sessionMark, settleMarked, settleOrphans } from "../workspace/orphans.ts";
 import { loadSettings, type ProjectModel, type ProjectStatusLine, type Settings } from "./config.ts";
+import { applyEnv, type ProjectEnvVar } from "./settings-env.ts";
 import { openLog, SessionOpenError } from "./open-log.ts";
 import type { SessionOptions } from "./types.ts";
 
@@ -34,6 +35,8 @@ export type Foundation = {
   settings: Settings;
   projectModel: ProjectModel | undefined;
   projectStatusLine: ProjectStatusLine | undefined;
+  /** The project's `env`, each variable in force only once trusted (applied here, or when the app's question is answered). */
+  projectEnv: ProjectEnvVar[];
   settingsTrust: SettingsTrust;
   /** --trust-project: what the project's files define runs, and widens, this once. */
   trustProject: boolean;
@@ -66,7 +69,10 @@ function formatProblem(p: Problem): string {
 export async function openFoundation(opts: SessionOptions, onWriteError: (e: SessionWriteError) => void): Promise<Foundation> {
   const cwd = resolve(opts.cwd ?? process.cwd());
   if (!existsSync(cwd) || !statSync(cwd).isDirectory()) throw new SessionOpenError(`--cwd ${cwd} is not a directory`);
-  const { settings, problems, projectModel, projectStatusLine } = loadSettings(cwd);
+  const { settings, problems, projectModel, projectStatusLine, userEnv, projectEnv } = loadSettings(cwd);
+  // The user's env, as Claude Code applies it: before the provider is picked, so it may name the
+  // key, a gateway or the model for KHAELOR itself.
+  applyEnv(userEnv);
   // What the project's own files widen (allow rules, a mode that asks less, a model) holds only
   // where the user trusted it; --trust-project trusts it for this run.
   const trustProject = opts.mcp?.trustProject ?? false;
@@ -78,8 +84,11 @@ export async function openFoundation(opts: SessionOptions, onWriteError: (e: Ses
       ...wideningSettings(cwd, userConfigDir(homedir())),
       ...(projectModel ? [{ key: "model" as const, model: projectModel.model, file: projectModel.file }] : []),
       ...(projectStatusLine ? [{ key: "statusLine" as const, command: projectStatusLine.statusLine.command, file: projectStatusLine.file }] : []),
+      ...projectEnv.map(envSetting),
     ],
   });
+  // Variables no project may set were left out already; the trusted rest reach what starts from now on.
+  applyEnv(Object.fromEntries(projectEnv.filter((v) => settingsTrust.widens(envSetting(v))).map((v) => [v.name, v.value])));
   const trustedProjectModel = projectModel && settingsTrust.widens({ key: "model", model: projectModel.model, file: projectModel.file }) ? projectModel.model : undefined;
   const notices: string[] = [...problems];
 
@@ -162,7 +171,11 @@ export async function openFoundation(opts: SessionOptions, onWriteError: (e: Ses
     await mcp.manager.close();
     throw e;
   }
-  return { cwd, settings, projectModel, projectStatusLine, settingsTrust, trustProject, trustQuestion, client, provider, opened, model, sessionId, mcp, plugins, engine, git, writer, shadowDir, planFile, notices };
+  return { cwd, settings, projectModel, projectStatusLine, projectEnv, settingsTrust, trustProject, trustQuestion, client, provider, opened, model, sessionId, mcp, plugins, engine, git, writer, shadowDir, planFile, notices };
+}
+
+export function envSetting(v: ProjectEnvVar): ProjectSetting {
+  return { key: "env", name: v.name, value: v.value, file: v.file };
 }
 
 /** The resumed session's writer, or a new session's log, created now that the mode is known. */

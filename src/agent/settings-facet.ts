@@ -5,6 +5,7 @@ import type { PermissionEngine } from "../permissions/index.ts";
 import { settingTrustItem, type ProjectSetting, type SettingsTrust } from "../trust/settings-trust.ts";
 import { trustState, type TrustItem } from "../trust/project-trust.ts";
 import type { ProjectModel, ProjectStatusLine, StatusLineConfig } from "./config.ts";
+import { applyEnv, type ProjectEnvVar } from "./settings-env.ts";
 
 export type SettingsFacet = {
   /** Held settings never asked about: the app's trust question lists these. */
@@ -26,6 +27,8 @@ export type SettingsFacetOptions = {
   trust: SettingsTrust;
   projectModel: ProjectModel | undefined;
   projectStatusLine: ProjectStatusLine | undefined;
+  /** The project's `env` variables (those trusted at open already applied). */
+  projectEnv: ProjectEnvVar[];
   /** The user's own statusLine (their settings file), if any. */
   userStatusLine: (StatusLineConfig & { file: string }) | null;
   /** The app asks the trust question; other modes are told in a notice. */
@@ -40,6 +43,8 @@ export function openSettingsFacet(o: SettingsFacetOptions): SettingsFacet {
   const heldOwn: ProjectSetting[] = [];
   if (modelSetting) heldOwn.push(modelSetting);
   if (statusSetting) heldOwn.push(statusSetting);
+  const envSettings = o.projectEnv.map((v): ProjectSetting & { key: "env" } => ({ key: "env", name: v.name, value: v.value, file: v.file }));
+  heldOwn.push(...envSettings);
   const held = (): ProjectSetting[] => [...o.engine.held(), ...heldOwn.filter((x) => !o.trust.widens(x))];
   const items = held().map(settingTrustItem);
   const state = trustState(o.cwd, items);
@@ -50,6 +55,8 @@ export function openSettingsFacet(o: SettingsFacetOptions): SettingsFacet {
     notices.push(`ignoring ${count(state.declined.length)} from this project's files that you chose not to trust (${state.declined.map((i) => i.name).join(", ")})`);
   const takeEffect = () => {
     o.engine.reload();
+    // What the session starts from now on (commands, hooks, servers, the status line) gets them.
+    applyEnv(Object.fromEntries(envSettings.filter((s) => o.trust.widens(s)).map((s) => [s.name, s.value])));
     o.onTrusted({ mode: o.engine.settingsMode(), model: modelSetting && o.trust.widens(modelSetting) ? modelSetting.model : undefined });
   };
   return {

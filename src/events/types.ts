@@ -256,7 +256,7 @@ export type AgentLiveEvent =
   /** What changed in the child's row: the tool it runs now (null: none), tokens and cost so far. */
   | { type: "agent_progress"; agentId: string; toolUseId: string; tool: { name: string; summary: string } | null; usage: AgentUsage; costUsd: number; steps: number };
 
-export type AgentEffort = "low" | "medium" | "high" | "max";
+export type AgentEffort = "low" | "medium" | "high" | "xhigh" | "max";
 
 export type AgentEvent = DurableEvent | EphemeralEvent;
 

@@ -17,6 +17,8 @@ export type ProjectSetting = { file: string } & (
   | { key: "model"; model: string }
   /** statusLine.command: it runs on every status update, so it is a command the project would run. */
   | { key: "statusLine"; command: string }
+  /** One variable of the settings' `env`: every command, hook and server started from then on gets it. */
+  | { key: "env"; name: string; value: string }
 );
 
 export type SettingsTrust = {
@@ -57,23 +59,44 @@ function settingFingerprint(s: ProjectSetting): string {
 }
 
 function settingValue(s: ProjectSetting): string {
+  if (s.key === "env") return `${s.name}=${s.value}`;
   return s.key === "allow" ? s.rule : s.key === "defaultMode" ? s.mode : s.key === "model" ? s.model : s.key === "additionalDirectories" ? s.dir : s.command;
 }
 
 /** What the trust question and print mode's notice show for one setting. */
 export function settingTrustItem(s: ProjectSetting): TrustItem {
+  if (s.key === "env") return { kind: "setting", name: `env ${s.name}=${s.value}`, file: s.file, command: describeSetting(s), fingerprint: settingFingerprint(s) };
   const name = s.key === "allow" ? `permissions.allow ${s.rule}` : s.key === "defaultMode" ? `permissions.defaultMode ${s.mode}` : s.key === "model" ? `model ${s.model}` : s.key === "additionalDirectories" ? `permissions.additionalDirectories ${s.dir}` : `statusLine ${s.command}`;
   return { kind: "setting", name, file: s.file, command: describeSetting(s), fingerprint: settingFingerprint(s) };
 }
 
 /** The setting in plain words: what it would let happen without a question; ⚠ before what reaches past the project. */
 export function describeSetting(s: ProjectSetting): string {
+  if (s.key === "env") return runsCode(s.name) ? `⚠ sets ${s.name} for every command, hook and server KHAELOR starts (it can make them run code of the project's choosing)` : `sets ${s.name} for every command, hook and server KHAELOR starts`;
   if (s.key === "model") return `uses the model ${s.model} (billed to your key)`;
   if (s.key === "statusLine") return `⚠ runs ${s.command} to draw the status line (a command of the project's choosing, on every update)`;
   if (s.key === "additionalDirectories") return `⚠ reads ${s.dir} without asking, as if it were part of this project (outside this project)`;
   if (s.key === "defaultMode") return MODE_WORDS[s.mode] ?? `starts in ${s.mode} mode`;
   const words = describeAllowRule(s.rule);
   return /any shell command|any background process|outside this project/.test(words) ? `⚠ ${words}` : words;
+}
+
+// Variables through which a value alone makes a program run other code: a loader, an interpreter's
+// start-up file or options, the command git or a shell runs, where commands are looked up.
+const RUNS_CODE = [
+  /^PATH$/,
+  /^(LD|DYLD)_/,
+  /^NODE_(OPTIONS|PATH)$/,
+  /^(BASH_ENV|ENV|PROMPT_COMMAND|SHELL|SHELLOPTS|BASHOPTS|IFS|CDPATH)$/,
+  /^GIT_/,
+  /^(PYTHON(PATH|STARTUP|HOME)|PERL5?(LIB|OPT)|RUBY(OPT|LIB)|JAVA_TOOL_OPTIONS|_JAVA_OPTIONS|JDK_JAVA_OPTIONS|CLASSPATH|GEM_(HOME|PATH)|BUNDLE_GEMFILE)$/,
+  /^(EDITOR|VISUAL|PAGER|MANPAGER|BROWSER|SSH_ASKPASS|SUDO_ASKPASS)$/,
+  /^(npm|NPM|YARN|PNPM|BUN)_CONFIG_/i,
+  /_OPTIONS$/,
+];
+
+function runsCode(name: string): boolean {
+  return RUNS_CODE.some((re) => re.test(name));
 }
 
 const MODE_WORDS: Record<string, string> = {

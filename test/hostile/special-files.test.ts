@@ -124,7 +124,7 @@ describe("every reader answers at once for a special file", () => {
       expect(result.problems[0].message).toMatch(kind === "huge-sparse" ? /cannot read: it is 8\.0 GB, over the 4\.0 MB limit/ : /cannot read: it is .*not a regular file/);
       // The composition root's own settings pass over the same file without a second report.
       const cfg = await probe("config", dir);
-      expect(cfg.result).toEqual({ settings: {}, problems: [] });
+      expect(cfg.result).toEqual({ settings: {}, problems: [], userEnv: {}, projectEnv: [] });
     });
 
     test(`instruction file (AGENTS.md, CLAUDE.md, the user's AGENTS.md): ${kind}`, async () => {

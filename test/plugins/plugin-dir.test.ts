@@ -5,7 +5,7 @@ import { describe, expect, test } from "bun:test";
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { fakeApiFixture } from "../support/fake-api.ts";
-import { isolatedEnv, runCli, tempProject } from "../support/cli.ts";
+import { isolatedEnv, parseNdjson, runCli, tempProject } from "../support/cli.ts";
 import { put, served, writePlugin } from "./support.ts";
 
 const serve = fakeApiFixture();
@@ -32,6 +32,26 @@ describe("--plugin-dir", () => {
     // Its agents/ joins the agent types the agent tool offers, named plugin:agent.
     expect(first!.tools!.find((t) => t.name === "agent")!.description).toContain("- demo:reviewer: Reviews code for the plugin");
     expect(readFileSync(join(dir, "hook-ran.txt"), "utf8").trim()).toBe(plugin);
+  });
+
+  test("its agents are one catalog with the rest: --agent plugin:agent runs as it, stream-json's initialize and init list it", async () => {
+    const server = await serve({ turns: [{ content: [{ type: "text", text: "reviewed" }] }, { content: [{ type: "text", text: "ok" }] }] });
+    const plugin = writePlugin(join(tempProject("khaelor-plugin-"), "demo"), "demo");
+    const dir = tempProject();
+    const env = isolatedEnv(server.url);
+    const r = await runCli(["-p", "look", "--plugin-dir", plugin, "--agent", "demo:reviewer"], { cwd: dir, env });
+    expect(r.stderr).toBe("");
+    expect(r.code).toBe(0);
+    expect(served(server)[0]!.system.map((b) => b.text).join("\n")).toContain("Review the code.");
+    const lines = [
+      { type: "control_request", request_id: "i1", request: { subtype: "initialize" } },
+      { type: "user", message: { role: "user", content: "hi" } },
+    ].map((l) => JSON.stringify(l) + "\n");
+    const s = await runCli(["--input-format", "stream-json", "--output-format", "stream-json", "--verbose", "--plugin-dir", plugin], { cwd: dir, env, stdin: lines.join("") });
+    const out = parseNdjson(s.stdout);
+    const init = out.find((l) => l.type === "control_response") as { response: { response: { agents: Array<{ name: string }> } } };
+    expect(init.response.response.agents.map((a) => a.name)).toContain("demo:reviewer");
+    expect(out.find((l) => l.type === "system" && l.subtype === "init")!.agents).toContain("demo:reviewer");
   });
 
   test("a plugin's command answers to its bare name where no other has it; the skill by /plugin:skill", async () => {

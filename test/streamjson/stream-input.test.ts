@@ -190,11 +190,11 @@ describe("stream-json input", () => {
     expect((await s.end()).code).toBe(0);
   });
 
-  test("the Agent SDK's flags are honoured; one KHAELOR cannot honour (--setting-sources, --betas) is exit 2 naming it; an unknown flag is still exit 2", async () => {
+  test("the Agent SDK's flags are honoured (--add-dir among them); one KHAELOR cannot honour (--setting-sources) is exit 2 naming it; an unknown flag is still exit 2", async () => {
     const server = await serve({ turns: [{ content: [{ type: "text", text: "ok" }] }] });
     const env = isolatedEnv(server.url);
-    const sdkArgs = [...FLAGS, "--max-thinking-tokens", "1000", "--permission-mode", "default", "--allow-dangerously-skip-permissions", "--append-system-prompt=-be brief", "--session-id", "0f8fad5b-d9cb-469f-a165-70867728950e", "--await-initialize", "--fallback-model", "claude-haiku-5-5", "--tools", "Read,Grep,WebSearch,TodoWrite"];
-    for (const refused of [["--setting-sources", "user,project"], ["--betas", "context-1m-2025-08-07"]]) {
+    const sdkArgs = [...FLAGS, "--max-thinking-tokens", "1000", "--permission-mode", "default", "--allow-dangerously-skip-permissions", "--append-system-prompt=-be brief", "--session-id", "0f8fad5b-d9cb-469f-a165-70867728950e", "--await-initialize", "--fallback-model", "claude-haiku-5-5", "--tools", "Read,Grep,WebSearch,TodoWrite", "--add-dir", "/tmp"];
+    for (const refused of [["--setting-sources", "user,project"]]) {
       const no = await runCli([...sdkArgs, ...refused], { cwd: tempProject(), env, stdin: `${JSON.stringify(user("hi"))}\n` });
       expect(no.code).toBe(2);
       expect(no.stderr).toContain(`${refused[0]} is not supported by KHAELOR: `);

@@ -6,8 +6,8 @@ import { z } from "zod";
 import type { AgentDefinition } from "../../extensions/agents.ts";
 import { environmentSection } from "../../context/system-prompt.ts";
 import { newEventId, newSessionId } from "../../events/id.ts";
-import type { AgentEffort, DurableEvent } from "../../events/types.ts";
-import type { SystemBlock } from "../../model/types.ts";
+import type { DurableEvent } from "../../events/types.ts";
+import type { EffortLevel, SystemBlock } from "../../model/types.ts";
 import type { ConversationView } from "../../session/view.ts";
 import { FAMILIES } from "../../model/models.ts";
 import type { PermissionEngine } from "../../permissions/index.ts";
@@ -32,8 +32,6 @@ const Input = z.strictObject({
 });
 type Input = z.infer<typeof Input>;
 
-/** Extended thinking's budget for an effort level (the API's effort parameter is not offered yet). */
-const EFFORT_BUDGET: Record<AgentEffort, number | undefined> = { low: undefined, medium: 4_000, high: 16_000, max: 32_000 };
 
 export type AgentToolParts = {
   catalog: AgentCatalog;
@@ -41,6 +39,8 @@ export type AgentToolParts = {
   engine: Pick<PermissionEngine, "rules">;
   /** The parent's model now (a child without its own model inherits it). */
   parentModel(): string;
+  /** The parent's effort level now (a child without its own works at it). */
+  parentEffort?(): EffortLevel | undefined;
   /** The built-in tools the parent has (a child never gets more). */
   parentTools: readonly string[];
   /** The parent's project directory (a worktree is made from it). */
@@ -112,7 +112,8 @@ async function runAgent(p: AgentToolParts, input: Input, toolUseId: string, sign
   const def = fork ? forkDefinition() : p.catalog.get(type);
   if (!def) return { content: `Unknown agent type "${type}". Available agent types: ${[...p.catalog.list().map((d) => d.name), FORK].join(", ")}.`, isError: true };
   const model = fork ? p.parentModel() : modelFor(input.model ?? def.model, p.parentModel());
-  const effort = input.effort ?? def.effort;
+  // Sent as the parent's is (src/model/effort.ts): the API's effort parameter where the child's model takes it, else nothing.
+  const effort: EffortLevel | undefined = input.effort ?? def.effort ?? p.parentEffort?.();
   let tree: Worktree | null = null;
   if (input.isolation === "worktree") {
     const made = await makeWorktree(p.cwd, toolUseId);
@@ -120,7 +121,6 @@ async function runAgent(p: AgentToolParts, input: Input, toolUseId: string, sign
     tree = made;
   }
   const onlyReads = def.source === "built-in" && READ_ONLY_AGENTS.has(def.name);
-  const budget = effort ? EFFORT_BUDGET[effort] : undefined;
   const background = input.run_in_background === true;
   // Once the child ends: its worktree kept or removed, and a background one's result told.
   const settle = async (o: ChildOutcome): Promise<Settled & { result: ToolResult }> => {
@@ -144,7 +144,6 @@ async function runAgent(p: AgentToolParts, input: Input, toolUseId: string, sign
       prompt: input.prompt,
       ...(fork ? { history: forkHistory(fork, toolUseId) } : {}),
       model,
-      ...(budget !== undefined ? { thinkingBudget: budget } : {}),
       ...(effort ? { effort } : {}),
       tools: childTools(def, p.parentTools, p.engine),
       onlyReads,

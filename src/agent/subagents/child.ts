@@ -13,7 +13,7 @@ import type { HookService } from "../../hooks/hooks.ts";
 import { runTurn } from "../../kernel/loop.ts";
 import type { LoopPolicy } from "../../kernel/types.ts";
 import { maxTokensFor } from "../../model/models.ts";
-import type { ModelClient, SystemBlock, Usage } from "../../model/types.ts";
+import type { EffortLevel, ModelClient, SystemBlock, Usage } from "../../model/types.ts";
 import type { PermissionEngine } from "../../permissions/index.ts";
 import { doomLoopPolicy } from "../../policy/doom-loop.ts";
 import { redactText } from "../../session/redact.ts";
@@ -65,7 +65,8 @@ export type ChildRequest = {
   /** Messages sent to it while it runs (SendMessage): read at its next step. */
   takeMessages?: () => string[];
   model: string;
-  thinkingBudget?: number;
+  /** The effort level of its requests (sent where its model takes one, as the parent's). */
+  effort?: EffortLevel;
   tools: Tool[];
   /** The read-only built-ins (Explore, Plan): bash runs only what plan mode would. */
   onlyReads: boolean;
@@ -163,7 +164,7 @@ export async function runChild(p: ParentParts, r: ChildRequest, signal: AbortSig
         costSoFar: p.spent,
         costOf: p.costOf,
         maxTokens: maxTokensFor(r.model),
-        ...(r.thinkingBudget !== undefined ? { thinkingBudget: r.thinkingBudget } : {}),
+        ...(r.effort ? { effort: r.effort } : {}),
       },
       prompt,
       signal,

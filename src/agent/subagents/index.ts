@@ -4,6 +4,7 @@ import { dirname } from "node:path";
 import type { EventSink } from "../../events/types.ts";
 import type { AgentDefinition } from "../../extensions/agents.ts";
 import type { HookService } from "../../hooks/hooks.ts";
+import type { EffortLevel } from "../../model/types.ts";
 import type { Foundation } from "../foundation.ts";
 import { notifyingAsker } from "../hook-wiring.ts";
 import { offeredTools } from "../offer.ts";
@@ -13,11 +14,13 @@ import type { Tool } from "../../tools/types.ts";
 import { agentTool, type ForkSource } from "./agent-tool.ts";
 import { sendMessageTool } from "./send-message.ts";
 import { loadAgentCatalog, type AgentCatalog, type PluginAgents } from "./catalog.ts";
+import { pluginAgents } from "./session-catalog.ts";
 import type { ParentParts } from "./child.ts";
 import { createChildren, type Children } from "./spawn.ts";
 
 export type { AgentCatalog, Children, ParentParts };
 export { childTools, modelFor } from "./agent-tool.ts";
+export { agentCatalogBeforeOpen } from "./session-catalog.ts";
 
 export type Subagents = {
   catalog: AgentCatalog;
@@ -40,6 +43,8 @@ export function sessionSubagents(o: {
   hooks: HookService;
   costSinceOpen(): number;
   model(): string;
+  /** The session's effort level now: a child without its own works at it. */
+  effort?(): EffortLevel | undefined;
 }): Subagents & { offered: Tool[]; spent(): number; infos(): AgentInfo[] } {
   const { f, opts } = o;
   let children: Children | null = null;
@@ -63,8 +68,8 @@ export function sessionSubagents(o: {
     ...(opts.budgets?.maxTurns !== undefined ? { maxTurns: opts.budgets.maxTurns } : {}),
   };
   const builtins = offeredTools(opts.tools, f.notices);
-  const plugins = f.plugins.plugins.map((p) => ({ name: p.name, agentsDir: p.agentsDir, active: p.active }));
-  const s = openSubagents({ cwd: f.cwd, definitions: opts.agents ?? [], plugins, parent, engine: f.engine, parentModel: o.model, parentTools: builtins.map((t) => t.name) });
+  const plugins = pluginAgents(f.plugins.plugins);
+  const s = openSubagents({ cwd: f.cwd, definitions: opts.agents ?? [], plugins, parent, engine: f.engine, parentModel: o.model, ...(o.effort ? { parentEffort: o.effort } : {}), parentTools: builtins.map((t) => t.name) });
   children = s.children;
   f.notices.push(...s.catalog.problems);
   // Depth 1: a child's tools never include this one. A host's --tools list offers it only by name.
@@ -82,11 +87,12 @@ export function openSubagents(o: {
   parent: ParentParts;
   engine: Pick<PermissionEngine, "rules">;
   parentModel(): string;
+  parentEffort?(): EffortLevel | undefined;
   parentTools: readonly string[];
 }): Subagents {
   const catalog = loadAgentCatalog(o.cwd, o.definitions, o.plugins);
   const children = createChildren(o.parent, o.parent.emit);
   let fork: ForkSource | undefined;
-  const parts = { catalog, children, engine: o.engine, parentModel: o.parentModel, parentTools: o.parentTools, cwd: o.cwd, fork: () => fork };
+  const parts = { catalog, children, engine: o.engine, parentModel: o.parentModel, ...(o.parentEffort ? { parentEffort: o.parentEffort } : {}), parentTools: o.parentTools, cwd: o.cwd, fork: () => fork };
   return { catalog, children, tools: [agentTool(parts), sendMessageTool(parts)], forkFrom: (source) => void (fork = source) };
 }

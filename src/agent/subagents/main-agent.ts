@@ -3,12 +3,13 @@
 import { resolve } from "node:path";
 import { SessionOpenError } from "../open-log.ts";
 import type { SessionOptions } from "../types.ts";
-import { loadAgentCatalog } from "./catalog.ts";
+import { agentCatalogBeforeOpen } from "./session-catalog.ts";
 import { modelFor } from "./agent-tool.ts";
 
 export function asAgent(opts: SessionOptions): SessionOptions {
   if (!opts.agent) return opts;
-  const catalog = loadAgentCatalog(resolve(opts.cwd ?? process.cwd()), opts.agents ?? []);
+  // The agent tool's catalog, plugins' agents (plugin:agent) included.
+  const catalog = agentCatalogBeforeOpen({ cwd: resolve(opts.cwd ?? process.cwd()), definitions: opts.agents ?? [], pluginDirs: opts.pluginDirs ?? [], trustProject: opts.mcp?.trustProject ?? false });
   const def = catalog.get(opts.agent);
   if (!def) throw new SessionOpenError(`--agent ${opts.agent}: no such agent; the agents are ${catalog.list().map((d) => d.name).join(", ")}`, true);
   const model = def.model && def.model !== "inherit" ? modelFor(def.model, "") : undefined;

@@ -4,7 +4,7 @@
 import { homedir } from "node:os";
 import type { AgentSession } from "../../agent/types.ts";
 import type { PermissionMode } from "../../events/types.ts";
-import { loadAgentCatalog } from "../../agent/subagents/catalog.ts";
+import { agentCatalogBeforeOpen } from "../../agent/subagents/session-catalog.ts";
 import { parseAgentsJson } from "../../extensions/agents.ts";
 import { hostCommands } from "../../extensions/host-commands.ts";
 import { loadSessionExtensions } from "../../extensions/session-extensions.ts";
@@ -108,7 +108,7 @@ const HANDLERS: Record<string, Handler> = {
   }),
 };
 
-function initialize(req: Request, reply: Reply, { launch, session, control, cwd, once }: ControlContext) {
+function initialize(req: Request, reply: Reply, { opts, launch, session, control, cwd, once }: ControlContext) {
   const given = (field: string) => {
     const v = req[field];
     return !(v === undefined || (Array.isArray(v) && v.length === 0) || (typeof v === "object" && v !== null && Object.keys(v).length === 0));
@@ -147,7 +147,7 @@ function initialize(req: Request, reply: Reply, { launch, session, control, cwd,
     // What a prompt "/name args" runs: ours, then the project's and the user's commands and skills.
     commands: hostCommands(open ? open.slashCommands() : loadSessionExtensions(cwd, homedir(), userConfigDir(homedir())).entries()).map((c) => ({ name: c.name, description: c.description, argumentHint: c.argumentHint ?? "" })),
     // Claude Code's AgentInfo: the types a prompt (or the model) can name.
-    agents: (open ? open.agents() : loadAgentCatalog(cwd, [...launch.agents]).list()).map((a) => ({ name: a.name, description: a.description, ...(a.model ? { model: a.model } : {}) })),
+    agents: (open ? open.agents() : agentCatalogBeforeOpen({ cwd, definitions: [...opts.agents, ...launch.agents], pluginDirs: opts.pluginDirs, trustProject: opts.trustProject }).list()).map((a) => ({ name: a.name, description: a.description, ...(a.model ? { model: a.model } : {}) })),
     output_style: "default",
     available_output_styles: ["default"],
     models: SUGGESTED_MODELS.map((m) => ({ value: m, displayName: m, description: m === DEFAULT_MODEL ? "default" : "" })),

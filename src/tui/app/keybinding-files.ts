@@ -4,12 +4,12 @@
 // file read again only counts when its text changed. /keybindings opens KHAELOR's file, written
 // first with a commented skeleton when there is none (never Claude Code's: KHAELOR does not write
 // its files).
-import { mkdirSync, watch, writeFileSync, type FSWatcher } from "node:fs";
+import { existsSync, mkdirSync, watch, writeFileSync, type FSWatcher } from "node:fs";
 import { homedir } from "node:os";
-import { dirname, join } from "node:path";
+import { dirname, join, relative, sep } from "node:path";
 import { claudeConfigDir, userConfigDir } from "../../permissions/index.ts";
 import { FileReadError, LIMITS, readTextIfExists } from "../../workspace/safe-read.ts";
-import { KEY_CONTEXTS, parseKeybindings, type Binding } from "./keybindings.ts";
+import { DEFAULT_BINDINGS, KEY_CONTEXTS, parseKeybindings, type Binding } from "./keybindings.ts";
 import { buildKeymap } from "./keymap.ts";
 import type { AppState } from "./state.ts";
 
@@ -50,17 +50,37 @@ export function keybindingsSource(home: string = homedir(), env: NodeJS.ProcessE
       return { bindings, problems, text: all };
     },
     watch(onChange) {
-      const watchers: FSWatcher[] = [];
-      for (const dir of new Set(files.map(dirname))) {
-        try {
-          watchers.push(watch(dir, { persistent: false }, (_event, name) => (name === null || name === "keybindings.json" ? onChange() : undefined)));
-        } catch {
-          // No such folder yet: its file is read on the next start (or after /keybindings).
+      let watchers: FSWatcher[] = [];
+      const close = () => void watchers.splice(0).forEach((w) => w.close());
+      const arm = () => {
+        close();
+        for (const dir of new Set(files.map(dirname))) {
+          const at = nearestExisting(dir);
+          try {
+            if (at === dir) watchers.push(watch(dir, { persistent: false }, (_event, name) => (name === null || name === "keybindings.json" ? onChange() : undefined)));
+            // The folder is not there yet (no ~/.claude before Claude Code ran): its nearest
+            // ancestor is watched for the next folder on the way, and the watches are set again.
+            else if (at !== null) {
+              const next = relative(at, dir).split(sep)[0];
+              watchers.push(watch(at, { persistent: false }, (_event, name) => (name === null || name === next ? (arm(), onChange()) : undefined)));
+            }
+          } catch {
+            // Not watchable (gone meanwhile, no permission): its file is read on the next start or after /keybindings.
+          }
         }
-      }
-      return () => watchers.forEach((w) => w.close());
+      };
+      arm();
+      return close;
     },
   };
+}
+
+/** The folder itself or its nearest ancestor that exists (null: none, which cannot happen below /). */
+function nearestExisting(dir: string): string | null {
+  for (let d = dir; ; d = dirname(d)) {
+    if (existsSync(d)) return d;
+    if (dirname(d) === d) return null;
+  }
 }
 
 /** What is in force now, from the files; the problems to say, and whether the text changed since `lastText`. */
@@ -68,7 +88,8 @@ export function applyKeybindings(state: AppState, src: KeybindingsSource, lastTe
   const r = src.read();
   if (r.text === lastText) return { problems: [], text: r.text, changed: false, count: r.bindings.length };
   const pending = state.keys?.pending ?? "";
-  state.keys = r.bindings.length > 0 ? { map: buildKeymap(r.bindings), pending } : null;
+  const now = state.keys?.now;
+  state.keys = { map: buildKeymap([...DEFAULT_BINDINGS, ...r.bindings]), pending, ...(now ? { now } : {}) };
   return { problems: r.problems, text: r.text, changed: true, count: r.bindings.length };
 }
 

@@ -139,6 +139,12 @@ export function chordId(spec: string): string | null {
 /** One binding: in `context`, `chord` runs `action` (null: the key does nothing there). */
 export type Binding = { context: KeyContext; chord: string; action: KeyAction | null; file: string; key: string };
 
+/**
+ * KHAELOR's own bindings in the files' terms, read before the files (which may rebind or unbind
+ * them): Claude Code's readline chord for the external editor, beside KHAELOR's Ctrl-G.
+ */
+export const DEFAULT_BINDINGS: readonly Binding[] = [{ context: "Chat", chord: "C-x C-e", action: "chat:externalEditor", file: "KHAELOR's defaults", key: "ctrl+x ctrl+e" }];
+
 const FileShape = z.looseObject({
   bindings: z.array(z.looseObject({ context: z.string(), bindings: z.record(z.string(), z.union([z.string(), z.null()])) })),
 });
@@ -192,22 +198,47 @@ function actionProblem(context: KeyContext, action: string): string | null {
   return "unknown action; the key is not bound";
 }
 
-/** JSON with // and /* *\/ comments (the skeleton /keybindings writes has some), outside strings. */
+/**
+ * JSON with comments (// and /* *\/) and trailing commas, as the skeleton /keybindings writes and
+ * as editors keep JSONC: one scan that knows where strings are, so a value holding `//` (a URL) or
+ * `,]` is left exactly as written. A comma is held until the next token shows whether it trails.
+ */
 export function stripJsonComments(text: string): string {
   let out = "";
+  // A comma and the blank space after it, not yet written: dropped if a ] or } comes next.
+  let held = "";
   for (let i = 0; i < text.length; i++) {
     const c = text[i]!;
+    if (c === "/" && text[i + 1] === "/") {
+      while (i + 1 < text.length && text[i + 1] !== "\n") i++;
+      continue;
+    }
+    if (c === "/" && text[i + 1] === "*") {
+      const end = text.indexOf("*/", i + 2);
+      i = end < 0 ? text.length : end + 1;
+      if (held) held += " ";
+      else out += " ";
+      continue;
+    }
+    if (held && /\s/.test(c)) {
+      held += c;
+      continue;
+    }
+    if (held) {
+      out += c === "]" || c === "}" ? held.slice(1) : held;
+      held = "";
+    }
+    if (c === ",") {
+      held = ",";
+      continue;
+    }
     if (c === '"') {
       const start = i;
       for (i++; i < text.length && text[i] !== '"'; i++) if (text[i] === "\\") i++;
       out += text.slice(start, i + 1);
-    } else if (c === "/" && text[i + 1] === "/") {
-      while (i < text.length && text[i] !== "\n") i++;
-      out += "\n";
-    } else if (c === "/" && text[i + 1] === "*") {
-      const end = text.indexOf("*/", i + 2);
-      i = end < 0 ? text.length : end + 1;
-    } else out += c;
+      continue;
+    }
+    out += c;
   }
-  return out.replace(/,(\s*[\]}])/g, "$1");
+  return out + held;
 }

@@ -11,8 +11,18 @@ export type Keymap = {
   prefixes: Map<KeyContext, Set<string>>;
 };
 
-/** The keys typed so far of a chord, and the map they are read in. */
-export type KeyState = { map: Keymap; pending: string };
+/**
+ * The keys typed so far of a chord, and the map they are read in. `since`: when the chord's last
+ * key came; `now`: the clock (tests inject one).
+ */
+export type KeyState = { map: Keymap; pending: string; since?: number; now?: () => number };
+
+/**
+ * How long a chord's first keys wait for the next: past it they are forgotten and the next key is
+ * read alone, so a stray Ctrl-X does not swallow a key typed much later. Claude Code's resolver
+ * has such a timeout without a documented figure; readline and Emacs wait forever, VS Code 5 s.
+ */
+export const CHORD_TIMEOUT_MS = 1000;
 
 /** Later bindings win where two bind the same chord in the same context (KHAELOR's file is read after Claude Code's). */
 export function buildKeymap(bindings: readonly Binding[]): Keymap {
@@ -51,6 +61,8 @@ export type KeyPress =
 /** Looks `ev` up in `contexts`, the first that binds it winning; a chord's first keys wait in `keys.pending`. */
 export function boundKey(keys: KeyState | null | undefined, contexts: readonly KeyContext[], ev: InputEvent): KeyPress {
   if (!keys) return { kind: "default" };
+  const now = (keys.now ?? Date.now)();
+  if (keys.pending && now - (keys.since ?? now) > CHORD_TIMEOUT_MS) keys.pending = "";
   const id = eventKeyId(ev);
   if (id === null) {
     if (!keys.pending) return { kind: "default" };
@@ -67,6 +79,7 @@ export function boundKey(keys: KeyState | null | undefined, contexts: readonly K
   }
   if (contexts.some((c) => keys.map.prefixes.get(c)?.has(seq))) {
     keys.pending = seq;
+    keys.since = now;
     return { kind: "pending", typed: seq };
   }
   if (!keys.pending) return { kind: "default" };

@@ -3,10 +3,10 @@
 // key unbound, a chord; what cannot be used said in a notice naming the file, the key and the
 // action; /keybindings writing a skeleton, opening it in $EDITOR and applying what was saved.
 import { describe, expect, test } from "bun:test";
-import { chmodSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { isolatedEnv, tempProject } from "../../support/cli.ts";
-import { idle, KEY, ptyFixtures, submit } from "./harness.ts";
+import { answerPrompt, idle, KEY, ptyFixtures, submit } from "./harness.ts";
 
 const fixtures = ptyFixtures();
 const CTRL_X = "\x18";
@@ -89,6 +89,65 @@ describe("keybindings", () => {
     await s.waitFor((screen) => !screen.includes("Model (Enter switches"), "the chooser closed");
     s.send(KEY.ctrlC);
     await s.waitFor(idle, "the prompt cleared");
+    s.send(KEY.ctrlD);
+    expect(await s.exited).toBe(0);
+  }, 60_000);
+
+  test("Confirmation: confirm:yes and confirm:no on the user's keys, y unbound; ctrl+x ctrl+e is the editor by default", async () => {
+    const dir = tempProject();
+    const api = await fixtures.api({
+      turns: [
+        { content: [{ type: "tool_use", name: "bash", input: { command: "touch yes.txt" } }] },
+        { content: [{ type: "tool_use", name: "bash", input: { command: "touch no.txt" } }], expect: { lastHasToolResult: { isError: false } } },
+        { content: [{ type: "text", text: "BOTH-ASKED" }], expect: { lastHasToolResult: { isError: true } } },
+      ],
+    });
+    const env = isolatedEnv(api.url, { VISUAL: "" });
+    env.EDITOR = script(env.HOME!, "editor.sh", `printf 'FROM-CHORD' > "$1"`);
+    put(join(env.HOME!, ".claude", "keybindings.json"), { bindings: [{ context: "Confirmation", bindings: { "ctrl+y": "confirm:yes", "ctrl+n": "confirm:no", y: null } }] });
+    const s = fixtures.pty([], { cwd: dir, env, cols: 120, rows: 40 });
+    await s.waitFor(idle, "the composer");
+    // Claude Code's readline chord for the editor, with no file binding it.
+    s.send(CTRL_X);
+    s.send(KEY.ctrlE);
+    await s.waitForText("› FROM-CHORD");
+    s.send(KEY.ctrlU);
+    await submit(s, "touch both");
+    await s.waitForText("Permission needed");
+    await answerPrompt(s, KEY.ctrlY);
+    await s.waitFor(() => existsSync(join(dir, "yes.txt")), "yes.txt made after ctrl+y");
+    await s.waitForText("command: touch no.txt");
+    // y is unbound here (it would allow), then ctrl+n denies.
+    await answerPrompt(s, "y");
+    s.send("\x0e");
+    await s.waitForText("BOTH-ASKED");
+    expect(existsSync(join(dir, "no.txt"))).toBe(false);
+    expect(api.checkFailures).toEqual([]);
+    s.send(KEY.ctrlD);
+    expect(await s.exited).toBe(0);
+  }, 60_000);
+
+  test("Transcript: transcript:exit and scroll:* on the user's keys in the pager, q unbound", async () => {
+    const lines = Array.from({ length: 80 }, (_, i) => `LINE-${String(i + 1).padStart(2, "0")}`).join("\n\n");
+    const api = await fixtures.api({ turns: [{ content: [{ type: "text", text: lines }] }] });
+    const env = isolatedEnv(api.url);
+    put(join(env.XDG_CONFIG_HOME!, "khaelor", "keybindings.json"), { bindings: [{ context: "Transcript", bindings: { x: "transcript:exit", q: null, u: "scroll:top", d: "scroll:bottom" } }] });
+    const s = fixtures.pty([], { cwd: tempProject(), env, cols: 100, rows: 24 });
+    await submit(s, "lines please");
+    await s.waitFor((sc) => sc.includes("LINE-80") && idle(sc), "the answer");
+    s.send(KEY.ctrlT);
+    await s.waitForText(" transcript ");
+    expect(s.screen()).not.toContain("LINE-01");
+    s.type("u");
+    await s.waitForText("LINE-01");
+    s.type("d");
+    await s.waitFor((sc) => sc.includes("LINE-80") && !sc.includes("LINE-01"), "the bottom again");
+    s.type("q"); // unbound: the pager stays
+    s.type("u");
+    await s.waitForText("LINE-01");
+    expect(s.screen()).toContain(" transcript ");
+    s.type("x");
+    await s.waitFor((sc) => !sc.includes(" transcript ") && idle(sc), "the pager closed by x");
     s.send(KEY.ctrlD);
     expect(await s.exited).toBe(0);
   }, 60_000);

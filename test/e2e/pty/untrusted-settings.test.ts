@@ -74,6 +74,27 @@ describe("a project's settings in the app", () => {
     expect(await again.exited).toBe(0);
   }, 60_000);
 
+  test("env: the trust question lists each variable with its value, ⚠ on NODE_OPTIONS; Trust makes it reach the model's commands at once", async () => {
+    const dir = project({ env: { GREETING: "from-project", NODE_OPTIONS: "--no-warnings" }, permissions: { allow: ["Bash(echo:*)"] } }, "settings.json");
+    const api = await fixtures.api({
+      turns: [
+        { content: [{ type: "tool_use", name: "bash", input: { command: 'echo "g=$GREETING n=$NODE_OPTIONS"' } }] },
+        { content: [{ type: "text", text: "ECHOED" }], expect: { lastHasToolResult: { isError: false, contentMatches: "g=from-project n=--no-warnings" } } },
+      ],
+    });
+    const s = fixtures.pty([], { cwd: dir, env: isolatedEnv(api.url), cols: 160, rows: 40 });
+    await s.waitForText("and take them? (remembered for this project)");
+    expect(s.all()).toContain("setting env GREETING=from-project");
+    expect(s.all()).toContain("⚠ sets NODE_OPTIONS for every command");
+    s.send(KEY.enter); // "Trust"
+    await s.waitFor(idle, "the composer");
+    await submit(s, "greet");
+    await s.waitForText("ECHOED");
+    expect(api.checkFailures).toEqual([]);
+    s.send(KEY.ctrlD);
+    expect(await s.exited).toBe(0);
+  }, 60_000);
+
   test("/permissions lists what is held back and can trust it later; the rule then holds without a restart", async () => {
     const dir = project({ permissions: { allow: ["Bash(rm victim.txt)"] } });
     const api = await fixtures.api({

@@ -2,8 +2,12 @@
 // handlers of each context: the composer's picker (Autocomplete), the Ctrl-R search, the pager.
 import { describe, expect, test } from "bun:test";
 import { composerInput } from "../../../src/tui/app/composer-keys.ts";
-import { chordId, keyId, parseKeybindings } from "../../../src/tui/app/keybindings.ts";
-import { buildKeymap } from "../../../src/tui/app/keymap.ts";
+import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { chordId, keyId, parseKeybindings, stripJsonComments } from "../../../src/tui/app/keybindings.ts";
+import { applyKeybindings, keybindingsSource } from "../../../src/tui/app/keybinding-files.ts";
+import { buildKeymap, CHORD_TIMEOUT_MS } from "../../../src/tui/app/keymap.ts";
 import type { InputEvent } from "../../../src/tui/app/app-input.ts";
 import { fakeActions, makeState } from "../support/app-state.ts";
 
@@ -78,5 +82,72 @@ describe("bindings in each context", () => {
     composerInput(st, a, { type: "text", text: "z" });
     expect(a.flashes.at(-1)).toBe("ctrl+x z is not bound");
     expect(st.composer.text).toBe("");
+  });
+});
+
+describe("the file's JSON with comments", () => {
+  test("a string holding ,] or // is read as written; comments and trailing commas outside strings go", () => {
+    const text = '{\n  "$docs": "https://code.claude.com/docs//keybindings,]", // a comment, ]\n  "note": "a, }",\n  /* block, ] */ "bindings": [{"context": "Chat", "bindings": {"ctrl+e": "chat:externalEditor", }, }, ],\n}';
+    const json = JSON.parse(stripJsonComments(text)) as Record<string, unknown>;
+    expect(json.$docs).toBe("https://code.claude.com/docs//keybindings,]");
+    expect(json.note).toBe("a, }");
+    expect(parseKeybindings(text, "kb.json").bindings.map((b) => b.chord)).toEqual(["C-e"]);
+  });
+});
+
+describe("chords", () => {
+  test("a chord's first key is forgotten after CHORD_TIMEOUT_MS: the next key is read alone", () => {
+    const st = stateWith("Chat", { "ctrl+x ctrl+k": "chat:clearInput" });
+    let now = 0;
+    st.keys!.now = () => now;
+    const a = fakeActions({ t: 0 });
+    composerInput(st, a, { type: "text", text: "keep" });
+    composerInput(st, a, key("x", { ctrl: true }));
+    now = CHORD_TIMEOUT_MS - 1;
+    composerInput(st, a, key("k", { ctrl: true }));
+    expect(st.composer.text).toBe("");
+    composerInput(st, a, { type: "text", text: "keep" });
+    composerInput(st, a, key("x", { ctrl: true }));
+    now += CHORD_TIMEOUT_MS + 1;
+    // Too late for the chord: ctrl+k is KHAELOR's own key (kill to the end of the line) on its own.
+    composerInput(st, a, key("a", { ctrl: true }));
+    composerInput(st, a, key("k", { ctrl: true }));
+    expect(st.composer.text).toBe("");
+    expect(a.flashes.at(-1)).not.toContain("is not bound");
+  });
+
+  test("ctrl+x ctrl+e opens the external editor by default, as in Claude Code; a file may unbind it", () => {
+    const st = makeState();
+    applyKeybindings(st, { files: [], own: "", read: () => ({ bindings: [], problems: [], text: "" }), watch: () => () => {} }, null);
+    const a = fakeActions({ t: 0 });
+    composerInput(st, a, key("x", { ctrl: true }));
+    composerInput(st, a, key("e", { ctrl: true }));
+    expect(a.edits).toBe(1);
+    const unbound = parseKeybindings(JSON.stringify({ bindings: [{ context: "Chat", bindings: { "ctrl+x ctrl+e": null } }] }), "kb.json");
+    applyKeybindings(st, { files: [], own: "", read: () => ({ ...unbound, text: "x" }), watch: () => () => {} }, null);
+    composerInput(st, a, key("x", { ctrl: true }));
+    composerInput(st, a, key("e", { ctrl: true }));
+    expect(a.edits).toBe(1);
+  });
+});
+
+describe("the files' folders", () => {
+  test("a folder that does not exist at start is watched once it is created", async () => {
+    const home = mkdtempSync(join(tmpdir(), "khaelor-kb-"));
+    const ccDir = join(home, "not-yet", ".claude");
+    const src = keybindingsSource(home, { CLAUDE_CONFIG_DIR: ccDir, XDG_CONFIG_HOME: join(home, "config") });
+    let changed!: () => void;
+    const seen = new Promise<void>((r) => (changed = r));
+    const stop = src.watch(() => {
+      if (src.read().bindings.length > 0) changed();
+    });
+    try {
+      mkdirSync(ccDir, { recursive: true });
+      writeFileSync(join(ccDir, "keybindings.json"), JSON.stringify({ bindings: [{ context: "Chat", bindings: { "ctrl+e": "chat:externalEditor" } }] }));
+      await seen;
+      expect(src.read().bindings.map((b) => b.file)).toEqual([join(ccDir, "keybindings.json")]);
+    } finally {
+      stop();
+    }
   });
 });
