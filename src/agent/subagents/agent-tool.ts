@@ -17,6 +17,7 @@ import type { AgentCatalog } from "./catalog.ts";
 import { READ_ONLY_AGENTS } from "./catalog.ts";
 import type { ChildOutcome } from "./child.ts";
 import type { Children, Settled } from "./spawn.ts";
+import { extraToolFilter } from "./extra-tools.ts";
 import { makeWorktree, settleWorktree, type Worktree } from "./worktree.ts";
 
 const EFFORTS = ["low", "medium", "high", "max"] as const;
@@ -147,6 +148,7 @@ async function runAgent(p: AgentToolParts, input: Input, toolUseId: string, sign
       ...(budget !== undefined ? { thinkingBudget: budget } : {}),
       ...(effort ? { effort } : {}),
       tools: childTools(def, p.parentTools, p.engine),
+      keepTool: extraToolFilter(def, p.engine),
       onlyReads,
       ...(def.maxTurns !== undefined ? { maxTurns: def.maxTurns } : {}),
       cwd: tree?.path ?? p.cwd,

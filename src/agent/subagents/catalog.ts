@@ -5,7 +5,8 @@ import { homedir } from "node:os";
 import { agentDirs, loadAgentFiles, type AgentDefinition } from "../../extensions/agents.ts";
 import { userConfigDir } from "../../permissions/index.ts";
 
-const READ_ONLY = ["Read", "Grep", "Glob", "Bash"];
+// The web tools only read too (Claude Code's Explore has them).
+const READ_ONLY = ["Read", "Grep", "Glob", "Bash", "WebSearch", "WebFetch"];
 
 const COMMON = `You are a subagent of KHAELOR, a coding agent: the main agent gave you one task. Do it with the tools you have, then answer with a final message that the main agent will read (the user does not see it): the facts it asked for, concise, with file paths and line numbers where they help. You cannot ask the user anything.`;
 

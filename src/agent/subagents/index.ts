@@ -6,7 +6,7 @@ import type { AgentDefinition } from "../../extensions/agents.ts";
 import type { HookService } from "../../hooks/hooks.ts";
 import type { Foundation } from "../foundation.ts";
 import { notifyingAsker } from "../hook-wiring.ts";
-import { offeredTools } from "../offer.ts";
+import { offeredTools, webTools } from "../offer.ts";
 import type { AgentInfo, SessionOptions } from "../types.ts";
 import type { PermissionEngine } from "../../permissions/index.ts";
 import type { Tool } from "../../tools/types.ts";
@@ -34,7 +34,7 @@ export type Subagents = {
  * host's --tools list leaves it out. `spent`: this run's cost, running children included.
  */
 export function sessionSubagents(o: {
-  f: Pick<Foundation, "sessionId" | "writer" | "client" | "provider" | "engine" | "git" | "cwd" | "notices" | "plugins">;
+  f: Pick<Foundation, "sessionId" | "writer" | "client" | "provider" | "engine" | "git" | "cwd" | "notices" | "plugins" | "mcp" | "settings">;
   opts: SessionOptions;
   emit: EventSink;
   hooks: HookService;
@@ -54,6 +54,8 @@ export function sessionSubagents(o: {
     hooks: o.hooks,
     ...(ask ? { ask } : {}),
     emit: o.emit,
+    mcpTools: () => f.mcp.manager.tools(),
+    webTools: webTools({ engine: f.engine, settings: f.settings, opts, provider: f.provider }),
     ...(opts.files ? { files: opts.files } : {}),
     ...(opts.terminal ? { terminal: opts.terminal } : {}),
     onFileChanged: (abs, before) => f.git.adopt(abs, before),
