@@ -6,7 +6,8 @@
 // trust facet below that answers for all of it at once.
 import { homedir } from "node:os";
 import { dirname, join } from "node:path";
-import { buildSystemPrompt, gitStatusSummary, instructionSection, loadProjectInstructions } from "../context/system-prompt.ts";
+import { buildSystemPrompt, gitStatusSummary, instructionSection } from "../context/system-prompt.ts";
+import { readableInstructions } from "./instructions.ts";
 import { createConversationContext, RESERVE_TOKENS } from "../context/conversation.ts";
 import { createEventBus, type EventBus } from "../events/bus.ts";
 import { newEventId as newId } from "../events/id.ts";
@@ -266,16 +267,7 @@ function systemPrompt(
   opts: SessionOptions,
   o: { cwd: string; engine: Pick<PermissionEngine, "decide">; notices: string[]; toolNames: string[]; skillsPrompt: string },
 ): { blocks: SystemBlock[]; instructions: { text: string; files: string[] }; skills: string } {
-  const instructions = loadProjectInstructions(o.cwd, {
-    // The Read rules hold for instruction files too: a deny always, and a project file must be one
-    // the model could read unasked (not a secret file behind a link).
-    mayRead: (real, own) => {
-      const d = o.engine.decide({ tool: "read", input: { file_path: real }, cwd: o.cwd });
-      if (d.behavior === "deny" || (!own && d.behavior !== "allow")) return `reading it is not allowed unasked (${d.reason})`;
-      return true;
-    },
-    onSkip: (path, why) => o.notices.push(`instruction file ${path} skipped: ${why}`),
-  });
+  const instructions = readableInstructions(o.cwd, o.engine, o.notices);
   const built: SystemBlock[] =
     opts.systemPrompt !== undefined
       ? [{ type: "text", text: opts.systemPrompt }]

@@ -46,9 +46,23 @@ export type AgentToolParts = {
   parentTools: readonly string[];
   /** The parent's project directory (a worktree is made from it). */
   cwd: string;
+  /** The project's instruction files and git status as seen from `cwd`, for a child's prompt. */
+  projectContext?: (cwd: string) => string;
   /** What a fork inherits: the parent's system prompt and conversation (absent: no fork here). */
   fork?: () => ForkSource | undefined;
 };
+
+/**
+ * A child's own system prompt: its definition's body, then where it works and, as Claude Code gives
+ * its subagents, the project's instruction files and git status (unless the definition omits them).
+ */
+function childSystem(def: AgentDefinition, cwd: string, project: ((cwd: string) => string) | undefined): SystemBlock[] {
+  const context = [environmentSection(cwd, new Date()), ...(project && !def.omitClaudeMd ? [project(cwd)] : [])].join("\n\n");
+  return [
+    { type: "text", text: def.prompt || `You are the ${def.name} agent. ${def.description}` },
+    { type: "text", text: context },
+  ];
+}
 
 export type ForkSource = { system(): SystemBlock[]; view(): ConversationView };
 
@@ -141,7 +155,7 @@ async function runAgent(p: AgentToolParts, input: Input, toolUseId: string, sign
       toolUseId,
       agentType: def.name,
       description: input.description,
-      system: fork ? fork.system() : [{ type: "text", text: def.prompt || `You are the ${def.name} agent. ${def.description}` }, { type: "text", text: environmentSection(tree?.path ?? p.cwd, new Date()) }],
+      system: fork ? fork.system() : childSystem(def, tree?.path ?? p.cwd, p.projectContext),
       prompt: input.prompt,
       ...(fork ? { history: forkHistory(fork, toolUseId) } : {}),
       model,

@@ -25,6 +25,7 @@ export const BUILTIN_AGENTS: readonly AgentDefinition[] = [
     tools: READ_ONLY,
     disallowedTools: [],
     model: "haiku",
+    omitClaudeMd: true,
     source: "built-in",
   },
   {
@@ -33,6 +34,7 @@ export const BUILTIN_AGENTS: readonly AgentDefinition[] = [
     prompt: `${COMMON}\nYou only read: never create, edit or delete files, and run only commands that change nothing. Explore the code, then answer with a concrete step-by-step plan: which files change and how, in what order, what could go wrong, and how to verify it.`,
     tools: READ_ONLY,
     disallowedTools: [],
+    omitClaudeMd: true,
     source: "built-in",
   },
 ];

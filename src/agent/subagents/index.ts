@@ -6,6 +6,8 @@ import type { AgentDefinition } from "../../extensions/agents.ts";
 import type { HookService } from "../../hooks/hooks.ts";
 import type { Foundation } from "../foundation.ts";
 import { notifyingAsker } from "../hook-wiring.ts";
+import { gitStatusSummary, projectSection } from "../../context/system-prompt.ts";
+import { readableInstructions } from "../instructions.ts";
 import { offeredTools, webTools } from "../offer.ts";
 import type { AgentInfo, SessionOptions } from "../types.ts";
 import type { PermissionEngine } from "../../permissions/index.ts";
@@ -66,7 +68,9 @@ export function sessionSubagents(o: {
   };
   const builtins = offeredTools(opts.tools, f.notices);
   const plugins = f.plugins.plugins.map((p) => ({ name: p.name, agentsDir: p.agentsDir, active: p.active }));
-  const s = openSubagents({ cwd: f.cwd, definitions: opts.agents ?? [], plugins, parent, engine: f.engine, parentModel: o.model, parentTools: builtins.map((t) => t.name) });
+  // Read when a child starts (in its worktree, if it has one); a skipped file was said at the session's start.
+  const projectContext = (cwd: string) => projectSection({ gitStatus: gitStatusSummary(cwd), instructions: readableInstructions(cwd, f.engine, []) });
+  const s = openSubagents({ cwd: f.cwd, projectContext, definitions: opts.agents ?? [], plugins, parent, engine: f.engine, parentModel: o.model, parentTools: builtins.map((t) => t.name) });
   children = s.children;
   f.notices.push(...s.catalog.problems);
   // Depth 1: a child's tools never include this one. A host's --tools list offers it only by name.
@@ -85,10 +89,11 @@ export function openSubagents(o: {
   engine: Pick<PermissionEngine, "rules">;
   parentModel(): string;
   parentTools: readonly string[];
+  projectContext?: (cwd: string) => string;
 }): Subagents {
   const catalog = loadAgentCatalog(o.cwd, o.definitions, o.plugins);
   const children = createChildren(o.parent, o.parent.emit);
   let fork: ForkSource | undefined;
-  const parts = { catalog, children, engine: o.engine, parentModel: o.parentModel, parentTools: o.parentTools, cwd: o.cwd, fork: () => fork };
+  const parts = { catalog, children, engine: o.engine, parentModel: o.parentModel, parentTools: o.parentTools, cwd: o.cwd, fork: () => fork, ...(o.projectContext ? { projectContext: o.projectContext } : {}) };
   return { catalog, children, tools: [agentTool(parts), sendMessageTool(parts)], forkFrom: (source) => void (fork = source) };
 }
