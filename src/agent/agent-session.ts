@@ -5,8 +5,9 @@
 // (one prompt to one result), settings-facet.ts (what the project's files would widen), and the
 // trust facet below that answers for all of it at once.
 import { homedir } from "node:os";
-import { dirname, join } from "node:path";
-import { buildSystemPrompt, gitStatusSummary, instructionSection, loadProjectInstructions } from "../context/system-prompt.ts";
+import { basename, dirname, join, resolve } from "node:path";
+import { buildSystemPrompt, gitStatusSummary, instructionSection } from "../context/system-prompt.ts";
+import { readableInstructions } from "./instructions.ts";
 import { createConversationContext, RESERVE_TOKENS } from "../context/conversation.ts";
 import { createEventBus, type EventBus } from "../events/bus.ts";
 import { newEventId as newId } from "../events/id.ts";
@@ -18,6 +19,7 @@ import { openSessionHooks } from "../hooks/session-hooks.ts";
 import { effortFor } from "../model/effort.ts";
 import type { EffortLevel, Message, ModelClient, SystemBlock } from "../model/types.ts";
 import { settingsLocations, userConfigDir, type PermissionEngine } from "../permissions/index.ts";
+import { readSessionLog } from "../session/log.ts";
 import { redactText } from "../session/redact.ts";
 import { pruneSpillDirs } from "../session/spill-retention.ts";
 import { fitToBudget } from "../tools/output-budget.ts";
@@ -174,6 +176,7 @@ export async function openAgentSession(given: SessionOptions): Promise<AgentSess
     },
     wake: async (signal) => (subagents.children.pending() > 0 ? runCancelling(null, signal) : null),
     agents: subagents.infos,
+    agentConversation: (log) => readAgentLog(dirname(writer.path), log),
     subagents: subagents.children,
     runShell: (command, signal) => runUserShell({ cwd, engine, emit: bus.emit }, command, signal),
     contextUsage: measureContext({ client: f.client, model: state.model, prompt, offer, context: { messages: () => wiring.context.messages(), contextWindow: () => context.contextWindow() }, bus, replayed: replayed?.events ?? [] }),
@@ -279,16 +282,7 @@ function systemPrompt(
   opts: SessionOptions,
   o: { cwd: string; engine: Pick<PermissionEngine, "decide">; notices: string[]; toolNames: string[]; skillsPrompt: string },
 ): { blocks: SystemBlock[]; instructions: { text: string; files: string[] }; skills: string } {
-  const instructions = loadProjectInstructions(o.cwd, {
-    // The Read rules hold for instruction files too: a deny always, and a project file must be one
-    // the model could read unasked (not a secret file behind a link).
-    mayRead: (real, own) => {
-      const d = o.engine.decide({ tool: "read", input: { file_path: real }, cwd: o.cwd });
-      if (d.behavior === "deny" || (!own && d.behavior !== "allow")) return `reading it is not allowed unasked (${d.reason})`;
-      return true;
-    },
-    onSkip: (path, why) => o.notices.push(`instruction file ${path} skipped: ${why}`),
-  });
+  const instructions = readableInstructions(o.cwd, o.engine, o.notices);
   const built: SystemBlock[] =
     opts.systemPrompt !== undefined
       ? [{ type: "text", text: opts.systemPrompt }]
@@ -370,4 +364,15 @@ function withStructuredTool(mcpTools: () => Tool[], structured: StructuredOutput
     if (now !== from) [from, all] = [now, [...now, structured.tool]];
     return all;
   };
+}
+
+/** A child's log, only from a `<session>.agents` folder in this log directory (the log names it; a tampered one reads nothing else). */
+function readAgentLog(logDir: string, log: string): DurableEvent[] | null {
+  const path = resolve(logDir, log);
+  if (dirname(dirname(path)) !== logDir || !basename(dirname(path)).endsWith(".agents") || !path.endsWith(".jsonl")) return null;
+  try {
+    return readSessionLog(path).events;
+  } catch {
+    return null;
+  }
 }

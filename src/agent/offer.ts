@@ -7,7 +7,7 @@ import { EXIT_PLAN_TOOL } from "../tools/exit-plan-mode.ts";
 import { TOOL_SEARCH_TOOL, toolSearchOffer } from "../mcp/tool-search.ts";
 import { costUsd, maxTokensFor } from "../model/models.ts";
 import type { OpenedProvider } from "../model/providers/open.ts";
-import type { ToolSpec } from "../model/types.ts";
+import type { ServerToolSpec, ToolSpec } from "../model/types.ts";
 import { webToolSpecs, type WebToolSettings } from "../model/web-tools.ts";
 import type { EffortLevel } from "../model/types.ts";
 import type { PermissionEngine } from "../permissions/index.ts";
@@ -50,6 +50,13 @@ function offeredServerTool(names: string[] | undefined, apiName: string): boolea
   return names === undefined || names.some((n) => SERVER_TOOL_NAMES[n.toLowerCase()] === apiName);
 }
 
+/** The API's web tools a session offers now: its rules, mode and settings, its --tools, what its provider runs. */
+export function webTools(o: { engine: Pick<PermissionEngine, "rules" | "mode">; settings: WebToolSettings; opts: Pick<SessionOptions, "tools">; provider?: Pick<OpenedProvider, "missingServerTools"> }): () => ServerToolSpec[] {
+  // A server tool the provider does not run is left out (the session said so at start).
+  const runs = (name: string) => !o.provider?.missingServerTools.has(name);
+  return () => webToolSpecs(o.engine.rules(), o.engine.mode, o.settings).filter((t) => offeredServerTool(o.opts.tools, t.name) && runs(t.name));
+}
+
 export type TurnOffer = {
   /** The kernel's parts for the next turn. */
   kernel(): KernelDeps;
@@ -71,9 +78,8 @@ export function turnOffer(
   o: { engine: Pick<PermissionEngine, "rules" | "mode">; settings: WebToolSettings; opts: Pick<SessionOptions, "tools" | "budgets" | "thinkingBudget" | "effort" | "fallbackModel">; provider?: Pick<OpenedProvider, "missingServerTools" | "costOf"> },
 ): TurnOffer {
   const mcpOffer = toolSearchOffer(planModeSpecs(() => fixed.tools.specs(), () => o.engine.mode === "plan"));
-  // A server tool the provider does not run is left out (the session said so at start).
-  const runs = (name: string) => !o.provider?.missingServerTools.has(name);
-  const serverTools = () => [...webToolSpecs(o.engine.rules(), o.engine.mode, o.settings).filter((t) => offeredServerTool(o.opts.tools, t.name) && runs(t.name)), ...(mcpOffer().search ? [TOOL_SEARCH_TOOL] : [])];
+  const web = webTools(o);
+  const serverTools = () => [...web(), ...(mcpOffer().search ? [TOOL_SEARCH_TOOL] : [])];
   const steering: string[] = [];
   let thinkingBudget = o.opts.thinkingBudget;
   let effort = o.opts.effort;

@@ -290,6 +290,12 @@ export interface AgentSession {
   statusLine(): { command: string; padding?: number; file: string } | null;
   /** The agent types the agent tool offers (built-in, the user's, the project's, the host's). */
   agents(): AgentInfo[];
+  /**
+   * A subagent's conversation read back from its own log (its agent_start's logPath, or its
+   * agent_end's log relative to this session's log); only logs in a `.agents` folder beside this
+   * session's. Null if it cannot be read.
+   */
+  agentConversation?(log: string): DurableEvent[] | null;
   /** The subagents running now (background ones outlive the turn that started them). */
   readonly subagents: {
     running(): number;

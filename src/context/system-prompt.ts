@@ -70,11 +70,15 @@ export function environmentSection(cwd: string, date: Date): string {
 }
 
 function dynamicText(opts: SystemPromptOptions): string {
-  const parts = [environmentSection(opts.cwd, opts.date)];
-  if (opts.gitStatus) parts.push(`# Git status at session start (it may have changed since)\n${opts.gitStatus}`);
-  else parts.push("# Git\nThe working directory is not inside a git repository.");
-  for (const i of opts.instructions) parts.push(instructionSection(i));
+  const parts = [environmentSection(opts.cwd, opts.date), projectSection(opts)];
   for (const x of opts.extra ?? []) if (x) parts.push(x);
+  return parts.join("\n\n");
+}
+
+/** The git status and the project's instruction files: the main prompt's, and a subagent's. */
+export function projectSection(opts: Pick<SystemPromptOptions, "gitStatus" | "instructions">): string {
+  const parts = [opts.gitStatus ? `# Git status at session start (it may have changed since)\n${opts.gitStatus}` : "# Git\nThe working directory is not inside a git repository."];
+  for (const i of opts.instructions) parts.push(instructionSection(i));
   return parts.join("\n\n");
 }
 

@@ -28,6 +28,8 @@ export type AgentDefinition = {
   model?: string;
   effort?: AgentEffortLevel;
   maxTurns?: number;
+  /** Leave the project's instruction files and git status out of its prompt (Claude Code's Explore and Plan do). */
+  omitClaudeMd?: boolean;
   source: AgentSource;
   file?: string;
 };

@@ -34,11 +34,11 @@ test("fork: the child's first request holds the parent's system prompt, conversa
       expect(forked.length).toBe(1);
       const fb = forked[0]!.body as Body;
       const pb = parent[1]!.body as Body;
-      // Its parent's system prompt, model and tools (the agent tools left out: depth 1; the API's
-      // own tools are not offered to any child yet).
+      // Its parent's system prompt, model and tools, the API's web tools among them (the agent
+      // tools left out: depth 1).
       expect(fb.system.map((b) => b.text)).toEqual(pb.system.map((b) => b.text));
       expect(fb.model).toBe(pb.model);
-      expect(fb.tools.map((t) => t.name)).toEqual(pb.tools.map((t) => t.name).filter((n) => !["agent", "send_message", "web_search", "web_fetch"].includes(n)));
+      expect(fb.tools.map((t) => t.name)).toEqual(pb.tools.map((t) => t.name).filter((n) => !["agent", "send_message"].includes(n)));
       // The parent's conversation, then the fork call answered, then the prompt.
       const texts = fb.messages.map(textOf);
       expect(texts[0]).toContain("EARLIER QUESTION");

@@ -17,6 +17,7 @@ import type { AgentCatalog } from "./catalog.ts";
 import { READ_ONLY_AGENTS } from "./catalog.ts";
 import type { ChildOutcome } from "./child.ts";
 import type { Children, Settled } from "./spawn.ts";
+import { extraToolFilter } from "./extra-tools.ts";
 import { makeWorktree, settleWorktree, type Worktree } from "./worktree.ts";
 
 const EFFORTS = ["low", "medium", "high", "max"] as const;
@@ -45,9 +46,23 @@ export type AgentToolParts = {
   parentTools: readonly string[];
   /** The parent's project directory (a worktree is made from it). */
   cwd: string;
+  /** The project's instruction files and git status as seen from `cwd`, for a child's prompt. */
+  projectContext?: (cwd: string) => string;
   /** What a fork inherits: the parent's system prompt and conversation (absent: no fork here). */
   fork?: () => ForkSource | undefined;
 };
+
+/**
+ * A child's own system prompt: its definition's body, then where it works and, as Claude Code gives
+ * its subagents, the project's instruction files and git status (unless the definition omits them).
+ */
+function childSystem(def: AgentDefinition, cwd: string, project: ((cwd: string) => string) | undefined): SystemBlock[] {
+  const context = [environmentSection(cwd, new Date()), ...(project && !def.omitClaudeMd ? [project(cwd)] : [])].join("\n\n");
+  return [
+    { type: "text", text: def.prompt || `You are the ${def.name} agent. ${def.description}` },
+    { type: "text", text: context },
+  ];
+}
 
 export type ForkSource = { system(): SystemBlock[]; view(): ConversationView };
 
@@ -140,12 +155,13 @@ async function runAgent(p: AgentToolParts, input: Input, toolUseId: string, sign
       toolUseId,
       agentType: def.name,
       description: input.description,
-      system: fork ? fork.system() : [{ type: "text", text: def.prompt || `You are the ${def.name} agent. ${def.description}` }, { type: "text", text: environmentSection(tree?.path ?? p.cwd, new Date()) }],
+      system: fork ? fork.system() : childSystem(def, tree?.path ?? p.cwd, p.projectContext),
       prompt: input.prompt,
       ...(fork ? { history: forkHistory(fork, toolUseId) } : {}),
       model,
       ...(effort ? { effort } : {}),
       tools: childTools(def, p.parentTools, p.engine),
+      keepTool: extraToolFilter(def, p.engine),
       onlyReads,
       ...(def.maxTurns !== undefined ? { maxTurns: def.maxTurns } : {}),
       cwd: tree?.path ?? p.cwd,

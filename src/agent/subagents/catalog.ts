@@ -5,7 +5,8 @@ import { homedir } from "node:os";
 import { agentDirs, loadAgentFiles, type AgentDefinition } from "../../extensions/agents.ts";
 import { userConfigDir } from "../../permissions/index.ts";
 
-const READ_ONLY = ["Read", "Grep", "Glob", "Bash"];
+// The web tools only read too (Claude Code's Explore has them).
+const READ_ONLY = ["Read", "Grep", "Glob", "Bash", "WebSearch", "WebFetch"];
 
 const COMMON = `You are a subagent of KHAELOR, a coding agent: the main agent gave you one task. Do it with the tools you have, then answer with a final message that the main agent will read (the user does not see it): the facts it asked for, concise, with file paths and line numbers where they help. You cannot ask the user anything.`;
 
@@ -24,6 +25,7 @@ export const BUILTIN_AGENTS: readonly AgentDefinition[] = [
     tools: READ_ONLY,
     disallowedTools: [],
     model: "haiku",
+    omitClaudeMd: true,
     source: "built-in",
   },
   {
@@ -32,6 +34,7 @@ export const BUILTIN_AGENTS: readonly AgentDefinition[] = [
     prompt: `${COMMON}\nYou only read: never create, edit or delete files, and run only commands that change nothing. Explore the code, then answer with a concrete step-by-step plan: which files change and how, in what order, what could go wrong, and how to verify it.`,
     tools: READ_ONLY,
     disallowedTools: [],
+    omitClaudeMd: true,
     source: "built-in",
   },
 ];

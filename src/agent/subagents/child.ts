@@ -13,7 +13,8 @@ import type { HookService } from "../../hooks/hooks.ts";
 import { runTurn } from "../../kernel/loop.ts";
 import type { LoopPolicy } from "../../kernel/types.ts";
 import { maxTokensFor } from "../../model/models.ts";
-import type { EffortLevel, ModelClient, SystemBlock, Usage } from "../../model/types.ts";
+import { TOOL_SEARCH_TOOL, toolSearchOffer } from "../../mcp/tool-search.ts";
+import type { EffortLevel, ModelClient, ServerToolSpec, SystemBlock, Usage } from "../../model/types.ts";
 import type { PermissionEngine } from "../../permissions/index.ts";
 import { doomLoopPolicy } from "../../policy/doom-loop.ts";
 import { redactText } from "../../session/redact.ts";
@@ -25,6 +26,7 @@ import { createWorkspace } from "../../workspace/local.ts";
 import type { CommandTerminal, TextFiles } from "../../workspace/types.ts";
 import { createGate } from "../gate.ts";
 import { recordSession } from "../session-record.ts";
+import { filteredTools } from "./extra-tools.ts";
 import type { Asker } from "../types.ts";
 
 /** What a child is opened from: the parent session's parts it shares. */
@@ -39,6 +41,10 @@ export type ParentParts = {
   /** The mode's Asker (absent in print mode: what would ask is denied). */
   ask?: Asker;
   emit: EventSink;
+  /** The parent's MCP tools as its servers connect and change (a child gets those its definition names). */
+  mcpTools: () => Tool[];
+  /** The API's web tools the parent offers now. */
+  webTools: () => ServerToolSpec[];
   files?: TextFiles;
   terminal?: CommandTerminal;
   /** The parent's /undo adopts a file a child changed in the parent's tree. */
@@ -68,6 +74,8 @@ export type ChildRequest = {
   /** The effort level of its requests (sent where its model takes one, as the parent's). */
   effort?: EffortLevel;
   tools: Tool[];
+  /** Which of the parent's MCP and web tools it is offered, by API name. */
+  keepTool: (name: string) => boolean;
   /** The read-only built-ins (Explore, Plan): bash runs only what plan mode would. */
   onlyReads: boolean;
   maxTurns?: number;
@@ -127,8 +135,9 @@ export async function runChild(p: ParentParts, r: ChildRequest, signal: AbortSig
     }
   });
   const hookTurn = newHookTurn();
-  const base = createToolRuntime(r.tools, { searchGuard: (t, d) => p.engine.searchFilter(t, d) });
+  const base = createToolRuntime(r.tools, { searchGuard: (t, d) => p.engine.searchFilter(t, d), dynamic: filteredTools(p.mcpTools, r.keepTool) });
   const tools = hookedRuntime(base, p.hooks, r.cwd, hookTurn);
+  const mcpOffer = toolSearchOffer(() => tools.specs());
   // A child's question names it: the user must know who asks.
   const ask: Asker | undefined = p.ask && ((req, s) => p.ask!({ ...req, summary: `${r.agentType} agent (${r.description}): ${req.summary}` }, s));
   const gate = hookedGate(createGate({ engine: p.engine, workspace, emit: bus.emit, ...(ask ? { ask } : {}), onlyReads: r.onlyReads }), p.hooks, r.cwd, bus.emit, hookTurn, base);
@@ -152,7 +161,9 @@ export async function runChild(p: ParentParts, r: ChildRequest, signal: AbortSig
         model: p.client,
         modelName: () => r.model,
         system: () => r.system,
-        tools,
+        // Many MCP tools go behind the API's tool search, as the parent's do.
+        tools: { ...tools, specs: () => mcpOffer().tools },
+        serverTools: () => [...p.webTools().filter((t) => r.keepTool(t.name)), ...(mcpOffer().search ? [TOOL_SEARCH_TOOL] : [])],
         workspace,
         context,
         gate,

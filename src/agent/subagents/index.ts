@@ -7,7 +7,9 @@ import type { HookService } from "../../hooks/hooks.ts";
 import type { EffortLevel } from "../../model/types.ts";
 import type { Foundation } from "../foundation.ts";
 import { notifyingAsker } from "../hook-wiring.ts";
-import { offeredTools } from "../offer.ts";
+import { gitStatusSummary, projectSection } from "../../context/system-prompt.ts";
+import { readableInstructions } from "../instructions.ts";
+import { offeredTools, webTools } from "../offer.ts";
 import type { AgentInfo, SessionOptions } from "../types.ts";
 import type { PermissionEngine } from "../../permissions/index.ts";
 import type { Tool } from "../../tools/types.ts";
@@ -37,7 +39,7 @@ export type Subagents = {
  * host's --tools list leaves it out. `spent`: this run's cost, running children included.
  */
 export function sessionSubagents(o: {
-  f: Pick<Foundation, "sessionId" | "writer" | "client" | "provider" | "engine" | "git" | "cwd" | "notices" | "plugins">;
+  f: Pick<Foundation, "sessionId" | "writer" | "client" | "provider" | "engine" | "git" | "cwd" | "notices" | "plugins" | "mcp" | "settings">;
   opts: SessionOptions;
   emit: EventSink;
   hooks: HookService;
@@ -59,6 +61,8 @@ export function sessionSubagents(o: {
     hooks: o.hooks,
     ...(ask ? { ask } : {}),
     emit: o.emit,
+    mcpTools: () => f.mcp.manager.tools(),
+    webTools: webTools({ engine: f.engine, settings: f.settings, opts, provider: f.provider }),
     ...(opts.files ? { files: opts.files } : {}),
     ...(opts.terminal ? { terminal: opts.terminal } : {}),
     onFileChanged: (abs, before) => f.git.adopt(abs, before),
@@ -69,7 +73,9 @@ export function sessionSubagents(o: {
   };
   const builtins = offeredTools(opts.tools, f.notices);
   const plugins = pluginAgents(f.plugins.plugins);
-  const s = openSubagents({ cwd: f.cwd, definitions: opts.agents ?? [], plugins, parent, engine: f.engine, parentModel: o.model, ...(o.effort ? { parentEffort: o.effort } : {}), parentTools: builtins.map((t) => t.name) });
+  // Read when a child starts (in its worktree, if it has one); a skipped file was said at the session's start.
+  const projectContext = (cwd: string) => projectSection({ gitStatus: gitStatusSummary(cwd), instructions: readableInstructions(cwd, f.engine, []) });
+  const s = openSubagents({ cwd: f.cwd, projectContext, definitions: opts.agents ?? [], plugins, parent, engine: f.engine, parentModel: o.model, ...(o.effort ? { parentEffort: o.effort } : {}), parentTools: builtins.map((t) => t.name) });
   children = s.children;
   f.notices.push(...s.catalog.problems);
   // Depth 1: a child's tools never include this one. A host's --tools list offers it only by name.
@@ -89,10 +95,11 @@ export function openSubagents(o: {
   parentModel(): string;
   parentEffort?(): EffortLevel | undefined;
   parentTools: readonly string[];
+  projectContext?: (cwd: string) => string;
 }): Subagents {
   const catalog = loadAgentCatalog(o.cwd, o.definitions, o.plugins);
   const children = createChildren(o.parent, o.parent.emit);
   let fork: ForkSource | undefined;
-  const parts = { catalog, children, engine: o.engine, parentModel: o.parentModel, ...(o.parentEffort ? { parentEffort: o.parentEffort } : {}), parentTools: o.parentTools, cwd: o.cwd, fork: () => fork };
+  const parts = { catalog, children, engine: o.engine, parentModel: o.parentModel, ...(o.parentEffort ? { parentEffort: o.parentEffort } : {}), parentTools: o.parentTools, cwd: o.cwd, fork: () => fork, ...(o.projectContext ? { projectContext: o.projectContext } : {}) };
   return { catalog, children, tools: [agentTool(parts), sendMessageTool(parts)], forkFrom: (source) => void (fork = source) };
 }

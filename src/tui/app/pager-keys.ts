@@ -6,7 +6,10 @@ import type { Screen } from "../screen/screen.ts";
 import type { AppActions } from "./actions.ts";
 import type { InputEvent } from "./app-input.ts";
 import type { AppState } from "./state.ts";
-import type { Transcript } from "../transcript/transcript.ts";
+import { dirname, resolve } from "node:path";
+import { currentBranch } from "../../session/branch.ts";
+import type { AgentView } from "../transcript/entry.ts";
+import { Transcript } from "../transcript/transcript.ts";
 import type { TranscriptAction } from "./keybindings.ts";
 import { runBound } from "./keymap.ts";
 
@@ -29,7 +32,7 @@ const PAGER_ACTIONS: { readonly [A in TranscriptAction]: (pager: TranscriptPager
 export function openPagerView(st: AppState, screen: Screen, source: PagerSource | undefined, opts: { title?: string; ofPrompt?: boolean }): NonNullable<AppState["pager"]> {
   const ofPrompt = opts.ofPrompt === true;
   const view = screen.openFullView();
-  const agents = st.transcript.children.size;
+  const agents = pageableAgents(st).length;
   const title = opts.title ?? (ofPrompt ? "permission prompt" : agents > 0 ? `transcript · a: subagents (${agents})` : "transcript");
   const pager = new TranscriptPager(source ?? transcriptSource(st), screen.cols, screen.rows, title);
   if (ofPrompt) pager.home();
@@ -48,7 +51,7 @@ export function transcriptSource(state: AppState): PagerSource {
 function nextAgent(state: AppState): void {
   const open = state.pager!;
   const t = state.transcript;
-  const views = t.agents().filter((v) => t.children.has(v.agentId));
+  const views = pageableAgents(state);
   if (views.length === 0) {
     open.pager.message = "no subagent ran in this session";
     return;
@@ -61,11 +64,31 @@ function nextAgent(state: AppState): void {
     open.pager = new TranscriptPager(transcriptSource(state), width, height, `transcript · a: subagents (${views.length})`);
   } else {
     open.agentId = next.agentId;
-    const child = t.children.get(next.agentId)!;
+    const child = childTranscript(state, next);
     const title = `subagent ${at + 2}/${views.length}: ${next.type} · ${next.description} · ${next.status} · a: next`;
     open.pager = new TranscriptPager(sourceOf(() => child, state.committer.wordWrap), width, height, title);
   }
   open.pager.end();
+}
+
+/** The subagents the pager can show: seen live, or ended in a resumed log that names theirs. */
+function pageableAgents(state: AppState): AgentView[] {
+  const t = state.transcript;
+  return t.agents().filter((v) => t.children.has(v.agentId) || (v.logPath !== null && state.session?.agentConversation !== undefined));
+}
+
+/** A child's conversation: as seen live, or read back from its log once (a resumed session). */
+function childTranscript(state: AppState, v: AgentView): Transcript {
+  const t = state.transcript;
+  const seen = t.children.get(v.agentId);
+  if (seen) return seen;
+  const child = new Transcript();
+  const session = state.session;
+  const events = v.logPath && session?.agentConversation ? session.agentConversation(resolve(dirname(session.logPath), v.logPath)) : null;
+  if (events) child.applyAll(currentBranch(events));
+  else child.notice(`This agent's log could not be read (${v.logPath ?? "no log"}).`, "warn");
+  t.children.set(v.agentId, child);
+  return child;
 }
 
 function sourceOf(t: () => Transcript, wordWrap: boolean): PagerSource {

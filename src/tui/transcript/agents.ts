@@ -48,7 +48,8 @@ export function endedView(v: AgentView | undefined, e: AgentEndEvent): AgentView
     model: null,
     effort: null,
     background: e.background === true,
-    logPath: null,
+    // Relative to the parent's log: the pager reads the child's conversation from it.
+    logPath: e.log,
     tool: null,
     tokens: 0,
     costUsd: null,

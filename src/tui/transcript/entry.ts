@@ -73,7 +73,7 @@ export type AgentView = {
   model: string | null;
   effort: string | null;
   background: boolean;
-  /** Its own log (the pager's source once the app restarts). */
+  /** Its own log (the pager's source once the app restarts): absolute, or relative to the parent's log (from agent_end). */
   logPath: string | null;
   /** The tool it runs now: Claude Code's name and the call's summary. */
   tool: { name: string; summary: string } | null;

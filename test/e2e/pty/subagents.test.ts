@@ -8,7 +8,7 @@ import { describe, expect, test } from "bun:test";
 import { execFileSync } from "node:child_process";
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { isolatedEnv, tempProject } from "../../support/cli.ts";
+import { isolatedEnv, runCli, tempProject } from "../../support/cli.ts";
 import { KEY, type PtySession, answerPrompt, idle, ptyFixtures, submit } from "./harness.ts";
 
 const fixtures = ptyFixtures();
@@ -121,6 +121,34 @@ describe("subagents in the app", () => {
     expect(s.screen()).not.toContain("background agents (");
     expect(readFileSync(join(dir, "notes.txt"), "utf8")).toBe("scanned\n");
     expect(fake.requests.filter((r) => r.route === undefined && r.outcome === "served").length).toBe(3);
+    s.send(KEY.ctrlD);
+    expect(await s.exited).toBe(0);
+  }, 90_000);
+});
+
+describe("subagents after --continue", () => {
+  test("Ctrl-T then a shows a child's conversation read back from its log, named by the parent log's agent_end", async () => {
+    const fake = await fixtures.api({
+      turns: [
+        { content: [{ type: "tool_use", id: "toolu_d", name: "agent", input: { description: "probe delta", prompt: "DELTA task: say hello", subagent_type: "general-purpose" } }] },
+        { content: [{ type: "text", text: "DELTA ANSWERED." }] },
+      ],
+      routes: [{ firstMessage: "^DELTA task", turns: [{ content: [{ type: "text", text: "DELTA says: hello from the log." }] }] }],
+    });
+    const dir = tempProject();
+    const env = isolatedEnv(fake.url);
+    const r = await runCli(["-p", "delegate"], { cwd: dir, env });
+    expect(r.stdout).toContain("DELTA ANSWERED.");
+    const s = fixtures.pty(["--continue"], { cwd: dir, env, cols: 120, rows: 36 });
+    await s.waitForText("DELTA ANSWERED.");
+    s.send(KEY.ctrlT);
+    await s.waitForText("a: subagents (1)");
+    s.send("a");
+    await s.waitForText("subagent 1/1");
+    expect(s.screen()).toContain("DELTA task: say hello");
+    expect(s.screen()).toContain("DELTA says: hello from the log.");
+    s.send(KEY.esc);
+    await s.waitFor(idle, "the pager closed");
     s.send(KEY.ctrlD);
     expect(await s.exited).toBe(0);
   }, 90_000);
