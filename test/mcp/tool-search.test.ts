@@ -27,7 +27,7 @@ test("1 server of 20 tools is sent whole; 5 go behind tool search", async () => 
   const five = await firstRequest(5);
   // ours, then the API's web tools (offered unless the rules turn them off)
   const builtins = none.tools.filter((t) => !t.type).map((t) => t.name);
-  expect(builtins).toEqual(["read", "write", "edit", "grep", "glob", "bash", "process", "agent"]);
+  expect(builtins).toEqual(["read", "write", "edit", "grep", "glob", "bash", "process", "agent", "send_message"]);
 
   const mcpOne = one.tools.filter((t) => t.name.startsWith("mcp__"));
   expect(mcpOne.length).toBe(20);

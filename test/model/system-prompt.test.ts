@@ -90,13 +90,14 @@ describe("the cached prefix", () => {
 
 describe("the first request of a fresh session", () => {
   // pi sends 5.7 KB, OpenCode 32 KB, Claude Code 128 KB; every byte here is paid on every turn.
-  // 12 KB until the agent tool (1,262 bytes with the three built-in types listed) joined the set.
-  const BUDGET = 13_312;
+  // 12 KB until the agent tool (1,262 bytes with the three built-in types listed) joined the set;
+  // 13 KB until send_message (a follow-up to an agent, ~600 bytes) did.
+  const BUDGET = 14_336;
 
-  test("carries system prompt and tool definitions in at most 13 KB, with every built-in tool and the web tools", async () => {
+  test("carries system prompt and tool definitions in at most 14 KB, with every built-in tool and the web tools", async () => {
     const req = await firstRequest(tempDir());
     const size = requestSize(req);
-    expect(req.tools.map((t) => t.name)).toEqual(["read", "write", "edit", "grep", "glob", "bash", "process", "agent", "web_search", "web_fetch"]);
+    expect(req.tools.map((t) => t.name)).toEqual(["read", "write", "edit", "grep", "glob", "bash", "process", "agent", "send_message", "web_search", "web_fetch"]);
     expect(size.total).toBeLessThanOrEqual(BUDGET);
     expect(size.systemDynamic).toBeGreaterThan(0);
   });

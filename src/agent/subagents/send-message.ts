@@ -21,7 +21,7 @@ export function sendMessageTool(p: Pick<AgentToolParts, "children">): Tool<Input
     kind: "think",
     concurrent: true,
     description:
-      "Send a message to one of your agents by its agentId (from the agent tool's result or its notice). A running agent reads it at its next step; one that finished continues with its whole context and answers you with its next final message. Use it to ask a follow-up instead of starting a new agent.",
+      "Message one of your agents by its agentId (in the agent tool's result): a running one reads it at its next step; a finished one goes on with its context and answers. For follow-ups, instead of a new agent.",
     inputSchema: Input,
     readOnly: true,
     destructive: false,

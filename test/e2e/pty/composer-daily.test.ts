@@ -171,7 +171,7 @@ describe("/context", () => {
     expect(screen).toMatch(/Context: [\d,]+ of [\d,]+ tokens \([\d.<]+%\)/);
     expect(screen).toContain("Counted now by the API's token counting endpoint");
     expect(screen).toMatch(/System prompt +[\d,]+/);
-    expect(screen).toMatch(/Built-in tools +[\d,]+ .*8 tools/);
+    expect(screen).toMatch(/Built-in tools +[\d,]+ .*9 tools/);
     expect(screen).toMatch(/Instruction files +[\d,]+ .*AGENTS\.md/);
     expect(screen).toMatch(/Messages +[\d,]+/);
     expect(screen).toMatch(/Free space +[\d,]+/);
