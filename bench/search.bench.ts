@@ -1,12 +1,15 @@
 // Session search at scale: 1,000 sessions in 10 projects, about 100 MB of logs. Timed from the
 // moment the search opens (as /resume opens it, or `khaelor sessions --search` starts) to the
 // results of the first keystroke and of the whole word: cold (no index beside the logs: every log
-// read), warm (the index there and current), after 10 logs grew, and one keystroke once open.
+// read), warm (the index there and current), after 10 logs grew, cold again with no summary cache
+// beside any log, and one keystroke once open. "first" is what /resume shows first: the search
+// opened, one slice of logs read (newest first, as the picker reads them between keys) and the
+// first keystroke's results; the rest arrive as the picker goes on reading.
 import { readdirSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { DurableEvent } from "../src/events/types.ts";
-import { openSessionSearch } from "../src/session/search.ts";
+import * as search from "../src/session/search.ts";
 import { INDEX_FILE } from "../src/session/search-index.ts";
 import { createSession, openSessionForAppend } from "../src/session/store.ts";
 import type { BenchResult } from "./run.ts";
@@ -60,16 +63,29 @@ export async function run(): Promise<BenchResult[]> {
     const here = cwds[777 % PROJECTS]!;
     const searchOnce = (allProjects: boolean) =>
       time(() => {
-        const s = openSessionSearch({ cwd: here, allProjects, env });
+        const s = search.openSessionSearch({ cwd: here, allProjects, env });
         const first = s.query("k");
         const word = s.query("kumquat");
         return { s, first: first.length, word: word.length };
       });
+    // What /resume shows first (absent before the search grew in the background).
+    const start = (search as Partial<{ startSessionSearch: (scope: { cwd: string; allProjects: boolean; env: Record<string, string> }) => { step(until: number): boolean; query(q: string): unknown[] } }>).startSessionSearch;
+    const firstResults = (allProjects: boolean) =>
+      start
+        ? time(() => {
+            const s = start({ cwd: here, allProjects, env });
+            s.step(Date.now() + 25);
+            return s.query("k").length;
+          }).ms
+        : null;
     const clearIndexes = () => {
       for (const d of readdirSync(join(home, "sessions"))) rmSync(join(home, "sessions", d, INDEX_FILE), { force: true });
     };
     clearIndexes();
+    const coldFirst = firstResults(true);
+    clearIndexes();
     const coldAll = searchOnce(true);
+    const warmFirst = firstResults(true);
     const warmAll = searchOnce(true);
     clearIndexes();
     const coldHere = searchOnce(false);
@@ -81,6 +97,13 @@ export async function run(): Promise<BenchResult[]> {
       w.close();
     }
     const grownAll = searchOnce(true);
+    // Logs without their summary caches (deleted, or written by a KHAELOR that kept none).
+    for (const d of readdirSync(join(home, "sessions"))) for (const f of readdirSync(join(home, "sessions", d))) if (f.endsWith(".meta.json")) rmSync(join(home, "sessions", d, f));
+    clearIndexes();
+    const noMetaFirst = firstResults(true);
+    clearIndexes();
+    const noMetaCold = searchOnce(true);
+    const noMetaWarm = searchOnce(true);
     // Once open (as in /resume while typing): one keystroke is a query over the text in memory.
     const open = warmAll.value.s;
     open.query("kumqua");
@@ -95,8 +118,13 @@ export async function run(): Promise<BenchResult[]> {
         coldMs: coldAll.ms,
         warmMs: warmAll.ms,
         after10GrewMs: grownAll.ms,
+        noSummaryCachesColdMs: noMetaCold.ms,
+        noSummaryCachesWarmMs: noMetaWarm.ms,
+        firstResultsColdMs: coldFirst,
+        firstResultsWarmMs: warmFirst,
+        firstResultsNoSummaryCachesMs: noMetaFirst,
         keystrokeOnceOpenMs: keystroke.ms,
-        hits: { firstKeystroke: warmAll.value.first, word: warmAll.value.word },
+        hits: { firstKeystroke: warmAll.value.first, word: warmAll.value.word, wordNoSummaryCaches: noMetaCold.value.word },
       },
       { name: "search: one project (100 sessions)", coldMs: coldHere.ms, warmMs: warmHere.ms, hits: { word: warmHere.value.word } },
     ];

@@ -1,11 +1,14 @@
 // Searching sessions by what was said in them: `khaelor sessions --search` and typing in /resume.
-// The indexes (./search-index.ts) are brought up to date once when a search opens; each query then
-// runs over the text in memory, so a keystroke costs a scan of the text, not a read of the logs.
+// The indexes (./search-index.ts) are loaded when a search opens and the logs they are behind on
+// are read newest first, all at once (`openSessionSearch`) or a slice at a time between keys
+// (`startSessionSearch` with `indexInBackground`: /resume shows what is found as it is found).
+// Each query runs over the text in memory, so a keystroke costs a scan of the text, not a read of
+// the logs.
 import { readdirSync } from "node:fs";
 import { join } from "node:path";
-import { openProjectIndex } from "./search-index.ts";
+import { indexLog, loadProjectIndex, saveProjectIndex, type IndexEntry, type PendingLog, type ProjectIndex } from "./search-index.ts";
 import { projectSessionsDir, sessionsRoot } from "./paths.ts";
-import { summarizeSession } from "./store.ts";
+import { readSummaryCache } from "./store.ts";
 import type { SessionSummary } from "./summary.ts";
 
 type Env = Record<string, string | undefined>;
@@ -22,11 +25,20 @@ export type SessionSearch = {
   /** Sessions whose messages (or title, or id) contain `query`, any case; newest first. */
   query(query: string): SearchHit[];
   /** Every session in scope, newest first (the empty query). */
-  sessions: SessionSummary[];
+  readonly sessions: SessionSummary[];
   /** Lines of the logs that could not be read, and in how many sessions: skipped. */
-  corrupt: { lines: number; sessions: number };
-  /** How the indexes were brought up to date: log bytes read, and whether any was built from scratch. */
-  indexing: { bytesRead: number; rebuilt: boolean; ms: number };
+  readonly corrupt: { lines: number; sessions: number };
+  /** How the indexes were brought up to date: log bytes read, whether any was built from scratch, and the time it took (so far). */
+  readonly indexing: { bytesRead: number; rebuilt: boolean; ms: number };
+};
+
+/** A search whose logs are still being read: `step` reads more of them, newest first. */
+export type GrowingSearch = SessionSearch & {
+  /** Reads logs until the clock passes `until` (at least one); true once every log is read (and the indexes saved). */
+  step(until: number): boolean;
+  readonly done: boolean;
+  /** Saves what was read so far (a search left before its end keeps its work for the next). */
+  save(): void;
 };
 
 type Searchable = { session: SessionSummary; text: string; lower: string | null };
@@ -83,40 +95,131 @@ function nthLine(s: string, n: number): string {
   return s.slice(start, end === -1 ? s.length : end);
 }
 
-export function openSessionSearch(scope: SearchScope, clock: () => number = Date.now): SessionSearch {
+/** A search with its indexes loaded and nothing read from the logs yet; sessions not indexed are listed from their summary caches. */
+export function startSessionSearch(scope: SearchScope, clock: () => number = Date.now): GrowingSearch {
   const started = clock();
-  const all: Searchable[] = [];
-  let bytesRead = 0;
-  let rebuilt = false;
-  const corrupt = { lines: 0, sessions: 0 };
-  for (const dir of projectDirs(scope)) {
-    const index = openProjectIndex(dir);
-    bytesRead += index.bytesRead;
-    rebuilt ||= index.state === "fresh" && index.sessions.size > 0;
-    for (const [name, entry] of index.sessions) {
-      const session = summarizeSession(join(dir, name));
-      if (!session) continue;
-      if (entry.corrupt > 0) {
-        corrupt.lines += entry.corrupt;
-        corrupt.sessions++;
-      }
-      all.push({ session, text: entry.text, lower: null });
+  let finishedAt: number | null = null;
+  const projects = projectDirs(scope).map(loadProjectIndex);
+  const byPath = new Map<string, Searchable>();
+  const entries = new Map<string, IndexEntry>();
+  let sorted: Searchable[] = [];
+  let dirty = true;
+  const put = (path: string, session: SessionSummary, entry: IndexEntry | null) => {
+    byPath.set(path, { session, text: entry?.text ?? "", lower: null });
+    if (entry) entries.set(path, entry);
+    dirty = true;
+  };
+  const queue: Array<{ project: ProjectIndex; log: PendingLog }> = [];
+  for (const project of projects) {
+    for (const [name, entry] of project.sessions) {
+      const path = join(project.dir, name);
+      put(path, summaryOf(path, entry, project.mtimes.get(name) ?? 0), entry);
     }
+    for (const log of project.pending) {
+      queue.push({ project, log });
+      // Until its log is read, a session is listed (and found by its title) from its summary cache.
+      const cached = readSummaryCache(log.path, log.size, log.mtimeMs);
+      if (cached) put(log.path, { ...cached, path: log.path }, null);
+    }
+    project.pending = [];
   }
-  all.sort((a, b) => b.session.lastActivity - a.session.lastActivity);
+  queue.sort((a, b) => b.log.mtimeMs - a.log.mtimeMs);
+  const all = () => {
+    if (dirty) sorted = [...byPath.values()].sort((a, b) => b.session.lastActivity - a.session.lastActivity);
+    dirty = false;
+    return sorted;
+  };
+  const finish = () => {
+    if (finishedAt !== null) return;
+    for (const p of projects) saveProjectIndex(p);
+    finishedAt = clock();
+  };
+  if (queue.length === 0) finish();
   return {
-    sessions: all.map((s) => s.session),
-    corrupt,
-    indexing: { bytesRead, rebuilt, ms: clock() - started },
+    get sessions() {
+      return all().map((s) => s.session);
+    },
+    get corrupt() {
+      const corrupt = { lines: 0, sessions: 0 };
+      for (const e of entries.values()) {
+        corrupt.lines += e.corrupt;
+        if (e.corrupt > 0) corrupt.sessions++;
+      }
+      return corrupt;
+    },
+    get indexing() {
+      const bytesRead = projects.reduce((n, p) => n + p.bytesRead, 0);
+      return { bytesRead, rebuilt: projects.some((p) => p.fresh && p.sessions.size > 0), ms: (finishedAt ?? clock()) - started };
+    },
+    get done() {
+      return finishedAt !== null;
+    },
+    step(until) {
+      do {
+        const next = queue.shift();
+        if (!next) break;
+        const entry = indexLog(next.project, next.log);
+        if (entry) put(next.log.path, summaryOf(next.log.path, entry, next.log.mtimeMs), entry);
+      } while (clock() < until);
+      if (queue.length === 0) finish();
+      return finishedAt !== null;
+    },
+    save() {
+      for (const p of projects) saveProjectIndex(p);
+    },
     query(query) {
       const q = query.trim().toLowerCase();
-      if (q === "") return all.map((s) => ({ session: s.session, line: null }));
+      if (q === "") return all().map((s) => ({ session: s.session, line: null }));
       const hits: SearchHit[] = [];
-      for (const s of all) {
+      for (const s of all()) {
         const line = matchIn(s, q);
         if (line !== undefined) hits.push({ session: s.session, line });
       }
       return hits;
     },
+  };
+}
+
+/** The summary an entry folded; a log of a newer KHAELOR is marked, and lasts at least until its file's time. */
+function summaryOf(path: string, entry: IndexEntry, mtimeMs: number): SessionSummary {
+  const s = entry.fold.summary;
+  const lastActivity = entry.newer !== undefined || s.lastActivity === 0 ? Math.max(s.lastActivity, mtimeMs) : s.lastActivity;
+  return { ...s, lastActivity, path, ...(entry.newer !== undefined ? { newerFormat: entry.newer } : {}) };
+}
+
+/** Every log read first: `khaelor sessions --search`, and what the tests and the bench time. */
+export function openSessionSearch(scope: SearchScope, clock: () => number = Date.now): SessionSearch {
+  const search = startSessionSearch(scope, clock);
+  search.step(Number.POSITIVE_INFINITY);
+  return search;
+}
+
+/**
+ * Reads the rest of a search's logs a slice at a time (`sliceMs`), giving the event loop back
+ * between slices so keys are answered; `progress` is told at most every `progressMs` and at the
+ * end, and stops the reading by returning false (the picker closed). Returns a stop of its own.
+ */
+export function indexInBackground(search: GrowingSearch, opts: { progress: () => boolean; clock?: () => number; sliceMs?: number; progressMs?: number }): () => void {
+  const clock = opts.clock ?? Date.now;
+  const slice = opts.sliceMs ?? 25;
+  const every = opts.progressMs ?? 100;
+  let stopped = search.done;
+  let told = clock();
+  const tick = () => {
+    if (stopped) return;
+    const done = search.step(clock() + slice);
+    if (done || clock() - told >= every) {
+      told = clock();
+      if (!opts.progress()) stopped = true;
+    }
+    if (done) stopped = true;
+    else if (stopped) search.save();
+    else setImmediate(tick);
+  };
+  if (!stopped) setImmediate(tick);
+  return () => {
+    if (stopped) return;
+    stopped = true;
+    search.save();
   };
 }

@@ -14,7 +14,12 @@ export type ChooserItem = { label: string; detail?: string; value: string };
 export type ChooserView = { title: string; items: ChooserItem[]; /** The items for a typed query, instead of matching labels and details. */ search?: (query: string) => ChooserItem[] };
 
 /** A chooser whose filter is its own (a search), and a key that switches it to another view. */
-export type ChooserOptions = { search?: ChooserView["search"]; toggle?: { key: string; next: () => ChooserView } };
+export type ChooserOptions = {
+  search?: ChooserView["search"];
+  toggle?: { key: string; next: () => ChooserView };
+  /** Its items change on their own (a search still reading logs): `changed` is called when they do, until the returned stop. */
+  watch?: (changed: () => void) => () => void;
+};
 
 export interface AppActions {
   now(): number;

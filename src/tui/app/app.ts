@@ -49,11 +49,11 @@ import { askInPanel, homeShort } from "./ask-permission.ts";
 import { isKnownCommand } from "./slash-commands.ts";
 import { shellCommandOf } from "./shell-mode.ts";
 import { Transcript } from "../transcript/transcript.ts";
-import { composerInput } from "./composer-keys.ts";
+import { composerInput, refreshChooser } from "./composer-keys.ts";
 import { permissionInput, typedAhead } from "./permission-keys.ts";
 import { openPagerView, pagerInput } from "./pager-keys.ts";
 import { liveZone, SPIN_MS } from "./live-zone.ts";
-import type { AppState, Busy } from "./state.ts";
+import type { AppState, Busy, Picker } from "./state.ts";
 import { runningProcessLines } from "./stopped-processes.ts";
 import { replaceSession } from "./session-switch.ts";
 
@@ -516,7 +516,15 @@ export class App implements AppActions {
   }
 
   choose(title: string, items: ChooserItem[], onPick: (v: string) => void, onCancel?: () => void, opts: ChooserOptions = {}): void {
-    this.state.picker = { kind: "choose", title, items: items.slice(), all: items, selected: 0, onPick, onCancel, query: "", ...opts };
+    const p: Extract<Picker, { kind: "choose" }> = { kind: "choose", title, items: items.slice(), all: items, selected: 0, onPick, onCancel, query: "", ...opts };
+    this.state.picker = p;
+    if (opts.watch) {
+      const stop = opts.watch(() => {
+        if (this.state.picker !== p) return stop();
+        refreshChooser(p);
+        this.requestRender();
+      });
+    }
     this.renderNow();
   }
 

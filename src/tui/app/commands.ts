@@ -256,12 +256,19 @@ async function resume({ actions, t, s, arg }: Call): Promise<boolean> {
     await actions.switchSession(arg);
     return false;
   }
-  const chooser = sessionChooser(s.cwd, { leave: "cancels", describe: describeSession, exclude: s.sessionId });
+  const chooser = sessionChooser(s.cwd, {
+    leave: "cancels",
+    describe: describeSession,
+    exclude: s.sessionId,
+    skipped: (line) => {
+      t.notice(line, "warn");
+      actions.render();
+    },
+  });
   if (chooser.empty) {
     t.notice("No other session in this project to resume. (khaelor sessions --search <text> --all-projects searches every project.)");
     return true;
   }
-  if (chooser.skipped) t.notice(chooser.skipped, "warn");
   actions.choose(
     chooser.title,
     chooser.items,
