@@ -152,8 +152,8 @@ export async function openAgentSession(opts: SessionOptions): Promise<AgentSessi
     setPermissionMode: (mode) => bus.emit({ type: "setting_change", id: newId(), ts: Date.now(), permissionMode: mode }),
     queueSteering: offer.queueSteering,
     takeQueuedSteering: offer.takeQueuedSteering,
-    async runTurn(input, signal) {
-      const r = await turns.run(input, signal);
+    async runTurn(input, signal, opts) {
+      const r = await turns.run(input, signal, opts?.display);
       const handoff = plan.takeHandoff();
       return handoff ? { ...r, planHandoff: handoff } : r;
     },

@@ -36,7 +36,7 @@ export function createRewind(d: RewindDeps) {
       return d.view
         .history()
         .filter(isTyped)
-        .map((e) => ({ id: e.id, ts: e.ts, text: textOf(e.content), images: typeof e.content === "string" ? 0 : e.content.filter((b) => b.type === "image").length }))
+        .map((e) => ({ id: e.id, ts: e.ts, text: e.display ?? textOf(e.content), images: typeof e.content === "string" ? 0 : e.content.filter((b) => b.type === "image").length }))
         .reverse();
     },
 
@@ -61,7 +61,7 @@ export function createRewind(d: RewindDeps) {
       if (choice.conversation && history.slice(at).some((e) => e.type === "compaction"))
         notes.push("the conversation was compacted after that message: the summary is dropped and the earlier messages are sent verbatim again (the next request compacts anew if they no longer fit)");
       if (choice.conversation || code) emit({ to: id, keep: "before", conversation: choice.conversation, ...(code ? { code } : {}) });
-      return { text: textOf(target.content), conversation: choice.conversation, code, notes };
+      return { text: target.display ?? textOf(target.content), conversation: choice.conversation, code, notes };
     },
 
     /** --resume-session-at: the conversation continues from `id`, any message still in it. */

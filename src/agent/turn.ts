@@ -54,7 +54,7 @@ export type TurnDeps = {
 };
 
 export type TurnRunner = {
-  run(input: string | UserBlock[], signal: AbortSignal): Promise<AgentTurnResult>;
+  run(input: string | UserBlock[], signal: AbortSignal, display?: string): Promise<AgentTurnResult>;
   /** The last turn's end snapshot, still on git's queue: close() waits for it. */
   ending(): Promise<unknown>;
   /** A turn is running (a rewind waits for its end). */
@@ -71,10 +71,10 @@ export function createTurnRunner(d: TurnDeps): TurnRunner {
   const runner: TurnRunner = {
     ending: () => ending,
     running: () => running > 0,
-    async run(input, signal) {
+    async run(input, signal, display) {
       running++;
       try {
-        return await runOne(input, signal);
+        return await runOne(input, signal, display);
       } finally {
         running--;
       }
@@ -82,7 +82,7 @@ export function createTurnRunner(d: TurnDeps): TurnRunner {
   };
   return runner;
 
-  async function runOne(input: string | UserBlock[], signal: AbortSignal): Promise<AgentTurnResult> {
+  async function runOne(input: string | UserBlock[], signal: AbortSignal, display?: string): Promise<AgentTurnResult> {
     // Events held back by a failed write go first; if they still cannot be written, this message waits too.
     if (d.writes.failure) {
       if (!d.writer.retry()) return unsaved(d.writer.failure ?? d.writes.failure, true);
@@ -116,7 +116,7 @@ export function createTurnRunner(d: TurnDeps): TurnRunner {
       return prepared.stopped;
     }
     try {
-      const r = await runTurn(d.kernel(), prepared.content, turn.signal, messageId);
+      const r = await runTurn(d.kernel(), prepared.content, turn.signal, messageId, display);
       if (!d.writes.failure) return r;
       return { ...unsaved(d.writes.failure, d.record.discarding()), steps: r.steps, lastText: r.lastText };
     } finally {

@@ -167,7 +167,7 @@ export interface AgentSession {
   /** Every event, live (the log has it first). Returns the unsubscribe. */
   subscribe(listener: (e: AgentEvent) => void): () => void;
   /** One user turn, run until the model ends it or something stops it (budgets, abort, errors). */
-  runTurn(input: string | UserBlock[], signal: AbortSignal): Promise<AgentTurnResult>;
+  runTurn(input: string | UserBlock[], signal: AbortSignal, opts?: { /** What the user typed, shown instead of `input` (/init, /review: the prompt made from it). */ display?: string }): Promise<AgentTurnResult>;
   /**
    * `!command`: the user's own command, run in their shell in the project (no rule asks; the
    * hardline floor refuses). Its output streams as shell_progress events, then is logged as a user

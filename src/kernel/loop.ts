@@ -32,7 +32,8 @@ const DEFAULT_STRIKES = 3;
 const SIGNAL_REASONS = new Set<unknown>(["sigint", "sigterm", "sighup"]);
 
 /** `messageId`: the id the user's message takes (the session names its turn's snapshot by it before the turn runs). */
-export async function runTurn(deps: KernelDeps, input: string | UserBlock[], signal: AbortSignal, messageId?: string): Promise<TurnResult> {
+/** `display`: what the user typed when `input` is a prompt made from it (/init, /review), kept on the message for the transcript. */
+export async function runTurn(deps: KernelDeps, input: string | UserBlock[], signal: AbortSignal, messageId?: string, display?: string): Promise<TurnResult> {
   const started = Date.now();
   const policies = deps.policies ?? [];
   const budgets = deps.budgets ?? {};
@@ -82,7 +83,7 @@ export async function runTurn(deps: KernelDeps, input: string | UserBlock[], sig
 
   // What happened while the user was away comes first, so the answer is to the user's message.
   deliverNotices();
-  if (messageId) deps.emit({ type: "user_message", content: input, id: messageId, ts: Date.now() });
+  if (messageId) deps.emit({ type: "user_message", content: input, id: messageId, ts: Date.now(), ...(display !== undefined ? { display } : {}) });
   else userMessage(input);
   for (const p of policies) p.onUserTurn?.();
 

@@ -130,7 +130,7 @@ export function replayUpdates(events: DurableEvent[], cwd: string): SessionUpdat
   for (const e of events) {
     switch (e.type) {
       case "user_message":
-        if (!e.synthetic) out.push(...userChunks(e.content));
+        if (!e.synthetic) out.push(...userChunks(e.display ?? e.content));
         break;
       case "assistant_message":
         for (const b of e.message.content) {

@@ -33,7 +33,8 @@ export interface AppActions {
   /** Ctrl-V: the clipboard's image as a chip in the composer, when there is a clipboard tool and an image. */
   pasteClipboardImage(): void;
   /** A built-in command's prompt (/init, /review) as a turn of its own: not a command, not in the prompt history. */
-  runPrompt(text: string): void;
+  /** A prompt as the user's turn; `display` is what the transcript shows of it (the command typed). */
+  runPrompt(text: string, display?: string): void;
   /** Aborts the running turn or command (Esc). */
   interrupt(): void;
   exit(code: number): Promise<void>;

@@ -276,7 +276,7 @@ export class App implements AppActions {
     this.runTurn(text, images);
   }
 
-  private runTurn(text: string, images?: ImageData[]): void {
+  private runTurn(text: string, images?: ImageData[], display?: string): void {
     const abort = new AbortController();
     const startedAt = this.now();
     this.state.busy = { abort, kind: "turn", startedAt };
@@ -284,9 +284,9 @@ export class App implements AppActions {
     const input: string | UserBlock[] = images?.length ? [...images.map(imageBlock), { type: "text", text }] : text;
     let handoff: PlanHandoff | undefined;
     this.turnDone = this.session
-      .runTurn(input, abort.signal)
+      .runTurn(input, abort.signal, display !== undefined ? { display } : undefined)
       .then((r) => {
-        this.unsavedTurn(text, r);
+        this.unsavedTurn(display ?? text, r);
         handoff = r.planHandoff;
       })
       .catch((e: unknown) => this.state.transcript.notice(`Error: ${e instanceof Error ? e.message : String(e)}`, "error"))
@@ -299,12 +299,12 @@ export class App implements AppActions {
     this.renderNow();
   }
 
-  runPrompt(text: string): void {
+  runPrompt(text: string, display?: string): void {
     if (this.state.busy) {
       this.flash("the agent is working: wait, or press Esc to interrupt it first");
       return;
     }
-    this.runTurn(text);
+    this.runTurn(text, undefined, display);
   }
 
   /** `!command`: the user's own command in their shell, its output shown and kept for the model's next message. */

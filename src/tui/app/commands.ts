@@ -165,7 +165,7 @@ async function promptCommand(name: "init" | "review", { actions, t, s, arg }: Ca
     t.notice(r.message, "warn");
     return true;
   }
-  actions.runPrompt(r.prompt);
+  actions.runPrompt(r.prompt, arg ? `/${name} ${arg}` : `/${name}`);
   return false;
 }
 
