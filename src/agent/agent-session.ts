@@ -66,6 +66,8 @@ export async function openAgentSession(opts: SessionOptions): Promise<AgentSessi
   notices.push(...hooks.notices);
   const hookTurn = newHookTurn();
   const structured = structuredOutputOf(opts);
+  // Where the user's `!` commands are: a `cd` in one lasts for the next.
+  const shellDir = { cwd };
   const plan = openPlanWorkflow({ bus, sessionId, planFile: f.planFile, mode: () => engine.mode, replayed: replayed?.events ?? [] });
   const baseTools = createToolRuntime([...offeredTools(opts.tools, notices), plan.tool], { searchGuard: (tool, dir) => engine.searchFilter(tool, dir), dynamic: withStructuredTool(() => mcp.manager.tools(), structured) });
   const tools = hookedRuntime(baseTools, hooks.service, cwd, hookTurn);
@@ -157,7 +159,7 @@ export async function openAgentSession(opts: SessionOptions): Promise<AgentSessi
       const handoff = plan.takeHandoff();
       return handoff ? { ...r, planHandoff: handoff } : r;
     },
-    runShell: (command, signal) => runUserShell({ cwd, engine, emit: bus.emit }, command, signal),
+    runShell: (command, signal) => runUserShell({ cwd, dir: shellDir, engine, emit: bus.emit }, command, signal),
     contextUsage: measureContext({ client: f.client, model: state.model, prompt, offer, context: { messages: () => wiring.context.messages(), contextWindow: () => context.contextWindow() }, bus, replayed: replayed?.events ?? [] }),
     commandPrompt: async (name, arg) => (name === "init" ? initPrompt(cwd) : reviewPrompt(cwd, arg)),
     rewind: { points: rewind.points, to: rewind.to },

@@ -28,7 +28,7 @@ import { homeShort } from "./ask-permission.ts";
 const KEYS_HELP = [
   "Enter send · Shift+Enter / Alt+Enter / Ctrl-J newline · Up/Down history · Tab completes",
   "Ctrl-A/E line start/end · Alt-B/F word jumps · Ctrl-K/U/W kill · Ctrl-Y yank · Ctrl-_ undo",
-  "! runs a shell command (! alone: shell mode) · Ctrl-R searches the prompt history",
+  "! runs a shell command (a cd in it lasts for the next; ! alone: shell mode) · Ctrl-R searches the prompt history",
   "@ mentions a file · / runs a command · Shift+Tab permission mode · Ctrl-T transcript · Ctrl-G edits the prompt in $EDITOR",
   "Esc or Ctrl-C interrupts the agent · idle, Ctrl-C clears the prompt, twice exits · Ctrl-D on an empty prompt exits · Ctrl-Z suspends",
   "Messages sent while the agent works are queued and delivered at its next step.",
