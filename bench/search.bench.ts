@@ -61,15 +61,27 @@ export async function run(): Promise<BenchResult[]> {
       bytes += statSync(w.path).size;
     }
     const here = cwds[777 % PROJECTS]!;
-    const searchOnce = (allProjects: boolean) =>
-      time(() => {
-        const s = search.openSessionSearch({ cwd: here, allProjects, env });
+    // What /resume shows first (absent before the search grew in the background).
+    const start = (search as Partial<{ startSessionSearch: (scope: { cwd: string; allProjects: boolean; env: Record<string, string> }) => search.SessionSearch & { step(until: number): boolean; save(): void } }>).startSessionSearch;
+    // Until the answer (as `khaelor sessions --search` prints it): every log read, both queries run.
+    // The index is saved after the answer; `saveMs` is that write (before, the open included it).
+    const searchOnce = (allProjects: boolean) => {
+      let save: (() => void) | null = null;
+      const answered = time(() => {
+        let s: search.SessionSearch;
+        if (start) {
+          const growing = start({ cwd: here, allProjects, env });
+          growing.step(Number.POSITIVE_INFINITY);
+          save = () => growing.save();
+          s = growing;
+        } else s = search.openSessionSearch({ cwd: here, allProjects, env });
         const first = s.query("k");
         const word = s.query("kumquat");
         return { s, first: first.length, word: word.length };
       });
-    // What /resume shows first (absent before the search grew in the background).
-    const start = (search as Partial<{ startSessionSearch: (scope: { cwd: string; allProjects: boolean; env: Record<string, string> }) => { step(until: number): boolean; query(q: string): unknown[] } }>).startSessionSearch;
+      const saved = save ? time(save).ms : null;
+      return { ...answered, saveMs: saved };
+    };
     const firstResults = (allProjects: boolean) =>
       start
         ? time(() => {
@@ -116,8 +128,10 @@ export async function run(): Promise<BenchResult[]> {
         logMB: Math.round(bytes / 1e5) / 10,
         indexMB: Math.round(indexBytes / 1e5) / 10,
         coldMs: coldAll.ms,
+        coldSaveMs: coldAll.saveMs,
         warmMs: warmAll.ms,
         after10GrewMs: grownAll.ms,
+        after10GrewSaveMs: grownAll.saveMs,
         noSummaryCachesColdMs: noMetaCold.ms,
         noSummaryCachesWarmMs: noMetaWarm.ms,
         firstResultsColdMs: coldFirst,

@@ -157,13 +157,15 @@ export function openProjectIndex(dir: string): ProjectIndex {
 }
 
 const CHUNK = 4 * 1024 * 1024;
+/** One buffer for every read (reading is synchronous): a fresh 4 MB per log cost more than the reading. */
+let shared: Buffer | null = null;
 
 /** Reads `path` from `entry.offset` (whole lines only) into the entry; returns the bytes read. */
 function readOn(path: string, entry: IndexEntry): number {
   const fd = openSync(path, constants.O_RDONLY | constants.O_NONBLOCK | constants.O_NOCTTY);
   try {
     if (!fstatSync(fd).isFile()) return 0;
-    const chunk = Buffer.allocUnsafe(CHUNK);
+    const chunk = (shared ??= Buffer.allocUnsafe(CHUNK));
     const summary = createSummaryBuilder(sessionIdOf(path), entry.fold);
     let pos = entry.offset;
     let carry: Buffer = Buffer.alloc(0);

@@ -3,10 +3,13 @@
 // first bytes (the log writes `{"v":…,"id":…,"ts":…,"type":…` first) and a tool result is never
 // parsed whole: only the head and the tail of its text are decoded, which is where a command's
 // first lines and its error usually are. The events a session's summary needs (its header, the
-// user's messages, the answers, setting changes) are parsed as the log reader parses them, so the
-// index can keep the summary beside the text.
+// user's messages, the answers, setting changes) are parsed, so the index can keep the summary
+// beside the text: a line of today's format as JSON with the few fields read checked (validating
+// each against the whole schema cost five times the parse), an older one as the log reader
+// parses it (migrated, then validated).
 import type { DurableEvent } from "../events/types.ts";
-import { parseEventLine } from "../events/schema.ts";
+import { FORMAT_VERSION, parseEventLine } from "../events/schema.ts";
+import { VERSION_FIELD } from "../events/migrations.ts";
 
 /** Of a tool result's text, at most this many bytes of its start and as many of its end are kept. */
 export const TOOL_TEXT_BYTES = 512;
@@ -24,31 +27,78 @@ export type LineRead =
   /** An event: its time, the text lines it adds, and the parsed event when it was parsed. */
   | { kind: "event"; ts: number | null; lines: string[]; event: DurableEvent | null };
 
-const TYPE_RE = /"type":"([a-z_]+)"/;
-const TS_RE = /"ts":(\d+)/;
-const CONTENT_KEY = Buffer.from('"content":');
+const TYPE_KEY = '"type":"';
+const TS_KEY = '"ts":';
+const CONTENT_KEY = '"content":';
 
 /** Reads the line `buf[start, end)` (no newline); `version` is the log header's format version. */
 export function readLine(buf: Buffer, start: number, end: number, version: number | undefined): LineRead {
-  const peek = buf.toString("latin1", start, Math.min(end, start + PEEK_BYTES));
-  const type = TYPE_RE.exec(peek)?.[1];
-  if (type === undefined || PARSED.has(type)) return parsed(buf.toString("utf8", start, end), version);
+  const type = peekType(buf, start, end);
+  if (type === null || PARSED.has(type)) return parsed(buf.toString("utf8", start, end), version);
   // The cheap path still refuses a line cut short: every event ends its object.
   if (buf[end - 1] !== 0x7d /* } */) return { kind: "corrupt" };
-  const ts = TS_RE.exec(peek);
-  return { kind: "event", ts: ts ? Number(ts[1]) : null, lines: type === "tool_result" ? toolResultLines(buf, start, end) : [], event: null };
+  return { kind: "event", ts: peekTs(buf, start, end), lines: type === "tool_result" ? toolResultLines(buf, start, end) : [], event: null };
+}
+
+/** The event's type, from the first bytes of its line (null when it is not there). */
+function peekType(buf: Buffer, start: number, end: number): string | null {
+  const at = buf.indexOf(TYPE_KEY, start, "latin1");
+  if (at === -1 || at > Math.min(end, start + PEEK_BYTES)) return null;
+  const from = at + TYPE_KEY.length;
+  const close = buf.indexOf(0x22, from);
+  return close === -1 || close > end || close - from > 40 ? null : buf.toString("latin1", from, close);
+}
+
+function peekTs(buf: Buffer, start: number, end: number): number | null {
+  const at = buf.indexOf(TS_KEY, start, "latin1");
+  if (at === -1 || at > Math.min(end, start + PEEK_BYTES)) return null;
+  let n = 0;
+  let i = at + TS_KEY.length;
+  for (; i < end && buf[i]! >= 0x30 && buf[i]! <= 0x39; i++) n = n * 10 + (buf[i]! - 0x30);
+  return i === at + TS_KEY.length ? null : n;
 }
 
 function parsed(line: string, version: number | undefined): LineRead {
   let e: DurableEvent;
   try {
-    e = parseEventLine(line, version);
+    const raw = JSON.parse(line) as Record<string, unknown> | null;
+    if (raw && typeof raw === "object" && raw[VERSION_FIELD] === FORMAT_VERSION) {
+      if (!plausible(raw)) return { kind: "corrupt" };
+      e = raw as unknown as DurableEvent;
+    } else e = parseEventLine(line, version);
   } catch (err) {
     // A newer KHAELOR's line is not corrupt: the caller is told (it stops the summary there).
     if (err instanceof Error && err.name === "NewerFormatError") throw err;
     return { kind: "corrupt" };
   }
-  return { kind: "event", ts: e.ts, lines: eventLines(e), event: e };
+  try {
+    return { kind: "event", ts: e.ts, lines: eventLines(e), event: e };
+  } catch {
+    // A field of the wrong kind deeper in (a block's text not a string): not an event this reads.
+    return { kind: "corrupt" };
+  }
+}
+
+/** The fields the summary and the index read, of the kinds they are read as. */
+function plausible(r: Record<string, unknown>): boolean {
+  if (typeof r.id !== "string" || typeof r.ts !== "number") return false;
+  const str = (v: unknown) => v === undefined || typeof v === "string";
+  switch (r.type) {
+    case "session_header":
+      return typeof r.sessionId === "string" && typeof r.cwd === "string" && typeof r.model === "string" && typeof r.formatVersion === "number" && str(r.forkedFrom);
+    case "user_message":
+      return (typeof r.content === "string" || Array.isArray(r.content)) && str(r.display) && str(r.synthetic);
+    case "assistant_message": {
+      const m = r.message as { content?: unknown } | null;
+      return typeof m === "object" && m !== null && Array.isArray(m.content) && (r.costUsd === null || r.costUsd === undefined || typeof r.costUsd === "number");
+    }
+    case "compaction":
+      return r.costUsd === null || r.costUsd === undefined || typeof r.costUsd === "number";
+    case "setting_change":
+      return str(r.model) && str(r.title);
+    default:
+      return false;
+  }
 }
 
 /** The text lines of a parsed event the search finds: the user's words, the answers, tool calls. */
@@ -68,7 +118,7 @@ export function eventLines(e: DurableEvent): string[] {
   } else if (e.type === "assistant_message") {
     for (const b of e.message.content) {
       if (b.type === "text") push(out, b.text);
-      else if (b.type === "thinking") push(out, b.thinking.slice(0, THINKING_CHARS));
+      else if (b.type === "thinking") push(out, String(b.thinking).slice(0, THINKING_CHARS));
       else if (b.type === "tool_use") push(out, toolCallText(b.name, b.input));
     }
   }
@@ -95,7 +145,7 @@ function push(out: string[], text: string) {
 
 /** A tool result's text, its head and tail only, decoded from the JSON string in place. */
 function toolResultLines(buf: Buffer, start: number, end: number): string[] {
-  const at = buf.indexOf(CONTENT_KEY, start);
+  const at = buf.indexOf(CONTENT_KEY, start, "latin1");
   if (at === -1 || at >= end) return [];
   const open = at + CONTENT_KEY.length;
   const out: string[] = [];

@@ -34,14 +34,17 @@ export type SessionSearch = {
 
 /** A search whose logs are still being read: `step` reads more of them, newest first. */
 export type GrowingSearch = SessionSearch & {
-  /** Reads logs until the clock passes `until` (at least one); true once every log is read (and the indexes saved). */
+  /** Reads logs until the clock passes `until` (at least one); true once every log is read. */
   step(until: number): boolean;
   readonly done: boolean;
-  /** Saves what was read so far (a search left before its end keeps its work for the next). */
+  /**
+   * Saves what was read into the indexes beside the logs (a search left before its end keeps its
+   * work for the next). Apart from step, so a search can answer first and save after.
+   */
   save(): void;
 };
 
-type Searchable = { session: SessionSummary; text: string; lower: string | null };
+type Searchable = { session: SessionSummary; text: string };
 
 function projectDirs(scope: SearchScope): string[] {
   if (!scope.allProjects) return [projectSessionsDir(scope.cwd, scope.env)];
@@ -65,34 +68,26 @@ export function clipAround(line: string, at: number, length: number): string {
   return `${before > 0 ? "…" : ""}${line.slice(before, end)}${end < line.length ? "…" : ""}`;
 }
 
-/** The matching line of `s` for a lower-cased query, or undefined when nothing matches. */
-function matchIn(s: Searchable, q: string): string | null | undefined {
-  s.lower ??= s.text.toLowerCase();
-  const i = s.lower.indexOf(q);
-  if (i !== -1) {
-    // Lower-casing keeps every "\n" (it may change other lengths), so the line number carries over.
-    const lineNo = countNewlines(s.lower, i);
-    const lineStart = s.lower.lastIndexOf("\n", i) + 1;
-    const line = nthLine(s.text, lineNo);
-    const lowerLine = line.toLowerCase();
-    const at = lowerLine.indexOf(q);
-    return clipAround(line, at === -1 ? i - lineStart : at, q.length);
+/**
+ * The matching line of `s` for a query, or undefined when nothing matches. The text is searched
+ * as it is, by a case-blind pattern: lower-casing every session's text first cost most of a search.
+ */
+function matchIn(s: Searchable, q: Query): string | null | undefined {
+  const m = q.pattern.exec(s.text);
+  if (m) {
+    const lineStart = s.text.lastIndexOf("\n", m.index) + 1;
+    const lineEnd = s.text.indexOf("\n", m.index);
+    const line = s.text.slice(lineStart, lineEnd === -1 ? s.text.length : lineEnd);
+    return clipAround(line, m.index - lineStart, m[0].length);
   }
-  if (s.session.title.toLowerCase().includes(q) || s.session.id.toLowerCase().startsWith(q)) return null;
+  if (q.pattern.test(s.session.title) || s.session.id.toLowerCase().startsWith(q.lower)) return null;
   return undefined;
 }
 
-function countNewlines(s: string, end: number): number {
-  let n = 0;
-  for (let i = s.indexOf("\n"); i !== -1 && i < end; i = s.indexOf("\n", i + 1)) n++;
-  return n;
-}
+type Query = { pattern: RegExp; lower: string };
 
-function nthLine(s: string, n: number): string {
-  let start = 0;
-  for (let k = 0; k < n; k++) start = s.indexOf("\n", start) + 1;
-  const end = s.indexOf("\n", start);
-  return s.slice(start, end === -1 ? s.length : end);
+function queryOf(text: string): Query {
+  return { pattern: new RegExp(text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&"), "iu"), lower: text.toLowerCase() };
 }
 
 /** A search with its indexes loaded and nothing read from the logs yet; sessions not indexed are listed from their summary caches. */
@@ -105,7 +100,7 @@ export function startSessionSearch(scope: SearchScope, clock: () => number = Dat
   let sorted: Searchable[] = [];
   let dirty = true;
   const put = (path: string, session: SessionSummary, entry: IndexEntry | null) => {
-    byPath.set(path, { session, text: entry?.text ?? "", lower: null });
+    byPath.set(path, { session, text: entry?.text ?? "" });
     if (entry) entries.set(path, entry);
     dirty = true;
   };
@@ -130,9 +125,7 @@ export function startSessionSearch(scope: SearchScope, clock: () => number = Dat
     return sorted;
   };
   const finish = () => {
-    if (finishedAt !== null) return;
-    for (const p of projects) saveProjectIndex(p);
-    finishedAt = clock();
+    finishedAt ??= clock();
   };
   if (queue.length === 0) finish();
   return {
@@ -168,8 +161,9 @@ export function startSessionSearch(scope: SearchScope, clock: () => number = Dat
       for (const p of projects) saveProjectIndex(p);
     },
     query(query) {
-      const q = query.trim().toLowerCase();
-      if (q === "") return all().map((s) => ({ session: s.session, line: null }));
+      const trimmed = query.trim();
+      if (trimmed === "") return all().map((s) => ({ session: s.session, line: null }));
+      const q = queryOf(trimmed);
       const hits: SearchHit[] = [];
       for (const s of all()) {
         const line = matchIn(s, q);
@@ -187,10 +181,11 @@ function summaryOf(path: string, entry: IndexEntry, mtimeMs: number): SessionSum
   return { ...s, lastActivity, path, ...(entry.newer !== undefined ? { newerFormat: entry.newer } : {}) };
 }
 
-/** Every log read first: `khaelor sessions --search`, and what the tests and the bench time. */
+/** Every log read first and the indexes saved. */
 export function openSessionSearch(scope: SearchScope, clock: () => number = Date.now): SessionSearch {
   const search = startSessionSearch(scope, clock);
   search.step(Number.POSITIVE_INFINITY);
+  search.save();
   return search;
 }
 
@@ -203,20 +198,23 @@ export function indexInBackground(search: GrowingSearch, opts: { progress: () =>
   const clock = opts.clock ?? Date.now;
   const slice = opts.sliceMs ?? 25;
   const every = opts.progressMs ?? 100;
-  let stopped = search.done;
+  let stopped = false;
   let told = clock();
   const tick = () => {
     if (stopped) return;
-    const done = search.step(clock() + slice);
-    if (done || clock() - told >= every) {
+    const already = search.done;
+    const done = already || search.step(clock() + slice);
+    if ((done && !already) || clock() - told >= every) {
       told = clock();
       if (!opts.progress()) stopped = true;
     }
-    if (done) stopped = true;
-    else if (stopped) search.save();
-    else setImmediate(tick);
+    // The indexes are written once the reading ends (or stops), after what it found was shown.
+    if (done || stopped) {
+      stopped = true;
+      search.save();
+    } else setImmediate(tick);
   };
-  if (!stopped) setImmediate(tick);
+  setImmediate(tick);
   return () => {
     if (stopped) return;
     stopped = true;
