@@ -147,15 +147,6 @@ export function indexLog(index: ProjectIndex, log: PendingLog): IndexEntry | nul
   return entry;
 }
 
-/** Every pending log read and the file saved: what a one-shot search (`khaelor sessions --search`) does. */
-export function openProjectIndex(dir: string): ProjectIndex {
-  const index = loadProjectIndex(dir);
-  for (const log of index.pending) indexLog(index, log);
-  index.pending = [];
-  saveProjectIndex(index);
-  return index;
-}
-
 const CHUNK = 4 * 1024 * 1024;
 /** One buffer for every read (reading is synchronous): a fresh 4 MB per log cost more than the reading. */
 let shared: Buffer | null = null;
