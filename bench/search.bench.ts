@@ -96,13 +96,14 @@ export async function run(): Promise<BenchResult[]> {
     clearIndexes();
     const coldFirst = firstResults(true);
     clearIndexes();
+    const coldHere = searchOnce(false);
+    const warmHere = searchOnce(false);
+    clearIndexes();
     const coldAll = searchOnce(true);
     const warmFirst = firstResults(true);
     const warmAll = searchOnce(true);
-    clearIndexes();
-    const coldHere = searchOnce(false);
-    const warmHere = searchOnce(false);
-    // Ten logs grew by a turn: each is read on from where it was indexed.
+    // Ten logs grew by a turn: each is read on from where it was indexed (every project's index
+    // current before: this row once measured nine projects cold).
     for (let k = 0; k < 10; k++) {
       const w = openSessionForAppend(paths[k]!);
       for (const e of sessionEvents(9000 + k, rnd, 1)) w.append(e);
