@@ -62,7 +62,7 @@ export async function run(): Promise<BenchResult[]> {
     }
     const here = cwds[777 % PROJECTS]!;
     // What /resume shows first (absent before the search grew in the background).
-    const start = (search as Partial<{ startSessionSearch: (scope: { cwd: string; allProjects: boolean; env: Record<string, string> }) => search.SessionSearch & { step(until: number): boolean; save(): void } }>).startSessionSearch;
+    const start = (search as Partial<{ startSessionSearch: (scope: { cwd: string; allProjects: boolean; env: Record<string, string> }, clock?: () => number, opts?: { listUnread?: boolean }) => search.SessionSearch & { step(until: number): boolean; save(): void } }>).startSessionSearch;
     // Until the answer (as `khaelor sessions --search` prints it): every log read, both queries run.
     // The index is saved after the answer; `saveMs` is that write (before, the open included it).
     const searchOnce = (allProjects: boolean) => {
@@ -70,7 +70,7 @@ export async function run(): Promise<BenchResult[]> {
       const answered = time(() => {
         let s: search.SessionSearch;
         if (start) {
-          const growing = start({ cwd: here, allProjects, env });
+          const growing = start({ cwd: here, allProjects, env }, Date.now, { listUnread: false });
           growing.step(Number.POSITIVE_INFINITY);
           save = () => growing.save();
           s = growing;

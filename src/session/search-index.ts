@@ -129,62 +129,66 @@ export function loadProjectIndex(dir: string): ProjectIndex {
 
 /** Reads one pending log (on from its entry, if it had one) into the index; returns its entry, or null if it could not be read now. */
 export function indexLog(index: ProjectIndex, log: PendingLog): IndexEntry | null {
-  let entry = index.stale.get(log.name);
+  const old = index.stale.get(log.name);
   index.stale.delete(log.name);
-  try {
-    const head = headOf(log.path);
-    if (!entry || entry.offset > log.size || entry.head !== head.slice(0, entry.head.length)) entry = { offset: 0, head, text: "", corrupt: 0, fold: createSummaryBuilder(sessionIdOf(log.path)).state() };
-    else entry = { ...entry };
-    entry.head = head;
-    index.bytesRead += readOn(log.path, entry);
-  } catch {
-    // A log that cannot be read now is left out of this search; its old entry is kept for later.
-    if (entry) index.sessions.set(log.name, entry);
+  // A log that cannot be read now is left out of this search; its old entry is kept for later.
+  const leave = () => {
+    if (old) index.sessions.set(log.name, old);
     return null;
+  };
+  let fd: number;
+  try {
+    fd = openSync(log.path, constants.O_RDONLY | constants.O_NONBLOCK | constants.O_NOCTTY);
+  } catch {
+    return leave();
   }
-  index.sessions.set(log.name, entry);
-  index.changed = true;
-  return entry;
+  try {
+    if (!fstatSync(fd).isFile()) return leave();
+    const head = headOf(fd);
+    const entry = !old || old.offset > log.size || old.head !== head.slice(0, old.head.length) ? { offset: 0, head, text: "", corrupt: 0, fold: createSummaryBuilder(sessionIdOf(log.path)).state() } : { ...old, head };
+    index.bytesRead += readOn(fd, log.path, entry);
+    index.sessions.set(log.name, entry);
+    index.changed = true;
+    return entry;
+  } catch {
+    return leave();
+  } finally {
+    closeSync(fd);
+  }
 }
 
 const CHUNK = 4 * 1024 * 1024;
 /** One buffer for every read (reading is synchronous): a fresh 4 MB per log cost more than the reading. */
 let shared: Buffer | null = null;
 
-/** Reads `path` from `entry.offset` (whole lines only) into the entry; returns the bytes read. */
-function readOn(path: string, entry: IndexEntry): number {
-  const fd = openSync(path, constants.O_RDONLY | constants.O_NONBLOCK | constants.O_NOCTTY);
-  try {
-    if (!fstatSync(fd).isFile()) return 0;
-    const chunk = (shared ??= Buffer.allocUnsafe(CHUNK));
-    const summary = createSummaryBuilder(sessionIdOf(path), entry.fold);
-    let pos = entry.offset;
-    let carry: Buffer = Buffer.alloc(0);
-    const added: string[] = [];
-    let read = 0;
-    reading: for (;;) {
-      const n = readSync(fd, chunk, 0, CHUNK, pos);
-      if (n === 0) break;
-      pos += n;
-      read += n;
-      // Where buf starts in the file: what was carried over sits just before this chunk.
-      const base = pos - n - carry.length;
-      const buf = carry.length > 0 ? Buffer.concat([carry, chunk.subarray(0, n)]) : chunk.subarray(0, n);
-      let start = 0;
-      for (let nl = buf.indexOf(10, start); nl !== -1; nl = buf.indexOf(10, start)) {
-        if (!onLine(buf, start, nl, entry, summary, added)) break reading;
-        start = nl + 1;
-        entry.offset = base + start;
-      }
-      carry = Buffer.from(buf.subarray(start));
+/** Reads the log open as `fd` from `entry.offset` (whole lines only) into the entry; returns the bytes read. */
+function readOn(fd: number, path: string, entry: IndexEntry): number {
+  const chunk = (shared ??= Buffer.allocUnsafe(CHUNK));
+  const summary = createSummaryBuilder(sessionIdOf(path), entry.fold);
+  let pos = entry.offset;
+  let carry: Buffer = Buffer.alloc(0);
+  const added: string[] = [];
+  let read = 0;
+  reading: for (;;) {
+    const n = readSync(fd, chunk, 0, CHUNK, pos);
+    if (n === 0) break;
+    pos += n;
+    read += n;
+    // Where buf starts in the file: what was carried over sits just before this chunk.
+    const base = pos - n - carry.length;
+    const buf = carry.length > 0 ? Buffer.concat([carry, chunk.subarray(0, n)]) : chunk.subarray(0, n);
+    let start = 0;
+    for (let nl = buf.indexOf(10, start); nl !== -1; nl = buf.indexOf(10, start)) {
+      if (!onLine(buf, start, nl, entry, summary, added)) break reading;
+      start = nl + 1;
+      entry.offset = base + start;
     }
-    // A last line without its newline is a write in progress (or torn): it is read once it ends.
-    if (added.length > 0) entry.text = entry.text ? `${entry.text}\n${added.join("\n")}` : added.join("\n");
-    entry.fold = summary.state();
-    return read;
-  } finally {
-    closeSync(fd);
+    carry = Buffer.from(buf.subarray(start));
   }
+  // A last line without its newline is a write in progress (or torn): it is read once it ends.
+  if (added.length > 0) entry.text = entry.text ? `${entry.text}\n${added.join("\n")}` : added.join("\n");
+  entry.fold = summary.state();
+  return read;
 }
 
 /** One line into the entry; false when a newer format stops the reading at it. */
@@ -213,15 +217,10 @@ function onLine(buf: Buffer, start: number, end: number, entry: IndexEntry, summ
   return true;
 }
 
-function headOf(path: string): string {
-  const fd = openSync(path, constants.O_RDONLY | constants.O_NONBLOCK | constants.O_NOCTTY);
-  try {
-    const b = Buffer.alloc(HEAD_BYTES);
-    const n = readSync(fd, b, 0, HEAD_BYTES, 0);
-    return b.toString("latin1", 0, n);
-  } finally {
-    closeSync(fd);
-  }
+function headOf(fd: number): string {
+  const b = Buffer.alloc(HEAD_BYTES);
+  const n = readSync(fd, b, 0, HEAD_BYTES, 0);
+  return b.toString("latin1", 0, n);
 }
 
 /** Saves the index if anything changed. A save that fails (a read-only folder, a full disk) costs only the next search's time. */

@@ -91,7 +91,8 @@ function queryOf(text: string): Query {
 }
 
 /** A search with its indexes loaded and nothing read from the logs yet; sessions not indexed are listed from their summary caches. */
-export function startSessionSearch(scope: SearchScope, clock: () => number = Date.now): GrowingSearch {
+/** `listUnread`: list the sessions not read yet from their summary caches (what a chooser shows before it has read them); one that reads everything first needs not. */
+export function startSessionSearch(scope: SearchScope, clock: () => number = Date.now, opts: { listUnread?: boolean } = {}): GrowingSearch {
   const started = clock();
   let finishedAt: number | null = null;
   const projects = projectDirs(scope).map(loadProjectIndex);
@@ -113,7 +114,7 @@ export function startSessionSearch(scope: SearchScope, clock: () => number = Dat
     for (const log of project.pending) {
       queue.push({ project, log });
       // Until its log is read, a session is listed (and found by its title) from its summary cache.
-      const cached = readSummaryCache(log.path, log.size, log.mtimeMs);
+      const cached = opts.listUnread === false ? null : readSummaryCache(log.path, log.size, log.mtimeMs);
       if (cached) put(log.path, { ...cached, path: log.path }, null);
     }
     project.pending = [];
@@ -183,7 +184,7 @@ function summaryOf(path: string, entry: IndexEntry, mtimeMs: number): SessionSum
 
 /** Every log read first and the indexes saved. */
 export function openSessionSearch(scope: SearchScope, clock: () => number = Date.now): SessionSearch {
-  const search = startSessionSearch(scope, clock);
+  const search = startSessionSearch(scope, clock, { listUnread: false });
   search.step(Number.POSITIVE_INFINITY);
   search.save();
   return search;

@@ -44,7 +44,7 @@ function row(s: SessionSummary): string {
 }
 
 function printSearch(cwd: string, text: string, allProjects: boolean, json: boolean): number {
-  const search = startSessionSearch({ cwd, allProjects });
+  const search = startSessionSearch({ cwd, allProjects }, Date.now, { listUnread: false });
   search.step(Number.POSITIVE_INFINITY);
   // The answer first; the indexes beside the logs are written after it.
   try {
