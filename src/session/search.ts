@@ -90,8 +90,11 @@ function queryOf(text: string): Query {
   return { pattern: new RegExp(text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&"), "iu"), lower: text.toLowerCase() };
 }
 
-/** A search with its indexes loaded and nothing read from the logs yet; sessions not indexed are listed from their summary caches. */
-/** `listUnread`: list the sessions not read yet from their summary caches (what a chooser shows before it has read them); one that reads everything first needs not. */
+/**
+ * A search with its indexes loaded and nothing read from the logs yet. `listUnread`: the sessions
+ * whose logs are still to read are listed from their summary caches (what a chooser shows before
+ * it has read them); a search that reads everything first needs not.
+ */
 export function startSessionSearch(scope: SearchScope, clock: () => number = Date.now, opts: { listUnread?: boolean } = {}): GrowingSearch {
   const started = clock();
   let finishedAt: number | null = null;
@@ -120,6 +123,7 @@ export function startSessionSearch(scope: SearchScope, clock: () => number = Dat
     project.pending = [];
   }
   queue.sort((a, b) => b.log.mtimeMs - a.log.mtimeMs);
+  let nextLog = 0;
   const all = () => {
     if (dirty) sorted = [...byPath.values()].sort((a, b) => b.session.lastActivity - a.session.lastActivity);
     dirty = false;
@@ -150,12 +154,13 @@ export function startSessionSearch(scope: SearchScope, clock: () => number = Dat
     },
     step(until) {
       do {
-        const next = queue.shift();
+        const next = queue[nextLog];
         if (!next) break;
+        nextLog++;
         const entry = indexLog(next.project, next.log);
         if (entry) put(next.log.path, summaryOf(next.log.path, entry, next.log.mtimeMs), entry);
       } while (clock() < until);
-      if (queue.length === 0) finish();
+      if (nextLog >= queue.length) finish();
       return finishedAt !== null;
     },
     save() {
