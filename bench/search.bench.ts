@@ -1,12 +1,15 @@
 // Session search at scale: 1,000 sessions in 10 projects, about 100 MB of logs. Timed from the
 // moment the search opens (as /resume opens it, or `khaelor sessions --search` starts) to the
 // results of the first keystroke and of the whole word: cold (no index beside the logs: every log
-// read), warm (the index there and current), after 10 logs grew, and one keystroke once open.
+// read), warm (the index there and current), after 10 logs grew, cold again with no summary cache
+// beside any log, and one keystroke once open. "first" is what /resume shows first: the search
+// opened, one slice of logs read (newest first, as the picker reads them between keys) and the
+// first keystroke's results; the rest arrive as the picker goes on reading.
 import { readdirSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { DurableEvent } from "../src/events/types.ts";
-import { openSessionSearch } from "../src/session/search.ts";
+import * as search from "../src/session/search.ts";
 import { INDEX_FILE } from "../src/session/search-index.ts";
 import { createSession, openSessionForAppend } from "../src/session/store.ts";
 import type { BenchResult } from "./run.ts";
@@ -58,29 +61,62 @@ export async function run(): Promise<BenchResult[]> {
       bytes += statSync(w.path).size;
     }
     const here = cwds[777 % PROJECTS]!;
-    const searchOnce = (allProjects: boolean) =>
-      time(() => {
-        const s = openSessionSearch({ cwd: here, allProjects, env });
+    // What /resume shows first (absent before the search grew in the background).
+    const start = (search as Partial<{ startSessionSearch: (scope: { cwd: string; allProjects: boolean; env: Record<string, string> }, clock?: () => number, opts?: { listUnread?: boolean }) => search.SessionSearch & { step(until: number): boolean; save(): void } }>).startSessionSearch;
+    // Until the answer (as `khaelor sessions --search` prints it): every log read, both queries run.
+    // The index is saved after the answer; `saveMs` is that write (before, the open included it).
+    const searchOnce = (allProjects: boolean) => {
+      let save: (() => void) | null = null;
+      const answered = time(() => {
+        let s: search.SessionSearch;
+        if (start) {
+          const growing = start({ cwd: here, allProjects, env }, Date.now, { listUnread: false });
+          growing.step(Number.POSITIVE_INFINITY);
+          save = () => growing.save();
+          s = growing;
+        } else s = search.openSessionSearch({ cwd: here, allProjects, env });
         const first = s.query("k");
         const word = s.query("kumquat");
         return { s, first: first.length, word: word.length };
       });
+      const saved = save ? time(save).ms : null;
+      return { ...answered, saveMs: saved };
+    };
+    const firstResults = (allProjects: boolean) =>
+      start
+        ? time(() => {
+            const s = start({ cwd: here, allProjects, env });
+            s.step(Date.now() + 25);
+            return s.query("k").length;
+          }).ms
+        : null;
     const clearIndexes = () => {
       for (const d of readdirSync(join(home, "sessions"))) rmSync(join(home, "sessions", d, INDEX_FILE), { force: true });
     };
     clearIndexes();
-    const coldAll = searchOnce(true);
-    const warmAll = searchOnce(true);
+    const coldFirst = firstResults(true);
     clearIndexes();
     const coldHere = searchOnce(false);
     const warmHere = searchOnce(false);
-    // Ten logs grew by a turn: each is read on from where it was indexed.
+    clearIndexes();
+    const coldAll = searchOnce(true);
+    const warmFirst = firstResults(true);
+    const warmAll = searchOnce(true);
+    // Ten logs grew by a turn: each is read on from where it was indexed (every project's index
+    // current before: this row once measured nine projects cold).
     for (let k = 0; k < 10; k++) {
       const w = openSessionForAppend(paths[k]!);
       for (const e of sessionEvents(9000 + k, rnd, 1)) w.append(e);
       w.close();
     }
     const grownAll = searchOnce(true);
+    // Logs without their summary caches (deleted, or written by a KHAELOR that kept none).
+    for (const d of readdirSync(join(home, "sessions"))) for (const f of readdirSync(join(home, "sessions", d))) if (f.endsWith(".meta.json")) rmSync(join(home, "sessions", d, f));
+    clearIndexes();
+    const noMetaFirst = firstResults(true);
+    clearIndexes();
+    const noMetaCold = searchOnce(true);
+    const noMetaWarm = searchOnce(true);
     // Once open (as in /resume while typing): one keystroke is a query over the text in memory.
     const open = warmAll.value.s;
     open.query("kumqua");
@@ -93,10 +129,17 @@ export async function run(): Promise<BenchResult[]> {
         logMB: Math.round(bytes / 1e5) / 10,
         indexMB: Math.round(indexBytes / 1e5) / 10,
         coldMs: coldAll.ms,
+        coldSaveMs: coldAll.saveMs,
         warmMs: warmAll.ms,
         after10GrewMs: grownAll.ms,
+        after10GrewSaveMs: grownAll.saveMs,
+        noSummaryCachesColdMs: noMetaCold.ms,
+        noSummaryCachesWarmMs: noMetaWarm.ms,
+        firstResultsColdMs: coldFirst,
+        firstResultsWarmMs: warmFirst,
+        firstResultsNoSummaryCachesMs: noMetaFirst,
         keystrokeOnceOpenMs: keystroke.ms,
-        hits: { firstKeystroke: warmAll.value.first, word: warmAll.value.word },
+        hits: { firstKeystroke: warmAll.value.first, word: warmAll.value.word, wordNoSummaryCaches: noMetaCold.value.word },
       },
       { name: "search: one project (100 sessions)", coldMs: coldHere.ms, warmMs: warmHere.ms, hits: { word: warmHere.value.word } },
     ];

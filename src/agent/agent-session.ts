@@ -74,6 +74,8 @@ export async function openAgentSession(given: SessionOptions): Promise<AgentSess
   notices.push(...hooks.notices);
   const hookTurn = newHookTurn();
   const structured = structuredOutputOf(opts);
+  // Where the user's `!` commands are: a `cd` in one lasts for the next.
+  const shellDir = { cwd };
   const plan = openPlanWorkflow({ bus, sessionId, planFile: f.planFile, mode: () => engine.mode, replayed: replayed?.events ?? [] });
   const subagents = sessionSubagents({ f, opts, emit: (e) => bus.emit(e), hooks: hooks.service, costSinceOpen: () => state.costSinceOpen(), model: () => state.model(), effort: () => offer.effort() });
   const baseTools = createToolRuntime([...subagents.offered, plan.tool], { searchGuard: (tool, dir) => engine.searchFilter(tool, dir), dynamic: withStructuredTool(() => mcp.manager.tools(), structured) });
@@ -138,10 +140,10 @@ export async function openAgentSession(given: SessionOptions): Promise<AgentSess
   if (opts.resumeAt && !opts.fork) rewind.continueAt(opts.resumeAt);
 
   // Esc stops the parent and every child, those in the background too; a plan approved into a new session is handed back.
-  const runCancelling = async (input: Parameters<typeof turns.run>[0], signal: AbortSignal, messageId?: string) => {
+  const runCancelling = async (input: Parameters<typeof turns.run>[0], signal: AbortSignal, o?: Parameters<typeof turns.run>[2]) => {
     const cancel = () => subagents.children.cancelAll(signal.reason);
     signal.addEventListener("abort", cancel, { once: true });
-    const r = await turns.run(input, signal, messageId).finally(() => signal.removeEventListener("abort", cancel));
+    const r = await turns.run(input, signal, o).finally(() => signal.removeEventListener("abort", cancel));
     const handoff = plan.takeHandoff();
     return handoff ? { ...r, planHandoff: handoff } : r;
   };
@@ -172,13 +174,14 @@ export async function openAgentSession(given: SessionOptions): Promise<AgentSess
     runTurn(input, signal, o) {
       // An id the session holds already would make the view take the message for a replay of that event.
       const id = o?.messageId;
-      return runCancelling(input, signal, id !== undefined && !context.view.applied().some((e) => e.id === id) ? id : undefined);
+      const messageId = id !== undefined && !context.view.applied().some((e) => e.id === id) ? id : undefined;
+      return runCancelling(input, signal, { ...(messageId ? { messageId } : {}), ...(o?.display !== undefined ? { display: o.display } : {}) });
     },
     wake: async (signal) => (subagents.children.pending() > 0 ? runCancelling(null, signal) : null),
     agents: subagents.infos,
     agentConversation: (log) => readAgentLog(dirname(writer.path), log),
     subagents: subagents.children,
-    runShell: (command, signal) => runUserShell({ cwd, engine, emit: bus.emit }, command, signal),
+    runShell: (command, signal) => runUserShell({ cwd, dir: shellDir, engine, emit: bus.emit }, command, signal),
     contextUsage: measureContext({ client: f.client, model: state.model, prompt, offer, context: { messages: () => wiring.context.messages(), contextWindow: () => context.contextWindow() }, bus, replayed: replayed?.events ?? [] }),
     commandPrompt: async (name, arg) => (name === "init" ? initPrompt(cwd) : reviewPrompt(cwd, arg)),
     rewind: { points: rewind.points, to: rewind.to },

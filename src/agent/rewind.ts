@@ -36,7 +36,7 @@ export function createRewind(d: RewindDeps) {
       return d.view
         .history()
         .filter(isTyped)
-        .map((e) => ({ id: e.id, ts: e.ts, text: textOf(e.content), images: typeof e.content === "string" ? 0 : e.content.filter((b) => b.type === "image").length }))
+        .map((e) => ({ id: e.id, ts: e.ts, text: e.display ?? textOf(e.content), images: typeof e.content === "string" ? 0 : e.content.filter((b) => b.type === "image").length }))
         .reverse();
     },
 
@@ -63,7 +63,7 @@ export function createRewind(d: RewindDeps) {
       // Conversation only: the files may hold what the dropped messages did; the model is told so.
       const filesKept = choice.conversation && !choice.code;
       if (choice.conversation || code) emit({ to: id, keep: "before", conversation: choice.conversation, ...(code ? { code } : {}), ...(filesKept ? { filesKept } : {}) });
-      return { text: textOf(target.content), conversation: choice.conversation, code, notes };
+      return { text: target.display ?? textOf(target.content), conversation: choice.conversation, code, notes };
     },
 
     /** --resume-session-at: the conversation continues from `id`, any message still in it. */

@@ -58,8 +58,8 @@ export type TurnDeps = {
 };
 
 export type TurnRunner = {
-  /** null: a turn for the notices waiting alone (AgentSession.wake). `messageId`: the user message's id (default: a new one). */
-  run(input: string | UserBlock[] | null, signal: AbortSignal, messageId?: string): Promise<AgentTurnResult>;
+  /** null: a turn for the notices waiting alone (AgentSession.wake). `messageId`: the user message's id (default: a new one); `display`: what the user typed (/init). */
+  run(input: string | UserBlock[] | null, signal: AbortSignal, o?: { messageId?: string; display?: string }): Promise<AgentTurnResult>;
   /** The last turn's end snapshot, still on git's queue: close() waits for it. */
   ending(): Promise<unknown>;
   /** A turn is running (a rewind waits for its end). */
@@ -76,10 +76,10 @@ export function createTurnRunner(d: TurnDeps): TurnRunner {
   const runner: TurnRunner = {
     ending: () => ending,
     running: () => running > 0,
-    async run(input, signal, messageId) {
+    async run(input, signal, o) {
       running++;
       try {
-        return await runOne(input, signal, messageId ?? newEventId());
+        return await runOne(input, signal, o?.messageId ?? newEventId(), o?.display);
       } finally {
         running--;
       }
@@ -87,7 +87,7 @@ export function createTurnRunner(d: TurnDeps): TurnRunner {
   };
   return runner;
 
-  async function runOne(input: string | UserBlock[] | null, signal: AbortSignal, messageId: string): Promise<AgentTurnResult> {
+  async function runOne(input: string | UserBlock[] | null, signal: AbortSignal, messageId: string, display?: string): Promise<AgentTurnResult> {
     // Events held back by a failed write go first; if they still cannot be written, this message waits too.
     if (d.writes.failure) {
       if (!d.writer.retry()) return unsaved(d.writer.failure ?? d.writes.failure, true);
@@ -120,7 +120,7 @@ export function createTurnRunner(d: TurnDeps): TurnRunner {
       return prepared.stopped;
     }
     try {
-      const r = await runTurn(d.kernel(), prepared.content, turn.signal, messageId);
+      const r = await runTurn(d.kernel(), prepared.content, turn.signal, messageId, display);
       if (!d.writes.failure) return r;
       return { ...unsaved(d.writes.failure, d.record.discarding()), steps: r.steps, lastText: r.lastText };
     } finally {

@@ -197,9 +197,10 @@ export interface AgentSession {
   /**
    * One user turn, run until the model ends it or something stops it (budgets, abort, errors).
    * `messageId`: the id the user's message takes in the log (a stream-json host's own uuid); one
-   * the session already holds is not reused (the message gets a fresh one).
+   * the session already holds is not reused (the message gets a fresh one). `display`: what the
+   * user typed, shown instead of `input` (/init, /review: the prompt made from it).
    */
-  runTurn(input: string | UserBlock[], signal: AbortSignal, opts?: { messageId?: string }): Promise<AgentTurnResult>;
+  runTurn(input: string | UserBlock[], signal: AbortSignal, opts?: { messageId?: string; display?: string }): Promise<AgentTurnResult>;
   /**
    * `!command`: the user's own command, run in their shell in the project (no rule asks; the
    * hardline floor refuses). Its output streams as shell_progress events, then is logged as a user

@@ -88,6 +88,7 @@ export const userMessageSchema = z.object({
   steering: z.boolean().optional(),
   synthetic: z.enum(["verify", "doom_loop", "process_exit", "stop_hook", "shell", "structured_output", "agent"]).optional(),
   shell: z.object({ runId: z.string(), command: z.string(), exitCode: z.number().int().nullable(), stopped: z.boolean().optional(), durationMs: z.number() }).optional(),
+  display: z.string().optional(),
 });
 
 export const assistantMessageSchema = z.object({

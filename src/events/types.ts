@@ -39,6 +39,11 @@ export type UserMessageEvent = Base & {
    * (its output is in `content`, as the model reads it: ./user-shell.ts). No model turn ran.
    */
   shell?: UserShellRecord;
+  /**
+   * What the user typed, when the model was sent something else in its place: `/init` or
+   * `/review main`, whose generated prompt is `content`. The transcript shows this.
+   */
+  display?: string;
 };
 
 /** A `!` command's outcome: its exit code (null when a signal ended it), whether the user stopped it (Esc). */

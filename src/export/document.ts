@@ -62,7 +62,8 @@ function turn(b: Builder, role: ExportTurn["role"], ts: number): ExportTurn {
 }
 
 function addUser(b: Builder, e: Extract<DurableEvent, { type: "user_message" }>) {
-  const blocks: UserBlock[] = typeof e.content === "string" ? [{ type: "text", text: e.content }] : e.content;
+  // A command's generated prompt (/init, /review) reads as the command the user typed.
+  const blocks: UserBlock[] = e.display !== undefined ? [{ type: "text", text: e.display }] : typeof e.content === "string" ? [{ type: "text", text: e.content }] : e.content;
   const parts: ExportPart[] = [];
   for (const block of blocks) {
     if (block.type === "text" && block.text.trim()) parts.push({ kind: "text", text: b.redact(block.text) });
@@ -118,7 +119,7 @@ export function buildDocument(events: readonly DurableEvent[], logPath: string, 
         doc.started = e.ts;
         break;
       case "user_message":
-        if (!doc.title && isUserTurn(e)) doc.title = redact(oneLine(typeof e.content === "string" ? e.content : e.content.map((x) => (x.type === "text" ? x.text : "")).join(" "), 80));
+        if (!doc.title && isUserTurn(e)) doc.title = redact(oneLine(e.display !== undefined ? e.display : typeof e.content === "string" ? e.content : e.content.map((x) => (x.type === "text" ? x.text : "")).join(" "), 80));
         addUser(b, e);
         break;
       case "assistant_message":

@@ -4,6 +4,7 @@
 // clickable anchors: following one is the reader's choice, not the page's.
 import type { ExportDocument, ExportImage, ExportPart } from "./document.ts";
 import { escapeHtml } from "./markdown.ts";
+import { markdownToHtml } from "./markdown-html.ts";
 
 const STYLE = `
 body{font:15px/1.55 -apple-system,system-ui,"Segoe UI",sans-serif;max-width:52rem;margin:2rem auto;padding:0 1rem;color:#1f2328;background:#fff}
@@ -15,58 +16,15 @@ pre{background:#f6f8fa;border:1px solid #d0d7de;border-radius:6px;padding:.6rem;
 code{font:13px ui-monospace,Menlo,monospace;background:#eff1f3;padding:0 .2em;border-radius:3px}pre code{background:none;padding:0}
 details{margin:.4rem 0}summary{cursor:pointer;font:13px ui-monospace,Menlo,monospace;color:#3d444d}details.error summary{color:#cf222e}
 p{margin:.5rem 0;white-space:pre-wrap;word-wrap:break-word}img{max-width:100%;border:1px solid #d0d7de;border-radius:4px}
-@media (prefers-color-scheme:dark){body{background:#0d1117;color:#e6edf3}section.user{background:#0f1b2d}section.assistant{background:#161b22}pre,code{background:#161b22;border-color:#30363d}summary{color:#9198a1}}
+h3,h4,h5,h6{margin:1rem 0 .4rem;line-height:1.25}h3{font-size:1.25em}h4{font-size:1.1em}h5,h6{font-size:1em}
+ul,ol{margin:.4rem 0;padding-left:1.6rem}li.task{list-style:none;margin-left:-1.2rem}blockquote{margin:.5rem 0;padding:0 .8rem;border-left:3px solid #d0d7de;color:#59636e}
+table{border-collapse:collapse;margin:.6rem 0;display:block;overflow-x:auto}th,td{border:1px solid #d0d7de;padding:.25rem .6rem}th{background:#f6f8fa}
+.left{text-align:left}.center{text-align:center}.right{text-align:right}hr{border:0;border-top:1px solid #d0d7de;margin:1rem 0}
+@media (prefers-color-scheme:dark){body{background:#0d1117;color:#e6edf3}section.user{background:#0f1b2d}section.assistant{background:#161b22}pre,code,th{background:#161b22;border-color:#30363d}th,td,blockquote{border-color:#30363d}summary{color:#9198a1}}
 `;
 
 const CSP = "default-src 'none'; style-src 'unsafe-inline'; img-src data:; form-action 'none'; base-uri 'none'";
 const MEDIA = new Set(["image/png", "image/jpeg", "image/gif", "image/webp"]);
-
-/** A URL a link may point to: the web or mail, nothing that runs (javascript:) or reads (file:). */
-const linkable = (url: string) => /^(?:https?:\/\/|mailto:)[^\s<>"]+$/i.test(url);
-
-const anchor = (label: string, url: string) => `<a href="${escapeHtml(url)}" rel="noreferrer noopener">${label}</a>`;
-
-/** Inline markdown: `code`, [label](url) and bare URLs as anchors; everything else is text. */
-function inline(text: string): string {
-  const out: string[] = [];
-  const re = /(`+)([\s\S]*?[^`])\1(?!`)|\[([^\]\n]{1,500})\]\(\s*<?([^)\s>]{1,2000})>?\s*\)|\bhttps?:\/\/[^\s<>"'`)\]]+[^\s<>"'`)\].,;:!?]/g;
-  let last = 0;
-  for (const m of text.matchAll(re)) {
-    out.push(escapeHtml(text.slice(last, m.index)));
-    if (m[1]) out.push(`<code>${escapeHtml(m[2]!)}</code>`);
-    else if (m[3] !== undefined) out.push(linkable(m[4]!) ? anchor(escapeHtml(m[3]), m[4]!) : escapeHtml(m[0]));
-    else out.push(anchor(escapeHtml(m[0]), m[0]));
-    last = m.index + m[0].length;
-  }
-  out.push(escapeHtml(text.slice(last)));
-  return out.join("");
-}
-
-/** Markdown prose as HTML: fenced code as <pre>, paragraphs (lines kept), inline code and links. */
-export function proseToHtml(md: string): string {
-  const out: string[] = [];
-  const lines = md.split("\n");
-  let para: string[] = [];
-  const flush = () => {
-    if (para.join("").trim()) out.push(`<p>${inline(para.join("\n").trim())}</p>`);
-    para = [];
-  };
-  for (let i = 0; i < lines.length; i++) {
-    const open = /^\s{0,3}(`{3,}|~{3,})\s*([\w+#.-]*)/.exec(lines[i]!);
-    if (!open) {
-      if (lines[i]!.trim() === "") flush();
-      else para.push(lines[i]!);
-      continue;
-    }
-    flush();
-    const fence = open[1]!;
-    const body: string[] = [];
-    for (i++; i < lines.length && !new RegExp(`^\\s{0,3}${fence[0] === "`" ? "`" : "~"}{${fence.length},}\\s*$`).test(lines[i]!); i++) body.push(lines[i]!);
-    out.push(`<pre><code${open[2] ? ` class="language-${escapeHtml(open[2])}"` : ""}>${escapeHtml(body.join("\n"))}</code></pre>`);
-  }
-  flush();
-  return out.join("\n");
-}
 
 function image(i: ExportImage): string {
   const alt = escapeHtml(`image, ${i.mediaType}, ${i.bytes} bytes`);
@@ -77,7 +35,7 @@ function image(i: ExportImage): string {
 function part(p: ExportPart): string {
   switch (p.kind) {
     case "text":
-      return proseToHtml(p.text);
+      return markdownToHtml(p.text);
     case "note":
       return `<p><em>${escapeHtml(p.text)}</em></p>`;
     case "image":

@@ -34,8 +34,9 @@ const SIGNAL_REASONS = new Set<unknown>(["sigint", "sigterm", "sighup"]);
 /**
  * `input` null: a turn woken by notices alone (a background subagent's result), no user message.
  * `messageId`: the id the user's message takes (the session names its turn's snapshot by it before the turn runs).
+ * `display`: what the user typed when `input` is a prompt made from it (/init, /review), kept on the message for the transcript.
  */
-export async function runTurn(deps: KernelDeps, input: string | UserBlock[] | null, signal: AbortSignal, messageId?: string): Promise<TurnResult> {
+export async function runTurn(deps: KernelDeps, input: string | UserBlock[] | null, signal: AbortSignal, messageId?: string, display?: string): Promise<TurnResult> {
   const started = Date.now();
   const policies = deps.policies ?? [];
   const budgets = deps.budgets ?? {};
@@ -88,7 +89,7 @@ export async function runTurn(deps: KernelDeps, input: string | UserBlock[] | nu
   // What happened while the user was away comes first, so the answer is to the user's message.
   deliverNotices();
   if (input !== null) {
-    if (messageId) deps.emit({ type: "user_message", content: input, id: messageId, ts: Date.now() });
+    if (messageId) deps.emit({ type: "user_message", content: input, id: messageId, ts: Date.now(), ...(display !== undefined ? { display } : {}) });
     else userMessage(input);
   }
   for (const p of policies) p.onUserTurn?.();

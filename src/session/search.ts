@@ -1,11 +1,14 @@
 // Searching sessions by what was said in them: `khaelor sessions --search` and typing in /resume.
-// The indexes (./search-index.ts) are brought up to date once when a search opens; each query then
-// runs over the text in memory, so a keystroke costs a scan of the text, not a read of the logs.
+// The indexes (./search-index.ts) are loaded when a search opens and the logs they are behind on
+// are read newest first, all at once (`openSessionSearch`) or a slice at a time between keys
+// (`startSessionSearch` with `indexInBackground`: /resume shows what is found as it is found).
+// Each query runs over the text in memory, so a keystroke costs a scan of the text, not a read of
+// the logs.
 import { readdirSync } from "node:fs";
 import { join } from "node:path";
-import { openProjectIndex } from "./search-index.ts";
+import { indexLog, loadProjectIndex, saveProjectIndex, type IndexEntry, type PendingLog, type ProjectIndex } from "./search-index.ts";
 import { projectSessionsDir, sessionsRoot } from "./paths.ts";
-import { summarizeSession } from "./store.ts";
+import { readSummaryCache } from "./store.ts";
 import type { SessionSummary } from "./summary.ts";
 
 type Env = Record<string, string | undefined>;
@@ -22,14 +25,26 @@ export type SessionSearch = {
   /** Sessions whose messages (or title, or id) contain `query`, any case; newest first. */
   query(query: string): SearchHit[];
   /** Every session in scope, newest first (the empty query). */
-  sessions: SessionSummary[];
+  readonly sessions: SessionSummary[];
   /** Lines of the logs that could not be read, and in how many sessions: skipped. */
-  corrupt: { lines: number; sessions: number };
-  /** How the indexes were brought up to date: log bytes read, and whether any was built from scratch. */
-  indexing: { bytesRead: number; rebuilt: boolean; ms: number };
+  readonly corrupt: { lines: number; sessions: number };
+  /** How the indexes were brought up to date: log bytes read, whether any was built from scratch, and the time it took (so far). */
+  readonly indexing: { bytesRead: number; rebuilt: boolean; ms: number };
 };
 
-type Searchable = { session: SessionSummary; text: string; lower: string | null };
+/** A search whose logs are still being read: `step` reads more of them, newest first. */
+export type GrowingSearch = SessionSearch & {
+  /** Reads logs until the clock passes `until` (at least one); true once every log is read. */
+  step(until: number): boolean;
+  readonly done: boolean;
+  /**
+   * Saves what was read into the indexes beside the logs (a search left before its end keeps its
+   * work for the next). Apart from step, so a search can answer first and save after.
+   */
+  save(): void;
+};
+
+type Searchable = { session: SessionSummary; text: string };
 
 function projectDirs(scope: SearchScope): string[] {
   if (!scope.allProjects) return [projectSessionsDir(scope.cwd, scope.env)];
@@ -53,70 +68,162 @@ export function clipAround(line: string, at: number, length: number): string {
   return `${before > 0 ? "…" : ""}${line.slice(before, end)}${end < line.length ? "…" : ""}`;
 }
 
-/** The matching line of `s` for a lower-cased query, or undefined when nothing matches. */
-function matchIn(s: Searchable, q: string): string | null | undefined {
-  s.lower ??= s.text.toLowerCase();
-  const i = s.lower.indexOf(q);
-  if (i !== -1) {
-    // Lower-casing keeps every "\n" (it may change other lengths), so the line number carries over.
-    const lineNo = countNewlines(s.lower, i);
-    const lineStart = s.lower.lastIndexOf("\n", i) + 1;
-    const line = nthLine(s.text, lineNo);
-    const lowerLine = line.toLowerCase();
-    const at = lowerLine.indexOf(q);
-    return clipAround(line, at === -1 ? i - lineStart : at, q.length);
+/**
+ * The matching line of `s` for a query, or undefined when nothing matches. The text is searched
+ * as it is, by a case-blind pattern: lower-casing every session's text first cost most of a search.
+ */
+function matchIn(s: Searchable, q: Query): string | null | undefined {
+  const m = q.pattern.exec(s.text);
+  if (m) {
+    const lineStart = s.text.lastIndexOf("\n", m.index) + 1;
+    const lineEnd = s.text.indexOf("\n", m.index);
+    const line = s.text.slice(lineStart, lineEnd === -1 ? s.text.length : lineEnd);
+    return clipAround(line, m.index - lineStart, m[0].length);
   }
-  if (s.session.title.toLowerCase().includes(q) || s.session.id.toLowerCase().startsWith(q)) return null;
+  if (q.pattern.test(s.session.title) || s.session.id.toLowerCase().startsWith(q.lower)) return null;
   return undefined;
 }
 
-function countNewlines(s: string, end: number): number {
-  let n = 0;
-  for (let i = s.indexOf("\n"); i !== -1 && i < end; i = s.indexOf("\n", i + 1)) n++;
-  return n;
+type Query = { pattern: RegExp; lower: string };
+
+function queryOf(text: string): Query {
+  return { pattern: new RegExp(text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&"), "iu"), lower: text.toLowerCase() };
 }
 
-function nthLine(s: string, n: number): string {
-  let start = 0;
-  for (let k = 0; k < n; k++) start = s.indexOf("\n", start) + 1;
-  const end = s.indexOf("\n", start);
-  return s.slice(start, end === -1 ? s.length : end);
-}
-
-export function openSessionSearch(scope: SearchScope, clock: () => number = Date.now): SessionSearch {
+/**
+ * A search with its indexes loaded and nothing read from the logs yet. `listUnread`: the sessions
+ * whose logs are still to read are listed from their summary caches (what a chooser shows before
+ * it has read them); a search that reads everything first needs not.
+ */
+export function startSessionSearch(scope: SearchScope, clock: () => number = Date.now, opts: { listUnread?: boolean } = {}): GrowingSearch {
   const started = clock();
-  const all: Searchable[] = [];
-  let bytesRead = 0;
-  let rebuilt = false;
-  const corrupt = { lines: 0, sessions: 0 };
-  for (const dir of projectDirs(scope)) {
-    const index = openProjectIndex(dir);
-    bytesRead += index.bytesRead;
-    rebuilt ||= index.state === "fresh" && index.sessions.size > 0;
-    for (const [name, entry] of index.sessions) {
-      const session = summarizeSession(join(dir, name));
-      if (!session) continue;
-      if (entry.corrupt > 0) {
-        corrupt.lines += entry.corrupt;
-        corrupt.sessions++;
-      }
-      all.push({ session, text: entry.text, lower: null });
+  let finishedAt: number | null = null;
+  const projects = projectDirs(scope).map(loadProjectIndex);
+  const byPath = new Map<string, Searchable>();
+  const entries = new Map<string, IndexEntry>();
+  let sorted: Searchable[] = [];
+  let dirty = true;
+  const put = (path: string, session: SessionSummary, entry: IndexEntry | null) => {
+    byPath.set(path, { session, text: entry?.text ?? "" });
+    if (entry) entries.set(path, entry);
+    dirty = true;
+  };
+  const queue: Array<{ project: ProjectIndex; log: PendingLog }> = [];
+  for (const project of projects) {
+    for (const [name, entry] of project.sessions) {
+      const path = join(project.dir, name);
+      put(path, summaryOf(path, entry, project.mtimes.get(name) ?? 0), entry);
     }
+    for (const log of project.pending) {
+      queue.push({ project, log });
+      // Until its log is read, a session is listed (and found by its title) from its summary cache.
+      const cached = opts.listUnread === false ? null : readSummaryCache(log.path, log.size, log.mtimeMs);
+      if (cached) put(log.path, { ...cached, path: log.path }, null);
+    }
+    project.pending = [];
   }
-  all.sort((a, b) => b.session.lastActivity - a.session.lastActivity);
+  queue.sort((a, b) => b.log.mtimeMs - a.log.mtimeMs);
+  let nextLog = 0;
+  const all = () => {
+    if (dirty) sorted = [...byPath.values()].sort((a, b) => b.session.lastActivity - a.session.lastActivity);
+    dirty = false;
+    return sorted;
+  };
+  const finish = () => {
+    finishedAt ??= clock();
+  };
+  if (queue.length === 0) finish();
   return {
-    sessions: all.map((s) => s.session),
-    corrupt,
-    indexing: { bytesRead, rebuilt, ms: clock() - started },
+    get sessions() {
+      return all().map((s) => s.session);
+    },
+    get corrupt() {
+      const corrupt = { lines: 0, sessions: 0 };
+      for (const e of entries.values()) {
+        corrupt.lines += e.corrupt;
+        if (e.corrupt > 0) corrupt.sessions++;
+      }
+      return corrupt;
+    },
+    get indexing() {
+      const bytesRead = projects.reduce((n, p) => n + p.bytesRead, 0);
+      return { bytesRead, rebuilt: projects.some((p) => p.fresh && p.sessions.size > 0), ms: (finishedAt ?? clock()) - started };
+    },
+    get done() {
+      return finishedAt !== null;
+    },
+    step(until) {
+      do {
+        const next = queue[nextLog];
+        if (!next) break;
+        nextLog++;
+        const entry = indexLog(next.project, next.log);
+        if (entry) put(next.log.path, summaryOf(next.log.path, entry, next.log.mtimeMs), entry);
+      } while (clock() < until);
+      if (nextLog >= queue.length) finish();
+      return finishedAt !== null;
+    },
+    save() {
+      for (const p of projects) saveProjectIndex(p);
+    },
     query(query) {
-      const q = query.trim().toLowerCase();
-      if (q === "") return all.map((s) => ({ session: s.session, line: null }));
+      const trimmed = query.trim();
+      if (trimmed === "") return all().map((s) => ({ session: s.session, line: null }));
+      const q = queryOf(trimmed);
       const hits: SearchHit[] = [];
-      for (const s of all) {
+      for (const s of all()) {
         const line = matchIn(s, q);
         if (line !== undefined) hits.push({ session: s.session, line });
       }
       return hits;
     },
+  };
+}
+
+/** The summary an entry folded; a log of a newer KHAELOR is marked, and lasts at least until its file's time. */
+function summaryOf(path: string, entry: IndexEntry, mtimeMs: number): SessionSummary {
+  const s = entry.fold.summary;
+  const lastActivity = entry.newer !== undefined || s.lastActivity === 0 ? Math.max(s.lastActivity, mtimeMs) : s.lastActivity;
+  return { ...s, lastActivity, path, ...(entry.newer !== undefined ? { newerFormat: entry.newer } : {}) };
+}
+
+/** Every log read first and the indexes saved. */
+export function openSessionSearch(scope: SearchScope, clock: () => number = Date.now): SessionSearch {
+  const search = startSessionSearch(scope, clock, { listUnread: false });
+  search.step(Number.POSITIVE_INFINITY);
+  search.save();
+  return search;
+}
+
+/**
+ * Reads the rest of a search's logs a slice at a time (`sliceMs`), giving the event loop back
+ * between slices so keys are answered; `progress` is told at most every `progressMs` and at the
+ * end, and stops the reading by returning false (the picker closed). Returns a stop of its own.
+ */
+export function indexInBackground(search: GrowingSearch, opts: { progress: () => boolean; clock?: () => number; sliceMs?: number; progressMs?: number }): () => void {
+  const clock = opts.clock ?? Date.now;
+  const slice = opts.sliceMs ?? 25;
+  const every = opts.progressMs ?? 100;
+  let stopped = false;
+  let told = clock();
+  const tick = () => {
+    if (stopped) return;
+    const already = search.done;
+    const done = already || search.step(clock() + slice);
+    if ((done && !already) || clock() - told >= every) {
+      told = clock();
+      if (!opts.progress()) stopped = true;
+    }
+    // The indexes are written once the reading ends (or stops), after what it found was shown.
+    if (done || stopped) {
+      stopped = true;
+      search.save();
+    } else setImmediate(tick);
+  };
+  setImmediate(tick);
+  return () => {
+    if (stopped) return;
+    stopped = true;
+    search.save();
   };
 }

@@ -274,7 +274,8 @@ export function openSession(path: string, opts: { onError?: WriterOptions["onErr
   return { writer: opened.writer, replayed, warnings: opened.warnings, crashed, lostProcesses: crashed ? replayed.lostProcesses : [] };
 }
 
-function readSummaryCache(path: string, size: number, mtimeMs: number): Omit<SessionSummary, "path"> | null {
+/** The summary cache beside a log, when it matches the log's size and time; null when it does not (or there is none). */
+export function readSummaryCache(path: string, size: number, mtimeMs: number): Omit<SessionSummary, "path"> | null {
   try {
     const meta = JSON.parse(readRegularText(metaPathOf(path), LIMITS.sessionMeta)) as Omit<SessionSummary, "path"> & { size?: number; mtimeMs?: number; formatVersion?: number };
     if (meta.size !== size || typeof meta.id !== "string") return null;

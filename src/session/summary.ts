@@ -31,11 +31,14 @@ export function titleFrom(content: UserMessageEvent["content"]): string {
 
 export const isUserTurn = (e: DurableEvent): e is UserMessageEvent => e.type === "user_message" && !e.steering && !e.synthetic;
 
-export type SummaryBuilder = { add(e: DurableEvent): void; result(): Omit<SessionSummary, "path"> };
+export type SummaryBuilder = { add(e: DurableEvent): void; result(): Omit<SessionSummary, "path">; /** What it has folded so far, to go on from later (the search index keeps it). */ state(): SummaryState };
 
-export function createSummaryBuilder(fallbackId: string): SummaryBuilder {
-  const s: Omit<SessionSummary, "path"> = { id: fallbackId, title: "", lastActivity: 0, turns: 0, costUsd: 0, model: "", cwd: "" };
-  let titleSet = false;
+/** A summary folded up to some point of a log, and whether a /rename set its title (a first message no longer does). */
+export type SummaryState = { summary: Omit<SessionSummary, "path">; titleSet: boolean };
+
+export function createSummaryBuilder(fallbackId: string, from?: SummaryState): SummaryBuilder {
+  const s: Omit<SessionSummary, "path"> = from ? { ...from.summary } : { id: fallbackId, title: "", lastActivity: 0, turns: 0, costUsd: 0, model: "", cwd: "" };
+  let titleSet = from?.titleSet ?? false;
   return {
     add(e) {
       s.lastActivity = Math.max(s.lastActivity, e.ts);
@@ -50,7 +53,7 @@ export function createSummaryBuilder(fallbackId: string): SummaryBuilder {
         case "user_message":
           if (!isUserTurn(e)) break;
           s.turns++;
-          if (!titleSet && !s.title) s.title = titleFrom(e.content);
+          if (!titleSet && !s.title) s.title = titleFrom(e.display ?? e.content);
           break;
         case "assistant_message":
         case "compaction":
@@ -67,5 +70,6 @@ export function createSummaryBuilder(fallbackId: string): SummaryBuilder {
       }
     },
     result: () => ({ ...s }),
+    state: () => ({ summary: { ...s }, titleSet }),
   };
 }

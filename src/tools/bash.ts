@@ -1,12 +1,9 @@
 import { z } from "zod";
-import { lstatSync, mkdtempSync, rmSync, statSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import { StringDecoder } from "node:string_decoder";
 import { commandEnv, groupAlive, signalGroup, spawnShellGroup } from "../workspace/process-group.ts";
 import { describeMarked, findMarked, inOwnPidNamespace, stopMarked } from "../workspace/marked-processes.ts";
 import { OutputCollector } from "./output-budget.ts";
-import { readRegularText } from "../workspace/safe-read.ts";
+import { trackCwd } from "./shell-cwd.ts";
 import { answering, displayPath, localWorkspace, ok, fail, withNotes } from "./results.ts";
 import type { Tool, ToolContext } from "./types.ts";
 import type { CommandTerminal, ConfinedCommand, LocalWorkspace } from "../workspace/types.ts";
@@ -29,46 +26,7 @@ type Input = z.infer<typeof schema>;
 /** Carried by every process a bash call starts, so those that leave its group are still found. */
 export const CALL_MARK = "KHAELOR_CALL";
 
-const shQuote = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`;
 let seq = 0;
-
-/**
- * Where the shell leaves its final directory: a 0700 directory of this process with a random name
- * (mkdtemp). A predictable name in the shared $TMPDIR let another local user plant the file and move
- * the agent into a folder of theirs.
- */
-let privateDir: string | null = null;
-function cwdDir(): string {
-  if (privateDir === null || !ownPrivateDir(privateDir)) {
-    privateDir = mkdtempSync(join(tmpdir(), "khaelor-"));
-    const made = privateDir;
-    process.once("exit", () => rmSync(made, { recursive: true, force: true }));
-  }
-  return privateDir;
-}
-
-function ownPrivateDir(dir: string): boolean {
-  try {
-    const st = lstatSync(dir);
-    return st.isDirectory() && st.uid === process.getuid?.() && (st.mode & 0o077) === 0;
-  } catch {
-    return false;
-  }
-}
-
-/** The directory the shell wrote, trusted only as a regular file of ours naming an existing directory. */
-function readCwdFile(file: string): string | null {
-  try {
-    const st = lstatSync(file);
-    if (!st.isFile() || st.uid !== process.getuid?.() || st.size > 16_384) return null;
-    const dir = readRegularText(file, 16_384).replace(/\n$/, "");
-    return dir.startsWith("/") && !dir.includes("\n") && statSync(dir).isDirectory() ? dir : null;
-  } catch {
-    return null;
-  } finally {
-    rmSync(file, { force: true });
-  }
-}
 
 export const bashTool: Tool<Input> = {
   name: "bash",
@@ -84,18 +42,15 @@ export const bashTool: Tool<Input> = {
   async run(input, ctx) {
     const ws = localWorkspace(ctx);
     const timeoutMs = input.timeout ?? DEFAULT_TIMEOUT_MS;
-    const cwdFile = join(cwdDir(), `cwd-${++seq}`);
-    rmSync(cwdFile, { force: true });
-    // The EXIT trap records where the command ended up, even after an explicit `exit N`.
-    // The trap's body is quoted whole, so a TMPDIR with a space in it (or a quote) cannot split it.
-    const script = `trap ${shQuote(`__khaelor_ec=$?; pwd -P > ${shQuote(cwdFile)} 2>/dev/null; exit $__khaelor_ec`)} EXIT\n${input.command}`;
+    seq++;
+    const { script, finalCwd } = trackCwd(input.command);
     if (ctx.signal.aborted) return fail("cancelled before it started");
 
     const started = Date.now();
     const run = ws.terminal ? await inTerminal(ws.terminal, script, ctx, timeoutMs) : await here(script, ws, ctx, timeoutMs, input.dangerouslyDisableSandbox === true, input.command);
     const { code, signal, ended, escaped } = run;
 
-    const newCwd = readCwdFile(cwdFile);
+    const newCwd = finalCwd();
     const cwdChanged = newCwd !== null && newCwd !== ws.cwd;
     if (newCwd) ws.cwd = newCwd;
 

@@ -1,7 +1,7 @@
 // `!command` run by the session: the user's own shell, the output streamed as events and logged as
 // a user message; the hardline floor refuses before anything runs; Esc (the abort) stops it.
 import { expect, test } from "bun:test";
-import { existsSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, realpathSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { AgentEvent } from "../../src/events/types.ts";
 import { runUserShell } from "../../src/agent/user-shell.ts";
@@ -59,4 +59,22 @@ test("abort stops a command that runs forever, its whole process group, and says
   const msg = d.events.at(-1)!;
   expect(msg.type === "user_message" && msg.shell?.stopped).toBe(true);
   expect(JSON.stringify(msg)).toContain("(stopped by the user)");
+});
+
+test("a cd lasts: the next ! command starts where the last one ended, as the bash tool's cwd does; a directory gone since falls back to the project", async () => {
+  const d = await setup();
+  mkdirSync(join(d.cwd, "sub", "deeper"), { recursive: true });
+  const dir = { cwd: d.cwd };
+  const run = async (command: string) => {
+    d.events.length = 0;
+    await runUserShell({ ...d, dir, shell: "/bin/sh" }, command, new AbortController().signal);
+    return d.events.filter((e) => e.type === "shell_progress").map((e) => (e.type === "shell_progress" ? e.chunk : "")).join("");
+  };
+  await run("cd sub");
+  expect(await run("pwd")).toBe(`${realpathSync(d.cwd)}/sub\n`);
+  // A failing command that moved still moves (an explicit exit too), as in a terminal.
+  await run("cd deeper; exit 4");
+  expect(await run("pwd")).toBe(`${realpathSync(d.cwd)}/sub/deeper\n`);
+  rmSync(join(d.cwd, "sub"), { recursive: true });
+  expect(await run("pwd")).toBe(`${d.cwd}\n`);
 });

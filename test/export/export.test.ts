@@ -107,6 +107,56 @@ describe("export", () => {
     expect(html).not.toContain(SECRET);
   });
 
+  test("HTML: the answer's markdown keeps its structure (headings, lists, tables, quotes, emphasis), everything from it escaped, nothing fetched", async () => {
+    const cwd = scratch("khaelor-proj-");
+    const { env } = dataHome();
+    const answer = [
+      "## The plan",
+      "",
+      "Some *emphasis*, **strong** and ~~gone~~ text, with `code`.",
+      "",
+      "1. first step",
+      "2. second step",
+      "   - nested <b>bold?</b>",
+      "",
+      "- [x] done",
+      "- [ ] to do",
+      "",
+      "| name | size |",
+      "|:-----|-----:|",
+      "| a.ts | 12 |",
+      "",
+      "> quoted words",
+      "",
+      "![tracker](https://evil.example/pixel.png) and [run me](javascript:alert(1)) and [docs](https://example.com/x)",
+      "",
+      "<img src=https://evil.example/raw.png>",
+    ].join("\n");
+    const { path } = writeSession(cwd, env, [user("plan it"), assistant([text(answer)])]);
+    const html = exportSession(path, "html", {}).text;
+    const { tags } = await parseHtml(html);
+    const inMain = tags.slice(tags.findIndex((t) => t.name === "main")).map((t) => t.name);
+    expect(inMain).toEqual(["main", "section", "h2", "p", "section", "h2", "h4", "p", "em", "strong", "del", "code", "ol", "li", "li", "ul", "li", "ul", "li", "li", "table", "thead", "tr", "th", "th", "tbody", "tr", "td", "td", "blockquote", "p", "p", "a", "a", "pre"]);
+    const cells = tags.filter((t) => t.name === "th" || t.name === "td").map((t) => t.attrs.class);
+    expect(cells).toEqual(["left", "right", "left", "right"]);
+    // The image by URL is a link to it, never an <img>; the javascript: link is text; raw HTML is text.
+    expect(tags.filter((t) => t.name === "img")).toEqual([]);
+    expect(tags.filter((t) => t.name === "a").map((t) => t.attrs.href)).toEqual(["https://evil.example/pixel.png", "https://example.com/x"]);
+    expect(html).toContain("&lt;b&gt;bold?&lt;/b&gt;");
+    expect(html).toContain("&lt;img src=https://evil.example/raw.png&gt;");
+    expect(html).toContain("☑ done");
+    expect(html).toContain("☐ to do");
+  });
+
+  test("a command's generated prompt (/review) exports as the command typed", () => {
+    const cwd = scratch("khaelor-proj-");
+    const { env } = dataHome();
+    const { path } = writeSession(cwd, env, [user("Review these changes as a careful senior engineer...", { display: "/review main" }), assistant([text("Fine.")])]);
+    const md = exportSession(path, "md", {}).text;
+    expect(md).toContain("# /review main");
+    expect(md).not.toContain("careful senior engineer");
+  });
+
   test("JSON: the session's events, images as their stored files, secrets redacted", () => {
     const cwd = scratch("khaelor-proj-");
     const { env } = dataHome();

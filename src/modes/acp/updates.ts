@@ -6,6 +6,7 @@ import { modelInfo } from "../../model/models.ts";
 import { answeredCall, describeServerCall, describeServerResult, serverError } from "../../model/server-blocks.ts";
 import type { AssistantBlock, ServerToolUseBlock, ToolResultContent, UserBlock } from "../../model/types.ts";
 import { builtinFacts } from "../../tools/builtin.ts";
+import { shellOutputOf } from "../../events/user-shell.ts";
 import type { ToolFacts } from "../../tools/types.ts";
 import { createAgentUpdates } from "./agent-updates.ts";
 import { plannedDiff, toolKind, toolLocations } from "./tool-view.ts";
@@ -122,6 +123,12 @@ export function createLiveUpdates(opts: { root: string; costSoFar: () => number 
   return { translate, cwd: () => cwd, attachTerminal };
 }
 
+/** A `!` command the user ran, as the user's message: the command, then what it printed, fenced. */
+function shellText(command: string, output: string): string {
+  const fence = "`".repeat(Math.max(3, ...[...output.matchAll(/`+/g)].map((m) => m[0].length + 1)));
+  return output === "" ? `! ${command}` : `! ${command}\n${fence}\n${output}\n${fence}`;
+}
+
 function userChunks(content: string | UserBlock[]): SessionUpdate[] {
   if (typeof content === "string") return [{ sessionUpdate: "user_message_chunk", content: { type: "text", text: content } }];
   const out: SessionUpdate[] = [];
@@ -139,7 +146,8 @@ export function replayUpdates(events: DurableEvent[], cwd: string): SessionUpdat
   for (const e of events) {
     switch (e.type) {
       case "user_message":
-        if (!e.synthetic) out.push(...userChunks(e.content));
+        if (e.synthetic === "shell" && e.shell) out.push(...userChunks(shellText(e.shell.command, shellOutputOf(e.content))));
+        else if (!e.synthetic) out.push(...userChunks(e.display ?? e.content));
         break;
       case "assistant_message":
         for (const b of e.message.content) {

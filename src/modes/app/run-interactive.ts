@@ -264,12 +264,18 @@ function bannerOf(session: AgentSession, demo: Demo | null, demoModule: { DEMO_B
 /** The sessions of this project in a chooser (typing searches them, Ctrl-A all projects); null when there are none (said on the way out) or the user leaves it; what to say when another project's session was picked. */
 async function pickSession(app: App, cwd: string): Promise<string | { say: string } | null> {
   const [{ sessionChooser, elsewhereLine }, { describeSession }] = await Promise.all([import("../../tui/app/session-picker.ts"), import("../../tui/app/commands.ts")]);
-  const chooser = sessionChooser(cwd, { leave: "leaves", describe: describeSession });
+  const chooser = sessionChooser(cwd, {
+    leave: "leaves",
+    describe: describeSession,
+    skipped: (line) => {
+      app.transcript.notice(line, "warn");
+      app.requestRender();
+    },
+  });
   if (chooser.empty) {
     process.stderr.write(forTerminal(process.stderr, `khaelor: no sessions in ${cwd} to resume; run khaelor there to start one\n`));
     return null;
   }
-  if (chooser.skipped) app.transcript.notice(chooser.skipped, "warn");
   return new Promise<string | { say: string } | null>((resolve) =>
     app.choose(
       chooser.title,

@@ -4,7 +4,7 @@ import { resolve } from "node:path";
 import { formatCost } from "../../model/format-cost.ts";
 import { listSessions } from "../../session/store.ts";
 import { redactText } from "../../session/redact.ts";
-import { openSessionSearch } from "../../session/search.ts";
+import { startSessionSearch, type SessionSearch } from "../../session/search.ts";
 import type { SessionSummary } from "../../session/summary.ts";
 import { terminalWriter } from "../../text/terminal-out.ts";
 import { EXIT } from "../shared/exit-codes.ts";
@@ -44,7 +44,17 @@ function row(s: SessionSummary): string {
 }
 
 function printSearch(cwd: string, text: string, allProjects: boolean, json: boolean): number {
-  const search = openSessionSearch({ cwd, allProjects });
+  const search = startSessionSearch({ cwd, allProjects }, Date.now, { listUnread: false });
+  search.step(Number.POSITIVE_INFINITY);
+  // The answer first; the indexes beside the logs are written after it.
+  try {
+    return printHits(search, text, cwd, allProjects, json);
+  } finally {
+    search.save();
+  }
+}
+
+function printHits(search: SessionSearch, text: string, cwd: string, allProjects: boolean, json: boolean): number {
   const hits: Listed[] = search.query(text).map((h) => ({ ...h.session, title: h.session.title ? redactText(h.session.title) : h.session.title, match: h.line === null ? null : redactText(h.line) }));
   const out = terminalWriter(process.stdout);
   const { lines, sessions } = search.corrupt;

@@ -14,7 +14,12 @@ export type ChooserItem = { label: string; detail?: string; value: string };
 export type ChooserView = { title: string; items: ChooserItem[]; /** The items for a typed query, instead of matching labels and details. */ search?: (query: string) => ChooserItem[] };
 
 /** A chooser whose filter is its own (a search), and a key that switches it to another view. */
-export type ChooserOptions = { search?: ChooserView["search"]; toggle?: { key: string; next: () => ChooserView } };
+export type ChooserOptions = {
+  search?: ChooserView["search"];
+  toggle?: { key: string; next: () => ChooserView };
+  /** Its items change on their own (a search still reading logs): `changed` is called when they do, until the returned stop. */
+  watch?: (changed: () => void) => () => void;
+};
 
 export interface AppActions {
   now(): number;
@@ -28,7 +33,8 @@ export interface AppActions {
   /** Ctrl-V: the clipboard's image as a chip in the composer, when there is a clipboard tool and an image. */
   pasteClipboardImage(): void;
   /** A built-in command's prompt (/init, /review) as a turn of its own: not a command, not in the prompt history. */
-  runPrompt(text: string): void;
+  /** A prompt as the user's turn; `display` is what the transcript shows of it (the command typed). */
+  runPrompt(text: string, display?: string): void;
   /** A built-in slash command run as if typed (a key bound to it: chat:modelPicker), not kept in the prompt history. */
   runCommand(name: string, arg?: string): void;
   /** Aborts the running turn or command (Esc). */

@@ -51,11 +51,11 @@ import { askInPanel, homeShort } from "./ask-permission.ts";
 import { builtinWins } from "./slash-commands.ts";
 import { runShellCommand, shellCommandOf } from "./shell-mode.ts";
 import { Transcript } from "../transcript/transcript.ts";
-import { composerInput } from "./composer-keys.ts";
+import { composerInput, refreshChooser } from "./composer-keys.ts";
 import { permissionInput, typedAhead } from "./permission-keys.ts";
 import { openPagerView, pagerInput } from "./pager-keys.ts";
 import { liveZone, SPIN_MS } from "./live-zone.ts";
-import type { AppState, Busy } from "./state.ts";
+import type { AppState, Busy, Picker } from "./state.ts";
 import { runningProcessLines } from "./stopped-processes.ts";
 import { replaceSession } from "./session-switch.ts";
 
@@ -299,20 +299,22 @@ export class App implements AppActions {
   /** A turn for background agents' results alone, when the app is idle and some wait. */
   private wakeIfIdle(): void {
     if (this.state.busy || !this.state.session || !(this.session.subagents?.pending() > 0)) return;
-    this.runTurn("", undefined, true);
+    this.runTurn("", undefined, { wake: true });
   }
 
-  private runTurn(text: string, images?: ImageData[], wake = false): void {
+  /** `display`: what the transcript shows of the prompt (the command typed); `wake`: a turn for background agents' results alone. */
+  private runTurn(text: string, images?: ImageData[], o: { display?: string; wake?: boolean } = {}): void {
+    const display = o.display;
     const abort = new AbortController();
     const startedAt = this.now();
     this.state.busy = { abort, kind: "turn", startedAt };
     // Images before the text, as the API's guide advises; the text's chips number them in order.
     const input: string | UserBlock[] = images?.length ? [...images.map(imageBlock), { type: "text", text }] : text;
     let handoff: PlanHandoff | undefined;
-    const turn: Promise<Partial<AgentTurnResult>> = wake ? this.session.wake(abort.signal).then((r) => r ?? {}) : this.session.runTurn(input, abort.signal);
+    const turn: Promise<Partial<AgentTurnResult>> = o.wake ? this.session.wake(abort.signal).then((r) => r ?? {}) : this.session.runTurn(input, abort.signal, display !== undefined ? { display } : undefined);
     this.turnDone = turn
       .then((r) => {
-        this.unsavedTurn(text, r);
+        this.unsavedTurn(display ?? text, r);
         handoff = r.planHandoff;
       })
       .catch((e: unknown) => this.state.transcript.notice(`Error: ${e instanceof Error ? e.message : String(e)}`, "error"))
@@ -329,12 +331,12 @@ export class App implements AppActions {
     if (this.state.ready) void runSlashCommand(this.state, this, name, arg);
   }
 
-  runPrompt(text: string): void {
+  runPrompt(text: string, display?: string): void {
     if (this.state.busy) {
       this.flash("the agent is working: wait, or press Esc to interrupt it first");
       return;
     }
-    this.runTurn(text);
+    this.runTurn(text, undefined, display !== undefined ? { display } : {});
   }
 
   /** Only while the user is in another window: a notification for what they are looking at is noise. */
@@ -545,7 +547,15 @@ export class App implements AppActions {
   }
 
   choose(title: string, items: ChooserItem[], onPick: (v: string) => void, onCancel?: () => void, opts: ChooserOptions = {}): void {
-    this.state.picker = { kind: "choose", title, items: items.slice(), all: items, selected: 0, onPick, onCancel, query: "", ...opts };
+    const p: Extract<Picker, { kind: "choose" }> = { kind: "choose", title, items: items.slice(), all: items, selected: 0, onPick, onCancel, query: "", ...opts };
+    this.state.picker = p;
+    if (opts.watch) {
+      const stop = opts.watch(() => {
+        if (this.state.picker !== p) return stop();
+        refreshChooser(p);
+        this.requestRender();
+      });
+    }
     this.renderNow();
   }
 

@@ -30,7 +30,7 @@ import { homeShort } from "./ask-permission.ts";
 const KEYS_HELP = [
   "Enter send · Shift+Enter / Alt+Enter / Ctrl-J newline · Up/Down history · Tab completes",
   "Ctrl-A/E line start/end · Alt-B/F word jumps · Ctrl-K/U/W kill · Ctrl-Y yank · Ctrl-_ undo",
-  "! runs a shell command (! alone: shell mode) · Ctrl-R searches the prompt history",
+  "! runs a shell command (a cd in it lasts for the next; ! alone: shell mode) · Ctrl-R searches the prompt history",
   "@ mentions a file · / runs a command · Shift+Tab permission mode · Ctrl-T transcript · Ctrl-G edits the prompt in $EDITOR",
   "Esc or Ctrl-C interrupts the agent · idle, Ctrl-C clears the prompt, twice exits · Ctrl-D on an empty prompt exits · Ctrl-Z suspends",
   "Messages sent while the agent works are queued and delivered at its next step.",
@@ -175,7 +175,7 @@ async function promptCommand(name: "init" | "review", { actions, t, s, arg }: Ca
     t.notice(r.message, "warn");
     return true;
   }
-  actions.runPrompt(r.prompt);
+  actions.runPrompt(r.prompt, arg ? `/${name} ${arg}` : `/${name}`);
   return false;
 }
 
@@ -266,12 +266,19 @@ async function resume({ actions, t, s, arg }: Call): Promise<boolean> {
     await actions.switchSession(arg);
     return false;
   }
-  const chooser = sessionChooser(s.cwd, { leave: "cancels", describe: describeSession, exclude: s.sessionId });
+  const chooser = sessionChooser(s.cwd, {
+    leave: "cancels",
+    describe: describeSession,
+    exclude: s.sessionId,
+    skipped: (line) => {
+      t.notice(line, "warn");
+      actions.render();
+    },
+  });
   if (chooser.empty) {
     t.notice("No other session in this project to resume. (khaelor sessions --search <text> --all-projects searches every project.)");
     return true;
   }
-  if (chooser.skipped) t.notice(chooser.skipped, "warn");
   actions.choose(
     chooser.title,
     chooser.items,

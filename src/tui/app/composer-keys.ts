@@ -69,6 +69,16 @@ function filterChooser(state: AppState, p: Extract<Picker, { kind: "choose" }>, 
   p.selected = 0;
 }
 
+/** A chooser whose items changed on their own (a search that read more logs): the filter typed and the item picked stay. */
+export function refreshChooser(p: Extract<Picker, { kind: "choose" }>): void {
+  const picked = p.items[p.selected]?.value;
+  if (p.search) p.all = p.search("");
+  const q = p.query ?? "";
+  p.items = !q ? p.all.slice() : p.search ? p.search(q) : p.all.filter((i) => `${i.label} ${i.detail ?? ""}`.toLowerCase().includes(q.toLowerCase()));
+  const at = picked === undefined ? -1 : p.items.findIndex((i) => i.value === picked);
+  p.selected = at === -1 ? 0 : at;
+}
+
 export function composerInput(state: AppState, actions: AppActions, ev: InputEvent): void {
   const c = state.composer;
   if (ev.type !== "wheel") state.lastTypedAt = actions.now();

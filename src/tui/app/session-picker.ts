@@ -2,10 +2,12 @@
 // typing searches what was said in them (src/session/search.ts), each hit with its matching line;
 // Ctrl-A switches between this project and every project. A session of another project is not
 // opened here (its permissions, trust and files are that project's): picking one says how to.
+// The logs the search index is behind on are read while the chooser is open, newest first, a
+// slice at a time between keys: what they hold joins the list as it is read.
 import { dirname } from "node:path";
 import { projectSessionsDir } from "../../session/paths.ts";
 import type { SessionSummary } from "../../session/summary.ts";
-import { openSessionSearch, type SearchHit, type SessionSearch } from "../../session/search.ts";
+import { indexInBackground, startSessionSearch, type GrowingSearch, type SearchHit } from "../../session/search.ts";
 import type { ChooserItem, ChooserOptions, ChooserView } from "./actions.ts";
 
 export const ALL_PROJECTS_KEY = "C-a";
@@ -13,20 +15,49 @@ export const ALL_PROJECTS_KEY = "C-a";
 export type SessionPick = { kind: "here"; id: string } | { kind: "elsewhere"; id: string; cwd: string };
 
 const SHOWN = 50;
+/** How long one slice of log reading holds the keys up. */
+const SLICE_MS = 25;
 
-export type SessionChooser = { /** Log lines the search could not read, in words; null when none. */ skipped: string | null; title: string; items: ChooserItem[]; options: ChooserOptions; /** What a picked value means. */ pick(value: string): SessionPick | null; empty: boolean };
+export type SessionChooser = { title: string; items: ChooserItem[]; options: ChooserOptions; /** What a picked value means. */ pick(value: string): SessionPick | null; empty: boolean };
 
 /**
  * `leave` is the Esc word of the title ("cancels", "leaves"); `describe` the detail of a session;
- * `exclude` a session not to offer (the one in use).
+ * `exclude` a session not to offer (the one in use); `skipped` is told, once this project's logs
+ * are all read, of the lines that could not be (in words).
  */
-export function sessionChooser(cwd: string, opts: { leave: string; describe: (s: SessionSummary) => string; exclude?: string; env?: Record<string, string | undefined> }): SessionChooser {
-  const searches: { here?: SessionSearch; all?: SessionSearch } = {};
-  const open = (allProjects: boolean): SessionSearch => {
+export function sessionChooser(cwd: string, opts: { leave: string; describe: (s: SessionSummary) => string; exclude?: string; env?: Record<string, string | undefined>; skipped?: (line: string) => void }): SessionChooser {
+  const searches: { here?: GrowingSearch; all?: GrowingSearch } = {};
+  const watchers = new Set<() => void>();
+  const open = (allProjects: boolean): GrowingSearch => {
     const key = allProjects ? "all" : "here";
-    return (searches[key] ??= openSessionSearch({ cwd, allProjects, ...(opts.env ? { env: opts.env } : {}) }));
+    const known = searches[key];
+    if (known) return known;
+    const search = (searches[key] = startSessionSearch({ cwd, allProjects, ...(opts.env ? { env: opts.env } : {}) }));
+    // The newest logs are read before the first frame (with no summary cache to list them from, until
+    // there is something to show); the unreadable lines said at once are those of the logs read so far.
+    do search.step(Date.now() + SLICE_MS);
+    while (!search.done && search.sessions.every((s) => s.id === opts.exclude));
+    const told = () => {
+      if (!allProjects && search.done) sayCorrupt(search.corrupt);
+    };
+    told();
+    indexInBackground(search, {
+      sliceMs: SLICE_MS,
+      progress: () => {
+        told();
+        for (const w of watchers) w();
+        return watchers.size > 0;
+      },
+    });
+    return search;
   };
-  const here = open(false);
+  let said = false;
+  const sayCorrupt = ({ lines, sessions }: { lines: number; sessions: number }) => {
+    if (said || lines === 0) return;
+    said = true;
+    opts.skipped?.(`${lines} unreadable line${lines === 1 ? "" : "s"} in ${sessions} session log${sessions === 1 ? "" : "s"} of this project ${lines === 1 ? "was" : "were"} skipped (torn or corrupt writes); the rest is searched.`);
+  };
+  open(false);
   const homeDir = projectSessionsDir(cwd, opts.env);
   const elsewhere = new Map<string, string>();
   const item = (h: SearchHit, all: boolean): ChooserItem => {
@@ -50,14 +81,16 @@ export function sessionChooser(cwd: string, opts: { leave: string; describe: (s:
   };
   let all = false;
   const first = view(false);
-  const { lines, sessions } = here.corrupt;
   return {
-    skipped: lines > 0 ? `${lines} unreadable line${lines === 1 ? "" : "s"} in ${sessions} session log${sessions === 1 ? "" : "s"} of this project ${lines === 1 ? "was" : "were"} skipped (torn or corrupt writes); the rest is searched.` : null,
     title: first.title,
     items: first.items,
     empty: first.items.length === 0,
     options: {
       ...(first.search ? { search: first.search } : {}),
+      watch: (changed) => {
+        watchers.add(changed);
+        return () => watchers.delete(changed);
+      },
       toggle: {
         key: ALL_PROJECTS_KEY,
         next: () => {

@@ -48,6 +48,7 @@ export class Transcript {
         const text = userText(e.content);
         if (e.shell) this.shellEnd(e, e.shell);
         else if (e.synthetic) this.push({ kind: "notice", text: syntheticNotice(e.synthetic, text), level: "info" });
+        else if (e.display !== undefined) this.push({ kind: "user", text: e.display, steering: e.steering === true });
         else if (text !== "" || typeof e.content === "string") this.push({ kind: "user", text, steering: e.steering === true });
         break;
       }

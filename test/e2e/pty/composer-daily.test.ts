@@ -137,8 +137,20 @@ describe("/init and /review", () => {
     await s.waitFor((sc) => sc.includes("INITED") && idle(sc), "/init's answer");
     const init = JSON.stringify(fake.requests[1]?.body);
     expect(init).toContain("/init: study this repository and update its CLAUDE.md");
+    // The transcript shows the commands as typed, not the prompts made from them.
+    expect(s.all()).not.toContain("review the uncommitted changes");
+    expect(s.all()).not.toContain("study this repository");
     s.send(KEY.ctrlD);
     expect(await s.exited).toBe(0);
+    // And so does the session resumed.
+    const resumed = fixtures.pty(["--continue"], { cwd: dir, env });
+    await resumed.waitFor((sc) => sc.includes("INITED") && idle(sc), "the resumed session");
+    expect(resumed.all()).toMatch(/\/review\b/);
+    expect(resumed.all()).toMatch(/\/init\b/);
+    expect(resumed.all()).not.toContain("study this repository");
+    expect(resumed.all()).not.toContain("review the uncommitted changes");
+    resumed.send(KEY.ctrlD);
+    expect(await resumed.exited).toBe(0);
 
     const empty = fixtures.pty([], { cwd: tempProject(), env });
     await empty.waitFor(idle, "the composer");

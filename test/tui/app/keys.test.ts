@@ -2,7 +2,7 @@
 // what the handlers asked for: no screen, no session service, no timers of the app's own.
 import { afterEach, describe, expect, test } from "bun:test";
 import type { InputEvent } from "../../../src/tui/app/app-input.ts";
-import { composerInput } from "../../../src/tui/app/composer-keys.ts";
+import { composerInput, refreshChooser } from "../../../src/tui/app/composer-keys.ts";
 import { liveZone } from "../../../src/tui/app/live-zone.ts";
 import { pagerInput } from "../../../src/tui/app/pager-keys.ts";
 import { permissionInput, typedAhead } from "../../../src/tui/app/permission-keys.ts";
@@ -197,6 +197,24 @@ describe("composer keys", () => {
     expect(picked).toEqual(["sonnet"]);
     expect(state.picker).toBeNull();
     expect(cancelled).toBe(0);
+  });
+
+  test("a chooser whose search found more (logs read while it is open) is refreshed: the filter typed and the item picked stay", () => {
+    const found = [{ label: "fig tree", value: "s1" }];
+    const search = (q: string) => found.filter((i) => i.label.includes(q));
+    const { state, press } = setup();
+    state.picker = { kind: "choose", items: found.slice(), all: found.slice(), selected: 0, onPick: () => {}, query: "", search };
+    press(text("fig"));
+    expect(state.picker?.items.map((i) => i.value)).toEqual(["s1"]);
+    // Two more sessions read: one matches, newer, so it comes first; the pick stays on s1.
+    found.unshift({ label: "fig jam", value: "s3" }, { label: "plum", value: "s2" });
+    const p = state.picker;
+    if (p?.kind !== "choose") throw new Error("no chooser");
+    refreshChooser(p);
+    expect(p.query).toBe("fig");
+    expect(p.items.map((i) => i.value)).toEqual(["s3", "s1"]);
+    expect(p.items[p.selected]?.value).toBe("s1");
+    expect(p.all.map((i) => i.value)).toEqual(["s3", "s2", "s1"]);
   });
 
   test("a / typed into an unfiltered chooser steps it aside and starts a command", () => {
