@@ -45,8 +45,8 @@ import { offeredTools, turnOffer } from "./offer.ts";
 import { createRewind } from "./rewind.ts";
 import { asAgent } from "./subagents/main-agent.ts";
 import { sessionSubagents } from "./subagents/index.ts";
-import { createTurnRunner, type WriteFailures } from "./turn.ts";
-import type { AgentSession, SessionOptions } from "./types.ts";
+import { createTurnRunner, type TurnRunner, type WriteFailures } from "./turn.ts";
+import type { AgentSession, AgentTurnResult, PlanHandoff, SessionOptions } from "./types.ts";
 import { runUserShell } from "./user-shell.ts";
 import { initPrompt, reviewPrompt } from "./command-prompts.ts";
 import { contextUsage, type ContextUsage } from "./context-usage.ts";
@@ -139,14 +139,7 @@ export async function openAgentSession(given: SessionOptions): Promise<AgentSess
   // A fork was cut there already (open-log.ts): nothing after the message was copied.
   if (opts.resumeAt && !opts.fork) rewind.continueAt(opts.resumeAt);
 
-  // Esc stops the parent and every child, those in the background too; a plan approved into a new session is handed back.
-  const runCancelling = async (input: Parameters<typeof turns.run>[0], signal: AbortSignal, o?: Parameters<typeof turns.run>[2]) => {
-    const cancel = () => subagents.children.cancelAll(signal.reason);
-    signal.addEventListener("abort", cancel, { once: true });
-    const r = await turns.run(input, signal, o).finally(() => signal.removeEventListener("abort", cancel));
-    const handoff = plan.takeHandoff();
-    return handoff ? { ...r, planHandoff: handoff } : r;
-  };
+  const runCancelling = cancellingRunner(turns, subagents.children, plan);
   const closeSession = prepareShutdown({ children: subagents.children, sessionId, workspace, mcp: mcp.manager, hooks: hooks.service, writer, git, spillDir, ending: turns.ending, spoke: state.spoke });
   return {
     sessionId,
@@ -203,6 +196,17 @@ export async function openAgentSession(given: SessionOptions): Promise<AgentSess
         await sb.sandbox.close();
       }
     },
+  };
+}
+
+/** A turn where Esc stops the parent and every child, those in the background too; a plan approved into a new session is handed back. */
+function cancellingRunner(turns: TurnRunner, children: { cancelAll(reason?: unknown): void }, plan: { takeHandoff(): PlanHandoff | null | undefined }) {
+  return async (input: Parameters<TurnRunner["run"]>[0], signal: AbortSignal, o?: Parameters<TurnRunner["run"]>[2]): Promise<AgentTurnResult> => {
+    const cancel = () => children.cancelAll(signal.reason);
+    signal.addEventListener("abort", cancel, { once: true });
+    const r = await turns.run(input, signal, o).finally(() => signal.removeEventListener("abort", cancel));
+    const handoff = plan.takeHandoff();
+    return handoff ? { ...r, planHandoff: handoff } : r;
   };
 }
 

@@ -27,7 +27,7 @@ import type { AgentTurnResult, AgentSession, AskAnswer, AskRequest, PlanHandoff 
 import type { AgentEvent, PermissionMode } from "../../events/types.ts";
 import type { UserBlock } from "../../model/types.ts";
 import type { ImageData } from "../../model/images.ts";
-import { imageBlock, pastedImages, pasteClipboardImage } from "./image-paste.ts";
+import { imageBlock, pastedImages, noClipboardNotice, pasteClipboardImage } from "./image-paste.ts";
 import { TerminalLending } from "./terminal-lending.ts";
 import { AppKeybindings } from "./keybinding-files.ts";
 import { modelInfo } from "../../model/models.ts";
@@ -51,11 +51,11 @@ import { askInPanel, homeShort } from "./ask-permission.ts";
 import { builtinWins } from "./slash-commands.ts";
 import { runShellCommand, shellCommandOf } from "./shell-mode.ts";
 import { Transcript } from "../transcript/transcript.ts";
-import { composerInput, refreshChooser } from "./composer-keys.ts";
+import { composerInput, openChooser } from "./composer-keys.ts";
 import { permissionInput, typedAhead } from "./permission-keys.ts";
 import { openPagerView, pagerInput } from "./pager-keys.ts";
 import { liveZone, SPIN_MS } from "./live-zone.ts";
-import type { AppState, Busy, Picker } from "./state.ts";
+import type { AppState, Busy } from "./state.ts";
 import { runningProcessLines } from "./stopped-processes.ts";
 import { replaceSession } from "./session-switch.ts";
 
@@ -517,10 +517,7 @@ export class App implements AppActions {
   pasteClipboardImage(): void {
     const read = this.deps.clipboardImage;
     if (read) return pasteClipboardImage(this.state, this, read);
-    if (!this.saidNoClipboard) {
-      this.state.transcript.notice("Ctrl-V pastes an image from the clipboard, but no clipboard tool was found here (wl-paste under Wayland, xclip under X, osascript on macOS). Paste or drop an image file's path instead.", "info");
-      this.requestRender();
-    }
+    if (!this.saidNoClipboard) noClipboardNotice(this.state, this);
     this.saidNoClipboard = true;
   }
 
@@ -547,15 +544,7 @@ export class App implements AppActions {
   }
 
   choose(title: string, items: ChooserItem[], onPick: (v: string) => void, onCancel?: () => void, opts: ChooserOptions = {}): void {
-    const p: Extract<Picker, { kind: "choose" }> = { kind: "choose", title, items: items.slice(), all: items, selected: 0, onPick, onCancel, query: "", ...opts };
-    this.state.picker = p;
-    if (opts.watch) {
-      const stop = opts.watch(() => {
-        if (this.state.picker !== p) return stop();
-        refreshChooser(p);
-        this.requestRender();
-      });
-    }
+    openChooser(this.state, this, { title, items, onPick, ...(onCancel ? { onCancel } : {}), opts });
     this.renderNow();
   }
 

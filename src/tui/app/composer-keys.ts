@@ -4,7 +4,7 @@
 // exit) through the actions (./actions.ts).
 import type { PermissionMode } from "../../events/types.ts";
 import { movePicker } from "../views/picker.ts";
-import type { AppActions } from "./actions.ts";
+import type { AppActions, ChooserItem, ChooserOptions } from "./actions.ts";
 import type { InputEvent, Key } from "./app-input.ts";
 import { mentionAt } from "./file-finder.ts";
 import { vimInput } from "./vim-keys.ts";
@@ -70,6 +70,23 @@ function filterChooser(state: AppState, p: Extract<Picker, { kind: "choose" }>, 
 }
 
 /** A chooser whose items changed on their own (a search that read more logs): the filter typed and the item picked stay. */
+/** A chooser over the composer; `opts.watch` refreshes it (its items change underneath) until it closes. */
+export function openChooser(
+  state: AppState,
+  app: { requestRender(): void },
+  c: { title: string; items: ChooserItem[]; onPick: (v: string) => void; onCancel?: () => void; opts: ChooserOptions },
+): void {
+  const p: Extract<Picker, { kind: "choose" }> = { kind: "choose", title: c.title, items: c.items.slice(), all: c.items, selected: 0, onPick: c.onPick, onCancel: c.onCancel, query: "", ...c.opts };
+  state.picker = p;
+  const watch = c.opts.watch;
+  if (!watch) return;
+  const stop = watch(() => {
+    if (state.picker !== p) return stop();
+    refreshChooser(p);
+    app.requestRender();
+  });
+}
+
 export function refreshChooser(p: Extract<Picker, { kind: "choose" }>): void {
   const picked = p.items[p.selected]?.value;
   if (p.search) p.all = p.search("");

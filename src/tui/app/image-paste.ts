@@ -22,6 +22,12 @@ export function pastedImages(text: string, cwd: string): { ok: true; images: Ima
 }
 
 /** Ctrl-V: the clipboard's image joins the composer, or a flash says why not. */
+/** Ctrl-V where no clipboard tool was found: said once (the app remembers it said so). */
+export function noClipboardNotice(st: AppState, app: { requestRender(): void }): void {
+  st.transcript.notice("Ctrl-V pastes an image from the clipboard, but no clipboard tool was found here (wl-paste under Wayland, xclip under X, osascript on macOS). Paste or drop an image file's path instead.", "info");
+  app.requestRender();
+}
+
 export function pasteClipboardImage(st: AppState, actions: Pick<AppActions, "flash"> & { requestRender(): void }, read: () => Promise<Buffer>): void {
   read().then(
     (bytes) => {
