@@ -269,6 +269,60 @@ describe("the Claude Agent SDK drives khaelor", () => {
     expect(JSON.stringify(server.requests[0]!.body)).toContain("Plan mode is on");
   });
 
+  test("plan mode: ExitPlanMode allowed with updatedInput {...input, clearContext: true} implements the plan in a new session seeded with the request and the plan only", async () => {
+    const dir = tempProject();
+    const plan = "# Plan\n\n1. Write done.txt\n";
+    const server = await serve({
+      turns: [
+        { content: [{ type: "text", text: "PLANNING." }, { type: "tool_use", id: "toolu_plan1", name: "exit_plan_mode", input: { plan } }] },
+        { content: [{ type: "tool_use", name: "write", input: { file_path: "done.txt", content: "done\n" } }] },
+        { content: [{ type: "text", text: "IMPLEMENTED." }], expect: { lastHasToolResult: { isError: false } } },
+      ],
+    });
+    const env = isolatedEnv(server.url);
+    const asked: string[] = [];
+    const messages: SDKMessage[] = [];
+    const q = query({
+      prompt: "plan, then write done.txt",
+      options: {
+        pathToClaudeCodeExecutable: wrapper(),
+        cwd: dir,
+        env,
+        permissionMode: "plan",
+        // The scripted turns end where the test says.
+        extraArgs: { "no-verify-nudge": null },
+        canUseTool: async (tool, input) => {
+          asked.push(tool);
+          return { behavior: "allow", updatedInput: { ...input, clearContext: true } };
+        },
+      },
+    });
+    for await (const m of q) messages.push(m);
+    expect(server.checkFailures).toEqual([]);
+    // Asked once, for the plan: the new session accepts edits.
+    expect(asked).toEqual(["ExitPlanMode"]);
+    expect(readFileSync(join(dir, "done.txt"), "utf8")).toBe("done\n");
+    const results = messages.filter((m) => m.type === "result") as Array<{ session_id: string; subtype: string; result?: string }>;
+    expect(results.map((r) => r.subtype)).toEqual(["success", "success"]);
+    const [planning, implementing] = results.map((r) => r.session_id);
+    expect(implementing).not.toBe(planning);
+    expect(results[1]!.result).toBe("IMPLEMENTED.");
+    // The system line that names the new session and the planning one.
+    const handoff = messages.find((m) => m.type === "system" && (m as { subtype: string }).subtype === "plan_handoff") as { session_id: string; planning_session_id: string } | undefined;
+    expect(handoff).toMatchObject({ session_id: implementing, planning_session_id: planning });
+    // The request after approval: the user's request and the plan, none of the planning turns.
+    const next = server.requests[1]!.body as { messages: unknown[] };
+    expect(next.messages.length).toBe(1);
+    const body = JSON.stringify(next.messages);
+    expect(body).toContain("plan, then write done.txt");
+    expect(body).toContain("1. Write done.txt");
+    expect(body).not.toContain("PLANNING.");
+    expect(body).not.toContain("toolu_plan1");
+    expect(body).not.toContain("Plan mode is on");
+    // The planning session stays in the log, resumable under its own id.
+    expect(readFileSync(sessionPath(dir, planning!, env), "utf8")).toContain("PLANNING.");
+  });
+
   test("the host's own uuid on a user message is that message's id in the log: echoed with --replay-user-messages, and resumeSessionAt can name it", async () => {
     const dir = tempProject();
     const server = await serve({ turns: [{ content: [{ type: "text", text: "Noted: plum." }] }, { content: [{ type: "text", text: "Noted: pear." }] }, { content: [{ type: "text", text: "It was plum." }] }] });

@@ -59,14 +59,14 @@ export function editorAsker({ peer: connected, sessionId: currentSession }: Edit
 }
 
 /**
- * An approved plan's choices, as the app offers them but for a new session: an editor owns its
- * sessions, so "clear the context" is not offered here (a client that wants it starts a session
- * with the plan). Each approval switches the session's mode, which the editor hears as
- * current_mode_update.
+ * An approved plan's choices, as the app offers them. Each approval switches the session's mode,
+ * which the editor hears as current_mode_update; "clear the context" ends the turn, and run-acp.ts
+ * continues the editor's session in a new KHAELOR session seeded with the request and the plan.
  */
 const PLAN_OPTIONS: Array<acp.PermissionOption & { answer: AskAnswer }> = [
   { optionId: "plan_accept_edits", name: "Yes, and accept edits", kind: "allow_always", answer: { allow: true, mode: "acceptEdits" } },
   { optionId: "plan_review_edits", name: "Yes, and review each edit", kind: "allow_once", answer: { allow: true, mode: "default" } },
+  { optionId: "plan_clear_context", name: "Yes, clear the context and implement (new session)", kind: "allow_once", answer: { allow: true, mode: "acceptEdits", clearContext: true } },
   { optionId: "plan_keep_planning", name: "No, keep planning", kind: "reject_once", answer: { allow: false, message: "Keep planning: the user did not approve the plan yet." } },
 ];
 

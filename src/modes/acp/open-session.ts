@@ -27,7 +27,8 @@ export type Editor = {
 
 export type OpenedSession = { s: AgentSession; updates: ReturnType<typeof createLiveUpdates> };
 
-export async function openAcpSession(editor: Editor, opts: RunOptions, cwd: string, resume: string | null, mcpServers: acp.McpServer[]): Promise<OpenedSession> {
+/** `clientId`: the id the client knows the session by when it is not the KHAELOR session's own (an approved plan's new session). */
+export async function openAcpSession(editor: Editor, opts: RunOptions, cwd: string, resume: string | null, mcpServers: acp.McpServer[], clientId?: string): Promise<OpenedSession> {
   let sessionId = "";
   let s: AgentSession | null = null;
   // The editor's text of each file last read or written through it (see editorFiles).
@@ -50,7 +51,7 @@ export async function openAcpSession(editor: Editor, opts: RunOptions, cwd: stri
   const mcp = editorMcp ? { ...base.mcp, configs: [...(base.mcp?.configs ?? []), editorMcp] } : base.mcp;
   const opened = await openAgentSession({ ...base, ...(mcp ? { mcp } : {}), ask, ...(files ? { files } : {}), ...(terminal ? { terminal } : {}) });
   s = opened;
-  sessionId = opened.sessionId;
+  sessionId = clientId ?? opened.sessionId;
   // What the user should read before the first prompt goes to the editor when it can show it.
   if (!editor.notices) for (const n of opened.notices) editor.log(neutralizeControlsButLines(n));
   return { s: opened, updates };

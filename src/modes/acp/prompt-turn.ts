@@ -2,19 +2,22 @@
 // /compact, or a turn), and how it ended as ACP's stop reason.
 import * as acp from "@agentclientprotocol/sdk";
 import type { ContentBlock, SessionUpdate, StopReason } from "@agentclientprotocol/sdk";
-import type { AgentSession } from "../../agent/types.ts";
+import type { AgentSession, PlanHandoff } from "../../agent/types.ts";
 import type { TurnEndReason } from "../../events/types.ts";
 import { runPrompt } from "../shared/session-commands.ts";
 import { promptContent } from "./prompt-content.ts";
 
 /** A session as the connection holds it: the turn running in it, if any. */
 export type Live = {
+  /** The KHAELOR session behind the client's id: another one once an approved plan moved on to a new session. */
   session: AgentSession;
+  /** The client's MCP servers, for the session an approved plan opens. */
+  mcpServers: acp.McpServer[];
   turn: AbortController | null;
   running: Promise<unknown> | null;
 };
 
-export async function runAcpPrompt(l: Live, prompt: ContentBlock[], signal: AbortSignal, notify: (update: SessionUpdate) => void): Promise<{ stopReason: StopReason }> {
+export async function runAcpPrompt(l: Live, prompt: ContentBlock[], signal: AbortSignal, notify: (update: SessionUpdate) => void): Promise<{ stopReason: StopReason; handoff?: PlanHandoff }> {
   if (l.running) throw acp.RequestError.invalidRequest(undefined, "a prompt is already running in this session; cancel it first");
   const { content, skipped } = promptContent(prompt);
   if (skipped.length > 0) notify({ sessionUpdate: "agent_message_chunk", content: { type: "text", text: `(left out of the message, not supported: ${skipped.join(", ")})\n\n` } });
@@ -32,7 +35,7 @@ export async function runAcpPrompt(l: Live, prompt: ContentBlock[], signal: Abor
     const r = await run;
     if (r.command && r.reason === "finished") notify({ sessionUpdate: "agent_message_chunk", content: { type: "text", text: r.text } });
     const stopReason = stopReasonOf(r.reason, lastStop);
-    if (stopReason) return { stopReason };
+    if (stopReason) return { stopReason, ...(r.planHandoff ? { handoff: r.planHandoff } : {}) };
     throw acp.RequestError.internalError(undefined, r.message ?? r.reason);
   } finally {
     off();

@@ -10,7 +10,8 @@ import { SessionOpenError } from "../../agent/agent-session.ts";
 import { listSessions } from "../../session/store.ts";
 import { VERSION } from "../../version.ts";
 import { openAcpSession, type Editor, type OpenedSession } from "./open-session.ts";
-import { runAcpPrompt, type Live } from "./prompt-turn.ts";
+import { promptImplementingPlans } from "./plan-handoff.ts";
+import type { Live } from "./prompt-turn.ts";
 import { availableCommands, configOptions, MODES, modeState as modes } from "./session-info.ts";
 import { replayUpdates } from "./updates.ts";
 import { currentBranch } from "../../session/branch.ts";
@@ -34,22 +35,25 @@ export async function runAcp(opts: RunOptions): Promise<number> {
   };
 
   /** Opens (or, with `resume`, loads) a session in `cwd`. */
-  const open = (cwd: string, resume: string | null, mcpServers: acp.McpServer[]) => openAcpSession(editor, opts, cwd, resume, mcpServers);
+  const open = (cwd: string, resume: string | null, mcpServers: acp.McpServer[], clientId?: string) => openAcpSession(editor, opts, cwd, resume, mcpServers, clientId);
 
-  /** Routes the session's events to the client. */
-  const attach = ({ s, updates }: OpenedSession) => {
+  /** Routes the session's events to the client, under the id it knows the session by (`clientId`: an approved plan's new session). */
+  const attach = ({ s, updates }: OpenedSession, mcpServers: acp.McpServer[], clientId = s.sessionId) => {
+    const to = (u: SessionUpdate) => notify(clientId, u);
     s.subscribe((e) => {
-      for (const u of updates.translate(e)) notify(s.sessionId, u);
+      for (const u of updates.translate(e)) to(u);
       // The model changed (the editor's picker, or resuming with another): the picker shows it.
-      if (e.type === "setting_change" && e.model) notify(s.sessionId, { sessionUpdate: "config_option_update", configOptions: configOptions(s) });
+      if (e.type === "setting_change" && e.model) to({ sessionUpdate: "config_option_update", configOptions: configOptions(s) });
       // The mode changed (an approved plan leaves plan mode): the editor's mode selector follows.
-      if (e.type === "setting_change" && e.permissionMode) notify(s.sessionId, { sessionUpdate: "current_mode_update", currentModeId: e.permissionMode });
+      if (e.type === "setting_change" && e.permissionMode) to({ sessionUpdate: "current_mode_update", currentModeId: e.permissionMode });
     });
-    sessions.set(s.sessionId, { session: s, turn: null, running: null });
+    const l = sessions.get(clientId);
+    if (l) l.session = s;
+    else sessions.set(clientId, { session: s, turn: null, running: null, mcpServers });
     // After the response, so the client knows the session the commands belong to.
     setImmediate(() => {
-      notify(s.sessionId, { sessionUpdate: "available_commands_update", availableCommands: availableCommands(s) });
-      if (editor.notices) for (const n of s.notices) notify(s.sessionId, { sessionUpdate: "notice", severity: "warning", title: n });
+      to({ sessionUpdate: "available_commands_update", availableCommands: availableCommands(s) });
+      if (editor.notices) for (const n of s.notices) to({ sessionUpdate: "notice", severity: "warning", title: n });
     });
   };
 
@@ -95,7 +99,7 @@ export async function runAcp(opts: RunOptions): Promise<number> {
     .onRequest("session/new", async ({ params, client }) => {
       peer = client;
       const o = await open(params.cwd, null, params.mcpServers).catch(openError);
-      attach(o);
+      attach(o, params.mcpServers);
       return { sessionId: o.s.sessionId, modes: modes(o.s), configOptions: configOptions(o.s) };
     })
     .onRequest("session/load", async ({ params, client }) => {
@@ -104,14 +108,14 @@ export async function runAcp(opts: RunOptions): Promise<number> {
       // The conversation so far comes before the response, as the protocol asks.
       // The current branch only: what a rewind left behind is not the conversation the editor continues.
       for (const u of replayUpdates(currentBranch(o.s.replayed?.events ?? []), o.s.cwd)) notify(o.s.sessionId, u);
-      attach(o);
+      attach(o, params.mcpServers);
       return { modes: modes(o.s), configOptions: configOptions(o.s) };
     })
     .onRequest("session/resume", async ({ params, client }) => {
       // As load, without the replay: the editor still shows the conversation.
       peer = client;
       const o = await openExisting(params.sessionId, params.cwd, params.mcpServers ?? []);
-      attach(o);
+      attach(o, params.mcpServers ?? []);
       return { modes: modes(o.s), configOptions: configOptions(o.s) };
     })
     .onRequest("session/set_config_option", ({ params }) => {
@@ -145,7 +149,11 @@ export async function runAcp(opts: RunOptions): Promise<number> {
       l.session.setPermissionMode(params.modeId as PermissionMode);
       return {};
     })
-    .onRequest("session/prompt", async ({ params, signal }) => runAcpPrompt(live(params.sessionId), params.prompt, signal, (u) => notify(params.sessionId, u)))
+    .onRequest("session/prompt", async ({ params, signal }) => {
+      const l = live(params.sessionId);
+      const handoff = { open: (cwd: string, mcp: acp.McpServer[], id: string) => open(cwd, null, mcp, id), attach: (o: OpenedSession, id: string) => attach(o, l.mcpServers, id), notify: (u: SessionUpdate) => notify(params.sessionId, u) };
+      return promptImplementingPlans(l, params.sessionId, params.prompt, signal, handoff);
+    })
     .onNotification("session/cancel", ({ params }) => {
       sessions.get(params.sessionId)?.turn?.abort();
     });

@@ -1,7 +1,7 @@
 // The session commands a mode runs itself when a prompt names one (`/compact [instructions]`),
 // one table for print, stream-json and ACP: anything else is a turn, where the session expands the
 // user's and the project's own commands. (The app has its own command table in src/tui/app.)
-import type { AgentSession } from "../../agent/types.ts";
+import type { AgentSession, PlanHandoff } from "../../agent/types.ts";
 import type { TurnEndReason } from "../../events/types.ts";
 import type { UserBlock } from "../../model/types.ts";
 
@@ -16,6 +16,8 @@ export type PromptOutcome = {
   command: string | null;
   /** The log could not be written: what was not saved (a turn only). */
   notSaved?: string;
+  /** A plan was approved for a clean context: the mode opens the session that implements it (a turn only). */
+  planHandoff?: PlanHandoff;
 };
 
 type SessionCommand = (session: AgentSession, args: string | undefined, signal: AbortSignal) => Promise<Omit<PromptOutcome, "command">>;
@@ -43,7 +45,7 @@ export async function runPrompt(session: AgentSession, content: string | UserBlo
   const command = sessionCommandOf(content);
   if (command) return { ...(await COMMANDS[command.name]!(session, command.args, signal)), command: command.name };
   const r = await session.runTurn(content, signal, messageId !== undefined ? { messageId } : undefined);
-  return { reason: r.reason, ...(r.message !== undefined ? { message: r.message } : {}), text: r.lastText, command: null, ...(r.notSaved ? { notSaved: r.notSaved } : {}) };
+  return { reason: r.reason, ...(r.message !== undefined ? { message: r.message } : {}), text: r.lastText, command: null, ...(r.notSaved ? { notSaved: r.notSaved } : {}), ...(r.planHandoff ? { planHandoff: r.planHandoff } : {}) };
 }
 
 /** A command file of a built-in's name is not used: the notice that says so, for the prompt that would have run it. */

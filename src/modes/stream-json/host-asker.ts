@@ -1,5 +1,6 @@
 // Permission asks as the host's canUseTool callback answers them (`--permission-prompt-tool stdio`):
 // a can_use_tool control request with Claude Code's tool names and input, its answer as ours.
+import { isDeepStrictEqual } from "node:util";
 import type { Asker } from "../../agent/types.ts";
 import { claudeToolInput, claudeToolName } from "../../hooks/tool-names.ts";
 import type { ControlChannel } from "./control.ts";
@@ -36,6 +37,9 @@ export function hostAsker({ control, cwd, once, interrupt }: HostAskerDeps): Ask
     if (!a.ok) return { allow: false, message: a.error === "cancelled" ? undefined : `(no answer from the host: ${a.error})` };
     const r = a.response;
     if (r.behavior === "allow") {
+      // The plan approved for a clean context: the input as asked plus `clearContext: true` (the
+      // ExitPlanMode input's open fields, so the SDK's types take it); it is implemented in a new session.
+      if (plan && clearsContext(r.updatedInput, input)) return { allow: true, mode: "acceptEdits", clearContext: true };
       // A host that rewrote the call meant its version to run, not the model's: until a changed
       // input can be run, the call is denied rather than run as the host did not allow it.
       if (r.updatedInput !== undefined && JSON.stringify(r.updatedInput) !== JSON.stringify(input)) {
@@ -50,4 +54,11 @@ export function hostAsker({ control, cwd, once, interrupt }: HostAskerDeps): Ask
     if (r.interrupt === true) interrupt();
     return { allow: false, message: typeof r.message === "string" && r.message ? r.message : undefined };
   };
+}
+
+/** `updatedInput` is the input asked with `clearContext: true` added, and nothing else changed. */
+function clearsContext(updated: unknown, input: unknown): boolean {
+  if (typeof updated !== "object" || updated === null || (updated as { clearContext?: unknown }).clearContext !== true) return false;
+  const { clearContext: _, ...rest } = updated as Record<string, unknown>;
+  return isDeepStrictEqual(rest, input);
 }

@@ -27,6 +27,8 @@ export type LazySession = {
   current(): AgentSession | null;
   /** Whether opening has begun: settings that only apply at open are too late from then on. */
   started(): boolean;
+  /** A new session in place of the open one (an approved plan's clean context): the same settings, none of its conversation, accepting edits. */
+  renew(): Promise<AgentSession>;
 };
 
 export function launchOf(opts: RunOptions): Launch {
@@ -36,9 +38,10 @@ export function launchOf(opts: RunOptions): Launch {
 export function lazySession(opts: RunOptions, launch: Launch, ask: Asker | null, onOpen: (s: AgentSession) => Promise<void>): LazySession {
   let session: AgentSession | null = null;
   let opening: Promise<AgentSession> | null = null;
-  const open = async () => {
+  const open = async (fresh = false) => {
     const { model, systemPrompt, appendSystemPrompt, hostHooks, sdkServers, thinkingBudget, agents } = launch;
-    const base = sessionOptions({ ...opts, model, systemPrompt, appendSystemPrompt, agents: [...opts.agents, ...agents] });
+    const from: RunOptions = fresh ? { ...opts, resume: null, continue: false, forkSession: false, sessionId: null, resumeSessionAt: null, permissionMode: "acceptEdits" } : opts;
+    const base = sessionOptions({ ...from, model: session?.model() ?? model, systemPrompt, appendSystemPrompt, agents: [...opts.agents, ...agents] });
     const mcp = sdkServers ? { ...base.mcp, hostServers: sdkServers.servers } : base.mcp;
     const s = await openAgentSession({
       ...base,
@@ -51,5 +54,15 @@ export function lazySession(opts: RunOptions, launch: Launch, ask: Asker | null,
     await onOpen(s);
     return s;
   };
-  return { get: () => (opening ??= open()), current: () => session, started: () => opening !== null };
+  return {
+    get: () => (opening ??= open()),
+    current: () => session,
+    started: () => opening !== null,
+    renew: async () => {
+      // Only once open: a session that could not be opened stays the open one.
+      const s = await open(true);
+      opening = Promise.resolve(s);
+      return s;
+    },
+  };
 }

@@ -11,7 +11,7 @@ import { streamJsonPrinter } from "../../print/printer.ts";
 import { systemInit } from "../../print/system-init.ts";
 import { buildResult, createTally } from "../../print/result.ts";
 import { SessionOpenError } from "../../agent/agent-session.ts";
-import type { AgentSession } from "../../agent/types.ts";
+import type { AgentSession, PlanHandoff } from "../../agent/types.ts";
 import { resolve } from "node:path";
 import { EXIT } from "../shared/exit-codes.ts";
 import type { RunOptions } from "../shared/run-options.ts";
@@ -112,8 +112,29 @@ export async function runStreamJson(opts: RunOptions): Promise<number> {
     queue.end();
   });
 
+  // An approved plan's implementation, the next turn in the new session, before anything queued.
+  let seeded: Queued | null = null;
+  /** A plan approved for a clean context: a new session (the planning one closed, kept, resumable), said in a system line, and its first prompt. */
+  const handOff = async (planning: AgentSession, h: PlanHandoff): Promise<Queued | null> => {
+    let next: AgentSession;
+    try {
+      next = await session.renew();
+    } catch (e) {
+      stderr(`the approved plan's new session could not be opened (${e instanceof Error ? e.message : String(e)}); this session goes on`);
+      return null;
+    }
+    await planning.close();
+    writeLine({ type: "system", subtype: "plan_handoff", session_id: next.sessionId, planning_session_id: planning.sessionId, plan_file: h.planFile });
+    return { content: h.prompt, uuid: undefined };
+  };
+
   // At the end of input, agents still running in the background report first (as in print mode).
   const nextOrBackground = async (): Promise<Queued | null> => {
+    if (seeded) {
+      const q = seeded;
+      seeded = null;
+      return q;
+    }
     const q = await queue.next();
     if (q) return q;
     const open = session.current();
@@ -145,6 +166,7 @@ export async function runStreamJson(opts: RunOptions): Promise<number> {
       if (!r) continue;
       lastReason = r.reason;
       printer.finish(buildResult({ tally, reason: r.reason, text: r.text, errorMessage: r.message, sessionId: s.sessionId, durationMs: Date.now() - started }));
+      if ("planHandoff" in r && r.planHandoff && signalExit === null) seeded = await handOff(s, r.planHandoff);
     }
   } finally {
     offSignals();
