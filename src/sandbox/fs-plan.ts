@@ -132,7 +132,8 @@ function gitDirs(root: string): { dirs: string[]; protect: string[] } {
   return { dirs, protect: [join(common, "hooks"), join(common, "config"), join(gitDir, "config.worktree")] };
 }
 
-function lexists(path: string): boolean {
+/** Whether anything (a dangling link too) is at `path`. */
+export function lexists(path: string): boolean {
   try {
     lstatSync(path);
     return true;

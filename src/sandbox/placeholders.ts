@@ -4,7 +4,7 @@
 // more (the kernel detaches the dying namespace's mount on it and waits for RCU), and the next
 // command would make it again.
 import { lstatSync, readdirSync, rmSync } from "node:fs";
-import type { FsPlan } from "./fs-plan.ts";
+import { lexists, type FsPlan } from "./fs-plan.ts";
 
 export type Placeholders = {
   /** The plan as if our mount points were not there (see withPlaceholders). */
@@ -30,7 +30,7 @@ export function placeholders(lingerMs: number): Placeholders {
     start(plan) {
       cancel();
       active++;
-      for (const b of plan.blockCreate) if (!exists(b)) ours.add(b);
+      for (const b of plan.blockCreate) if (!lexists(b)) ours.add(b);
     },
     end() {
       if (--active > 0) return;
@@ -79,15 +79,6 @@ function removePlaceholders(placeholders: Set<string>): void {
       // already gone
     }
     placeholders.delete(p);
-  }
-}
-
-function exists(p: string): boolean {
-  try {
-    lstatSync(p);
-    return true;
-  } catch {
-    return false;
   }
 }
 

@@ -4,6 +4,7 @@
 import type { AgentSession } from "../../agent/types.ts";
 import type { AgentEvent } from "../../events/types.ts";
 import { modelInfo } from "../../model/models.ts";
+import { parseUnifiedDiff } from "../../tui/views/diff-view.ts";
 import { VERSION } from "../../version.ts";
 
 export type UsageTotals = { input: number; output: number; cacheRead: number; cacheWrite: number; lastContext: number | null };
@@ -27,25 +28,13 @@ export function statusTallies(now: () => number): StatusTallies {
         if (requestAt !== null) t.apiMs += Math.max(0, now() - requestAt);
         requestAt = null;
       } else if (e.type === "tool_result" && !e.isError && e.display?.diff) {
-        const { added, removed } = countDiff(e.display.diff);
+        const { added, removed } = parseUnifiedDiff(e.display.diff);
         t.linesAdded += added;
         t.linesRemoved += removed;
       }
     },
   };
   return t;
-}
-
-/** + and - lines of a unified diff, not counting its file headers. */
-export function countDiff(diff: string): { added: number; removed: number } {
-  let added = 0;
-  let removed = 0;
-  for (const line of diff.split("\n")) {
-    if (line.startsWith("+++") || line.startsWith("---")) continue;
-    if (line.startsWith("+")) added++;
-    else if (line.startsWith("-")) removed++;
-  }
-  return { added, removed };
 }
 
 /** "claude-opus-5-5" → "Opus 5.5"; a name we cannot read stays as it is. */

@@ -317,6 +317,18 @@ function mayBeDroppedPath(text: string): boolean {
 }
 
 /**
+ * Esc (or Ctrl-C) on an open question (a permission, the plan): the answer is no and, as in the
+ * composer, the turn stops, not just this one call. Work is running, so Ctrl-C does not arm the
+ * exit (see ctrlC).
+ */
+export function refuseAndStop(state: AppState, actions: AppActions, ask: { resolve(a: { allow: false }): void }): void {
+  ask.resolve({ allow: false });
+  takeBackQueued(state, actions);
+  actions.interrupt();
+  state.ctrlCAt = 0;
+}
+
+/**
  * Esc while messages wait for the next step: they would otherwise start the next turn on their
  * own. They go back into the composer (before what is being typed), to be sent again or not.
  */

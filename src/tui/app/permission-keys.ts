@@ -4,7 +4,7 @@ import type { PagerSource } from "../views/pager.ts";
 import { PERMISSION_KEYS, renderPermissionFull, type PermissionPrompt } from "../views/permission-panel.ts";
 import type { AppActions } from "./actions.ts";
 import type { InputEvent } from "./app-input.ts";
-import { takeBackQueued } from "./composer-keys.ts";
+import { refuseAndStop } from "./composer-keys.ts";
 import { planInput } from "./plan-keys.ts";
 import { runBound } from "./keymap.ts";
 import type { AppState, PermissionAsk } from "./state.ts";
@@ -32,15 +32,7 @@ export function permissionInput(state: AppState, actions: AppActions, ev: InputE
   }
   // The user's keybindings (Claude Code's Confirmation context): confirm:yes allows once, confirm:no denies.
   if (runBound(state.keys, ["Confirmation"], ev, actions, (action) => ask.resolve({ allow: action === "confirm:yes" }))) return;
-  if (ev.type === "key" && (ev.name === "escape" || (ev.ctrl && ev.name === "c"))) {
-    // As in the composer: Esc (or Ctrl-C) stops the turn, not just this one call. Work is running,
-    // so Ctrl-C does not arm the exit (see ctrlC in composer-keys.ts).
-    ask.resolve({ allow: false });
-    takeBackQueued(state, actions);
-    actions.interrupt();
-    state.ctrlCAt = 0;
-    return;
-  }
+  if (ev.type === "key" && (ev.name === "escape" || (ev.ctrl && ev.name === "c"))) return refuseAndStop(state, actions, ask);
   if (ev.type === "key" && ev.ctrl && ev.name === "t") {
     actions.openPager(promptSource(ask.panel.prompt), { ofPrompt: true });
     return;

@@ -6,7 +6,7 @@ import { PLAN_CHOICES, planRows, type PlanChoice, type PlanPanelState } from "..
 import type { PagerSource } from "../views/pager.ts";
 import type { AppActions } from "./actions.ts";
 import type { InputEvent } from "./app-input.ts";
-import { takeBackQueued } from "./composer-keys.ts";
+import { refuseAndStop } from "./composer-keys.ts";
 import type { AppState, PermissionAsk } from "./state.ts";
 
 /** What each choice answers: the mode to continue in, a new session, or back to planning. */
@@ -18,13 +18,7 @@ const ANSWERS: Record<Exclude<PlanChoice, "keep">, AskAnswer> = {
 
 export function planInput(state: AppState, actions: AppActions, ev: InputEvent, ask: PermissionAsk, plan: PlanPanelState): void {
   if (plan.feedback !== null) return feedbackInput(ev, ask, plan);
-  if (ev.type === "key" && (ev.name === "escape" || (ev.ctrl && ev.name === "c"))) {
-    ask.resolve({ allow: false });
-    takeBackQueued(state, actions);
-    actions.interrupt();
-    state.ctrlCAt = 0;
-    return;
-  }
+  if (ev.type === "key" && (ev.name === "escape" || (ev.ctrl && ev.name === "c"))) return refuseAndStop(state, actions, ask);
   if (ev.type === "key" && ev.ctrl && ev.name === "t") return actions.openPager(planSource(plan, state.links), { ofPrompt: true, title: "the plan" });
   if (ev.type === "key" && !ev.ctrl && !ev.alt && (ev.name === "up" || ev.name === "down")) {
     const n = PLAN_CHOICES.length;
