@@ -23,9 +23,11 @@ async function until(what: string, cond: () => boolean, ms = 20_000): Promise<vo
 async function startAndKill(command: (pidFile: string) => string): Promise<{ dir: string; env: Record<string, string>; pgid: number; shown: string }> {
   const dir = tempProject();
   const pidFile = join(dir, "srv.pid");
+  // Relative (the process starts in the project): the stop notice shows the command whole only
+  // while it is short, and the temporary directory's path is as long as the machine makes it.
   const api = await serve({
     turns: [
-      { content: [{ type: "tool_use", name: "process", input: { action: "start", name: "srv", command: command(pidFile) } }] },
+      { content: [{ type: "tool_use", name: "process", input: { action: "start", name: "srv", command: command("srv.pid") } }] },
       // The answer after the start never finishes: the run is killed while it waits for it.
       { content: [{ type: "text", text: "The server is up and will keep running." }], pacing: { delayMs: 60_000 } },
     ],
@@ -36,7 +38,7 @@ async function startAndKill(command: (pidFile: string) => string): Promise<{ dir
   const pgid = Number(readFileSync(pidFile, "utf8").trim());
   run.kill("SIGKILL");
   await run.exited;
-  return { dir, env, pgid, shown: `process srv (${command(pidFile)}, pid ${pgid})` };
+  return { dir, env, pgid, shown: `process srv (${command("srv.pid")}, pid ${pgid})` };
 }
 
 async function resume(dir: string, env: Record<string, string>) {

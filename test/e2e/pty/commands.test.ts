@@ -5,7 +5,7 @@ import { existsSync, readFileSync, writeFileSync, mkdirSync } from "node:fs";
 import { join } from "node:path";
 import type { FakeApi } from "../../support/fake-api.ts";
 import { isolatedEnv, tempProject } from "../../support/cli.ts";
-import { answerPrompt, KEY, type PtySession, idle, ptyFixtures } from "./harness.ts";
+import { answerPrompt, KEY, type PtySession, idle, ptyFixtures, unwrap } from "./harness.ts";
 
 const fixtures = ptyFixtures();
 
@@ -166,7 +166,7 @@ describe("permissions", () => {
     expect(existsSync(join(dir, ".khaelor", "settings.local.json"))).toBe(false);
 
     await command(s, "/permissions", "Remove a rule?");
-    expect(s.all()).toContain(`allow ${rule}  (user settings: ${userFile})`);
+    expect(unwrap(s.all())).toContain(`allow ${rule}  (user settings: ${userFile})`);
     // The mode is named as the status line names it.
     expect(s.all()).toContain("Permission mode: ask before edits");
     await s.waitForText(`❯ allow ${rule}`);

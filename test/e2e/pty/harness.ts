@@ -71,6 +71,11 @@ export type PtyOptions = {
   program?: string;
 };
 
+/** The screen with each wrapped (indented) row joined to the one before it, as one line. */
+export function unwrap(screen: string): string {
+  return screen.replace(/\n +/g, " ");
+}
+
 export function startPty(args: string[], opts: PtyOptions): PtySession {
   const cols = opts.cols ?? 100;
   const rows = opts.rows ?? 30;
@@ -157,7 +162,9 @@ export function startPty(args: string[], opts: PtyOptions): PtySession {
       });
     },
     waitForText(text, timeoutMs) {
-      return s.waitFor((sc) => sc.includes(text), JSON.stringify(text), timeoutMs);
+      // Prose wraps between words, and where depends on how long the temporary paths on this
+      // machine are: a text that wrapped onto an indented next row still counts.
+      return s.waitFor((sc) => sc.includes(text) || unwrap(sc).includes(text), JSON.stringify(text), timeoutMs);
     },
     exited,
     hangup() {

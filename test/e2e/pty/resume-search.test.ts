@@ -22,7 +22,8 @@ describe("/resume search", () => {
     const far = writeSession(other, store, [user("Plant trees"), assistant([text("A kumquat tree, then.")])]);
     appendFileSync(hit.path, "this line is not an event\n");
 
-    const s = fixtures.pty([], { cwd: dir, env });
+    // Wide enough for a row of another project, its path and its matching line.
+    const s = fixtures.pty([], { cwd: dir, env, cols: 160 });
     await s.waitFor(idle, "the composer");
     s.type("/resume");
     await s.waitForText("› /resume");
