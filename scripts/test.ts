@@ -6,7 +6,8 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 
-const root = mkdtempSync(join(tmpdir(), "khaelor-run-"));
+// Short: tests show paths under it on screens 80 or 100 columns wide.
+const root = mkdtempSync(join(tmpdir(), "kr-"));
 const run = Bun.spawn([process.execPath, "test", "--timeout", "60000", "--parallel=2", ...process.argv.slice(2)], {
   stdio: ["inherit", "inherit", "inherit"],
   env: { ...process.env, TMPDIR: root, KHAELOR_TEST_TMP_BASE: root },

@@ -33,7 +33,8 @@ function expectBudgeted(body: unknown, tag: string) {
   const part = found[0]!.slice(from, to);
   const pointer = /the full output \([\d,]+ characters\) is in (\S+) — read or grep it/.exec(part);
   expect(pointer).not.toBeNull();
-  expect(part.length).toBeLessThanOrEqual(RESULT_BUDGET_CHARS + 300);
+  // The budget, and the notice around the spill file's path (as long as the machine's TMPDIR makes it).
+  expect(part.length).toBeLessThanOrEqual(RESULT_BUDGET_CHARS + 200 + pointer![1]!.length);
   const spilled = readFileSync(pointer![1]!, "utf8");
   expect(spilled.length).toBeGreaterThan(900_000);
   expect(spilled).toContain(`START-${tag}`);

@@ -11,7 +11,8 @@ import { removeScratch } from "./scratch.ts";
 
 // A worker keeps its environment from file to file: the base is the TMPDIR the run started with.
 process.env.KHAELOR_TEST_TMP_BASE ??= tmpdir();
-const root = mkdtempSync(join(process.env.KHAELOR_TEST_TMP_BASE, "khaelor-test-"));
+// A short name: screen tests see these paths, and a long one moves where prose wraps.
+const root = mkdtempSync(join(process.env.KHAELOR_TEST_TMP_BASE, "kt-"));
 process.env.TMPDIR = root;
 
 afterAll(() => {

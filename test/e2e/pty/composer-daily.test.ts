@@ -184,7 +184,8 @@ describe("/context", () => {
     expect(screen).toContain("Counted now by the API's token counting endpoint");
     expect(screen).toMatch(/System prompt +[\d,]+/);
     expect(screen).toMatch(/Built-in tools +[\d,]+ .*9 tools/);
-    expect(screen).toMatch(/Instruction files +[\d,]+ .*AGENTS\.md/);
+    // The file's path follows on its own row when it is too long for this one.
+    expect(screen).toMatch(/Instruction files +[\d,]+ [^\n]*(\n +\S*)?AGENTS\.md/);
     expect(screen).toMatch(/Messages +[\d,]+/);
     expect(screen).toMatch(/Free space +[\d,]+/);
     expect(fake.requests.filter((r) => r.path === "/v1/messages/count_tokens").length).toBeGreaterThanOrEqual(5);

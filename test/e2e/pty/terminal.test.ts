@@ -309,7 +309,9 @@ describe("line feeds", () => {
       expect(lines).toContain("› go");
       for (let i = 0; i < 12; i++) expect(lines).toContain(para(i));
       expect(lines.filter((l) => l.startsWith("› next"))).toHaveLength(1);
-      screens.push(s.all().replace(/\/tmp\/\S+/g, "DIR"));
+      // From the prompt on: the header above it names the project, a path of a different length each time.
+      const all = s.all();
+      screens.push(all.slice(all.indexOf("› go")));
       s.kill();
     }
     expect(screens[1]).toBe(screens[0]!);
