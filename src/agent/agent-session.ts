@@ -73,7 +73,7 @@ export async function openAgentSession(given: SessionOptions): Promise<AgentSess
   const hooks = sessionHooks(f, opts, bus, workspace);
   notices.push(...hooks.notices);
   const hookTurn = newHookTurn();
-  const structured = structuredOutputOf(opts);
+  const structured = await structuredOutputOf(opts);
   // Where the user's `!` commands are: a `cd` in one lasts for the next.
   const shellDir = { cwd };
   const plan = openPlanWorkflow({ bus, sessionId, planFile: f.planFile, mode: () => engine.mode, replayed: replayed?.events ?? [] });
@@ -352,10 +352,10 @@ function effortAtOpen(opts: SessionOptions, settings: { effortLevel?: EffortLeve
 }
 
 /** --json-schema's tool and policy; a schema that does not compile stops the session before it opens. */
-function structuredOutputOf(opts: SessionOptions): StructuredOutput | null {
+async function structuredOutputOf(opts: SessionOptions): Promise<StructuredOutput | null> {
   if (!opts.jsonSchema) return null;
   try {
-    return openStructuredOutput(opts.jsonSchema);
+    return await openStructuredOutput(opts.jsonSchema);
   } catch (e) {
     throw new SessionOpenError((e as Error).message, true);
   }

@@ -3,7 +3,6 @@
 // error result naming what is wrong (the model tries again); a matching one ends the turn at once,
 // its input the result's `structured_output`. A model that ends its turn without calling it is sent
 // back once with Claude Code's reminder.
-import Ajv from "ajv";
 import { z } from "zod";
 import type { GateDecision, LoopPolicy, PermissionGate } from "../kernel/types.ts";
 import type { JsonSchema } from "../model/types.ts";
@@ -22,7 +21,9 @@ export type StructuredOutput = {
 };
 
 /** Throws with a message to show when the schema itself cannot be compiled. */
-export function openStructuredOutput(schema: Record<string, unknown>): StructuredOutput {
+export async function openStructuredOutput(schema: Record<string, unknown>): Promise<StructuredOutput> {
+  // Loaded only with --json-schema: a session without one does not parse a schema compiler.
+  const { default: Ajv } = await import("ajv");
   const ajv = new Ajv({ allErrors: true, strict: false });
   let validate: ReturnType<typeof ajv.compile>;
   try {

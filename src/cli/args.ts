@@ -6,7 +6,6 @@ import { resolve } from "node:path";
 import type { PermissionMode } from "../events/types.ts";
 import { ruleToolNamed } from "../permissions/rules/rule-syntax.ts";
 import type { OutputFormat, RunOptions } from "../modes/shared/run-options.ts";
-import Ajv from "ajv";
 import { EFFORT_LEVELS, isEffortLevel } from "../model/effort.ts";
 
 export class UsageError extends Error {}
@@ -412,6 +411,8 @@ function jsonSchemaArg(raw: string): Record<string, unknown> {
   }
   if (!parsed || typeof parsed !== "object" || Array.isArray(parsed)) throw new UsageError("--json-schema must be a JSON Schema object, such as {\"type\":\"object\",\"properties\":{...}}");
   try {
+    // Required here, not imported at the top: every start would parse the schema compiler.
+    const { default: Ajv } = require("ajv") as typeof import("ajv");
     new Ajv({ strict: false }).compile(parsed);
   } catch (e) {
     throw new UsageError(`--json-schema is not a schema KHAELOR can check against: ${(e as Error).message}`);

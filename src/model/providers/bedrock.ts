@@ -2,7 +2,7 @@
 // AWS_REGION, AWS_BEARER_TOKEN_BEDROCK, ANTHROPIC_BEDROCK_BASE_URL, CLAUDE_CODE_SKIP_BEDROCK_AUTH),
 // and AWS credentials from the usual chain (the environment, AWS_PROFILE, the SSO cache, a role),
 // resolved once at start so a missing or expired login is said before anything is sent.
-import { AnthropicBedrock } from "@anthropic-ai/bedrock-sdk";
+import type { AnthropicBedrock } from "@anthropic-ai/bedrock-sdk";
 import { ModelError } from "../types.ts";
 import { ProviderConfigError, type Connection, type Env, type ErrorHints } from "./types.ts";
 
@@ -59,6 +59,9 @@ export async function bedrockConnection(plan: BedrockPlan, o: { env: Env; header
     }
     providerChainResolver = async () => provider;
   }
+  // Loaded here, not at the top: it brings the AWS SDK's core, which a session on Anthropic's API
+  // would parse at every start.
+  const { AnthropicBedrock } = await import("@anthropic-ai/bedrock-sdk");
   const client = new AnthropicBedrock({
     awsRegion: plan.region || "us-east-1",
     baseURL: plan.baseURL,

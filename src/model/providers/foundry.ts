@@ -2,7 +2,7 @@
 // ANTHROPIC_FOUNDRY_RESOURCE or ANTHROPIC_FOUNDRY_BASE_URL, ANTHROPIC_FOUNDRY_API_KEY,
 // CLAUDE_CODE_SKIP_FOUNDRY_AUTH); the model is the deployment's name. Without a key, a Microsoft
 // Entra token from the Azure CLI's login (`az login`): KHAELOR has no Azure SDK of its own.
-import { AnthropicFoundry } from "@anthropic-ai/foundry-sdk";
+import type { AnthropicFoundry } from "@anthropic-ai/foundry-sdk";
 import { truthy } from "./bedrock.ts";
 import { keyHelper, type KeyHelper } from "./key-helper.ts";
 import { ProviderConfigError, type Connection, type Env, type ErrorHints } from "./types.ts";
@@ -47,6 +47,7 @@ export async function foundryConnection(plan: FoundryPlan, o: { env: Env; cwd: s
     renewNext = false;
     return r;
   };
+  const { AnthropicFoundry } = await import("@anthropic-ai/foundry-sdk"); // only for Foundry
   const client = new AnthropicFoundry({
     baseURL: plan.baseURL,
     ...(cli ? { azureADTokenProvider: () => cli.key(takeRenew()) } : { apiKey: plan.auth === "key" ? o.env.ANTHROPIC_FOUNDRY_API_KEY!.trim() : "none" }),

@@ -6,7 +6,7 @@
 import { existsSync, readFileSync } from "node:fs";
 import { homedir } from "node:os";
 import { join } from "node:path";
-import { AnthropicVertex } from "@anthropic-ai/vertex-sdk";
+import type { AnthropicVertex } from "@anthropic-ai/vertex-sdk";
 import { truthy } from "./bedrock.ts";
 import { ProviderConfigError, type Connection, type Env, type ErrorHints } from "./types.ts";
 
@@ -66,7 +66,9 @@ function onGoogleCloud(env: Env): boolean {
 /** Behind a gateway that signs: no Google header at all. */
 const NO_AUTH = { getRequestHeaders: async () => new Headers(), projectId: null } as unknown as AuthClient;
 
-export function vertexConnection(plan: VertexPlan, o: { headers: Record<string, string>; wireModel: (m: string) => string }): Connection {
+export async function vertexConnection(plan: VertexPlan, o: { headers: Record<string, string>; wireModel: (m: string) => string }): Promise<Connection> {
+  // Loaded only for Vertex: google-auth-library is not parsed at every start.
+  const { AnthropicVertex } = await import("@anthropic-ai/vertex-sdk");
   const client = new AnthropicVertex({
     region: plan.region,
     projectId: plan.projectId,
