@@ -13,11 +13,9 @@ import { openAgentSession, SessionOpenError } from "../../agent/agent-session.ts
 import { sessionOptions } from "../shared/session-options.ts";
 import { printSessionList } from "./session-list.ts";
 import { serverNotices } from "../../mcp/session-mcp.ts";
-import { DEMO_BANNER, DEMO_PROMPT, startDemo } from "../../demo/start-demo.ts";
 import { terminalWriter } from "../../text/terminal-out.ts";
 import { runPrompt, sessionCommandOf, shadowedCommandNotice } from "../shared/session-commands.ts";
 import { onStopSignals } from "../shared/signals.ts";
-import type { Demo } from "../../demo/start-demo.ts";
 import { mb, readStdin, STDIN_MAX_BYTES } from "./stdin.ts";
 
 type TextWriter = { write(s: string): void };
@@ -36,12 +34,14 @@ export async function runPrint(opts: RunOptions): Promise<number> {
     return printSessionList(opts, "Pass a session id (or a unique prefix) to --resume:");
   }
 
-  const demo = opts.demo ? await startDemo() : null;
-  if (demo) {
-    stderr.write(`${DEMO_BANNER}\nSample project: ${demo.dir}\n\n`);
+  // Loaded only for --demo: its script and the fake API are not parsed at every start.
+  const demoModule = opts.demo ? await import("../../demo/start-demo.ts") : null;
+  const demo = demoModule ? await demoModule.startDemo() : null;
+  if (demo && demoModule) {
+    stderr.write(`${demoModule.DEMO_BANNER}\nSample project: ${demo.dir}\n\n`);
     opts = { ...opts, permissionMode: opts.permissionMode ?? "bypassPermissions" };
   }
-  const prompt = await readTask(opts, demo, stderr);
+  const prompt = await readTask(opts, demoModule ? { prompt: demoModule.DEMO_PROMPT } : null, stderr);
   if (typeof prompt === "number") return prompt;
 
   let session;
@@ -135,8 +135,8 @@ export async function runPrint(opts: RunOptions): Promise<number> {
 }
 
 /** The task: the argument and/or stdin (or the demo's); an exit code when there is none to run. */
-async function readTask(opts: RunOptions, demo: Demo | null, stderr: TextWriter): Promise<string | number> {
-  let prompt = opts.prompt ?? (demo ? DEMO_PROMPT : "");
+async function readTask(opts: RunOptions, demo: { prompt: string } | null, stderr: TextWriter): Promise<string | number> {
+  let prompt = opts.prompt ?? (demo ? demo.prompt : "");
   if (!process.stdin.isTTY && !demo) {
     const read = await readStdin(prompt !== "");
     if (read.over) {
