@@ -106,11 +106,13 @@ export function sandboxFinding(cwd: string): Finding {
       // The settings finding reports a broken file.
     }
   }
-  const { settings } = mergeSandboxSettings(files);
+  const { settings, problems } = mergeSandboxSettings(files);
+  // A key that is ignored (a project's widening, one KHAELOR has no such setting for) is a problem to fix.
+  const said = problems.length ? { problem: problems.join("; "), fix: "correct the block or remove those keys" } : {};
   const a = probeSandbox();
   const can = a.ok ? `${a.enforcer === "bubblewrap" ? "bubblewrap" : "Seatbelt (sandbox-exec)"} works here${a.enforcer === "bubblewrap" ? `${a.socat ? "" : ", socat missing (no network through the proxy)"}${a.nsenter ? "" : ", nsenter missing (each command gets its own network)"}` : ""}` : `cannot run here: ${a.why}`;
-  if (!settings.enabled) return { name: "sandbox", value: `off ("sandbox": {"enabled": true} in settings turns it on); ${can}` };
-  const f: Finding = { name: "sandbox", value: `on${settings.failIfUnavailable ? " (failIfUnavailable)" : ""}; ${can}` };
+  if (!settings.enabled) return { name: "sandbox", value: `off ("sandbox": {"enabled": true} in settings turns it on); ${can}`, ...said };
+  const f: Finding = { name: "sandbox", value: `on${settings.failIfUnavailable ? " (failIfUnavailable)" : ""}; ${can}`, ...said };
   if (a.ok) return f;
   return { ...f, problem: settings.failIfUnavailable ? "the sandbox is on but cannot run: every command is refused" : "the sandbox is on but cannot run: commands fall back to permission prompts", fix: a.install };
 }

@@ -58,10 +58,30 @@ export function mergeSandboxSettings(files: SandboxFile[]): { settings: SandboxS
       continue;
     }
     const b = parsed.data;
+    const unknown = unknownKeys(b);
+    if (unknown.length) problems.push(`${f.file}: sandbox: ${unknown.join(", ")}: not carried out by KHAELOR, ignored (its sandbox has no such setting)`);
     if (f.scope === "user") applyUser(s, b);
     else problems.push(...applyProject(s, b, f.file));
   }
   return { settings: s, problems };
+}
+
+const KNOWN = new Set(["enabled", "autoAllowBashIfSandboxed", "failIfUnavailable", "allowUnsandboxedCommands", "excludedCommands", "network", "filesystem"]);
+const KNOWN_NETWORK = new Set(["allowedDomains", "deniedDomains"]);
+const KNOWN_FILESYSTEM = new Set(["allowWrite", "denyWrite", "denyRead"]);
+
+/**
+ * Claude Code keys KHAELOR's sandbox does not carry out (ignoreViolations, enableWeakerNestedSandbox,
+ * network.allowUnixSockets, the proxy ports...) and misspellings: said, so that nobody believes a
+ * setting holds that does not.
+ */
+function unknownKeys(b: SandboxBlock): string[] {
+  const out = Object.keys(b).filter((k) => !KNOWN.has(k));
+  for (const [part, known] of [["network", KNOWN_NETWORK], ["filesystem", KNOWN_FILESYSTEM]] as const) {
+    const sub = b[part];
+    if (sub) out.push(...Object.keys(sub).filter((k) => !known.has(k)).map((k) => `${part}.${k}`));
+  }
+  return out;
 }
 
 function applyUser(s: SandboxSettings, b: SandboxBlock): void {

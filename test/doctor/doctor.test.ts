@@ -106,3 +106,12 @@ test("the sandbox on in the settings but unable to run here (no bwrap on PATH) i
   expect(r.stdout).toContain("the sandbox is on but cannot run: commands fall back to permission prompts");
   expect(r.stdout).toContain("sudo apt-get install bubblewrap socat");
 });
+
+test("a sandbox key KHAELOR does not carry out is a problem doctor names, as the session's start does", async () => {
+  const env = isolatedEnv(null);
+  mkdirSync(join(env.XDG_CONFIG_HOME!, "khaelor"), { recursive: true });
+  writeFileSync(join(env.XDG_CONFIG_HOME!, "khaelor", "settings.json"), JSON.stringify({ sandbox: { enabled: false, network: { allowUnixSockets: ["/var/run/docker.sock"] } } }));
+  const r = await runCli(["doctor"], { cwd: tempProject(), env });
+  expect(r.code).toBe(1);
+  expect(r.stdout).toContain("sandbox: network.allowUnixSockets: not carried out by KHAELOR, ignored (its sandbox has no such setting)");
+});

@@ -31,6 +31,24 @@ describe("settings", () => {
     expect(domainAllowed({ allowedDomains: ["*.github.com"], deniedDomains: [] }, "github.com")).toBe(false);
   });
 
+  test("a key KHAELOR does not carry out is named, never silently ignored; what it does carry out still holds", () => {
+    const { settings, problems } = mergeSandboxSettings([
+      {
+        file: "user.json",
+        scope: "user",
+        json: { sandbox: { enabled: true, ignoreViolations: { "*": ["/tmp"] }, enableWeakerNestedSandbox: true, network: { allowedDomains: ["github.com"], allowUnixSockets: ["/var/run/docker.sock"], httpProxyPort: 8080 }, filesystem: { denyRead: ["~/x"], alowWrite: ["/"] } } },
+      },
+      { file: "proj.json", scope: "project", json: { sandbox: { allowLocalBinding: true } } },
+    ]);
+    expect(settings.enabled).toBe(true);
+    expect(settings.allowedDomains).toEqual(["github.com"]);
+    expect(settings.denyRead).toEqual(["~/x"]);
+    expect(problems).toEqual([
+      "user.json: sandbox: ignoreViolations, enableWeakerNestedSandbox, network.allowUnixSockets, network.httpProxyPort, filesystem.alowWrite: not carried out by KHAELOR, ignored (its sandbox has no such setting)",
+      "proj.json: sandbox: allowLocalBinding: not carried out by KHAELOR, ignored (its sandbox has no such setting)",
+    ]);
+  });
+
   test("a project cannot turn the sandbox off or let commands out", () => {
     const { settings } = mergeSandboxSettings([
       { file: "u", scope: "user", json: { sandbox: { enabled: true, allowUnsandboxedCommands: false } } },
