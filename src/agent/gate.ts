@@ -35,7 +35,7 @@ export function createGate(opts: GateOptions): PermissionGate & {
     /** forceAsk (a PreToolUse hook's "ask"): asks, with this reason, even where the rules allow. */
     async authorize(prepared: PreparedCall, signal: AbortSignal, forceAsk?: string): Promise<GateDecision> {
       const { call } = prepared;
-      const ruled = opts.sandbox ? opts.sandbox.decide(call, decide(call, prepared.readOnly)) : decide(call, prepared.readOnly);
+      const ruled = opts.sandbox ? opts.sandbox.decide(prepared.facts, decide(call, prepared.readOnly)) : decide(call, prepared.readOnly);
       const d: Decision = forceAsk && ruled.behavior === "allow" ? { behavior: "ask", reason: forceAsk, source: "hook" } : ruled;
       if (d.behavior === "allow" && d.source === "sandbox") record(call, "allow", "sandbox");
       if (d.behavior === "allow") return { allow: true };

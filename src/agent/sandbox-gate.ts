@@ -6,25 +6,19 @@
 // failIfUnavailable refuses commands; without it they ask as they would with no sandbox.
 import type { Decision } from "../permissions/index.ts";
 import type { Sandbox } from "../sandbox/sandbox.ts";
-import type { ToolCall } from "../tools/types.ts";
+import type { ToolFacts } from "../tools/types.ts";
 
-export type SandboxGate = { decide(call: ToolCall, ruled: Decision): Decision };
+export type SandboxGate = { decide(facts: ToolFacts, ruled: Decision): Decision };
 
 /** An ask that comes from a rule the user wrote, not from the engine's caution. */
 const CONFIGURED = /^(user|project|local|session|cli):/;
 
-/** The command a call starts, if it starts one. */
-export function commandOf(call: ToolCall): { command: string; outside: boolean } | null {
-  const i = call.input as { command?: unknown; action?: unknown; dangerouslyDisableSandbox?: unknown } | null;
-  if (!i || typeof i.command !== "string") return null;
-  if (call.name !== "bash" && !(call.name === "process" && i.action === "start")) return null;
-  return { command: i.command, outside: i.dangerouslyDisableSandbox === true };
-}
 
 export function sandboxGate(sandbox: Sandbox): SandboxGate {
   return {
-    decide(call, ruled) {
-      const c = commandOf(call);
+    decide(facts, ruled) {
+      // The command a call runs, as its tool says (bash, a process start); anything else is not the sandbox's.
+      const c = facts.command === undefined ? null : { command: facts.command, outside: facts.outsideSandbox === true };
       if (!c || ruled.behavior === "deny") return ruled;
       const state = sandbox.state();
       if (state.kind === "off") return ruled;

@@ -13,16 +13,19 @@ export function sandboxOffers(runtime: ToolRuntime, sandbox: () => Sandbox | nul
     ...runtime,
     async prepare(call, ctx) {
       const p = await runtime.prepare(call, ctx);
-      const input = call.input as { command?: unknown; dangerouslyDisableSandbox?: unknown } | null;
-      if (!p.ok || call.name !== "bash" || typeof input?.command !== "string" || input.dangerouslyDisableSandbox === true) return p;
-      const command = input.command;
+      // A confined command, as its tool says (bash, a process start).
+      if (!p.ok || p.facts.command === undefined || p.facts.outsideSandbox) return p;
+      const command = p.facts.command;
       return {
         ...p,
         async run(): Promise<ToolOutcome> {
           const sb = sandbox();
+          const earlier = sb?.lastBlocked();
           const r = await p.run();
+          // Blocked during this call: a process start returns while its command still runs, and what
+          // was blocked before it (the same command run by bash, say) is not this call's.
           const blocked = sb?.lastBlocked();
-          if (!sb || !blocked || blocked.line !== command || ctx.signal.aborted) return r;
+          if (!sb || !blocked || blocked === earlier || blocked.line !== command || ctx.signal.aborted) return r;
           const what = blocked.write !== undefined ? `writes to ${blocked.shown}` : `the network to ${blocked.shown}`;
           const answer = await ask(
             {

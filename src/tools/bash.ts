@@ -36,7 +36,7 @@ export const bashTool: Tool<Input> = {
   destructive: true,
   claudeName: "Bash",
   kind: "execute",
-  reach: (i) => ({ paths: [], command: i.command }),
+  reach: (i) => ({ paths: [], command: i.command, ...(i.dangerouslyDisableSandbox ? { outsideSandbox: true as const } : {}) }),
   preview: (i) => ({ detail: { label: "command", text: i.command } }),
   summarize: (i) => `bash: ${i.description ?? i.command.split("\n")[0]!.slice(0, 80)}`,
   async run(input, ctx) {

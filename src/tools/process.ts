@@ -47,7 +47,11 @@ export const processTool: Tool<Input> = {
   claudeName: "Process",
   kind: "execute",
   // list and read only look at processes this session started.
-  reach: (i) => ({ paths: [], ...(i.action === "start" && i.command ? { command: i.command } : {}), ...(i.action === "list" || i.action === "read" ? { access: "read" as const } : {}) }),
+  reach: (i) => ({
+    paths: [],
+    ...(i.action === "start" && i.command ? { command: i.command, ...(i.dangerouslyDisableSandbox ? { outsideSandbox: true as const } : {}) } : {}),
+    ...(i.action === "list" || i.action === "read" ? { access: "read" as const } : {}),
+  }),
   preview: (i) => ({ detail: i.command ? { label: `${i.action} process`, text: i.command } : { label: "process", text: `${i.action} ${i.id ?? ""}`.trim() } }),
   summarize: (i) => {
     if (i.action === "start") return `process start${i.name ? ` ${i.name}` : ""}: ${i.command ?? ""}`.slice(0, 100);

@@ -74,7 +74,10 @@ export type ToolKind = "read" | "edit" | "delete" | "move" | "search" | "execute
 /** What one call reaches, as its tool says: the files or folders (absolute), the command it runs. */
 export type CallReach = {
   paths: Array<{ path: string; line?: number }>;
+  /** The shell command the call runs (the sandbox confines it). */
   command?: string;
+  /** The call asks to run its command outside the sandbox (dangerouslyDisableSandbox). */
+  outsideSandbox?: true;
   /** Where a call of a tool that may change things only looks (process list and read). */
   access?: "read";
 };

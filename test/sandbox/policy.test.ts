@@ -6,6 +6,8 @@ import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { sandboxGate } from "../../src/agent/sandbox-gate.ts";
+import { bashTool } from "../../src/tools/bash.ts";
+import { callFacts } from "../../src/tools/facts.ts";
 import { openSandbox } from "../../src/sandbox/sandbox.ts";
 import { seatbeltProfile } from "../../src/sandbox/seatbelt.ts";
 import { matchReadGlobs } from "../../src/sandbox/read-globs.ts";
@@ -61,7 +63,8 @@ describe("settings", () => {
 });
 
 const ask: Decision = { behavior: "ask", reason: "runs npm", source: "mode:default" };
-const bash = (command: string, extra: object = {}) => ({ id: "t", name: "bash", input: { command, ...extra } });
+// The facts the bash tool gives of such a call: what the gate reads.
+const bash = (command: string, extra: object = {}) => callFacts(bashTool, "bash", { command, ...extra }, "/");
 const on = () => ({ ok: true as const, enforcer: "bubblewrap" as const, socat: true, warnings: [] });
 const missing = () => ({ ok: false as const, why: "bubblewrap (bwrap) is not on PATH", install: "apt-get install bubblewrap socat" });
 
