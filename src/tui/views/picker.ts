@@ -2,7 +2,7 @@
 // models. Up/Down move the selection, Tab or Enter take it, Esc closes; the list scrolls to keep
 // the selection visible.
 import type { Row, Span } from "../render/style.ts";
-import { clipSpans, displayWidth, span } from "./text.ts";
+import { clipSpans, displayWidth, proseRows, span } from "./text.ts";
 import { ui } from "./theme.ts";
 
 export type PickerItem = { label: string; detail?: string; /** Indices in label to emphasise (fuzzy matches). */ marks?: number[] };
@@ -24,7 +24,8 @@ export function renderPicker<T>(p: PickerState<T>, width: number, maxRows: numbe
   const rows: Row[] = [];
   if (p.title) {
     const filter = p.query === undefined ? [] : p.query ? [span("  filter: ", ui.dim), span(p.query, ui.accent)] : [span("  type to filter", ui.dim)];
-    rows.push({ spans: clipSpans([span(p.title, ui.dim), ...filter], width, true) });
+    // A question (trust, a plan) may name a long path: it wraps between words, its end never cut.
+    rows.push(...proseRows([span(p.title, ui.dim), ...filter], width, [], [span("  ")], true));
   }
   const room = Math.max(1, maxRows - rows.length);
   if (p.items.length === 0) {
