@@ -44,8 +44,6 @@ import { ranAsCommand, runSlashCommand } from "./commands.ts";
 import { watchMcp } from "./mcp-panel.ts";
 import { askStartTrust } from "./start-trust.ts";
 import { showResumedTail } from "./resumed-tail.ts";
-import { Composer } from "./composer.ts";
-import { HistoryCommit } from "./history-commit.ts";
 import type { FocusChange, InputEvent } from "./app-input.ts";
 import { askInPanel, homeShort } from "./ask-permission.ts";
 import { builtinWins } from "./slash-commands.ts";
@@ -56,6 +54,7 @@ import { permissionInput, typedAhead } from "./permission-keys.ts";
 import { openPagerView, pagerInput } from "./pager-keys.ts";
 import { liveZone, SPIN_MS } from "./live-zone.ts";
 import type { AppState, Busy } from "./state.ts";
+import { initialState } from "./initial-state.ts";
 import { runningProcessLines } from "./stopped-processes.ts";
 import { replaceSession } from "./session-switch.ts";
 
@@ -104,32 +103,7 @@ export class App implements AppActions {
   constructor(readonly deps: AppDeps) {
     this.screen = deps.screen;
     this.clock = deps.now ?? Date.now;
-    this.state = {
-      session: null,
-      ready: false,
-      gitBranch: deps.gitBranch ?? null,
-      transcript: new Transcript(),
-      composer: new Composer(),
-      history: deps.history,
-      finder: deps.finder,
-      links: deps.links,
-      committer: new HistoryCommit(deps.screen.cols, deps.links),
-      width: deps.screen.cols,
-      busy: null,
-      queued: [],
-      ask: null,
-      picker: null,
-      pager: null,
-      hint: null,
-      ctrlCAt: 0,
-      escAt: 0,
-      lastTypedAt: Number.NEGATIVE_INFINITY,
-      guardTimer: null,
-      frameNo: 0,
-      lastEventAt: 0,
-      allowBypassCycle: false,
-      allowDontAskCycle: false,
-    };
+    this.state = initialState(deps);
     this.lending = new TerminalLending({
       state: this.state,
       screen: deps.screen,
