@@ -18,13 +18,14 @@
 // commands.ts, each a function of (state, actions, event); the history commit in
 // history-commit.ts; the live zone, a function of the state, in live-zone.ts; the permission
 // panel as the Asker (ask-permission.ts), lending the terminal out (terminal-lending.ts), images
-// (image-paste.ts), /clear and /resume (session-switch.ts). App owns the state, implements the
-// actions, and runs the session's lifecycle and the timers.
+// (image-paste.ts), the state before a session (initial-state.ts), /clear, /resume, a fork and a
+// plan's clean start (session-switch.ts). App owns the state, implements the actions, and runs the
+// session's lifecycle and the timers.
 //
 // Startup: the app exists before the session does (deps.session null), so the composer takes keys
 // at once; what is sent meanwhile is shown as queued and runs when sessionOpened() hands it over.
 import type { AgentTurnResult, AgentSession, AskAnswer, AskRequest, PlanHandoff } from "../../agent/types.ts";
-import type { AgentEvent, PermissionMode } from "../../events/types.ts";
+import type { AgentEvent } from "../../events/types.ts";
 import type { UserBlock } from "../../model/types.ts";
 import type { ImageData } from "../../model/images.ts";
 import { imageBlock, pastedImages, noClipboardNotice, pasteClipboardImage } from "./image-paste.ts";
@@ -45,7 +46,7 @@ import { watchMcp } from "./mcp-panel.ts";
 import { askStartTrust } from "./start-trust.ts";
 import { showResumedTail } from "./resumed-tail.ts";
 import type { FocusChange, InputEvent } from "./app-input.ts";
-import { askInPanel, homeShort } from "./ask-permission.ts";
+import { askInPanel } from "./ask-permission.ts";
 import { builtinWins } from "./slash-commands.ts";
 import { runShellCommand, shellCommandOf } from "./shell-mode.ts";
 import { Transcript } from "../transcript/transcript.ts";
@@ -56,7 +57,7 @@ import { liveZone, SPIN_MS } from "./live-zone.ts";
 import type { AppState, Busy } from "./state.ts";
 import { initialState } from "./initial-state.ts";
 import { runningProcessLines } from "./stopped-processes.ts";
-import { replaceSession } from "./session-switch.ts";
+import { forkSession, implementPlan, switchSession, type SwitchHost } from "./session-switch.ts";
 
 /**
  * While the model streams, its deltas lay out and paint at most this often (after the last frame,
@@ -90,6 +91,7 @@ export class App implements AppActions {
   private exiting = false;
   /** Ctrl-Z and the editor: while the terminal is lent out nothing is drawn and no key is read. */
   private readonly lending: TerminalLending;
+  private readonly switches: SwitchHost;
   /** A turn that ends after running this long notifies a user who is away. */
   notifyAfterMs = NOTIFY_AFTER_MS;
   private pagerDirty = false;
@@ -116,6 +118,18 @@ export class App implements AppActions {
       ...(deps.editFile ? { editFile: deps.editFile } : {}),
       ...(deps.answersIn ? { answersIn: deps.answersIn } : {}),
     });
+    this.switches = {
+      state: this.state,
+      screen: deps.screen,
+      reopen: (resume, keep, fork) => deps.reopen(resume, keep, fork),
+      flash: (text) => this.flash(text),
+      runBusy: (kind, work) => this.runBusy(kind, work),
+      renderNow: () => this.renderNow(),
+      detach: () => this.unsubscribe(),
+      attach: (next) => this.attach(next),
+      exiting: () => this.exiting,
+      runTurn: (text) => this.runTurn(text),
+    };
     this.keybindings = deps.keybindings ? new AppKeybindings(this.state, deps.keybindings, () => this.requestRender()) : null;
   }
 
@@ -296,7 +310,7 @@ export class App implements AppActions {
         if (this.state.busy?.abort === abort) this.state.busy = null;
         if (this.now() - startedAt >= this.notifyAfterMs) this.notifyAway("the turn is over");
         this.workEnded();
-        if (handoff && !this.exiting) void this.implementPlan(handoff);
+        if (handoff && !this.exiting) void implementPlan(this.switches, handoff);
       });
     this.renderNow();
   }
@@ -367,54 +381,12 @@ export class App implements AppActions {
     });
   }
 
-  async switchSession(resume: string | null): Promise<void> {
-    if (this.state.busy) {
-      this.flash("the agent is working: press Esc to interrupt it first");
-      return;
-    }
-    // /clear starts over in the conversation, not in the settings: the model and mode chosen stay.
-    await this.swapSession(resume, (old) => (resume ? undefined : { model: old.model(), permissionMode: old.permissionMode() }));
+  switchSession(resume: string | null): Promise<void> {
+    return switchSession(this.switches, resume);
   }
 
-  async forkFrom(id: string): Promise<boolean> {
-    if (this.state.busy) {
-      this.flash("the agent is working: press Esc to interrupt it first");
-      return false;
-    }
-    const from = this.session.sessionId;
-    // The fork goes on with this run's model and mode; its log starts with the conversation before the message.
-    await this.swapSession(from, (old) => ({ model: old.model(), permissionMode: old.permissionMode() }), { before: id });
-    return this.state.session?.sessionId !== from;
-  }
-
-  private async swapSession(
-    resume: string | null,
-    keep: (old: AgentSession) => { model: string; permissionMode: PermissionMode } | undefined,
-    fork?: { before: string },
-  ): Promise<void> {
-    // Busy for the whole switch (SessionEnd and SessionStart hooks may take a minute each): a
-    // prompt typed meanwhile must not run unseen in a session on its way out.
-    await this.runBusy("command", () =>
-      replaceSession(this.state, this.screen, this.session, resume, {
-        forked: fork !== undefined,
-        reopen: (old) => this.deps.reopen(resume, keep(old), fork),
-        detach: () => this.unsubscribe(),
-        attach: (next) => this.attach(next),
-      }),
-    );
-    this.renderNow();
-  }
-
-  /**
-   * "Approve, clear the context and implement": a new session (the planning one kept, resumable),
-   * accepting edits, whose first prompt is the user's request and the approved plan.
-   */
-  private async implementPlan(h: PlanHandoff): Promise<void> {
-    const before = this.session.sessionId;
-    await this.swapSession(null, (old) => ({ model: old.model(), permissionMode: "acceptEdits" }));
-    if (this.state.session?.sessionId === before || this.exiting) return;
-    this.state.transcript.notice(`Implementing the approved plan (${homeShort(h.planFile)}) in a new session with a clean context.`, "info");
-    this.runTurn(h.prompt);
+  forkFrom(id: string): Promise<boolean> {
+    return forkSession(this.switches, id);
   }
 
   /** `signal`: the signal that ends the session, recorded as the reason a running turn stopped. */
