@@ -105,7 +105,7 @@ export class App implements AppActions {
   constructor(readonly deps: AppDeps) {
     this.screen = deps.screen;
     this.clock = deps.now ?? Date.now;
-    this.state = initialState(deps);
+    this.state = initialState({ ...deps, cols: deps.screen.cols });
     this.lending = new TerminalLending({
       state: this.state,
       screen: deps.screen,

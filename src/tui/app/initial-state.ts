@@ -1,11 +1,12 @@
 // The app's state before a session is attached: empty transcript and composer, nothing asked or open.
-import type { AppDeps } from "./app-deps.ts";
 import { Composer } from "./composer.ts";
+import type { FileFinder } from "./file-finder.ts";
 import { HistoryCommit } from "./history-commit.ts";
+import type { PromptHistory } from "./history.ts";
 import type { AppState } from "./state.ts";
 import { Transcript } from "../transcript/transcript.ts";
 
-export function initialState(deps: Pick<AppDeps, "screen" | "history" | "finder" | "links" | "gitBranch">): AppState {
+export function initialState(deps: { cols: number; history: PromptHistory; finder: FileFinder; links: boolean; gitBranch?: string | null }): AppState {
   return {
     session: null,
     ready: false,
@@ -15,8 +16,8 @@ export function initialState(deps: Pick<AppDeps, "screen" | "history" | "finder"
     history: deps.history,
     finder: deps.finder,
     links: deps.links,
-    committer: new HistoryCommit(deps.screen.cols, deps.links),
-    width: deps.screen.cols,
+    committer: new HistoryCommit(deps.cols, deps.links),
+    width: deps.cols,
     busy: null,
     queued: [],
     ask: null,

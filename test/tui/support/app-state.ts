@@ -6,12 +6,10 @@ import type { PermissionMode } from "../../../src/events/types.ts";
 import type { AppActions, ChooserItem } from "../../../src/tui/app/actions.ts";
 import type { InputEvent } from "../../../src/tui/app/app-input.ts";
 import { composerInput } from "../../../src/tui/app/composer-keys.ts";
-import { Composer } from "../../../src/tui/app/composer.ts";
 import { FileFinder } from "../../../src/tui/app/file-finder.ts";
-import { HistoryCommit } from "../../../src/tui/app/history-commit.ts";
 import { PromptHistory } from "../../../src/tui/app/history.ts";
+import { initialState } from "../../../src/tui/app/initial-state.ts";
 import type { AppState } from "../../../src/tui/app/state.ts";
-import { Transcript } from "../../../src/tui/transcript/transcript.ts";
 
 /** The few session calls key handling and commands make, over a mode, a model and a steering queue of its own. */
 export function fakeSession(queuedSteering: string[] = []): AgentSession {
@@ -111,33 +109,8 @@ export function fakeActions(clock: { t: number }): AppActions & Recorded {
 export function makeState(over: Partial<AppState> = {}): AppState {
   const finder = new FileFinder("/nonexistent");
   finder.setFiles(["src/app.ts", "src/screen/zone.ts", "README.md"]);
-  return {
-    session: fakeSession(),
-    ready: true,
-    gitBranch: null,
-    transcript: new Transcript(),
-    composer: new Composer(),
-    history: new PromptHistory(null, ["first prompt", "second prompt"]),
-    finder,
-    links: false,
-    committer: new HistoryCommit(80, false),
-    width: 80,
-    busy: null,
-    queued: [],
-    ask: null,
-    picker: null,
-    pager: null,
-    hint: null,
-    ctrlCAt: 0,
-    escAt: 0,
-    lastTypedAt: Number.NEGATIVE_INFINITY,
-    guardTimer: null,
-    frameNo: 0,
-    lastEventAt: 0,
-    allowBypassCycle: false,
-    allowDontAskCycle: false,
-    ...over,
-  };
+  const empty = initialState({ cols: 80, history: new PromptHistory(null, ["first prompt", "second prompt"]), finder, links: false });
+  return { ...empty, session: fakeSession(), ready: true, ...over };
 }
 
 export function setup(over: Partial<AppState> = {}) {
