@@ -51,6 +51,8 @@ export type LoadedHooks = { entries: HookEntry[]; problems: string[] };
 export function loadHooks(files: HookFile[]): LoadedHooks {
   const entries: HookEntry[] = [];
   const problems: string[] = [];
+  // Claude Code's disableAllHooks, from a settings file (a plugin's hooks.json is not one).
+  const offIn: { user?: string; project?: string } = {};
   for (const { scope, file, plugin } of files) {
     let raw: unknown;
     try {
@@ -63,6 +65,7 @@ export function loadHooks(files: HookFile[]): LoadedHooks {
       if (plugin && existsSync(file)) problems.push(`${file}: ${e instanceof SyntaxError ? `not valid JSON (${e.message})` : (e as Error).message}; the plugin ${plugin.name}'s hooks are not loaded`);
       continue;
     }
+    if (!plugin && (raw as { disableAllHooks?: unknown } | null)?.disableAllHooks === true) offIn[scope === "user" ? "user" : "project"] ??= file;
     const hooks = (raw as { hooks?: unknown } | null)?.hooks;
     if (hooks === undefined) continue;
     const shape = HooksShape.safeParse(hooks);
@@ -106,7 +109,19 @@ export function loadHooks(files: HookFile[]): LoadedHooks {
       });
     }
   }
-  return { entries, problems };
+  return disabled(entries, problems, offIn);
+}
+
+/**
+ * The user's disableAllHooks turns every hook off; a project's only the project's own: turning
+ * off hooks the user set (a guard, an audit log) is not the project's to decide.
+ */
+function disabled(entries: HookEntry[], problems: string[], offIn: { user?: string; project?: string }): LoadedHooks {
+  if (offIn.user) return { entries: [], problems: [...problems, `hooks are off: disableAllHooks is set in ${offIn.user}; ${entries.length} hook${entries.length === 1 ? " is" : "s are"} not run`] };
+  if (!offIn.project) return { entries, problems };
+  const kept = entries.filter((e) => e.scope === "user" || e.plugin);
+  const note = `${offIn.project}: disableAllHooks turns off this project's hooks only (${entries.length - kept.length} not run); your own hooks still run (set it in your user settings to turn them off)`;
+  return { entries: kept, problems: [...problems, note] };
 }
 
 /** Anchored, as Claude Code matches: "Edit|Write" is Edit or Write, not "NotebookEdit". Empty or "*" is everything. */
