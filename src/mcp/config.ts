@@ -7,7 +7,7 @@ import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import { existsSync } from "node:fs";
 import { homedir } from "node:os";
 import { join, resolve } from "node:path";
-import { ownLocation, settingsLocations, userConfigDir } from "../permissions/index.ts";
+import { claudeConfigDir, ownLocation, readSettingsObject, settingsLocations, userConfigDir } from "../permissions/index.ts";
 import { FileReadError, LIMITS, readTextIfExists } from "../workspace/safe-read.ts";
 import { fingerprintOf, type TrustItem } from "../trust/project-trust.ts";
 
@@ -81,6 +81,9 @@ export function loadMcpConfig(src: ConfigSources): McpConfig {
       problems.push(...r.problems);
       take(r.servers);
     }
+    const off = disabledMcpjsonServers(src, problems);
+    const mcpJson = join(resolve(src.projectRoot), ".mcp.json");
+    for (const s of byName.values()) if (s.file === mcpJson && off.has(s.name)) s.disabled = true;
     for (const p of src.plugins ?? []) {
       const r = readPluginMcp(p);
       problems.push(...r.problems);
@@ -99,6 +102,27 @@ export function loadMcpConfig(src: ConfigSources): McpConfig {
     take(r.servers);
   }
   return { servers: [...byName.values()], problems };
+}
+
+/**
+ * Claude Code's `disabledMcpjsonServers`: .mcp.json servers the user (or the project's own
+ * settings: turning a server off only restricts) keeps off, from every settings file.
+ */
+function disabledMcpjsonServers(src: ConfigSources, problems: string[]): Set<string> {
+  const home = src.home ?? homedir();
+  const off = new Set<string>();
+  for (const { file } of settingsLocations(resolve(src.projectRoot), userConfigDir(home, src.configHome), claudeConfigDir(home))) {
+    let names: unknown;
+    try {
+      names = readSettingsObject(file).disabledMcpjsonServers;
+    } catch {
+      continue; // a broken settings file is reported where its servers are read
+    }
+    if (names === undefined) continue;
+    if (!Array.isArray(names) || !names.every((n) => typeof n === "string")) problems.push(`${file}: disabledMcpjsonServers must be a list of server names (ignored)`);
+    else for (const n of names) off.add(n);
+  }
+  return off;
 }
 
 export function readConfigFile(f: ConfigFile): { servers: ServerConfig[]; problems: string[] } {

@@ -85,3 +85,17 @@ test("expanded values reach the server; --strict-mcp-config in a real run; SSE a
     await sse.exited;
   }
 }, 90_000);
+
+test("disabledMcpjsonServers (Claude Code's) keeps a .mcp.json server off, from the user's settings or the project's; a server defined elsewhere is not touched", () => {
+  const dir = tempProject();
+  const home = tempProject("khaelor-home-");
+  mkdirSync(join(home, "cfg", "khaelor"), { recursive: true });
+  mkdirSync(join(dir, ".claude"), { recursive: true });
+  writeFileSync(join(dir, ".mcp.json"), mcpConfig({ noisy: { command: "n" }, risky: { command: "r" }, fine: { command: "f" } }));
+  writeFileSync(join(home, "cfg", "khaelor", "settings.json"), JSON.stringify({ ...JSON.parse(mcpConfig({ mine: { command: "m" } })), disabledMcpjsonServers: ["noisy", "mine"] }));
+  writeFileSync(join(dir, ".claude", "settings.json"), JSON.stringify({ disabledMcpjsonServers: ["risky"] }));
+  const c = loadMcpConfig({ projectRoot: dir, home, configHome: join(home, "cfg") });
+  expect(c.servers.map((s) => `${s.name}:${s.disabled ? "off" : "on"}`)).toEqual(["mine:on", "noisy:off", "risky:off", "fine:on"]);
+  writeFileSync(join(dir, ".claude", "settings.json"), JSON.stringify({ disabledMcpjsonServers: "risky" }));
+  expect(loadMcpConfig({ projectRoot: dir, home, configHome: join(home, "cfg") }).problems).toEqual([`${join(dir, ".claude", "settings.json")}: disabledMcpjsonServers must be a list of server names (ignored)`]);
+});
