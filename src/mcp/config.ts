@@ -81,9 +81,10 @@ export function loadMcpConfig(src: ConfigSources): McpConfig {
       problems.push(...r.problems);
       take(r.servers);
     }
-    const off = disabledMcpjsonServers(src, problems);
     const mcpJson = join(resolve(src.projectRoot), ".mcp.json");
-    for (const s of byName.values()) if (s.file === mcpJson && off.has(s.name)) s.disabled = true;
+    const fromMcpJson = [...byName.values()].filter((s) => s.file === mcpJson);
+    const off = mcpjsonSettings(src, problems, fromMcpJson.length > 0);
+    for (const s of fromMcpJson) if (off.has(s.name)) s.disabled = true;
     for (const p of src.plugins ?? []) {
       const r = readPluginMcp(p);
       problems.push(...r.problems);
@@ -106,18 +107,25 @@ export function loadMcpConfig(src: ConfigSources): McpConfig {
 
 /**
  * Claude Code's `disabledMcpjsonServers`: .mcp.json servers the user (or the project's own
- * settings: turning a server off only restricts) keeps off, from every settings file.
+ * settings: turning a server off only restricts) keeps off, from every settings file. Its approvals
+ * (`enableAllProjectMcpServers`, `enabledMcpjsonServers`) are said not to be followed where there
+ * are servers to approve: KHAELOR's trust question decides, so `khaelor -p` in a clone runs none.
  */
-function disabledMcpjsonServers(src: ConfigSources, problems: string[]): Set<string> {
+function mcpjsonSettings(src: ConfigSources, problems: string[], anyServer: boolean): Set<string> {
   const home = src.home ?? homedir();
   const off = new Set<string>();
   for (const { file } of settingsLocations(resolve(src.projectRoot), userConfigDir(home, src.configHome), claudeConfigDir(home))) {
-    let names: unknown;
+    let json: Record<string, unknown>;
     try {
-      names = readSettingsObject(file).disabledMcpjsonServers;
+      json = readSettingsObject(file);
     } catch {
       continue; // a broken settings file is reported where its servers are read
     }
+    // false or an empty list approves nothing: KHAELOR does just that.
+    const approves = (v: unknown) => v === true || (Array.isArray(v) && v.length > 0);
+    const approvals = ["enableAllProjectMcpServers", "enabledMcpjsonServers"].filter((k) => approves(json[k]));
+    if (anyServer && approvals.length) problems.push(`${file}: ${approvals.join(", ")} not followed: a project's MCP servers run once you trust the project (KHAELOR asks once, and remembers)`);
+    const names = json.disabledMcpjsonServers;
     if (names === undefined) continue;
     if (!Array.isArray(names) || !names.every((n) => typeof n === "string")) problems.push(`${file}: disabledMcpjsonServers must be a list of server names (ignored)`);
     else for (const n of names) off.add(n);

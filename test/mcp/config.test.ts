@@ -99,3 +99,19 @@ test("disabledMcpjsonServers (Claude Code's) keeps a .mcp.json server off, from 
   writeFileSync(join(dir, ".claude", "settings.json"), JSON.stringify({ disabledMcpjsonServers: "risky" }));
   expect(loadMcpConfig({ projectRoot: dir, home, configHome: join(home, "cfg") }).problems).toEqual([`${join(dir, ".claude", "settings.json")}: disabledMcpjsonServers must be a list of server names (ignored)`]);
 });
+
+test("enableAllProjectMcpServers and enabledMcpjsonServers are said not to be followed where a .mcp.json has servers: the trust question decides", () => {
+  const dir = tempProject();
+  const home = tempProject("khaelor-home-");
+  mkdirSync(join(dir, ".claude"), { recursive: true });
+  const local = join(dir, ".claude", "settings.local.json");
+  writeFileSync(local, JSON.stringify({ enableAllProjectMcpServers: true, enabledMcpjsonServers: ["a"] }));
+  const sources = { projectRoot: dir, home, configHome: join(home, "cfg") };
+  expect(loadMcpConfig(sources).problems).toEqual([]);
+  writeFileSync(join(dir, ".mcp.json"), mcpConfig({ a: { command: "a" } }));
+  const c = loadMcpConfig(sources);
+  expect(c.problems).toEqual([`${local}: enableAllProjectMcpServers, enabledMcpjsonServers not followed: a project's MCP servers run once you trust the project (KHAELOR asks once, and remembers)`]);
+  expect(c.servers[0]).toMatchObject({ name: "a", needsTrust: true, disabled: false });
+  writeFileSync(local, JSON.stringify({ enableAllProjectMcpServers: false, enabledMcpjsonServers: [] }));
+  expect(loadMcpConfig(sources).problems).toEqual([]);
+});
