@@ -26,13 +26,14 @@ const isKernelThread = (stat: string): boolean => {
 const pause = new Int32Array(new SharedArrayBuffer(4));
 
 /**
- * A process in the middle of exec shows an empty environment for an instant (a daemon's last
- * `exec sleep` right after it detached): read again a few times before taking it as unmarked.
+ * A process in the middle of exec shows an empty environment and command line for an instant (a
+ * daemon's last `exec sleep` right after it detached): read again a few times before taking it as
+ * unmarked, or its command as unknown.
  */
-function readEnviron(pid: string): string | null {
+function readSettled(pid: string, file: "environ" | "cmdline"): string | null {
   for (let i = 0; i < 5; i++) {
-    const env = readProc(pid, "environ");
-    if (env !== "") return env;
+    const text = readProc(pid, file);
+    if (text !== "") return text;
     Atomics.wait(pause, 0, 0, 2);
   }
   return "";
@@ -51,11 +52,11 @@ export function findMarked(entry: string): MarkedProcess[] | null {
   for (const pid of pids) {
     if (pid === self) continue;
     const stat = readProc(pid, "stat");
-    const env = stat && !isKernelThread(stat) ? readEnviron(pid) : null;
+    const env = stat && !isKernelThread(stat) ? readSettled(pid, "environ") : null;
     if (env === null || !env.split("\0").includes(entry)) continue;
     // A zombie is already dead: its parent just has not reaped it.
     if (!stat || stat.slice(stat.lastIndexOf(")") + 2, stat.lastIndexOf(")") + 3) === "Z") continue;
-    const command = (readProc(pid, "cmdline") ?? "").split("\0").filter(Boolean).join(" ");
+    const command = (readSettled(pid, "cmdline") ?? "").split("\0").filter(Boolean).join(" ");
     out.push({ pid: Number(pid), command });
   }
   return out;
