@@ -13,7 +13,6 @@ export type SandboxGate = { decide(facts: ToolFacts, ruled: Decision): Decision 
 /** An ask that comes from a rule the user wrote, not from the engine's caution. */
 const CONFIGURED = /^(user|project|local|session|cli):/;
 
-
 export function sandboxGate(sandbox: Sandbox): SandboxGate {
   return {
     decide(facts, ruled) {
