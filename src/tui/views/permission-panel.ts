@@ -136,7 +136,7 @@ export function renderPermissionFull(p: PermissionPrompt, width: number): Row[] 
     ...(p.reason ? [{ spans: [] }, ...wrapText(p.reason, width, ui.dim)] : []),
     ...(p.alwaysRule ? [{ spans: [] }, ...wrapSpans([span("always allow saves the rule ", ui.dim), ...revealSpans(p.alwaysRule, ui.accent)], width)] : []),
     { spans: [] },
-    { spans: clipSpans([span("Esc goes back to the prompt to answer it.", ui.dim)], width, true) },
+    ...wordWrapSpans([span("Esc goes back to the prompt to answer it.", ui.dim)], width),
   ];
 }
 
@@ -196,7 +196,7 @@ function keyRows(s: PermissionPanelState, width: number): Row[] {
 
 function messageRows(s: PermissionPanelState, width: number): Row[] {
   return [
-    { spans: clipSpans([span("Tell the model why (Enter sends, Esc goes back): ", ui.dim)], width, true) },
+    ...wordWrapSpans([span("Tell the model why (Enter sends, Esc goes back): ", ui.dim)], width),
     ...wrapSpans([span(cleanText(s.message ?? "")), span(" ", ui.cursor)], width, [span("> ", ui.key)], [span("  ")]),
   ];
 }

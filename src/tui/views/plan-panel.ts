@@ -5,7 +5,7 @@
 // the plan gives way, ending in a line saying how much more there is (Ctrl-T shows it all).
 import { renderMarkdown } from "../markdown/index.ts";
 import type { Row } from "../render/style.ts";
-import { cleanText, clipSpans, span, wrapSpans, wrapText } from "./text.ts";
+import { cleanText, clipSpans, span, wordWrapSpans, wrapSpans, wrapText } from "./text.ts";
 import { ui } from "./theme.ts";
 
 export type PlanChoice = "accept" | "review" | "clear" | "keep";
@@ -47,19 +47,19 @@ export function renderPlanPanel(s: PlanPanelState, o: { width: number; maxRows: 
 }
 
 function chooserRows(s: PlanPanelState, width: number, armed: boolean): Row[] {
-  const rows: Row[] = [{ spans: clipSpans([span("Would you like to proceed?", ui.bold)], width, true) }];
+  const rows: Row[] = wordWrapSpans([span("Would you like to proceed?", ui.bold)], width);
   PLAN_CHOICES.forEach((c, i) => {
     const sel = i === s.selected;
     const style = !armed ? ui.dim : sel ? ui.bold : undefined;
-    rows.push(...wrapSpans([span(`${i + 1}. ${c.label}`, style)], width, [span(sel ? "❯ " : "  ", sel ? ui.accentBold : undefined)], [span("     ")]));
+    rows.push(...wordWrapSpans([span(`${i + 1}. ${c.label}`, style)], width, [span(sel ? "❯ " : "  ", sel ? ui.accentBold : undefined)], [span("     ")]));
   });
-  rows.push({ spans: clipSpans([span("↑↓ move · Enter takes · 1-4 · Ctrl-T shows the whole plan · Esc stops the agent", ui.dim)], width, true) });
+  rows.push(...wordWrapSpans([span("↑↓ move · Enter takes · 1-4 · Ctrl-T shows the whole plan · Esc stops the agent", ui.dim)], width));
   return rows;
 }
 
 function feedbackRows(text: string, width: number): Row[] {
   return [
-    { spans: clipSpans([span("Tell the model what to change (Enter sends, Esc goes back):", ui.dim)], width, true) },
+    ...wordWrapSpans([span("Tell the model what to change (Enter sends, Esc goes back):", ui.dim)], width),
     ...wrapSpans([span(cleanText(text)), span(" ", ui.cursor)], width, [span("> ", ui.key)], [span("  ")]),
   ];
 }
