@@ -41,7 +41,7 @@ export function placesFindings(cwd: string, env: Env): Finding[] {
     try {
       const j: unknown = JSON.parse(readFileSync(file, "utf8").replace(/^\uFEFF/, ""));
       if (!j || typeof j !== "object" || Array.isArray(j)) throw new Error("not a JSON object");
-      out.push({ ...f, value: f.value + whatItHolds(j as Record<string, unknown>) });
+      out.push({ ...f, value: f.value + whatItHolds(j as Record<string, unknown>) + (claude ? notCarriedOut(j as Record<string, unknown>) : "") });
     } catch (e) {
       out.push({ ...f, problem: `${file} is not valid JSON (${(e as Error).message}); KHAELOR skips it and denies what its rules might have denied`, fix: `fix ${file} by hand (or remove it)` });
     }
@@ -124,6 +124,17 @@ export function updatesFinding(cwd: string, env: Env): Finding {
   const state = readUpdateState(updateStateFile(env));
   const last = state ? `; last checked ${new Date(state.checkedAt).toISOString()}${state.latest ? `, latest ${state.latest}` : ""}` : "";
   return { name: "updates", value: `${off ? `automatic checks off (${off})` : "checked daily in the background"} from ${releaseUrl(env)}${last}; update with ${updateCommand(kind)}` };
+}
+
+/**
+ * Claude Code settings KHAELOR has nothing for (read nowhere in src/): named where a switcher
+ * looks, so that none of them seems to hold. Information, not a problem: the file is Claude Code's.
+ */
+const NOT_CARRIED_OUT = new Set(["outputStyle", "includeCoAuthoredBy", "cleanupPeriodDays", "extraKnownMarketplaces", "forceLoginMethod", "forceLoginOrgUUID", "awsAuthRefresh", "awsCredentialExport", "otelHeadersHelper", "allowManagedHooksOnly", "spinnerTipsEnabled", "alwaysThinkingEnabled", "companyAnnouncements", "respectGitignore"]);
+
+function notCarriedOut(j: Record<string, unknown>): string {
+  const keys = Object.keys(j).filter((k) => NOT_CARRIED_OUT.has(k));
+  return keys.length ? `; not carried out by KHAELOR: ${keys.join(", ")}` : "";
 }
 
 /** The rules and hooks one settings file holds, so a user sees which file each came from. */

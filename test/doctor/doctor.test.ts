@@ -115,3 +115,15 @@ test("a sandbox key KHAELOR does not carry out is a problem doctor names, as the
   expect(r.code).toBe(1);
   expect(r.stdout).toContain("sandbox: network.allowUnixSockets: not carried out by KHAELOR, ignored (its sandbox has no such setting)");
 });
+
+test("Claude Code's settings KHAELOR does not carry out are named on that file's line, as information", async () => {
+  const env = isolatedEnv("http://127.0.0.1:9");
+  const file = join(env.HOME!, ".claude", "settings.json");
+  mkdirSync(join(env.HOME!, ".claude"), { recursive: true });
+  writeFileSync(file, JSON.stringify({ outputStyle: "Explanatory", includeCoAuthoredBy: false, extraKnownMarketplaces: {}, permissions: { allow: ["Bash(ls)"] } }));
+  const r = await runCli(["doctor"], { cwd: tempProject(), env });
+  expect(r.code).toBe(0);
+  const line = r.stdout.split("\n").find((l) => l.includes(file)) ?? "(no line for the file)";
+  expect(line).toContain("rules: allow Bash(ls)");
+  expect(line).toContain("not carried out by KHAELOR: outputStyle, includeCoAuthoredBy, extraKnownMarketplaces");
+});
