@@ -2,7 +2,8 @@
 // process of its own so one bench's heap, loaded grammars or timers never colour another's figures.
 // Each module exports `run(opts)` returning results; with --json each result is one JSON line,
 // otherwise a readable table. Figures are per-unit costs and ratios, never pass/fail.
-import { readdirSync } from "node:fs";
+import { mkdtempSync, readdirSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
 
 export type BenchResult = { name: string; [field: string]: unknown };
@@ -25,8 +26,13 @@ async function main() {
     .sort();
   let failed = 0;
   for (const file of files) {
-    const proc = Bun.spawn([process.execPath, import.meta.path, "--module", file, ...(json ? ["--json"] : [])], { stdout: "inherit", stderr: "inherit" });
-    if ((await proc.exited) !== 0) {
+    // The projects, data homes and logs a bench makes go under a directory of its own, removed
+    // when it ends (as `npm test` does): a day of bench runs left hundreds of them in /tmp.
+    const root = mkdtempSync(join(tmpdir(), "kb-"));
+    const proc = Bun.spawn([process.execPath, import.meta.path, "--module", file, ...(json ? ["--json"] : [])], { stdout: "inherit", stderr: "inherit", env: { ...process.env, TMPDIR: root } });
+    const code = await proc.exited;
+    rmSync(root, { recursive: true, force: true });
+    if (code !== 0) {
       failed++;
       console.error(`bench ${file} failed`);
     }
