@@ -5,14 +5,17 @@ import { z } from "zod";
 
 const Strings = z.array(z.string().min(1)).optional();
 
+const Network = z.looseObject({ allowedDomains: Strings, deniedDomains: Strings });
+const Filesystem = z.looseObject({ allowWrite: Strings, denyWrite: Strings, denyRead: Strings });
+
 export const SandboxBlock = z.looseObject({
   enabled: z.boolean().optional(),
   autoAllowBashIfSandboxed: z.boolean().optional(),
   failIfUnavailable: z.boolean().optional(),
   allowUnsandboxedCommands: z.boolean().optional(),
   excludedCommands: Strings,
-  network: z.looseObject({ allowedDomains: Strings, deniedDomains: Strings }).optional(),
-  filesystem: z.looseObject({ allowWrite: Strings, denyWrite: Strings, denyRead: Strings }).optional(),
+  network: Network.optional(),
+  filesystem: Filesystem.optional(),
 });
 export type SandboxBlock = z.infer<typeof SandboxBlock>;
 
@@ -66,9 +69,10 @@ export function mergeSandboxSettings(files: SandboxFile[]): { settings: SandboxS
   return { settings: s, problems };
 }
 
-const KNOWN = new Set(["enabled", "autoAllowBashIfSandboxed", "failIfUnavailable", "allowUnsandboxedCommands", "excludedCommands", "network", "filesystem"]);
-const KNOWN_NETWORK = new Set(["allowedDomains", "deniedDomains"]);
-const KNOWN_FILESYSTEM = new Set(["allowWrite", "denyWrite", "denyRead"]);
+// What the schemas name is what is carried out: the loose objects keep the rest, to be said here.
+const KNOWN = new Set(Object.keys(SandboxBlock.shape));
+const KNOWN_NETWORK = new Set(Object.keys(Network.shape));
+const KNOWN_FILESYSTEM = new Set(Object.keys(Filesystem.shape));
 
 /**
  * Claude Code keys KHAELOR's sandbox does not carry out (ignoreViolations, enableWeakerNestedSandbox,
