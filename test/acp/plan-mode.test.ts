@@ -8,6 +8,7 @@ import { join } from "node:path";
 import { fakeApiFixture } from "../support/fake-api.ts";
 import { isolatedEnv, tempProject } from "../support/cli.ts";
 import { initialize, startAgent } from "./client.ts";
+import { expectCleanHandoff } from "../support/plan-handoff.ts";
 
 const serve = fakeApiFixture();
 const PLAN = "# Plan\n\n1. Write done.txt\n";
@@ -80,14 +81,7 @@ test("'Yes, clear the context and implement' continues the editor's session in a
   expect(modes.at(-1)).toBe("acceptEdits");
   // The request after approval: the user's request and the plan, none of the planning turns.
   expect(server.requests.length).toBe(4);
-  const next = server.requests[1]!.body as { messages: unknown[] };
-  expect(next.messages.length).toBe(1);
-  const body = JSON.stringify(next.messages);
-  expect(body).toContain("plan, then write done.txt");
-  expect(body).toContain("1. Write done.txt");
-  expect(body).not.toContain("PLANNING.");
-  expect(body).not.toContain("toolu_plan1");
-  expect(body).not.toContain("Plan mode is on");
+  expectCleanHandoff(server.requests[1]!.body, { request: "plan, then write done.txt", plan: "1. Write done.txt", planning: ["PLANNING.", "toolu_plan1"] });
   // The next prompt continues the new session: its seed, its turns, and the new message.
   const last = JSON.stringify((server.requests[3]!.body as { messages: unknown[] }).messages);
   expect(last).toContain("Implement the plan below");

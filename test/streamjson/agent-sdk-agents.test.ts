@@ -2,22 +2,13 @@
 // the model's Agent call runs it, and the child's messages come back with parent_tool_use_id set
 // to the parent's call. The fake Messages API answers the child by its first message.
 import { expect, test } from "bun:test";
-import { chmodSync, mkdtempSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { query, type SDKMessage } from "@anthropic-ai/claude-agent-sdk";
 import { fakeApiFixture } from "../support/fake-api.ts";
-import { isolatedEnv, MAIN, tempProject } from "../support/cli.ts";
+import { sdkExecutable } from "./sdk-executable.ts";
+import { isolatedEnv, tempProject } from "../support/cli.ts";
 
 const serve = fakeApiFixture();
-
-function wrapper(): string {
-  const bin = process.env.KHAELOR_BIN;
-  const path = join(mkdtempSync(join(tmpdir(), "khaelor-sdk-")), "khaelor");
-  writeFileSync(path, `#!/bin/sh\nexec ${bin ? `"${bin}"` : `"${process.execPath}" "${MAIN}"`} "$@"\n`);
-  chmodSync(path, 0o755);
-  return path;
-}
 
 test("the SDK's agents option: its agent runs as a child; the child's messages carry parent_tool_use_id", async () => {
   const server = await serve({
@@ -40,7 +31,7 @@ test("the SDK's agents option: its agent runs as a child; the child's messages c
   const q = query({
     prompt: "review please",
     options: {
-      pathToClaudeCodeExecutable: wrapper(),
+      pathToClaudeCodeExecutable: sdkExecutable(),
       cwd: tempProject(),
       env: isolatedEnv(server.url),
       stderr: (s) => stderr.push(s),

@@ -1,25 +1,17 @@
 // The real Claude Agent SDK drives khaelor: query() spawns our CLI (pathToClaudeCodeExecutable),
 // speaks stream-json and the control protocol to it, with the fake Messages API behind.
 import { describe, expect, test } from "bun:test";
-import { chmodSync, existsSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { createSdkMcpServer, query, tool, type HookInput, type SDKMessage, type SDKUserMessage } from "@anthropic-ai/claude-agent-sdk";
 import { z } from "zod";
 import { sessionPath } from "../../src/session/paths.ts";
 import { fakeApiFixture } from "../support/fake-api.ts";
-import { isolatedEnv, MAIN, tempProject } from "../support/cli.ts";
+import { sdkExecutable } from "./sdk-executable.ts";
+import { isolatedEnv, tempProject } from "../support/cli.ts";
+import { expectCleanHandoff } from "../support/plan-handoff.ts";
 
 const serve = fakeApiFixture();
-
-/** The SDK runs a path that does not end in .js as an executable: a shell script that starts our source. */
-function wrapper(): string {
-  const bin = process.env.KHAELOR_BIN;
-  const path = join(mkdtempSync(join(tmpdir(), "khaelor-sdk-")), "khaelor");
-  writeFileSync(path, `#!/bin/sh\nexec ${bin ? `"${bin}"` : `"${process.execPath}" "${MAIN}"`} "$@"\n`);
-  chmodSync(path, 0o755);
-  return path;
-}
 
 function user(text: string): SDKUserMessage {
   return { type: "user", message: { role: "user", content: text }, parent_tool_use_id: null, session_id: "" } as SDKUserMessage;
@@ -48,7 +40,7 @@ describe("the Claude Agent SDK drives khaelor", () => {
     const q = query({
       prompt: prompts(),
       options: {
-        pathToClaudeCodeExecutable: wrapper(),
+        pathToClaudeCodeExecutable: sdkExecutable(),
         cwd: dir,
         env: isolatedEnv(server.url),
         stderr: (s) => stderr.push(s),
@@ -103,7 +95,7 @@ describe("the Claude Agent SDK drives khaelor", () => {
     const q = query({
       prompt: prompts(),
       options: {
-        pathToClaudeCodeExecutable: wrapper(),
+        pathToClaudeCodeExecutable: sdkExecutable(),
         cwd: dir,
         env: isolatedEnv(server.url),
         // Our own flag, through the SDK's pass-through: the scripted turns end where the test says.
@@ -152,7 +144,7 @@ describe("the Claude Agent SDK drives khaelor", () => {
     const q = query({
       prompt: "make hooked.txt",
       options: {
-        pathToClaudeCodeExecutable: wrapper(),
+        pathToClaudeCodeExecutable: sdkExecutable(),
         cwd: dir,
         env: isolatedEnv(server.url),
         stderr: (s) => stderr.push(s),
@@ -213,7 +205,7 @@ describe("the Claude Agent SDK drives khaelor", () => {
     const q = query({
       prompt: "add 2 and 3",
       options: {
-        pathToClaudeCodeExecutable: wrapper(),
+        pathToClaudeCodeExecutable: sdkExecutable(),
         cwd: dir,
         env: isolatedEnv(server.url),
         stderr: (s) => stderr.push(s),
@@ -247,7 +239,7 @@ describe("the Claude Agent SDK drives khaelor", () => {
     const q = query({
       prompt: "plan, then write done.txt",
       options: {
-        pathToClaudeCodeExecutable: wrapper(),
+        pathToClaudeCodeExecutable: sdkExecutable(),
         cwd: dir,
         env: isolatedEnv(server.url),
         permissionMode: "plan",
@@ -285,7 +277,7 @@ describe("the Claude Agent SDK drives khaelor", () => {
     const q = query({
       prompt: "plan, then write done.txt",
       options: {
-        pathToClaudeCodeExecutable: wrapper(),
+        pathToClaudeCodeExecutable: sdkExecutable(),
         cwd: dir,
         env,
         permissionMode: "plan",
@@ -311,14 +303,7 @@ describe("the Claude Agent SDK drives khaelor", () => {
     const handoff = messages.find((m) => m.type === "system" && (m as { subtype: string }).subtype === "plan_handoff") as { session_id: string; planning_session_id: string } | undefined;
     expect(handoff).toMatchObject({ session_id: implementing, planning_session_id: planning });
     // The request after approval: the user's request and the plan, none of the planning turns.
-    const next = server.requests[1]!.body as { messages: unknown[] };
-    expect(next.messages.length).toBe(1);
-    const body = JSON.stringify(next.messages);
-    expect(body).toContain("plan, then write done.txt");
-    expect(body).toContain("1. Write done.txt");
-    expect(body).not.toContain("PLANNING.");
-    expect(body).not.toContain("toolu_plan1");
-    expect(body).not.toContain("Plan mode is on");
+    expectCleanHandoff(server.requests[1]!.body, { request: "plan, then write done.txt", plan: "1. Write done.txt", planning: ["PLANNING.", "toolu_plan1"] });
     // The planning session stays in the log, resumable under its own id.
     expect(readFileSync(sessionPath(dir, planning!, env), "utf8")).toContain("PLANNING.");
   });
@@ -337,7 +322,7 @@ describe("the Claude Agent SDK drives khaelor", () => {
       yield { ...user("no, the word is pear"), uuid: pearId } as SDKUserMessage;
     }
     const messages: SDKMessage[] = [];
-    for await (const m of query({ prompt: prompts(), options: { pathToClaudeCodeExecutable: wrapper(), cwd: dir, env, extraArgs: { "replay-user-messages": null } } })) {
+    for await (const m of query({ prompt: prompts(), options: { pathToClaudeCodeExecutable: sdkExecutable(), cwd: dir, env, extraArgs: { "replay-user-messages": null } } })) {
       messages.push(m);
       if (m.type === "result") firstResult();
     }
@@ -353,7 +338,7 @@ describe("the Claude Agent SDK drives khaelor", () => {
     expect(log.filter((e) => e.type === "user_message").map((e) => e.id)).toEqual([plumId, pearId]);
 
     // The host names its own first prompt: the conversation goes on from it, the pear turn dropped.
-    for await (const m of query({ prompt: "what was the word?", options: { pathToClaudeCodeExecutable: wrapper(), cwd: dir, env, resume: sessionId, resumeSessionAt: plumId } })) messages.push(m);
+    for await (const m of query({ prompt: "what was the word?", options: { pathToClaudeCodeExecutable: sdkExecutable(), cwd: dir, env, resume: sessionId, resumeSessionAt: plumId } })) messages.push(m);
     const last = JSON.stringify((server.requests.filter((r) => r.outcome === "served").at(-1)!.body as { messages: unknown[] }).messages);
     expect(last).toContain("the word is plum");
     expect(last).toContain("what was the word?");
