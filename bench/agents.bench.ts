@@ -15,7 +15,8 @@ import type { ScenarioInput } from "../src/fakeapi/index.ts";
 import { App } from "../src/tui/app/app.ts";
 import { FileFinder } from "../src/tui/app/file-finder.ts";
 import { PromptHistory } from "../src/tui/app/history.ts";
-import { createScreen, type FrameStats } from "../src/tui/screen/screen.ts";
+import type { FrameStats } from "../src/tui/screen/screen.ts";
+import { countingScreen, keepFrames } from "./counting-screen.ts";
 
 type Result = { name: string; [k: string]: unknown };
 
@@ -31,26 +32,19 @@ async function withApp<T>(scenario: ScenarioInput, cwd: string | null, fn: (app:
   const api = await startFakeApi({ scenario });
   const dir = cwd ?? mkdtempSync(join(tmpdir(), "khaelor-bench-proj-"));
   const session = await openAgentSession({ ...sessionOptions(parseArgs([])), permissionMode: "bypassPermissions", ask: async () => ({ allow: true }), api: { baseURL: api.url, apiKey: "sk-ant-bench" }, cwd: dir });
-  let bytes = 0;
   let deltas = 0;
   let progress = 0;
   session.subscribe((e) => {
     if (e.type === "agent_event" && e.event.type === "text_delta") deltas++;
     if (e.type === "agent_progress") progress++;
   });
-  const screen = createScreen({ output: { write: (d: string) => ((bytes += Buffer.byteLength(d)), true) }, caps: { colorDepth: "256", syncOutput: true }, cursorStyle: "auto", cols: 160, rows: 50 });
-  const frames: FrameStats[] = [];
-  const frame = screen.frame.bind(screen);
-  screen.frame = () => {
-    const st = frame();
-    if (st) frames.push(st);
-    return st;
-  };
+  const { screen, bytes } = countingScreen(160, 50);
+  const frames = keepFrames(screen);
   let exited = false;
   const app = new App({ session, screen, history: new PromptHistory(null), finder: new FileFinder(dir), links: false, gitBranch: null, reopen: () => Promise.reject(new Error("no")), onPager: () => {}, onExit: () => void (exited = true) });
   app.start([], null);
   try {
-    return await fn(app, { bytes: () => bytes, frames, deltas: () => deltas, progress: () => progress });
+    return await fn(app, { bytes, frames, deltas: () => deltas, progress: () => progress });
   } finally {
     if (!exited) await app.exit(0);
     await api.close();

@@ -15,7 +15,8 @@ import { App } from "../src/tui/app/app.ts";
 import { FileFinder } from "../src/tui/app/file-finder.ts";
 import { PromptHistory } from "../src/tui/app/history.ts";
 import type { Row } from "../src/tui/render/style.ts";
-import { createScreen, type FrameStats, type Screen } from "../src/tui/screen/screen.ts";
+import type { FrameStats, Screen } from "../src/tui/screen/screen.ts";
+import { countingScreen, keepCommitted, keepFrames, stillPaintBytes } from "./counting-screen.ts";
 
 type Result = { name: string; [k: string]: unknown };
 
@@ -43,21 +44,9 @@ async function withApp<T>(opts: { answer: string; cols: number; rows: number; pa
   const dir = mkdtempSync(join(tmpdir(), "khaelor-bench-proj-"));
   const cli = parseArgs([]);
   const session = await openAgentSession({ ...sessionOptions(cli), ask: async () => ({ allow: true }), api: { baseURL: api.url, apiKey: "sk-ant-bench" }, cwd: dir });
-  let bytes = 0;
-  const screen = createScreen({ output: { write: (d: string) => ((bytes += Buffer.byteLength(d)), true) }, caps: { colorDepth: "256", syncOutput: true }, cursorStyle: "auto", cols: opts.cols, rows: opts.rows });
-  const frames: FrameStats[] = [];
-  const committed: Row[] = [];
-  const commit = screen.commit.bind(screen);
-  screen.commit = (rows: Row[]) => {
-    committed.push(...rows);
-    commit(rows);
-  };
-  const frame = screen.frame.bind(screen);
-  screen.frame = () => {
-    const st = frame();
-    if (st) frames.push(st);
-    return st;
-  };
+  const { screen, bytes } = countingScreen(opts.cols, opts.rows);
+  const committed = keepCommitted(screen);
+  const frames = keepFrames(screen);
   let exited = false;
   const app = new App({
     session,
@@ -72,7 +61,7 @@ async function withApp<T>(opts: { answer: string; cols: number; rows: number; pa
   });
   app.start([], null);
   try {
-    return await fn(app, screen, frames, () => bytes, committed);
+    return await fn(app, screen, frames, bytes, committed);
   } finally {
     if (!exited) await app.exit(0);
     await api.close();
@@ -96,10 +85,7 @@ async function streamedAnswer(): Promise<Result> {
     const answerBytes = Buffer.byteLength(answer);
     // The floor: the same history rows painted once, at rest, by a fresh screen. What streaming
     // writes beyond that is the price of showing the answer as it arrives.
-    let once = 0;
-    const still = createScreen({ output: { write: (d: string) => ((once += Buffer.byteLength(d)), true) }, caps: { colorDepth: "256", syncOutput: true }, cursorStyle: "auto", cols: 200, rows: 60, schedule: false });
-    still.commit(committed.slice());
-    still.frame();
+    const once = stillPaintBytes(committed, 200, 60);
     return {
       name: "app: stream a 13.5 KB markdown answer (code, lists, tables) at 200x60 (in-process, fake API over HTTP)",
       answerBytes,

@@ -19,9 +19,9 @@ import { startFakeApi } from "../src/fakeapi/index.ts";
 import { App } from "../src/tui/app/app.ts";
 import { FileFinder } from "../src/tui/app/file-finder.ts";
 import { PromptHistory } from "../src/tui/app/history.ts";
-import type { Row } from "../src/tui/render/style.ts";
-import { createScreen, type Screen } from "../src/tui/screen/screen.ts";
+import type { Screen } from "../src/tui/screen/screen.ts";
 import { ANSWER_BYTES, COLS, END_MARK, median, PACING, procCpuPreciseSeconds, procCpuSeconds, procPeakRssMB, procThreads, ROWS, streamAnswer, threadCpuSince, threadKinds, type ThreadCpu, type ThreadKind } from "./stream-fixture.ts";
+import { countingScreen, keepCommitted, stillPaintBytes } from "./counting-screen.ts";
 
 type Result = { name: string; [k: string]: unknown };
 const RUNS = Number(process.env.BENCH_RUNS ?? 3);
@@ -105,14 +105,8 @@ export async function inProcess(hook?: (app: App, screen: Screen) => void): Prom
   process.env.KHAELOR_HOME = join(tmp, "data");
   const dir = mkdtempSync(join(tmpdir(), "khaelor-bench-proj-"));
   const session = await openAgentSession({ ...sessionOptions(parseArgs([])), ask: async () => ({ allow: true }), api: { baseURL: url, apiKey: "sk-ant-bench" }, cwd: dir });
-  let bytes = 0;
-  const screen = createScreen({ output: { write: (d: string) => ((bytes += Buffer.byteLength(d)), true) }, caps: { colorDepth: "256", syncOutput: true }, cursorStyle: "auto", cols: COLS, rows: ROWS });
-  const committed: Row[] = [];
-  const commit = screen.commit.bind(screen);
-  screen.commit = (rows: Row[]) => {
-    committed.push(...rows);
-    commit(rows);
-  };
+  const { screen, bytes } = countingScreen(COLS, ROWS);
+  const committed = keepCommitted(screen);
   let exited = false;
   const app = new App({ session, screen, history: new PromptHistory(null), finder: new FileFinder(dir), links: false, gitBranch: null, reopen: () => Promise.reject(new Error("no")), onPager: () => {}, onExit: () => void (exited = true) });
   app.start([], null);
@@ -120,18 +114,15 @@ export async function inProcess(hook?: (app: App, screen: Screen) => void): Prom
   try {
     app.renderNow();
     screen.frame();
-    const b0 = bytes;
+    const b0 = bytes();
     const frames0 = screen.stats.frames;
     const cpu0 = process.cpuUsage();
     app.submit("go");
     while (app.busy) await Bun.sleep(5);
     await Bun.sleep(200); // the last frames (and the spinner's end) land
     const cpu = process.cpuUsage(cpu0);
-    const streamed = bytes - b0;
-    let once = 0;
-    const still = createScreen({ output: { write: (d: string) => ((once += Buffer.byteLength(d)), true) }, caps: { colorDepth: "256", syncOutput: true }, cursorStyle: "auto", cols: COLS, rows: ROWS, schedule: false });
-    still.commit(committed.slice());
-    still.frame();
+    const streamed = bytes() - b0;
+    const once = stillPaintBytes(committed, COLS, ROWS);
     return {
       name: `stream: the app in-process, ${ANSWER_BYTES}-byte answer in ${PACING.textChunk}-char deltas ${PACING.delayMs} ms apart (${COLS}x${ROWS}, fake API in a child)`,
       answerBytes: Buffer.byteLength(answer),
