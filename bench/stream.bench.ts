@@ -4,7 +4,12 @@
 //     byte, CPU while the answer streams (request to the end on screen), also by kind of thread
 //     (main, JIT, wasm compilation, GC, HTTP), peak RSS, how long the end took to show after
 //     the fake API's last byte, and the CPU and bytes of the IDLE_MS after the end showed (idle
-//     after an answer: nothing should be scheduled);
+//     after an answer: nothing should be scheduled). Idle is measured after the session's second
+//     answer, and after its first for comparison: Bun's GC timer runs one full collection (~20 ms
+//     of CPU) once the heap has not grown by 2 MB in a second for 10 s, to return memory. The
+//     start-up and the first turn's first second (loading what an answer needs) grow it, so that
+//     collection lands 10 s after the first turn began: right after this 10 s answer, and not
+//     after the second, whose start grows nothing (BUN_JSC_logGC shows it);
 //   - the same CLI in print mode (-p) for the same answer: CPU and peak RSS, the floor;
 //   - the app in-process at the same size and schedule (the fake API in a child process, so the
 //     CPU is the app's): bytes per answer byte and per byte of one still paint, for iterating
@@ -27,18 +32,29 @@ type Result = { name: string; [k: string]: unknown };
 const RUNS = Number(process.env.BENCH_RUNS ?? 3);
 /** Idle after an answer is measured over this window, from the moment the end is on screen. */
 const IDLE_MS = 5000;
-const scenario = () => ({ pacing: PACING, turns: [{ content: [{ type: "text" as const, text: streamAnswer() }] }] });
+const scenario = (answers = 1) => ({ pacing: PACING, turns: Array.from({ length: answers }, () => ({ content: [{ type: "text" as const, text: streamAnswer() }] })) });
 
-type Run = { bytes: number; cpu: number; rss: number; endMs: number; threads: Record<ThreadKind, number>; idleCpu?: number; idleBytes?: number };
+type Run = { bytes: number; cpu: number; rss: number; endMs: number; threads: Record<ThreadKind, number>; idleCpu?: number; idleBytes?: number; firstIdleCpu?: number };
 
-async function tuiRun(extraEnv: Record<string, string> = {}): Promise<Run> {
+/** The CPU (all threads, to the nanosecond) and bytes of the IDLE_MS after now. */
+async function idleWindow(pid: number, bytes: () => number): Promise<{ cpu: number; bytes: number }> {
+  const cpu0 = procCpuPreciseSeconds(pid);
+  const b0 = bytes();
+  await Bun.sleep(IDLE_MS);
+  return { cpu: +(procCpuPreciseSeconds(pid) - cpu0).toFixed(4), bytes: bytes() - b0 };
+}
+
+/** The app in a pty: CPU and bytes of its first answer, then idle after it; with `second`, idle after a second answer too. */
+async function tuiRun(extraEnv: Record<string, string> = {}, second = true): Promise<Run> {
   const { startPty, idle } = await import("../test/e2e/pty/harness.ts");
   const { isolatedEnv, tempProject } = await import("../test/support/cli.ts");
   let pid = 0;
   let cpu0 = 0;
   let threads0: ThreadCpu = new Map();
   let lastByteAt = 0;
-  const api = await startFakeApi({ scenario: scenario(), onRequest: () => ((cpu0 = procCpuSeconds(pid)), (threads0 = procThreads(pid))), onStreamEnd: () => (lastByteAt = performance.now()) });
+  let requests = 0;
+  const onRequest = () => void (requests++ === 0 && ((cpu0 = procCpuSeconds(pid)), (threads0 = procThreads(pid))));
+  const api = await startFakeApi({ scenario: scenario(second ? 2 : 1), onRequest, onStreamEnd: () => void (lastByteAt ||= performance.now()) });
   const s = startPty([], { cwd: tempProject(), env: { ...isolatedEnv(api.url), ...extraEnv }, cols: COLS, rows: ROWS });
   pid = s.pid;
   try {
@@ -48,11 +64,19 @@ async function tuiRun(extraEnv: Record<string, string> = {}): Promise<Run> {
     await s.waitFor((sc) => sc.includes(END_MARK) && idle(sc), "the end of the answer", 60_000);
     const endMs = performance.now() - lastByteAt;
     const run: Run = { bytes: s.bytes() - b0, cpu: procCpuSeconds(pid) - cpu0, rss: procPeakRssMB(pid), endMs, threads: threadCpuSince(procThreads(pid), threads0) };
-    const idle0 = procCpuPreciseSeconds(pid);
-    const idleB0 = s.bytes();
-    await Bun.sleep(IDLE_MS);
-    run.idleCpu = +(procCpuPreciseSeconds(pid) - idle0).toFixed(4);
-    run.idleBytes = s.bytes() - idleB0;
+    const first = await idleWindow(pid, s.bytes);
+    run.firstIdleCpu = first.cpu;
+    run.idleCpu = first.cpu;
+    run.idleBytes = first.bytes;
+    if (second) {
+      s.type("again\r");
+      // The first answer's end scrolls away (the answer is far taller than the screen) before the second one's shows.
+      await s.waitFor((sc) => !sc.includes(END_MARK), "the second answer", 60_000);
+      await s.waitFor((sc) => sc.includes(END_MARK) && idle(sc), "the end of the second answer", 60_000);
+      const after = await idleWindow(pid, s.bytes);
+      run.idleCpu = after.cpu;
+      run.idleBytes = after.bytes;
+    }
     s.send("\x04");
     await s.exited;
     return run;
@@ -161,7 +185,7 @@ export async function run(_opts: { json: boolean }): Promise<Result[]> {
     for (let i = 0; i < RUNS; i++) {
       tui.push(await tuiRun());
       print.push(await printRun());
-      ownIdle.push((await tuiRun({ BUN_GC_TIMER_DISABLE: "1" })).idleCpu ?? 0);
+      ownIdle.push((await tuiRun({ BUN_GC_TIMER_DISABLE: "1" }, false)).idleCpu ?? 0);
     }
     const t = { bytes: median(tui.map((r) => r.bytes)), cpu: median(tui.map((r) => r.cpu)), rss: median(tui.map((r) => r.rss)), endMs: median(tui.map((r) => r.endMs)) };
     const p = { cpu: median(print.map((r) => r.cpu)), rss: median(print.map((r) => r.rss)) };
@@ -177,6 +201,7 @@ export async function run(_opts: { json: boolean }): Promise<Result[]> {
       endAfterLastByteMs: Math.round(t.endMs),
       idleAfterAnswerCpuSeconds: +median(tui.map((r) => r.idleCpu ?? 0)).toFixed(4),
       idleAfterAnswerBytes: median(tui.map((r) => r.idleBytes ?? 0)),
+      idleAfterFirstAnswerCpuSeconds: +median(tui.map((r) => r.firstIdleCpu ?? 0)).toFixed(4),
       idleAfterAnswerWithoutBunGcTimerCpuSeconds: +median(ownIdle).toFixed(4),
       idleWindowMs: IDLE_MS,
       tuiCpuByThread: medianThreads(tui),
