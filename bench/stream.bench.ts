@@ -4,12 +4,14 @@
 //     byte, CPU while the answer streams (request to the end on screen), also by kind of thread
 //     (main, JIT, wasm compilation, GC, HTTP), peak RSS, how long the end took to show after
 //     the fake API's last byte, and the CPU and bytes of the IDLE_MS after the end showed (idle
-//     after an answer: nothing should be scheduled). Idle is measured after the session's second
-//     answer, and after its first for comparison: Bun's GC timer runs one full collection (~20 ms
-//     of CPU) once the heap has not grown by 2 MB in a second for 10 s, to return memory. The
-//     start-up and the first turn's first second (loading what an answer needs) grow it, so that
-//     collection lands 10 s after the first turn began: right after this 10 s answer, and not
-//     after the second, whose start grows nothing (BUN_JSC_logGC shows it);
+//     after an answer: nothing should be scheduled); then the CPU of a second answer in the same
+//     session and idle after it. The first answer also pays for what a session does once: the
+//     JIT compiles the render path (BUN_JSC_reportCompileTimes: ~340 baseline and ~190 DFG
+//     compiles while it streams, ~30 and ~30 in print mode), and Bun's GC timer runs its one idle
+//     full collection (~20 ms of CPU, to return memory) once the heap has not grown by 2 MB in a
+//     second for 10 s. The first turn's first second grows it (code loads), so that collection
+//     lands 10 s after the turn began: right after this 10 s answer. A second turn's start grows
+//     nothing, and no collection follows it (BUN_JSC_logGC shows both);
 //   - the same CLI in print mode (-p) for the same answer: CPU and peak RSS, the floor;
 //   - the app in-process at the same size and schedule (the fake API in a child process, so the
 //     CPU is the app's): bytes per answer byte and per byte of one still paint, for iterating
@@ -34,7 +36,7 @@ const RUNS = Number(process.env.BENCH_RUNS ?? 3);
 const IDLE_MS = 5000;
 const scenario = (answers = 1) => ({ pacing: PACING, turns: Array.from({ length: answers }, () => ({ content: [{ type: "text" as const, text: streamAnswer() }] })) });
 
-type Run = { bytes: number; cpu: number; rss: number; endMs: number; threads: Record<ThreadKind, number>; idleCpu?: number; idleBytes?: number; firstIdleCpu?: number; secondCpu?: number };
+type Run = { bytes: number; cpu: number; rss: number; endMs: number; threads: Record<ThreadKind, number>; idleCpu?: number; idleBytes?: number; secondCpu?: number; secondIdleCpu?: number; secondIdleBytes?: number };
 
 /** The CPU (all threads, to the nanosecond) and bytes of the IDLE_MS after now. */
 async function idleWindow(pid: number, bytes: () => number): Promise<{ cpu: number; bytes: number }> {
@@ -44,12 +46,7 @@ async function idleWindow(pid: number, bytes: () => number): Promise<{ cpu: numb
   return { cpu: +(procCpuPreciseSeconds(pid) - cpu0).toFixed(4), bytes: bytes() - b0 };
 }
 
-/**
- * The app in a pty: CPU and bytes of its first answer, then idle after it; with `second`, the CPU of
- * a second answer and idle after it too. The first answer also pays for compiling the render path
- * (JIT: BUN_JSC_reportCompileTimes shows ~340 baseline and ~190 DFG compiles while it streams,
- * against ~30 and ~30 in print mode); a later one runs it compiled.
- */
+/** The app in a pty: CPU and bytes of its first answer, then idle after it; with `second`, the CPU of a second answer and idle after it too. */
 async function tuiRun(extraEnv: Record<string, string> = {}, second = true): Promise<Run> {
   const { startPty, idle } = await import("../test/e2e/pty/harness.ts");
   const { isolatedEnv, tempProject } = await import("../test/support/cli.ts");
@@ -75,7 +72,6 @@ async function tuiRun(extraEnv: Record<string, string> = {}, second = true): Pro
     const endMs = performance.now() - lastByteAt;
     const run: Run = { bytes: s.bytes() - b0, cpu: procCpuSeconds(pid) - cpu0, rss: procPeakRssMB(pid), endMs, threads: threadCpuSince(procThreads(pid), threads0) };
     const first = await idleWindow(pid, s.bytes);
-    run.firstIdleCpu = first.cpu;
     run.idleCpu = first.cpu;
     run.idleBytes = first.bytes;
     if (second) {
@@ -85,8 +81,8 @@ async function tuiRun(extraEnv: Record<string, string> = {}, second = true): Pro
       await s.waitFor((sc) => sc.includes(END_MARK) && idle(sc), "the end of the second answer", 60_000);
       run.secondCpu = procCpuSeconds(pid) - secondCpu0;
       const after = await idleWindow(pid, s.bytes);
-      run.idleCpu = after.cpu;
-      run.idleBytes = after.bytes;
+      run.secondIdleCpu = after.cpu;
+      run.secondIdleBytes = after.bytes;
     }
     s.send("\x04");
     await s.exited;
@@ -214,7 +210,8 @@ export async function run(_opts: { json: boolean }): Promise<Result[]> {
       endAfterLastByteMs: Math.round(t.endMs),
       idleAfterAnswerCpuSeconds: +median(tui.map((r) => r.idleCpu ?? 0)).toFixed(4),
       idleAfterAnswerBytes: median(tui.map((r) => r.idleBytes ?? 0)),
-      idleAfterFirstAnswerCpuSeconds: +median(tui.map((r) => r.firstIdleCpu ?? 0)).toFixed(4),
+      idleAfterSecondAnswerCpuSeconds: +median(tui.map((r) => r.secondIdleCpu ?? 0)).toFixed(4),
+      idleAfterSecondAnswerBytes: median(tui.map((r) => r.secondIdleBytes ?? 0)),
       idleAfterAnswerWithoutBunGcTimerCpuSeconds: +median(ownIdle).toFixed(4),
       idleWindowMs: IDLE_MS,
       tuiCpuByThread: medianThreads(tui),
