@@ -8,10 +8,10 @@
 //     session and idle after it. The first answer also pays for what a session does once: the
 //     JIT compiles the render path (BUN_JSC_reportCompileTimes: ~340 baseline and ~190 DFG
 //     compiles while it streams, ~30 and ~30 in print mode), and Bun's GC timer runs its one idle
-//     full collection (~20 ms of CPU, to return memory) once the heap has not grown by 2 MB in a
-//     second for 10 s. The first turn's first second grows it (code loads), so that collection
-//     lands 10 s after the turn began: right after this 10 s answer. A second turn's start grows
-//     nothing, and no collection follows it (BUN_JSC_logGC shows both);
+//     full collection (~20 ms of CPU, to return memory; BUN_IDLE_GC_SECONDS) 10 s after the heap
+//     last grew in a burst. The first turn's first second is such a burst (7–8 MB: code loads),
+//     so that collection lands 10 s after the turn began: right after this 10 s answer. A second
+//     turn grows the heap by under 1 MB a second, and no collection follows it (BUN_JSC_logGC);
 //   - the same CLI in print mode (-p) for the same answer: CPU and peak RSS, the floor;
 //   - the app in-process at the same size and schedule (the fake API in a child process, so the
 //     CPU is the app's): bytes per answer byte and per byte of one still paint, for iterating
