@@ -57,9 +57,11 @@ async function tuiRun(extraEnv: Record<string, string> = {}, second = true): Pro
   let requests = 0;
   let secondCpu0 = 0;
   const onRequest = () => {
-    if (requests++ > 0) return void (secondCpu0 ||= procCpuSeconds(pid));
-    cpu0 = procCpuSeconds(pid);
-    threads0 = procThreads(pid);
+    requests++;
+    if (requests === 1) {
+      cpu0 = procCpuSeconds(pid);
+      threads0 = procThreads(pid);
+    } else if (requests === 2) secondCpu0 = procCpuSeconds(pid);
   };
   const api = await startFakeApi({ scenario: scenario(second ? 2 : 1), onRequest, onStreamEnd: () => void (lastByteAt ||= performance.now()) });
   const s = startPty([], { cwd: tempProject(), env: { ...isolatedEnv(api.url), ...extraEnv }, cols: COLS, rows: ROWS });

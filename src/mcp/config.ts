@@ -111,6 +111,9 @@ export function loadMcpConfig(src: ConfigSources): McpConfig {
  * (`enableAllProjectMcpServers`, `enabledMcpjsonServers`) are said not to be followed where there
  * are servers to approve: KHAELOR's trust question decides, so `khaelor -p` in a clone runs none.
  */
+/** false or an empty list approves nothing: KHAELOR does just that. */
+const approves = (v: unknown): boolean => v === true || (Array.isArray(v) && v.length > 0);
+
 function mcpjsonSettings(src: ConfigSources, problems: string[], anyServer: boolean): Set<string> {
   const home = src.home ?? homedir();
   const off = new Set<string>();
@@ -121,8 +124,6 @@ function mcpjsonSettings(src: ConfigSources, problems: string[], anyServer: bool
     } catch {
       continue; // a broken settings file is reported where its servers are read
     }
-    // false or an empty list approves nothing: KHAELOR does just that.
-    const approves = (v: unknown) => v === true || (Array.isArray(v) && v.length > 0);
     const approvals = ["enableAllProjectMcpServers", "enabledMcpjsonServers"].filter((k) => approves(json[k]));
     if (anyServer && approvals.length) problems.push(`${file}: ${approvals.join(", ")} not followed: a project's MCP servers run once you trust the project (KHAELOR asks once, and remembers)`);
     const names = json.disabledMcpjsonServers;
