@@ -29,18 +29,26 @@ export function procCpuSeconds(pid: number): number {
 }
 
 /**
- * CPU seconds (all threads) a live process has used, to the nanosecond (the schedulers' run time,
- * /proc/<pid>/task/<tid>/schedstat): for windows where /proc's 10 ms ticks are too coarse (idle).
+ * Each live thread's CPU in nanoseconds (the schedulers' run time, /proc/<pid>/task/<tid>/schedstat):
+ * for windows where /proc's 10 ms ticks are too coarse (idle). Per thread, because a sum over the
+ * threads alive at each end drops when one ends in between (an idle window once read -0.0096 s).
  */
-export function procCpuPreciseSeconds(pid: number): number {
-  let ns = 0;
+export function procThreadsPreciseNs(pid: number): Map<string, number> {
+  const out = new Map<string, number>();
   for (const tid of readdirSync(`/proc/${pid}/task`)) {
     try {
-      ns += Number(readFileSync(`/proc/${pid}/task/${tid}/schedstat`, "utf8").split(" ")[0]);
+      out.set(tid, Number(readFileSync(`/proc/${pid}/task/${tid}/schedstat`, "utf8").split(" ")[0]));
     } catch {
       // the thread ended
     }
   }
+  return out;
+}
+
+/** CPU seconds since `before` of the threads alive now (one that ended in between is not counted). */
+export function preciseCpuSinceSeconds(pid: number, before: Map<string, number>): number {
+  let ns = 0;
+  for (const [tid, t] of procThreadsPreciseNs(pid)) ns += t - (before.get(tid) ?? 0);
   return ns / 1e9;
 }
 

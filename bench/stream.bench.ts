@@ -30,7 +30,7 @@ import { App } from "../src/tui/app/app.ts";
 import { FileFinder } from "../src/tui/app/file-finder.ts";
 import { PromptHistory } from "../src/tui/app/history.ts";
 import type { Screen } from "../src/tui/screen/screen.ts";
-import { ANSWER_BYTES, COLS, END_MARK, median, PACING, procCpuPreciseSeconds, procCpuSeconds, procPeakRssMB, procThreads, ROWS, streamAnswer, threadCpuSince, threadKinds, type ThreadCpu, type ThreadKind } from "./stream-fixture.ts";
+import { ANSWER_BYTES, COLS, END_MARK, median, PACING, preciseCpuSinceSeconds, procCpuSeconds, procPeakRssMB, procThreads, procThreadsPreciseNs, ROWS, streamAnswer, threadCpuSince, threadKinds, type ThreadCpu, type ThreadKind } from "./stream-fixture.ts";
 import { countingScreen, keepCommitted, stillPaintBytes } from "./counting-screen.ts";
 
 type Result = { name: string; [k: string]: unknown };
@@ -43,10 +43,10 @@ type Run = { bytes: number; cpu: number; rss: number; endMs: number; threads: Re
 
 /** The CPU (all threads, to the nanosecond) and bytes of the IDLE_MS after now. */
 async function idleWindow(pid: number, bytes: () => number): Promise<{ cpu: number; bytes: number }> {
-  const cpu0 = procCpuPreciseSeconds(pid);
+  const cpu0 = procThreadsPreciseNs(pid);
   const b0 = bytes();
   await Bun.sleep(IDLE_MS);
-  return { cpu: +(procCpuPreciseSeconds(pid) - cpu0).toFixed(4), bytes: bytes() - b0 };
+  return { cpu: +preciseCpuSinceSeconds(pid, cpu0).toFixed(4), bytes: bytes() - b0 };
 }
 
 /** The app in a pty: CPU and bytes of its first answer, then idle after it; with `second`, the CPU of a second answer and idle after it too. */

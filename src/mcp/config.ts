@@ -105,15 +105,15 @@ export function loadMcpConfig(src: ConfigSources): McpConfig {
   return { servers: [...byName.values()], problems };
 }
 
+/** false or an empty list approves nothing: KHAELOR does just that. */
+const approves = (v: unknown): boolean => v === true || (Array.isArray(v) && v.length > 0);
+
 /**
  * Claude Code's `disabledMcpjsonServers`: .mcp.json servers the user (or the project's own
  * settings: turning a server off only restricts) keeps off, from every settings file. Its approvals
  * (`enableAllProjectMcpServers`, `enabledMcpjsonServers`) are said not to be followed where there
  * are servers to approve: KHAELOR's trust question decides, so `khaelor -p` in a clone runs none.
  */
-/** false or an empty list approves nothing: KHAELOR does just that. */
-const approves = (v: unknown): boolean => v === true || (Array.isArray(v) && v.length > 0);
-
 function mcpjsonSettings(src: ConfigSources, problems: string[], anyServer: boolean): Set<string> {
   const home = src.home ?? homedir();
   const off = new Set<string>();
